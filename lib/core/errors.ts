@@ -1,0 +1,46 @@
+/** One problem with user input: the field, what is wrong with its value, and what to write instead. */
+export interface ValidationIssue {
+  /** Where the bad value sits, in API-server notation (`spec.containers[0].securityContext.runAsUser`) or a prop name. */
+  readonly path: string;
+  /** One sentence naming the bad value and why it is wrong. */
+  readonly message: string;
+  /** What to write instead. */
+  readonly fix?: string;
+}
+
+/**
+ * Thrown when input cannot become a valid Windows object. Carries every problem found, not only the first,
+ * so a user fixes them in one pass.
+ */
+export class WindowsValidationError extends Error {
+  public readonly issues: readonly ValidationIssue[];
+
+  constructor(issues: readonly ValidationIssue[], subject?: string) {
+    super(WindowsValidationError.format(issues, subject));
+    this.name = 'WindowsValidationError';
+    this.issues = issues;
+  }
+
+  private static format(issues: readonly ValidationIssue[], subject?: string): string {
+    const head = `${subject ? `${subject}: ` : ''}${issues.length} Windows validation problem${issues.length === 1 ? '' : 's'}:`;
+    const lines = issues.map((i) => `  - ${i.path}: ${i.message}${i.fix ? ` Fix: ${i.fix}` : ''}`);
+    return [head, ...lines].join('\n');
+  }
+}
+
+/** Collects issues and throws them together; keeps validators free of early returns. */
+export class IssueCollector {
+  private readonly list: ValidationIssue[] = [];
+
+  add(path: string, message: string, fix?: string): void {
+    this.list.push(fix === undefined ? { path, message } : { path, message, fix });
+  }
+
+  get issues(): readonly ValidationIssue[] {
+    return this.list;
+  }
+
+  throwIfAny(subject?: string): void {
+    if (this.list.length > 0) throw new WindowsValidationError([...this.list], subject);
+  }
+}

@@ -1,0 +1,28 @@
+/**
+ * The Kubernetes object types the core works on. Taken from `kubernetes-types` (generated from the OpenAPI
+ * spec) so the core needs no framework; cdk8s and Pulumi layers convert to and from these shapes.
+ */
+export type {
+  PodSpec,
+  PodSecurityContext,
+  SecurityContext,
+  Container,
+  EphemeralContainer,
+  Toleration,
+  WindowsSecurityContextOptions,
+  Probe,
+  ResourceRequirements,
+  Volume,
+} from 'kubernetes-types/core/v1';
+export type { ObjectMeta } from 'kubernetes-types/meta/v1';
+
+/** The three places a pod spec lists containers, in the order the API server validates them. */
+export const CONTAINER_LISTS = ['initContainers', 'containers', 'ephemeralContainers'] as const;
+export type ContainerList = (typeof CONTAINER_LISTS)[number];
+
+/** The label every node carries with its operating system. */
+export const OS_LABEL = 'kubernetes.io/os';
+/** The label every node carries with its CPU architecture. */
+export const ARCH_LABEL = 'kubernetes.io/arch';
+/** The label Windows nodes carry with their OS build (`10.0.20348`). */
+export const WINDOWS_BUILD_LABEL = 'node.kubernetes.io/windows-build';

@@ -1,0 +1,460 @@
+/**
+ * `toWindowsPodSpec`: turns any pod spec into one the API server accepts for Windows and that lands on the right
+ * nodes. Shared by the cdk8s constructs and the Pulumi components, so both emit the same pod for the same input.
+ */
+import { checkImageCompatibility } from './images';
+import { IssueCollector, type ValidationIssue } from './errors';
+import {
+  CONTAINER_LISTS,
+  OS_LABEL,
+  WINDOWS_BUILD_LABEL,
+  type Container,
+  type PodSecurityContext,
+  type PodSpec,
+  type Probe,
+  type SecurityContext,
+  type Toleration,
+} from './kube';
+import { parseWindowsRelease } from './releases';
+import { defaultWindowsTarget, schedulingFor, windowsNodeTarget, type WindowsNodeTarget } from './target';
+import {
+  FORBIDDEN_CONTAINER_SECURITY_FIELDS,
+  FORBIDDEN_POD_FIELDS,
+  FORBIDDEN_POD_SECURITY_FIELDS,
+  WINDOWS_ALTERNATIVE,
+} from './windows-fields';
+import {
+  CONTAINER_USER,
+  HOST_PROCESS_USERS,
+  gmsaCredentialSpecNameProblems,
+  isHostProcessUser,
+  runAsUserNameProblems,
+} from './windows-options';
+
+/** How strict the pod's security settings are. */
+export type WindowsSecurityProfile = 'baseline' | 'restricted';
+
+/** A soft problem found while converting: the caller reports it (cdk8s Annotations, pulumi.log.warn). */
+export interface WindowsWarning {
+  readonly ruleId: string;
+  readonly path: string;
+  readonly message: string;
+  readonly fix?: string;
+}
+
+export interface ToWindowsPodSpecOptions {
+  /**
+   * The nodes to run on. Built by a node pool (`pool.nodeTarget`) or `windowsNodeTarget()`.
+   * @default - `windowsNodeTarget({ release: options.release ?? '2022', isolation: options.isolation })`
+   */
+  readonly target?: WindowsNodeTarget;
+  /**
+   * Windows Server release to pin when no `target` is given. Ignored when `target` is set.
+   * @default '2022'
+   */
+  readonly release?: WindowsNodeTarget['release'];
+  /**
+   * Isolation when no `target` is given.
+   * @default 'process'
+   */
+  readonly isolation?: WindowsNodeTarget['isolation'];
+  /**
+   * Pod-level `windowsOptions.runAsUserName`.
+   * @default - the image's user; `ContainerUser` under the `restricted` profile; `NT AUTHORITY\Local service` for HostProcess
+   */
+  readonly runAsUserName?: string;
+  /**
+   * Name of a `GMSACredentialSpec` to run as; set on the pod (which the gMSA webhook expands for app containers).
+   * @default - no gMSA
+   */
+  readonly gmsaCredentialSpecName?: string;
+  /**
+   * Run every container as a HostProcess container on the node (sets `hostNetwork: true`).
+   * @default false
+   */
+  readonly hostProcess?: boolean;
+  /**
+   * `restricted` adds `runAsNonRoot: true` with `runAsUserName: ContainerUser` so the pod meets the `restricted`
+   * Pod Security level (Windows pods are exempt from the seccomp, capabilities and privilege-escalation checks).
+   * @default 'baseline'
+   */
+  readonly securityProfile?: WindowsSecurityProfile;
+  /**
+   * Apply the Windows container defaults: `imagePullPolicy: IfNotPresent`, memory request equal to limit, and a
+   * startup probe copied from the liveness or readiness probe with a 5-minute budget.
+   * @default true
+   */
+  readonly containerDefaults?: boolean;
+  /**
+   * Values a framework filled in for forbidden fields (not the user): dropped silently. Any other value of a
+   * forbidden field is an error. `false`, empty lists and empty objects are always dropped.
+   * @default - none
+   */
+  readonly frameworkDefaults?: FrameworkDefaults;
+  /**
+   * Prefix of every path in errors and warnings: where this pod spec sits in its object.
+   * @default 'spec'
+   */
+  readonly pathPrefix?: string;
+  /**
+   * Receives soft problems (floating image tags). Without it they are dropped.
+   * @default - ignore warnings
+   */
+  readonly onWarning?: (warning: WindowsWarning) => void;
+}
+
+/** Values of forbidden fields that a framework emits on its own (cdk8s-plus's Linux hardening defaults). */
+export interface FrameworkDefaults {
+  readonly podSecurityContext?: Readonly<Record<string, unknown>>;
+  readonly containerSecurityContext?: Readonly<Record<string, unknown>>;
+}
+
+/** Startup budget for slow-starting Windows containers: 30 × 10 s (reference §5: starts are 10–30 s slower, images large). */
+export const WINDOWS_STARTUP_PROBE = { periodSeconds: 10, failureThreshold: 30 } as const;
+/** Large Windows images should not be pulled on every start (reference §5). */
+export const WINDOWS_IMAGE_PULL_POLICY = 'IfNotPresent';
+/** Least-privileged HostProcess account; node agents that need more ask for `NT AUTHORITY\SYSTEM`. */
+export const DEFAULT_HOST_PROCESS_USER: (typeof HOST_PROCESS_USERS)[number] = 'NT AUTHORITY\\Local service';
+
+type Json = Record<string, unknown>;
+
+function isInert(value: unknown): boolean {
+  if (value === undefined || value === null || value === false) return true;
+  if (Array.isArray(value)) return value.length === 0;
+  if (typeof value === 'object') return Object.keys(value as object).length === 0;
+  return false;
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+function show(value: unknown): string {
+  return typeof value === 'string' ? `'${value}'` : JSON.stringify(value);
+}
+
+/**
+ * Returns a new pod spec (the input is never mutated) that is valid for Windows: `os.name: windows`, scheduling from
+ * the target, Windows identity options, forbidden fields that were only defaults dropped. Throws
+ * `WindowsValidationError` listing every forbidden or contradictory field the user set on purpose.
+ */
+export function toWindowsPodSpec(podSpec: PodSpec, options: ToWindowsPodSpecOptions = {}): PodSpec {
+  const prefix = options.pathPrefix ?? 'spec';
+  const issues = new IssueCollector();
+  const warn = options.onWarning ?? (() => undefined);
+  const hostProcess = options.hostProcess ?? false;
+  const profile = options.securityProfile ?? 'baseline';
+  const containerDefaults = options.containerDefaults ?? true;
+  const target = resolveTarget(options, issues);
+  const spec = structuredClone(podSpec) as PodSpec & Json;
+
+  if (spec.os?.name !== undefined && spec.os.name !== 'windows') {
+    issues.add(
+      `${prefix}.os.name`,
+      `os.name ${show(spec.os.name)} contradicts a Windows pod.`,
+      "Remove it; it is set to 'windows' for you.",
+    );
+  }
+  spec.os = { name: 'windows' };
+
+  if (target) applyScheduling(spec, target, prefix, issues);
+  stripPodFields(spec, prefix, issues, options.frameworkDefaults);
+  const podWindowsOptions = applyIdentity(spec, options, hostProcess, profile, prefix, issues);
+
+  for (const list of CONTAINER_LISTS) {
+    const containers = spec[list] as Container[] | undefined;
+    containers?.forEach((c, i) => {
+      const path = `${prefix}.${list}[${i}]`;
+      stripContainerFields(c, path, issues, options.frameworkDefaults?.containerSecurityContext);
+      checkContainerIdentity(c, path, hostProcess, issues);
+      if (containerDefaults && list !== 'ephemeralContainers') applyContainerDefaults(c, list === 'containers');
+      if (target?.release !== undefined && !hostProcess && typeof c.image === 'string') {
+        const compat = checkImageCompatibility(c.image, target.release, target.isolation);
+        if (compat.status === 'incompatible') issues.add(`${path}.image`, compat.reason, compat.fix);
+        else if (compat.status === 'unknown') {
+          warn({
+            ruleId: 'windows-image-floating-tag',
+            path: `${path}.image`,
+            message: compat.reason,
+            fix: `Pin a tag that names the build (e.g. ':ltsc${target.release}' or a '-ltsc${target.release}' suffix) so the image cannot move to another Windows build.`,
+          });
+        }
+      }
+    });
+  }
+
+  if (podWindowsOptions) {
+    spec.securityContext = { ...(spec.securityContext ?? {}), windowsOptions: podWindowsOptions };
+  }
+  if (spec.securityContext && Object.keys(spec.securityContext).length === 0) delete spec.securityContext;
+
+  issues.throwIfAny('toWindowsPodSpec');
+  return spec;
+}
+
+function resolveTarget(options: ToWindowsPodSpecOptions, issues: IssueCollector): WindowsNodeTarget | undefined {
+  if (options.target) return options.target;
+  if (options.release !== undefined) {
+    const parsed = parseWindowsRelease(options.release);
+    if (!parsed.ok) {
+      issues.add('release', parsed.message, parsed.fix);
+      return undefined;
+    }
+  }
+  if (options.isolation !== undefined && options.isolation !== 'process' && options.isolation !== 'hyperv') {
+    issues.add('isolation', `Isolation ${show(options.isolation)} is not known.`, "Use 'process' or 'hyperv'.");
+    return undefined;
+  }
+  return options.isolation === undefined
+    ? defaultWindowsTarget(options.release)
+    : windowsNodeTarget({ release: options.release ?? defaultWindowsTarget().release, isolation: options.isolation });
+}
+
+function applyScheduling(spec: PodSpec, target: WindowsNodeTarget, prefix: string, issues: IssueCollector): void {
+  const wanted = schedulingFor(target);
+  const selector: Record<string, string> = { ...(spec.nodeSelector ?? {}) };
+  for (const [key, value] of Object.entries(wanted.nodeSelector)) {
+    if (selector[key] !== undefined && selector[key] !== value) {
+      const fix =
+        key === OS_LABEL
+          ? 'Remove it: Windows pods select kubernetes.io/os=windows.'
+          : key === WINDOWS_BUILD_LABEL
+            ? `Remove it and choose the release through the target (the target pins ${value}).`
+            : `Remove it or change the target's labels.`;
+      issues.add(
+        `${prefix}.nodeSelector["${key}"]`,
+        `nodeSelector ${key}=${selector[key]} contradicts the Windows target's ${value}.`,
+        fix,
+      );
+    }
+    selector[key] = value;
+  }
+  spec.nodeSelector = selector;
+  const tolerations: Toleration[] = [...(spec.tolerations ?? [])];
+  for (const t of wanted.tolerations) if (!tolerations.some((have) => sameValue(have, t))) tolerations.push(t);
+  spec.tolerations = tolerations;
+  if (target.runtimeClassName !== undefined) {
+    if (spec.runtimeClassName !== undefined && spec.runtimeClassName !== target.runtimeClassName) {
+      issues.add(
+        `${prefix}.runtimeClassName`,
+        `runtimeClassName '${spec.runtimeClassName}' contradicts the target's RuntimeClass '${target.runtimeClassName}'.`,
+        'Remove it, or build the target from that RuntimeClass.',
+      );
+    }
+    spec.runtimeClassName = target.runtimeClassName;
+  }
+}
+
+function stripPodFields(
+  spec: PodSpec & Json,
+  prefix: string,
+  issues: IssueCollector,
+  defaults?: FrameworkDefaults,
+): void {
+  for (const [field, forbidden] of Object.entries(FORBIDDEN_POD_FIELDS)) {
+    const value = spec[field];
+    if (value === undefined) continue;
+    const harmless =
+      forbidden === 'true' ? value !== true : isInert(value) || (field === 'hostUsers' && value === true);
+    if (!harmless)
+      issues.add(
+        `${prefix}.${field}`,
+        `${field}: ${show(value)} cannot be set for a windows pod.`,
+        WINDOWS_ALTERNATIVE[field],
+      );
+    delete spec[field];
+  }
+  if (spec.resources !== undefined) {
+    issues.add(
+      `${prefix}.resources`,
+      'Pod-level resources may not be set for a windows pod.',
+      WINDOWS_ALTERNATIVE.resources,
+    );
+    delete spec.resources;
+  }
+  const sc = spec.securityContext as (PodSecurityContext & Json) | undefined;
+  if (!sc) return;
+  for (const field of [...FORBIDDEN_POD_SECURITY_FIELDS, 'sysctls']) {
+    const value = sc[field];
+    if (value === undefined) continue;
+    const fromFramework = defaults?.podSecurityContext && sameValue(defaults.podSecurityContext[field], value);
+    if (!isInert(value) && !fromFramework) {
+      issues.add(
+        `${prefix}.securityContext.${field}`,
+        `${field}: ${show(value)} cannot be set for a windows pod.`,
+        WINDOWS_ALTERNATIVE[field],
+      );
+    }
+    delete sc[field];
+  }
+}
+
+function stripContainerFields(
+  c: Container,
+  path: string,
+  issues: IssueCollector,
+  defaults: Readonly<Record<string, unknown>> | undefined,
+): void {
+  const sc = c.securityContext as (SecurityContext & Json) | undefined;
+  if (!sc) return;
+  for (const field of FORBIDDEN_CONTAINER_SECURITY_FIELDS) {
+    const value = sc[field];
+    if (value === undefined) continue;
+    const fromFramework = defaults !== undefined && sameValue(defaults[field], value);
+    if (!isInert(value) && !fromFramework) {
+      issues.add(
+        `${path}.securityContext.${field}`,
+        `${field}: ${show(value)} cannot be set for a windows pod.`,
+        WINDOWS_ALTERNATIVE[field],
+      );
+    }
+    delete sc[field];
+  }
+  if (Object.keys(sc).length === 0) delete c.securityContext;
+}
+
+function applyIdentity(
+  spec: PodSpec,
+  options: ToWindowsPodSpecOptions,
+  hostProcess: boolean,
+  profile: WindowsSecurityProfile,
+  prefix: string,
+  issues: IssueCollector,
+): PodSecurityContext['windowsOptions'] | undefined {
+  const existing = spec.securityContext?.windowsOptions ?? {};
+  const wo = { ...existing };
+  const path = `${prefix}.securityContext.windowsOptions`;
+
+  if (options.runAsUserName !== undefined) {
+    for (const p of runAsUserNameProblems(options.runAsUserName))
+      issues.add('runAsUserName', p, "Write 'ContainerUser', 'ContainerAdministrator' or 'DOMAIN\\user'.");
+    wo.runAsUserName = options.runAsUserName;
+  }
+  if (options.gmsaCredentialSpecName !== undefined) {
+    for (const p of gmsaCredentialSpecNameProblems(options.gmsaCredentialSpecName))
+      issues.add('gmsa', p, 'Use the GMSACredentialSpec object name.');
+    wo.gmsaCredentialSpecName = options.gmsaCredentialSpecName;
+  }
+
+  if (hostProcess) {
+    if (existing.hostProcess === false)
+      issues.add(`${path}.hostProcess`, 'windowsOptions.hostProcess is false on a HostProcess pod.', 'Remove it.');
+    wo.hostProcess = true;
+    wo.runAsUserName ??= DEFAULT_HOST_PROCESS_USER;
+    if (!isHostProcessUser(wo.runAsUserName)) {
+      issues.add(
+        'runAsUserName',
+        `HostProcess containers cannot run as '${wo.runAsUserName}'.`,
+        `Use one of ${HOST_PROCESS_USERS.map((u) => `'${u}'`).join(', ')}.`,
+      );
+    }
+    if (profile === 'restricted') {
+      issues.add(
+        'securityProfile',
+        "A HostProcess pod cannot meet the 'restricted' Pod Security level.",
+        "Remove securityProfile: HostProcess pods need a namespace at the 'privileged' level.",
+      );
+    }
+    if (spec.securityContext?.runAsNonRoot !== undefined) {
+      issues.add(
+        `${prefix}.securityContext.runAsNonRoot`,
+        'runAsNonRoot must be unset on a HostProcess pod.',
+        'Remove it.',
+      );
+    }
+    spec.hostNetwork = true;
+    if (wo.gmsaCredentialSpecName !== undefined) {
+      issues.add(
+        'gmsa',
+        'HostProcess containers run as a node account and cannot use gMSA.',
+        'Remove gmsa or hostProcess.',
+      );
+    }
+  } else {
+    if (spec.hostNetwork === true) {
+      issues.add(
+        `${prefix}.hostNetwork`,
+        'hostNetwork: true is not available to Windows pods (only to HostProcess pods).',
+        'Remove it, or set hostProcess.',
+      );
+    }
+    if (spec.hostNetwork !== undefined) delete spec.hostNetwork;
+    if (existing.hostProcess === true) {
+      issues.add(
+        `${path}.hostProcess`,
+        'windowsOptions.hostProcess is set but the pod is not declared HostProcess.',
+        'Set the hostProcess option instead, so hostNetwork and the user are set with it.',
+      );
+    }
+    if (profile === 'restricted') {
+      spec.securityContext = { ...(spec.securityContext ?? {}), runAsNonRoot: true };
+      wo.runAsUserName ??= CONTAINER_USER;
+      if (wo.runAsUserName.toLowerCase() === 'containeradministrator') {
+        issues.add(
+          'runAsUserName',
+          "runAsUserName 'ContainerAdministrator' with runAsNonRoot: true is refused by the kubelet.",
+          "Use 'ContainerUser' or drop the restricted profile.",
+        );
+      }
+    }
+  }
+  return Object.keys(wo).length > 0 ? wo : undefined;
+}
+
+function checkContainerIdentity(c: Container, path: string, hostProcess: boolean, issues: IssueCollector): void {
+  const wo = c.securityContext?.windowsOptions;
+  if (!wo) return;
+  if (wo.runAsUserName !== undefined) {
+    for (const p of runAsUserNameProblems(wo.runAsUserName))
+      issues.add(`${path}.securityContext.windowsOptions.runAsUserName`, p);
+    if (hostProcess && !isHostProcessUser(wo.runAsUserName)) {
+      issues.add(
+        `${path}.securityContext.windowsOptions.runAsUserName`,
+        `HostProcess containers cannot run as '${wo.runAsUserName}'.`,
+        `Use one of ${HOST_PROCESS_USERS.join(', ')}.`,
+      );
+    }
+  }
+  if (wo.hostProcess !== undefined && wo.hostProcess !== hostProcess) {
+    issues.add(
+      `${path}.securityContext.windowsOptions.hostProcess`,
+      `Container hostProcess: ${wo.hostProcess} disagrees with the pod (all containers are HostProcess or none).`,
+      'Remove it; the pod-level setting applies to every container.',
+    );
+  }
+  if (wo.gmsaCredentialSpecName !== undefined) {
+    for (const p of gmsaCredentialSpecNameProblems(wo.gmsaCredentialSpecName))
+      issues.add(`${path}.securityContext.windowsOptions.gmsaCredentialSpecName`, p);
+  }
+}
+
+function applyContainerDefaults(c: Container, isAppContainer: boolean): void {
+  c.imagePullPolicy ??= WINDOWS_IMAGE_PULL_POLICY;
+  const limits = c.resources?.limits;
+  const requests = c.resources?.requests;
+  // Windows enforces memory limits with job objects (no OOM killer, paging instead): keep request == limit.
+  if (limits?.memory !== undefined && requests?.memory === undefined) {
+    c.resources = { ...c.resources, requests: { ...(requests ?? {}), memory: limits.memory } };
+  } else if (requests?.memory !== undefined && limits?.memory === undefined) {
+    c.resources = { ...c.resources, limits: { ...(limits ?? {}), memory: requests.memory } };
+  }
+  if (isAppContainer && c.startupProbe === undefined) {
+    const source = c.livenessProbe ?? c.readinessProbe;
+    if (source) c.startupProbe = startupProbeFrom(source);
+  }
+}
+
+/** A startup probe with the same check as `probe` and a Windows-sized budget. */
+export function startupProbeFrom(probe: Probe): Probe {
+  const { exec, httpGet, tcpSocket, grpc, timeoutSeconds } = probe;
+  return {
+    ...(exec ? { exec } : {}),
+    ...(httpGet ? { httpGet } : {}),
+    ...(tcpSocket ? { tcpSocket } : {}),
+    ...(grpc ? { grpc } : {}),
+    ...(timeoutSeconds !== undefined ? { timeoutSeconds } : {}),
+    ...WINDOWS_STARTUP_PROBE,
+  };
+}
+
+export type { ValidationIssue };

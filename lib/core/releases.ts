@@ -1,0 +1,146 @@
+/**
+ * Windows Server releases that can host Kubernetes nodes: the facts every layer needs, as one table.
+ * Source: reference/windows-facts.md §1, §7 (Microsoft's version-compatibility docs, AWS EKS amiType docs,
+ * AKS osSKU docs, GKE windowsNodeConfig docs).
+ */
+
+/** An LTSC Windows Server release supported as a Kubernetes node. */
+export type WindowsRelease = '2019' | '2022' | '2025';
+
+/** Every supported release, oldest first. */
+export const WINDOWS_RELEASES: readonly WindowsRelease[] = ['2019', '2022', '2025'];
+
+/** The release used when nothing says otherwise: the default on every cloud today. */
+export const DEFAULT_WINDOWS_RELEASE: WindowsRelease = '2022';
+
+/** Container isolation. Process isolation is the only one upstream Kubernetes supports. */
+export type WindowsIsolation = 'process' | 'hyperv';
+
+export type SupportState = 'supported' | 'deprecated';
+
+export interface WindowsReleaseInfo {
+  readonly release: WindowsRelease;
+  /** `node.kubernetes.io/windows-build` value (major.minor.build). */
+  readonly build: string;
+  /** Image tag tokens that mean this release (`ltsc2022`); suffixes such as `windowsservercore-ltsc2022` match too. */
+  readonly imageTags: readonly string[];
+  /** First Kubernetes minor with GA support for nodes of this release. */
+  readonly firstKubernetesMinor: number;
+  /** EKS managed node group amiTypes (Core first). */
+  readonly eksAmiTypes: { readonly core: string; readonly full: string };
+  /** AKS agent pool `osSKU`. */
+  readonly aksOsSku: string;
+  /** First AKS Kubernetes minor that refuses this osSKU, if any (AKS refuses Windows2019 from 1.33). */
+  readonly aksLastKubernetesMinor?: number;
+  /** GKE `windowsNodeConfig.osversion`, or undefined when GKE does not offer the release. */
+  readonly gkeOsVersion?: string;
+  readonly support: SupportState;
+  /** Human name. */
+  readonly displayName: string;
+}
+
+/** @see https://learn.microsoft.com/virtualization/windowscontainers/deploy-containers/version-compatibility */
+const RELEASE_TABLE: { readonly [R in WindowsRelease]: WindowsReleaseInfo } = {
+  '2019': {
+    release: '2019',
+    build: '10.0.17763',
+    imageTags: ['ltsc2019', '1809'],
+    firstKubernetesMinor: 14,
+    eksAmiTypes: { core: 'WINDOWS_CORE_2019_x86_64', full: 'WINDOWS_FULL_2019_x86_64' },
+    aksOsSku: 'Windows2019',
+    aksLastKubernetesMinor: 32,
+    gkeOsVersion: 'OS_VERSION_LTSC2019',
+    support: 'deprecated',
+    displayName: 'Windows Server 2019',
+  },
+  '2022': {
+    release: '2022',
+    build: '10.0.20348',
+    imageTags: ['ltsc2022'],
+    firstKubernetesMinor: 23,
+    eksAmiTypes: { core: 'WINDOWS_CORE_2022_x86_64', full: 'WINDOWS_FULL_2022_x86_64' },
+    aksOsSku: 'Windows2022',
+    gkeOsVersion: 'OS_VERSION_LTSC2022',
+    support: 'supported',
+    displayName: 'Windows Server 2022',
+  },
+  '2025': {
+    release: '2025',
+    build: '10.0.26100',
+    imageTags: ['ltsc2025'],
+    firstKubernetesMinor: 32,
+    eksAmiTypes: { core: 'WINDOWS_CORE_2025_x86_64', full: 'WINDOWS_FULL_2025_x86_64' },
+    aksOsSku: 'Windows2025',
+    // GKE does not offer an LTSC2025 osversion (reference §7).
+    gkeOsVersion: undefined,
+    support: 'supported',
+    displayName: 'Windows Server 2025',
+  },
+};
+
+/** End-of-life Semi-Annual Channel releases: known only so they can be refused by name. */
+export const SAC_RELEASES: ReadonlyArray<{ readonly name: string; readonly build: string }> = [
+  { name: '1903', build: '10.0.18362' },
+  { name: '1909', build: '10.0.18363' },
+  { name: '2004', build: '10.0.19041' },
+  { name: '20H2', build: '10.0.19042' },
+];
+
+export function isWindowsRelease(value: unknown): value is WindowsRelease {
+  return typeof value === 'string' && (WINDOWS_RELEASES as readonly string[]).includes(value);
+}
+
+/** The table row for a release. */
+export function releaseInfo(release: WindowsRelease): WindowsReleaseInfo {
+  return RELEASE_TABLE[release];
+}
+
+/** The release whose build label is `build` (`10.0.20348` or with a revision, `10.0.20348.1`). */
+export function releaseForBuild(build: string): WindowsRelease | undefined {
+  const base = build.split('.').slice(0, 3).join('.');
+  return WINDOWS_RELEASES.find((r) => RELEASE_TABLE[r].build === base);
+}
+
+/** The SAC release with this name or build, if `value` names one. */
+export function sacRelease(value: string): { readonly name: string; readonly build: string } | undefined {
+  const base = value.split('.').slice(0, 3).join('.');
+  return SAC_RELEASES.find((s) => s.name.toLowerCase() === value.toLowerCase() || s.build === base);
+}
+
+/**
+ * Checks a user-supplied release value and explains a refusal: SAC names, builds, `ltsc2022` spellings.
+ * Returns the release, or a message and fix for the caller's error.
+ */
+export function parseWindowsRelease(
+  value: unknown,
+): { ok: true; release: WindowsRelease } | { ok: false; message: string; fix: string } {
+  if (isWindowsRelease(value)) return { ok: true, release: value };
+  const known = WINDOWS_RELEASES.map((r) => `'${r}'`).join(', ');
+  if (typeof value === 'string') {
+    const sac = sacRelease(value);
+    if (sac) {
+      return {
+        ok: false,
+        message: `Windows release '${value}' is the end-of-life Semi-Annual Channel release ${sac.name} (build ${sac.build}).`,
+        fix: `Use an LTSC release: ${known}.`,
+      };
+    }
+    const byBuild = releaseForBuild(value);
+    const byTag = WINDOWS_RELEASES.find((r) => RELEASE_TABLE[r].imageTags.includes(value.toLowerCase()));
+    const meant = byBuild ?? byTag;
+    if (meant) {
+      return { ok: false, message: `Windows release '${value}' is not a release name.`, fix: `Write '${meant}'.` };
+    }
+  }
+  return {
+    ok: false,
+    message: `Windows release ${JSON.stringify(value)} is not supported.`,
+    fix: `Use one of ${known}.`,
+  };
+}
+
+/** Kubernetes minor from `1.30`, `v1.30.2`, `1.30.0-eks-...`. */
+export function parseKubernetesMinor(version: string): number | undefined {
+  const m = /^v?1\.(\d+)(?:\.|$|-)/.exec(version.trim());
+  return m ? Number(m[1]) : undefined;
+}

@@ -1,0 +1,77 @@
+/** The public shapes of the rule engine: diagnostics, rule metadata and options. */
+import type { WindowsRelease } from '../releases';
+
+export type Severity = 'error' | 'warning' | 'info';
+export const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
+
+export interface ResourceRef {
+  readonly apiVersion?: string;
+  readonly kind?: string;
+  readonly name?: string;
+  readonly namespace?: string;
+  /** File (or construct path) the object came from. */
+  readonly source?: string;
+}
+
+export interface Diagnostic {
+  /** Stable kebab-case id, e.g. `windows-forbidden-field`. */
+  readonly ruleId: string;
+  readonly severity: Severity;
+  /** One sentence: what is wrong, on which value. */
+  readonly message: string;
+  /** What to write instead. */
+  readonly fix?: string;
+  /** API-server notation: `spec.template.spec.containers[0].securityContext.runAsUser`. */
+  readonly path: string;
+  readonly resource: ResourceRef;
+}
+
+export type RuleFamily =
+  | 'api-server'
+  | 'host-process'
+  | 'windows-options'
+  | 'gmsa'
+  | 'scheduling'
+  | 'images'
+  | 'pod-features'
+  | 'resources'
+  | 'probes'
+  | 'services'
+  | 'pod-security'
+  | 'input';
+
+export interface RuleInfo {
+  readonly id: string;
+  readonly family: RuleFamily;
+  readonly defaultSeverity: Severity;
+  /** One line. */
+  readonly summary: string;
+  /** Why it matters on Windows. */
+  readonly rationale: string;
+  /** Upstream documentation. */
+  readonly docs: string;
+}
+
+/** Per-rule settings: `'off'` disables, a severity re-levels. */
+export type RuleSetting = Severity | 'off';
+
+export interface ValidateOptions {
+  /**
+   * Disable or re-level rules by id.
+   * @default {}
+   */
+  readonly rules?: Readonly<Record<string, RuleSetting>>;
+  /**
+   * The Windows release the cluster's Windows nodes run, used for image checks when a pod does not pin one.
+   * @default - unknown: image/host checks need a pinned release
+   */
+  readonly windowsRelease?: WindowsRelease;
+  /**
+   * The Kubernetes version of the cluster (`1.30`), for version-dependent rules (Pod Security, releases).
+   * @default - the newest rules
+   */
+  readonly kubernetesVersion?: string;
+}
+
+/** Annotation that waives rules on one resource: a comma-separated list of rule ids, or `*`. */
+export const WAIVE_ANNOTATION = 'k8s-windows.io/waive';
