@@ -11,3 +11,34 @@ export * from './windows-fields';
 export * from './windows-options';
 export * from './workloads';
 export * from './pod-spec';
+export * from './pod-security';
+export {
+  GMSA_API_GROUP,
+  GMSA_API_VERSION,
+  GMSA_KIND,
+  GMSA_RESOURCE,
+  GMSA_CRD_NAME,
+  GMSA_USE_VERB,
+  GMSA_CMS_PLUGIN,
+  PORTABLE_CCG_VERSION,
+  CCG_PLUGIN_GUIDS,
+  azureKeyVaultHostAccount,
+  awsSecretsManagerHostAccount,
+  buildCredentialSpec,
+  credentialSpecProblems,
+  type CredentialSpecDocument,
+  type CredentialSpecDomainJoinConfig,
+  type CredentialSpecAccount,
+  type CredentialSpecHostAccountConfig,
+  type CredentialSpecActiveDirectoryConfig,
+  type CredentialSpecInput,
+  type GmsaDomain,
+  type GmsaAccount,
+  type GmsaHostAccountConfig,
+  type AzureKeyVaultHostAccountOptions,
+  type AwsSecretsManagerHostAccountOptions,
+  type BuiltCredentialSpec,
+  type CredspecProblem,
+  type CredspecRuleId,
+} from './gmsa-credspec';
+export * from './validate';

@@ -2,6 +2,7 @@
  * `toWindowsPodSpec`: turns any pod spec into one the API server accepts for Windows and that lands on the right
  * nodes. Shared by the cdk8s constructs and the Pulumi components, so both emit the same pod for the same input.
  */
+import { plainCopy } from './copy';
 import { checkImageCompatibility } from './images';
 import { IssueCollector, type ValidationIssue } from './errors';
 import {
@@ -146,7 +147,7 @@ export function toWindowsPodSpec(podSpec: PodSpec, options: ToWindowsPodSpecOpti
   const profile = options.securityProfile ?? 'baseline';
   const containerDefaults = options.containerDefaults ?? true;
   const target = resolveTarget(options, issues);
-  const spec = structuredClone(podSpec) as PodSpec & Json;
+  const spec = plainCopy(podSpec) as PodSpec & Json;
 
   if (spec.os?.name !== undefined && spec.os.name !== 'windows') {
     issues.add(
@@ -173,7 +174,7 @@ export function toWindowsPodSpec(podSpec: PodSpec, options: ToWindowsPodSpecOpti
         if (compat.status === 'incompatible') issues.add(`${path}.image`, compat.reason, compat.fix);
         else if (compat.status === 'unknown') {
           warn({
-            ruleId: 'windows-image-floating-tag',
+            ruleId: 'image-floating-tag',
             path: `${path}.image`,
             message: compat.reason,
             fix: `Pin a tag that names the build (e.g. ':ltsc${target.release}' or a '-ltsc${target.release}' suffix) so the image cannot move to another Windows build.`,
@@ -446,7 +447,8 @@ function applyContainerDefaults(c: Container, isAppContainer: boolean): void {
 
 /** A startup probe with the same check as `probe` and a Windows-sized budget. */
 export function startupProbeFrom(probe: Probe): Probe {
-  const { exec, httpGet, tcpSocket, grpc, timeoutSeconds } = probe;
+  // Copies, so the rendered YAML holds no aliases between the probes.
+  const { exec, httpGet, tcpSocket, grpc, timeoutSeconds } = plainCopy(probe);
   return {
     ...(exec ? { exec } : {}),
     ...(httpGet ? { httpGet } : {}),

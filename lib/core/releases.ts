@@ -30,7 +30,7 @@ export interface WindowsReleaseInfo {
   readonly eksAmiTypes: { readonly core: string; readonly full: string };
   /** AKS agent pool `osSKU`. */
   readonly aksOsSku: string;
-  /** First AKS Kubernetes minor that refuses this osSKU, if any (AKS refuses Windows2019 from 1.33). */
+  /** Last AKS Kubernetes minor that accepts this osSKU, if AKS retires it (AKS refuses Windows2019 from 1.33). */
   readonly aksLastKubernetesMinor?: number;
   /** GKE `windowsNodeConfig.osversion`, or undefined when GKE does not offer the release. */
   readonly gkeOsVersion?: string;

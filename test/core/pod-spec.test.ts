@@ -128,7 +128,7 @@ describe('toWindowsPodSpec', () => {
           securityContext: { runAsUser: 1000, sysctls: [{ name: 'net.core.somaxconn', value: '1024' }] },
           initContainers: [{ name: 'init', image: IIS, securityContext: { capabilities: { add: ['NET_ADMIN'] } } }],
           containers: [{ name: 'a', image: IIS, securityContext: { privileged: true, readOnlyRootFilesystem: true } }],
-        },
+        } as PodSpec,
         { pathPrefix: 'spec.template.spec' },
       ),
     );
@@ -235,7 +235,7 @@ describe('toWindowsPodSpec', () => {
       { onWarning: (w) => warnings.push(w) },
     );
     expect(warnings).toEqual([
-      expect.objectContaining({ ruleId: 'windows-image-floating-tag', path: 'spec.containers[0].image' }),
+      expect.objectContaining({ ruleId: 'image-floating-tag', path: 'spec.containers[0].image' }),
     ]);
   });
 

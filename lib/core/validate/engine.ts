@@ -1,0 +1,114 @@
+/**
+ * `validateManifests`: one pass to index the set, one pass over the objects, then the rules that need the
+ * whole set (Linux pods in a hybrid set, Services in front of Windows pods). Never throws on any JSON input.
+ */
+import { isWorkloadKind, locatePodSpec } from '../workloads';
+import { checkApiServer } from './checks/api-server';
+import { checkCredspecObject, checkPodGmsa } from './checks/gmsa';
+import { checkHostProcess } from './checks/host-process';
+import { checkImages } from './checks/images';
+import { checkPodFeatures } from './checks/pod-features';
+import { checkPodSecurity } from './checks/pod-security';
+import { checkResourcesAndProbes } from './checks/resources';
+import { checkService, WindowsPodsByLabel } from './checks/services';
+import {
+  checkLinuxPinned,
+  checkRuntimeClass,
+  checkWildcardTolerations,
+  checkWindowsScheduling,
+} from './checks/scheduling';
+import { buildIndex, namespaceOf } from './context';
+import { analyzePod, type PodFacts } from './pod';
+import { DiagnosticSink, type Report } from './report';
+import type { Diagnostic, ValidateOptions } from './types';
+import { isRecord, type Rec } from './util';
+
+function describe(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  return `a ${typeof v}`;
+}
+
+/** Documents that are not Kubernetes objects. */
+function checkDocument(obj: unknown, position: number, report: Report): obj is Rec {
+  if (!isRecord(obj)) {
+    report(
+      'input-invalid-document',
+      '',
+      `Document ${position + 1} is ${describe(obj)}, not a Kubernetes object.`,
+      'Each YAML document must be a mapping with apiVersion, kind and metadata.',
+    );
+    return false;
+  }
+  const missing = ['apiVersion', 'kind'].filter((k) => typeof obj[k] !== 'string' || obj[k] === '');
+  if (missing.length > 0) {
+    report(
+      'input-invalid-document',
+      missing[0],
+      `Document ${position + 1} has no ${missing.join(' or ')}, so it is not a Kubernetes object.`,
+      `Add ${missing.join(' and ')}.`,
+    );
+    return false;
+  }
+  return true;
+}
+
+interface PodEntry {
+  readonly facts: PodFacts;
+  readonly report: Report;
+}
+
+/**
+ * Checks Kubernetes objects for Windows problems: the API server's rules for Windows pods, HostProcess, gMSA,
+ * scheduling, image builds, unsupported features, resources, probes, Services and Pod Security. Cross-object
+ * rules look only inside `objects`. Never throws: non-objects yield `input-invalid-document`.
+ */
+export function validateManifests(objects: readonly unknown[], options: ValidateOptions = {}): Diagnostic[] {
+  const list: readonly unknown[] = Array.isArray(objects) ? objects : [];
+  const opts: ValidateOptions = isRecord(options) ? options : {};
+  const sink = new DiagnosticSink(list.length, opts.rules);
+  const index = buildIndex(list);
+  const pods: PodEntry[] = [];
+  const windowsPods = new WindowsPodsByLabel();
+  const services: { obj: Rec; report: Report }[] = [];
+
+  list.forEach((obj, i) => {
+    const loc = isRecord(obj) && isWorkloadKind(obj.kind) ? locatePodSpec(obj) : undefined;
+    const report = sink.reporter(i, obj, loc?.podMetadata);
+    if (!checkDocument(obj, i, report)) return;
+    if (loc) {
+      const facts = analyzePod(obj, loc, index, opts);
+      pods.push({ facts, report });
+      if (facts.windows) windowsPods.add(facts);
+      checkApiServer(facts, report);
+      checkHostProcess(facts, report);
+      checkPodGmsa(facts, index, report);
+      checkWindowsScheduling(facts, report);
+      checkWildcardTolerations(facts, report);
+      checkImages(facts, opts, report);
+      checkPodFeatures(facts, report);
+      checkResourcesAndProbes(facts, report);
+      checkPodSecurity(facts, index, opts, report);
+      return;
+    }
+    switch (obj.kind) {
+      case 'RuntimeClass':
+        checkRuntimeClass(obj, report);
+        break;
+      case 'GMSACredentialSpec':
+        checkCredspecObject(obj, report);
+        break;
+      case 'Service':
+        services.push({ obj, report });
+        break;
+      default:
+        break;
+    }
+  });
+
+  if (pods.some((p) => p.facts.windows)) {
+    for (const p of pods) checkLinuxPinned(p.facts, p.report);
+  }
+  for (const s of services) checkService(s.obj, namespaceOf(s.obj), windowsPods, s.report);
+  return sink.diagnostics();
+}

@@ -1,0 +1,171 @@
+/**
+ * Reads manifests the way `kubectl apply -f` does: multi-document YAML or JSON, `List` kinds unwrapped, empty
+ * documents skipped. Positions stay available for every loaded object (for SARIF and editor output) without
+ * adding visible fields: a WeakMap keeps each object's YAML document and line counter.
+ */
+import { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Document } from 'yaml';
+import { isRecord } from './util';
+
+export interface SourcePosition {
+  /** The `source` given to the loader (a file name), when one was. */
+  readonly source?: string;
+  /** 1-based line. */
+  readonly line: number;
+  /** 1-based column. */
+  readonly column: number;
+}
+
+export interface LoadError extends SourcePosition {
+  /** What the YAML parser found wrong. */
+  readonly message: string;
+}
+
+export interface LoadResult {
+  /** Every object of every well-formed document, List items unwrapped, in order. */
+  readonly objects: unknown[];
+  /** One entry per problem in a malformed document; that document is skipped, the others are loaded. */
+  readonly errors: LoadError[];
+}
+
+interface Origin {
+  readonly doc: Document.Parsed;
+  readonly lineCounter: LineCounter;
+  readonly source?: string;
+  /** Where the object sits inside its document: `['items', 3]` for an item of a List. */
+  readonly base: readonly (string | number)[];
+}
+
+const ORIGINS = new WeakMap<object, Origin>();
+
+/** kubectl's YAML reader resolves `<<` merge keys; aliases are bounded so a hostile document cannot explode. */
+const PARSE_OPTIONS = { merge: true, prettyErrors: false } as const;
+const MAX_ALIAS_COUNT = 1000;
+
+function isListKind(kind: unknown): boolean {
+  return typeof kind === 'string' && kind.endsWith('List');
+}
+
+function remember(obj: unknown, origin: Origin): void {
+  if (typeof obj === 'object' && obj !== null && !ORIGINS.has(obj)) ORIGINS.set(obj, origin);
+}
+
+/**
+ * Loads every document it can and reports the malformed ones with their line and column, so one bad document in
+ * a Helm or Kustomize output does not hide the rest.
+ */
+export function loadManifestsWithErrors(text: string, source?: string): LoadResult {
+  const objects: unknown[] = [];
+  const errors: LoadError[] = [];
+  const lineCounter = new LineCounter();
+  const docs = parseAllDocuments(text, { ...PARSE_OPTIONS, lineCounter });
+  const position = (offset: number): SourcePosition => {
+    const { line, col } = lineCounter.linePos(offset);
+    return { ...(source !== undefined ? { source } : {}), line, column: col };
+  };
+  for (const doc of docs) {
+    if (doc.errors.length > 0) {
+      for (const e of doc.errors) errors.push({ ...position(e.pos[0]), message: e.message.split('\n')[0] });
+      continue;
+    }
+    if (doc.contents === null) continue;
+    let value: unknown;
+    try {
+      value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    } catch (e) {
+      errors.push({ ...position(doc.range[0]), message: e instanceof Error ? e.message : String(e) });
+      continue;
+    }
+    if (value === null || value === undefined) continue;
+    const origin: Origin = { doc, lineCounter, ...(source !== undefined ? { source } : {}), base: [] };
+    if (isRecord(value) && isListKind(value.kind) && Array.isArray(value.items)) {
+      value.items.forEach((item: unknown, i: number) => {
+        remember(item, { ...origin, base: ['items', i] });
+        objects.push(item);
+      });
+      continue;
+    }
+    remember(value, origin);
+    objects.push(value);
+  }
+  return { objects, errors };
+}
+
+/**
+ * Loads multi-document YAML or JSON. Throws one `Error` listing every malformed document (with line and column),
+ * because a caller that wants objects only must not lint a partial set unknowingly; use `loadManifestsWithErrors`
+ * to keep the well-formed documents and report the rest.
+ */
+export function loadManifests(text: string, source?: string): unknown[] {
+  const { objects, errors } = loadManifestsWithErrors(text, source);
+  if (errors.length > 0) {
+    const where = source ?? '<input>';
+    const lines = errors.map((e) => `  ${where}:${e.line}:${e.column}: ${e.message}`);
+    throw new Error(
+      `${errors.length} malformed YAML document problem${errors.length === 1 ? '' : 's'}:\n${lines.join('\n')}`,
+    );
+  }
+  return objects;
+}
+
+/** The `source` an object was loaded from, if a loader read it. */
+export function sourceOf(obj: unknown): string | undefined {
+  return typeof obj === 'object' && obj !== null ? ORIGINS.get(obj)?.source : undefined;
+}
+
+/** Splits `spec.containers[0].securityContext` and `metadata.labels[kubernetes.io/os]` into segments. */
+export function parsePath(path: string): (string | number)[] {
+  const out: (string | number)[] = [];
+  let cur = '';
+  for (let i = 0; i < path.length; i++) {
+    const c = path[i];
+    if (c === '.') {
+      if (cur !== '') out.push(cur);
+      cur = '';
+    } else if (c === '[') {
+      if (cur !== '') out.push(cur);
+      cur = '';
+      const end = path.indexOf(']', i + 1);
+      const inner = end < 0 ? path.slice(i + 1) : path.slice(i + 1, end);
+      out.push(/^\d+$/.test(inner) ? Number(inner) : inner);
+      i = end < 0 ? path.length : end;
+    } else {
+      cur += c;
+    }
+  }
+  if (cur !== '') out.push(cur);
+  return out;
+}
+
+/**
+ * The 1-based line and column of the node at an API-server path inside an object returned by the loaders,
+ * falling back to the nearest existing ancestor, then to the document start. Undefined for objects the loaders
+ * did not return.
+ */
+export function sourcePosition(obj: unknown, path: string): SourcePosition | undefined {
+  if (typeof obj !== 'object' || obj === null) return undefined;
+  const origin = ORIGINS.get(obj);
+  if (!origin) return undefined;
+  const { doc, lineCounter } = origin;
+  let node: unknown = doc.contents;
+  let offset = (doc.contents as { range?: [number, number, number] } | null)?.range?.[0] ?? doc.range[0];
+  for (const seg of [...origin.base, ...parsePath(path)]) {
+    if (isAlias(node)) node = node.resolve(doc);
+    if (isMap(node)) {
+      const pair = node.items.find((p) => String(isScalar(p.key) ? p.key.value : p.key) === String(seg));
+      if (!pair) break;
+      const at = isScalar(pair.key) ? pair.key.range?.[0] : undefined;
+      if (at !== undefined) offset = at;
+      node = pair.value;
+    } else if (isSeq(node) && typeof seg === 'number') {
+      const item = node.items[seg];
+      if (item === undefined) break;
+      const at = (item as { range?: [number, number, number] }).range?.[0];
+      if (at !== undefined) offset = at;
+      node = item;
+    } else {
+      break;
+    }
+  }
+  const { line, col } = lineCounter.linePos(offset);
+  return { ...(origin.source !== undefined ? { source: origin.source } : {}), line, column: col };
+}

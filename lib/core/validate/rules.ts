@@ -1,0 +1,466 @@
+/**
+ * The rule catalogue: every rule `validateManifests` can report, with its default severity and why it matters.
+ * Ids are stable: users waive and re-level rules by id, so an id is never renamed or reused.
+ */
+import type { RuleInfo } from './types';
+
+const K8S_WINDOWS = 'https://kubernetes.io/docs/concepts/windows/intro/';
+const K8S_WINDOWS_GUIDE = 'https://kubernetes.io/docs/concepts/windows/user-guide/';
+const HOST_PROCESS = 'https://kubernetes.io/docs/tasks/configure-pod-container/create-hostprocess-pod/';
+const RUN_AS_USER_NAME = 'https://kubernetes.io/docs/tasks/configure-pod-container/configure-runasusername/';
+const GMSA = 'https://kubernetes.io/docs/tasks/configure-pod-container/configure-gmsa/';
+const CREDSPEC =
+  'https://learn.microsoft.com/virtualization/windowscontainers/manage-containers/manage-serviceaccounts';
+const GMSA_NON_DOMAIN = 'https://github.com/kubernetes-sigs/windows-gmsa';
+const VERSION_COMPAT =
+  'https://learn.microsoft.com/virtualization/windowscontainers/deploy-containers/version-compatibility';
+const RUNTIME_CLASS = 'https://kubernetes.io/docs/concepts/containers/runtime-class/';
+const STORAGE = 'https://kubernetes.io/docs/concepts/storage/windows-storage/';
+const NETWORKING = 'https://kubernetes.io/docs/concepts/services-networking/windows-networking/';
+const RESOURCES = 'https://kubernetes.io/docs/concepts/configuration/windows-resource-management/';
+const PSS = 'https://kubernetes.io/docs/concepts/security/pod-security-standards/';
+const OBJECTS = 'https://kubernetes.io/docs/concepts/overview/working-with-objects/';
+
+const RULE_LIST = [
+  // --- API server (reference §3): reproduced with the API server's paths ---
+  {
+    id: 'windows-forbidden-field',
+    family: 'api-server',
+    defaultSeverity: 'error',
+    summary: 'A field the API server forbids on pods with spec.os.name: windows.',
+    rationale:
+      'kube-apiserver rejects Windows pods that set Linux-only security fields, host namespaces, sysctls or pod-level resources ("cannot be set for a windows pod").',
+    docs: K8S_WINDOWS,
+  },
+  {
+    id: 'windows-linux-only-field',
+    family: 'api-server',
+    defaultSeverity: 'warning',
+    summary: 'A Linux-only field on a pod that is Windows by its scheduling or images but has no spec.os.',
+    rationale:
+      'Without spec.os the API server accepts the field, but the Windows node ignores it or fails the container; setting spec.os.name: windows turns it into an error.',
+    docs: K8S_WINDOWS,
+  },
+  {
+    id: 'windows-os-name',
+    family: 'api-server',
+    defaultSeverity: 'error',
+    summary: 'spec.os.name is empty or not linux/windows.',
+    rationale: 'The API server accepts only `linux` and `windows` (NotSupported) and refuses an empty name (Required).',
+    docs: K8S_WINDOWS_GUIDE,
+  },
+  {
+    id: 'windows-options-on-linux-pod',
+    family: 'api-server',
+    defaultSeverity: 'error',
+    summary: 'windowsOptions set on a pod with spec.os.name: linux.',
+    rationale: 'The API server rejects windowsOptions at pod or container level on Linux pods, even `{}`.',
+    docs: K8S_WINDOWS_GUIDE,
+  },
+  {
+    id: 'windows-os-unset',
+    family: 'api-server',
+    defaultSeverity: 'warning',
+    summary: 'A Windows pod without spec.os.name: windows.',
+    rationale:
+      'spec.os.name lets the API server check Windows rules at admission and gives the Pod Security restricted exemptions; without it mistakes surface on the node.',
+    docs: K8S_WINDOWS_GUIDE,
+  },
+  // --- windowsOptions formats (API server, any pod) ---
+  {
+    id: 'windows-run-as-user-name',
+    family: 'windows-options',
+    defaultSeverity: 'error',
+    summary: 'windowsOptions.runAsUserName is not a valid Windows user name.',
+    rationale:
+      'The API server checks runAsUserName: no control characters, at most one backslash, a NetBIOS or DNS domain, a user part of 1-104 bytes without "/\\:;|=,+*?<>@[].',
+    docs: RUN_AS_USER_NAME,
+  },
+  {
+    id: 'gmsa-name-format',
+    family: 'windows-options',
+    defaultSeverity: 'error',
+    summary: 'windowsOptions.gmsaCredentialSpecName is not a DNS-1123 subdomain.',
+    rationale: 'It names a GMSACredentialSpec object, so the API server requires a lowercase DNS-1123 subdomain.',
+    docs: GMSA,
+  },
+  {
+    id: 'gmsa-inline-spec-size',
+    family: 'windows-options',
+    defaultSeverity: 'error',
+    summary: 'windowsOptions.gmsaCredentialSpec is empty or longer than 65536 bytes.',
+    rationale: 'The API server rejects an empty inline credential spec and one over 64 KiB.',
+    docs: GMSA,
+  },
+  // --- HostProcess ---
+  {
+    id: 'hostprocess-mismatch',
+    family: 'host-process',
+    defaultSeverity: 'error',
+    summary: "A container's windowsOptions.hostProcess differs from the pod's.",
+    rationale: 'The API server requires the pod and container values to be identical when both are set.',
+    docs: HOST_PROCESS,
+  },
+  {
+    id: 'hostprocess-all-or-none',
+    family: 'host-process',
+    defaultSeverity: 'error',
+    summary: 'A pod mixes HostProcess and non-HostProcess containers.',
+    rationale: 'The API server requires every container (init and ephemeral included) to be HostProcess when one is.',
+    docs: HOST_PROCESS,
+  },
+  {
+    id: 'hostprocess-host-network',
+    family: 'host-process',
+    defaultSeverity: 'error',
+    summary: 'A HostProcess pod without hostNetwork: true.',
+    rationale: 'The API server requires hostNetwork: true on pods with HostProcess containers.',
+    docs: HOST_PROCESS,
+  },
+  {
+    id: 'hostprocess-run-as-user-name',
+    family: 'host-process',
+    defaultSeverity: 'error',
+    summary: 'A HostProcess container without a host account as runAsUserName.',
+    rationale:
+      'HostProcess containers run as a host account: NT AUTHORITY\\SYSTEM, NT AUTHORITY\\Local service or NT AUTHORITY\\NetworkService; the container accounts do not exist on the host.',
+    docs: HOST_PROCESS,
+  },
+  {
+    id: 'hostprocess-run-as-non-root',
+    family: 'host-process',
+    defaultSeverity: 'error',
+    summary: 'runAsNonRoot set on a HostProcess pod.',
+    rationale:
+      'The kubelet cannot verify runAsNonRoot for HostProcess containers and refuses to start them; leave it unset.',
+    docs: HOST_PROCESS,
+  },
+  // --- gMSA ---
+  {
+    id: 'gmsa-credspec-location',
+    family: 'gmsa',
+    defaultSeverity: 'error',
+    summary: 'A GMSACredentialSpec whose credspec is missing or nested under spec.',
+    rationale:
+      'The CRD keeps credspec at the top level and prunes unknown keys, so a credspec under spec is dropped and pods get no identity.',
+    docs: GMSA,
+  },
+  {
+    id: 'gmsa-credspec-format',
+    family: 'gmsa',
+    defaultSeverity: 'error',
+    summary: 'A credspec field with the wrong format (CmsPlugins, Sid, Guid, NetBiosName, DNS names, accounts).',
+    rationale:
+      'The CRD schema only checks types; a malformed credspec is accepted and fails when the container starts.',
+    docs: CREDSPEC,
+  },
+  {
+    id: 'gmsa-credspec-account-sid',
+    family: 'gmsa',
+    defaultSeverity: 'warning',
+    summary: 'DomainJoinConfig.Sid is an account SID, not the domain SID.',
+    rationale: 'Some vendor docs put the gMSA account SID (with a trailing RID) where the domain SID belongs.',
+    docs: CREDSPEC,
+  },
+  {
+    id: 'gmsa-credspec-accounts',
+    family: 'gmsa',
+    defaultSeverity: 'warning',
+    summary: 'The primary gMSA account is not listed twice, scoped by DNS name and by NetBIOS name.',
+    rationale: 'New-CredentialSpec lists the account for both scopes; lookups by the missing scope fail.',
+    docs: CREDSPEC,
+  },
+  {
+    id: 'gmsa-host-account-config',
+    family: 'gmsa',
+    defaultSeverity: 'error',
+    summary: 'HostAccountConfig with a malformed PluginGUID or PluginInput.',
+    rationale:
+      'Non-domain-joined nodes fetch the gMSA through a CCG plugin; a wrong GUID or input format leaves the container without an identity.',
+    docs: GMSA_NON_DOMAIN,
+  },
+  {
+    id: 'gmsa-credspec-name',
+    family: 'gmsa',
+    defaultSeverity: 'error',
+    summary: 'A GMSACredentialSpec name pods cannot reference, or a namespace on the cluster-scoped object.',
+    rationale: 'Pods name the credspec in gmsaCredentialSpecName, which must be a lowercase DNS-1123 subdomain.',
+    docs: GMSA,
+  },
+  {
+    id: 'gmsa-credspec-not-found',
+    family: 'gmsa',
+    defaultSeverity: 'warning',
+    summary: 'A pod names a GMSACredentialSpec that is not in the input set (which has others).',
+    rationale: 'The gMSA webhook rejects pods naming a credspec that does not exist.',
+    docs: GMSA,
+  },
+  {
+    id: 'gmsa-rbac-missing',
+    family: 'gmsa',
+    defaultSeverity: 'error',
+    summary: "No Role/ClusterRole and binding grants the pod's ServiceAccount `use` on its credspec.",
+    rationale:
+      'The gMSA webhook asks a SubjectAccessReview (verb use, windows.k8s.io/gmsacredentialspecs) and rejects the pod without the grant.',
+    docs: GMSA,
+  },
+  {
+    id: 'gmsa-init-container',
+    family: 'gmsa',
+    defaultSeverity: 'warning',
+    summary: 'gmsaCredentialSpecName on an init container.',
+    rationale: 'The gMSA webhook does not expand init containers: they run without the gMSA identity.',
+    docs: GMSA_NON_DOMAIN,
+  },
+  // --- scheduling ---
+  {
+    id: 'windows-node-selector-missing',
+    family: 'scheduling',
+    defaultSeverity: 'error',
+    summary: 'A Windows pod that does not select kubernetes.io/os=windows nodes.',
+    rationale:
+      'spec.os.name does not steer the scheduler: without the selector the pod can land on a Linux node, where it cannot run.',
+    docs: K8S_WINDOWS_GUIDE,
+  },
+  {
+    id: 'windows-node-selector-affinity-only',
+    family: 'scheduling',
+    defaultSeverity: 'warning',
+    summary: 'A Windows pod that selects Windows nodes by node affinity only, without a nodeSelector.',
+    rationale: 'The EKS VPC resource controller reads the kubernetes.io/os nodeSelector to give Windows pods an IP.',
+    docs: K8S_WINDOWS_GUIDE,
+  },
+  {
+    id: 'windows-toleration-missing',
+    family: 'scheduling',
+    defaultSeverity: 'warning',
+    summary: 'A Windows pod that does not tolerate the os=windows:NoSchedule taint.',
+    rationale:
+      'Windows nodes are tainted os=windows:NoSchedule by convention; without the toleration the pod stays Pending.',
+    docs: K8S_WINDOWS_GUIDE,
+  },
+  {
+    id: 'wildcard-toleration',
+    family: 'scheduling',
+    defaultSeverity: 'warning',
+    summary: 'A toleration with operator: Exists and no key, which tolerates every taint.',
+    rationale: 'It swallows the Windows taint, so the pod can land on nodes of the other OS.',
+    docs: K8S_WINDOWS_GUIDE,
+  },
+  {
+    id: 'linux-node-selector-missing',
+    family: 'scheduling',
+    defaultSeverity: 'warning',
+    summary: 'A Linux pod without the kubernetes.io/os: linux nodeSelector in a set that has Windows pods.',
+    rationale:
+      'In a hybrid cluster an unpinned Linux pod can land on an untainted Windows node and sit in ImagePullBackOff.',
+    docs: K8S_WINDOWS_GUIDE,
+  },
+  {
+    id: 'runtimeclass-handler',
+    family: 'scheduling',
+    defaultSeverity: 'error',
+    summary: 'A Windows RuntimeClass whose handler is not runhcs-wcow-process or runhcs-wcow-hypervisor.',
+    rationale:
+      'containerd on Windows runs pods through the runhcs-wcow-* handlers; any other handler fails sandbox creation.',
+    docs: RUNTIME_CLASS,
+  },
+  {
+    id: 'runtimeclass-release-mismatch',
+    family: 'scheduling',
+    defaultSeverity: 'warning',
+    summary: 'A RuntimeClass whose name says one Windows release but whose scheduling pins another build.',
+    rationale:
+      'Users pick the RuntimeClass by its name; pods then land on the other release and their images do not match.',
+    docs: RUNTIME_CLASS,
+  },
+  // --- images ---
+  {
+    id: 'image-build-mismatch',
+    family: 'images',
+    defaultSeverity: 'error',
+    summary: 'An image built for another Windows release than the nodes the pod is pinned to.',
+    rationale:
+      'Process isolation needs equal image and host builds ("the container operating system does not match the host operating system"); Hyper-V needs the image to be the same or older.',
+    docs: VERSION_COMPAT,
+  },
+  {
+    id: 'image-sac',
+    family: 'images',
+    defaultSeverity: 'error',
+    summary: 'An image built on an end-of-life Semi-Annual Channel release.',
+    rationale: 'No supported node runs a SAC build (1903, 1909, 2004, 20H2).',
+    docs: VERSION_COMPAT,
+  },
+  {
+    id: 'image-floating-tag',
+    family: 'images',
+    defaultSeverity: 'warning',
+    summary: 'A Windows image tag that names no Windows build (`4.8`, `latest`, no tag).',
+    rationale: 'Such tags float across builds and have moved under users; pin the ltsc tag of your nodes.',
+    docs: VERSION_COMPAT,
+  },
+  {
+    id: 'windows-release-support',
+    family: 'images',
+    defaultSeverity: 'warning',
+    summary: 'A pod pinned to a Windows release that the Kubernetes version does not support.',
+    rationale:
+      'Windows Server 2019 is no longer listed upstream and AKS refuses it from Kubernetes 1.33; each release has a first Kubernetes minor.',
+    docs: K8S_WINDOWS,
+  },
+  // --- unsupported pod features ---
+  {
+    id: 'windows-host-network',
+    family: 'pod-features',
+    defaultSeverity: 'error',
+    summary: 'hostNetwork: true on a Windows pod that is not HostProcess.',
+    rationale: 'Windows pods get host networking only as HostProcess pods.',
+    docs: K8S_WINDOWS,
+  },
+  {
+    id: 'windows-host-port',
+    family: 'pod-features',
+    defaultSeverity: 'error',
+    summary: 'hostPort on a Windows container.',
+    rationale: 'Windows does not support hostPort mappings.',
+    docs: NETWORKING,
+  },
+  {
+    id: 'windows-emptydir-memory',
+    family: 'pod-features',
+    defaultSeverity: 'error',
+    summary: 'emptyDir with medium: Memory on a Windows pod.',
+    rationale: 'Windows has no tmpfs; memory-backed emptyDir volumes are not supported.',
+    docs: STORAGE,
+  },
+  {
+    id: 'windows-volume-devices',
+    family: 'pod-features',
+    defaultSeverity: 'error',
+    summary: 'volumeDevices (raw block) on a Windows container.',
+    rationale: 'Raw block volumes are not supported on Windows.',
+    docs: STORAGE,
+  },
+  {
+    id: 'windows-mount-propagation',
+    family: 'pod-features',
+    defaultSeverity: 'error',
+    summary: 'mountPropagation on a Windows volume mount.',
+    rationale: 'Mount propagation is not supported on Windows.',
+    docs: STORAGE,
+  },
+  {
+    id: 'windows-linux-mount-path',
+    family: 'pod-features',
+    defaultSeverity: 'warning',
+    summary: 'A Linux mount path (/var, /etc, /proc, /sys, /dev, /run, /tmp) in a Windows container.',
+    rationale: 'Windows paths are C:\\...; a Linux path becomes C:\\var\\... which the Windows app does not read.',
+    docs: STORAGE,
+  },
+  {
+    id: 'windows-linux-volume-type',
+    family: 'pod-features',
+    defaultSeverity: 'error',
+    summary: 'A Linux-only volume type (cephfs, glusterfs, rbd, iscsi, fc, ...) on a Windows pod.',
+    rationale: 'These in-tree volume plugins have no Windows implementation.',
+    docs: STORAGE,
+  },
+  {
+    id: 'windows-nfs-volume',
+    family: 'pod-features',
+    defaultSeverity: 'warning',
+    summary: 'An nfs volume on a Windows pod.',
+    rationale: 'NFS support on Windows nodes is limited; SMB through smb.csi.k8s.io is the supported share.',
+    docs: STORAGE,
+  },
+  {
+    id: 'windows-dns-host-net',
+    family: 'pod-features',
+    defaultSeverity: 'error',
+    summary: 'dnsPolicy: ClusterFirstWithHostNet on a Windows pod that is not HostProcess.',
+    rationale: 'Windows pods have no host network outside HostProcess, so this DNS policy is not supported.',
+    docs: NETWORKING,
+  },
+  // --- resources ---
+  {
+    id: 'windows-memory-request-limit',
+    family: 'resources',
+    defaultSeverity: 'warning',
+    summary: 'A Windows container whose memory request differs from its limit.',
+    rationale:
+      'Windows has no OOM killer: job objects page instead, so overcommitted memory degrades the node; set request = limit or only the limit.',
+    docs: RESOURCES,
+  },
+  {
+    id: 'windows-hugepages',
+    family: 'resources',
+    defaultSeverity: 'error',
+    summary: 'hugepages-* resources on a Windows container.',
+    rationale: 'Huge pages are not supported on Windows nodes.',
+    docs: RESOURCES,
+  },
+  // --- probes ---
+  {
+    id: 'windows-tcp-probe',
+    family: 'probes',
+    defaultSeverity: 'warning',
+    summary: 'A tcpSocket probe on a Windows container.',
+    rationale: 'tcpSocket probes are limited on Windows; exec and httpGet probes work.',
+    docs: K8S_WINDOWS,
+  },
+  {
+    id: 'windows-startup-probe',
+    family: 'probes',
+    defaultSeverity: 'info',
+    summary: 'A large Windows image (servercore, server, .NET Framework) without a startupProbe.',
+    rationale:
+      'Windows containers start 10-30 s slower and these images are gigabytes: a liveness probe kills them before they are up (warning when one is set).',
+    docs: K8S_WINDOWS,
+  },
+  // --- Services ---
+  {
+    id: 'windows-service-session-affinity-timeout',
+    family: 'services',
+    defaultSeverity: 'warning',
+    summary: 'sessionAffinityConfig.clientIP.timeoutSeconds on a Service selecting Windows pods.',
+    rationale: 'Windows kube-proxy does not support the session affinity timeout.',
+    docs: NETWORKING,
+  },
+  {
+    id: 'windows-service-external-traffic-local',
+    family: 'services',
+    defaultSeverity: 'warning',
+    summary: 'externalTrafficPolicy: Local on a Service selecting Windows pods.',
+    rationale: 'Windows kube-proxy needs Direct Server Return (DSR) enabled to honour externalTrafficPolicy: Local.',
+    docs: NETWORKING,
+  },
+  // --- Pod Security Admission ---
+  {
+    id: 'pod-security-level',
+    family: 'pod-security',
+    defaultSeverity: 'error',
+    summary: "A Windows pod that does not meet its Namespace's pod-security.kubernetes.io/enforce level.",
+    rationale:
+      'Pod Security Admission rejects it; HostProcess pods need a privileged namespace, restricted still wants runAsNonRoot.',
+    docs: PSS,
+  },
+  // --- input ---
+  {
+    id: 'input-invalid-document',
+    family: 'input',
+    defaultSeverity: 'warning',
+    summary: 'A document that is not a Kubernetes object (not a mapping, or without apiVersion/kind).',
+    rationale: 'kubectl would refuse it; it cannot be checked.',
+    docs: OBJECTS,
+  },
+] as const satisfies readonly RuleInfo[];
+
+/** A rule id of the catalogue. */
+export type RuleId = (typeof RULE_LIST)[number]['id'];
+
+/** The rule catalogue, in the order `k8s-windows rules` lists it. */
+export const RULES: readonly RuleInfo[] = RULE_LIST;
+
+/** Rule metadata by id. */
+export const RULES_BY_ID: ReadonlyMap<string, RuleInfo> = new Map(RULES.map((r) => [r.id, r]));

@@ -1,0 +1,525 @@
+/**
+ * Every rule of the catalogue with a failing and a passing case, asserting the rule id, the path and the severity.
+ * The table is keyed by rule id so a rule added to the catalogue without cases fails the completeness test.
+ */
+import { RULES, validateManifests, type RuleId, type Severity, type ValidateOptions } from 'k8s-windows';
+import {
+  container,
+  credspec,
+  credspecContent,
+  deployment,
+  gmsaRbac,
+  hostProcessSpec,
+  linuxPod,
+  namespace,
+  pod,
+  runtimeClass,
+  service,
+  windowsPod,
+  windowsSpec,
+  WINDOWS_TOLERATION,
+} from './fixtures';
+
+interface RuleCase {
+  readonly fail: unknown[];
+  readonly pass: unknown[];
+  /** The path of the expected diagnostic. */
+  readonly path: string;
+  /** When this case reports with another severity than the rule's default. */
+  readonly severity?: Severity;
+  readonly options?: ValidateOptions;
+}
+
+const AKS_PLUGIN = '{CCC2A336-D7F3-4818-A213-272B7924213E}';
+const gmsaPod = (name: string, metadata = {}): Record<string, unknown> =>
+  windowsPod({ securityContext: { windowsOptions: { gmsaCredentialSpecName: name } } }, metadata);
+const hostAccount = (PluginInput: unknown): Record<string, unknown> =>
+  credspecContent({
+    ActiveDirectoryConfig: { HostAccountConfig: { PortableCcgVersion: '1', PluginGUID: AKS_PLUGIN, PluginInput } },
+  });
+const labelled = (spec = windowsSpec()): Record<string, unknown> => pod(spec, { labels: { app: 'web' } });
+
+const CASES: Record<RuleId, RuleCase> = {
+  'windows-forbidden-field': {
+    fail: [windowsPod({ securityContext: { runAsUser: 1000 } })],
+    pass: [windowsPod({ securityContext: { windowsOptions: { runAsUserName: 'ContainerUser' } } })],
+    path: 'spec.securityContext.runAsUser',
+  },
+  'windows-linux-only-field': {
+    fail: [windowsPod({ os: undefined, securityContext: { runAsUser: 1000 } })],
+    pass: [windowsPod({ os: undefined })],
+    path: 'spec.securityContext.runAsUser',
+  },
+  'windows-os-name': {
+    fail: [windowsPod({ os: { name: 'Windows' } })],
+    pass: [windowsPod()],
+    path: 'spec.os',
+  },
+  'windows-options-on-linux-pod': {
+    fail: [linuxPod({ os: { name: 'linux' }, securityContext: { windowsOptions: {} } })],
+    pass: [linuxPod({ os: { name: 'linux' } })],
+    path: 'spec.securityContext.windowsOptions',
+  },
+  'windows-os-unset': {
+    fail: [windowsPod({ os: undefined })],
+    pass: [windowsPod()],
+    path: 'spec.os',
+  },
+  'windows-run-as-user-name': {
+    fail: [
+      windowsPod({ containers: [container({ securityContext: { windowsOptions: { runAsUserName: 'a\\b\\c' } } })] }),
+    ],
+    pass: [
+      windowsPod({
+        containers: [container({ securityContext: { windowsOptions: { runAsUserName: 'ContainerUser' } } })],
+      }),
+    ],
+    path: 'spec.containers[0].securityContext.windowsOptions.runAsUserName',
+  },
+  'gmsa-name-format': {
+    fail: [gmsaPod('WebApp_GMSA')],
+    pass: [gmsaPod('webapp-gmsa')],
+    path: 'spec.securityContext.windowsOptions.gmsaCredentialSpecName',
+  },
+  'gmsa-inline-spec-size': {
+    fail: [windowsPod({ securityContext: { windowsOptions: { gmsaCredentialSpec: '' } } })],
+    pass: [
+      windowsPod({ securityContext: { windowsOptions: { gmsaCredentialSpec: '{"CmsPlugins":["ActiveDirectory"]}' } } }),
+    ],
+    path: 'spec.securityContext.windowsOptions.gmsaCredentialSpec',
+  },
+  'hostprocess-mismatch': {
+    fail: [
+      pod(
+        hostProcessSpec({ containers: [container({ securityContext: { windowsOptions: { hostProcess: false } } })] }),
+      ),
+    ],
+    pass: [
+      pod(hostProcessSpec({ containers: [container({ securityContext: { windowsOptions: { hostProcess: true } } })] })),
+    ],
+    path: 'spec.containers[0].securityContext.windowsOptions.hostProcess',
+  },
+  'hostprocess-all-or-none': {
+    fail: [
+      pod(
+        hostProcessSpec({
+          securityContext: { windowsOptions: { runAsUserName: 'NT AUTHORITY\\SYSTEM' } },
+          initContainers: [container({ name: 'init' })],
+          containers: [container({ securityContext: { windowsOptions: { hostProcess: true } } })],
+        }),
+      ),
+    ],
+    pass: [pod(hostProcessSpec({ initContainers: [container({ name: 'init' })] }))],
+    path: 'spec',
+  },
+  'hostprocess-host-network': {
+    fail: [pod(hostProcessSpec({ hostNetwork: undefined }))],
+    pass: [pod(hostProcessSpec())],
+    path: 'spec.hostNetwork',
+  },
+  'hostprocess-run-as-user-name': {
+    fail: [
+      pod(
+        hostProcessSpec({ securityContext: { windowsOptions: { hostProcess: true, runAsUserName: 'ContainerUser' } } }),
+      ),
+    ],
+    pass: [
+      pod(
+        hostProcessSpec({
+          securityContext: { windowsOptions: { hostProcess: true, runAsUserName: 'NT AUTHORITY\\Local service' } },
+        }),
+      ),
+    ],
+    path: 'spec.securityContext.windowsOptions.runAsUserName',
+  },
+  'hostprocess-run-as-non-root': {
+    fail: [
+      pod(
+        hostProcessSpec({
+          securityContext: {
+            runAsNonRoot: true,
+            windowsOptions: { hostProcess: true, runAsUserName: 'NT AUTHORITY\\SYSTEM' },
+          },
+        }),
+      ),
+    ],
+    pass: [pod(hostProcessSpec())],
+    path: 'spec.securityContext.runAsNonRoot',
+  },
+  'gmsa-credspec-location': {
+    fail: [
+      {
+        apiVersion: 'windows.k8s.io/v1',
+        kind: 'GMSACredentialSpec',
+        metadata: { name: 'webapp-gmsa' },
+        spec: { credspec: credspecContent() },
+      },
+    ],
+    pass: [credspec()],
+    path: 'spec.credspec',
+  },
+  'gmsa-credspec-format': {
+    fail: [
+      credspec(
+        'webapp-gmsa',
+        credspecContent({ DomainJoinConfig: { Guid: '{56d9b136-5ed2-4b70-9a4b-4a7d1d1ef6e3}' } }),
+      ),
+    ],
+    pass: [credspec()],
+    path: 'credspec.DomainJoinConfig.Guid',
+  },
+  'gmsa-credspec-account-sid': {
+    fail: [
+      credspec(
+        'webapp-gmsa',
+        credspecContent({ DomainJoinConfig: { Sid: 'S-1-5-21-702590844-1001920913-2680819671-1105' } }),
+      ),
+    ],
+    pass: [credspec()],
+    path: 'credspec.DomainJoinConfig.Sid',
+  },
+  'gmsa-credspec-accounts': {
+    fail: [
+      credspec(
+        'webapp-gmsa',
+        credspecContent({
+          ActiveDirectoryConfig: { GroupManagedServiceAccounts: [{ Name: 'webapp01', Scope: 'CONTOSO' }] },
+        }),
+      ),
+    ],
+    pass: [credspec()],
+    path: 'credspec.ActiveDirectoryConfig.GroupManagedServiceAccounts',
+  },
+  'gmsa-host-account-config': {
+    fail: [credspec('webapp-gmsa', hostAccount({ ObjectId: 'x' }))],
+    pass: [
+      credspec(
+        'webapp-gmsa',
+        hostAccount(
+          'ObjectId=0f4e1c52-1111-2222-3333-444455556666;SecretUri=https://vault.vault.azure.net/secrets/gmsa',
+        ),
+      ),
+    ],
+    path: 'credspec.ActiveDirectoryConfig.HostAccountConfig.PluginInput',
+  },
+  'gmsa-credspec-name': {
+    fail: [credspec('WebApp_GMSA')],
+    pass: [credspec()],
+    path: 'metadata.name',
+  },
+  'gmsa-credspec-not-found': {
+    fail: [credspec(), gmsaPod('other-gmsa'), ...gmsaRbac('other-gmsa')],
+    pass: [credspec(), gmsaPod('webapp-gmsa'), ...gmsaRbac()],
+    path: 'spec.securityContext.windowsOptions.gmsaCredentialSpecName',
+  },
+  'gmsa-rbac-missing': {
+    fail: [credspec(), gmsaPod('webapp-gmsa'), ...gmsaRbac('webapp-gmsa', 'default', 'other-sa')],
+    pass: [credspec(), gmsaPod('webapp-gmsa'), ...gmsaRbac()],
+    path: 'spec.securityContext.windowsOptions.gmsaCredentialSpecName',
+  },
+  'gmsa-init-container': {
+    fail: [
+      windowsPod({
+        initContainers: [
+          container({ name: 'init', securityContext: { windowsOptions: { gmsaCredentialSpecName: 'webapp-gmsa' } } }),
+        ],
+      }),
+    ],
+    pass: [windowsPod({ initContainers: [container({ name: 'init' })] })],
+    path: 'spec.initContainers[0].securityContext.windowsOptions.gmsaCredentialSpecName',
+  },
+  'windows-node-selector-missing': {
+    fail: [windowsPod({ nodeSelector: undefined })],
+    pass: [windowsPod()],
+    path: 'spec.nodeSelector',
+  },
+  'windows-node-selector-affinity-only': {
+    fail: [
+      windowsPod({
+        nodeSelector: undefined,
+        affinity: {
+          nodeAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: {
+              nodeSelectorTerms: [
+                { matchExpressions: [{ key: 'kubernetes.io/os', operator: 'In', values: ['windows'] }] },
+              ],
+            },
+          },
+        },
+      }),
+    ],
+    pass: [windowsPod()],
+    path: 'spec.nodeSelector',
+  },
+  'windows-toleration-missing': {
+    fail: [windowsPod({ tolerations: undefined })],
+    pass: [
+      windowsPod({
+        tolerations: [{ key: 'node.kubernetes.io/os', operator: 'Equal', value: 'windows', effect: 'NoSchedule' }],
+      }),
+    ],
+    path: 'spec.tolerations',
+  },
+  'wildcard-toleration': {
+    fail: [linuxPod({ nodeSelector: undefined, tolerations: [{ operator: 'Exists' }] })],
+    pass: [linuxPod({ nodeSelector: undefined, tolerations: [{ key: 'dedicated', operator: 'Exists' }] })],
+    path: 'spec.tolerations[0]',
+  },
+  'linux-node-selector-missing': {
+    fail: [windowsPod(), linuxPod({ nodeSelector: undefined })],
+    pass: [windowsPod(), linuxPod()],
+    path: 'spec.nodeSelector',
+  },
+  'runtimeclass-handler': {
+    fail: [runtimeClass('windows-2022', 'docker', '10.0.20348')],
+    pass: [runtimeClass('windows-2022', 'runhcs-wcow-process', '10.0.20348')],
+    path: 'handler',
+  },
+  'runtimeclass-release-mismatch': {
+    fail: [runtimeClass('windows-2019', 'runhcs-wcow-process', '10.0.20348')],
+    pass: [runtimeClass('windows-2019', 'runhcs-wcow-process', '10.0.17763')],
+    path: 'scheduling.nodeSelector[node.kubernetes.io/windows-build]',
+  },
+  'image-build-mismatch': {
+    fail: [
+      windowsPod({
+        nodeSelector: { 'kubernetes.io/os': 'windows', 'node.kubernetes.io/windows-build': '10.0.20348' },
+        containers: [container({ image: 'mcr.microsoft.com/windows/nanoserver:ltsc2019' })],
+      }),
+    ],
+    pass: [
+      windowsPod({ nodeSelector: { 'kubernetes.io/os': 'windows', 'node.kubernetes.io/windows-build': '10.0.20348' } }),
+    ],
+    path: 'spec.containers[0].image',
+  },
+  'image-sac': {
+    fail: [windowsPod({ containers: [container({ image: 'mcr.microsoft.com/windows/nanoserver:1909' })] })],
+    pass: [windowsPod()],
+    path: 'spec.containers[0].image',
+  },
+  'image-floating-tag': {
+    fail: [windowsPod({ containers: [container({ image: 'mcr.microsoft.com/dotnet/framework/aspnet:4.8' })] })],
+    pass: [
+      windowsPod({
+        containers: [
+          container({
+            image: 'mcr.microsoft.com/dotnet/framework/aspnet:4.8-windowsservercore-ltsc2022',
+            startupProbe: { httpGet: { port: 80 } },
+          }),
+        ],
+      }),
+    ],
+    path: 'spec.containers[0].image',
+  },
+  'windows-release-support': {
+    fail: [
+      windowsPod({
+        nodeSelector: { 'kubernetes.io/os': 'windows', 'node.kubernetes.io/windows-build': '10.0.17763' },
+        containers: [container({ image: 'mcr.microsoft.com/windows/nanoserver:ltsc2019' })],
+      }),
+    ],
+    pass: [
+      windowsPod({
+        nodeSelector: { 'kubernetes.io/os': 'windows', 'node.kubernetes.io/windows-build': '10.0.20348' },
+      }),
+    ],
+    path: 'spec.nodeSelector[node.kubernetes.io/windows-build]',
+    options: { kubernetesVersion: '1.33' },
+  },
+  'windows-host-network': {
+    fail: [windowsPod({ hostNetwork: true })],
+    pass: [windowsPod({ hostNetwork: false })],
+    path: 'spec.hostNetwork',
+  },
+  'windows-host-port': {
+    fail: [windowsPod({ containers: [container({ ports: [{ containerPort: 80, hostPort: 8080 }] })] })],
+    pass: [windowsPod({ containers: [container({ ports: [{ containerPort: 80 }] })] })],
+    path: 'spec.containers[0].ports[0].hostPort',
+  },
+  'windows-emptydir-memory': {
+    fail: [windowsPod({ volumes: [{ name: 'cache', emptyDir: { medium: 'Memory' } }] })],
+    pass: [windowsPod({ volumes: [{ name: 'cache', emptyDir: {} }] })],
+    path: 'spec.volumes[0].emptyDir.medium',
+  },
+  'windows-volume-devices': {
+    fail: [windowsPod({ containers: [container({ volumeDevices: [{ name: 'disk', devicePath: '/dev/xvda' }] })] })],
+    pass: [windowsPod({ containers: [container({ volumeMounts: [{ name: 'disk', mountPath: 'C:\\data' }] })] })],
+    path: 'spec.containers[0].volumeDevices',
+  },
+  'windows-mount-propagation': {
+    fail: [
+      windowsPod({
+        containers: [
+          container({ volumeMounts: [{ name: 'd', mountPath: 'C:\\data', mountPropagation: 'HostToContainer' }] }),
+        ],
+      }),
+    ],
+    pass: [
+      windowsPod({
+        containers: [container({ volumeMounts: [{ name: 'd', mountPath: 'C:\\data', mountPropagation: 'None' }] })],
+      }),
+    ],
+    path: 'spec.containers[0].volumeMounts[0].mountPropagation',
+  },
+  'windows-linux-mount-path': {
+    fail: [windowsPod({ containers: [container({ volumeMounts: [{ name: 'config', mountPath: '/etc/app' }] })] })],
+    pass: [
+      windowsPod({
+        containers: [
+          container({
+            volumeMounts: [
+              { name: 'config', mountPath: 'C:/app/config' },
+              { name: 'token', mountPath: '/var/run/secrets/tokens' },
+            ],
+          }),
+        ],
+      }),
+    ],
+    path: 'spec.containers[0].volumeMounts[0].mountPath',
+  },
+  'windows-linux-volume-type': {
+    fail: [windowsPod({ volumes: [{ name: 'data', cephfs: { monitors: ['10.0.0.1:6789'] } }] })],
+    pass: [windowsPod({ volumes: [{ name: 'data', persistentVolumeClaim: { claimName: 'data' } }] })],
+    path: 'spec.volumes[0].cephfs',
+  },
+  'windows-nfs-volume': {
+    fail: [windowsPod({ volumes: [{ name: 'share', nfs: { server: 'nfs', path: '/export' } }] })],
+    pass: [windowsPod({ volumes: [{ name: 'share', csi: { driver: 'smb.csi.k8s.io' } }] })],
+    path: 'spec.volumes[0].nfs',
+  },
+  'windows-dns-host-net': {
+    fail: [windowsPod({ dnsPolicy: 'ClusterFirstWithHostNet' })],
+    pass: [windowsPod({ dnsPolicy: 'ClusterFirst' })],
+    path: 'spec.dnsPolicy',
+  },
+  'windows-memory-request-limit': {
+    fail: [
+      windowsPod({
+        containers: [container({ resources: { requests: { memory: '1Gi' }, limits: { memory: '2Gi' } } })],
+      }),
+    ],
+    pass: [
+      windowsPod({
+        containers: [container({ resources: { requests: { memory: '1Gi' }, limits: { memory: '1024Mi' } } })],
+      }),
+    ],
+    path: 'spec.containers[0].resources.requests.memory',
+  },
+  'windows-hugepages': {
+    fail: [
+      windowsPod({ containers: [container({ resources: { limits: { 'hugepages-2Mi': '100Mi', memory: '1Gi' } } })] }),
+    ],
+    pass: [windowsPod({ containers: [container({ resources: { limits: { memory: '1Gi' } } })] })],
+    path: 'spec.containers[0].resources.limits[hugepages-2Mi]',
+  },
+  'windows-tcp-probe': {
+    fail: [windowsPod({ containers: [container({ livenessProbe: { tcpSocket: { port: 80 } } })] })],
+    pass: [windowsPod({ containers: [container({ livenessProbe: { httpGet: { path: '/', port: 80 } } })] })],
+    path: 'spec.containers[0].livenessProbe.tcpSocket',
+  },
+  'windows-startup-probe': {
+    fail: [windowsPod({ containers: [container({ image: 'mcr.microsoft.com/windows/servercore:ltsc2022' })] })],
+    pass: [
+      windowsPod({
+        containers: [
+          container({
+            image: 'mcr.microsoft.com/windows/servercore:ltsc2022',
+            startupProbe: { exec: { command: ['cmd', '/c', 'exit 0'] } },
+          }),
+        ],
+      }),
+    ],
+    path: 'spec.containers[0].startupProbe',
+  },
+  'windows-service-session-affinity-timeout': {
+    fail: [
+      labelled(),
+      service({ sessionAffinity: 'ClientIP', sessionAffinityConfig: { clientIP: { timeoutSeconds: 600 } } }),
+    ],
+    pass: [labelled(), service({ sessionAffinity: 'ClientIP' })],
+    path: 'spec.sessionAffinityConfig.clientIP.timeoutSeconds',
+  },
+  'windows-service-external-traffic-local': {
+    fail: [labelled(), service({ type: 'LoadBalancer', externalTrafficPolicy: 'Local' })],
+    pass: [labelled(), service({ type: 'LoadBalancer', externalTrafficPolicy: 'Cluster' })],
+    path: 'spec.externalTrafficPolicy',
+  },
+  'pod-security-level': {
+    fail: [namespace('agents', 'baseline'), pod(hostProcessSpec(), { namespace: 'agents' })],
+    pass: [namespace('agents', 'privileged'), pod(hostProcessSpec(), { namespace: 'agents' })],
+    path: 'spec.securityContext.windowsOptions.hostProcess',
+  },
+  'input-invalid-document': {
+    fail: [42],
+    pass: [windowsPod()],
+    path: '',
+  },
+};
+
+describe('rule catalogue', () => {
+  test('every rule has a failing and a passing case', () => {
+    expect(Object.keys(CASES).sort()).toEqual(RULES.map((r) => r.id).sort());
+  });
+
+  test('ids are unique kebab-case, with summary, rationale and docs', () => {
+    const ids = RULES.map((r) => r.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const r of RULES) {
+      expect(r.id).toMatch(/^[a-z0-9]+(?:-[a-z0-9]+)*$/);
+      expect(r.summary.length).toBeGreaterThan(10);
+      expect(r.rationale.length).toBeGreaterThan(10);
+      expect(r.docs).toMatch(/^https:\/\//);
+    }
+  });
+});
+
+describe.each(RULES.map((r) => [r.id, r] as const))('%s', (id, rule) => {
+  const c = CASES[id as RuleId];
+
+  test('reports the failing case at its path', () => {
+    const found = validateManifests(c.fail, c.options).filter((d) => d.ruleId === id);
+    expect(found.map((d) => d.path)).toContain(c.path);
+    const d = found.find((x) => x.path === c.path)!;
+    expect(d.severity).toBe(c.severity ?? rule.defaultSeverity);
+    expect(d.message.length).toBeGreaterThan(10);
+    expect(d.fix).toEqual(expect.any(String));
+  });
+
+  test('accepts the passing case', () => {
+    expect(validateManifests(c.pass, c.options).filter((d) => d.ruleId === id)).toEqual([]);
+  });
+});
+
+describe('clean manifests', () => {
+  test('a Windows pod, Deployment and HostProcess DaemonSet that follow every rule yield nothing', () => {
+    const daemonSet = {
+      apiVersion: 'apps/v1',
+      kind: 'DaemonSet',
+      metadata: { name: 'agent', namespace: 'kube-system' },
+      spec: {
+        selector: { matchLabels: { app: 'agent' } },
+        template: { metadata: { labels: { app: 'agent' } }, spec: hostProcessSpec() },
+      },
+    };
+    expect(validateManifests([windowsPod(), deployment(), daemonSet, linuxPod()])).toEqual([]);
+  });
+
+  test('the toleration rule accepts a toleration of the taint key with Exists', () => {
+    const p = windowsPod({ tolerations: [{ key: 'os', operator: 'Exists', effect: 'NoSchedule' }] });
+    expect(validateManifests([p])).toEqual([]);
+  });
+
+  test('tolerations merged in from the RuntimeClass count', () => {
+    const p = windowsPod({ tolerations: undefined, nodeSelector: undefined, runtimeClassName: 'windows-2022' });
+    expect(validateManifests([runtimeClass('windows-2022', 'runhcs-wcow-process', '10.0.20348'), p])).toEqual([]);
+  });
+
+  test('a wildcard toleration on a pod pinned to its OS is not reported', () => {
+    const p = windowsPod({ tolerations: [{ operator: 'Exists' }] });
+    expect(validateManifests([p])).toEqual([]);
+  });
+
+  test('WINDOWS_TOLERATION is the os=windows:NoSchedule toleration', () => {
+    expect(WINDOWS_TOLERATION).toEqual({ key: 'os', operator: 'Equal', value: 'windows', effect: 'NoSchedule' });
+  });
+});
