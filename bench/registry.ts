@@ -1,0 +1,9 @@
+/**
+ * Every bench, by name: adding one is a `bench/<name>.bench.ts` module (default export `defineBench({...})`) and
+ * one line here. Modules load lazily, so `--only lint` never imports cdk8s or Pulumi.
+ */
+import type { Bench } from './harness';
+
+export const BENCHES: Readonly<Record<string, () => Promise<{ default: Bench }>>> = {
+  lint: () => import('./lint.bench'),
+};

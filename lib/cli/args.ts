@@ -1,0 +1,337 @@
+/**
+ * Command-line parsing for `k8s-windows`: argv in, a typed command out, or a `UsageError` naming every problem.
+ * Built on Node's `util.parseArgs`; option checks (unknown options, missing values, rule ids) are ours so the
+ * messages name the command and suggest close matches.
+ */
+import { parseArgs } from 'node:util';
+import { parseKubernetesMinor, parseWindowsRelease, type WindowsRelease } from '../core/releases';
+import type { RuleSetting } from '../core/validate/types';
+
+/** Output formats of `lint`. */
+export const LINT_FORMATS = ['text', 'json', 'sarif'] as const;
+export type LintFormat = (typeof LINT_FORMATS)[number];
+
+/** Output formats of `rules`. */
+export const RULES_FORMATS = ['text', 'json'] as const;
+export type RulesFormat = (typeof RULES_FORMATS)[number];
+
+/** Values `--severity RULE=LEVEL` accepts. */
+export const RULE_SETTINGS: readonly RuleSetting[] = ['error', 'warning', 'info', 'off'];
+
+/** The input argument that means standard input. */
+export const STDIN_ARG = '-';
+
+export type CommandName = 'lint' | 'rules';
+export const COMMANDS: readonly CommandName[] = ['lint', 'rules'];
+
+export interface LintCommand {
+  readonly kind: 'lint';
+  /** Files, directories and `-`, in the order given. */
+  readonly inputs: readonly string[];
+  readonly format: LintFormat;
+  /** Per-rule settings from `--disable` and `--severity`, the last mention of a rule winning. */
+  readonly rules: Readonly<Record<string, RuleSetting>>;
+  readonly windowsRelease?: WindowsRelease;
+  readonly kubernetesVersion?: string;
+  /** Report errors only. */
+  readonly quiet: boolean;
+}
+
+export interface RulesCommand {
+  readonly kind: 'rules';
+  readonly format: RulesFormat;
+}
+
+export interface HelpCommand {
+  readonly kind: 'help';
+  /** The command whose help to print; the overview when absent. */
+  readonly topic?: CommandName;
+}
+
+export interface VersionCommand {
+  readonly kind: 'version';
+}
+
+export type Command = LintCommand | RulesCommand | HelpCommand | VersionCommand;
+
+/** Bad command line: printed as `k8s-windows: <message>` with a pointer to `--help`, exit code 2. */
+export class UsageError extends Error {
+  /** The command whose help explains the mistake, if any. */
+  public readonly topic?: CommandName;
+
+  constructor(problems: readonly string[], topic?: CommandName) {
+    super(problems.join('\n'));
+    this.name = 'UsageError';
+    this.topic = topic;
+  }
+}
+
+interface OptionSpec {
+  readonly type: 'string' | 'boolean';
+  readonly short?: string;
+  readonly multiple?: boolean;
+}
+
+const GLOBAL_OPTIONS = {
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
+} as const satisfies Record<string, OptionSpec>;
+
+const LINT_OPTIONS = {
+  format: { type: 'string', short: 'f' },
+  disable: { type: 'string', multiple: true },
+  severity: { type: 'string', multiple: true },
+  'windows-release': { type: 'string' },
+  'kubernetes-version': { type: 'string' },
+  quiet: { type: 'boolean', short: 'q' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies Record<string, OptionSpec>;
+
+const RULES_OPTIONS = {
+  format: { type: 'string', short: 'f' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies Record<string, OptionSpec>;
+
+/**
+ * Parses `argv` (without the node and script entries).
+ * @param ruleIds every known rule id, for checking `--disable` and `--severity`
+ */
+export function parseCommand(argv: readonly string[], ruleIds: readonly string[]): Command {
+  const first = argv[0];
+  if (first === undefined) throw new UsageError(['no command given.']);
+  if (first === 'help') {
+    const topic = argv[1];
+    if (topic === undefined) return { kind: 'help' };
+    if (isCommandName(topic)) return { kind: 'help', topic };
+    throw new UsageError([unknownCommand(topic)]);
+  }
+  if (first.startsWith('-') && first !== STDIN_ARG) {
+    const { values, positionals } = parseStrict(argv, GLOBAL_OPTIONS);
+    if (values.help) return { kind: 'help' };
+    if (values.version) return { kind: 'version' };
+    throw new UsageError([`unexpected argument '${positionals[0] ?? ''}'.`]);
+  }
+  const rest = argv.slice(1);
+  switch (first) {
+    case 'lint':
+      return parseLint(rest, ruleIds);
+    case 'rules':
+      return parseRules(rest);
+    default:
+      throw new UsageError([unknownCommand(first)]);
+  }
+}
+
+function parseLint(argv: readonly string[], ruleIds: readonly string[]): LintCommand | HelpCommand {
+  const { values, positionals, order } = parseStrict(argv, LINT_OPTIONS, 'lint');
+  if (values.help) return { kind: 'help', topic: 'lint' };
+  const problems: string[] = [];
+
+  const format = values.format ?? 'text';
+  if (!isOneOf(format, LINT_FORMATS)) problems.push(badChoice('--format', format, LINT_FORMATS));
+
+  // --disable and --severity may interleave; apply them in command-line order so the last mention wins.
+  const rules: Record<string, RuleSetting> = {};
+  for (const { name, value } of order) {
+    if (name !== 'disable' && name !== 'severity') continue;
+    for (const item of splitList(value)) {
+      if (name === 'disable') {
+        const problem = checkRuleId(item, ruleIds, '--disable');
+        if (problem) problems.push(problem);
+        else rules[item] = 'off';
+        continue;
+      }
+      const eq = item.indexOf('=');
+      if (eq <= 0) {
+        problems.push(`--severity '${item}' must be RULE=LEVEL, LEVEL one of ${RULE_SETTINGS.join(', ')}.`);
+        continue;
+      }
+      const id = item.slice(0, eq).trim();
+      const level = item.slice(eq + 1).trim();
+      const idProblem = checkRuleId(id, ruleIds, '--severity');
+      if (idProblem) problems.push(idProblem);
+      if (!isOneOf(level, RULE_SETTINGS)) problems.push(badChoice(`--severity ${id}: level`, level, RULE_SETTINGS));
+      else if (!idProblem) rules[id] = level;
+    }
+  }
+
+  let windowsRelease: WindowsRelease | undefined;
+  const release = values['windows-release'];
+  if (release !== undefined) {
+    const parsed = parseWindowsRelease(release);
+    if (parsed.ok) windowsRelease = parsed.release;
+    else problems.push(`--windows-release: ${parsed.message} ${parsed.fix}`);
+  }
+
+  const kubernetesVersion = values['kubernetes-version'];
+  if (kubernetesVersion !== undefined && parseKubernetesMinor(kubernetesVersion) === undefined) {
+    problems.push(`--kubernetes-version '${kubernetesVersion}' is not a Kubernetes 1.x version; write it as 1.30.`);
+  }
+
+  if (positionals.length === 0) {
+    problems.push(`no input: name files or directories to lint, or '${STDIN_ARG}' to read standard input.`);
+  }
+  if (problems.length > 0) throw new UsageError(problems, 'lint');
+
+  return {
+    kind: 'lint',
+    inputs: positionals,
+    format: format as LintFormat,
+    rules,
+    ...(windowsRelease !== undefined ? { windowsRelease } : {}),
+    ...(kubernetesVersion !== undefined ? { kubernetesVersion } : {}),
+    quiet: values.quiet === true,
+  };
+}
+
+function parseRules(argv: readonly string[]): RulesCommand | HelpCommand {
+  const { values, positionals } = parseStrict(argv, RULES_OPTIONS, 'rules');
+  if (values.help) return { kind: 'help', topic: 'rules' };
+  const problems: string[] = [];
+  const format = values.format ?? 'text';
+  if (!isOneOf(format, RULES_FORMATS)) problems.push(badChoice('--format', format, RULES_FORMATS));
+  if (positionals.length > 0) problems.push(`'rules' takes no arguments; got '${positionals.join(' ')}'.`);
+  if (problems.length > 0) throw new UsageError(problems, 'rules');
+  return { kind: 'rules', format: format as RulesFormat };
+}
+
+type Values<O extends Record<string, OptionSpec>> = {
+  [K in keyof O]?: O[K] extends { type: 'boolean' } ? boolean : O[K] extends { multiple: true } ? string[] : string;
+};
+
+interface Parsed<O extends Record<string, OptionSpec>> {
+  readonly values: Values<O>;
+  readonly positionals: string[];
+  /** Every string option occurrence in command-line order. */
+  readonly order: ReadonlyArray<{ readonly name: string; readonly value: string }>;
+}
+
+/**
+ * `parseArgs` in non-strict mode (so we see every token), then our own checks: unknown options, string options
+ * without a value, values given to boolean flags. All problems are reported together.
+ */
+function parseStrict<O extends Record<string, OptionSpec>>(
+  argv: readonly string[],
+  options: O,
+  command?: CommandName,
+): Parsed<O> {
+  const { tokens } = parseArgs({
+    args: [...argv],
+    options,
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
+  const problems: string[] = [];
+  const values: Record<string, unknown> = {};
+  const positionals: string[] = [];
+  const order: { name: string; value: string }[] = [];
+  const where = command ? ` for '${command}'` : '';
+  for (const token of tokens) {
+    if (token.kind === 'positional') {
+      positionals.push(token.value);
+      continue;
+    }
+    if (token.kind === 'option-terminator') continue;
+    const spec: OptionSpec | undefined = Object.prototype.hasOwnProperty.call(options, token.name)
+      ? options[token.name]
+      : undefined;
+    if (spec === undefined) {
+      const close = closeMatches(
+        token.name,
+        Object.keys(options).filter((k) => k.length > 1),
+      );
+      const hint = close.length > 0 ? ` Did you mean ${close.map((c) => `--${c}`).join(' or ')}?` : '';
+      problems.push(`unknown option '${token.rawName}'${where}.${hint}`);
+      continue;
+    }
+    if (spec.type === 'boolean') {
+      if (token.value !== undefined) problems.push(`option '${token.rawName}' takes no value.`);
+      else values[token.name] = true;
+      continue;
+    }
+    if (
+      token.value === undefined ||
+      (token.inlineValue !== true && token.value.startsWith('-') && token.value !== STDIN_ARG)
+    ) {
+      problems.push(`option '${token.rawName}' needs a value.`);
+      continue;
+    }
+    order.push({ name: token.name, value: token.value });
+    if (spec.multiple) values[token.name] = [...((values[token.name] as string[] | undefined) ?? []), token.value];
+    else values[token.name] = token.value;
+  }
+  if (problems.length > 0) throw new UsageError(problems, command);
+  return { values: values as Values<O>, positionals, order };
+}
+
+function checkRuleId(id: string, ruleIds: readonly string[], option: string): string | undefined {
+  if (ruleIds.includes(id)) return undefined;
+  const close = closeMatches(id, ruleIds);
+  const hint =
+    close.length > 0
+      ? ` Did you mean ${close.map((c) => `'${c}'`).join(', ')}?`
+      : " Run 'k8s-windows rules' to list the rule ids.";
+  return `${option}: unknown rule '${id}'.${hint}`;
+}
+
+/** Comma lists: `--disable a,b` is `--disable a --disable b`; empty items are dropped. */
+function splitList(value: string): string[] {
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}
+
+function isCommandName(value: string): value is CommandName {
+  return (COMMANDS as readonly string[]).includes(value);
+}
+
+function unknownCommand(name: string): string {
+  const close = closeMatches(name, COMMANDS);
+  const hint = close.length > 0 ? ` Did you mean '${close[0]}'?` : '';
+  return `unknown command '${name}'.${hint} Commands: ${COMMANDS.join(', ')}.`;
+}
+
+function isOneOf<T extends string>(value: string, choices: readonly T[]): value is T {
+  return (choices as readonly string[]).includes(value);
+}
+
+function badChoice(what: string, value: string, choices: readonly string[]): string {
+  return `${what} '${value}' is not one of ${choices.join(', ')}.`;
+}
+
+/**
+ * Candidates within a small edit distance of `input`, or containing it, closest first (at most 3).
+ * Rule ids are long and hyphenated, so a typo or a missing `windows-` prefix should still find the id.
+ */
+export function closeMatches(input: string, candidates: readonly string[]): string[] {
+  const needle = input.toLowerCase();
+  const compact = (s: string) => s.replace(/[-_]/g, '');
+  const budget = Math.max(2, Math.floor(needle.length / 3));
+  return candidates
+    .map((c) => {
+      const hay = c.toLowerCase();
+      const distance = editDistance(needle, hay);
+      // `hostnetwork` or `floating-tag` name the rule well enough even though the distance is large.
+      const contains = needle.length >= 3 && (compact(hay).includes(compact(needle)) || needle.includes(hay));
+      return { c, rank: contains ? 0.5 : distance, distance };
+    })
+    .filter((x) => x.rank <= budget)
+    .sort((a, b) => a.rank - b.rank || a.distance - b.distance || a.c.localeCompare(b.c))
+    .slice(0, 3)
+    .map((x) => x.c);
+}
+
+/** Levenshtein distance, two rows. */
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = cur;
+  }
+  return prev[b.length];
+}

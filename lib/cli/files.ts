@@ -1,0 +1,153 @@
+/**
+ * Turns the inputs named on the command line into the list of things to read: files as given, directories walked
+ * recursively for manifest files, and `-` for standard input. Problems (missing paths, unreadable directories) are
+ * collected, never thrown, so the rest still gets linted.
+ */
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { STDIN_ARG } from './args';
+
+/** Extensions picked up when walking a directory (a file named explicitly is read whatever its extension). */
+export const MANIFEST_EXTENSIONS: readonly string[] = ['.yaml', '.yml', '.json'];
+
+/** Directory names never walked into: dependencies. Hidden (dot) entries are skipped too. */
+export const SKIPPED_DIRECTORIES: readonly string[] = ['node_modules'];
+
+/** How standard input is named in output. */
+export const STDIN_SOURCE = '<stdin>';
+
+export type Input =
+  | { readonly kind: 'stdin'; readonly display: typeof STDIN_SOURCE }
+  | {
+      readonly kind: 'file';
+      /** Absolute path. */
+      readonly path: string;
+      /** Path relative to the working directory, with forward slashes: what output shows. */
+      readonly display: string;
+    };
+
+/** A problem with the input itself (unreadable, malformed): where, as far as known, and what. */
+export interface InputProblem {
+  /** Display path, or `<stdin>`. */
+  readonly source?: string;
+  /** 1-based. */
+  readonly line?: number;
+  /** 1-based. */
+  readonly column?: number;
+  readonly message: string;
+}
+
+export interface CollectedInputs {
+  readonly inputs: readonly Input[];
+  readonly problems: readonly InputProblem[];
+}
+
+/**
+ * Expands command-line inputs in the order given; directory contents sorted by name so output is stable.
+ * A file reached twice (named and inside a named directory, or through a symlink) is read once.
+ */
+export async function collectInputs(args: readonly string[], cwd: string): Promise<CollectedInputs> {
+  const inputs: Input[] = [];
+  const problems: InputProblem[] = [];
+  const seen = new Set<string>();
+  let stdinSeen = false;
+
+  const addFile = async (absolute: string): Promise<void> => {
+    const real = await fs.realpath(absolute).catch(() => absolute);
+    if (seen.has(real)) return;
+    seen.add(real);
+    inputs.push({ kind: 'file', path: absolute, display: displayPath(absolute, cwd) });
+  };
+
+  const walk = async (dir: string, visited: Set<string>): Promise<number> => {
+    const real = await fs.realpath(dir).catch(() => dir);
+    if (visited.has(real)) return 0; // a symlink cycle
+    visited.add(real);
+    let entries;
+    try {
+      entries = await fs.readdir(dir, { withFileTypes: true });
+    } catch (err) {
+      problems.push({ source: displayPath(dir, cwd), message: describeFsError(err) });
+      return 0;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    let found = 0;
+    for (const entry of entries) {
+      if (entry.name.startsWith('.') || SKIPPED_DIRECTORIES.includes(entry.name)) continue;
+      const full = path.join(dir, entry.name);
+      let isDir = entry.isDirectory();
+      let isFile = entry.isFile();
+      if (entry.isSymbolicLink()) {
+        const target = await fs.stat(full).catch(() => undefined);
+        if (target === undefined) continue; // dangling link: nothing to lint
+        isDir = target.isDirectory();
+        isFile = target.isFile();
+      }
+      if (isDir) found += await walk(full, visited);
+      else if (isFile && isManifestFile(entry.name)) {
+        await addFile(full);
+        found++;
+      }
+    }
+    return found;
+  };
+
+  for (const arg of args) {
+    if (arg === STDIN_ARG) {
+      if (!stdinSeen) inputs.push({ kind: 'stdin', display: STDIN_SOURCE });
+      stdinSeen = true;
+      continue;
+    }
+    const absolute = path.resolve(cwd, arg);
+    let stat;
+    try {
+      stat = await fs.stat(absolute);
+    } catch (err) {
+      problems.push({ source: arg, message: describeFsError(err) });
+      continue;
+    }
+    if (stat.isDirectory()) {
+      const problemsBefore = problems.length;
+      const found = await walk(absolute, new Set());
+      if (found === 0 && problems.length === problemsBefore) {
+        problems.push({
+          source: arg,
+          message: `no manifest files (${MANIFEST_EXTENSIONS.join(', ')}) in this directory.`,
+        });
+      }
+    } else {
+      await addFile(absolute);
+    }
+  }
+  return { inputs, problems };
+}
+
+export function isManifestFile(name: string): boolean {
+  const ext = path.extname(name).toLowerCase();
+  return MANIFEST_EXTENSIONS.includes(ext);
+}
+
+/** Relative to `cwd` with forward slashes (SARIF URIs and Windows shells alike); absolute when on another drive. */
+export function displayPath(absolute: string, cwd: string): string {
+  const relative = path.relative(cwd, absolute);
+  const shown = relative === '' ? '.' : path.isAbsolute(relative) ? absolute : relative;
+  return shown.split(path.sep).join('/');
+}
+
+/** `ENOENT` and friends in words; other errors by their message. */
+export function describeFsError(err: unknown): string {
+  const code = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
+  switch (code) {
+    case 'ENOENT':
+      return 'no such file or directory.';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied.';
+    case 'EISDIR':
+      return 'is a directory.';
+    case 'ENOTDIR':
+      return 'not a directory.';
+    default:
+      return err instanceof Error ? err.message : String(err);
+  }
+}

@@ -1,0 +1,17 @@
+/** Output of `k8s-windows rules`: the rule catalogue as an aligned table or as JSON. */
+import type { RuleInfo } from '../core/validate/types';
+
+/** `ID  SEVERITY  SUMMARY` with columns padded to the longest entry, sorted as the catalogue is. */
+export function formatRulesText(rules: readonly RuleInfo[]): string {
+  const header = { id: 'RULE', severity: 'SEVERITY', summary: 'SUMMARY' };
+  const rows = [header, ...rules.map((r) => ({ id: r.id, severity: r.defaultSeverity, summary: r.summary }))];
+  const idWidth = Math.max(...rows.map((r) => r.id.length));
+  const sevWidth = Math.max(...rows.map((r) => r.severity.length));
+  const lines = rows.map((r) => `${r.id.padEnd(idWidth)}  ${r.severity.padEnd(sevWidth)}  ${r.summary}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** The catalogue exactly as `RULES` holds it, pretty-printed. */
+export function formatRulesJson(rules: readonly RuleInfo[]): string {
+  return `${JSON.stringify(rules, null, 2)}\n`;
+}

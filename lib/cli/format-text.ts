@@ -1,0 +1,126 @@
+/**
+ * Human output of `lint`: diagnostics grouped by file, then by resource, each line `line:col  severity  message
+ * rule-id` with the fix below, and a one-line summary. Colour is plain ANSI, used only when asked for.
+ */
+import type { Diagnostic, Severity } from '../core/validate/types';
+import type { LocatedDiagnostic } from './locate';
+
+export interface TextFormatOptions {
+  /** Emit ANSI colour codes. */
+  readonly color: boolean;
+  /** Objects linted, for the summary line. */
+  readonly objectCount: number;
+  /** Inputs read, for the summary line. */
+  readonly inputCount: number;
+  /** Inputs that could not be read or parsed (reported on stderr), so the summary does not claim a clean run. */
+  readonly inputProblemCount: number;
+}
+
+/** Heading for diagnostics whose object came from no known file. */
+export const UNKNOWN_SOURCE = '(no file)';
+
+const ANSI = {
+  reset: '\u001b[0m',
+  bold: '\u001b[1m',
+  dim: '\u001b[2m',
+  underline: '\u001b[4m',
+  red: '\u001b[31m',
+  yellow: '\u001b[33m',
+  cyan: '\u001b[36m',
+  green: '\u001b[32m',
+} as const;
+type Style = keyof typeof ANSI;
+
+function severityStyle(severity: Severity): Style {
+  switch (severity) {
+    case 'error':
+      return 'red';
+    case 'warning':
+      return 'yellow';
+    case 'info':
+      return 'cyan';
+    default: {
+      const unknownSeverity: never = severity;
+      throw new Error(`unknown severity ${String(unknownSeverity)}`);
+    }
+  }
+}
+
+/** `Deployment shop/web`; placeholders where the object lacks a kind or name. */
+export function resourceLabel(resource: Diagnostic['resource']): string {
+  const kind = resource.kind ?? '(no kind)';
+  const name = resource.name ?? '(no name)';
+  return `${kind} ${resource.namespace !== undefined ? `${resource.namespace}/` : ''}${name}`;
+}
+
+/** Counts by severity and the summary phrase: `3 problems (2 errors, 1 warning, 0 info)`. */
+export function summarize(diagnostics: readonly Diagnostic[]): { counts: Record<Severity, number>; text: string } {
+  const counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
+  for (const d of diagnostics) counts[d.severity]++;
+  const n = diagnostics.length;
+  const plural = (k: number, word: string) => `${k} ${word}${k === 1 ? '' : 's'}`;
+  const text = `${plural(n, 'problem')} (${plural(counts.error, 'error')}, ${plural(counts.warning, 'warning')}, ${counts.info} info)`;
+  return { counts, text };
+}
+
+export function formatText(items: readonly LocatedDiagnostic[], options: TextFormatOptions): string {
+  const paint = (style: Style, s: string) => (options.color ? `${ANSI[style]}${s}${ANSI.reset}` : s);
+  const n = options.inputProblemCount;
+  const scope =
+    `${options.objectCount} object${options.objectCount === 1 ? '' : 's'} from ${options.inputCount} input${options.inputCount === 1 ? '' : 's'}` +
+    (n > 0 ? `; ${n} input problem${n === 1 ? '' : 's'} reported on stderr` : '');
+  if (items.length === 0) return `${n > 0 ? paint('red', '✖') : paint('green', '✔')} No problems in ${scope}.\n`;
+
+  // Group by file (first-seen order), then by resource (order of first line), then by position.
+  const files = new Map<string, Map<string, LocatedDiagnostic[]>>();
+  for (const item of items) {
+    const file = item.source ?? UNKNOWN_SOURCE;
+    const resources = files.get(file) ?? new Map<string, LocatedDiagnostic[]>();
+    files.set(file, resources);
+    const key = resourceLabel(item.diagnostic.resource);
+    const list = resources.get(key) ?? [];
+    resources.set(key, list);
+    list.push(item);
+  }
+
+  const out: string[] = [];
+  for (const [file, resources] of files) {
+    out.push(paint('underline', file));
+    const groups = [...resources].map(([label, list]) => ({ label, list: [...list].sort(byPosition) }));
+    groups.sort((a, b) => byPosition(a.list[0], b.list[0]));
+    // One position width per file, so messages line up down the whole file.
+    const width = Math.max(...groups.flatMap((g) => g.list.map((i) => position(i).length)));
+    for (const { label, list } of groups) {
+      out.push(`  ${paint('bold', label)}`);
+      for (const item of list) {
+        const d = item.diagnostic;
+        const pos = position(item).padEnd(width);
+        const sev = paint(severityStyle(d.severity), d.severity.padEnd(7));
+        out.push(`    ${paint('dim', pos)}  ${sev}  ${d.message}  ${paint('dim', d.ruleId)}`);
+        const indent = ' '.repeat(4 + width + 2 + 7 + 2);
+        // The field path, unless the message already names it (the API-server rules do).
+        if (item.line !== undefined && d.path !== '' && !d.message.includes(d.path)) {
+          out.push(`${indent}${paint('dim', `at ${d.path}`)}`);
+        }
+        if (d.fix !== undefined) out.push(`${indent}fix: ${d.fix}`);
+      }
+    }
+    out.push('');
+  }
+  const { counts, text } = summarize(items.map((i) => i.diagnostic));
+  const mark = counts.error > 0 || n > 0 ? paint('red', '✖') : paint('yellow', '⚠');
+  out.push(`${mark} ${paint('bold', text)} in ${scope}`);
+  return `${out.join('\n')}\n`;
+}
+
+/** `12:7` when the line is known, else the field path. */
+function position(item: LocatedDiagnostic): string {
+  if (item.line === undefined) return item.diagnostic.path || '-';
+  return `${item.line}:${item.column ?? 1}`;
+}
+
+function byPosition(a: LocatedDiagnostic, b: LocatedDiagnostic): number {
+  const la = a.line ?? Number.MAX_SAFE_INTEGER;
+  const lb = b.line ?? Number.MAX_SAFE_INTEGER;
+  return la - lb || (a.column ?? 0) - (b.column ?? 0);
+}

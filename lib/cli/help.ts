@@ -1,0 +1,83 @@
+/** The `--help` texts. Exit codes and input handling are documented here, where users look for them. */
+import { WINDOWS_RELEASES } from '../core/releases';
+import { WAIVE_ANNOTATION } from '../core/validate/types';
+import type { CommandName } from './args';
+import { MANIFEST_EXTENSIONS } from './files';
+
+const OVERVIEW = `Usage: k8s-windows <command> [options]
+
+Checks Kubernetes manifests for Windows containers: what the API server rejects for Windows pods,
+what cannot run on Windows nodes, and what runs badly there.
+
+Commands:
+  lint [options] <files|directories|->   lint manifests (YAML or JSON); '-' reads standard input
+  rules [--format text|json]             list the rules: id, default severity, summary
+  help [command]                         show help for a command
+
+Options:
+  -h, --help      show help
+  --version       print the version
+
+Examples:
+  k8s-windows lint manifests/
+  helm template my-release ./chart | k8s-windows lint -
+  kustomize build overlays/prod | k8s-windows lint --format sarif - > k8s-windows.sarif
+`;
+
+const LINT = `Usage: k8s-windows lint [options] <files|directories|->
+
+Lints Kubernetes manifests for Windows containers. Files are read whatever their extension.
+Directories are searched recursively for ${MANIFEST_EXTENSIONS.join(', ')} files, skipping node_modules
+and hidden (dot) entries. '-' reads standard input (shown as <stdin>). All objects are checked together,
+so a RuntimeClass, Namespace or gMSA credential spec in one file counts for pods in another.
+
+Options:
+  -f, --format <text|json|sarif>   output format (default: text)
+                                     text   grouped by file and resource; colour on a terminal
+                                            (NO_COLOR turns it off, FORCE_COLOR forces it)
+                                     json   the diagnostics array
+                                     sarif  SARIF 2.1.0, for GitHub code scanning
+  --disable <rule[,rule...]>       turn rules off (repeatable)
+  --severity <rule=level[,...]>    set a rule's severity: error, warning, info or off (repeatable;
+                                   the last mention of a rule wins)
+  --windows-release <${WINDOWS_RELEASES.join('|')}>
+                                   the Windows Server release of the cluster's Windows nodes, for
+                                   image compatibility checks when a pod does not pin one
+  --kubernetes-version <1.x>       the cluster's Kubernetes version, for version-dependent rules
+  -q, --quiet                      report errors only
+  -h, --help                       show this help
+
+A resource can waive rules with the annotation ${WAIVE_ANNOTATION}: "<rule>,<rule>" (or "*").
+
+Exit codes:
+  0  no error-severity problems (warnings and info do not fail)
+  1  at least one error-severity problem
+  2  bad usage, or input that could not be read: a missing file, an unreadable directory, a directory
+     without manifests, or a YAML/JSON syntax error. The rest of the input is still linted and reported,
+     but the run fails with 2 because part of it went unchecked.
+`;
+
+const RULES = `Usage: k8s-windows rules [--format text|json]
+
+Lists every rule: id, default severity and summary (text), or the full catalogue with rationale and
+documentation links (json).
+
+Options:
+  -f, --format <text|json>   output format (default: text)
+  -h, --help                 show this help
+`;
+
+export function helpText(topic?: CommandName): string {
+  switch (topic) {
+    case undefined:
+      return OVERVIEW;
+    case 'lint':
+      return LINT;
+    case 'rules':
+      return RULES;
+    default: {
+      const unknownTopic: never = topic;
+      throw new Error(`no help for ${String(unknownTopic)}`);
+    }
+  }
+}

@@ -1,0 +1,231 @@
+/**
+ * The `k8s-windows` command as a function: argv and io in, exit code out. Everything is caught here, so users see
+ * `k8s-windows: <message>` and never a stack trace; `main.ts` only wires it to the process.
+ */
+import { promises as fs } from 'node:fs';
+import { loadManifestsWithErrors, RULES, validateManifests } from '../core/validate';
+import type { Diagnostic, ValidateOptions } from '../core/validate/types';
+import { parseCommand, UsageError, type LintCommand, type RulesCommand } from './args';
+import { collectInputs, describeFsError, type Input, type InputProblem } from './files';
+import { formatRulesJson, formatRulesText } from './format-rules';
+import { formatSarif } from './format-sarif';
+import { formatText } from './format-text';
+import { helpText } from './help';
+import { createLocator, type LoadedObject } from './locate';
+import { packageInfo, TOOL_NAME } from './package-info';
+
+/** Anything with `write(string)`: a process stream, or a test sink. */
+export interface OutputSink {
+  write(chunk: string): unknown;
+}
+
+export interface CliIO {
+  readonly stdout: OutputSink;
+  readonly stderr: OutputSink;
+  /**
+   * What `-` reads: a stream (process.stdin) or the text itself.
+   * @default - none: `-` is reported as unreadable input
+   */
+  readonly stdin?: AsyncIterable<string | Uint8Array> | string;
+  /**
+   * Whether stdout is a terminal (colour in text output).
+   * @default false
+   */
+  readonly isTTY?: boolean;
+  /**
+   * Directory that relative paths are resolved against and shown relative to.
+   * @default process.cwd()
+   */
+  readonly cwd?: string;
+  /**
+   * Environment for NO_COLOR / FORCE_COLOR / TERM.
+   * @default process.env
+   */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** Exit codes: documented in `k8s-windows lint --help`. */
+export const EXIT_OK = 0;
+export const EXIT_LINT_ERRORS = 1;
+export const EXIT_USAGE = 2;
+
+/** Runs one command; resolves to the exit code and never rejects. */
+export async function run(argv: readonly string[], io: CliIO): Promise<number> {
+  try {
+    const command = parseCommand(
+      argv,
+      RULES.map((r) => r.id),
+    );
+    switch (command.kind) {
+      case 'help':
+        io.stdout.write(helpText(command.topic));
+        return EXIT_OK;
+      case 'version':
+        io.stdout.write(`${packageInfo().version}\n`);
+        return EXIT_OK;
+      case 'rules':
+        return runRules(command, io);
+      case 'lint':
+        return await runLint(command, io);
+      default: {
+        const unknownCommand: never = command;
+        throw new Error(`unhandled command ${JSON.stringify(unknownCommand)}`);
+      }
+    }
+  } catch (err) {
+    if (err instanceof UsageError) {
+      for (const line of err.message.split('\n')) io.stderr.write(`${TOOL_NAME}: ${line}\n`);
+      const helpCommand = err.topic ? `${TOOL_NAME} ${err.topic} --help` : `${TOOL_NAME} --help`;
+      io.stderr.write(`Run '${helpCommand}' for usage.\n`);
+      return EXIT_USAGE;
+    }
+    io.stderr.write(`${TOOL_NAME}: ${err instanceof Error ? err.message : String(err)}\n`);
+    return EXIT_USAGE;
+  }
+}
+
+function runRules(command: RulesCommand, io: CliIO): number {
+  switch (command.format) {
+    case 'text':
+      io.stdout.write(formatRulesText(RULES));
+      break;
+    case 'json':
+      io.stdout.write(formatRulesJson(RULES));
+      break;
+    default: {
+      const unknownFormat: never = command.format;
+      throw new Error(`unhandled format ${String(unknownFormat)}`);
+    }
+  }
+  return EXIT_OK;
+}
+
+async function runLint(command: LintCommand, io: CliIO): Promise<number> {
+  const cwd = io.cwd ?? process.cwd();
+  const collected = await collectInputs(command.inputs, cwd);
+  const problems: InputProblem[] = [...collected.problems];
+
+  const texts = await Promise.all(collected.inputs.map((input) => readInput(input, io)));
+  const loaded: LoadedObject[] = [];
+  let inputCount = 0;
+  for (const [i, input] of collected.inputs.entries()) {
+    const text = texts[i];
+    if (typeof text !== 'string') {
+      problems.push(text);
+      continue;
+    }
+    inputCount++;
+    const { objects, errors } = loadManifestsWithErrors(text, input.display);
+    for (const object of objects) loaded.push({ object, source: input.display });
+    for (const e of errors) {
+      problems.push({ source: e.source ?? input.display, line: e.line, column: e.column, message: e.message });
+    }
+  }
+
+  const options: ValidateOptions = {
+    rules: command.rules,
+    ...(command.windowsRelease !== undefined ? { windowsRelease: command.windowsRelease } : {}),
+    ...(command.kubernetesVersion !== undefined ? { kubernetesVersion: command.kubernetesVersion } : {}),
+  };
+  const all = validateManifests(
+    loaded.map((l) => l.object),
+    options,
+  );
+  const diagnostics: Diagnostic[] = command.quiet ? all.filter((d) => d.severity === 'error') : all;
+
+  // Input problems first: on a terminal they then sit above the report that the summary line closes.
+  for (const p of problems) io.stderr.write(`${TOOL_NAME}: ${describeProblem(p)}\n`);
+
+  switch (command.format) {
+    case 'json':
+      io.stdout.write(`${JSON.stringify(diagnostics, null, 2)}\n`);
+      break;
+    case 'sarif': {
+      const locate = createLocator(loaded);
+      const log = formatSarif(diagnostics.map(locate), {
+        rules: RULES,
+        tool: packageInfo(),
+        cwd,
+        inputProblems: problems,
+      });
+      io.stdout.write(`${JSON.stringify(log, null, 2)}\n`);
+      break;
+    }
+    case 'text': {
+      if (command.quiet && diagnostics.length === 0) break;
+      const locate = createLocator(loaded);
+      io.stdout.write(
+        formatText(diagnostics.map(locate), {
+          color: useColor(io.env ?? process.env, io.isTTY === true),
+          objectCount: loaded.length,
+          inputCount,
+          inputProblemCount: problems.length,
+        }),
+      );
+      break;
+    }
+    default: {
+      const unknownFormat: never = command.format;
+      throw new Error(`unhandled format ${String(unknownFormat)}`);
+    }
+  }
+
+  if (problems.length > 0) return EXIT_USAGE;
+  return diagnostics.some((d) => d.severity === 'error') ? EXIT_LINT_ERRORS : EXIT_OK;
+}
+
+/** The text of one input, or the problem that kept it from being read. */
+async function readInput(input: Input, io: CliIO): Promise<string | InputProblem> {
+  switch (input.kind) {
+    case 'stdin': {
+      if (io.stdin === undefined) return { source: input.display, message: 'standard input is not available.' };
+      try {
+        return stripBom(await readAll(io.stdin));
+      } catch (err) {
+        return { source: input.display, message: `cannot read: ${describeFsError(err)}` };
+      }
+    }
+    case 'file':
+      try {
+        return stripBom(await fs.readFile(input.path, 'utf8'));
+      } catch (err) {
+        return { source: input.display, message: `cannot read: ${describeFsError(err)}` };
+      }
+    default: {
+      const unknownInput: never = input;
+      throw new Error(`unhandled input ${JSON.stringify(unknownInput)}`);
+    }
+  }
+}
+
+async function readAll(stream: AsyncIterable<string | Uint8Array> | string): Promise<string> {
+  if (typeof stream === 'string') return stream;
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream)
+    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Editors on Windows save UTF-8 with a byte-order mark; it is not part of the first key. */
+function stripBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** `file:line:col: message`, with as much of the location as is known. */
+export function describeProblem(p: InputProblem): string {
+  if (p.source === undefined) return p.message;
+  if (p.line === undefined) return `${p.source}: ${p.message}`;
+  return `${p.source}:${p.line}:${p.column ?? 1}: ${p.message}`;
+}
+
+/**
+ * Colour when stdout is a terminal, unless NO_COLOR is set (https://no-color.org) or TERM is dumb; FORCE_COLOR
+ * overrides both ways (`0`/`false` off, anything else on), as Node's own tty does.
+ */
+export function useColor(env: Readonly<Record<string, string | undefined>>, isTTY: boolean): boolean {
+  const force = env.FORCE_COLOR;
+  if (force !== undefined) return force !== '0' && force.toLowerCase() !== 'false';
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  if (env.TERM === 'dumb') return false;
+  return isTTY;
+}

@@ -1,0 +1,324 @@
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { Readable } from 'node:stream';
+import { loadManifests, validateManifests } from '../../lib/core/validate';
+import type { Diagnostic, ValidateOptions } from '../../lib/core/validate/types';
+import { cli, columnOf, FIXTURES, lineOf, tempTree } from './helpers';
+
+const WEB = 'windows-web.yaml';
+const WEB_TEXT = readFileSync(path.join(FIXTURES, WEB), 'utf8');
+const CONFIGMAP_TEXT = readFileSync(path.join(FIXTURES, 'configmap.yaml'), 'utf8');
+
+/** What the engine says about the fixture, loaded under the name the CLI shows. */
+function expected(options: ValidateOptions = {}, source = WEB, text = WEB_TEXT): Diagnostic[] {
+  return validateManifests(loadManifests(text, source), options);
+}
+
+async function lintJson(...args: string[]): Promise<{ code: number; diagnostics: Diagnostic[]; stderr: string }> {
+  const r = await cli(['lint', '--format', 'json', ...args]);
+  return { code: r.code, diagnostics: JSON.parse(r.stdout) as Diagnostic[], stderr: r.stderr };
+}
+
+describe('k8s-windows lint --format json', () => {
+  test('prints exactly what validateManifests returns, pretty with 2 spaces', async () => {
+    const r = await cli(['lint', '--format', 'json', WEB]);
+    const diagnostics = expected();
+    expect(r.stdout).toBe(`${JSON.stringify(diagnostics, null, 2)}\n`);
+    expect(diagnostics.some((d) => d.severity === 'error')).toBe(true);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('');
+  });
+
+  test('the forbidden field is reported with its API-server path and its file', async () => {
+    const { diagnostics } = await lintJson(WEB);
+    expect(diagnostics).toContainEqual(
+      expect.objectContaining({
+        ruleId: 'windows-forbidden-field',
+        severity: 'error',
+        path: 'spec.template.spec.containers[0].securityContext.runAsUser',
+        resource: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', namespace: 'shop', source: WEB },
+      }),
+    );
+  });
+
+  test('exit 0 and [] for a clean manifest', async () => {
+    const r = await cli(['lint', '--format', 'json', 'configmap.yaml']);
+    expect(r).toEqual({ code: 0, stdout: '[]\n', stderr: '' });
+  });
+
+  test('exit 0 when only warnings and info remain', async () => {
+    const { code, diagnostics } = await lintJson('--severity', 'windows-forbidden-field=warning', WEB);
+    expect(diagnostics.some((d) => d.severity === 'error')).toBe(
+      expected({ rules: { 'windows-forbidden-field': 'warning' } }).some((d) => d.severity === 'error'),
+    );
+    expect(code).toBe(diagnostics.some((d) => d.severity === 'error') ? 1 : 0);
+  });
+
+  test('all objects are validated together, across files', async () => {
+    const { diagnostics } = await lintJson(WEB, 'configmap.yaml');
+    const objects = [...loadManifests(WEB_TEXT, WEB), ...loadManifests(CONFIGMAP_TEXT, 'configmap.yaml')];
+    expect(diagnostics).toEqual(validateManifests(objects));
+  });
+});
+
+describe('rule options', () => {
+  test('--disable turns a rule off', async () => {
+    const { diagnostics } = await lintJson('--disable', 'windows-forbidden-field', WEB);
+    expect(diagnostics.map((d) => d.ruleId)).not.toContain('windows-forbidden-field');
+    expect(diagnostics).toEqual(expected({ rules: { 'windows-forbidden-field': 'off' } }));
+  });
+
+  test('--disable takes comma lists and repeats', async () => {
+    const all = expected();
+    const ids = [...new Set(all.map((d) => d.ruleId))];
+    expect(ids.length).toBeGreaterThanOrEqual(2);
+    const { code, diagnostics } = await lintJson(
+      '--disable',
+      ids.slice(0, -1).join(','),
+      '--disable',
+      ids[ids.length - 1],
+      WEB,
+    );
+    expect(diagnostics).toEqual([]);
+    expect(code).toBe(0);
+  });
+
+  test('--severity re-levels and turns off', async () => {
+    const { code, diagnostics } = await lintJson('--severity', 'windows-forbidden-field=info', WEB);
+    expect(diagnostics.find((d) => d.ruleId === 'windows-forbidden-field')?.severity).toBe('info');
+    expect(diagnostics).toEqual(expected({ rules: { 'windows-forbidden-field': 'info' } }));
+    expect(code).toBe(diagnostics.some((d) => d.severity === 'error') ? 1 : 0);
+
+    const off = await lintJson('--severity', 'windows-forbidden-field=off', WEB);
+    expect(off.diagnostics.map((d) => d.ruleId)).not.toContain('windows-forbidden-field');
+  });
+
+  test('--windows-release and --kubernetes-version reach the engine', async () => {
+    const withRelease = await lintJson('--windows-release', '2022', WEB);
+    expect(withRelease.diagnostics).toEqual(expected({ windowsRelease: '2022' }));
+    const withVersion = await lintJson('--kubernetes-version', '1.30', WEB);
+    expect(withVersion.diagnostics).toEqual(expected({ kubernetesVersion: '1.30' }));
+  });
+
+  test('--quiet keeps errors only', async () => {
+    const { diagnostics } = await lintJson('--quiet', WEB);
+    expect(diagnostics).toEqual(expected().filter((d) => d.severity === 'error'));
+    expect(diagnostics.length).toBeGreaterThan(0);
+  });
+
+  test('--quiet prints nothing in text format when there are no errors', async () => {
+    const r = await cli(['lint', '--quiet', 'configmap.yaml']);
+    expect(r).toEqual({ code: 0, stdout: '', stderr: '' });
+  });
+
+  test('unknown rule ids are a usage error naming the id and close matches', async () => {
+    const r = await cli(['lint', '--disable', 'windows-forbiden-field', '--severity', 'hostnetwork=off', WEB]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      [
+        "k8s-windows: --disable: unknown rule 'windows-forbiden-field'. Did you mean 'windows-forbidden-field'?",
+        "k8s-windows: --severity: unknown rule 'hostnetwork'. Did you mean 'windows-host-network', 'hostprocess-host-network'?",
+        "Run 'k8s-windows lint --help' for usage.",
+        '',
+      ].join('\n'),
+    );
+  });
+
+  test('bad option values are usage errors', async () => {
+    for (const args of [
+      ['--format', 'xml'],
+      ['--severity', 'windows-forbidden-field=fatal'],
+      ['--windows-release', '1809'],
+      ['--kubernetes-version', 'latest'],
+      ['--bogus'],
+    ]) {
+      const r = await cli(['lint', ...args, WEB]);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^k8s-windows: /);
+    }
+    expect((await cli(['lint', '--windows-release', '1809', WEB])).stderr).toContain(
+      "k8s-windows: --windows-release: Windows release '1809' is not a release name. Write '2019'.",
+    );
+  });
+});
+
+describe('inputs', () => {
+  test('- reads standard input, shown as <stdin>', async () => {
+    const r = await cli(['lint', '--format', 'json', '-'], { stdin: WEB_TEXT });
+    expect(JSON.parse(r.stdout)).toEqual(expected({}, '<stdin>'));
+    expect(r.code).toBe(1);
+  });
+
+  test('- reads a stream (Helm output piped in)', async () => {
+    const half = Math.floor(WEB_TEXT.length / 2);
+    const stdin = Readable.from([Buffer.from(WEB_TEXT.slice(0, half)), WEB_TEXT.slice(half)]);
+    const r = await cli(['lint', '-'], { stdin });
+    expect(r.stdout.split('\n')[0]).toBe('<stdin>');
+    expect(r.code).toBe(1);
+  });
+
+  test('- without a standard input is unreadable input', async () => {
+    const r = await cli(['lint', '-']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('k8s-windows: <stdin>: standard input is not available.\n');
+  });
+
+  test('directories are walked recursively for .yaml, .yml and .json, skipping node_modules and dot entries', async () => {
+    const deployment = WEB_TEXT;
+    const tree = tempTree({
+      'a.yaml': deployment,
+      'sub/b.yml': deployment.replace(/name: web/g, 'name: web-b'),
+      'sub/deeper/c.JSON': JSON.stringify(loadManifests(CONFIGMAP_TEXT)[0]),
+      'notes.txt': 'not a manifest',
+      'node_modules/dep/x.yaml': deployment,
+      '.git/x.yaml': deployment,
+      '.hidden.yaml': deployment,
+    });
+    try {
+      const r = await cli(['lint', '--format', 'json', '.'], { cwd: tree.dir });
+      const sources = new Set((JSON.parse(r.stdout) as Diagnostic[]).map((d) => d.resource.source));
+      expect([...sources].sort()).toEqual(['a.yaml', 'sub/b.yml']);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe('');
+
+      // The configmap in sub/deeper/c.JSON was read too: it is clean, so it shows in the object count only.
+      const text = await cli(['lint', '--disable', 'windows-forbidden-field', path.join(tree.dir, 'sub/deeper')], {
+        cwd: tree.dir,
+      });
+      expect(text.stdout).toBe('✔ No problems in 1 object from 1 input.\n');
+    } finally {
+      tree.cleanup();
+    }
+  });
+
+  test('a file named twice, or named and inside a named directory, is read once', async () => {
+    const tree = tempTree({ 'm/a.yaml': WEB_TEXT });
+    try {
+      const once = await cli(['lint', '--format', 'json', 'm/a.yaml'], { cwd: tree.dir });
+      const twice = await cli(['lint', '--format', 'json', 'm/a.yaml', 'm', './m/a.yaml'], { cwd: tree.dir });
+      expect(twice.stdout).toBe(once.stdout);
+    } finally {
+      tree.cleanup();
+    }
+  });
+
+  test('a missing file is exit 2, and the other inputs are still linted', async () => {
+    const r = await cli(['lint', '--format', 'json', 'missing.yaml', WEB]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('k8s-windows: missing.yaml: no such file or directory.\n');
+    expect(JSON.parse(r.stdout)).toEqual(expected());
+  });
+
+  test('text summary does not claim a clean run when input was unreadable', async () => {
+    const r = await cli(['lint', 'missing.yaml', 'configmap.yaml']);
+    expect(r).toEqual({
+      code: 2,
+      stdout: '✖ No problems in 1 object from 1 input; 1 input problem reported on stderr.\n',
+      stderr: 'k8s-windows: missing.yaml: no such file or directory.\n',
+    });
+  });
+
+  test('a directory without manifests is exit 2', async () => {
+    const tree = tempTree({ 'README.md': '# nothing here' });
+    try {
+      const r = await cli(['lint', tree.dir]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(`k8s-windows: ${tree.dir}: no manifest files (.yaml, .yml, .json) in this directory.\n`);
+    } finally {
+      tree.cleanup();
+    }
+  });
+
+  test('a malformed document is reported with file:line:column, exit 2, and the good documents are linted', async () => {
+    const broken = `${WEB_TEXT}---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: [unclosed\n`;
+    const tree = tempTree({ 'broken.yaml': broken });
+    try {
+      const r = await cli(['lint', '--format', 'json', 'broken.yaml'], { cwd: tree.dir });
+      expect(r.code).toBe(2);
+      const reports = r.stderr.trimEnd().split('\n');
+      expect(reports.length).toBeGreaterThan(0);
+      for (const report of reports) {
+        const m = /^k8s-windows: broken\.yaml:(\d+):(\d+): .+$/.exec(report);
+        expect(m).not.toBeNull();
+        expect(Number(m![1])).toBeGreaterThanOrEqual(lineOf(broken, 'metadata: {name: [unclosed'));
+      }
+      expect(JSON.parse(r.stdout)).toEqual(expected({}, 'broken.yaml'));
+    } finally {
+      tree.cleanup();
+    }
+  });
+
+  test('a byte-order mark does not break the first key', async () => {
+    const r = await cli(['lint', '--format', 'json', '-'], { stdin: `\uFEFF${WEB_TEXT}` });
+    expect(JSON.parse(r.stdout)).toEqual(expected({}, '<stdin>'));
+  });
+});
+
+describe('text output', () => {
+  test('grouped by file, then resource; line:column of the offending field; fix; summary', async () => {
+    const r = await cli(['lint', WEB]);
+    const byRule = (id: string) => {
+      const d = expected().find((x) => x.ruleId === id);
+      if (d === undefined) throw new Error(`fixture no longer triggers ${id}`);
+      return d;
+    };
+    const forbidden = byRule('windows-forbidden-field');
+    const probe = byRule('windows-startup-probe');
+    const local = byRule('windows-service-external-traffic-local');
+    const pad = ' '.repeat(20);
+    const pos = (needle: string, shift = 0) =>
+      `${lineOf(WEB_TEXT, needle)}:${columnOf(WEB_TEXT, needle) + shift}`.padEnd(5);
+    expect(r.stdout).toBe(
+      [
+        WEB,
+        '  Deployment shop/web',
+        // No startupProbe field exists: the nearest ancestor, the container (its map, after "- "), gives the line.
+        `    ${pos('- name: web', 2)}  info     ${probe.message}  windows-startup-probe`,
+        `${pad}at spec.template.spec.containers[0].startupProbe`,
+        `${pad}fix: ${probe.fix}`,
+        // The message names the path already, so no "at" line.
+        `    ${pos('runAsUser: 1000')}  error    ${forbidden.message}  windows-forbidden-field`,
+        `${pad}fix: ${forbidden.fix}`,
+        '  Service shop/web',
+        `    ${pos('externalTrafficPolicy: Local')}  warning  ${local.message}  windows-service-external-traffic-local`,
+        `${pad}fix: ${local.fix}`,
+        '',
+        '✖ 3 problems (1 error, 1 warning, 1 info) in 2 objects from 1 input',
+        '',
+      ].join('\n'),
+    );
+    expect(forbidden.message).toContain(forbidden.path);
+    expect(r.code).toBe(1);
+  });
+
+  test('fixes are printed under the diagnostic', async () => {
+    const r = await cli(['lint', WEB]);
+    const withFix = expected().find((d) => d.fix !== undefined);
+    expect(withFix).toBeDefined();
+    expect(r.stdout).toContain(`fix: ${withFix!.fix}`);
+  });
+
+  test('a clean run says so', async () => {
+    const r = await cli(['lint', 'configmap.yaml']);
+    expect(r).toEqual({ code: 0, stdout: '✔ No problems in 1 object from 1 input.\n', stderr: '' });
+  });
+
+  test('colour on a TTY only, NO_COLOR turns it off, FORCE_COLOR forces it either way', async () => {
+    const hasAnsi = async (isTTY: boolean, env: Record<string, string>) =>
+      (await cli(['lint', WEB], { isTTY, env })).stdout.includes('\u001b[');
+    expect(await hasAnsi(true, {})).toBe(true);
+    expect(await hasAnsi(false, {})).toBe(false);
+    expect(await hasAnsi(true, { NO_COLOR: '1' })).toBe(false);
+    expect(await hasAnsi(true, { TERM: 'dumb' })).toBe(false);
+    expect(await hasAnsi(false, { FORCE_COLOR: '1' })).toBe(true);
+    expect(await hasAnsi(true, { FORCE_COLOR: '0' })).toBe(false);
+    expect(await hasAnsi(true, { NO_COLOR: '1', FORCE_COLOR: '1' })).toBe(true);
+  });
+
+  test('errors are red on a TTY', async () => {
+    const r = await cli(['lint', WEB], { isTTY: true });
+    expect(r.stdout).toContain('\u001b[31merror  \u001b[0m');
+  });
+});
