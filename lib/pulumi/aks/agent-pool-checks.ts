@@ -1,0 +1,269 @@
+/**
+ * Pure checks for AKS Windows agent pools. The field checks are shared by the `WindowsNodePool` component (on its
+ * typed args) and by `checkAksAgentPoolInputs` (on a raw `azure-native:containerservice:AgentPool`, for the policy
+ * pack), so a pool built by hand is held to the rules the component follows by construction.
+ */
+import type { ValidationIssue } from '../../core/errors';
+import type { WindowsWarning } from '../../core/pod-spec';
+import { WINDOWS_RELEASES, releaseInfo, type WindowsRelease } from '../../core/releases';
+import { TAINT_EFFECTS, WINDOWS_TAINT, type Taint, type TaintEffect } from '../../core/target';
+import { fromCloudTaintEffect, isCloudTaintEffect, isLabelValue, isQualifiedName, taintToString } from '../node-pool';
+import {
+  checkReleaseMinimumKubernetes,
+  isKnown,
+  isRepellingTaint,
+  kubernetesMinorOf,
+  nodeMemoryWarnings,
+  releaseSupportWarnings,
+  untaintedPoolIssue,
+} from './pool-rules';
+import { parseAzureVmSize } from './vm-size';
+
+/** The `osType` of a Windows agent pool. */
+export const AKS_WINDOWS_OS_TYPE = 'Windows';
+/** The only agent pool mode a Windows pool may have: System pools host CoreDNS and friends, which need Linux. */
+export const AKS_WINDOWS_POOL_MODE = 'User';
+/** The default VM size: 4 vCPU / 16 GiB, the size AKS's Windows guides use (seeds: `az aks nodepool add`). */
+export const DEFAULT_AKS_WINDOWS_VM_SIZE = 'Standard_D4s_v5';
+/** The AKS spelling of the conventional Windows taint. */
+export const AKS_WINDOWS_TAINT = taintToString(WINDOWS_TAINT);
+
+/**
+ * Windows agent pool names: 1–6 lowercase letters or digits, starting with a letter (the Windows computer name
+ * is built from it).
+ * @see https://github.com/Azure/AKS/issues/2929
+ * @see https://learn.microsoft.com/azure/aks/create-node-pools#limitations
+ */
+const AKS_WINDOWS_POOL_NAME = /^[a-z][a-z0-9]{0,5}$/;
+
+/** The release whose AKS `osSKU` this is (`Windows2022` → `'2022'`). */
+export function releaseForAksOsSku(osSku: string): WindowsRelease | undefined {
+  return WINDOWS_RELEASES.find((r) => releaseInfo(r).aksOsSku === osSku);
+}
+
+/** Checks an AKS Windows agent pool name. */
+export function checkAksPoolName(name: unknown, path: string): ValidationIssue[] {
+  if (typeof name === 'string' && AKS_WINDOWS_POOL_NAME.test(name)) return [];
+  const suggestion = typeof name === 'string' ? suggestPoolName(name) : 'win1';
+  return [
+    {
+      path,
+      message: `Agent pool name ${JSON.stringify(name)} is not valid for a Windows pool: AKS wants 1–6 lowercase letters or digits, starting with a letter (Azure/AKS#2929).`,
+      fix: `Use a name such as '${suggestion}'.`,
+    },
+  ];
+}
+
+function suggestPoolName(name: string): string {
+  const cleaned = name
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '')
+    .replace(/^[0-9]+/, '');
+  return (cleaned || 'win').slice(0, 6);
+}
+
+/** Checks the agent pool mode: Windows pools cannot be System pools. */
+export function checkAksPoolMode(mode: unknown, path: string): ValidationIssue[] {
+  if (mode === undefined || mode === AKS_WINDOWS_POOL_MODE) return [];
+  return [
+    {
+      path,
+      message: `Agent pool mode ${JSON.stringify(mode)} is not allowed for a Windows pool: System pools run CoreDNS and other Linux-only system pods.`,
+      fix: `Use mode '${AKS_WINDOWS_POOL_MODE}' and keep a Linux System pool in the cluster.`,
+    },
+  ];
+}
+
+/**
+ * Checks a VM size for a Windows node: Arm sizes (the `p` feature letter, e.g. `Standard_D4ps_v5`) are refused
+ * because Windows Server nodes need x86_64.
+ */
+export function checkAksVmSize(vmSize: unknown, path: string): ValidationIssue[] {
+  if (vmSize === undefined) return [];
+  if (typeof vmSize !== 'string' || vmSize.trim() === '') {
+    return [
+      {
+        path,
+        message: `VM size ${JSON.stringify(vmSize)} is not a VM size name.`,
+        fix: `Write e.g. '${DEFAULT_AKS_WINDOWS_VM_SIZE}'.`,
+      },
+    ];
+  }
+  const parsed = parseAzureVmSize(vmSize);
+  if (parsed?.arch === 'arm64') {
+    const x86 = vmSize.replace(
+      /^(Standard_[A-Z]+\d+(?:-\d+)?)([a-z]*)/,
+      (_m, head: string, features: string) => head + features.replace('p', ''),
+    );
+    return [
+      {
+        path,
+        message: `VM size '${vmSize}' has an Arm-based processor (the 'p' in its name); Windows Server nodes need x86_64.`,
+        fix: `Use an x86_64 size such as '${x86}'.`,
+      },
+    ];
+  }
+  return [];
+}
+
+/** Warns when the VM size's memory is known and below what a Windows node needs. */
+export function aksVmSizeWarnings(vmSize: unknown, path: string): WindowsWarning[] {
+  if (typeof vmSize !== 'string') return [];
+  return nodeMemoryWarnings(vmSize, parseAzureVmSize(vmSize)?.memoryGiB, path, DEFAULT_AKS_WINDOWS_VM_SIZE);
+}
+
+/**
+ * Checks a release against the Kubernetes version the pool runs: not before the release's first supported minor,
+ * and not after the last minor AKS accepts its osSKU on (AKS refuses `Windows2019` from 1.33).
+ * Unparsable versions are refused; a version that is not a plain string (an Output) is not known yet and passes.
+ */
+export function checkAksReleaseForKubernetes(
+  release: WindowsRelease,
+  kubernetesVersion: unknown,
+  path: string,
+): ValidationIssue[] {
+  const { minor, issues } = kubernetesMinorOf(kubernetesVersion, path);
+  if (minor === undefined || typeof kubernetesVersion !== 'string') return issues;
+  const tooOld = checkReleaseMinimumKubernetes(release, kubernetesVersion, minor, path);
+  if (tooOld.length > 0) return tooOld;
+  const info = releaseInfo(release);
+  // `aksLastKubernetesMinor` is the last minor AKS accepts the osSKU on (32 for Windows2019: refused from 1.33).
+  if (info.aksLastKubernetesMinor === undefined || minor <= info.aksLastKubernetesMinor) return [];
+  const newer = WINDOWS_RELEASES.find((r) => r > release && releaseInfo(r).aksLastKubernetesMinor === undefined);
+  return [
+    {
+      path,
+      message: `AKS does not offer osSKU '${info.aksOsSku}' on Kubernetes ${kubernetesVersion}: its last Kubernetes version is 1.${info.aksLastKubernetesMinor}.`,
+      fix: newer
+        ? `Use release '${newer}' (osSKU '${releaseInfo(newer).aksOsSku}'), or Kubernetes 1.${info.aksLastKubernetesMinor}.`
+        : `Use Kubernetes 1.${info.aksLastKubernetesMinor}.`,
+    },
+  ];
+}
+
+/** A taint parsed from the `key=value:Effect` string AKS takes, or why it cannot be. */
+export type ParsedTaint = { ok: true; taint: Taint } | { ok: false; message: string; fix: string };
+
+/**
+ * Parses a taint written the way kubectl and AKS `nodeTaints` write it: `key=value:Effect` or `key:Effect`.
+ * The effect must use the Kubernetes spelling (`NoSchedule`); `NO_SCHEDULE` is refused with the fix.
+ */
+export function parseTaintString(text: string): ParsedTaint {
+  const colon = text.lastIndexOf(':');
+  if (colon <= 0) {
+    return {
+      ok: false,
+      message: `Taint '${text}' has no effect: AKS taints are written 'key=value:Effect'.`,
+      fix: "Write e.g. 'os=windows:NoSchedule'.",
+    };
+  }
+  const head = text.slice(0, colon);
+  const effect = text.slice(colon + 1);
+  const eq = head.indexOf('=');
+  const key = eq < 0 ? head : head.slice(0, eq);
+  const value = eq < 0 ? undefined : head.slice(eq + 1);
+  if (!isQualifiedName(key)) {
+    return {
+      ok: false,
+      message: `Taint '${text}' has key '${key}', which is not a valid qualified name.`,
+      fix: "Use a key such as 'os' or 'example.com/dedicated'.",
+    };
+  }
+  if (value !== undefined && !isLabelValue(value)) {
+    return {
+      ok: false,
+      message: `Taint '${text}' has value '${value}', which is not a valid label value.`,
+      fix: 'Use at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit.',
+    };
+  }
+  if (isCloudTaintEffect(effect)) {
+    const k8s = fromCloudTaintEffect(effect);
+    return {
+      ok: false,
+      message: `Taint '${text}' spells its effect '${effect}' (the EKS/GKE spelling); AKS takes the Kubernetes spelling.`,
+      fix: `Write '${head}:${k8s}'.`,
+    };
+  }
+  if (!(TAINT_EFFECTS as readonly string[]).includes(effect)) {
+    return {
+      ok: false,
+      message: `Taint '${text}' has effect '${effect}', which is not a Kubernetes taint effect.`,
+      fix: `Use one of ${TAINT_EFFECTS.join(', ')}.`,
+    };
+  }
+  return { ok: true, taint: { key, ...(value !== undefined ? { value } : {}), effect: effect as TaintEffect } };
+}
+
+/**
+ * Checks the inputs of a raw `azure-native:containerservice:AgentPool` (as a CrossGuard policy sees them).
+ * Only Windows pools (`osType: Windows`) are checked; others yield nothing. Values not known yet are skipped.
+ * Checks: osSKU is a Windows osSKU of the release table and fits `orchestratorVersion`; the pool name rule;
+ * mode is not System; a NoSchedule/NoExecute taint is present and every `nodeTaints` entry parses; the VM size
+ * is x86_64.
+ */
+export function checkAksAgentPoolInputs(props: Record<string, unknown>): ValidationIssue[] {
+  if (props.osType !== AKS_WINDOWS_OS_TYPE) return [];
+  const issues: ValidationIssue[] = [];
+  const { osSKU, orchestratorVersion, agentPoolName, mode, nodeTaints, vmSize } = props;
+  if (isKnown(osSKU)) {
+    const release = typeof osSKU === 'string' ? releaseForAksOsSku(osSKU) : undefined;
+    if (release === undefined) {
+      issues.push({
+        path: 'osSKU',
+        message: `osSKU ${JSON.stringify(osSKU)} is not a Windows Server osSKU.`,
+        fix: `Use one of ${WINDOWS_RELEASES.map((r) => `'${releaseInfo(r).aksOsSku}'`).join(', ')}.`,
+      });
+    } else {
+      issues.push(...checkAksReleaseForKubernetes(release, orchestratorVersion, 'orchestratorVersion'));
+    }
+  }
+  if (isKnown(agentPoolName)) issues.push(...checkAksPoolName(agentPoolName, 'agentPoolName'));
+  if (isKnown(mode)) issues.push(...checkAksPoolMode(mode, 'mode'));
+  if (nodeTaints === undefined || nodeTaints === null || (Array.isArray(nodeTaints) && nodeTaints.length === 0)) {
+    issues.push(untaintedPoolIssue('nodeTaints', `'${AKS_WINDOWS_TAINT}'`));
+  } else if (Array.isArray(nodeTaints)) {
+    const parsed: Taint[] = [];
+    nodeTaints.forEach((t: unknown, i) => {
+      if (!isKnown(t)) return;
+      const result = typeof t === 'string' ? parseTaintString(t) : undefined;
+      if (result?.ok) parsed.push(result.taint);
+      else if (result) issues.push({ path: `nodeTaints[${i}]`, message: result.message, fix: result.fix });
+      else {
+        issues.push({
+          path: `nodeTaints[${i}]`,
+          message: `Taint ${JSON.stringify(t)} is not a string.`,
+          fix: `Write '${AKS_WINDOWS_TAINT}'.`,
+        });
+      }
+    });
+    const allKnown = nodeTaints.every(isKnown);
+    if (allKnown && parsed.length === nodeTaints.length && !parsed.some(isRepellingTaint)) {
+      issues.push(untaintedPoolIssue('nodeTaints', `'${AKS_WINDOWS_TAINT}'`));
+    }
+  }
+  if (isKnown(vmSize)) issues.push(...checkAksVmSize(vmSize, 'vmSize'));
+  return issues;
+}
+
+/**
+ * Soft problems of a raw Windows agent pool: a VM size with less than 8 GiB, a deprecated release, an osSKU left
+ * to AKS's default (which depends on the Kubernetes version: pin it so upgrades do not change the Windows build).
+ */
+export function aksAgentPoolWarnings(props: Record<string, unknown>): WindowsWarning[] {
+  if (props.osType !== AKS_WINDOWS_OS_TYPE) return [];
+  const warnings: WindowsWarning[] = [];
+  if (props.osSKU === undefined) {
+    warnings.push({
+      ruleId: 'windows-release-unpinned',
+      path: 'osSKU',
+      message:
+        'osSKU is not set: AKS picks the Windows release from the Kubernetes version, so images may stop matching the node build.',
+      fix: `Set osSKU, e.g. '${releaseInfo('2022').aksOsSku}'.`,
+    });
+  } else if (typeof props.osSKU === 'string') {
+    const release = releaseForAksOsSku(props.osSKU);
+    if (release) warnings.push(...releaseSupportWarnings(release, 'osSKU'));
+  }
+  warnings.push(...aksVmSizeWarnings(props.vmSize, 'vmSize'));
+  return warnings;
+}

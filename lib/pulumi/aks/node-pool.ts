@@ -1,0 +1,267 @@
+/**
+ * `WindowsNodePool` for AKS: an azure-native `containerservice.AgentPool` that is a valid Windows pool by
+ * construction, and the `nodeTarget` workloads use to land on it.
+ * @see https://learn.microsoft.com/azure/aks/windows-best-practices
+ * @see https://learn.microsoft.com/azure/aks/create-node-pools
+ */
+import * as pulumi from '@pulumi/pulumi';
+import * as containerservice from '@pulumi/azure-native/containerservice';
+import type { ValidationIssue } from '../../core/errors';
+import type { WindowsWarning } from '../../core/pod-spec';
+import { DEFAULT_WINDOWS_RELEASE, isWindowsRelease, releaseInfo, type WindowsRelease } from '../../core/releases';
+import { WINDOWS_TAINT, type Taint, type WindowsNodeTarget } from '../../core/target';
+import { throwInputErrors } from '../errors';
+import {
+  checkNodeLabels,
+  checkRelease,
+  checkTaints,
+  nodePoolTarget,
+  resolveScaling,
+  taintToString,
+  type NodePoolScalingArgs,
+} from '../node-pool';
+import {
+  AKS_WINDOWS_OS_TYPE,
+  AKS_WINDOWS_POOL_MODE,
+  AKS_WINDOWS_TAINT,
+  DEFAULT_AKS_WINDOWS_VM_SIZE,
+  aksVmSizeWarnings,
+  checkAksPoolMode,
+  checkAksPoolName,
+  checkAksReleaseForKubernetes,
+  checkAksVmSize,
+} from './agent-pool-checks';
+import { aksClusterWarnings, checkAksClusterForWindows, plaintextPasswordWarnings } from './cluster';
+import { isRepellingTaint, logWarnings, releaseSupportWarnings, untaintedPoolIssue } from './pool-rules';
+
+/** AgentPool args the component sets itself; everything else passes through `agentPoolArgs`. */
+type ManagedAgentPoolKeys =
+  | 'resourceGroupName'
+  | 'resourceName'
+  | 'agentPoolName'
+  | 'osType'
+  | 'osSKU'
+  | 'mode'
+  | 'nodeTaints'
+  | 'nodeLabels'
+  | 'vmSize'
+  | 'count'
+  | 'enableAutoScaling'
+  | 'minCount'
+  | 'maxCount'
+  | 'orchestratorVersion';
+
+export interface WindowsNodePoolArgs {
+  /** Resource group of the AKS cluster. */
+  readonly resourceGroupName: pulumi.Input<string>;
+  /** Name of the AKS cluster (the managed cluster's `resourceName`). */
+  readonly resourceName: pulumi.Input<string>;
+  /**
+   * Agent pool name: 1–6 lowercase letters or digits, starting with a letter (Azure/AKS#2929).
+   * @default - the component's name, when it obeys that rule
+   * @see https://learn.microsoft.com/azure/aks/create-node-pools#limitations
+   */
+  readonly agentPoolName?: string;
+  /**
+   * Windows Server release of the nodes; sets the AKS `osSKU` (`Windows2022`…).
+   * @default '2022'
+   * @see https://learn.microsoft.com/azure/aks/upgrade-windows-os
+   */
+  readonly release?: WindowsRelease;
+  /**
+   * Kubernetes version of the pool (`orchestratorVersion`). Checked against the release when it is a plain string:
+   * AKS refuses `Windows2019` from Kubernetes 1.33.
+   * @default - omitted: the cluster's version
+   */
+  readonly kubernetesVersion?: pulumi.Input<string>;
+  /**
+   * VM size: x86_64 (Arm sizes, with a `p` in the name, are refused), 8 GiB or more (smaller sizes warn).
+   * @default 'Standard_D4s_v5' (4 vCPU, 16 GiB)
+   * @see https://learn.microsoft.com/azure/virtual-machines/sizes/overview
+   */
+  readonly vmSize?: string;
+  /**
+   * Agent pool mode. Only `User`: Windows pools cannot be System pools (system pods need Linux).
+   * @default 'User'
+   * @see https://learn.microsoft.com/azure/aks/use-system-pools
+   */
+  readonly mode?: 'User' | 'System';
+  /**
+   * Node labels (`nodeLabels`), also selected on by workloads through `nodeTarget`.
+   * @default {}
+   */
+  readonly labels?: Readonly<Record<string, string>>;
+  /**
+   * Node taints, Kubernetes spelling (`NoSchedule`); written to AKS as `key=value:Effect` strings. At least one
+   * NoSchedule or NoExecute taint is required, so Linux pods stay off the Windows nodes.
+   * @default [WINDOWS_TAINT] (`os=windows:NoSchedule`)
+   */
+  readonly taints?: readonly Taint[];
+  /**
+   * Node counts: `desiredSize` is the pool's `count`; `minSize`/`maxSize` bound the cluster autoscaler.
+   * @default { minSize: 1, maxSize: 2, desiredSize: 2 }
+   */
+  readonly scaling?: NodePoolScalingArgs;
+  /**
+   * Let the cluster autoscaler scale the pool between `scaling.minSize` and `scaling.maxSize`
+   * (`enableAutoScaling`, `minCount`, `maxCount`; `count` is then ignored after creation).
+   * @default - true when `scaling.minSize` or `scaling.maxSize` is set, false otherwise
+   * @see https://learn.microsoft.com/azure/aks/cluster-autoscaler
+   */
+  readonly autoscaling?: boolean;
+  /**
+   * The args the cluster was (or will be) created with, to check it can take Windows pools (`windowsProfile`,
+   * Azure CNI): see `checkAksClusterForWindows`.
+   * @default - not checked
+   */
+  readonly clusterArgs?: containerservice.ManagedClusterArgs;
+  /**
+   * Further AgentPool args (`vnetSubnetID`, `availabilityZones`, `osDiskSizeGB`, `tags`…). The fields this
+   * component sets (osType, osSKU, mode, taints, labels, size, counts, version, names) cannot be overridden.
+   * @default {}
+   */
+  readonly agentPoolArgs?: Omit<containerservice.AgentPoolArgs, ManagedAgentPoolKeys>;
+}
+
+/** The component's type token. */
+export const AKS_WINDOWS_NODE_POOL_TYPE = 'k8s-windows:aks:WindowsNodePool';
+
+/**
+ * A Windows agent pool on AKS (`osType: Windows`, the release's `osSKU`, mode `User`, tainted
+ * `os=windows:NoSchedule`). Bad args raise one `pulumi.InputPropertiesError` listing every problem, before any
+ * resource is registered. `nodeTarget` carries the labels and taints the pool really applies, pinned to its
+ * release: pass it to `WindowsDeployment` (or `schedulingFor`) so workloads tolerate exactly these taints.
+ */
+export class WindowsNodePool extends pulumi.ComponentResource {
+  /** The scheduling contract of this pool's nodes. */
+  public readonly nodeTarget: WindowsNodeTarget;
+  /** The Windows Server release the nodes run. */
+  public readonly release: WindowsRelease;
+  /** The agent pool name in AKS. */
+  public readonly agentPoolName: string;
+  /** The azure-native agent pool. */
+  public readonly agentPool: containerservice.AgentPool;
+
+  constructor(name: string, args: WindowsNodePoolArgs, opts?: pulumi.ComponentResourceOptions) {
+    // Validate before `super`: nothing, not even the component, is registered for bad input.
+    const resolved = resolveArgs(name, args);
+    super(AKS_WINDOWS_NODE_POOL_TYPE, name, {}, opts);
+    logWarnings(resolved.warnings, this);
+
+    this.release = resolved.release;
+    this.agentPoolName = resolved.agentPoolName;
+    this.nodeTarget = nodePoolTarget({ release: resolved.release, labels: resolved.labels, taints: resolved.taints });
+
+    const { minSize, maxSize, desiredSize } = resolved.scaling;
+    this.agentPool = new containerservice.AgentPool(
+      name,
+      {
+        ...args.agentPoolArgs,
+        resourceGroupName: args.resourceGroupName,
+        resourceName: args.resourceName,
+        agentPoolName: resolved.agentPoolName,
+        osType: AKS_WINDOWS_OS_TYPE,
+        osSKU: releaseInfo(resolved.release).aksOsSku,
+        mode: AKS_WINDOWS_POOL_MODE,
+        vmSize: resolved.vmSize,
+        count: desiredSize,
+        ...(resolved.autoscaling ? { enableAutoScaling: true, minCount: minSize, maxCount: maxSize } : {}),
+        nodeTaints: resolved.taints.map(taintToString),
+        ...(Object.keys(resolved.labels).length > 0 ? { nodeLabels: { ...resolved.labels } } : {}),
+        ...(args.kubernetesVersion !== undefined ? { orchestratorVersion: args.kubernetesVersion } : {}),
+      },
+      // The autoscaler owns the node count once the pool exists.
+      { parent: this, ...(resolved.autoscaling ? { ignoreChanges: ['count'] } : {}) },
+    );
+
+    this.registerOutputs({ agentPool: this.agentPool, nodeTarget: this.nodeTarget });
+  }
+}
+
+interface ResolvedArgs {
+  readonly agentPoolName: string;
+  readonly release: WindowsRelease;
+  readonly vmSize: string;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly taints: readonly Taint[];
+  readonly scaling: { readonly minSize: number; readonly maxSize: number; readonly desiredSize: number };
+  readonly autoscaling: boolean;
+  readonly warnings: readonly WindowsWarning[];
+}
+
+/** Resolves defaults once and checks every arg, throwing one InputPropertiesError listing all problems. */
+function resolveArgs(name: string, args: WindowsNodePoolArgs): ResolvedArgs {
+  const agentPoolName = args.agentPoolName ?? name;
+  const release = args.release ?? DEFAULT_WINDOWS_RELEASE;
+  const vmSize = args.vmSize ?? DEFAULT_AKS_WINDOWS_VM_SIZE;
+  const labels = args.labels ?? {};
+  const taints = args.taints ?? [WINDOWS_TAINT];
+  const autoscaling = args.autoscaling ?? (args.scaling?.minSize !== undefined || args.scaling?.maxSize !== undefined);
+
+  const issues: ValidationIssue[] = [];
+  const warnings: WindowsWarning[] = [];
+  issues.push(...requiredInput(args.resourceGroupName, 'resourceGroupName'));
+  issues.push(...requiredInput(args.resourceName, 'resourceName'));
+  issues.push(
+    ...checkAksPoolName(agentPoolName, 'agentPoolName').map((i) =>
+      args.agentPoolName === undefined
+        ? {
+            ...i,
+            message: `${i.message} (It defaults to the component name '${name}'.)`,
+            fix: `Set agentPoolName. ${i.fix ?? ''}`.trim(),
+          }
+        : i,
+    ),
+  );
+  const releaseIssues = checkRelease(release, 'release');
+  issues.push(...releaseIssues);
+  if (isWindowsRelease(release)) {
+    issues.push(...checkAksReleaseForKubernetes(release, args.kubernetesVersion, 'kubernetesVersion'));
+    warnings.push(...releaseSupportWarnings(release, 'release'));
+  }
+  issues.push(...checkAksPoolMode(args.mode, 'mode'));
+  issues.push(...checkAksVmSize(vmSize, 'vmSize'));
+  warnings.push(...aksVmSizeWarnings(vmSize, 'vmSize'));
+  issues.push(...checkNodeLabels(labels, isWindowsRelease(release) ? release : undefined, 'labels'));
+  const taintIssues = checkTaints(taints, 'taints');
+  issues.push(...taintIssues);
+  if (taintIssues.length === 0 && !taints.some(isRepellingTaint)) {
+    issues.push(
+      untaintedPoolIssue('taints', `{ key: 'os', value: 'windows', effect: 'NoSchedule' } ('${AKS_WINDOWS_TAINT}')`),
+    );
+  }
+  const { scaling, issues: scalingIssues } = resolveScaling(args.scaling, undefined, 'scaling');
+  issues.push(...scalingIssues);
+  if (args.autoscaling === false && (args.scaling?.minSize !== undefined || args.scaling?.maxSize !== undefined)) {
+    issues.push({
+      path: 'scaling',
+      message: 'scaling.minSize/maxSize bound the autoscaler, but autoscaling is false: they would be ignored.',
+      fix: 'Set autoscaling: true, or give only scaling.desiredSize.',
+    });
+  }
+  if (args.clusterArgs !== undefined) {
+    issues.push(...checkAksClusterForWindows(args.clusterArgs).map((i) => ({ ...i, path: `clusterArgs.${i.path}` })));
+    warnings.push(...aksClusterWarnings(args.clusterArgs).map((w) => ({ ...w, path: `clusterArgs.${w.path}` })));
+    const profile: unknown = args.clusterArgs.windowsProfile;
+    if (typeof profile === 'object' && profile !== null && 'adminPassword' in profile) {
+      warnings.push(...plaintextPasswordWarnings(profile.adminPassword, 'clusterArgs.windowsProfile.adminPassword'));
+    }
+  }
+  throwInputErrors(`aks.WindowsNodePool ${name}`, issues);
+  return {
+    agentPoolName,
+    release: release as WindowsRelease,
+    vmSize,
+    labels,
+    taints,
+    scaling,
+    autoscaling,
+    warnings,
+  };
+}
+
+function requiredInput(value: unknown, path: string): ValidationIssue[] {
+  return value === undefined || value === null || value === ''
+    ? [{ path, message: `${path} is required.`, fix: `Pass the AKS cluster's ${path}.` }]
+    : [];
+}

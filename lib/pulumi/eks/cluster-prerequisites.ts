@@ -1,0 +1,165 @@
+/**
+ * `WindowsClusterPrerequisites`: what an EKS cluster needs before Windows nodes can run pods (reference §7):
+ * Windows IPAM switched on in the `amazon-vpc-cni` ConfigMap, the `AmazonEKSVPCResourceController` policy on
+ * the cluster role, `EC2_WINDOWS` access entries for self-managed node roles, and a Linux node group.
+ * @see https://docs.aws.amazon.com/eks/latest/userguide/windows-support.html
+ */
+import * as pulumi from '@pulumi/pulumi';
+import * as eks from '@pulumi/aws/eks';
+import * as iam from '@pulumi/aws/iam';
+import * as corev1 from '@pulumi/kubernetes/core/v1';
+import type { ValidationIssue } from '../../core/errors';
+import { throwInputErrors } from '../errors';
+import { formatWarning, type NodePoolWarning } from '../node-pool';
+import { DEFAULT_PARTITION, managedPolicyArn, VPC_RESOURCE_CONTROLLER_POLICY } from './iam';
+import { EKS_RULE_IDS } from './node-group-check';
+import { EC2_WINDOWS_ACCESS_ENTRY_TYPE } from './self-managed-node-pool';
+
+export const WINDOWS_CLUSTER_PREREQUISITES_TYPE = 'k8s-windows:eks:WindowsClusterPrerequisites';
+/** The ConfigMap the VPC resource controller reads. */
+export const VPC_CNI_CONFIG_MAP = { name: 'amazon-vpc-cni', namespace: 'kube-system' } as const;
+/** The key that turns on IP address management for Windows pods. */
+export const WINDOWS_IPAM_KEY = 'enable-windows-ipam';
+
+/** Say `'existing'` when the cluster's Linux node group is managed outside this program. */
+export type ExistingLinuxNodeGroup = 'existing';
+
+export interface WindowsClusterPrerequisitesArgs {
+  /** The EKS cluster. */
+  readonly clusterName: pulumi.Input<string>;
+  /**
+   * Name of the cluster's IAM role; `AmazonEKSVPCResourceController` is attached to it.
+   * @see https://docs.aws.amazon.com/eks/latest/userguide/cluster-iam-role.html
+   */
+  readonly clusterRoleName: pulumi.Input<string>;
+  /**
+   * The cluster's Linux node group (CoreDNS, the VPC CNI and controllers run only on Linux), or `'existing'`
+   * when it is managed elsewhere. Windows pools that depend on this component then come after it.
+   * @default - none declared: a warning (`eks-windows-linux-node-group`)
+   */
+  readonly linuxNodeGroup?: pulumi.Resource | ExistingLinuxNodeGroup;
+  /**
+   * Roles of self-managed Windows nodes that need an `EC2_WINDOWS` access entry (a `SelfManagedWindowsNodePool`
+   * creates its own; managed node groups get theirs from EKS). The cluster's authentication mode must include `API`.
+   * @default []
+   * @see https://docs.aws.amazon.com/eks/latest/userguide/creating-access-entries.html
+   */
+  readonly windowsNodeRoleArns?: readonly pulumi.Input<string>[];
+  /**
+   * Kubernetes provider for the cluster.
+   * @default - the provider from `opts.providers`, else the ambient kubeconfig
+   */
+  readonly kubernetesProvider?: pulumi.ProviderResource;
+  /**
+   * Take ownership of `enable-windows-ipam` from the field manager that wrote it before (the VPC CNI add-on
+   * ships the map with the key set to "false"; an unforced server-side apply of "true" would conflict): sets the
+   * `pulumi.com/patchForce` annotation. Only this key is taken over.
+   * @default true
+   */
+  readonly forceConfigMapPatch?: boolean;
+  /**
+   * AWS partition, for the managed policy ARN.
+   * @default 'aws'
+   */
+  readonly partition?: string;
+}
+
+/** Every problem with the args of `WindowsClusterPrerequisites`, without registering anything. */
+export function checkWindowsClusterPrerequisitesArgs(args: WindowsClusterPrerequisitesArgs): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  const lng: unknown = args.linuxNodeGroup;
+  if (lng !== undefined && lng !== 'existing' && !pulumi.Resource.isInstance(lng)) {
+    issues.push({
+      path: 'linuxNodeGroup',
+      message: `linuxNodeGroup ${JSON.stringify(lng)} is neither a resource nor 'existing'.`,
+      fix: "Pass the Linux aws.eks.NodeGroup, or 'existing' when it is managed elsewhere.",
+    });
+  }
+  const partition: unknown = args.partition ?? DEFAULT_PARTITION;
+  if (typeof partition !== 'string' || !/^aws(-[a-z]+)*$/.test(partition)) {
+    issues.push({
+      path: 'partition',
+      message: `Partition ${JSON.stringify(partition)} is not an AWS partition.`,
+      fix: "Use 'aws', 'aws-cn' or 'aws-us-gov'.",
+    });
+  }
+  if (args.windowsNodeRoleArns !== undefined && !Array.isArray(args.windowsNodeRoleArns)) {
+    issues.push({
+      path: 'windowsNodeRoleArns',
+      message: 'windowsNodeRoleArns must be a list of role ARNs.',
+      fix: 'Write [role.arn].',
+    });
+  }
+  return issues;
+}
+
+/** The warning when no Linux node group is declared. */
+export const MISSING_LINUX_NODE_GROUP_WARNING: NodePoolWarning = {
+  ruleId: EKS_RULE_IDS.linuxNodeGroup,
+  message:
+    'No Linux node group was declared: an EKS cluster with only Windows nodes cannot run CoreDNS, the VPC CNI or the controllers Windows pods depend on.',
+  fix: "Pass linuxNodeGroup (the Linux aws.eks.NodeGroup), or 'existing' when it is managed elsewhere.",
+};
+
+/**
+ * The cluster-side prerequisites of Windows nodes. Make Windows pools depend on it
+ * (`{ dependsOn: [prerequisites] }`).
+ *
+ * The ConfigMap is written with `ConfigMapPatch` (server-side apply), not a `ConfigMap`: the map already exists
+ * (EKS and the VPC CNI add-on keep it, with other keys the add-on owns). A patch owns only `enable-windows-ipam`
+ * under its own field manager, merges it into the existing map, and on destroy gives up just that key; a plain
+ * `ConfigMap` would fail on the existing object, or, once imported, delete the whole map on destroy.
+ */
+export class WindowsClusterPrerequisites extends pulumi.ComponentResource {
+  public readonly vpcCniConfigMap: corev1.ConfigMapPatch;
+  public readonly vpcResourceControllerAttachment: iam.RolePolicyAttachment;
+  public readonly accessEntries: readonly eks.AccessEntry[];
+
+  constructor(name: string, args: WindowsClusterPrerequisitesArgs, opts?: pulumi.ComponentResourceOptions) {
+    throwInputErrors(`${WINDOWS_CLUSTER_PREREQUISITES_TYPE} '${name}'`, checkWindowsClusterPrerequisitesArgs(args));
+    super(WINDOWS_CLUSTER_PREREQUISITES_TYPE, name, {}, opts);
+    const partition = args.partition ?? DEFAULT_PARTITION;
+    // The key usually exists already, owned by the add-on (see forceConfigMapPatch).
+    const forcePatch = args.forceConfigMapPatch ?? true;
+
+    if (args.linuxNodeGroup === undefined) pulumi.log.warn(formatWarning(MISSING_LINUX_NODE_GROUP_WARNING), this);
+    const afterLinux = pulumi.Resource.isInstance(args.linuxNodeGroup) ? [args.linuxNodeGroup] : [];
+
+    this.vpcResourceControllerAttachment = new iam.RolePolicyAttachment(
+      `${name}-vpc-resource-controller`,
+      { role: args.clusterRoleName, policyArn: managedPolicyArn(partition, VPC_RESOURCE_CONTROLLER_POLICY) },
+      { parent: this },
+    );
+
+    this.vpcCniConfigMap = new corev1.ConfigMapPatch(
+      `${name}-windows-ipam`,
+      {
+        metadata: {
+          name: VPC_CNI_CONFIG_MAP.name,
+          namespace: VPC_CNI_CONFIG_MAP.namespace,
+          ...(forcePatch ? { annotations: { 'pulumi.com/patchForce': 'true' } } : {}),
+        },
+        data: { [WINDOWS_IPAM_KEY]: 'true' },
+      },
+      {
+        parent: this,
+        dependsOn: [this.vpcResourceControllerAttachment, ...afterLinux],
+        ...(args.kubernetesProvider !== undefined ? { provider: args.kubernetesProvider } : {}),
+      },
+    );
+
+    this.accessEntries = (args.windowsNodeRoleArns ?? []).map(
+      (principalArn, i) =>
+        new eks.AccessEntry(
+          `${name}-windows-nodes-${i}`,
+          { clusterName: args.clusterName, principalArn, type: EC2_WINDOWS_ACCESS_ENTRY_TYPE },
+          { parent: this },
+        ),
+    );
+
+    this.registerOutputs({
+      vpcCniConfigMap: this.vpcCniConfigMap,
+      vpcResourceControllerAttachment: this.vpcResourceControllerAttachment,
+    });
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * EC2 instance type checks for Windows nodes: Windows AMIs are x86_64 only, so Graviton (arm64) and Mac families
+ * are refused; small sizes are flagged because Windows Server itself takes about 3.5 GB (reference §6).
+ * @see https://docs.aws.amazon.com/ec2/latest/instancetypes/instance-type-names.html
+ */
+import type { ValidationIssue } from '../../core/errors';
+
+/** `family.size`, e.g. `m5.xlarge`, `u-6tb1.112xlarge`. */
+const INSTANCE_TYPE = /^([a-z][a-z0-9-]*)\.([a-z0-9-]+)$/;
+
+/** The family of an instance type (`m6g` of `m6g.large`), or undefined when the value is not `family.size`. */
+export function instanceFamily(instanceType: string): string | undefined {
+  return INSTANCE_TYPE.exec(instanceType)?.[1];
+}
+
+/**
+ * Whether an instance type runs on AWS Graviton (arm64): `a1`, and every family with a `g` right after its
+ * generation number (`m6g`, `c7gn`, `t4g`, `x2gd`, `im4gn`, `is4gen`, `g5g`, `hpc7g`, `r8g`).
+ * @see https://aws.amazon.com/ec2/graviton/
+ */
+export function isArmInstanceType(instanceType: string): boolean {
+  const family = instanceFamily(instanceType);
+  if (family === undefined) return false;
+  return family === 'a1' || /^[a-z]+\d+g[a-z]*$/.test(family);
+}
+
+/** Whether an instance type is an EC2 Mac (macOS only). */
+export function isMacInstanceType(instanceType: string): boolean {
+  return instanceFamily(instanceType)?.startsWith('mac') ?? false;
+}
+
+/** Sizes known to have less than the 8 GiB a Windows node needs (reference §6): burstable small sizes, `c*.large`. */
+export function isBelowWindowsMemoryFloor(instanceType: string): boolean {
+  const m = INSTANCE_TYPE.exec(instanceType);
+  if (!m) return false;
+  const [, family, size] = m;
+  if (['nano', 'micro', 'small', 'medium'].includes(size)) return true;
+  // Compute-optimised families have 2 GiB per vCPU: `c5.large` is 4 GiB.
+  return size === 'large' && /^c\d/.test(family);
+}
+
+/** Checks a list of instance types for Windows nodes: syntax, x86_64, not Mac, not empty. */
+export function checkWindowsInstanceTypes(instanceTypes: unknown, path = 'instanceTypes'): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  if (!Array.isArray(instanceTypes)) {
+    issues.push({
+      path,
+      message: `Instance types must be a list, got ${JSON.stringify(instanceTypes)}.`,
+      fix: "Write e.g. ['m5.xlarge'].",
+    });
+    return issues;
+  }
+  if (instanceTypes.length === 0) {
+    issues.push({
+      path,
+      message: 'The instance type list is empty.',
+      fix: "Name at least one x86_64 type, e.g. ['m5.xlarge'].",
+    });
+  }
+  instanceTypes.forEach((t: unknown, i) => issues.push(...checkWindowsInstanceType(t, `${path}[${i}]`)));
+  return issues;
+}
+
+/** Checks one instance type for Windows nodes. */
+export function checkWindowsInstanceType(instanceType: unknown, path = 'instanceType'): ValidationIssue[] {
+  if (typeof instanceType !== 'string' || instanceFamily(instanceType) === undefined) {
+    return [
+      {
+        path,
+        message: `Instance type ${JSON.stringify(instanceType)} is not an EC2 instance type.`,
+        fix: "Write 'family.size', e.g. 'm5.xlarge'.",
+      },
+    ];
+  }
+  if (isArmInstanceType(instanceType)) {
+    return [
+      {
+        path,
+        message: `Instance type '${instanceType}' is AWS Graviton (arm64); Windows AMIs are x86_64 only.`,
+        fix: `Use an x86_64 family, e.g. '${x86Equivalent(instanceType)}'.`,
+      },
+    ];
+  }
+  if (isMacInstanceType(instanceType)) {
+    return [
+      {
+        path,
+        message: `Instance type '${instanceType}' is an EC2 Mac instance; it runs macOS only.`,
+        fix: "Use an x86_64 family, e.g. 'm5.xlarge'.",
+      },
+    ];
+  }
+  return [];
+}
+
+/** An x86_64 type to suggest: `m6g.xlarge` → `m6i.xlarge`, `t4g.large` → `t3.large`, otherwise `m5.xlarge`. */
+function x86Equivalent(instanceType: string): string {
+  const m = INSTANCE_TYPE.exec(instanceType);
+  if (!m) return 'm5.xlarge';
+  const [, family, size] = m;
+  if (family === 't4g') return `t3.${size}`;
+  // General, compute and memory families of generations 6 to 8 all have an Intel `i` sibling with the same sizes.
+  const sibling = /^([mcr])([678])g[a-z]*$/.exec(family);
+  return sibling ? `${sibling[1]}${sibling[2]}i.${size}` : 'm5.xlarge';
+}

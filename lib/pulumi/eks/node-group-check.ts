@@ -1,0 +1,144 @@
+/**
+ * Checks of a raw `aws:eks/nodeGroup:NodeGroup`'s inputs, for node groups not built with `WindowsNodePool`
+ * (the CrossGuard policy pack runs these on every node group). Pure: props in, issues out.
+ */
+import type { ValidationIssue } from '../../core/errors';
+import { DEFAULT_WINDOWS_RELEASE, releaseInfo } from '../../core/releases';
+import { TAINT_EFFECTS, WINDOWS_TAINT } from '../../core/target';
+import type { Severity } from '../../core/validate/types';
+import { CLOUD_TAINT_EFFECTS, toCloudTaintEffect } from '../node-pool';
+import {
+  eksWindowsAmiType,
+  explainEksWindowsAmiType,
+  looksLikeEksWindowsAmiType,
+  parseEksWindowsAmiType,
+} from './ami-types';
+import { checkWindowsInstanceTypes } from './instance-types';
+import { AUTOSCALER_WINDOWS_OS_TAG } from './tags';
+
+/** Stable ids of the EKS Windows checks. */
+export const EKS_RULE_IDS = {
+  /** amiType looks like Windows but is not one EKS knows. */
+  amiType: 'eks-windows-ami-type',
+  /** A taint effect in the Kubernetes spelling (`NoSchedule`) where EKS wants `NO_SCHEDULE`. */
+  taintEffect: 'eks-windows-taint-effect',
+  /** A Windows node group without the `os=windows` `NO_SCHEDULE` taint. */
+  windowsTaint: 'eks-windows-taint',
+  /** A Graviton or Mac instance type for a Windows node group. */
+  instanceArch: 'eks-windows-instance-arch',
+  /** A Windows node group without the Cluster Autoscaler `kubernetes.io/os` node-template tag. */
+  autoscalerTags: 'eks-windows-autoscaler-tags',
+  /** A root disk smaller than the Windows AMI's snapshot. */
+  diskSize: 'eks-windows-disk-size',
+  /** A Windows Server 2019 amiType. */
+  deprecatedRelease: 'eks-windows-deprecated-release',
+  /** A Windows cluster without a Linux node group declared. */
+  linuxNodeGroup: 'eks-windows-linux-node-group',
+  /** An instance type with less memory than a Windows node needs. */
+  instanceMemory: 'eks-windows-instance-memory',
+  /** Less system-reserved memory than Windows needs. */
+  systemReserved: 'eks-windows-system-reserved',
+} as const;
+
+/** Windows Server needs 32 GB (30 GiB) of disk (Microsoft system requirements); AWS Windows AMI root snapshots are 30 GiB. */
+export const MIN_WINDOWS_DISK_SIZE_GIB = 30;
+
+/** A `ValidationIssue` with the rule that found it and how bad it is, for the policy pack. */
+export interface EksNodeGroupIssue extends ValidationIssue {
+  readonly ruleId: string;
+  readonly severity: Severity;
+}
+
+/**
+ * Validates a raw `aws.eks.NodeGroup`'s inputs when its amiType is (or looks like) Windows: amiType spelling,
+ * taint effect spelling, the `os=windows` taint, x86_64 instance types, the Cluster Autoscaler `kubernetes.io/os`
+ * tag, disk size. Returns no issues for Linux node groups. Unknown (preview) values are skipped, not flagged.
+ */
+export function checkEksNodeGroupInputs(props: Record<string, unknown>): EksNodeGroupIssue[] {
+  const issues: EksNodeGroupIssue[] = [];
+  const add = (ruleId: string, severity: Severity, issue: ValidationIssue): void => {
+    issues.push({ ...issue, ruleId, severity });
+  };
+  const amiType = props.amiType;
+  if (!looksLikeEksWindowsAmiType(amiType)) return issues;
+
+  const parsed = parseEksWindowsAmiType(amiType);
+  const explained = explainEksWindowsAmiType(String(amiType));
+  if (explained) add(EKS_RULE_IDS.amiType, 'error', { path: 'amiType', ...explained });
+  if (parsed && releaseInfo(parsed.release).support === 'deprecated') {
+    add(EKS_RULE_IDS.deprecatedRelease, 'warning', {
+      path: 'amiType',
+      message: `amiType '${String(amiType)}' runs ${releaseInfo(parsed.release).displayName}, which is deprecated for Kubernetes nodes.`,
+      fix: `Move to '${eksWindowsAmiType(DEFAULT_WINDOWS_RELEASE, parsed.variant)}' (rebuild images for the new build).`,
+    });
+  }
+
+  const taints = Array.isArray(props.taints) ? (props.taints as unknown[]) : [];
+  let hasWindowsTaint = false;
+  // An element not yet known (preview) may be the Windows taint: do not call it missing.
+  let someUnknown = false;
+  taints.forEach((raw, i) => {
+    if (typeof raw !== 'object' || raw === null) {
+      someUnknown = true;
+      return;
+    }
+    const { key, value, effect } = raw as Record<string, unknown>;
+    if (typeof effect === 'string' && !(CLOUD_TAINT_EFFECTS as readonly string[]).includes(effect)) {
+      const kubeEffect = TAINT_EFFECTS.find((e) => e.toLowerCase() === effect.toLowerCase());
+      add(EKS_RULE_IDS.taintEffect, 'error', {
+        path: `taints[${i}].effect`,
+        message: `Taint effect '${effect}' is not an EKS taint effect.`,
+        fix: kubeEffect
+          ? `Write '${toCloudTaintEffect(kubeEffect)}' (EKS spelling of ${kubeEffect}).`
+          : `Use one of ${CLOUD_TAINT_EFFECTS.join(', ')}.`,
+      });
+    }
+    if (
+      key === WINDOWS_TAINT.key &&
+      value === WINDOWS_TAINT.value &&
+      effect === toCloudTaintEffect(WINDOWS_TAINT.effect)
+    ) {
+      hasWindowsTaint = true;
+    }
+  });
+  if (props.taints === undefined || (Array.isArray(props.taints) && !hasWindowsTaint && !someUnknown)) {
+    add(EKS_RULE_IDS.windowsTaint, 'warning', {
+      path: 'taints',
+      message:
+        'The Windows node group does not carry the taint os=windows:NO_SCHEDULE, so Linux pods without a kubernetes.io/os selector can land on it.',
+      fix: "Add { key: 'os', value: 'windows', effect: 'NO_SCHEDULE' } and tolerate it in Windows workloads.",
+    });
+  }
+
+  if (Array.isArray(props.instanceTypes)) {
+    const typeIssues = checkWindowsInstanceTypes(
+      (props.instanceTypes as unknown[]).filter((t) => t !== undefined),
+      'instanceTypes',
+    );
+    for (const issue of typeIssues) add(EKS_RULE_IDS.instanceArch, 'error', issue);
+  }
+
+  if (typeof props.diskSize === 'number' && props.diskSize < MIN_WINDOWS_DISK_SIZE_GIB) {
+    add(EKS_RULE_IDS.diskSize, 'error', {
+      path: 'diskSize',
+      message: `diskSize ${props.diskSize} GiB is below the ${MIN_WINDOWS_DISK_SIZE_GIB} GiB Windows Server needs.`,
+      fix: 'Use 50 GiB or more (the EKS default for Windows); Windows images are several GB each.',
+    });
+  }
+
+  const tags = isRecord(props.tags) ? props.tags : undefined;
+  if (props.tags === undefined || (tags !== undefined && tags[AUTOSCALER_WINDOWS_OS_TAG] !== 'windows')) {
+    const scaling = isRecord(props.scalingConfig) ? props.scalingConfig : {};
+    const fromZero = scaling.minSize === 0;
+    add(EKS_RULE_IDS.autoscalerTags, fromZero ? 'warning' : 'info', {
+      path: `tags["${AUTOSCALER_WINDOWS_OS_TAG}"]`,
+      message: `The Windows node group has no tag ${AUTOSCALER_WINDOWS_OS_TAG}=windows, so Cluster Autoscaler treats an empty group as Linux${fromZero ? ' and will not scale it up from zero' : ''}.`,
+      fix: `Tag the node group's Auto Scaling group with ${AUTOSCALER_WINDOWS_OS_TAG}=windows (WindowsNodePool does this).`,
+    });
+  }
+  return issues;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

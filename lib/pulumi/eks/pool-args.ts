@@ -1,0 +1,153 @@
+/**
+ * Arguments and checks shared by the managed and self-managed EKS Windows pools. Every checked value is plain
+ * (not a `pulumi.Input`), so it is validated before any resource is registered.
+ */
+import type * as pulumi from '@pulumi/pulumi';
+import type { ValidationIssue } from '../../core/errors';
+import { DEFAULT_WINDOWS_RELEASE, type WindowsRelease } from '../../core/releases';
+import { WINDOWS_TAINT, type Taint, type WindowsNodeTarget } from '../../core/target';
+import {
+  checkNodeLabels,
+  checkRelease,
+  checkTaints,
+  nodePoolTarget,
+  resolveScaling,
+  type NodePoolScaling,
+  type NodePoolScalingArgs,
+} from '../node-pool';
+import { DEFAULT_PARTITION } from './iam';
+import { checkWindowsInstanceType, isBelowWindowsMemoryFloor } from './instance-types';
+import { EKS_RULE_IDS, MIN_WINDOWS_DISK_SIZE_GIB } from './node-group-check';
+import type { NodePoolWarning } from '../node-pool';
+
+/** EKS's own default root volume for Windows nodes (reference §7); Windows images are several GB each. */
+export const DEFAULT_WINDOWS_DISK_SIZE_GIB = 50;
+/** 4 vCPU / 16 GiB: Windows takes ~3.5 GB at idle, 16 GB is the production floor (reference §6). */
+export const DEFAULT_WINDOWS_INSTANCE_TYPE = 'm5.xlarge';
+/** EKS taints hold at most 63 characters in key and value (`aws.eks.NodeGroup` taint docs). */
+const EKS_TAINT_PART_MAX = 63;
+
+/** What both EKS Windows pools take. */
+export interface EksWindowsPoolBaseArgs {
+  /** The EKS cluster the nodes join. */
+  readonly clusterName: pulumi.Input<string>;
+  /** Subnets the nodes run in (private subnets of the cluster's VPC). */
+  readonly subnetIds: pulumi.Input<pulumi.Input<string>[]>;
+  /**
+   * Windows Server release of the nodes. Plain value: checked before anything is registered.
+   * @default '2022' (DEFAULT_WINDOWS_RELEASE)
+   */
+  readonly release?: WindowsRelease;
+  /**
+   * Node labels, in addition to the `kubernetes.io/os` and `node.kubernetes.io/windows-build` labels the kubelet
+   * sets itself. They show up in `nodeTarget.labels`, so workloads select them.
+   * @default {}
+   */
+  readonly labels?: Readonly<Record<string, string>>;
+  /**
+   * Node taints in the Kubernetes spelling (`NoSchedule`); converted to what AWS wants. `nodeTarget.taints` holds
+   * exactly these, so workloads built from the pool tolerate them.
+   * @default [WINDOWS_TAINT] (`os=windows:NoSchedule`)
+   */
+  readonly taints?: readonly Taint[];
+  /**
+   * Node count bounds.
+   * @default { minSize: 1, desiredSize: 2, maxSize: 2 }
+   */
+  readonly scaling?: NodePoolScalingArgs;
+  /**
+   * Root volume size in GiB; at least 30.
+   * @default 50
+   * @see https://docs.aws.amazon.com/eks/latest/APIReference/API_CreateNodegroup.html#AmazonEKS-CreateNodegroup-request-diskSize
+   */
+  readonly diskSize?: number;
+  /**
+   * AWS partition, for managed policy ARNs (`aws-cn`, `aws-us-gov`).
+   * @default 'aws'
+   */
+  readonly partition?: string;
+  /**
+   * Tags for the AWS resources the pool creates.
+   * @default {}
+   */
+  readonly tags?: Readonly<Record<string, pulumi.Input<string>>>;
+}
+
+/** Base args resolved and checked. */
+export interface ResolvedPoolArgs {
+  readonly release: WindowsRelease;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly taints: readonly Taint[];
+  readonly scaling: NodePoolScaling;
+  readonly diskSize: number;
+  readonly partition: string;
+  /** Present only when there are no issues. */
+  readonly target?: WindowsNodeTarget;
+}
+
+/** Resolves defaults of the base args and collects every issue (nothing thrown). */
+export function resolvePoolArgs(args: EksWindowsPoolBaseArgs): {
+  resolved: ResolvedPoolArgs;
+  issues: ValidationIssue[];
+} {
+  const issues: ValidationIssue[] = [];
+  const release = args.release ?? DEFAULT_WINDOWS_RELEASE;
+  issues.push(...checkRelease(release, 'release'));
+  const labels = args.labels ?? {};
+  issues.push(...checkNodeLabels(labels, issues.length === 0 ? release : undefined, 'labels'));
+  const taints = args.taints ?? [WINDOWS_TAINT];
+  issues.push(...checkTaints(taints, 'taints'));
+  if (Array.isArray(taints)) {
+    taints.forEach((t: unknown, i) => {
+      if (typeof t !== 'object' || t === null) return;
+      const { key, value } = t as Record<string, unknown>;
+      if (
+        (typeof key === 'string' && key.length > EKS_TAINT_PART_MAX) ||
+        (typeof value === 'string' && value.length > EKS_TAINT_PART_MAX)
+      ) {
+        issues.push({
+          path: `taints[${i}]`,
+          message: `Taint ${String(key)} has a key or value longer than the ${EKS_TAINT_PART_MAX} characters EKS accepts.`,
+          fix: 'Shorten the key (prefix included) and value.',
+        });
+      }
+    });
+  }
+  const { scaling, issues: scalingIssues } = resolveScaling(args.scaling, undefined, 'scaling');
+  issues.push(...scalingIssues);
+  const diskSize = args.diskSize ?? DEFAULT_WINDOWS_DISK_SIZE_GIB;
+  if (!(typeof diskSize === 'number' && Number.isInteger(diskSize) && diskSize >= MIN_WINDOWS_DISK_SIZE_GIB)) {
+    issues.push({
+      path: 'diskSize',
+      message: `diskSize ${JSON.stringify(diskSize)} GiB is below the ${MIN_WINDOWS_DISK_SIZE_GIB} GiB Windows Server needs (or not a whole number).`,
+      fix: `Use a whole number ≥ ${MIN_WINDOWS_DISK_SIZE_GIB}; ${DEFAULT_WINDOWS_DISK_SIZE_GIB} is the EKS default for Windows.`,
+    });
+  }
+  const partition = args.partition ?? DEFAULT_PARTITION;
+  if (typeof partition !== 'string' || !/^aws(-[a-z]+)*$/.test(partition)) {
+    issues.push({
+      path: 'partition',
+      message: `Partition ${JSON.stringify(partition)} is not an AWS partition.`,
+      fix: "Use 'aws', 'aws-cn' or 'aws-us-gov'.",
+    });
+  }
+  const target = issues.length === 0 ? nodePoolTarget({ release, labels, taints }) : undefined;
+  return { resolved: { release, labels, taints, scaling, diskSize, partition, ...(target ? { target } : {}) }, issues };
+}
+
+/** Checks one instance type and notes a memory warning; returns issues, pushes warnings. */
+export function checkPoolInstanceType(
+  instanceType: string,
+  path: string,
+  warnings: NodePoolWarning[],
+): ValidationIssue[] {
+  const issues = checkWindowsInstanceType(instanceType, path);
+  if (issues.length === 0 && isBelowWindowsMemoryFloor(instanceType)) {
+    warnings.push({
+      ruleId: EKS_RULE_IDS.instanceMemory,
+      message: `Instance type '${instanceType}' has less than the 8 GiB a Windows node needs; Windows Server takes about 3.5 GB at idle.`,
+      fix: `Use at least 8 GiB, 16 GiB for production (e.g. '${DEFAULT_WINDOWS_INSTANCE_TYPE}').`,
+    });
+  }
+  return issues;
+}

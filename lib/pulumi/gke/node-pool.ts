@@ -1,0 +1,247 @@
+/**
+ * `WindowsNodePool` for GKE: a `gcp.container.NodePool` that is a valid Windows Server pool by construction,
+ * and the `nodeTarget` workloads use to land on it.
+ * @see https://cloud.google.com/kubernetes-engine/docs/how-to/creating-a-cluster-windows
+ * @see https://www.pulumi.com/registry/packages/gcp/api-docs/container/nodepool/
+ */
+import * as pulumi from '@pulumi/pulumi';
+import * as container from '@pulumi/gcp/container';
+import type { ValidationIssue } from '../../core/errors';
+import type { WindowsWarning } from '../../core/pod-spec';
+import { DEFAULT_WINDOWS_RELEASE, isWindowsRelease, releaseInfo, type WindowsRelease } from '../../core/releases';
+import { GKE_WINDOWS_TAINT, WINDOWS_TAINT, type Taint, type WindowsNodeTarget } from '../../core/target';
+import { logWarnings, releaseSupportWarnings } from '../aks/pool-rules';
+import { throwInputErrors } from '../errors';
+import {
+  checkNodeLabels,
+  checkRelease,
+  checkTaints,
+  nodePoolTarget,
+  resolveScaling,
+  toCloudTaintEffect,
+  type NodePoolScalingArgs,
+} from '../node-pool';
+import { checkGkeClusterForWindows, checkGkeClusterInfo, type GkeClusterInfo } from './cluster-checks';
+import {
+  DEFAULT_GKE_WINDOWS_MACHINE_TYPE,
+  GKE_WINDOWS_IMAGE_TYPE,
+  checkGkeMachineType,
+  checkGkeRelease,
+  checkGkeReleaseForKubernetes,
+  gkeMachineTypeWarnings,
+  untaintedGkePoolWarnings,
+} from './node-pool-checks';
+
+/** `nodeConfig` as a plain object (the SDK's `NodePoolNodeConfig`), without Output/Promise wrappers. */
+type NodeConfig = Exclude<
+  NonNullable<container.NodePoolArgs['nodeConfig']>,
+  Promise<unknown> | pulumi.OutputInstance<unknown>
+>;
+/** nodeConfig fields the component sets itself. */
+type ManagedNodeConfigKeys = 'imageType' | 'windowsNodeConfig' | 'machineType' | 'labels' | 'taints';
+/** NodePool args the component sets itself. */
+type ManagedNodePoolKeys =
+  'cluster' | 'location' | 'project' | 'nodeConfig' | 'nodeCount' | 'initialNodeCount' | 'autoscaling' | 'version';
+
+export interface WindowsNodePoolArgs {
+  /**
+   * The cluster to join, and what is known about it (VPC-native, a Linux pool, Autopilot): known facts are
+   * checked, and a cluster that cannot take Windows pools is refused.
+   */
+  readonly cluster: GkeClusterInfo;
+  /**
+   * The args the cluster was (or will be) created with, checked like the stated facts: see
+   * `checkGkeClusterForWindows`.
+   * @default - not checked
+   */
+  readonly clusterArgs?: container.ClusterArgs;
+  /**
+   * Windows Server release of the nodes; sets `windowsNodeConfig.osversion`. GKE offers 2019 and 2022 (no 2025).
+   * @default '2022'
+   * @see https://cloud.google.com/kubernetes-engine/docs/how-to/creating-a-cluster-windows#choose_your_windows_server_node_image
+   */
+  readonly release?: WindowsRelease;
+  /**
+   * Kubernetes version of the pool's nodes (`version`), checked against the release when it is a plain string.
+   * @default - omitted: the cluster's version
+   */
+  readonly kubernetesVersion?: pulumi.Input<string>;
+  /**
+   * Machine type: x86_64 (Arm families T2A, C4A, N4A are refused), 8 GB or more (smaller types warn).
+   * @default 'n2-standard-4' (4 vCPU, 16 GB)
+   * @see https://cloud.google.com/compute/docs/machine-resource
+   */
+  readonly machineType?: string;
+  /**
+   * Node labels (`nodeConfig.labels`), also selected on by workloads through `nodeTarget`.
+   * @default {}
+   */
+  readonly labels?: Readonly<Record<string, string>>;
+  /**
+   * Node taints, Kubernetes spelling (`NoSchedule`); converted to GKE's `NO_SCHEDULE` for `nodeConfig.taints`.
+   * @default [WINDOWS_TAINT] (`os=windows:NoSchedule`)
+   * @see https://cloud.google.com/kubernetes-engine/docs/how-to/node-taints
+   */
+  readonly taints?: readonly Taint[];
+  /**
+   * Node counts, **per zone** as GKE counts them: `desiredSize` is `nodeCount` (or `initialNodeCount` with
+   * autoscaling); `minSize`/`maxSize` are `autoscaling.minNodeCount`/`maxNodeCount`.
+   * @default { minSize: 1, maxSize: 2, desiredSize: 2 }
+   */
+  readonly scaling?: NodePoolScalingArgs;
+  /**
+   * Let the cluster autoscaler scale the pool between `scaling.minSize` and `scaling.maxSize` per zone.
+   * @default - true when `scaling.minSize` or `scaling.maxSize` is set, false otherwise
+   * @see https://cloud.google.com/kubernetes-engine/docs/concepts/cluster-autoscaler
+   */
+  readonly autoscaling?: boolean;
+  /**
+   * Further `nodeConfig` fields (`diskSizeGb`, `serviceAccount`, `oauthScopes`…). The fields this component sets
+   * (imageType, windowsNodeConfig, machineType, labels, taints) cannot be overridden.
+   * @default {}
+   */
+  readonly nodeConfig?: Omit<NodeConfig, ManagedNodeConfigKeys>;
+  /**
+   * Further NodePool args (`name`, `management`, `nodeLocations`, `upgradeSettings`…).
+   * @default {}
+   */
+  readonly nodePoolArgs?: Omit<container.NodePoolArgs, ManagedNodePoolKeys>;
+}
+
+/** The component's type token. */
+export const GKE_WINDOWS_NODE_POOL_TYPE = 'k8s-windows:gke:WindowsNodePool';
+
+/**
+ * A Windows Server node pool on GKE (`WINDOWS_LTSC_CONTAINERD`, the release's osversion, tainted
+ * `os=windows:NoSchedule`). Bad args raise one `pulumi.InputPropertiesError` listing every problem, before any
+ * resource is registered.
+ *
+ * `nodeTarget.taints` holds the pool's taints **and** `node.kubernetes.io/os=windows:NoSchedule`
+ * (`GKE_WINDOWS_TAINT`): GKE is said to put that taint on Windows nodes itself (reference §2, unverified), and a
+ * toleration for a taint that is absent costs nothing, while a missing one leaves pods Pending.
+ */
+export class WindowsNodePool extends pulumi.ComponentResource {
+  /** The scheduling contract of this pool's nodes. */
+  public readonly nodeTarget: WindowsNodeTarget;
+  /** The Windows Server release the nodes run. */
+  public readonly release: WindowsRelease;
+  /** The GKE node pool. */
+  public readonly nodePool: container.NodePool;
+
+  constructor(name: string, args: WindowsNodePoolArgs, opts?: pulumi.ComponentResourceOptions) {
+    // Validate before `super`: nothing, not even the component, is registered for bad input.
+    const resolved = resolveArgs(name, args);
+    super(GKE_WINDOWS_NODE_POOL_TYPE, name, {}, opts);
+    logWarnings(resolved.warnings, this);
+
+    this.release = resolved.release;
+    const targetTaints = resolved.taints.some((t) => sameTaint(t, GKE_WINDOWS_TAINT))
+      ? resolved.taints
+      : [...resolved.taints, GKE_WINDOWS_TAINT];
+    this.nodeTarget = nodePoolTarget({ release: resolved.release, labels: resolved.labels, taints: targetTaints });
+
+    const { minSize, maxSize, desiredSize } = resolved.scaling;
+    const osversion = releaseInfo(resolved.release).gkeOsVersion as string;
+    this.nodePool = new container.NodePool(
+      name,
+      {
+        ...args.nodePoolArgs,
+        cluster: args.cluster.name,
+        location: args.cluster.location,
+        ...(args.cluster.project !== undefined ? { project: args.cluster.project } : {}),
+        nodeConfig: {
+          ...args.nodeConfig,
+          imageType: GKE_WINDOWS_IMAGE_TYPE,
+          windowsNodeConfig: { osversion },
+          machineType: resolved.machineType,
+          ...(Object.keys(resolved.labels).length > 0 ? { labels: { ...resolved.labels } } : {}),
+          ...(resolved.taints.length > 0
+            ? {
+                taints: resolved.taints.map((t) => ({
+                  key: t.key,
+                  value: t.value ?? '',
+                  effect: toCloudTaintEffect(t.effect),
+                })),
+              }
+            : {}),
+        },
+        ...(resolved.autoscaling
+          ? { initialNodeCount: desiredSize, autoscaling: { minNodeCount: minSize, maxNodeCount: maxSize } }
+          : { nodeCount: desiredSize }),
+        ...(args.kubernetesVersion !== undefined ? { version: args.kubernetesVersion } : {}),
+      },
+      // initialNodeCount forces a replacement when it changes; the autoscaler owns the count after creation.
+      { parent: this, ...(resolved.autoscaling ? { ignoreChanges: ['initialNodeCount'] } : {}) },
+    );
+
+    this.registerOutputs({ nodePool: this.nodePool, nodeTarget: this.nodeTarget });
+  }
+}
+
+function sameTaint(a: Taint, b: Taint): boolean {
+  return a.key === b.key && (a.value ?? '') === (b.value ?? '') && a.effect === b.effect;
+}
+
+interface ResolvedArgs {
+  readonly release: WindowsRelease;
+  readonly machineType: string;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly taints: readonly Taint[];
+  readonly scaling: { readonly minSize: number; readonly maxSize: number; readonly desiredSize: number };
+  readonly autoscaling: boolean;
+  readonly warnings: readonly WindowsWarning[];
+}
+
+/** Resolves defaults once and checks every arg, throwing one InputPropertiesError listing all problems. */
+function resolveArgs(name: string, args: WindowsNodePoolArgs): ResolvedArgs {
+  const release = args.release ?? DEFAULT_WINDOWS_RELEASE;
+  const machineType = args.machineType ?? DEFAULT_GKE_WINDOWS_MACHINE_TYPE;
+  const labels = args.labels ?? {};
+  const taints = args.taints ?? [WINDOWS_TAINT];
+  const autoscaling = args.autoscaling ?? (args.scaling?.minSize !== undefined || args.scaling?.maxSize !== undefined);
+
+  const issues: ValidationIssue[] = [];
+  const warnings: WindowsWarning[] = [];
+  const cluster: Partial<GkeClusterInfo> = args.cluster ?? {};
+  if (cluster.name === undefined || cluster.name === '') {
+    issues.push({
+      path: 'cluster.name',
+      message: 'cluster.name is required.',
+      fix: 'Pass the GKE cluster name (cluster.name).',
+    });
+  }
+  if (cluster.location === undefined || cluster.location === '') {
+    issues.push({
+      path: 'cluster.location',
+      message: 'cluster.location is required.',
+      fix: "Pass the cluster's region or zone (cluster.location).",
+    });
+  }
+  issues.push(...checkGkeClusterInfo(cluster as GkeClusterInfo, 'cluster'));
+  if (args.clusterArgs !== undefined) {
+    issues.push(...checkGkeClusterForWindows(args.clusterArgs).map((i) => ({ ...i, path: `clusterArgs.${i.path}` })));
+  }
+  issues.push(...checkRelease(release, 'release'));
+  if (isWindowsRelease(release)) {
+    issues.push(...checkGkeRelease(release, 'release'));
+    issues.push(...checkGkeReleaseForKubernetes(release, args.kubernetesVersion, 'kubernetesVersion'));
+    warnings.push(...releaseSupportWarnings(release, 'release'));
+  }
+  issues.push(...checkGkeMachineType(machineType, 'machineType'));
+  warnings.push(...gkeMachineTypeWarnings(machineType, 'machineType'));
+  issues.push(...checkNodeLabels(labels, isWindowsRelease(release) ? release : undefined, 'labels'));
+  const taintIssues = checkTaints(taints, 'taints');
+  issues.push(...taintIssues);
+  if (taintIssues.length === 0) warnings.push(...untaintedGkePoolWarnings(taints, 'taints'));
+  const { scaling, issues: scalingIssues } = resolveScaling(args.scaling, undefined, 'scaling');
+  issues.push(...scalingIssues);
+  if (args.autoscaling === false && (args.scaling?.minSize !== undefined || args.scaling?.maxSize !== undefined)) {
+    issues.push({
+      path: 'scaling',
+      message: 'scaling.minSize/maxSize bound the autoscaler, but autoscaling is false: they would be ignored.',
+      fix: 'Set autoscaling: true, or give only scaling.desiredSize.',
+    });
+  }
+  throwInputErrors(`gke.WindowsNodePool ${name}`, issues);
+  return { release: release as WindowsRelease, machineType, labels, taints, scaling, autoscaling, warnings };
+}

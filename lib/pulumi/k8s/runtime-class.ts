@@ -1,0 +1,140 @@
+/**
+ * `WindowsRuntimeClass`: a `node.k8s.io/v1` RuntimeClass with the containerd Windows handler for the target's
+ * isolation and the target's scheduling, so pods that name it land on the right Windows nodes.
+ */
+import * as pulumi from '@pulumi/pulumi';
+import { RuntimeClass } from '@pulumi/kubernetes/node/v1';
+import type * as k8sInput from '@pulumi/kubernetes/types/input';
+import type { ValidationIssue } from '../../core/errors';
+import type { WindowsIsolation, WindowsRelease } from '../../core/releases';
+import { schedulingFor, windowsNodeTarget, type WindowsNodeTarget } from '../../core/target';
+import { isDns1123Subdomain } from '../../core/windows-options';
+import { asInputErrors, throwInputErrors } from '../errors';
+import { isPlain } from './inputs';
+
+/** containerd's Windows runtime handler for an isolation (reference §1). */
+export function windowsRuntimeHandler(isolation: WindowsIsolation): string {
+  switch (isolation) {
+    case 'process':
+      return 'runhcs-wcow-process';
+    case 'hyperv':
+      return 'runhcs-wcow-hypervisor';
+    default: {
+      const unknownIsolation: never = isolation;
+      throw new Error(`Unknown isolation ${String(unknownIsolation)}`);
+    }
+  }
+}
+
+export interface WindowsRuntimeClassArgs {
+  /**
+   * `metadata.name`, what pods name in `runtimeClassName`. Set explicitly (never auto-named) so the target can
+   * carry it.
+   * @default - the Pulumi resource name
+   */
+  readonly name?: string;
+  /**
+   * The Windows nodes the RuntimeClass schedules onto: a node pool's `nodeTarget` or `windowsNodeTarget(...)`.
+   * When it is an Output, `nodeTarget` is one too and the scheduling is filled in once it resolves.
+   * @default - `windowsNodeTarget({ release, isolation })`
+   */
+  readonly target?: pulumi.Input<WindowsNodeTarget>;
+  /**
+   * Windows Server release to pin when no `target` is given. Ignored when `target` is set.
+   * @default '2022'
+   */
+  readonly release?: WindowsRelease;
+  /**
+   * Isolation when no `target` is given; picks the handler. Hyper-V isolation is experimental upstream. Ignored
+   * when `target` is set.
+   * @default 'process'
+   */
+  readonly isolation?: WindowsIsolation;
+  /**
+   * Pod overhead charged for every pod of this class (Hyper-V isolation runs a utility VM per pod).
+   * @default - none
+   */
+  readonly overhead?: pulumi.Input<k8sInput.node.v1.Overhead>;
+  /**
+   * Labels of the object.
+   * @default - none
+   */
+  readonly labels?: Readonly<Record<string, string>>;
+}
+
+/** The release used when neither a target nor a release is given: the default on every cloud today. */
+const DEFAULT_RELEASE: WindowsRelease = '2022';
+
+/**
+ * A RuntimeClass for Windows pods: handler `runhcs-wcow-process` (or `runhcs-wcow-hypervisor` for Hyper-V
+ * isolation) and `scheduling` with the target's nodeSelector and tolerations. Its `nodeTarget` is the target with
+ * `runtimeClassName` set: give it to workloads so their pods name this class. Plain args are checked in the
+ * constructor (one `pulumi.InputPropertiesError` listing every problem, before anything registers).
+ * @see https://kubernetes.io/docs/concepts/containers/runtime-class/
+ */
+export class WindowsRuntimeClass extends pulumi.ComponentResource {
+  /** `metadata.name` of the RuntimeClass. */
+  public readonly runtimeClassName: string;
+  /**
+   * The target with `runtimeClassName` set, for workloads' `windows.target`. Plain when the given target was
+   * plain (workloads built from it are then checked synchronously), an Output otherwise.
+   */
+  public readonly nodeTarget: pulumi.Input<WindowsNodeTarget>;
+  /** The RuntimeClass object. */
+  public readonly runtimeClass: RuntimeClass;
+
+  constructor(name: string, args: WindowsRuntimeClassArgs = {}, opts?: pulumi.ComponentResourceOptions) {
+    const subject = `WindowsRuntimeClass '${name}'`;
+    const runtimeClassName = args.name ?? name; // the target carries the name: never auto-named
+    const issues: ValidationIssue[] = [];
+    if (!isDns1123Subdomain(runtimeClassName)) {
+      issues.push({
+        path: 'name',
+        message: `RuntimeClass name '${runtimeClassName}' is not a lowercase DNS-1123 subdomain.`,
+        fix:
+          args.name === undefined
+            ? 'Set name: the resource name is not a valid object name.'
+            : 'Use lowercase letters, digits, "-" and ".".',
+      });
+    }
+    throwInputErrors(subject, issues);
+    const withName = (target: WindowsNodeTarget): WindowsNodeTarget => ({ ...target, runtimeClassName });
+    const given = args.target;
+    const nodeTarget: pulumi.Input<WindowsNodeTarget> =
+      given === undefined
+        ? withName(
+            asInputErrors(subject, '', () =>
+              windowsNodeTarget({
+                release: args.release ?? DEFAULT_RELEASE,
+                ...(args.isolation !== undefined ? { isolation: args.isolation } : {}),
+              }),
+            ),
+          )
+        : isPlain(given)
+          ? withName(given as WindowsNodeTarget)
+          : pulumi.output(given).apply((t) => withName(t as WindowsNodeTarget));
+
+    super('k8s-windows:kubernetes:WindowsRuntimeClass', name, {}, opts);
+    this.runtimeClassName = runtimeClassName;
+    this.nodeTarget = nodeTarget;
+    const spec = pulumi.output(nodeTarget).apply((t) => {
+      const target = t as WindowsNodeTarget;
+      const scheduling = schedulingFor(target);
+      return {
+        handler: windowsRuntimeHandler(target.isolation),
+        scheduling: { nodeSelector: scheduling.nodeSelector, tolerations: scheduling.tolerations },
+      };
+    });
+    this.runtimeClass = new RuntimeClass(
+      name,
+      {
+        metadata: { name: runtimeClassName, ...(args.labels ? { labels: { ...args.labels } } : {}) },
+        handler: spec.handler,
+        scheduling: spec.scheduling,
+        ...(args.overhead !== undefined ? { overhead: args.overhead } : {}),
+      },
+      { parent: this },
+    );
+    this.registerOutputs({ runtimeClassName });
+  }
+}

@@ -1,0 +1,276 @@
+/**
+ * One implementation behind every Windows workload component (Deployment, StatefulSet, DaemonSet, Job, CronJob):
+ * find the pod template in the spec, fill in labels and the selector, convert the pod spec for Windows, and
+ * register the `@pulumi/kubernetes` resource as a child. Kinds differ only in a `WorkloadKind` record.
+ */
+import * as pulumi from '@pulumi/pulumi';
+import type * as k8sInput from '@pulumi/kubernetes/types/input';
+import type { ValidationIssue } from '../../core/errors';
+import type { PodSpec } from '../../core/kube';
+import type { WindowsWarning } from '../../core/pod-spec';
+import type { WindowsNodeTarget } from '../../core/target';
+import { throwInputErrors } from '../errors';
+import { isPlain, isRecord, plainCopy, type Json } from './inputs';
+import { convertPodSpec, formatWarning, type WindowsPodArgs } from './windows-pod';
+
+/** The label put on pods (and selected on) when the template carries none: the Kubernetes recommended name label. */
+export const DEFAULT_POD_LABEL = 'app.kubernetes.io/name';
+
+/** The Kubernetes object metadata, as `@pulumi/kubernetes` takes it. */
+export type ObjectMetaInput = k8sInput.meta.v1.ObjectMeta;
+/** A pod spec, as `@pulumi/kubernetes` takes it (plain `kubernetes-types` pod specs fit too). */
+export type PodSpecInput = k8sInput.core.v1.PodSpec;
+/** A pod template whose `spec` the component converts for Windows. */
+export interface WindowsPodTemplateInput {
+  /**
+   * Pod labels and annotations.
+   * @default - labels `{ 'app.kubernetes.io/name': <resource name> }`
+   */
+  readonly metadata?: pulumi.Input<ObjectMetaInput>;
+  /** The pod spec, written as for Linux: the component makes it a valid Windows pod spec. */
+  readonly spec: pulumi.Input<PodSpecInput>;
+}
+
+/** Args shared by every Windows workload component. */
+export interface WindowsWorkloadArgs<TSpec> {
+  /**
+   * The workload's metadata (name, namespace, labels).
+   * @default - auto-named by Pulumi in the provider's default namespace
+   */
+  readonly metadata?: pulumi.Input<ObjectMetaInput>;
+  /**
+   * The workload spec as `@pulumi/kubernetes` takes it, except that the pod template is converted for Windows and
+   * the selector may be left out (it then selects the template's labels). Leave out the template when `podSpec` is
+   * given.
+   * @default - built from `podSpec`
+   */
+  readonly spec?: pulumi.Input<TSpec>;
+  /**
+   * Shorthand for the pod template's spec, when nothing else about the template needs saying.
+   * Exactly one of `podSpec` and the spec's pod template must be given.
+   * @default - the spec's pod template
+   */
+  readonly podSpec?: pulumi.Input<PodSpecInput>;
+  /**
+   * How the pods run on Windows.
+   * @default - Windows Server 2022 nodes tainted `os=windows:NoSchedule`, process isolation
+   */
+  readonly windows?: WindowsPodArgs;
+}
+
+/** What distinguishes one workload kind from another. */
+export interface WorkloadKind<TResource> {
+  /** Pulumi type token of the component: `k8s-windows:kubernetes:WindowsDeployment`. */
+  readonly typeToken: string;
+  /** Kubernetes kind, for messages. */
+  readonly kind: string;
+  /** Path from the workload spec to the pod template: `['template']`, CronJob `['jobTemplate', 'spec', 'template']`. */
+  readonly templatePath: readonly string[];
+  /** Whether the spec has a label selector that must match the template (Jobs generate their own). */
+  readonly hasSelector: boolean;
+  /** Pod spec fields the kind needs when the user left them out (Jobs: `restartPolicy`). */
+  readonly podDefaults?: Readonly<Json>;
+  /** Registers the `@pulumi/kubernetes` resource. */
+  readonly create: (
+    name: string,
+    args: { metadata?: pulumi.Input<ObjectMetaInput>; spec: pulumi.Input<Json> },
+    opts: pulumi.CustomResourceOptions,
+  ) => TResource;
+}
+
+/** The resolved parts of a workload, plain or all eventual. */
+interface Rendered {
+  readonly spec: Json;
+  readonly podSpec: PodSpec;
+  readonly podLabels: Record<string, string>;
+  readonly target: WindowsNodeTarget | undefined;
+}
+
+/**
+ * Base class of the Windows workload components. Plain inputs are converted and checked synchronously, before the
+ * component registers; when `spec`, `podSpec` or `windows.target` holds an Output, the conversion runs in `apply`.
+ */
+export class WindowsWorkload<TResource extends pulumi.CustomResource> extends pulumi.ComponentResource {
+  /** The `@pulumi/kubernetes` resource this component wraps. */
+  public readonly workload: TResource;
+  /** The Windows pod spec the workload runs. */
+  public readonly podSpec: pulumi.Output<PodSpec>;
+  /** The pods' labels: select on them from a Service. */
+  public readonly podLabels: pulumi.Output<Record<string, string>>;
+  /** The node target given in `windows.target`; undefined when the default target was used. */
+  public readonly nodeTarget: pulumi.Output<WindowsNodeTarget | undefined>;
+
+  constructor(
+    kind: WorkloadKind<TResource>,
+    name: string,
+    args: WindowsWorkloadArgs<unknown>,
+    opts?: pulumi.ComponentResourceOptions,
+  ) {
+    const subject = `${kind.typeToken.split(':').pop() ?? kind.kind} '${name}'`;
+    const windows = args.windows ?? {};
+    const warnings: WindowsWarning[] = [];
+    const eventual = !isPlain(args.spec) || !isPlain(args.podSpec) || !isPlain(windows.target);
+    // Plain inputs: check before the component registers, so a bad input registers nothing.
+    const plain = eventual
+      ? undefined
+      : render(
+          kind,
+          name,
+          subject,
+          { spec: args.spec, podSpec: args.podSpec, target: windows.target as WindowsNodeTarget | undefined },
+          windows,
+          (w) => warnings.push(w),
+        );
+    super(kind.typeToken, name, {}, opts);
+    for (const w of warnings) pulumi.log.warn(formatWarning(w), this);
+
+    const rendered: pulumi.Output<Rendered> = plain
+      ? (pulumi.output(plain) as unknown as pulumi.Output<Rendered>)
+      : pulumi
+          .all([args.spec, args.podSpec, windows.target])
+          .apply(([spec, podSpec, target]) =>
+            render(
+              kind,
+              name,
+              subject,
+              { spec, podSpec, target: target as WindowsNodeTarget | undefined },
+              windows,
+              (w) => pulumi.log.warn(formatWarning(w), this),
+            ),
+          );
+    const gmsa = windows.gmsa;
+    const dependsOn = typeof gmsa === 'object' && pulumi.Resource.isInstance(gmsa) ? [gmsa] : [];
+    this.workload = kind.create(
+      name,
+      {
+        ...(args.metadata !== undefined ? { metadata: args.metadata } : {}),
+        spec: plain ? plain.spec : rendered.apply((r) => r.spec),
+      },
+      { parent: this, dependsOn },
+    );
+    this.podSpec = rendered.apply((r) => r.podSpec);
+    this.podLabels = rendered.apply((r) => r.podLabels);
+    this.nodeTarget = rendered.apply((r) => r.target);
+    this.registerOutputs({ podSpec: this.podSpec, podLabels: this.podLabels });
+  }
+}
+
+interface RenderInput {
+  readonly spec: unknown;
+  readonly podSpec: unknown;
+  readonly target: WindowsNodeTarget | undefined;
+}
+
+function render(
+  kind: WorkloadKind<unknown>,
+  name: string,
+  subject: string,
+  input: RenderInput,
+  windows: WindowsPodArgs,
+  onWarning: (w: WindowsWarning) => void,
+): Rendered {
+  const templatePath = ['spec', ...kind.templatePath].join('.');
+  const issues: ValidationIssue[] = [];
+  if (input.spec !== undefined && !isRecord(input.spec)) {
+    issues.push({
+      path: 'spec',
+      message: `spec must be an object, got ${JSON.stringify(input.spec)}.`,
+      fix: 'Write a workload spec object.',
+    });
+  }
+  const spec: Json = isRecord(input.spec) ? plainCopy(input.spec) : {};
+  const template = getPath(spec, kind.templatePath);
+  if (input.podSpec !== undefined && template !== undefined) {
+    issues.push({
+      path: 'podSpec',
+      message: `Both podSpec and ${templatePath} are given, so the pod spec is ambiguous.`,
+      fix: `Keep one: move podSpec into ${templatePath}.spec, or remove the template.`,
+    });
+  } else if (input.podSpec === undefined && !isRecord(template)) {
+    issues.push({
+      path: templatePath,
+      message: `A ${kind.kind} needs a pod template, and neither ${templatePath} nor podSpec is given.`,
+      fix: `Give podSpec: { containers: [...] }, or ${templatePath}: { spec: { containers: [...] } }.`,
+    });
+  } else if (input.podSpec !== undefined && !isRecord(input.podSpec)) {
+    issues.push({
+      path: 'podSpec',
+      message: `podSpec must be an object, got ${JSON.stringify(input.podSpec)}.`,
+      fix: 'Write a pod spec object.',
+    });
+  } else if (isRecord(template) && !isRecord(template.spec)) {
+    issues.push({
+      path: `${templatePath}.spec`,
+      message: 'The pod template has no spec.',
+      fix: `Write ${templatePath}.spec: { containers: [...] }.`,
+    });
+  }
+  throwInputErrors(subject, issues);
+
+  const fromShorthand = input.podSpec !== undefined;
+  const tmpl: Json = fromShorthand ? {} : (template as Json);
+  const userPodSpec = (fromShorthand ? input.podSpec : tmpl.spec) as Json;
+  const meta: Json = isRecord(tmpl.metadata) ? tmpl.metadata : {};
+  const podLabels: Record<string, string> = isRecord(meta.labels)
+    ? (meta.labels as Record<string, string>)
+    : { [DEFAULT_POD_LABEL]: name };
+  const selectorIssues = kind.hasSelector ? selectorProblems(spec.selector, podLabels, templatePath) : [];
+
+  const podSpec = convertPodSpec({ ...kind.podDefaults, ...userPodSpec } as unknown as PodSpec, windows, {
+    pathPrefix: fromShorthand ? 'podSpec' : `${templatePath}.spec`,
+    subject,
+    target: input.target,
+    onWarning,
+    issues: selectorIssues,
+  });
+
+  if (kind.hasSelector && spec.selector === undefined) spec.selector = { matchLabels: { ...podLabels } };
+  setPath(spec, kind.templatePath, { ...tmpl, metadata: { ...meta, labels: podLabels }, spec: plainCopy(podSpec) });
+  return { spec, podSpec: plainCopy(podSpec), podLabels, target: input.target };
+}
+
+/** A selector that does not select the template's own pods is refused by the API server; say so now. */
+function selectorProblems(
+  selector: unknown,
+  podLabels: Record<string, string>,
+  templatePath: string,
+): ValidationIssue[] {
+  if (selector === undefined) return [];
+  if (!isRecord(selector)) {
+    return [
+      {
+        path: 'spec.selector',
+        message: `spec.selector must be a label selector, got ${JSON.stringify(selector)}.`,
+        fix: "Write { matchLabels: { ... } }, or leave it out to select the template's labels.",
+      },
+    ];
+  }
+  const issues: ValidationIssue[] = [];
+  const matchLabels = isRecord(selector.matchLabels) ? selector.matchLabels : {};
+  for (const [key, value] of Object.entries(matchLabels)) {
+    if (podLabels[key] !== value) {
+      issues.push({
+        path: `spec.selector.matchLabels["${key}"]`,
+        message: `The selector wants ${key}=${String(value)} but the pod template's labels do not carry it.`,
+        fix: `Add it to ${templatePath}.metadata.labels, or leave spec.selector out to select the template's labels.`,
+      });
+    }
+  }
+  return issues;
+}
+
+function getPath(obj: Json, path: readonly string[]): unknown {
+  let node: unknown = obj;
+  for (const s of path) node = isRecord(node) ? node[s] : undefined;
+  return node;
+}
+
+/** Sets `value` at `path`, creating the objects on the way (CronJob's `jobTemplate.spec`). */
+function setPath(obj: Json, path: readonly string[], value: unknown): void {
+  let node = obj;
+  for (const s of path.slice(0, -1)) {
+    if (!isRecord(node[s])) node[s] = {};
+    node = node[s] as Json;
+  }
+  node[path[path.length - 1]] = value;
+}

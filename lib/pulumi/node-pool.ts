@@ -1,0 +1,459 @@
+/**
+ * Node-pool helpers shared by the EKS, AKS and GKE components: scaling, labels, taints (and their cloud
+ * spellings), release checks, and the `WindowsNodeTarget` a pool produces. Pure functions: each checker returns
+ * every issue it finds, so a component can gather all of them and throw one `InputPropertiesError` before it
+ * registers anything.
+ */
+import type { ValidationIssue } from '../core/errors';
+import { OS_LABEL, WINDOWS_BUILD_LABEL } from '../core/kube';
+import { parseWindowsRelease, releaseInfo, type WindowsIsolation, type WindowsRelease } from '../core/releases';
+import {
+  TAINT_EFFECTS,
+  WINDOWS_TAINT,
+  windowsNodeTarget,
+  type Taint,
+  type TaintEffect,
+  type WindowsNodeTarget,
+} from '../core/target';
+
+// ---------------------------------------------------------------------------------------------------------------
+// Taints
+// ---------------------------------------------------------------------------------------------------------------
+
+/** Taint effects as EKS (`aws.eks.NodeGroup.taints[].effect`) and GKE (`nodeConfig.taints[].effect`) spell them. */
+export type CloudTaintEffect = 'NO_SCHEDULE' | 'PREFER_NO_SCHEDULE' | 'NO_EXECUTE';
+export const CLOUD_TAINT_EFFECTS: readonly CloudTaintEffect[] = ['NO_SCHEDULE', 'PREFER_NO_SCHEDULE', 'NO_EXECUTE'];
+
+/** Converts a Kubernetes taint effect (`NoSchedule`) to the EKS/GKE spelling (`NO_SCHEDULE`). */
+export function toCloudTaintEffect(effect: TaintEffect): CloudTaintEffect {
+  switch (effect) {
+    case 'NoSchedule':
+      return 'NO_SCHEDULE';
+    case 'PreferNoSchedule':
+      return 'PREFER_NO_SCHEDULE';
+    case 'NoExecute':
+      return 'NO_EXECUTE';
+    default: {
+      const unknownEffect: never = effect;
+      throw new Error(`Unknown taint effect ${String(unknownEffect)}`);
+    }
+  }
+}
+
+/** Converts an EKS/GKE taint effect (`NO_SCHEDULE`) back to the Kubernetes spelling (`NoSchedule`). */
+export function fromCloudTaintEffect(effect: CloudTaintEffect): TaintEffect {
+  switch (effect) {
+    case 'NO_SCHEDULE':
+      return 'NoSchedule';
+    case 'PREFER_NO_SCHEDULE':
+      return 'PreferNoSchedule';
+    case 'NO_EXECUTE':
+      return 'NoExecute';
+    default: {
+      const unknownEffect: never = effect;
+      throw new Error(`Unknown cloud taint effect ${String(unknownEffect)}`);
+    }
+  }
+}
+
+export function isCloudTaintEffect(value: unknown): value is CloudTaintEffect {
+  return typeof value === 'string' && (CLOUD_TAINT_EFFECTS as readonly string[]).includes(value);
+}
+
+/** A taint as kubectl and AKS write it: `key=value:Effect`, or `key:Effect` without a value. */
+export function taintToString(taint: Taint): string {
+  return taint.value === undefined || taint.value === ''
+    ? `${taint.key}:${taint.effect}`
+    : `${taint.key}=${taint.value}:${taint.effect}`;
+}
+
+/** Whether `taints` holds exactly the conventional Windows taint `os=windows:NoSchedule` (reference §2). */
+export function hasWindowsTaint(taints: readonly Taint[]): boolean {
+  return taints.some(
+    (t) => t.key === WINDOWS_TAINT.key && t.value === WINDOWS_TAINT.value && t.effect === WINDOWS_TAINT.effect,
+  );
+}
+
+/**
+ * Checks taints written in the Kubernetes spelling (our args always take that spelling; components convert).
+ * A cloud spelling such as `NO_SCHEDULE` is refused with the fix named. Also checks key/value syntax and
+ * duplicate key+effect pairs, which the API server refuses on a Node.
+ */
+export function checkTaints(taints: unknown, path = 'taints'): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  if (taints === undefined) return issues;
+  if (!Array.isArray(taints)) {
+    issues.push({
+      path,
+      message: `Taints must be a list, got ${describe(taints)}.`,
+      fix: `Write [${WINDOWS_TAINT_LITERAL}].`,
+    });
+    return issues;
+  }
+  const seen = new Set<string>();
+  taints.forEach((raw: unknown, i) => {
+    const at = `${path}[${i}]`;
+    if (!isRecord(raw)) {
+      issues.push({
+        path: at,
+        message: `A taint must be an object, got ${describe(raw)}.`,
+        fix: `Write ${WINDOWS_TAINT_LITERAL}.`,
+      });
+      return;
+    }
+    const { key, value, effect } = raw;
+    if (typeof key !== 'string' || !isQualifiedName(key)) {
+      issues.push({
+        path: `${at}.key`,
+        message: `Taint key ${describe(key)} is not a valid qualified name.`,
+        fix: "Use a key such as 'os' or 'example.com/dedicated' (optional DNS prefix, name of at most 63 characters).",
+      });
+    }
+    if (value !== undefined && (typeof value !== 'string' || !isLabelValue(value))) {
+      issues.push({
+        path: `${at}.value`,
+        message: `Taint value ${describe(value)} is not a valid label value.`,
+        fix: 'Use at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit.',
+      });
+    }
+    if (isCloudTaintEffect(effect)) {
+      issues.push({
+        path: `${at}.effect`,
+        message: `Taint effect '${effect}' is the cloud API spelling; this field takes the Kubernetes spelling.`,
+        fix: `Write '${fromCloudTaintEffect(effect)}': it is converted to '${effect}' for the cloud API.`,
+      });
+    } else if (!(TAINT_EFFECTS as readonly unknown[]).includes(effect)) {
+      issues.push({
+        path: `${at}.effect`,
+        message: `Taint effect ${describe(effect)} is not a Kubernetes taint effect.`,
+        fix: `Use one of ${TAINT_EFFECTS.map((e) => `'${e}'`).join(', ')}.`,
+      });
+    }
+    const identity = `${String(key)}:${String(effect)}`;
+    if (seen.has(identity)) {
+      issues.push({
+        path: at,
+        message: `Taint ${String(key)}:${String(effect)} appears more than once; a node cannot carry two taints with the same key and effect.`,
+        fix: 'Remove the duplicate.',
+      });
+    }
+    seen.add(identity);
+  });
+  return issues;
+}
+
+const WINDOWS_TAINT_LITERAL = "{ key: 'os', value: 'windows', effect: 'NoSchedule' }";
+
+// ---------------------------------------------------------------------------------------------------------------
+// Labels
+// ---------------------------------------------------------------------------------------------------------------
+
+/**
+ * `kubernetes.io` / `k8s.io` label keys a kubelet may set on its own node (NodeRestriction admission, kubelet
+ * `--node-labels` validation): anything else under those domains is refused.
+ * @see https://kubernetes.io/docs/reference/access-authn-authz/admission-controllers/#noderestriction
+ */
+const KUBELET_ALLOWED_KUBERNETES_LABELS: ReadonlySet<string> = new Set([
+  'kubernetes.io/hostname',
+  'kubernetes.io/instance-type',
+  'kubernetes.io/os',
+  'kubernetes.io/arch',
+  'beta.kubernetes.io/instance-type',
+  'beta.kubernetes.io/os',
+  'beta.kubernetes.io/arch',
+  'failure-domain.beta.kubernetes.io/zone',
+  'failure-domain.beta.kubernetes.io/region',
+  'failure-domain.kubernetes.io/zone',
+  'failure-domain.kubernetes.io/region',
+  'topology.kubernetes.io/zone',
+  'topology.kubernetes.io/region',
+  'node.kubernetes.io/instance-type',
+]);
+const KUBELET_ALLOWED_KUBERNETES_PREFIXES = ['kubelet.kubernetes.io/', 'node.kubernetes.io/'];
+
+function isRestrictedKubernetesLabel(key: string): boolean {
+  const slash = key.indexOf('/');
+  if (slash < 0) return false;
+  const prefix = key.slice(0, slash);
+  const inKubernetesDomain =
+    prefix === 'kubernetes.io' ||
+    prefix.endsWith('.kubernetes.io') ||
+    prefix === 'k8s.io' ||
+    prefix.endsWith('.k8s.io');
+  if (!inKubernetesDomain) return false;
+  return (
+    !KUBELET_ALLOWED_KUBERNETES_LABELS.has(key) && !KUBELET_ALLOWED_KUBERNETES_PREFIXES.some((p) => key.startsWith(p))
+  );
+}
+
+/**
+ * Checks node labels a pool applies: key and value syntax, keys the kubelet may not set on itself, and labels
+ * that contradict a Windows pool (`kubernetes.io/os` other than `windows`; a `node.kubernetes.io/windows-build`
+ * that is not the release's build — the kubelet sets that label itself).
+ */
+export function checkNodeLabels(
+  labels: unknown,
+  release: WindowsRelease | undefined,
+  path = 'labels',
+): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  if (labels === undefined) return issues;
+  if (!isRecord(labels)) {
+    issues.push({
+      path,
+      message: `Labels must be a map of strings, got ${describe(labels)}.`,
+      fix: "Write e.g. { 'example.com/pool': 'win' }.",
+    });
+    return issues;
+  }
+  for (const [key, value] of Object.entries(labels)) {
+    const at = `${path}["${key}"]`;
+    if (!isQualifiedName(key)) {
+      issues.push({
+        path: at,
+        message: `Label key '${key}' is not a valid qualified name.`,
+        fix: 'Use an optional DNS prefix and a name of at most 63 letters, digits, "-", "_" or ".".',
+      });
+    } else if (isRestrictedKubernetesLabel(key)) {
+      issues.push({
+        path: at,
+        message: `Label key '${key}' is in a Kubernetes-reserved domain that a kubelet may not set on its node.`,
+        fix: "Use your own prefix (e.g. 'example.com/...'), or 'node.kubernetes.io/...'.",
+      });
+    }
+    if (typeof value !== 'string' || !isLabelValue(value)) {
+      issues.push({
+        path: at,
+        message: `Label value ${describe(value)} is not a valid label value.`,
+        fix: 'Use a string of at most 63 letters, digits, "-", "_" or ".", starting and ending with a letter or digit.',
+      });
+      continue;
+    }
+    if (key === OS_LABEL && value !== 'windows') {
+      issues.push({
+        path: at,
+        message: `Label ${OS_LABEL}=${value} contradicts a Windows pool.`,
+        fix: 'Remove it: the kubelet sets kubernetes.io/os=windows.',
+      });
+    }
+    if (key === WINDOWS_BUILD_LABEL && release !== undefined && value !== releaseInfo(release).build) {
+      issues.push({
+        path: at,
+        message: `Label ${WINDOWS_BUILD_LABEL}=${value} does not match Windows Server ${release} (build ${releaseInfo(release).build}).`,
+        fix: `Remove it: the kubelet sets ${WINDOWS_BUILD_LABEL} from the node's real build.`,
+      });
+    }
+  }
+  return issues;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Release
+// ---------------------------------------------------------------------------------------------------------------
+
+/** Checks a release arg (SAC releases, builds and `ltsc2022` spellings refused with the fix). */
+export function checkRelease(value: unknown, path = 'release'): ValidationIssue[] {
+  const parsed = parseWindowsRelease(value);
+  return parsed.ok ? [] : [{ path, message: parsed.message, fix: parsed.fix }];
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Scaling
+// ---------------------------------------------------------------------------------------------------------------
+
+/** Node count bounds of a pool, as users write them. */
+export interface NodePoolScalingArgs {
+  /**
+   * Fewest nodes. 0 lets the autoscaler scale the pool to zero.
+   * @default - the cloud's default (`defaults.minSize`)
+   */
+  readonly minSize?: number;
+  /**
+   * Most nodes.
+   * @default - the larger of `desiredSize` and `minSize` (or the cloud's default desired size)
+   */
+  readonly maxSize?: number;
+  /**
+   * Nodes at creation.
+   * @default - the cloud's default desired size, clamped to [minSize, maxSize]
+   */
+  readonly desiredSize?: number;
+}
+
+/** Resolved node count bounds. */
+export interface NodePoolScaling {
+  readonly minSize: number;
+  readonly maxSize: number;
+  readonly desiredSize: number;
+}
+
+/** Default bounds: aws-cdk `managed-nodegroup.ts` (min 1, desired 2, max = desired). */
+export const DEFAULT_NODE_POOL_SCALING: NodePoolScaling = { minSize: 1, maxSize: 2, desiredSize: 2 };
+
+/**
+ * Resolves scaling args against defaults and checks them: whole numbers ≥ 0, `maxSize` ≥ 1,
+ * `minSize` ≤ `maxSize`, `desiredSize` within [minSize, maxSize]. Returns the resolved bounds and every issue.
+ */
+export function resolveScaling(
+  args: NodePoolScalingArgs | undefined,
+  defaults: NodePoolScaling = DEFAULT_NODE_POOL_SCALING,
+  path = 'scaling',
+): { scaling: NodePoolScaling; issues: ValidationIssue[] } {
+  const issues: ValidationIssue[] = [];
+  const given = args ?? {};
+  const fields = ['minSize', 'maxSize', 'desiredSize'] as const;
+  let wellFormed = true;
+  for (const f of fields) {
+    const v: unknown = given[f];
+    if (v !== undefined && !(typeof v === 'number' && Number.isInteger(v) && v >= 0)) {
+      issues.push({
+        path: `${path}.${f}`,
+        message: `${f} ${describe(v)} is not a whole number ≥ 0.`,
+        fix: `Write a whole number such as ${defaults[f]}.`,
+      });
+      wellFormed = false;
+    }
+  }
+  const minSize = given.minSize ?? defaults.minSize;
+  const maxSize = given.maxSize ?? Math.max(given.desiredSize ?? defaults.desiredSize, minSize);
+  const desiredSize = given.desiredSize ?? Math.min(Math.max(defaults.desiredSize, minSize), maxSize);
+  const scaling = { minSize, maxSize, desiredSize };
+  if (!wellFormed) return { scaling, issues };
+  if (maxSize < 1) {
+    issues.push({
+      path: `${path}.maxSize`,
+      message: `maxSize ${maxSize} allows no node at all.`,
+      fix: 'Set maxSize to 1 or more.',
+    });
+  }
+  if (minSize > maxSize) {
+    issues.push({
+      path: `${path}.minSize`,
+      message: `minSize ${minSize} is greater than maxSize ${maxSize}.`,
+      fix: `Set minSize ≤ ${maxSize} or raise maxSize.`,
+    });
+  } else if (desiredSize < minSize || desiredSize > maxSize) {
+    issues.push({
+      path: `${path}.desiredSize`,
+      message: `desiredSize ${desiredSize} is outside [minSize ${minSize}, maxSize ${maxSize}].`,
+      fix: `Set desiredSize between ${minSize} and ${maxSize}.`,
+    });
+  }
+  return { scaling, issues };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Node target
+// ---------------------------------------------------------------------------------------------------------------
+
+export interface NodePoolTargetOptions {
+  readonly release: WindowsRelease;
+  /**
+   * Labels the pool applies to its nodes (without the kubelet's own `kubernetes.io/os` and build labels).
+   * @default {}
+   */
+  readonly labels?: Readonly<Record<string, string>>;
+  /** Taints the pool applies, Kubernetes spelling. */
+  readonly taints: readonly Taint[];
+  /** @default 'process' */
+  readonly isolation?: WindowsIsolation;
+  /** @default - none */
+  readonly runtimeClassName?: string;
+}
+
+/**
+ * The `WindowsNodeTarget` of a pool: the labels and taints it really applies, pinned to its release (so workloads
+ * select `node.kubernetes.io/windows-build` too). Call it only after the inputs passed the checks above.
+ */
+export function nodePoolTarget(options: NodePoolTargetOptions): WindowsNodeTarget {
+  return windowsNodeTarget({
+    release: options.release,
+    labels: { ...options.labels },
+    taints: options.taints,
+    ...(options.isolation !== undefined ? { isolation: options.isolation } : {}),
+    ...(options.runtimeClassName !== undefined ? { runtimeClassName: options.runtimeClassName } : {}),
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Warnings
+// ---------------------------------------------------------------------------------------------------------------
+
+/** A soft problem: the pool works, but badly or fragile. Components log it with `pulumi.log.warn`. */
+export interface NodePoolWarning {
+  /** Stable kebab-case id, so users can search and waive it. */
+  readonly ruleId: string;
+  readonly message: string;
+  readonly fix?: string;
+}
+
+/** Ids of the warnings every cloud's Windows pool can raise. */
+export const NODE_POOL_RULE_IDS = {
+  /** The pool does not carry `os=windows:NoSchedule`: Linux pods without a selector can land on it. */
+  untainted: 'windows-node-pool-untainted',
+  /** The pool runs a release whose support is ending (Windows Server 2019). */
+  deprecatedRelease: 'windows-release-deprecated',
+} as const;
+
+/** The warnings shared by every cloud: an untainted pool, a deprecated release. */
+export function nodePoolWarnings(options: {
+  readonly release: WindowsRelease;
+  readonly taints: readonly Taint[];
+}): NodePoolWarning[] {
+  const warnings: NodePoolWarning[] = [];
+  if (!hasWindowsTaint(options.taints)) {
+    warnings.push({
+      ruleId: NODE_POOL_RULE_IDS.untainted,
+      message:
+        'The Windows pool does not carry the taint os=windows:NoSchedule, so Linux pods without a kubernetes.io/os selector can be scheduled onto it and fail to pull their images.',
+      fix: 'Keep the default taints, or add WINDOWS_TAINT to taints; workloads built from pool.nodeTarget tolerate it.',
+    });
+  }
+  const info = releaseInfo(options.release);
+  if (info.support === 'deprecated') {
+    warnings.push({
+      ruleId: NODE_POOL_RULE_IDS.deprecatedRelease,
+      message: `${info.displayName} is deprecated for Kubernetes nodes.`,
+      fix: "Plan a move to release '2022' or '2025' (images must be rebuilt for the new build).",
+    });
+  }
+  return warnings;
+}
+
+/** One line for `pulumi.log.warn`: `[rule-id] message Fix: fix`. */
+export function formatWarning(warning: NodePoolWarning): string {
+  return `[${warning.ruleId}] ${warning.message}${warning.fix ? ` Fix: ${warning.fix}` : ''}`;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Syntax helpers
+// ---------------------------------------------------------------------------------------------------------------
+
+const NAME_PART = /^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+/** A Kubernetes qualified name (label or taint key): `[prefix/]name`, prefix a DNS subdomain ≤ 253, name ≤ 63. */
+export function isQualifiedName(value: string): boolean {
+  const parts = value.split('/');
+  if (parts.length > 2) return false;
+  const name = parts[parts.length - 1];
+  if (name.length === 0 || name.length > 63 || !NAME_PART.test(name)) return false;
+  if (parts.length === 2) {
+    const prefix = parts[0];
+    return prefix.length > 0 && prefix.length <= 253 && DNS_SUBDOMAIN.test(prefix);
+  }
+  return true;
+}
+
+/** A Kubernetes label value: empty, or ≤ 63 characters of `[-A-Za-z0-9_.]` starting and ending alphanumeric. */
+export function isLabelValue(value: string): boolean {
+  return value === '' || (value.length <= 63 && NAME_PART.test(value));
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function describe(v: unknown): string {
+  return v === undefined ? 'undefined' : JSON.stringify(v);
+}

@@ -1,0 +1,157 @@
+/**
+ * The cloud node-pool and cluster checks the policy pack runs on raw provider resources (node groups, agent pools,
+ * node pools and clusters users wrote without our components). Only the clouds' pure check modules are loaded:
+ * the pack never loads `@pulumi/aws`, `@pulumi/azure-native` or `@pulumi/gcp`.
+ */
+import type { Severity } from '../../core/validate/types';
+import {
+  aksAgentPoolWarnings,
+  aksClusterWarnings,
+  checkAksAgentPoolInputs,
+  checkAksClusterForWindows,
+} from '../aks/checks';
+import { checkEksNodeGroupInputs } from '../eks/node-group-check';
+import {
+  checkGkeClusterForWindows,
+  checkGkeNodePoolInputs,
+  gkeNodePoolWarnings,
+  isWindowsImageType,
+} from '../gke/checks';
+import { readProps } from './props';
+
+type Json = Record<string, unknown>;
+
+/** One problem with a cloud resource's inputs. */
+export interface CloudFinding {
+  readonly ruleId: string;
+  readonly severity: Severity;
+  /** Input path: `amiType`, `nodeConfig.taints[0].effect`. */
+  readonly path: string;
+  readonly message: string;
+  readonly fix?: string;
+}
+
+/** Pulumi type tokens of the raw cloud resources checked. Azure Native also has versioned modules. */
+export const EKS_NODE_GROUP_TYPE = 'aws:eks/nodeGroup:NodeGroup';
+export const GKE_NODE_POOL_TYPE = 'gcp:container/nodePool:NodePool';
+export const GKE_CLUSTER_TYPE = 'gcp:container/cluster:Cluster';
+const AKS_AGENT_POOL = /^azure-native:containerservice(\/v[0-9a-z]+)?:AgentPool$/;
+const AKS_MANAGED_CLUSTER = /^azure-native:containerservice(\/v[0-9a-z]+)?:ManagedCluster$/;
+
+/** Rule ids of the AKS and GKE errors, whose checks return plain issues. */
+export const AKS_AGENT_POOL_RULE = 'aks-windows-agent-pool';
+export const AKS_CLUSTER_RULE = 'aks-windows-cluster';
+export const GKE_NODE_POOL_RULE = 'gke-windows-node-pool';
+export const GKE_CLUSTER_RULE = 'gke-windows-cluster';
+
+export type CloudResourceKind = 'eks-node-group' | 'aks-agent-pool' | 'aks-cluster' | 'gke-node-pool' | 'gke-cluster';
+
+/** Which checked cloud resource a type token is, if any. */
+export function cloudResourceKind(type: string): CloudResourceKind | undefined {
+  if (type === EKS_NODE_GROUP_TYPE) return 'eks-node-group';
+  if (AKS_AGENT_POOL.test(type)) return 'aks-agent-pool';
+  if (AKS_MANAGED_CLUSTER.test(type)) return 'aks-cluster';
+  if (type === GKE_NODE_POOL_TYPE) return 'gke-node-pool';
+  if (type === GKE_CLUSTER_TYPE) return 'gke-cluster';
+  return undefined;
+}
+
+function errors(ruleId: string, issues: readonly { path: string; message: string; fix?: string }[]): CloudFinding[] {
+  return issues.map((i) => ({ ruleId, severity: 'error' as const, ...i }));
+}
+
+function warnings(list: readonly { ruleId: string; path: string; message: string; fix?: string }[]): CloudFinding[] {
+  return list.map((w) => ({ ...w, severity: 'warning' as const }));
+}
+
+/**
+ * The findings of a node pool (EKS node group, AKS agent pool, GKE node pool): nothing for Linux pools and for
+ * other resources. Unknown (preview) values are skipped by the checks.
+ */
+export function nodePoolFindings(type: string, props: unknown): CloudFinding[] {
+  const kind = cloudResourceKind(type);
+  if (kind !== 'eks-node-group' && kind !== 'aks-agent-pool' && kind !== 'gke-node-pool') return [];
+  const p = readProps(props, 'placeholder').value;
+  switch (kind) {
+    case 'eks-node-group':
+      return checkEksNodeGroupInputs(p).map(({ ruleId, severity, path, message, fix }) => ({
+        ruleId,
+        severity,
+        path,
+        message,
+        ...(fix !== undefined ? { fix } : {}),
+      }));
+    case 'aks-agent-pool':
+      return [...errors(AKS_AGENT_POOL_RULE, checkAksAgentPoolInputs(p)), ...warnings(aksAgentPoolWarnings(p))];
+    case 'gke-node-pool':
+      return [...errors(GKE_NODE_POOL_RULE, checkGkeNodePoolInputs(p)), ...warnings(gkeNodePoolWarnings(p))];
+    default: {
+      const unreachable: never = kind;
+      return unreachable;
+    }
+  }
+}
+
+/** Whether a node pool or cluster resource declares Windows nodes (its own, or inline pools). */
+export function declaresWindowsNodes(type: string, props: Json): boolean {
+  const kind = cloudResourceKind(type);
+  switch (kind) {
+    case 'eks-node-group':
+      return typeof props.amiType === 'string' && props.amiType.toUpperCase().startsWith('WINDOWS');
+    case 'aks-agent-pool':
+      return props.osType === 'Windows';
+    case 'aks-cluster':
+      return (
+        Array.isArray(props.agentPoolProfiles) && props.agentPoolProfiles.some((p) => (p as Json)?.osType === 'Windows')
+      );
+    case 'gke-node-pool':
+      return isWindowsImageType((props.nodeConfig as Json | undefined)?.imageType);
+    case 'gke-cluster':
+      return (
+        isWindowsImageType((props.nodeConfig as Json | undefined)?.imageType) ||
+        (Array.isArray(props.nodePools) &&
+          props.nodePools.some((p) => isWindowsImageType(((p as Json)?.nodeConfig as Json | undefined)?.imageType)))
+      );
+    case undefined:
+      return false;
+    default: {
+      const unreachable: never = kind;
+      return unreachable;
+    }
+  }
+}
+
+/** A resource of the stack, as a stack policy sees it. */
+export interface StackResource {
+  readonly type: string;
+  readonly name: string;
+  readonly urn: string;
+  readonly props: unknown;
+}
+
+/**
+ * The findings of the clusters in a stack that has Windows nodes on that cloud: an AKS cluster needs a
+ * `windowsProfile` and Azure CNI; a GKE cluster must be Standard, VPC-native, with a Linux pool. Clusters of a
+ * cloud without Windows pools in the stack are not checked (they may not be meant for Windows).
+ */
+export function clusterFindings(resources: readonly StackResource[]): { urn: string; finding: CloudFinding }[] {
+  const read = resources.map((r) => ({ ...r, value: readProps(r.props, 'placeholder').value }));
+  const windowsOn = (cloud: 'aks' | 'gke'): boolean =>
+    read.some((r) => cloudResourceKind(r.type)?.startsWith(cloud) && declaresWindowsNodes(r.type, r.value));
+  const out: { urn: string; finding: CloudFinding }[] = [];
+  for (const r of read) {
+    const kind = cloudResourceKind(r.type);
+    if (kind === 'aks-cluster' && windowsOn('aks')) {
+      for (const finding of [
+        ...errors(AKS_CLUSTER_RULE, checkAksClusterForWindows(r.value)),
+        ...warnings(aksClusterWarnings(r.value)),
+      ]) {
+        out.push({ urn: r.urn, finding });
+      }
+    } else if (kind === 'gke-cluster' && windowsOn('gke')) {
+      for (const finding of errors(GKE_CLUSTER_RULE, checkGkeClusterForWindows(r.value)))
+        out.push({ urn: r.urn, finding });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,212 @@
+/**
+ * The k8s-windows CrossGuard policies, built from the same rules as `validateManifests` and the node-pool
+ * components. Each concern comes as a mandatory policy (errors: the API server or the node refuses it) and an
+ * advisory one (warnings and advice), since a policy has one enforcement level.
+ *
+ * This module never constructs a `PolicyPack` (that starts a gRPC server which never exits): `pack.ts` does.
+ */
+import type {
+  EnforcementLevel,
+  Policies,
+  PolicyConfigSchema,
+  PolicyPackArgs,
+  ReportViolation,
+  ResourceValidationArgs,
+  ResourceValidationPolicy,
+  StackValidationArgs,
+  StackValidationPolicy,
+} from '@pulumi/policy';
+import { isWindowsRelease } from '../../core/releases';
+import { validateManifests } from '../../core/validate';
+import type { Diagnostic, RuleSetting, ValidateOptions } from '../../core/validate/types';
+import { manifestOf, type StackManifest } from './manifests';
+import { clusterFindings, nodePoolFindings, type CloudFinding, type StackResource } from './node-pools';
+import { touchesUnknown } from './props';
+
+/** Policy names, stable: users configure and waive policies by name. */
+export const POLICY_NAMES = {
+  kubernetes: 'windows-kubernetes',
+  kubernetesAdvice: 'windows-kubernetes-advice',
+  nodePools: 'windows-node-pools',
+  nodePoolsAdvice: 'windows-node-pools-advice',
+  clusters: 'windows-clusters',
+  clustersAdvice: 'windows-clusters-advice',
+} as const;
+
+/** Configuration of the Kubernetes policies (`pulumi preview --policy-pack-config`), passed to `validateManifests`. */
+export interface WindowsKubernetesPolicyConfig {
+  /**
+   * Disable or re-level rules by id (`{ "windows-startup-probe": "off" }`).
+   * @default {}
+   */
+  readonly rules?: Readonly<Record<string, RuleSetting>>;
+  /**
+   * The Windows release of the cluster's Windows nodes, for image checks of pods that do not pin one.
+   * @default - unknown
+   */
+  readonly windowsRelease?: string;
+  /**
+   * The cluster's Kubernetes version (`1.32`), for version-dependent rules.
+   * @default - the newest rules
+   */
+  readonly kubernetesVersion?: string;
+}
+
+const KUBERNETES_CONFIG_SCHEMA: PolicyConfigSchema = {
+  properties: {
+    rules: {
+      type: 'object',
+      additionalProperties: { type: 'string', enum: ['error', 'warning', 'info', 'off'] },
+    },
+    windowsRelease: { type: 'string', enum: ['2019', '2022', '2025'] },
+    kubernetesVersion: { type: 'string' },
+  },
+};
+
+function validateOptionsFrom(config: WindowsKubernetesPolicyConfig | undefined): ValidateOptions {
+  const c = config ?? {};
+  return {
+    ...(c.rules !== undefined ? { rules: c.rules } : {}),
+    ...(isWindowsRelease(c.windowsRelease) ? { windowsRelease: c.windowsRelease } : {}),
+    ...(c.kubernetesVersion !== undefined ? { kubernetesVersion: c.kubernetesVersion } : {}),
+  };
+}
+
+/** `[rule-id] Kind namespace/name: path: message Fix: ...` */
+export function formatDiagnostic(d: Diagnostic): string {
+  const r = d.resource;
+  const where = `${r.kind ?? 'object'} ${r.namespace ? `${r.namespace}/` : ''}${r.name ?? '(unnamed)'}`;
+  return `[${d.ruleId}] ${where}: ${d.path}: ${d.message}${d.fix ? ` Fix: ${d.fix}` : ''}`;
+}
+
+/** `[rule-id] path: message Fix: ...` */
+export function formatFinding(f: CloudFinding): string {
+  return `[${f.ruleId}] ${f.path}: ${f.message}${f.fix ? ` Fix: ${f.fix}` : ''}`;
+}
+
+function sameRef(d: Diagnostic, m: StackManifest): boolean {
+  const meta = (m.manifest.metadata ?? {}) as Record<string, unknown>;
+  return (
+    d.resource.kind === m.manifest.kind &&
+    d.resource.name === meta.name &&
+    (d.resource.namespace ?? undefined) === (typeof meta.namespace === 'string' ? meta.namespace : undefined)
+  );
+}
+
+/**
+ * Every diagnostic of the stack's Kubernetes objects, validated together so cross-object rules (RuntimeClass,
+ * gMSA spec and grant, namespace level, Services) see each other; each paired with the resource it is about.
+ * Diagnostics that touch a value not known yet (preview) are left for `pulumi up`.
+ */
+export function kubernetesDiagnostics(
+  resources: readonly StackResource[],
+  options: ValidateOptions = {},
+): { urn?: string; diagnostic: Diagnostic }[] {
+  const manifests = resources.map(manifestOf).filter((m): m is StackManifest => m !== undefined);
+  if (manifests.length === 0) return [];
+  const out: { urn?: string; diagnostic: Diagnostic }[] = [];
+  for (const d of validateManifests(
+    manifests.map((m) => m.manifest),
+    options,
+  )) {
+    const owner = manifests.find((m) => sameRef(d, m));
+    if (owner && touchesUnknown(d.path, owner.unknownPaths)) continue;
+    out.push(owner ? { urn: owner.urn, diagnostic: d } : { diagnostic: d });
+  }
+  return out;
+}
+
+type Level = 'mandatory' | 'advisory';
+const isErrorSeverity = (severity: string): boolean => severity === 'error';
+const wanted = (level: Level, severity: string): boolean => (level === 'mandatory') === isErrorSeverity(severity);
+
+function kubernetesPolicy(level: Level): StackValidationPolicy {
+  return {
+    name: level === 'mandatory' ? POLICY_NAMES.kubernetes : POLICY_NAMES.kubernetesAdvice,
+    description:
+      level === 'mandatory'
+        ? 'Kubernetes objects the API server would reject for Windows pods, or that cannot run on Windows nodes.'
+        : 'Kubernetes objects that run on Windows badly or fragilely (warnings), and Windows advice.',
+    enforcementLevel: level,
+    configSchema: KUBERNETES_CONFIG_SCHEMA,
+    validateStack: (args: StackValidationArgs, reportViolation: ReportViolation) => {
+      const options = validateOptionsFrom(args.getConfig<WindowsKubernetesPolicyConfig>());
+      for (const { urn, diagnostic } of kubernetesDiagnostics(args.resources, options)) {
+        if (wanted(level, diagnostic.severity)) reportViolation(formatDiagnostic(diagnostic), urn);
+      }
+    },
+  };
+}
+
+function nodePoolPolicy(level: Level): ResourceValidationPolicy {
+  return {
+    name: level === 'mandatory' ? POLICY_NAMES.nodePools : POLICY_NAMES.nodePoolsAdvice,
+    description:
+      level === 'mandatory'
+        ? 'Windows node pools (EKS node groups, AKS agent pools, GKE node pools) the cloud refuses or that break Windows scheduling.'
+        : 'Windows node pools that work badly: deprecated releases, small nodes, unpinned releases, missing autoscaler tags.',
+    enforcementLevel: level,
+    validateResource: (args: ResourceValidationArgs, reportViolation: ReportViolation) => {
+      for (const f of nodePoolFindings(args.type, args.props)) {
+        if (wanted(level, f.severity)) reportViolation(formatFinding(f));
+      }
+    },
+  };
+}
+
+function clusterPolicy(level: Level): StackValidationPolicy {
+  return {
+    name: level === 'mandatory' ? POLICY_NAMES.clusters : POLICY_NAMES.clustersAdvice,
+    description:
+      level === 'mandatory'
+        ? 'Clusters that cannot take the Windows pools the stack declares (AKS windowsProfile and Azure CNI; GKE Standard, VPC-native, a Linux pool).'
+        : 'Cluster settings that make Windows pools fragile (AKS network plugin left to the default).',
+    enforcementLevel: level,
+    validateStack: (args: StackValidationArgs, reportViolation: ReportViolation) => {
+      for (const { urn, finding } of clusterFindings(args.resources)) {
+        if (wanted(level, finding.severity)) reportViolation(formatFinding(finding), urn);
+      }
+    },
+  };
+}
+
+/** Every k8s-windows policy: mandatory and advisory pairs for Kubernetes objects, node pools and clusters. */
+export const windowsPolicies: Policies = [
+  kubernetesPolicy('mandatory'),
+  kubernetesPolicy('advisory'),
+  nodePoolPolicy('mandatory'),
+  nodePoolPolicy('advisory'),
+  clusterPolicy('mandatory'),
+  clusterPolicy('advisory'),
+];
+
+export interface WindowsPolicyPackOptions {
+  /**
+   * Override every policy's enforcement level (`'advisory'` to try the pack without blocking deployments).
+   * @default - mandatory for errors, advisory for warnings
+   */
+  readonly enforcementLevel?: EnforcementLevel;
+  /**
+   * Policies to leave out, by name (`POLICY_NAMES`).
+   * @default []
+   */
+  readonly exclude?: readonly string[];
+}
+
+/**
+ * The args of the k8s-windows policy pack, for `new PolicyPack('k8s-windows', windowsPolicyPackArgs())` in a pack
+ * program (see `pack.ts`). Building the args starts nothing.
+ */
+export function windowsPolicyPackArgs(options: WindowsPolicyPackOptions = {}): PolicyPackArgs {
+  const exclude = new Set(options.exclude ?? []);
+  const policies = windowsPolicies
+    .filter((p) => !exclude.has(p.name))
+    .map((p) => (options.enforcementLevel !== undefined ? { ...p, enforcementLevel: options.enforcementLevel } : p));
+  return {
+    policies,
+    description:
+      'Windows containers on Kubernetes, correct by construction: Kubernetes objects, node pools and clusters.',
+    displayName: 'k8s-windows',
+    tags: ['kubernetes', 'windows'],
+  };
+}

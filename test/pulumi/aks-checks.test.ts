@@ -1,0 +1,328 @@
+import * as pulumi from '@pulumi/pulumi';
+import type * as containerservice from '@pulumi/azure-native/containerservice';
+import {
+  aksAgentPoolWarnings,
+  aksClusterWarnings,
+  checkAksAgentPoolInputs,
+  checkAksClusterForWindows,
+  parseAzureVmSize,
+  parseTaintString,
+  releaseForAksOsSku,
+  windowsClusterProfile,
+} from 'k8s-windows/pulumi/aks';
+
+pulumi.runtime.setMocks(
+  {
+    newResource: (args) => ({ id: `${args.name}-id`, state: args.inputs }),
+    call: (args) => args.inputs,
+  },
+  'project',
+  'stack',
+  false,
+);
+
+let warn: jest.SpyInstance;
+beforeEach(() => {
+  warn = jest.spyOn(pulumi.log, 'warn').mockImplementation(() => Promise.resolve());
+});
+afterEach(() => warn.mockRestore());
+
+const GOOD_POOL = {
+  agentPoolName: 'win1',
+  osType: 'Windows',
+  osSKU: 'Windows2022',
+  mode: 'User',
+  nodeTaints: ['os=windows:NoSchedule'],
+  vmSize: 'Standard_D4s_v5',
+  orchestratorVersion: '1.32',
+};
+
+describe('parseAzureVmSize', () => {
+  test.each([
+    ['Standard_D4s_v5', 'amd64', 16],
+    ['Standard_D2s_v5', 'amd64', 8],
+    ['Standard_D4ls_v5', 'amd64', 8],
+    ['Standard_E4-2ds_v5', 'amd64', 32],
+    ['Standard_D4as_v6', 'amd64', 16],
+    ['Standard_B2s', 'amd64', 4],
+    ['Standard_D4ps_v5', 'arm64', 16],
+    ['Standard_E8pds_v6', 'arm64', 64],
+    ['Standard_B2pts_v2', 'arm64', undefined],
+    ['Standard_D2_v2', 'amd64', undefined],
+    ['Standard_NC24ads_A100_v4', 'amd64', undefined],
+  ])('%s: %s, %s GiB', (name, arch, memoryGiB) => {
+    const parsed = parseAzureVmSize(name);
+    expect(parsed?.arch).toBe(arch);
+    expect(parsed?.memoryGiB).toBe(memoryGiB);
+  });
+
+  test('names outside the convention are not parsed', () => {
+    expect(parseAzureVmSize('d4s_v5')).toBeUndefined();
+    expect(parseAzureVmSize('Basic_A1')).toBeUndefined();
+  });
+
+  test('takes the name apart', () => {
+    expect(parseAzureVmSize('Standard_E4-2ds_v5')).toEqual({
+      name: 'Standard_E4-2ds_v5',
+      family: 'E',
+      vcpus: 4,
+      features: 'ds',
+      version: 5,
+      arch: 'amd64',
+      memoryGiB: 32,
+    });
+  });
+});
+
+describe('parseTaintString', () => {
+  test('key=value:Effect and key:Effect', () => {
+    expect(parseTaintString('os=windows:NoSchedule')).toEqual({
+      ok: true,
+      taint: { key: 'os', value: 'windows', effect: 'NoSchedule' },
+    });
+    expect(parseTaintString('example.com/dedicated:NoExecute')).toEqual({
+      ok: true,
+      taint: { key: 'example.com/dedicated', effect: 'NoExecute' },
+    });
+  });
+
+  test.each([
+    ['os=windows:NO_SCHEDULE', "Write 'os=windows:NoSchedule'."],
+    ['os=windows', "Write e.g. 'os=windows:NoSchedule'."],
+    ['os=windows:Sometimes', 'Use one of NoSchedule, PreferNoSchedule, NoExecute.'],
+    ['bad key=windows:NoSchedule', "Use a key such as 'os' or 'example.com/dedicated'."],
+    ['os=-windows-:NoSchedule', 'Use at most 63 letters'],
+  ])('%s is refused', (text, fix) => {
+    const parsed = parseTaintString(text);
+    expect(parsed.ok).toBe(false);
+    expect(parsed.ok ? '' : parsed.fix).toContain(fix);
+  });
+});
+
+describe('checkAksAgentPoolInputs', () => {
+  test('a good Windows pool passes', () => {
+    expect(checkAksAgentPoolInputs(GOOD_POOL)).toEqual([]);
+    expect(aksAgentPoolWarnings(GOOD_POOL)).toEqual([]);
+  });
+
+  test('Linux pools are not checked', () => {
+    expect(checkAksAgentPoolInputs({ osType: 'Linux', mode: 'System', agentPoolName: 'systempool1' })).toEqual([]);
+    expect(checkAksAgentPoolInputs({ mode: 'System' })).toEqual([]);
+  });
+
+  test('every problem of a bad pool at once', () => {
+    const issues = checkAksAgentPoolInputs({
+      agentPoolName: 'Windows1',
+      osType: 'Windows',
+      osSKU: 'Windows2019',
+      orchestratorVersion: '1.33.1',
+      mode: 'System',
+      nodeTaints: ['os=windows:NO_SCHEDULE', 'gpu'],
+      vmSize: 'Standard_D4ps_v5',
+    });
+    expect(issues.map((i) => i.path)).toEqual([
+      'orchestratorVersion',
+      'agentPoolName',
+      'mode',
+      'nodeTaints[0]',
+      'nodeTaints[1]',
+      'vmSize',
+    ]);
+    expect(issues[0].fix).toBe("Use release '2022' (osSKU 'Windows2022'), or Kubernetes 1.32.");
+    expect(issues[1].fix).toBe("Use a name such as 'window'.");
+    expect(issues[5].fix).toBe("Use an x86_64 size such as 'Standard_D4s_v5'.");
+  });
+
+  test('osSKU must be a Windows osSKU; a release needs its first Kubernetes minor', () => {
+    expect(checkAksAgentPoolInputs({ ...GOOD_POOL, osSKU: 'Ubuntu' }).map((i) => i.path)).toEqual(['osSKU']);
+    expect(checkAksAgentPoolInputs({ ...GOOD_POOL, osSKU: 'Windows2025', orchestratorVersion: '1.31' })).toEqual([
+      expect.objectContaining({
+        path: 'orchestratorVersion',
+        message: expect.stringContaining('Kubernetes 1.32 or newer'),
+      }),
+    ]);
+    expect(checkAksAgentPoolInputs({ ...GOOD_POOL, orchestratorVersion: 'latest' }).map((i) => i.path)).toEqual([
+      'orchestratorVersion',
+    ]);
+    expect(checkAksAgentPoolInputs({ ...GOOD_POOL, osSKU: 'Windows2019', orchestratorVersion: '1.32.7' })).toEqual([]);
+  });
+
+  test('a pool with no NoSchedule/NoExecute taint is refused', () => {
+    expect(checkAksAgentPoolInputs({ ...GOOD_POOL, nodeTaints: undefined }).map((i) => i.path)).toEqual(['nodeTaints']);
+    expect(checkAksAgentPoolInputs({ ...GOOD_POOL, nodeTaints: [] }).map((i) => i.path)).toEqual(['nodeTaints']);
+    expect(checkAksAgentPoolInputs({ ...GOOD_POOL, nodeTaints: ['os=windows:PreferNoSchedule'] })).toEqual([
+      expect.objectContaining({ path: 'nodeTaints', fix: expect.stringContaining("'os=windows:NoSchedule'") }),
+    ]);
+    expect(checkAksAgentPoolInputs({ ...GOOD_POOL, nodeTaints: ['dedicated=win:NoExecute'] })).toEqual([]);
+  });
+
+  test('values not known yet are skipped', () => {
+    const unknown = pulumi.output('x');
+    expect(
+      checkAksAgentPoolInputs({
+        osType: 'Windows',
+        osSKU: unknown,
+        agentPoolName: unknown,
+        mode: unknown,
+        nodeTaints: [unknown],
+        vmSize: unknown,
+        orchestratorVersion: unknown,
+      }),
+    ).toEqual([]);
+  });
+
+  test('warnings: osSKU unset, deprecated release, small VM size', () => {
+    expect(
+      aksAgentPoolWarnings({ ...GOOD_POOL, osSKU: undefined, vmSize: 'Standard_B2s' }).map((w) => w.ruleId),
+    ).toEqual(['windows-release-unpinned', 'windows-node-memory']);
+    expect(aksAgentPoolWarnings({ ...GOOD_POOL, osSKU: 'Windows2019' }).map((w) => w.ruleId)).toEqual([
+      'windows-release-deprecated',
+    ]);
+    expect(aksAgentPoolWarnings({ ...GOOD_POOL, osType: 'Linux', vmSize: 'Standard_B1s' })).toEqual([]);
+  });
+
+  test('releaseForAksOsSku reads the release table', () => {
+    expect(releaseForAksOsSku('Windows2025')).toBe('2025');
+    expect(releaseForAksOsSku('Windows2004')).toBeUndefined();
+  });
+});
+
+describe('windowsClusterProfile', () => {
+  test('builds windowsProfile with a secret password and requires Azure CNI', async () => {
+    const profile = windowsClusterProfile({
+      adminUsername: 'winadmin',
+      adminPassword: pulumi.secret('Xy7!plenty-long'),
+    });
+    expect(profile.networkProfile).toEqual({ networkPlugin: 'azure' });
+    expect(profile.windowsProfile.adminUsername).toBe('winadmin');
+    expect(Object.keys(profile.windowsProfile)).toEqual(['adminUsername', 'adminPassword']);
+    expect(await pulumi.isSecret(profile.windowsProfile.adminPassword)).toBe(true);
+    expect(warn).not.toHaveBeenCalled();
+    // The profile spreads into the cluster args as they are.
+    const clusterArgs: containerservice.ManagedClusterArgs = {
+      resourceGroupName: 'rg',
+      windowsProfile: profile.windowsProfile,
+      networkProfile: { ...profile.networkProfile, networkPluginMode: 'overlay' },
+    };
+    expect(checkAksClusterForWindows({ ...clusterArgs, windowsProfile: { adminUsername: 'winadmin' } })).toEqual([]);
+  });
+
+  test('a literal password is made secret, with a warning', async () => {
+    const profile = windowsClusterProfile({ adminUsername: 'winadmin', adminPassword: 'Xy7!plenty-long' });
+    expect(await pulumi.isSecret(profile.windowsProfile.adminPassword)).toBe(true);
+    expect(warn.mock.calls.map((c) => c[0])).toEqual([
+      expect.stringContaining('[aks-windows-password-plaintext] adminPassword'),
+    ]);
+  });
+
+  test('gMSA, license type and CSI proxy', () => {
+    expect(
+      windowsClusterProfile({
+        adminUsername: 'winadmin',
+        adminPassword: pulumi.secret('p'),
+        gmsa: { dnsServer: '10.0.0.4', rootDomainName: 'corp.example.com' },
+        licenseType: 'Windows_Server',
+        enableCSIProxy: true,
+      }).windowsProfile,
+    ).toMatchObject({
+      gmsaProfile: { enabled: true, dnsServer: '10.0.0.4', rootDomainName: 'corp.example.com' },
+      licenseType: 'Windows_Server',
+      enableCSIProxy: true,
+    });
+    expect(
+      windowsClusterProfile({ adminUsername: 'winadmin', adminPassword: pulumi.secret('p'), gmsa: true }).windowsProfile
+        .gmsaProfile,
+    ).toEqual({ enabled: true });
+  });
+
+  test('every bad input at once', () => {
+    let errors: { propertyPath: string }[] = [];
+    try {
+      windowsClusterProfile({
+        adminUsername: 'Admin',
+        adminPassword: 'short',
+        gmsa: { dnsServer: '10.0.0.4' },
+        licenseType: 'BYOL' as never,
+      });
+    } catch (e) {
+      expect(pulumi.InputPropertiesError.isInstance(e)).toBe(true);
+      errors = (e as pulumi.InputPropertiesError).errors;
+    }
+    expect(errors.map((e) => e.propertyPath)).toEqual([
+      'adminUsername',
+      'adminPassword',
+      'gmsa.rootDomainName',
+      'licenseType',
+    ]);
+  });
+});
+
+describe('checkAksClusterForWindows', () => {
+  const GOOD_CLUSTER = {
+    resourceGroupName: 'rg',
+    windowsProfile: { adminUsername: 'winadmin', adminPassword: 'Xy7!plenty-long' },
+    networkProfile: { networkPlugin: 'azure' },
+    agentPoolProfiles: [{ name: 'system', mode: 'System', osType: 'Linux', vmSize: 'Standard_D2s_v5' }],
+  };
+
+  test('a cluster created for Windows passes', () => {
+    expect(checkAksClusterForWindows(GOOD_CLUSTER)).toEqual([]);
+    expect(aksClusterWarnings(GOOD_CLUSTER)).toEqual([]);
+  });
+
+  test('no windowsProfile and kubenet are refused, with the fix', () => {
+    const issues = checkAksClusterForWindows({ resourceGroupName: 'rg', networkProfile: { networkPlugin: 'kubenet' } });
+    expect(issues.map((i) => i.path)).toEqual(['windowsProfile', 'networkProfile.networkPlugin']);
+    expect(issues[0].message).toContain('cannot be added later');
+    expect(issues[1].fix).toContain("networkPlugin 'azure'");
+  });
+
+  test('admin user, password and gMSA settings', () => {
+    const issues = checkAksClusterForWindows({
+      ...GOOD_CLUSTER,
+      windowsProfile: {
+        adminUsername: 'administrator',
+        adminPassword: 'P@ssw0rd',
+        gmsaProfile: { enabled: true, rootDomainName: 'corp.example.com' },
+      },
+    });
+    expect(issues.map((i) => i.path)).toEqual([
+      'windowsProfile.adminUsername',
+      'windowsProfile.adminPassword',
+      'windowsProfile.gmsaProfile.dnsServer',
+    ]);
+  });
+
+  test('inline Windows pools are checked like AgentPools', () => {
+    const issues = checkAksClusterForWindows({
+      ...GOOD_CLUSTER,
+      agentPoolProfiles: [
+        ...GOOD_CLUSTER.agentPoolProfiles,
+        {
+          name: 'windowspool',
+          osType: 'Windows',
+          osSKU: 'Windows2022',
+          mode: 'User',
+          nodeTaints: ['os=windows:NoSchedule'],
+        },
+      ],
+    });
+    expect(issues.map((i) => i.path)).toEqual(['agentPoolProfiles[1].name']);
+  });
+
+  test('values not known yet are skipped', () => {
+    expect(checkAksClusterForWindows({ windowsProfile: pulumi.output({ adminUsername: 'admin' }) })).toEqual([]);
+  });
+
+  test('warnings: network plugin unset, bring-your-own CNI, Cilium dataplane', () => {
+    expect(aksClusterWarnings({ ...GOOD_CLUSTER, networkProfile: undefined }).map((w) => w.path)).toEqual([
+      'networkProfile.networkPlugin',
+    ]);
+    expect(aksClusterWarnings({ ...GOOD_CLUSTER, networkProfile: { networkPlugin: 'none' } })).toEqual([
+      expect.objectContaining({ ruleId: 'aks-windows-network-plugin', message: expect.stringContaining("'none'") }),
+    ]);
+    expect(
+      aksClusterWarnings({ ...GOOD_CLUSTER, networkProfile: { networkPlugin: 'azure', networkDataplane: 'cilium' } }),
+    ).toEqual([expect.objectContaining({ path: 'networkProfile.networkDataplane' })]);
+  });
+});

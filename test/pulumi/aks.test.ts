@@ -1,0 +1,283 @@
+import * as pulumi from '@pulumi/pulumi';
+import { schedulingFor, tolerationFor, type Taint } from 'k8s-windows';
+import type * as aksModule from 'k8s-windows/pulumi/aks';
+
+interface Registered {
+  readonly type: string;
+  readonly name: string;
+  readonly inputs: Record<string, unknown>;
+}
+const registered: Registered[] = [];
+
+pulumi.runtime.setMocks(
+  {
+    newResource: (args) => {
+      registered.push({ type: args.type, name: args.name, inputs: args.inputs as Record<string, unknown> });
+      return { id: `${args.name}-id`, state: args.inputs };
+    },
+    call: (args) => args.inputs,
+  },
+  'project',
+  'stack',
+  false,
+);
+
+let aks: typeof aksModule;
+beforeAll(async () => {
+  // Load after setMocks so the provider module registers against the mocked runtime.
+  aks = await import('k8s-windows/pulumi/aks');
+});
+let warn: jest.SpyInstance;
+beforeEach(() => {
+  registered.length = 0;
+  warn = jest.spyOn(pulumi.log, 'warn').mockImplementation(() => Promise.resolve());
+});
+afterEach(() => warn.mockRestore());
+
+function resolved<T>(o: pulumi.Output<T>): Promise<T> {
+  return new Promise((resolve) => o.apply(resolve));
+}
+
+/** Builds a pool, waits for its agent pool to register and returns the captured inputs. */
+async function agentPoolInputs(
+  name: string,
+  args: Partial<aksModule.WindowsNodePoolArgs> = {},
+): Promise<{ pool: aksModule.WindowsNodePool; inputs: Record<string, unknown> }> {
+  const pool = new aks.WindowsNodePool(name, { resourceGroupName: 'rg', resourceName: 'aks1', ...args });
+  await resolved(pool.agentPool.urn);
+  const found = registered.filter((r) => r.type === 'azure-native:containerservice:AgentPool' && r.name === name);
+  expect(found).toHaveLength(1);
+  return { pool, inputs: found[0].inputs };
+}
+
+function inputErrorsOf(build: () => unknown): { propertyPath: string; reason: string }[] {
+  try {
+    build();
+  } catch (e) {
+    expect(pulumi.InputPropertiesError.isInstance(e)).toBe(true);
+    return (e as pulumi.InputPropertiesError).errors;
+  }
+  throw new Error('expected an InputPropertiesError');
+}
+
+describe('aks.WindowsNodePool', () => {
+  test('defaults: Windows2022, User mode, the Windows taint, Standard_D4s_v5, 2 nodes', async () => {
+    const { pool, inputs } = await agentPoolInputs('win1');
+    expect(inputs).toEqual({
+      resourceGroupName: 'rg',
+      resourceName: 'aks1',
+      agentPoolName: 'win1',
+      osType: 'Windows',
+      osSKU: 'Windows2022',
+      mode: 'User',
+      vmSize: 'Standard_D4s_v5',
+      count: 2,
+      nodeTaints: ['os=windows:NoSchedule'],
+    });
+    expect(pool.release).toBe('2022');
+    expect(pool.agentPoolName).toBe('win1');
+    const component = registered.find((r) => r.type === 'k8s-windows:aks:WindowsNodePool');
+    expect(component?.name).toBe('win1');
+  });
+
+  test.each([
+    ['2019', 'Windows2019'],
+    ['2022', 'Windows2022'],
+    ['2025', 'Windows2025'],
+  ] as const)('release %s sets osSKU %s', async (release, osSku) => {
+    const { inputs } = await agentPoolInputs(`w${release}`, { release });
+    expect(inputs.osSKU).toBe(osSku);
+    expect(inputs.osType).toBe('Windows');
+  });
+
+  test('labels, taints, VM size, Kubernetes version and extra AgentPool args', async () => {
+    const taints: Taint[] = [
+      { key: 'os', value: 'windows', effect: 'NoSchedule' },
+      { key: 'example.com/dedicated', effect: 'PreferNoSchedule' },
+    ];
+    const { pool, inputs } = await agentPoolInputs('win2', {
+      labels: { 'example.com/pool': 'iis' },
+      taints,
+      vmSize: 'Standard_E4s_v5',
+      kubernetesVersion: '1.32.4',
+      agentPoolArgs: { vnetSubnetID: 'subnet-1', osDiskSizeGB: 128 },
+    });
+    expect(inputs.nodeLabels).toEqual({ 'example.com/pool': 'iis' });
+    expect(inputs.nodeTaints).toEqual(['os=windows:NoSchedule', 'example.com/dedicated:PreferNoSchedule']);
+    expect(inputs.vmSize).toBe('Standard_E4s_v5');
+    expect(inputs.orchestratorVersion).toBe('1.32.4');
+    expect(inputs.vnetSubnetID).toBe('subnet-1');
+    expect(inputs.osDiskSizeGB).toBe(128);
+    expect(pool.nodeTarget.taints).toEqual(taints);
+    expect(pool.nodeTarget.labels).toEqual({
+      'example.com/pool': 'iis',
+      'kubernetes.io/os': 'windows',
+      'node.kubernetes.io/windows-build': '10.0.20348',
+    });
+  });
+
+  test('a Kubernetes version given as an Output passes through unchecked', async () => {
+    const { inputs } = await agentPoolInputs('win3', { release: '2019', kubernetesVersion: pulumi.output('1.34') });
+    expect(inputs.orchestratorVersion).toBe('1.34');
+  });
+
+  test('autoscaling: enableAutoScaling with minCount/maxCount, count within bounds', async () => {
+    const { inputs } = await agentPoolInputs('auto', { scaling: { minSize: 1, maxSize: 5 } });
+    expect(inputs).toMatchObject({ enableAutoScaling: true, minCount: 1, maxCount: 5, count: 2 });
+  });
+
+  test('explicit autoscaling with a desired size', async () => {
+    const { inputs } = await agentPoolInputs('auto2', {
+      autoscaling: true,
+      scaling: { minSize: 0, maxSize: 3, desiredSize: 1 },
+    });
+    expect(inputs).toMatchObject({ enableAutoScaling: true, minCount: 0, maxCount: 3, count: 1 });
+  });
+
+  test('fixed size: count only', async () => {
+    const { inputs } = await agentPoolInputs('fixed', { scaling: { desiredSize: 4 } });
+    expect(inputs.count).toBe(4);
+    expect(inputs).not.toHaveProperty('enableAutoScaling');
+    expect(inputs).not.toHaveProperty('minCount');
+    expect(inputs).not.toHaveProperty('maxCount');
+  });
+
+  test('nodeTarget: the tolerations workloads get match the taints the pool applies', async () => {
+    const { pool, inputs } = await agentPoolInputs('win4', { release: '2025' });
+    const scheduling = schedulingFor(pool.nodeTarget);
+    expect(scheduling.tolerations).toEqual([{ key: 'os', operator: 'Equal', value: 'windows', effect: 'NoSchedule' }]);
+    expect(inputs.nodeTaints).toEqual(pool.nodeTarget.taints.map((t) => `${t.key}=${t.value}:${t.effect}`));
+    expect(scheduling.tolerations).toEqual(pool.nodeTarget.taints.map(tolerationFor));
+    expect(scheduling.nodeSelector).toEqual({
+      'kubernetes.io/os': 'windows',
+      'node.kubernetes.io/windows-build': '10.0.26100',
+    });
+    expect(pool.nodeTarget.release).toBe('2025');
+  });
+
+  test('every bad input is reported at once, before anything is registered', () => {
+    const errors = inputErrorsOf(
+      () =>
+        new aks.WindowsNodePool('bad', {
+          resourceGroupName: 'rg',
+          resourceName: 'aks1',
+          agentPoolName: 'Winpool',
+          release: '2019',
+          kubernetesVersion: '1.33',
+          mode: 'System',
+          vmSize: 'Standard_D4ps_v5',
+          taints: [{ key: 'os', value: 'windows', effect: 'NO_SCHEDULE' as never }],
+          scaling: { minSize: 5, maxSize: 2 },
+        }),
+    );
+    expect(errors.map((e) => e.propertyPath)).toEqual([
+      'agentPoolName',
+      'kubernetesVersion',
+      'mode',
+      'vmSize',
+      'taints[0].effect',
+      'scaling.minSize',
+    ]);
+    expect(errors[1].reason).toContain("Use release '2022'");
+    expect(errors[3].reason).toContain("'Standard_D4s_v5'");
+    expect(errors[4].reason).toContain("Write 'NoSchedule'");
+    expect(registered).toEqual([]);
+  });
+
+  test('unknown releases and a 7-character name', () => {
+    const errors = inputErrorsOf(
+      () =>
+        new aks.WindowsNodePool('bad2', {
+          resourceGroupName: 'rg',
+          resourceName: 'aks1',
+          agentPoolName: 'winpool',
+          release: 'ltsc2022' as never,
+        }),
+    );
+    expect(errors.map((e) => e.propertyPath)).toEqual(['agentPoolName', 'release']);
+    expect(errors[1].reason).toContain("Write '2022'");
+    expect(registered).toEqual([]);
+  });
+
+  test('a component name that breaks the pool name rule asks for agentPoolName', () => {
+    const errors = inputErrorsOf(
+      () => new aks.WindowsNodePool('windows-pool', { resourceGroupName: 'rg', resourceName: 'aks1' }),
+    );
+    expect(errors).toHaveLength(1);
+    expect(errors[0].propertyPath).toBe('agentPoolName');
+    expect(errors[0].reason).toContain("defaults to the component name 'windows-pool'");
+    expect(errors[0].reason).toContain("'window'");
+  });
+
+  test('a pool without a NoSchedule taint is refused', () => {
+    const errors = inputErrorsOf(
+      () =>
+        new aks.WindowsNodePool('notaint', {
+          resourceGroupName: 'rg',
+          resourceName: 'aks1',
+          agentPoolName: 'win5',
+          taints: [{ key: 'os', value: 'windows', effect: 'PreferNoSchedule' }],
+        }),
+    );
+    expect(errors.map((e) => e.propertyPath)).toEqual(['taints']);
+  });
+
+  test('labels that contradict Windows, min/max without autoscaling, missing cluster names', () => {
+    const errors = inputErrorsOf(
+      () =>
+        new aks.WindowsNodePool('win6', {
+          resourceGroupName: '',
+          resourceName: undefined as never,
+          labels: { 'kubernetes.io/os': 'linux' },
+          autoscaling: false,
+          scaling: { minSize: 1, maxSize: 3 },
+        }),
+    );
+    expect(errors.map((e) => e.propertyPath)).toEqual([
+      'resourceGroupName',
+      'resourceName',
+      'labels["kubernetes.io/os"]',
+      'scaling',
+    ]);
+  });
+
+  test('clusterArgs: a cluster without windowsProfile on kubenet is refused', () => {
+    const errors = inputErrorsOf(
+      () =>
+        new aks.WindowsNodePool('win7', {
+          resourceGroupName: 'rg',
+          resourceName: 'aks1',
+          clusterArgs: { resourceGroupName: 'rg', networkProfile: { networkPlugin: 'kubenet' } },
+        }),
+    );
+    expect(errors.map((e) => e.propertyPath)).toEqual([
+      'clusterArgs.windowsProfile',
+      'clusterArgs.networkProfile.networkPlugin',
+    ]);
+    expect(errors[1].reason).toContain('Azure/AKS#1005');
+  });
+
+  test('clusterArgs: a good cluster passes; a literal password warns', async () => {
+    const { inputs } = await agentPoolInputs('win8', {
+      clusterArgs: {
+        resourceGroupName: 'rg',
+        windowsProfile: { adminUsername: 'winadmin', adminPassword: 'Xy7!plenty-long' },
+        networkProfile: { networkPlugin: 'azure', networkPluginMode: 'overlay' },
+      },
+    });
+    expect(inputs.osType).toBe('Windows');
+    const messages = warn.mock.calls.map((c) => c[0]);
+    expect(messages).toEqual([
+      expect.stringContaining('[aks-windows-password-plaintext] clusterArgs.windowsProfile.adminPassword'),
+    ]);
+  });
+
+  test('warnings: a 4 GiB VM size and a deprecated release', async () => {
+    await agentPoolInputs('small', { agentPoolName: 'small', vmSize: 'Standard_B2s', release: '2019' });
+    const messages = warn.mock.calls.map((c) => c[0]);
+    expect(messages).toEqual([
+      expect.stringContaining('[windows-release-deprecated] release'),
+      expect.stringContaining("[windows-node-memory] vmSize: 'Standard_B2s' has 4 GiB"),
+    ]);
+  });
+});

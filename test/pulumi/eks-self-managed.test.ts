@@ -1,0 +1,354 @@
+import * as pulumi from '@pulumi/pulumi';
+import { schedulingFor, tolerationFor, type Taint } from 'k8s-windows';
+import type * as eksModule from 'k8s-windows/pulumi/eks';
+
+interface Registered {
+  readonly type: string;
+  readonly name: string;
+  readonly inputs: Record<string, unknown>;
+}
+const registered: Registered[] = [];
+
+pulumi.runtime.setMocks(
+  {
+    newResource: (args) => {
+      registered.push({ type: args.type, name: args.name, inputs: args.inputs as Record<string, unknown> });
+      const state: Record<string, unknown> = { ...args.inputs };
+      if (args.type === 'aws:iam/role:Role') {
+        state.arn = `arn:aws:iam::123456789012:role/${args.name}`;
+        state.name = args.name;
+      }
+      if (args.type === 'aws:iam/instanceProfile:InstanceProfile')
+        state.arn = `arn:aws:iam::123456789012:instance-profile/${args.name}`;
+      if (args.type === 'aws:ec2/launchTemplate:LaunchTemplate') state.latestVersion = 3;
+      return { id: `${args.name}-id`, state };
+    },
+    call: (args) => args.inputs,
+  },
+  'project',
+  'stack',
+  false,
+);
+
+let eks: typeof eksModule;
+beforeAll(async () => {
+  eks = await import('k8s-windows/pulumi/eks');
+});
+let warn: jest.SpyInstance;
+beforeEach(() => {
+  registered.length = 0;
+  warn = jest.spyOn(pulumi.log, 'warn').mockImplementation(() => Promise.resolve());
+});
+afterEach(() => warn.mockRestore());
+
+function resolved<T>(o: pulumi.Output<T>): Promise<T> {
+  return new Promise((resolve) => o.apply(resolve));
+}
+
+const BASE = {
+  clusterName: 'prod',
+  subnetIds: ['subnet-a'],
+  amiId: 'ami-0123456789abcdef0',
+  securityGroupIds: ['sg-cluster'],
+};
+
+async function buildPool(name: string, args: Partial<eksModule.SelfManagedWindowsNodePoolArgs> = {}) {
+  const pool = new eks.SelfManagedWindowsNodePool(name, { ...BASE, ...args });
+  await resolved(pool.autoScalingGroup.urn);
+  await resolved(pool.launchTemplate.urn);
+  if (pool.accessEntry) await resolved(pool.accessEntry.urn);
+  const one = (type: string): Registered => {
+    const found = registered.filter((r) => r.type === type);
+    expect(found).toHaveLength(1);
+    return found[0];
+  };
+  return { pool, of: (type: string) => registered.filter((r) => r.type === type), one };
+}
+
+function decode(userData: unknown): string {
+  return Buffer.from(String(userData), 'base64').toString('utf8');
+}
+
+function inputErrorsOf(build: () => unknown): { propertyPath: string; reason: string }[] {
+  try {
+    build();
+  } catch (e) {
+    expect(pulumi.InputPropertiesError.isInstance(e)).toBe(true);
+    return (e as pulumi.InputPropertiesError).errors;
+  }
+  throw new Error('expected an InputPropertiesError');
+}
+
+describe('renderWindowsUserData', () => {
+  test('default kubelet arguments of reference §6', () => {
+    expect(
+      eks.windowsKubeletArgs({ labels: {}, taints: [{ key: 'os', value: 'windows', effect: 'NoSchedule' }] }),
+    ).toEqual([
+      '--register-with-taints=os=windows:NoSchedule',
+      '--system-reserved=memory=2Gi',
+      '--windows-priorityclass=ABOVE_NORMAL_PRIORITY_CLASS',
+    ]);
+  });
+
+  test('labels sorted, taints joined, extra args last', () => {
+    expect(
+      eks.windowsKubeletArgs({
+        labels: { 'example.com/z': '1', 'example.com/a': '2' },
+        taints: [
+          { key: 'os', value: 'windows', effect: 'NoSchedule' },
+          { key: 'gpu', effect: 'NoExecute' },
+        ],
+        systemReservedMemory: '3Gi',
+        extraArgs: ['--max-pods=30'],
+      }),
+    ).toEqual([
+      '--node-labels=example.com/a=2,example.com/z=1',
+      '--register-with-taints=os=windows:NoSchedule,gpu:NoExecute',
+      '--system-reserved=memory=3Gi',
+      '--windows-priorityclass=ABOVE_NORMAL_PRIORITY_CLASS',
+      '--max-pods=30',
+    ]);
+  });
+
+  test('minimal user data', () => {
+    expect(
+      eks.renderWindowsUserData({
+        clusterName: 'prod',
+        kubeletArgs: eks.windowsKubeletArgs({
+          labels: {},
+          taints: [{ key: 'os', value: 'windows', effect: 'NoSchedule' }],
+        }),
+      }),
+    ).toMatchSnapshot();
+  });
+
+  test('user data with endpoint, CA, DNS IP, labels and a quote to escape', () => {
+    expect(
+      eks.renderWindowsUserData({
+        clusterName: "o'brien",
+        apiServerEndpoint: 'https://ABC.gr7.eu-west-1.eks.amazonaws.com',
+        certificateAuthority: 'LS0tLS1CRUdJTg==',
+        dnsClusterIp: '172.20.0.10',
+        kubeletArgs: eks.windowsKubeletArgs({
+          labels: { 'example.com/pool': 'iis' },
+          taints: [{ key: 'os', value: 'windows', effect: 'NoSchedule' }],
+        }),
+      }),
+    ).toMatchSnapshot();
+  });
+
+  test('typographic quotes are doubled too (PowerShell treats them as quotes)', () => {
+    expect(eks.renderWindowsUserData({ clusterName: 'a\u2019b', kubeletArgs: [] })).toContain(
+      "-EKSClusterName 'a\u2019\u2019b'",
+    );
+  });
+});
+
+describe('SelfManagedWindowsNodePool', () => {
+  test('launch template: the AMI, PowerShell user data calling the bootstrap script, IMDSv2, a 50 GiB gp3 root', async () => {
+    const { pool, one } = await buildPool('win');
+    const lt = one('aws:ec2/launchTemplate:LaunchTemplate').inputs;
+    expect(lt).toEqual({
+      imageId: 'ami-0123456789abcdef0',
+      instanceType: 'm5.xlarge',
+      userData: expect.any(String),
+      iamInstanceProfile: { arn: 'arn:aws:iam::123456789012:instance-profile/win-instance-profile' },
+      vpcSecurityGroupIds: ['sg-cluster'],
+      blockDeviceMappings: [
+        {
+          deviceName: '/dev/sda1',
+          ebs: { volumeSize: 50, volumeType: 'gp3', encrypted: 'true', deleteOnTermination: 'true' },
+        },
+      ],
+      metadataOptions: { httpEndpoint: 'enabled', httpTokens: 'required', httpPutResponseHopLimit: 2 },
+      tags: {},
+    });
+    expect(decode(lt.userData)).toBe(
+      [
+        '<powershell>',
+        "& \"$env:ProgramFiles\\Amazon\\EKS\\Start-EKSBootstrap.ps1\" -EKSClusterName 'prod' -KubeletExtraArgs '--register-with-taints=os=windows:NoSchedule --system-reserved=memory=2Gi --windows-priorityclass=ABOVE_NORMAL_PRIORITY_CLASS' 3>&1 4>&1 5>&1 6>&1",
+        '</powershell>',
+        '',
+      ].join('\n'),
+    );
+    expect(await resolved(pool.userData)).toBe(decode(lt.userData));
+  });
+
+  test('cluster name, endpoint and CA may be Outputs', async () => {
+    const { one } = await buildPool('out', {
+      clusterName: pulumi.output('from-output'),
+      clusterEndpoint: pulumi.output('https://endpoint'),
+      clusterCertificateAuthority: pulumi.output('Q0E='),
+    });
+    const text = decode(one('aws:ec2/launchTemplate:LaunchTemplate').inputs.userData);
+    expect(text).toContain(
+      "-EKSClusterName 'from-output' -APIServerEndpoint 'https://endpoint' -Base64ClusterCA 'Q0E='",
+    );
+    expect(one('aws:autoscaling/group:Group').inputs.tags).toContainEqual({
+      key: 'k8s.io/cluster-autoscaler/from-output',
+      value: 'owned',
+      propagateAtLaunch: false,
+    });
+  });
+
+  test('Auto Scaling group: launch template, scaling, cluster and autoscaler tags', async () => {
+    const { one } = await buildPool('win', {
+      labels: { 'example.com/pool': 'iis' },
+      scaling: { minSize: 0, maxSize: 4, desiredSize: 1 },
+      tags: { team: 'web' },
+    });
+    expect(one('aws:autoscaling/group:Group').inputs).toEqual({
+      vpcZoneIdentifiers: ['subnet-a'],
+      minSize: 0,
+      maxSize: 4,
+      desiredCapacity: 1,
+      launchTemplate: { id: 'win-launch-template-id', version: '3' },
+      tags: [
+        { key: 'Name', value: 'win', propagateAtLaunch: true },
+        { key: 'kubernetes.io/cluster/prod', value: 'owned', propagateAtLaunch: true },
+        { key: 'k8s.io/cluster-autoscaler/enabled', value: 'true', propagateAtLaunch: false },
+        { key: 'k8s.io/cluster-autoscaler/prod', value: 'owned', propagateAtLaunch: false },
+        {
+          key: 'k8s.io/cluster-autoscaler/node-template/label/example.com/pool',
+          value: 'iis',
+          propagateAtLaunch: false,
+        },
+        {
+          key: 'k8s.io/cluster-autoscaler/node-template/label/kubernetes.io/os',
+          value: 'windows',
+          propagateAtLaunch: false,
+        },
+        {
+          key: 'k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/windows-build',
+          value: '10.0.20348',
+          propagateAtLaunch: false,
+        },
+        {
+          key: 'k8s.io/cluster-autoscaler/node-template/taint/os',
+          value: 'windows:NoSchedule',
+          propagateAtLaunch: false,
+        },
+        { key: 'team', value: 'web', propagateAtLaunch: true },
+      ],
+    });
+  });
+
+  test('node role, instance profile and the EC2_WINDOWS access entry', async () => {
+    const { of, one } = await buildPool('win');
+    expect(one('aws:iam/role:Role').name).toBe('win-node-role');
+    expect(of('aws:iam/rolePolicyAttachment:RolePolicyAttachment').map((a) => a.inputs.policyArn)).toEqual([
+      'arn:aws:iam::aws:policy/AmazonEKSWorkerNodePolicy',
+      'arn:aws:iam::aws:policy/AmazonEC2ContainerRegistryReadOnly',
+      'arn:aws:iam::aws:policy/AmazonEKS_CNI_Policy',
+    ]);
+    expect(one('aws:iam/instanceProfile:InstanceProfile').inputs).toEqual({ role: 'win-node-role', tags: {} });
+    expect(one('aws:eks/accessEntry:AccessEntry').inputs).toEqual({
+      clusterName: 'prod',
+      principalArn: 'arn:aws:iam::123456789012:role/win-node-role',
+      type: 'EC2_WINDOWS',
+      tags: {},
+    });
+  });
+
+  test('a given role: no role created; createAccessEntry: false leaves the entry out', async () => {
+    const { pool, of, one } = await buildPool('byo', {
+      nodeRole: { name: 'windows-nodes', arn: 'arn:aws:iam::1:role/windows-nodes' },
+      createAccessEntry: false,
+    });
+    expect(of('aws:iam/role:Role')).toEqual([]);
+    expect(of('aws:eks/accessEntry:AccessEntry')).toEqual([]);
+    expect(one('aws:iam/instanceProfile:InstanceProfile').inputs.role).toBe('windows-nodes');
+    expect(await resolved(pool.nodeRoleArn)).toBe('arn:aws:iam::1:role/windows-nodes');
+  });
+
+  test('the user data registers exactly the taints and labels of nodeTarget', async () => {
+    const taints: Taint[] = [
+      { key: 'os', value: 'windows', effect: 'NoSchedule' },
+      { key: 'example.com/dedicated', value: 'iis', effect: 'NoExecute' },
+    ];
+    const { pool, one } = await buildPool('t', {
+      taints,
+      labels: { 'example.com/pool': 'iis' },
+      release: '2025',
+      diskSize: 80,
+    });
+    const text = decode(one('aws:ec2/launchTemplate:LaunchTemplate').inputs.userData);
+    expect(text).toContain('--register-with-taints=os=windows:NoSchedule,example.com/dedicated=iis:NoExecute');
+    expect(text).toContain('--node-labels=example.com/pool=iis');
+    expect(schedulingFor(pool.nodeTarget).tolerations).toEqual(taints.map(tolerationFor));
+    expect(pool.nodeTarget.labels).toEqual({
+      'example.com/pool': 'iis',
+      'kubernetes.io/os': 'windows',
+      'node.kubernetes.io/windows-build': '10.0.26100',
+    });
+    expect(
+      (one('aws:ec2/launchTemplate:LaunchTemplate').inputs.blockDeviceMappings as { ebs: { volumeSize: number } }[])[0]
+        .ebs.volumeSize,
+    ).toBe(80);
+  });
+
+  test('warns below 2Gi system-reserved memory', async () => {
+    await buildPool('low', { systemReservedMemory: '1024Mi' });
+    expect(warn.mock.calls.map((c) => String(c[0]))).toEqual([
+      expect.stringMatching(/^\[eks-windows-system-reserved\] systemReservedMemory 1024Mi/),
+    ]);
+  });
+
+  test('bad input: every property at once, nothing registered', async () => {
+    const errors = inputErrorsOf(
+      () =>
+        new eks.SelfManagedWindowsNodePool('bad', {
+          ...BASE,
+          release: '1909' as eksModule.SelfManagedWindowsNodePoolArgs['release'],
+          instanceType: 't4g.xlarge',
+          taints: [{ key: 'os', value: 'windows', effect: 'NO_EXECUTE' as Taint['effect'] }],
+          scaling: { minSize: 3, maxSize: 3, desiredSize: 4 },
+          diskSize: 29,
+          systemReservedMemory: 'lots',
+          kubeletExtraArgs: [
+            '--node-labels=a=b',
+            'max-pods=3',
+            '--max-pods=30',
+            '--register-with-taints=x=y:NoSchedule',
+          ],
+        }),
+    );
+    expect(errors.map((e) => e.propertyPath)).toEqual([
+      'release',
+      'taints[0].effect',
+      'scaling.desiredSize',
+      'diskSize',
+      'instanceType',
+      'systemReservedMemory',
+      'kubeletExtraArgs[0]',
+      'kubeletExtraArgs[1]',
+      'kubeletExtraArgs[3]',
+    ]);
+    expect(errors[4].reason).toMatch(/'t4g.xlarge' is AWS Graviton.*'t3.xlarge'/);
+    expect(errors[6].reason).toBe(
+      "Kubelet argument --node-labels is set by the pool from its 'labels' arg. Fix: Remove it and set 'labels' instead, so nodeTarget matches the nodes.",
+    );
+    await new Promise((r) => setImmediate(r));
+    expect(registered).toEqual([]);
+  });
+
+  test('checkSelfManagedWindowsNodePoolArgs returns issues without throwing', () => {
+    expect(eks.checkSelfManagedWindowsNodePoolArgs({ ...BASE, instanceType: 'mac2.metal' }).map((i) => i.path)).toEqual(
+      ['instanceType'],
+    );
+    expect(eks.checkSelfManagedWindowsNodePoolArgs({ ...BASE })).toEqual([]);
+  });
+});
+
+describe('quantityBytes', () => {
+  test.each([
+    ['2Gi', 2 * 1024 ** 3],
+    ['2048Mi', 2 * 1024 ** 3],
+    ['2G', 2e9],
+    ['512', 512],
+    ['1.5Gi', 1.5 * 1024 ** 3],
+  ])('%s', (q, bytes) => expect(eks.quantityBytes(q)).toBe(bytes));
+  test.each(['', 'lots', '2 Gi', '-1Gi', '2gi'])('%s is not a quantity', (q) =>
+    expect(eks.quantityBytes(q)).toBeUndefined(),
+  );
+});

@@ -1,0 +1,418 @@
+import type {
+  ReportViolation,
+  ResourceValidationArgs,
+  ResourceValidationPolicy,
+  StackValidationArgs,
+  StackValidationPolicy,
+} from '@pulumi/policy';
+import { toWindowsPodSpec } from 'k8s-windows';
+import {
+  POLICY_NAMES,
+  kubernetesTypeOf,
+  manifestOf,
+  readProps,
+  runPolicies,
+  windowsPolicies,
+  windowsPolicyPackArgs,
+} from 'k8s-windows/pulumi/policy';
+
+// The policy SDK's preview placeholders and proxy: what a policy sees for values not known yet.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const proxy = require('@pulumi/policy/proxy') as {
+  unknownCheckingProxy<T>(value: T): T;
+  unknownStringValue: string;
+  unknownObjectValue: string;
+};
+
+type Json = Record<string, unknown>;
+interface FakeResource {
+  readonly type: string;
+  readonly name: string;
+  readonly props: Json;
+}
+
+function policy(name: string): ResourceValidationPolicy & StackValidationPolicy {
+  const found = windowsPolicies.find((p) => p.name === name);
+  if (!found) throw new Error(`no policy ${name}`);
+  return found as ResourceValidationPolicy & StackValidationPolicy;
+}
+
+const urnOf = (r: { type: string; name: string }): string => `urn:pulumi:dev::proj::${r.type}::${r.name}`;
+
+/** Calls a stack policy's validateStack with fake args; returns the reported [message, urn] pairs. */
+async function stackViolations(
+  name: string,
+  resources: readonly FakeResource[],
+  config: object = {},
+): Promise<[string, string | undefined][]> {
+  const report = jest.fn<void, Parameters<ReportViolation>>();
+  const args = {
+    resources: resources.map((r) => ({ ...r, urn: urnOf(r), props: proxy.unknownCheckingProxy(r.props) })),
+    stackTags: new Map(),
+    getConfig: () => config,
+    notApplicable: () => {
+      throw new Error('not applicable');
+    },
+  } as unknown as StackValidationArgs;
+  await policy(name).validateStack(args, report);
+  return report.mock.calls.map(([message, urn]) => [message, urn]);
+}
+
+/** Calls a resource policy's validateResource with fake args; returns the reported messages. */
+async function resourceViolations(name: string, r: FakeResource): Promise<string[]> {
+  const report = jest.fn<void, Parameters<ReportViolation>>();
+  const args = {
+    type: r.type,
+    name: r.name,
+    urn: urnOf(r),
+    props: proxy.unknownCheckingProxy(r.props),
+    getConfig: () => ({}),
+  } as unknown as ResourceValidationArgs;
+  const validate = policy(name).validateResource;
+  for (const v of Array.isArray(validate) ? validate : validate ? [validate] : []) await v(args, report);
+  return report.mock.calls.map(([message]) => message);
+}
+
+const IIS = 'mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022';
+const windowsPod = toWindowsPodSpec({
+  containers: [
+    {
+      name: 'iis',
+      image: IIS,
+      livenessProbe: { httpGet: { path: '/', port: 80 } },
+    },
+  ],
+}) as unknown as Json;
+
+function deployment(name: string, podSpec: Json, withTypeFields = true): FakeResource {
+  return {
+    type: 'kubernetes:apps/v1:Deployment',
+    name,
+    props: {
+      ...(withTypeFields ? { apiVersion: 'apps/v1', kind: 'Deployment' } : {}),
+      metadata: { namespace: 'apps' },
+      spec: {
+        selector: { matchLabels: { app: name } },
+        template: { metadata: { labels: { app: name } }, spec: podSpec },
+      },
+    },
+  };
+}
+
+describe('mapping Pulumi Kubernetes resources back to manifests', () => {
+  test('type tokens: group/version and kind; core/v1 is v1; non-objects are skipped', () => {
+    expect(kubernetesTypeOf('kubernetes:apps/v1:Deployment')).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment' });
+    expect(kubernetesTypeOf('kubernetes:core/v1:Service')).toEqual({ apiVersion: 'v1', kind: 'Service' });
+    expect(kubernetesTypeOf('kubernetes:windows.k8s.io/v1:GMSACredentialSpec')).toEqual({
+      apiVersion: 'windows.k8s.io/v1',
+      kind: 'GMSACredentialSpec',
+    });
+    expect(kubernetesTypeOf('kubernetes:apps/v1:DeploymentPatch')).toBeUndefined();
+    expect(kubernetesTypeOf('kubernetes:core/v1:PodList')).toBeUndefined();
+    expect(kubernetesTypeOf('kubernetes:helm.sh/v3:Release')).toBeUndefined();
+    expect(kubernetesTypeOf('kubernetes:yaml/v2:ConfigGroup')).toBeUndefined();
+    expect(kubernetesTypeOf('aws:eks/nodeGroup:NodeGroup')).toBeUndefined();
+  });
+
+  test('apiVersion, kind and metadata.name are filled in when the props lack them; status is dropped', () => {
+    const r = deployment('web', windowsPod, false);
+    const m = manifestOf({ ...r, urn: 'u', props: { ...r.props, status: { replicas: 1 } } });
+    expect(m?.manifest.apiVersion).toBe('apps/v1');
+    expect(m?.manifest.kind).toBe('Deployment');
+    expect(m?.manifest.metadata).toEqual({ namespace: 'apps', name: 'web' });
+    expect(m?.manifest.status).toBeUndefined();
+  });
+
+  test('unknown preview values are left out and their paths remembered', () => {
+    const props = proxy.unknownCheckingProxy({
+      spec: {
+        template: {
+          spec: { nodeSelector: proxy.unknownObjectValue, containers: [{ image: proxy.unknownStringValue }] },
+        },
+      },
+    });
+    expect(readProps(props, 'omit')).toEqual({
+      value: { spec: { template: { spec: { containers: [{}] } } } },
+      unknownPaths: ['spec.template.spec.nodeSelector', 'spec.template.spec.containers[0].image'],
+    });
+  });
+});
+
+describe(POLICY_NAMES.kubernetes, () => {
+  test('fails: a forbidden field on a Windows pod, reported against its resource', async () => {
+    const bad = deployment('bad', { ...windowsPod, securityContext: { runAsUser: 1000 } });
+    const violations = await stackViolations(POLICY_NAMES.kubernetes, [bad]);
+    expect(violations).toEqual([
+      [
+        expect.stringMatching(
+          /^\[windows-forbidden-field\] Deployment apps\/bad: spec\.template\.spec\.securityContext\.runAsUser: /,
+        ),
+        urnOf(bad),
+      ],
+    ]);
+  });
+
+  test('passes: a pod converted by toWindowsPodSpec, with a Service in front', async () => {
+    const service: FakeResource = {
+      type: 'kubernetes:core/v1:Service',
+      name: 'web',
+      props: { metadata: { namespace: 'apps' }, spec: { selector: { app: 'web' }, ports: [{ port: 80 }] } },
+    };
+    expect(await stackViolations(POLICY_NAMES.kubernetes, [deployment('web', windowsPod), service])).toEqual([]);
+  });
+
+  test('cross-object: a gMSA pod needs its service account granted use of the credspec', async () => {
+    const pod = {
+      ...windowsPod,
+      serviceAccountName: 'web',
+      securityContext: { windowsOptions: { gmsaCredentialSpecName: 'webapp01' } },
+    };
+    const rbacRule = 'gmsa-rbac-missing';
+    const ids = async (resources: FakeResource[]): Promise<(string | undefined)[]> =>
+      [
+        ...(await stackViolations(POLICY_NAMES.kubernetes, resources)),
+        ...(await stackViolations(POLICY_NAMES.kubernetesAdvice, resources)),
+      ].map(([m]) => /^\[([a-z-]+)\]/.exec(m)?.[1]);
+    expect(await ids([deployment('gmsa', pod)])).toContain(rbacRule);
+
+    const role: FakeResource = {
+      type: 'kubernetes:rbac.authorization.k8s.io/v1:ClusterRole',
+      name: 'use',
+      props: {
+        metadata: { name: 'webapp01-gmsa-use' },
+        rules: [
+          {
+            apiGroups: ['windows.k8s.io'],
+            resources: ['gmsacredentialspecs'],
+            verbs: ['use'],
+            resourceNames: ['webapp01'],
+          },
+        ],
+      },
+    };
+    const binding: FakeResource = {
+      type: 'kubernetes:rbac.authorization.k8s.io/v1:RoleBinding',
+      name: 'bind',
+      props: {
+        metadata: { name: 'webapp01-gmsa-use-web', namespace: 'apps' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'webapp01-gmsa-use' },
+        subjects: [{ kind: 'ServiceAccount', name: 'web', namespace: 'apps' }],
+      },
+    };
+    expect(await ids([deployment('gmsa', pod), role, binding])).not.toContain(rbacRule);
+  });
+
+  test('a finding on a value not known yet (preview) is deferred, not reported', async () => {
+    const eventual = deployment('eventual', { ...windowsPod, securityContext: proxy.unknownObjectValue });
+    expect(await stackViolations(POLICY_NAMES.kubernetes, [eventual])).toEqual([]);
+  });
+
+  test('rules can be turned off through the policy config', async () => {
+    const bad = deployment('bad', { ...windowsPod, securityContext: { runAsUser: 1000 } });
+    expect(
+      await stackViolations(POLICY_NAMES.kubernetes, [bad], { rules: { 'windows-forbidden-field': 'off' } }),
+    ).toEqual([]);
+  });
+});
+
+describe(POLICY_NAMES.kubernetesAdvice, () => {
+  test('fails: a floating image tag on a pinned Windows pod is a warning', async () => {
+    const pod = toWindowsPodSpec({
+      containers: [{ name: 'a', image: 'mcr.microsoft.com/dotnet/framework/aspnet:4.8' }],
+    });
+    const violations = await stackViolations(POLICY_NAMES.kubernetesAdvice, [deployment('floating', pod as never)]);
+    expect(violations.map(([m]) => m)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^\[image-floating-tag\]/)]),
+    );
+    expect(await stackViolations(POLICY_NAMES.kubernetes, [deployment('floating', pod as never)])).toEqual([]);
+  });
+
+  test('passes: the converted pod with a liveness-derived startup probe', async () => {
+    expect(await stackViolations(POLICY_NAMES.kubernetesAdvice, [deployment('web', windowsPod)])).toEqual([]);
+  });
+});
+
+const EKS_GOOD: FakeResource = {
+  type: 'aws:eks/nodeGroup:NodeGroup',
+  name: 'win',
+  props: {
+    amiType: 'WINDOWS_CORE_2022_x86_64',
+    instanceTypes: ['m5.xlarge'],
+    diskSize: 50,
+    taints: [{ key: 'os', value: 'windows', effect: 'NO_SCHEDULE' }],
+    tags: { 'k8s.io/cluster-autoscaler/node-template/label/kubernetes.io/os': 'windows' },
+  },
+};
+const AKS_GOOD: FakeResource = {
+  type: 'azure-native:containerservice:AgentPool',
+  name: 'win',
+  props: {
+    osType: 'Windows',
+    osSKU: 'Windows2022',
+    mode: 'User',
+    agentPoolName: 'win1',
+    vmSize: 'Standard_D4s_v5',
+    nodeTaints: ['os=windows:NoSchedule'],
+  },
+};
+const GKE_GOOD: FakeResource = {
+  type: 'gcp:container/nodePool:NodePool',
+  name: 'win',
+  props: {
+    nodeConfig: {
+      imageType: 'WINDOWS_LTSC_CONTAINERD',
+      machineType: 'n2-standard-4',
+      windowsNodeConfig: { osversion: 'OS_VERSION_LTSC2022' },
+      taints: [{ key: 'os', value: 'windows', effect: 'NO_SCHEDULE' }],
+    },
+  },
+};
+
+describe(POLICY_NAMES.nodePools, () => {
+  test.each([EKS_GOOD, AKS_GOOD, GKE_GOOD])('passes: a well-formed $type', async (r) => {
+    expect(await resourceViolations(POLICY_NAMES.nodePools, r)).toEqual([]);
+    expect(await resourceViolations(POLICY_NAMES.nodePoolsAdvice, r)).toEqual([]);
+  });
+
+  test('EKS: the Kubernetes taint spelling and a Graviton instance type', async () => {
+    const bad = {
+      ...EKS_GOOD,
+      props: {
+        ...EKS_GOOD.props,
+        instanceTypes: ['m6g.xlarge'],
+        taints: [{ key: 'os', value: 'windows', effect: 'NoSchedule' }],
+      },
+    };
+    expect(await resourceViolations(POLICY_NAMES.nodePools, bad)).toEqual([
+      expect.stringMatching(/^\[eks-windows-taint-effect\] taints\[0\]\.effect: /),
+      expect.stringMatching(/^\[eks-windows-instance-arch\] instanceTypes\[0\]: /),
+    ]);
+  });
+
+  test('AKS: System mode, a long name and no taint', async () => {
+    const bad = {
+      ...AKS_GOOD,
+      props: { ...AKS_GOOD.props, mode: 'System', agentPoolName: 'windowspool', nodeTaints: [] },
+    };
+    expect(await resourceViolations(POLICY_NAMES.nodePools, bad)).toEqual([
+      expect.stringMatching(/^\[aks-windows-agent-pool\] agentPoolName: /),
+      expect.stringMatching(/^\[aks-windows-agent-pool\] mode: /),
+      expect.stringMatching(/^\[aks-windows-agent-pool\] nodeTaints: /),
+    ]);
+  });
+
+  test('GKE: a retired image type', async () => {
+    const bad = {
+      ...GKE_GOOD,
+      props: { nodeConfig: { ...(GKE_GOOD.props.nodeConfig as Json), imageType: 'WINDOWS_SAC' } },
+    };
+    expect(await resourceViolations(POLICY_NAMES.nodePools, bad)).toEqual([
+      expect.stringMatching(/^\[gke-windows-node-pool\] nodeConfig\.imageType: /),
+    ]);
+  });
+
+  test('Linux pools and other resources are not checked', async () => {
+    expect(
+      await resourceViolations(POLICY_NAMES.nodePools, { ...EKS_GOOD, props: { amiType: 'AL2023_x86_64_STANDARD' } }),
+    ).toEqual([]);
+    expect(await resourceViolations(POLICY_NAMES.nodePools, deployment('web', windowsPod))).toEqual([]);
+  });
+
+  test('unknown values are skipped, not flagged', async () => {
+    const eventual = { ...AKS_GOOD, props: { ...AKS_GOOD.props, nodeTaints: proxy.unknownObjectValue } };
+    expect(await resourceViolations(POLICY_NAMES.nodePools, eventual)).toEqual([]);
+  });
+});
+
+describe(POLICY_NAMES.nodePoolsAdvice, () => {
+  test('fails: a Windows Server 2019 agent pool is deprecated', async () => {
+    const old = { ...AKS_GOOD, props: { ...AKS_GOOD.props, osSKU: 'Windows2019' } };
+    expect(await resourceViolations(POLICY_NAMES.nodePoolsAdvice, old)).toEqual([
+      expect.stringMatching(/^\[windows-release-deprecated\] osSKU: /),
+    ]);
+    expect(await resourceViolations(POLICY_NAMES.nodePools, old)).toEqual([]);
+  });
+});
+
+describe(POLICY_NAMES.clusters, () => {
+  const cluster = (props: Json): FakeResource => ({
+    type: 'azure-native:containerservice:ManagedCluster',
+    name: 'aks',
+    props,
+  });
+  const good = {
+    windowsProfile: { adminUsername: 'azureuser', adminPassword: 'S3cure!Passw0rd-long' },
+    networkProfile: { networkPlugin: 'azure' },
+  };
+
+  test('fails: an AKS cluster with kubenet and no windowsProfile, when the stack has a Windows pool', async () => {
+    const bad = cluster({ networkProfile: { networkPlugin: 'kubenet' } });
+    expect(await stackViolations(POLICY_NAMES.clusters, [bad, AKS_GOOD])).toEqual([
+      [expect.stringMatching(/^\[aks-windows-cluster\] windowsProfile: /), urnOf(bad)],
+      [expect.stringMatching(/^\[aks-windows-cluster\] networkProfile\.networkPlugin: /), urnOf(bad)],
+    ]);
+  });
+
+  test('passes: the same cluster without Windows pools in the stack, and a Windows-ready cluster', async () => {
+    expect(
+      await stackViolations(POLICY_NAMES.clusters, [cluster({ networkProfile: { networkPlugin: 'kubenet' } })]),
+    ).toEqual([]);
+    expect(await stackViolations(POLICY_NAMES.clusters, [cluster(good), AKS_GOOD])).toEqual([]);
+  });
+
+  test('GKE: an Autopilot cluster cannot take a Windows node pool', async () => {
+    const autopilot: FakeResource = {
+      type: 'gcp:container/cluster:Cluster',
+      name: 'gke',
+      props: { enableAutopilot: true },
+    };
+    expect(await stackViolations(POLICY_NAMES.clusters, [autopilot, GKE_GOOD])).toEqual([
+      [expect.stringMatching(/^\[gke-windows-cluster\] enableAutopilot: /), urnOf(autopilot)],
+    ]);
+  });
+
+  test(`${POLICY_NAMES.clustersAdvice}: networkPlugin left to the default`, async () => {
+    const unset = cluster({ windowsProfile: good.windowsProfile });
+    expect(await stackViolations(POLICY_NAMES.clustersAdvice, [unset, AKS_GOOD])).toEqual([
+      [expect.stringMatching(/^\[aks-windows-network-plugin\] networkProfile\.networkPlugin: /), urnOf(unset)],
+    ]);
+    expect(await stackViolations(POLICY_NAMES.clustersAdvice, [cluster(good), AKS_GOOD])).toEqual([]);
+  });
+});
+
+describe('the pack', () => {
+  test('windowsPolicies: mandatory errors, advisory advice, unique names', () => {
+    expect(windowsPolicies.map((p) => [p.name, p.enforcementLevel])).toEqual([
+      ['windows-kubernetes', 'mandatory'],
+      ['windows-kubernetes-advice', 'advisory'],
+      ['windows-node-pools', 'mandatory'],
+      ['windows-node-pools-advice', 'advisory'],
+      ['windows-clusters', 'mandatory'],
+      ['windows-clusters-advice', 'advisory'],
+    ]);
+  });
+
+  test('windowsPolicyPackArgs: exclusions and an enforcement override', () => {
+    const args = windowsPolicyPackArgs({ enforcementLevel: 'advisory', exclude: [POLICY_NAMES.clusters] });
+    expect(args.policies.map((p) => p.name)).not.toContain(POLICY_NAMES.clusters);
+    expect(args.policies.every((p) => p.enforcementLevel === 'advisory')).toBe(true);
+  });
+
+  test('runPolicies runs resource and stack policies over captured resources', async () => {
+    const bad = deployment('bad', { ...windowsPod, hostPID: true });
+    const violations = await runPolicies(
+      [bad, AKS_GOOD].map((r) => ({ ...r, urn: urnOf(r) })),
+      { config: {} },
+    );
+    expect(violations).toEqual([
+      {
+        policy: 'windows-kubernetes',
+        enforcementLevel: 'mandatory',
+        message: expect.stringMatching(
+          /^\[windows-forbidden-field\] Deployment apps\/bad: spec\.template\.spec\.hostPID: /,
+        ),
+        urn: urnOf(bad),
+      },
+    ]);
+  });
+});
