@@ -1,0 +1,43 @@
+/**
+ * Synth overhead (DESIGN.md, Performance): 1,000 `WindowsDeployment` vs 1,000 plain cdk8s-plus-28 `Deployment` in
+ * one chart, each side building its chart and rendering it (`chart.toJson()`, what `cdk8s synth` and `Testing.synth`
+ * call). The difference is the Windows conversion: one pod-spec clone per object in `toWindowsPodSpec`, plus the
+ * construction-time checks.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { App, Chart } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-28';
+import { WindowsDeployment } from '../lib/cdk8s';
+import { defineBench } from './harness';
+
+/** Deployments per chart (DESIGN.md: 1,000). */
+const DEPLOYMENT_COUNT = 1_000;
+/** A build-pinned image, so the Windows side pays for the image check but emits no warning. */
+const IMAGE = 'mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022';
+
+type DeploymentClass = new (scope: Chart, id: string, props: kplus.DeploymentProps) => kplus.Deployment;
+
+function synth(outdir: string, Kind: DeploymentClass): number {
+  const chart = new Chart(new App({ outdir }), 'bench');
+  for (let i = 0; i < DEPLOYMENT_COUNT; i++) {
+    new Kind(chart, `web${i}`, { containers: [{ image: IMAGE, portNumber: 80 }] });
+  }
+  return chart.toJson().length;
+}
+
+export default defineBench({
+  title: `synth ${DEPLOYMENT_COUNT.toLocaleString('en-US')} WindowsDeployment vs ${DEPLOYMENT_COUNT.toLocaleString('en-US')} kplus.Deployment in one chart`,
+  aim: 1.1,
+  warmup: 1,
+  rounds: 5,
+  setup() {
+    const outdir = mkdtempSync(path.join(tmpdir(), 'k8s-windows-bench-synth-'));
+    return {
+      baseline: { label: 'kplus.Deployment', run: () => synth(outdir, kplus.Deployment) },
+      candidate: { label: 'WindowsDeployment', run: () => synth(outdir, WindowsDeployment) },
+      teardown: () => rmSync(outdir, { recursive: true, force: true }),
+    };
+  },
+});

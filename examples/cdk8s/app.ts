@@ -1,0 +1,217 @@
+/**
+ * A mixed-OS shop on one hybrid cluster of Windows Server 2022 and Linux nodes:
+ *
+ * - `cluster`: what a platform team installs once: the gMSA CRD and admission webhook, a RuntimeClass for
+ *   Windows Server 2022, and the gMSA credential spec of the shop's API.
+ * - `shop`: an IIS front end and a .NET Framework API that runs as the gMSA `WebApp01` (Windows), and a Redis
+ *   cache (Linux), each behind a Service; every Linux pod pinned to Linux nodes.
+ * - `monitoring`: windows_exporter on every Windows node, as a HostProcess DaemonSet in a `privileged` namespace.
+ *
+ * `main.ts` synthesizes it; `test/cdk8s/example.test.ts` checks every object with the rule engine.
+ */
+import { Chart, Size, type App, type ChartProps } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-28';
+import type { Construct } from 'constructs';
+import {
+  GmsaCredentialSpec,
+  GmsaWebhook,
+  POD_SECURITY_ENFORCE_LABEL,
+  PRIVILEGED_LEVEL,
+  WindowsDeployment,
+  WindowsHostProcessDaemonSet,
+  WindowsRuntimeClass,
+  pinLinuxWorkloads,
+  type IGmsaCredentialSpec,
+  type IWindowsRuntimeClass,
+} from 'k8s-windows/cdk8s';
+
+/** Images pinned to the Windows Server 2022 build (`ltsc2022`), so they match the nodes. */
+export const IMAGES = {
+  iis: 'mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022',
+  aspnet: 'mcr.microsoft.com/dotnet/framework/aspnet:4.8-windowsservercore-ltsc2022',
+  redis: 'redis:7.2.5-alpine',
+  windowsExporter: 'ghcr.io/prometheus-community/windows-exporter:0.29.2',
+  hostProcessBase: 'mcr.microsoft.com/oss/kubernetes/windows-host-process-containers-base-image:v1.0.0',
+} as const;
+
+export const SHOP_NAMESPACE = 'shop';
+export const MONITORING_NAMESPACE = 'windows-monitoring';
+export const WINDOWS_EXPORTER_PORT = 9182;
+
+/** A node agent's share of the node: small, memory request equal to limit (Windows pages instead of OOM-killing). */
+const AGENT_RESOURCES: kplus.ContainerResources = {
+  cpu: { request: kplus.Cpu.millis(100), limit: kplus.Cpu.millis(500) },
+  memory: { request: Size.mebibytes(200), limit: Size.mebibytes(200) },
+};
+
+/** The platform chart: the gMSA webhook, the Windows Server 2022 RuntimeClass and the API's credential spec. */
+export class ClusterChart extends Chart {
+  public readonly runtimeClass: WindowsRuntimeClass;
+  public readonly apiIdentity: GmsaCredentialSpec;
+
+  constructor(scope: Construct, id: string, props: ChartProps = {}) {
+    super(scope, id, props);
+    new GmsaWebhook(this, 'gmsa-webhook');
+    // The shop's pods run as the images' users (ContainerAdministrator for IIS), which `baseline` allows.
+    new kplus.Namespace(this, 'shop-namespace', {
+      metadata: { name: SHOP_NAMESPACE, labels: { [POD_SECURITY_ENFORCE_LABEL]: 'baseline' } },
+    });
+    this.runtimeClass = new WindowsRuntimeClass(this, 'ws2022', { release: '2022' });
+    // Values from `Get-ADDomain` and the gMSA created with `New-ADServiceAccount WebApp01`.
+    this.apiIdentity = new GmsaCredentialSpec(this, 'webapp01', {
+      name: 'webapp01',
+      domain: {
+        dnsName: 'contoso.com',
+        netBiosName: 'CONTOSO',
+        sid: 'S-1-5-21-2126449477-2524075714-3094792973',
+        guid: '244818ae-87ac-4fcd-92ec-e79e5252348a',
+      },
+      accounts: [{ name: 'WebApp01' }],
+    });
+  }
+}
+
+export interface ShopChartProps extends ChartProps {
+  readonly runtimeClass: IWindowsRuntimeClass;
+  readonly apiIdentity: IGmsaCredentialSpec;
+}
+
+/** The application: IIS front end and .NET Framework API on Windows, Redis on Linux. */
+export class ShopChart extends Chart {
+  constructor(scope: Construct, id: string, props: ShopChartProps) {
+    super(scope, id, { ...props, namespace: props.namespace ?? SHOP_NAMESPACE });
+
+    const cache = new kplus.Deployment(this, 'redis', {
+      metadata: { name: 'redis' },
+      replicas: 1,
+      containers: [
+        {
+          name: 'redis',
+          image: IMAGES.redis,
+          portNumber: 6379,
+          resources: {
+            cpu: { request: kplus.Cpu.millis(100), limit: kplus.Cpu.millis(500) },
+            memory: { request: Size.mebibytes(256), limit: Size.mebibytes(256) },
+          },
+          volumeMounts: [{ path: '/data', volume: kplus.Volume.fromEmptyDir(this, 'redis-data', 'data') }],
+        },
+      ],
+    });
+    cache.exposeViaService({ name: 'redis', ports: [{ port: 6379 }] });
+
+    const api = new WindowsDeployment(this, 'api', {
+      metadata: { name: 'api' },
+      replicas: 2,
+      windows: { runtimeClass: props.runtimeClass, gmsa: props.apiIdentity },
+      containers: [
+        {
+          name: 'api',
+          image: IMAGES.aspnet,
+          portNumber: 80,
+          envVariables: { REDIS_HOST: kplus.EnvValue.fromValue('redis:6379') },
+          readiness: kplus.Probe.fromHttpGet('/health', { port: 80 }),
+        },
+      ],
+    });
+    api.exposeViaService({ name: 'api', ports: [{ port: 80 }] });
+
+    const frontend = new WindowsDeployment(this, 'frontend', {
+      metadata: { name: 'frontend' },
+      replicas: 3,
+      windows: { runtimeClass: props.runtimeClass },
+      containers: [
+        {
+          name: 'iis',
+          image: IMAGES.iis,
+          portNumber: 80,
+          envVariables: { API_URL: kplus.EnvValue.fromValue('http://api') },
+          readiness: kplus.Probe.fromHttpGet('/', { port: 80 }),
+        },
+      ],
+    });
+    frontend.exposeViaService({
+      name: 'frontend',
+      serviceType: kplus.ServiceType.LOAD_BALANCER,
+      ports: [{ port: 80 }],
+    });
+
+    // Redis (and anything added later) stays off the Windows nodes.
+    pinLinuxWorkloads(this);
+  }
+}
+
+/** windows_exporter on every Windows node (HostProcess), its config from a ConfigMap, port 9182 opened. */
+export class MonitoringChart extends Chart {
+  constructor(scope: Construct, id: string, props: ChartProps = {}) {
+    super(scope, id, props);
+    // Created first, so `kubectl apply -f` finds it; HostProcess pods need the `privileged` level.
+    const namespace = new kplus.Namespace(this, 'namespace', {
+      metadata: { name: MONITORING_NAMESPACE, labels: { [POD_SECURITY_ENFORCE_LABEL]: PRIVILEGED_LEVEL } },
+    });
+    const config = new kplus.ConfigMap(this, 'windows-exporter-config', {
+      metadata: { name: 'windows-exporter-config', namespace: namespace.name },
+      data: {
+        'config.yml': [
+          'collectors:',
+          "  enabled: '[defaults],container'",
+          'collector:',
+          '  service:',
+          `    services-where: "Name='containerd' or Name='kubelet'"`,
+          '',
+        ].join('\n'),
+      },
+    });
+    const exporter = new WindowsHostProcessDaemonSet(this, 'windows-exporter', {
+      metadata: { name: 'windows-exporter' },
+      namespace,
+      windows: { runAsUserName: 'NT AUTHORITY\\SYSTEM' },
+      initContainers: [
+        {
+          name: 'configure-firewall',
+          // HostProcess containers run on the host, so PowerShell is the node's own and the image need not match it.
+          image: IMAGES.hostProcessBase,
+          resources: AGENT_RESOURCES,
+          command: ['powershell.exe'],
+          args: [
+            '-NoProfile',
+            '-Command',
+            `if (-not (Get-NetFirewallRule -DisplayName 'windows-exporter' -ErrorAction SilentlyContinue)) { New-NetFirewallRule -DisplayName 'windows-exporter' -Direction Inbound -Profile Any -Action Allow -LocalPort ${WINDOWS_EXPORTER_PORT} -Protocol TCP }`,
+          ],
+        },
+      ],
+      containers: [
+        {
+          name: 'windows-exporter',
+          image: IMAGES.windowsExporter,
+          // HostProcess volumes appear under the container's sandbox mount point (upstream windows_exporter manifest).
+          args: ['--config.file=%CONTAINER_SANDBOX_MOUNT_POINT%/config.yml'],
+          resources: AGENT_RESOURCES,
+          ports: [{ number: WINDOWS_EXPORTER_PORT, name: 'http' }],
+          readiness: kplus.Probe.fromHttpGet('/health', { port: WINDOWS_EXPORTER_PORT }),
+          volumeMounts: [
+            {
+              path: '/config.yml',
+              subPath: 'config.yml',
+              volume: kplus.Volume.fromConfigMap(this, 'config-volume', config),
+            },
+          ],
+        },
+      ],
+    });
+    // Prometheus finds every node's exporter through this headless Service.
+    new kplus.Service(this, 'windows-exporter-service', {
+      metadata: { name: 'windows-exporter', namespace: namespace.name },
+      clusterIP: 'None',
+      selector: exporter,
+      ports: [{ port: WINDOWS_EXPORTER_PORT, name: 'http' }],
+    });
+  }
+}
+
+/** Adds the three charts to `app`. */
+export function buildShopApp(app: App): { cluster: ClusterChart; shop: ShopChart; monitoring: MonitoringChart } {
+  const cluster = new ClusterChart(app, 'cluster');
+  const shop = new ShopChart(app, 'shop', { runtimeClass: cluster.runtimeClass, apiIdentity: cluster.apiIdentity });
+  const monitoring = new MonitoringChart(app, 'monitoring');
+  return { cluster, shop, monitoring };
+}

@@ -1,0 +1,37 @@
+/**
+ * k8s-windows for cdk8s: Windows workloads on cdk8s-plus-28. Each workload construct is the cdk8s-plus construct
+ * it extends, made valid for Windows when it renders.
+ */
+export * from './windows-props';
+export * from './annotations';
+export {
+  WindowsDeployment,
+  WindowsStatefulSet,
+  WindowsDaemonSet,
+  WindowsJob,
+  WindowsCronJob,
+  type IWindowsWorkload,
+} from './workloads';
+export { WINDOWS_CONTAINER_RESOURCES, WINDOWS_IMAGE_PULL_POLICY } from './windows-pod';
+export * from './runtime-class';
+export * from './host-process';
+export * from './linux-pinning';
+export { GmsaCredentialSpec, type GmsaCredentialSpecProps, type IGmsaCredentialSpecRef } from './gmsa';
+export {
+  GmsaWebhook,
+  GMSA_WEBHOOK_IMAGE,
+  GMSA_WEBHOOK_NAME,
+  GMSA_WEBHOOK_DISABLED_LABEL,
+  type GmsaWebhookProps,
+  type GmsaWebhookTls,
+} from './gmsa-webhook';
+export {
+  azureKeyVaultHostAccount,
+  awsSecretsManagerHostAccount,
+  CCG_PLUGIN_GUIDS,
+  type AzureKeyVaultHostAccountOptions,
+  type AwsSecretsManagerHostAccountOptions,
+  type GmsaAccount,
+  type GmsaDomain,
+  type GmsaHostAccountConfig,
+} from '../core/gmsa-credspec';

@@ -1,0 +1,99 @@
+/**
+ * `pinLinuxWorkloads(scope)`: in a hybrid cluster, a Linux pod without the `kubernetes.io/os: linux` nodeSelector can
+ * land on an untainted Windows node and sit in ImagePullBackOff, and a blanket toleration swallows the Windows taint
+ * (reference §2). This pins every non-Windows pod template in a scope to Linux nodes: cdk8s-plus workloads, raw
+ * `ApiObject`s and objects loaded with `Include` alike.
+ */
+import { ApiObject } from 'cdk8s';
+import type { IConstruct } from 'constructs';
+import { OS_LABEL, type PodSpec } from '../core/kube';
+import { isWindowsImage } from '../core/images';
+import { isWorkloadKind, locatePodSpec } from '../core/workloads';
+import { WindowsAnnotations } from './annotations';
+
+export interface PinLinuxWorkloadsOptions {
+  /**
+   * Report tolerations with `operator: Exists` and no key (they tolerate every taint) as warnings with rule id
+   * `wildcard-toleration`.
+   * @default true
+   */
+  readonly warnWildcardTolerations?: boolean;
+}
+
+/** Objects whose rendering is already pinned, so calling `pinLinuxWorkloads` twice patches once. */
+const PINNED = new WeakSet<ApiObject>();
+
+function requiredAffinityOs(spec: PodSpec): string[] {
+  const terms = spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? [];
+  return terms.flatMap((t) =>
+    (t.matchExpressions ?? []).filter((e) => e.key === OS_LABEL && e.operator === 'In').flatMap((e) => e.values ?? []),
+  );
+}
+
+/** Whether the RuntimeClass named `name`, somewhere in the app, schedules onto Windows nodes. */
+function runtimeClassIsWindows(root: IConstruct, name: string): boolean {
+  for (const c of root.node.findAll()) {
+    if (!ApiObject.isApiObject(c) || c.kind !== 'RuntimeClass' || c.name !== name) continue;
+    const json = c.toJson() as { handler?: string; scheduling?: { nodeSelector?: Record<string, string> } };
+    return json.scheduling?.nodeSelector?.[OS_LABEL] === 'windows' || /^runhcs-wcow/.test(json.handler ?? '');
+  }
+  return false;
+}
+
+/**
+ * Whether a pod is meant for Windows: `os.name`, the OS nodeSelector, required node affinity, its RuntimeClass, or
+ * (with nothing else said) images that are all Windows images.
+ */
+function isWindowsPod(spec: PodSpec, root: IConstruct): boolean {
+  if (spec.os?.name !== undefined) return spec.os.name === 'windows';
+  const selected = spec.nodeSelector?.[OS_LABEL];
+  if (selected !== undefined) return selected === 'windows';
+  if (requiredAffinityOs(spec).includes('windows')) return true;
+  if (spec.runtimeClassName !== undefined && runtimeClassIsWindows(root, spec.runtimeClassName)) return true;
+  const images = [...(spec.initContainers ?? []), ...spec.containers].map((c) => c.image);
+  return images.length > 0 && images.every((i) => i !== undefined && isWindowsImage(i) === true);
+}
+
+function pin(obj: ApiObject, warnWildcards: boolean): void {
+  if (PINNED.has(obj)) return;
+  PINNED.add(obj);
+  const render = obj.toJson.bind(obj);
+  obj.toJson = (): unknown => {
+    const json = render() as unknown;
+    const loc = locatePodSpec(json);
+    if (!loc || isWindowsPod(loc.spec, obj.node.root)) return json;
+    const spec = loc.spec as PodSpec & { nodeSelector?: Record<string, string> };
+    if (spec.nodeSelector?.[OS_LABEL] === undefined) spec.nodeSelector = { ...spec.nodeSelector, [OS_LABEL]: 'linux' };
+    if (warnWildcards) {
+      spec.tolerations?.forEach((t, i) => {
+        if (t.operator === 'Exists' && (t.key === undefined || t.key === '')) {
+          WindowsAnnotations.of(obj).addWarning(
+            'wildcard-toleration',
+            `${loc.path}.tolerations[${i}]: a toleration with operator Exists and no key tolerates every taint, the Windows taint too. Fix: tolerate the taints the pod needs by key.`,
+          );
+        }
+      });
+    }
+    return json;
+  };
+}
+
+/**
+ * Pins every non-Windows pod template in `scope` to Linux nodes (adds `kubernetes.io/os: linux` to its
+ * nodeSelector when it has no OS selector) at synth time, and warns about wildcard tolerations. Windows pods are
+ * left alone. Objects added to the scope after the call are covered too: the walk runs again when the app
+ * validates, before it renders.
+ */
+export function pinLinuxWorkloads(scope: IConstruct, options: PinLinuxWorkloadsOptions = {}): void {
+  const warnWildcards = options.warnWildcardTolerations ?? true;
+  const pinAll = (): void => {
+    for (const c of scope.node.findAll()) if (ApiObject.isApiObject(c) && isWorkloadKind(c.kind)) pin(c, warnWildcards);
+  };
+  pinAll();
+  scope.node.addValidation({
+    validate: () => {
+      pinAll();
+      return [];
+    },
+  });
+}

@@ -1,0 +1,254 @@
+/**
+ * The cdk8s-cli validation plugin: `cdk8s synth` runs `validateManifests` over every manifest it wrote and fails
+ * (exit code 2) when an error is found; warnings are listed in the report without failing. Configure it in
+ * `cdk8s.yaml`:
+ *
+ * ```yaml
+ * validations:
+ *   - package: ./node_modules/k8s-windows/build/cdk8s/plugin.js
+ *     version: 0.1.0
+ *     class: WindowsValidation
+ *     properties:
+ *       windowsRelease: '2022'
+ *       rules: { image-floating-tag: 'off' }
+ * ```
+ *
+ * cdk8s-cli calls `new WindowsValidation(properties)` and then `validate(context)`. The plugin imports neither
+ * cdk8s nor cdk8s-cli: the context's shape is declared below, so loading it costs only the rule engine.
+ *
+ * @see https://cdk8s.io/docs/latest/cli/synth/#validation-plugins
+ */
+import { readFileSync } from 'fs';
+import { WindowsValidationError, type ValidationIssue } from '../core/errors';
+import { WINDOWS_RELEASES, isWindowsRelease } from '../core/releases';
+import {
+  RULES_BY_ID,
+  SEVERITIES,
+  loadManifestsWithErrors,
+  sourcePosition,
+  validateManifests,
+  type Diagnostic,
+  type RuleSetting,
+  type Severity,
+  type ValidateOptions,
+} from '../core/validate';
+
+// ---------------------------------------------------------------------------------------------------------------
+// The parts of cdk8s-cli's plugin contract (cdk8s-cli/lib/plugins/validation.d.ts) this plugin uses.
+
+/** A resource in violation, as cdk8s-cli reports it. */
+export interface ValidationViolatingResource {
+  /** `metadata.name`: cdk8s-cli looks up the construct path by it. */
+  readonly resourceName: string;
+  readonly locations: readonly string[];
+  readonly manifestPath: string;
+}
+
+/** One violation in a cdk8s-cli validation report. */
+export interface ValidationViolation {
+  readonly ruleName: string;
+  readonly recommendation: string;
+  readonly fix: string;
+  readonly violatingResources: readonly ValidationViolatingResource[];
+}
+
+/** cdk8s-cli's report: violations, then one `submit`. */
+export interface ValidationReport {
+  addViolation(violation: ValidationViolation): void;
+  submit(status: 'success' | 'failure', metadata?: { readonly [key: string]: string }): void;
+}
+
+/** What cdk8s-cli hands a validation plugin. */
+export interface ValidationContext {
+  /** Paths of the synthesized manifests. */
+  readonly manifests: readonly string[];
+  readonly report: ValidationReport;
+  readonly logger: { log(message: string): void };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+/** The `properties` of the plugin's entry in `cdk8s.yaml`. */
+export interface WindowsValidationProperties {
+  /**
+   * Disable (`off`) or re-level (`error`, `warning`, `info`) rules by id; `k8s-windows rules` lists them.
+   * @default {}
+   */
+  readonly rules?: Readonly<Record<string, RuleSetting>>;
+  /**
+   * Windows Server release of the cluster's Windows nodes, for image checks of pods that do not pin one.
+   * @default - unknown: image/host checks need a pinned release
+   */
+  readonly windowsRelease?: string;
+  /**
+   * Kubernetes version of the cluster (`1.30`), for version-dependent rules.
+   * @default - the newest rules
+   */
+  readonly kubernetesVersion?: string;
+  /**
+   * Lowest severity that fails the synth.
+   * @default 'error'
+   */
+  readonly failOn?: 'error' | 'warning';
+}
+
+const PROPERTY_KEYS: ReadonlySet<string> = new Set(['rules', 'windowsRelease', 'kubernetesVersion', 'failOn']);
+const RULE_SETTINGS: readonly string[] = ['off', ...SEVERITIES];
+const DEFAULT_FAIL_ON: Severity = 'error'; // errors are what the API server or the node rejects (DESIGN: Validation)
+
+/** Checks the properties from `cdk8s.yaml` (untyped YAML) and resolves them into engine options. */
+function resolveProperties(raw: unknown): { options: ValidateOptions; failOn: Severity } {
+  const issues: ValidationIssue[] = [];
+  const props = (typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? raw : {}) as Record<string, unknown>;
+  for (const key of Object.keys(props)) {
+    if (!PROPERTY_KEYS.has(key)) {
+      issues.push({
+        path: `properties.${key}`,
+        message: `'${key}' is not a property of the k8s-windows plugin.`,
+        fix: `Use ${[...PROPERTY_KEYS].join(', ')}.`,
+      });
+    }
+  }
+  const rules: Record<string, RuleSetting> = {};
+  if (props.rules !== undefined) {
+    if (typeof props.rules !== 'object' || props.rules === null || Array.isArray(props.rules)) {
+      issues.push({
+        path: 'properties.rules',
+        message: 'rules is not a map of rule id to setting.',
+        fix: "Write rules: { <rule-id>: 'off' }.",
+      });
+    } else {
+      for (const [id, setting] of Object.entries(props.rules)) {
+        if (!RULES_BY_ID.has(id)) {
+          issues.push({
+            path: `properties.rules.${id}`,
+            message: `'${id}' is not a rule id.`,
+            fix: 'Run `k8s-windows rules` for the ids.',
+          });
+        }
+        if (typeof setting !== 'string' || !RULE_SETTINGS.includes(setting)) {
+          issues.push({
+            path: `properties.rules.${id}`,
+            message: `${JSON.stringify(setting)} is not a rule setting.`,
+            fix: `Use one of ${RULE_SETTINGS.join(', ')} (quote 'off' in YAML, or it reads as false).`,
+          });
+        } else {
+          rules[id] = setting as RuleSetting;
+        }
+      }
+    }
+  }
+  const release = props.windowsRelease;
+  if (release !== undefined && !isWindowsRelease(release)) {
+    issues.push({
+      path: 'properties.windowsRelease',
+      message: `${JSON.stringify(release)} is not a Windows Server release this library knows.`,
+      fix: `Use one of ${WINDOWS_RELEASES.map((r) => `'${r}'`).join(', ')} (quoted, so YAML keeps it a string).`,
+    });
+  }
+  const version = props.kubernetesVersion;
+  if (version !== undefined && (typeof version !== 'string' || !/^1\.\d+$/.test(version))) {
+    issues.push({
+      path: 'properties.kubernetesVersion',
+      message: `${JSON.stringify(version)} is not a Kubernetes minor version.`,
+      fix: "Write it as a quoted string such as '1.30'.",
+    });
+  }
+  const failOn = props.failOn ?? DEFAULT_FAIL_ON;
+  if (failOn !== 'error' && failOn !== 'warning') {
+    issues.push({
+      path: 'properties.failOn',
+      message: `${JSON.stringify(failOn)} is not error or warning.`,
+      fix: "Use 'error' or 'warning'.",
+    });
+  }
+  if (issues.length > 0) throw new WindowsValidationError(issues, 'k8s-windows validation plugin (cdk8s.yaml)');
+  return {
+    options: {
+      rules,
+      ...(isWindowsRelease(release) ? { windowsRelease: release } : {}),
+      ...(typeof version === 'string' ? { kubernetesVersion: version } : {}),
+    },
+    failOn: failOn as Severity,
+  };
+}
+
+const RANK: Readonly<Record<Severity, number>> = { error: 2, warning: 1, info: 0 };
+
+/** Key that finds a loaded object again from a diagnostic's resource reference. */
+const keyOf = (source: unknown, kind: unknown, namespace: unknown, name: unknown): string =>
+  JSON.stringify([source ?? null, kind ?? null, namespace ?? null, name ?? null]);
+
+/**
+ * The k8s-windows validation plugin for `cdk8s synth`. Construct it with the `properties` of its `cdk8s.yaml`
+ * entry; a bad property throws a `WindowsValidationError` naming all of them.
+ */
+export class WindowsValidation {
+  private readonly options: ValidateOptions;
+  private readonly failOn: Severity;
+
+  constructor(properties: WindowsValidationProperties | Record<string, unknown> = {}) {
+    const resolved = resolveProperties(properties);
+    this.options = resolved.options;
+    this.failOn = resolved.failOn;
+  }
+
+  public async validate(context: ValidationContext): Promise<void> {
+    const objects: unknown[] = [];
+    const byKey = new Map<string, unknown>();
+    let failed = false;
+    for (const manifest of context.manifests) {
+      const { objects: loaded, errors } = loadManifestsWithErrors(readFileSync(manifest, 'utf8'), manifest);
+      for (const e of errors) {
+        failed = true;
+        context.report.addViolation({
+          ruleName: 'input-invalid-yaml [error]',
+          recommendation: `${e.message} (line ${e.line}, column ${e.column}).`,
+          fix: 'Fix the YAML the app writes.',
+          violatingResources: [{ resourceName: '', locations: [`line ${e.line}`], manifestPath: manifest }],
+        });
+      }
+      for (const obj of loaded) {
+        objects.push(obj);
+        const meta = (obj as { metadata?: { name?: unknown; namespace?: unknown } } | null)?.metadata;
+        byKey.set(keyOf(manifest, (obj as { kind?: unknown } | null)?.kind, meta?.namespace, meta?.name), obj);
+      }
+    }
+
+    const diagnostics = validateManifests(objects, this.options);
+    const counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
+    for (const d of diagnostics) {
+      counts[d.severity] += 1;
+      if (RANK[d.severity] >= RANK[this.failOn]) failed = true;
+      context.report.addViolation(this.toViolation(d, byKey));
+    }
+    context.logger.log(
+      `k8s-windows: ${objects.length} objects in ${context.manifests.length} manifests: ` +
+        `${counts.error} errors, ${counts.warning} warnings, ${counts.info} notes.`,
+    );
+    context.report.submit(failed ? 'failure' : 'success', {
+      errors: String(counts.error),
+      warnings: String(counts.warning),
+      info: String(counts.info),
+      failOn: this.failOn,
+      ...(this.options.windowsRelease ? { windowsRelease: this.options.windowsRelease } : {}),
+    });
+  }
+
+  private toViolation(d: Diagnostic, byKey: ReadonlyMap<string, unknown>): ValidationViolation {
+    const r = d.resource;
+    const name = r.name ?? '';
+    const obj = byKey.get(keyOf(r.source, r.kind, r.namespace, r.name));
+    const pos = obj === undefined ? undefined : sourcePosition(obj, d.path);
+    const location = `${d.path === '' ? '(object)' : d.path}${pos ? ` (line ${pos.line})` : ''}`;
+    const subject = [r.kind, r.namespace ? `${r.namespace}/${name}` : name].filter(Boolean).join(' ');
+    const docs = RULES_BY_ID.get(d.ruleId)?.docs;
+    return {
+      ruleName: `${d.ruleId} [${d.severity}]`,
+      // cdk8s-cli adds the construct path, which it looks up by resourceName in context.metadata.
+      recommendation: `${subject}: ${d.message}`,
+      fix: [d.fix, docs ? `See ${docs}` : undefined].filter(Boolean).join(' '),
+      violatingResources: [{ resourceName: name, locations: [location], manifestPath: r.source ?? '' }],
+    };
+  }
+}

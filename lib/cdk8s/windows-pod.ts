@@ -1,0 +1,362 @@
+/**
+ * How the Windows workload constructs turn cdk8s-plus's pod spec into a Windows pod spec. Internal to the cdk8s
+ * layer: the constructs record what the user set, and at render time this module drops what were only cdk8s-plus's
+ * Linux defaults and runs the core's `toWindowsPodSpec` on the final JSON (API field names), so containers, volumes
+ * and scheduling added after construction are covered.
+ */
+import { Size, type ApiObject } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-28';
+import type { IConstruct } from 'constructs';
+import { IssueCollector } from '../core/errors';
+import type { Container, PodSpec } from '../core/kube';
+import type { WindowsIsolation, WindowsRelease } from '../core/releases';
+import { checkImageCompatibility, type ImageCompatibility } from '../core/images';
+import { FORBIDDEN_CONTAINER_SECURITY_FIELDS, FORBIDDEN_DETAIL, WINDOWS_ALTERNATIVE } from '../core/windows-fields';
+import { POD_SPEC_PATHS } from '../core/workloads';
+import { toWindowsPodSpec, type WindowsWarning } from '../core/pod-spec';
+import { WindowsAnnotations } from './annotations';
+import { mergeCoreError, type ResolvedWindowsOptions } from './resolve-props';
+
+type Json = Record<string, unknown>;
+
+/** cdk8s-plus container securityContext props and the API fields they render to (container.js). */
+const CONTAINER_SECURITY_FIELDS = {
+  user: 'runAsUser',
+  group: 'runAsGroup',
+  ensureNonRoot: 'runAsNonRoot',
+  privileged: 'privileged',
+  readOnlyRootFilesystem: 'readOnlyRootFilesystem',
+  allowPrivilegeEscalation: 'allowPrivilegeEscalation',
+  capabilities: 'capabilities',
+  seccompProfile: 'seccompProfile',
+} as const satisfies Record<keyof kplus.ContainerSecurityContextProps, string>;
+
+/** cdk8s-plus pod securityContext props and the API fields they render to (pod.js). */
+const POD_SECURITY_FIELDS = {
+  fsGroup: 'fsGroup',
+  fsGroupChangePolicy: 'fsGroupChangePolicy',
+  user: 'runAsUser',
+  group: 'runAsGroup',
+  ensureNonRoot: 'runAsNonRoot',
+  sysctls: 'sysctls',
+} as const satisfies Record<keyof kplus.PodSecurityContextProps, string>;
+
+/**
+ * What cdk8s-plus 2.5 renders into a container's securityContext when the user says nothing (container.js
+ * `ContainerSecurityContext`): used only for containers attached with `attachContainer`, whose props we never saw.
+ */
+const CDK8S_PLUS_CONTAINER_SECURITY_DEFAULTS: Readonly<Record<string, unknown>> = {
+  runAsNonRoot: true,
+  privileged: false,
+  readOnlyRootFilesystem: true,
+  allowPrivilegeEscalation: false,
+};
+
+/**
+ * Container resources when the user gives none: cdk8s-plus's own default (1 CPU request, 1.5 CPU limit, 2 GiB
+ * memory limit) with the memory request raised to the limit, because Windows enforces memory limits with job
+ * objects that page instead of killing (reference §5).
+ */
+export const WINDOWS_CONTAINER_RESOURCES: kplus.ContainerResources = {
+  cpu: { request: kplus.Cpu.millis(1000), limit: kplus.Cpu.millis(1500) },
+  memory: { request: Size.mebibytes(2048), limit: Size.mebibytes(2048) },
+};
+
+/** Windows images are large: pull them once per node (reference §5). */
+export const WINDOWS_IMAGE_PULL_POLICY = kplus.ImagePullPolicy.IF_NOT_PRESENT;
+
+/** The props the user gave each container added through `addContainer`/`addInitContainer`. */
+const USER_CONTAINER_PROPS = new WeakMap<kplus.Container, kplus.ContainerProps>();
+
+/** The container props handed to cdk8s-plus: the user's, with the Windows defaults for what they left out. */
+export function windowsContainerProps(props: kplus.ContainerProps): kplus.ContainerProps {
+  return {
+    ...props,
+    imagePullPolicy: props.imagePullPolicy ?? WINDOWS_IMAGE_PULL_POLICY,
+    resources: props.resources ?? WINDOWS_CONTAINER_RESOURCES,
+  };
+}
+
+/** Remembers what the user set on a container, so render time can tell their values from cdk8s-plus's defaults. */
+export function recordContainer<T extends kplus.Container>(container: T, props: kplus.ContainerProps): T {
+  USER_CONTAINER_PROPS.set(container, props);
+  return container;
+}
+
+/** The user's props of the pod and its containers, as the render needs them. */
+export interface PodSource {
+  readonly podSecurityContext?: kplus.PodSecurityContextProps;
+  /** The user props of container `index` of `list`; undefined when unknown (attached containers). */
+  containerProps(list: 'containers' | 'initContainers', index: number): kplus.ContainerProps | undefined;
+}
+
+/** A `PodSource` reading a cdk8s-plus workload's containers, in render order. */
+export function workloadSource(workload: kplus.AbstractPod, props: kplus.AbstractPodProps): PodSource {
+  return {
+    podSecurityContext: props.securityContext,
+    containerProps: (list, index) => {
+      const c = list === 'containers' ? workload.containers[index] : workload.initContainers[index];
+      return c === undefined ? undefined : USER_CONTAINER_PROPS.get(c);
+    },
+  };
+}
+
+const CONTAINER_SECURITY_ENTRIES = Object.entries(CONTAINER_SECURITY_FIELDS);
+const POD_SECURITY_ENTRIES = Object.entries(POD_SECURITY_FIELDS);
+const CDK8S_PLUS_CONTAINER_SECURITY_DEFAULT_ENTRIES = Object.entries(CDK8S_PLUS_CONTAINER_SECURITY_DEFAULTS);
+
+function deleteUnset(
+  sc: Json,
+  fields: ReadonlyArray<readonly [string, string]>,
+  userProps: Readonly<Record<string, unknown>> | undefined,
+): void {
+  for (const [prop, field] of fields) if (userProps?.[prop] === undefined) delete sc[field];
+}
+
+/**
+ * Drops from the rendered JSON what cdk8s-plus filled in and the user did not ask for: its Linux hardening
+ * (`privileged`, `readOnlyRootFilesystem`, `allowPrivilegeEscalation`, `fsGroupChangePolicy`), its `runAsNonRoot: true`
+ * (refused by the kubelet for `ContainerAdministrator` images; the restricted profile sets it back with
+ * `ContainerUser`) and its tcpSocket startup probe (tcpSocket probes are limited on Windows). What is left of a
+ * forbidden field was set on purpose, and `toWindowsPodSpec` reports it.
+ */
+function stripFrameworkDefaults(
+  spec: Json,
+  source: PodSource,
+  hostProcess: boolean,
+  prefix: string,
+  issues: IssueCollector,
+): void {
+  const podSc = spec.securityContext as Json | undefined;
+  if (podSc) {
+    deleteUnset(podSc, POD_SECURITY_ENTRIES, source.podSecurityContext as Json | undefined);
+    if (Object.keys(podSc).length === 0) delete spec.securityContext;
+  }
+  for (const list of ['initContainers', 'containers'] as const) {
+    const containers = spec[list] as Json[] | undefined;
+    containers?.forEach((c, i) => {
+      const user = source.containerProps(list, i);
+      const sc = c.securityContext as Json | undefined;
+      if (sc) {
+        if (user) deleteUnset(sc, CONTAINER_SECURITY_ENTRIES, user.securityContext as Json | undefined);
+        else {
+          for (const [field, value] of CDK8S_PLUS_CONTAINER_SECURITY_DEFAULT_ENTRIES)
+            if (sc[field] === value) delete sc[field];
+        }
+        if (hostProcess && sc.runAsNonRoot !== undefined) {
+          issues.add(
+            `${prefix}.${list}[${i}].securityContext.runAsNonRoot`,
+            'runAsNonRoot must be unset on a HostProcess pod.',
+            'Remove securityContext.ensureNonRoot from the container.',
+          );
+        }
+        if (Object.keys(sc).length === 0) delete c.securityContext;
+      }
+      if (user && user.startup === undefined) delete c.startupProbe;
+    });
+  }
+}
+
+function checkMemory(spec: PodSpec, prefix: string, warn: (w: WindowsWarning) => void): void {
+  for (const list of ['initContainers', 'containers'] as const) {
+    spec[list]?.forEach((c: Container, i) => {
+      const request = c.resources?.requests?.memory;
+      const limit = c.resources?.limits?.memory;
+      if (request !== undefined && limit !== undefined && String(request) !== String(limit)) {
+        warn({
+          ruleId: 'windows-memory-request-limit',
+          path: `${prefix}.${list}[${i}].resources`,
+          message: `Memory request ${String(request)} differs from the limit ${String(limit)}; Windows pages instead of killing, so overcommitted memory slows the whole node.`,
+          fix: 'Set the memory request equal to the limit, or only the limit.',
+        });
+      }
+    });
+  }
+}
+
+const sortKeys = !process.env.CDK8S_DISABLE_SORT;
+
+/** cdk8s sorts keys before our transform adds some (`os`, `nodeSelector`...): sort the pod spec's keys again. */
+function sorted<T extends object>(obj: T): T {
+  if (!sortKeys) return obj;
+  const out: Json = {};
+  for (const k of Object.keys(obj).sort()) out[k] = (obj as Json)[k];
+  return out as T;
+}
+
+/**
+ * Converts one rendered pod spec (JSON, API field names) into the Windows pod spec. Throws a
+ * `WindowsValidationError` naming `subject` (the construct path) and listing every problem.
+ */
+export function renderWindowsPodSpec(
+  spec: PodSpec,
+  source: PodSource,
+  options: ResolvedWindowsOptions,
+  prefix: string,
+  subject: string,
+  warn: (w: WindowsWarning) => void,
+): PodSpec {
+  const issues = new IssueCollector();
+  stripFrameworkDefaults(spec as unknown as Json, source, options.hostProcess ?? false, prefix, issues);
+  let out: PodSpec | undefined;
+  try {
+    out = toWindowsPodSpec(spec, { ...options, pathPrefix: prefix, onWarning: warn });
+  } catch (err) {
+    mergeCoreError(err, issues);
+  }
+  issues.throwIfAny(subject);
+  const result = out as PodSpec;
+  checkMemory(result, prefix, warn);
+  return sorted(result);
+}
+
+/** Reports a core warning on a construct, rule id first. */
+export function warnOn(scope: IConstruct): (w: WindowsWarning) => void {
+  return (w) =>
+    WindowsAnnotations.of(scope).addWarning(w.ruleId, `${w.path}: ${w.message}${w.fix ? ` Fix: ${w.fix}` : ''}`);
+}
+
+/**
+ * Makes `apiObject` render a Windows pod spec: its `toJson` (what `cdk8s synth` and `Testing.synth` call) converts
+ * the pod spec at the kind's path after cdk8s has resolved it, so anything added after construction is covered.
+ */
+export function renderAsWindows(
+  apiObject: ApiObject,
+  scope: IConstruct,
+  source: PodSource,
+  options: ResolvedWindowsOptions,
+): void {
+  const segments = POD_SPEC_PATHS[apiObject.kind];
+  if (!segments) throw new Error(`k8s-windows: ${apiObject.kind} holds no pod spec.`);
+  const prefix = segments.join('.');
+  const subject = scope.node.path;
+  const render = apiObject.toJson.bind(apiObject);
+  const warn = warnOn(scope);
+  apiObject.toJson = (): Json => {
+    const json = render() as Json;
+    let parent: Json = json;
+    for (const s of segments.slice(0, -1)) parent = parent[s] as Json;
+    const last = segments[segments.length - 1];
+    parent[last] = renderWindowsPodSpec(parent[last] as PodSpec, source, options, prefix, subject, warn);
+    return json;
+  };
+}
+
+function show(value: unknown): string {
+  return typeof value === 'string' ? `'${value}'` : JSON.stringify(value);
+}
+
+/** `false`, empty lists and empty objects are never emitted, so they are never an error (as in the core). */
+function isInert(value: unknown): boolean {
+  if (value === undefined || value === null || value === false) return true;
+  if (Array.isArray(value)) return value.length === 0;
+  if (typeof value === 'object') return Object.keys(value as object).length === 0;
+  return false;
+}
+
+/** Image checks by image, release and isolation: charts repeat images, and the check is pure. */
+const IMAGE_CHECKS = new Map<string, ImageCompatibility>();
+/** Bound on the memo, so a long-lived process synthesizing many charts does not grow without end. */
+const IMAGE_CHECKS_MAX = 1024;
+
+function imageCompatibility(image: string, release: WindowsRelease, isolation: WindowsIsolation): ImageCompatibility {
+  const key = `${release}/${isolation}/${image}`;
+  let compat = IMAGE_CHECKS.get(key);
+  if (!compat) {
+    if (IMAGE_CHECKS.size >= IMAGE_CHECKS_MAX) IMAGE_CHECKS.clear();
+    compat = checkImageCompatibility(image, release, isolation);
+    IMAGE_CHECKS.set(key, compat);
+  }
+  return compat;
+}
+
+const FORBIDDEN_CONTAINER_FIELDS: ReadonlySet<string> = new Set(FORBIDDEN_CONTAINER_SECURITY_FIELDS);
+
+/** The forbidden fields and image of one container's props, checked as the core checks the rendered container. */
+function checkContainerProps(
+  props: kplus.ContainerProps,
+  path: string,
+  options: ResolvedWindowsOptions,
+  issues: IssueCollector,
+): void {
+  const sc = props.securityContext as Json | undefined;
+  if (sc) {
+    for (const [prop, field] of CONTAINER_SECURITY_ENTRIES) {
+      const value = sc[prop];
+      if (value === undefined) continue;
+      if (FORBIDDEN_CONTAINER_FIELDS.has(field) && !isInert(value)) {
+        issues.add(
+          `${path}.securityContext.${field}`,
+          `${field}: ${show(value)} ${FORBIDDEN_DETAIL}.`,
+          WINDOWS_ALTERNATIVE[field],
+        );
+      }
+      if (field === 'runAsNonRoot' && options.hostProcess) {
+        issues.add(
+          `${path}.securityContext.runAsNonRoot`,
+          'runAsNonRoot must be unset on a HostProcess pod.',
+          'Remove securityContext.ensureNonRoot from the container.',
+        );
+      }
+    }
+  }
+  const release = options.target.release;
+  if (release !== undefined && !options.hostProcess) {
+    const compat = imageCompatibility(props.image, release, options.target.isolation);
+    if (compat.status === 'incompatible') issues.add(`${path}.image`, compat.reason, compat.fix);
+  }
+}
+
+/**
+ * The construction-time check, so bad props fail where they are written, all at once: the containers' forbidden
+ * fields and images from their props, and the pod-level and identity options through the core's conversion of a
+ * container-less pod (run only when there is something to check, to keep construction cheap). Containers added
+ * later are checked at render time.
+ */
+export function checkPodProps(
+  props: kplus.AbstractPodProps,
+  options: ResolvedWindowsOptions,
+  issues: IssueCollector,
+  prefix: string,
+): void {
+  const podSc: Json = {};
+  for (const [prop, field] of POD_SECURITY_ENTRIES) {
+    const value = (props.securityContext as Json | undefined)?.[prop];
+    if (value !== undefined) podSc[field] = value;
+  }
+  if (options.hostProcess && props.hostNetwork === false) {
+    issues.add(
+      'hostNetwork',
+      'hostNetwork: false on a HostProcess pod.',
+      'Remove it: HostProcess pods need hostNetwork: true, set for you.',
+    );
+  }
+  if (options.securityProfile === 'restricted' && props.securityContext?.ensureNonRoot === false) {
+    issues.add(
+      'securityContext.ensureNonRoot',
+      "ensureNonRoot: false contradicts securityProfile 'restricted', which needs runAsNonRoot: true.",
+      "Remove ensureNonRoot, or use securityProfile 'baseline'.",
+    );
+  }
+  const podLevel =
+    options.hostProcess ||
+    options.securityProfile !== 'baseline' ||
+    options.runAsUserName !== undefined ||
+    options.gmsaCredentialSpecName !== undefined ||
+    props.hostNetwork !== undefined ||
+    Object.keys(podSc).length > 0;
+  if (podLevel) {
+    const spec: PodSpec = {
+      containers: [],
+      ...(Object.keys(podSc).length > 0 ? { securityContext: podSc } : {}),
+      ...(props.hostNetwork !== undefined ? { hostNetwork: props.hostNetwork } : {}),
+    };
+    try {
+      toWindowsPodSpec(spec, { ...options, containerDefaults: false, pathPrefix: prefix });
+    } catch (err) {
+      mergeCoreError(err, issues);
+    }
+  }
+  props.initContainers?.forEach((c, i) => checkContainerProps(c, `${prefix}.initContainers[${i}]`, options, issues));
+  props.containers?.forEach((c, i) => checkContainerProps(c, `${prefix}.containers[${i}]`, options, issues));
+}
