@@ -133,6 +133,20 @@ export function checkImageCompatibility(
   host: WindowsRelease,
   isolation: CompatibilityIsolation = 'process',
 ): ImageCompatibility {
+  // Charts repeat a handful of images thousands of times: answers are pure, so keep the recent ones.
+  const key = `${isolation}|${host}|${image}`;
+  const cached = COMPATIBILITY_CACHE.get(key);
+  if (cached) return cached;
+  const answer = compatibility(image, host, isolation);
+  if (COMPATIBILITY_CACHE.size >= COMPATIBILITY_CACHE_SIZE) COMPATIBILITY_CACHE.clear();
+  COMPATIBILITY_CACHE.set(key, answer);
+  return answer;
+}
+
+const COMPATIBILITY_CACHE_SIZE = 1024;
+const COMPATIBILITY_CACHE = new Map<string, ImageCompatibility>();
+
+function compatibility(image: string, host: WindowsRelease, isolation: CompatibilityIsolation): ImageCompatibility {
   const ref = parseImageReference(image);
   if (!ref) return { status: 'unknown', reason: `'${image}' is not a valid image reference.` };
   if (isolation === 'hostProcess')

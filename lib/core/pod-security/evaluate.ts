@@ -19,6 +19,7 @@ import { PodView, isRecord } from './pod-view';
 import { RESTRICTED_CHECKS } from './restricted-checks';
 import {
   POD_SECURITY_LEVELS,
+  type PodSecurityCheckInfo,
   type PodSecurityLevel,
   type PodSecurityViolation,
   type PodSpecSecurityOptions,
