@@ -116,6 +116,8 @@ export class WindowsHostProcessDaemonSet extends WindowsDaemonSet {
     } else {
       this.namespace = privilegedNamespace(Chart.of(this), name);
     }
+    // The Namespace must come first in the manifest, or the first `kubectl apply -f` fails.
+    this.apiObject.node.addDependency(this.namespace);
 
     if (props.tolerateAllTaints ?? false) this.scheduling.tolerate(kplus.Node.tainted(kplus.NodeTaintQuery.any()));
   }

@@ -52,6 +52,8 @@ test('the defaults: HostProcess pod on every Windows node, in a privileged names
     labels: { 'pod-security.kubernetes.io/enforce': 'privileged' },
   });
   expect(ds.hostProcess).toBe(true);
+  // The Namespace is written before the DaemonSet so one `kubectl apply -f` creates both.
+  expect(manifests.map((m) => m.kind)).toEqual(['Namespace', 'DaemonSet']);
 });
 
 test('agents in the same namespace share one Namespace object', () => {
