@@ -12,7 +12,7 @@ export const LINT_FORMATS = ['text', 'json', 'sarif'] as const;
 export type LintFormat = (typeof LINT_FORMATS)[number];
 
 /** Output formats of `rules`. */
-export const RULES_FORMATS = ['text', 'json'] as const;
+export const RULES_FORMATS = ['text', 'json', 'markdown'] as const;
 export type RulesFormat = (typeof RULES_FORMATS)[number];
 
 /** Values `--severity RULE=LEVEL` accepts. */

@@ -15,3 +15,17 @@ export function formatRulesText(rules: readonly RuleInfo[]): string {
 export function formatRulesJson(rules: readonly RuleInfo[]): string {
   return `${JSON.stringify(rules, null, 2)}\n`;
 }
+
+/** The catalogue as the Markdown table the README carries between its `rules` markers (`npm run docs`). */
+export function formatRulesMarkdown(rules: readonly RuleInfo[]): string {
+  const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  const lines = [
+    '| rule | severity | family | what it finds | why |',
+    '| --- | --- | --- | --- | --- |',
+    ...rules.map(
+      (r) =>
+        `| [\`${r.id}\`](${r.docs}) | ${r.defaultSeverity} | ${r.family} | ${cell(r.summary)} | ${cell(r.rationale)} |`,
+    ),
+  ];
+  return `${lines.join('\n')}\n`;
+}

@@ -11,7 +11,7 @@ what cannot run on Windows nodes, and what runs badly there.
 
 Commands:
   lint [options] <files|directories|->   lint manifests (YAML or JSON); '-' reads standard input
-  rules [--format text|json]             list the rules: id, default severity, summary
+  rules [--format text|json|markdown]    list the rules: id, default severity, summary
   help [command]                         show help for a command
 
 Options:
@@ -57,13 +57,13 @@ Exit codes:
      but the run fails with 2 because part of it went unchecked.
 `;
 
-const RULES = `Usage: k8s-windows rules [--format text|json]
+const RULES = `Usage: k8s-windows rules [--format text|json|markdown]
 
-Lists every rule: id, default severity and summary (text), or the full catalogue with rationale and
-documentation links (json).
+Lists every rule: id, default severity and summary (text), the full catalogue with rationale and
+documentation links (json), or a Markdown table (markdown, as in the README).
 
 Options:
-  -f, --format <text|json>   output format (default: text)
+  -f, --format <text|json|markdown>   output format (default: text)
   -h, --help                 show this help
 `;
 

@@ -7,7 +7,7 @@ import { loadManifestsWithErrors, RULES, validateManifests } from '../core/valid
 import type { Diagnostic, ValidateOptions } from '../core/validate/types';
 import { parseCommand, UsageError, type LintCommand, type RulesCommand } from './args';
 import { collectInputs, describeFsError, type Input, type InputProblem } from './files';
-import { formatRulesJson, formatRulesText } from './format-rules';
+import { formatRulesJson, formatRulesMarkdown, formatRulesText } from './format-rules';
 import { formatSarif } from './format-sarif';
 import { formatText } from './format-text';
 import { helpText } from './help';
@@ -91,6 +91,9 @@ function runRules(command: RulesCommand, io: CliIO): number {
       break;
     case 'json':
       io.stdout.write(formatRulesJson(RULES));
+      break;
+    case 'markdown':
+      io.stdout.write(formatRulesMarkdown(RULES));
       break;
     default: {
       const unknownFormat: never = command.format;

@@ -19,7 +19,7 @@ describe('help and version', () => {
       expect(r.stderr).toBe('');
       expect(r.stdout).toMatch(/^Usage: k8s-windows <command> \[options\]/);
       expect(r.stdout).toContain('  lint [options] <files|directories|->');
-      expect(r.stdout).toContain('  rules [--format text|json]');
+      expect(r.stdout).toContain('  rules [--format text|json|markdown]');
     }
   });
 
@@ -53,7 +53,7 @@ describe('help and version', () => {
   test('rules --help', async () => {
     const r = await cli(['rules', '--help']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^Usage: k8s-windows rules \[--format text\|json\]/);
+    expect(r.stdout).toMatch(/^Usage: k8s-windows rules \[--format text\|json\|markdown\]/);
   });
 
   test('--version prints the package version', async () => {
@@ -99,7 +99,7 @@ describe('k8s-windows rules', () => {
     const r = await cli(['rules', '--format', 'sarif']);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
-      "k8s-windows: --format 'sarif' is not one of text, json.\nRun 'k8s-windows rules --help' for usage.\n",
+      "k8s-windows: --format 'sarif' is not one of text, json, markdown.\nRun 'k8s-windows rules --help' for usage.\n",
     );
   });
 });
@@ -198,4 +198,17 @@ describe('helpers', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+});
+
+test('rules --format markdown prints the README table', async () => {
+  const r = await cli(['rules', '--format', 'markdown']);
+  expect(r.code).toBe(0);
+  const lines = r.stdout.trimEnd().split('\n');
+  expect(lines.slice(0, 2)).toEqual([
+    '| rule | severity | family | what it finds | why |',
+    '| --- | --- | --- | --- | --- |',
+  ]);
+  expect(lines[2]).toMatch(
+    /^\| \[`windows-forbidden-field`\]\(https:\/\/kubernetes\.io\/.*\) \| error \| api-server \| /,
+  );
 });

@@ -1,0 +1,19 @@
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { README, withRuleCatalogue } from '../scripts/update-readme';
+
+const readme = readFileSync(README, 'utf8');
+
+test('the README rule catalogue is the one RULES generates (run `npm run docs`)', () => {
+  expect(readme).toBe(withRuleCatalogue(readme));
+});
+
+test('the README set-up commands are the package scripts CI runs', () => {
+  const pkg = JSON.parse(readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
+  expect(readme).toContain('npm ci && npm run synth');
+  expect(readme).toContain('\nnpm test ');
+  for (const script of ['synth', 'test', 'plan', 'bench', 'build', 'docs']) expect(pkg.scripts[script]).toBeDefined();
+  expect(readFileSync(path.join(__dirname, '..', '.ci', 'run'), 'utf8')).toContain('npm test');
+});
