@@ -3,8 +3,10 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
-  // @swc/jest strips types only; `npm run typecheck` type-checks once for the whole tree.
-  transform: { '^.+\\.tsx?$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
+  // Transpile only (tsconfig has isolatedModules): `npm run typecheck` type-checks the whole tree once.
+  // ts-jest, not @swc/jest: @swc/core's per-platform binaries are not all on the registry this project installs
+  // from, which leaves `npm ci` unable to trust the lockfile.
+  transform: { '^.+\\.tsx?$': ['ts-jest', { diagnostics: false }] },
   moduleNameMapper: {
     '^k8s-windows$': '<rootDir>/lib/core/index.ts',
     '^k8s-windows/cdk8s$': '<rootDir>/lib/cdk8s/index.ts',
