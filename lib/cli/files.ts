@@ -24,6 +24,8 @@ export type Input =
       readonly path: string;
       /** Path relative to the working directory, with forward slashes: what output shows. */
       readonly display: string;
+      /** Found by walking a directory rather than named on the command line. */
+      readonly discovered: boolean;
     };
 
 /** A problem with the input itself (unreadable, malformed): where, as far as known, and what. */
@@ -52,11 +54,11 @@ export async function collectInputs(args: readonly string[], cwd: string): Promi
   const seen = new Set<string>();
   let stdinSeen = false;
 
-  const addFile = async (absolute: string): Promise<void> => {
+  const addFile = async (absolute: string, discovered: boolean): Promise<void> => {
     const real = await fs.realpath(absolute).catch(() => absolute);
     if (seen.has(real)) return;
     seen.add(real);
-    inputs.push({ kind: 'file', path: absolute, display: displayPath(absolute, cwd) });
+    inputs.push({ kind: 'file', path: absolute, display: displayPath(absolute, cwd), discovered });
   };
 
   const walk = async (dir: string, visited: Set<string>): Promise<number> => {
@@ -85,7 +87,7 @@ export async function collectInputs(args: readonly string[], cwd: string): Promi
       }
       if (isDir) found += await walk(full, visited);
       else if (isFile && isManifestFile(entry.name)) {
-        await addFile(full);
+        await addFile(full, true);
         found++;
       }
     }
@@ -116,7 +118,7 @@ export async function collectInputs(args: readonly string[], cwd: string): Promi
         });
       }
     } else {
-      await addFile(absolute);
+      await addFile(absolute, false);
     }
   }
   return { inputs, problems };

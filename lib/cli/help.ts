@@ -28,8 +28,10 @@ const LINT = `Usage: k8s-windows lint [options] <files|directories|->
 
 Lints Kubernetes manifests for Windows containers. Files are read whatever their extension.
 Directories are searched recursively for ${MANIFEST_EXTENSIONS.join(', ')} files, skipping node_modules
-and hidden (dot) entries. '-' reads standard input (shown as <stdin>). All objects are checked together,
-so a RuntimeClass, Namespace or gMSA credential spec in one file counts for pods in another.
+and hidden (dot) entries; documents without a kind in files found that way (a chart's values.yaml,
+cdk8s's construct-metadata.json) are not manifests and are skipped. '-' reads standard input (shown as
+<stdin>). All objects are checked together, so a RuntimeClass, Namespace or gMSA credential spec in one
+file counts for pods in another.
 
 Options:
   -f, --format <text|json|sarif>   output format (default: text)

@@ -119,7 +119,11 @@ async function runLint(command: LintCommand, io: CliIO): Promise<number> {
     }
     inputCount++;
     const { objects, errors } = loadManifestsWithErrors(text, input.display);
-    for (const object of objects) loaded.push({ object, source: input.display });
+    for (const object of objects) {
+      // A directory also holds files that are not manifests (a chart's values.yaml, cdk8s's construct-metadata.json).
+      if (input.kind === 'file' && input.discovered && !hasKind(object)) continue;
+      loaded.push({ object, source: input.display });
+    }
     for (const e of errors) {
       problems.push({ source: e.source ?? input.display, line: e.line, column: e.column, message: e.message });
     }
@@ -231,4 +235,8 @@ export function useColor(env: Readonly<Record<string, string | undefined>>, isTT
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
   if (env.TERM === 'dumb') return false;
   return isTTY;
+}
+
+function hasKind(object: unknown): boolean {
+  return typeof object === 'object' && object !== null && 'kind' in object;
 }

@@ -138,7 +138,9 @@ describe('parseCommand', () => {
     expect(usageProblems(['lnt'])).toEqual(["unknown command 'lnt'. Did you mean 'lint'? Commands: lint, rules."]);
     expect(usageProblems(['help', 'deploy'])).toEqual(["unknown command 'deploy'. Commands: lint, rules."]);
     expect(usageProblems(['rules', 'extra'])).toEqual(["'rules' takes no arguments; got 'extra'."]);
-    expect(usageProblems(['rules', '--format', 'sarif'])).toEqual(["--format 'sarif' is not one of text, json, markdown."]);
+    expect(usageProblems(['rules', '--format', 'sarif'])).toEqual([
+      "--format 'sarif' is not one of text, json, markdown.",
+    ]);
   });
 
   test('usage errors name the command whose help explains them', () => {

@@ -193,6 +193,23 @@ describe('inputs', () => {
     }
   });
 
+  test('in directories, documents without a kind are not manifests; a file named explicitly is checked whole', async () => {
+    const tree = tempTree({
+      'dist/app.k8s.yaml': WEB_TEXT,
+      'dist/construct-metadata.json': JSON.stringify({ version: '1.0.0', resources: {} }),
+      'chart/values.yaml': 'replicaCount: 2\n',
+    });
+    try {
+      const walked = await cli(['lint', '--format', 'json', '.'], { cwd: tree.dir });
+      const diagnostics = JSON.parse(walked.stdout) as Diagnostic[];
+      expect(new Set(diagnostics.map((d) => d.resource.source))).toEqual(new Set(['dist/app.k8s.yaml']));
+      const named = await cli(['lint', '--format', 'json', 'chart/values.yaml'], { cwd: tree.dir });
+      expect((JSON.parse(named.stdout) as Diagnostic[]).map((d) => d.ruleId)).toEqual(['input-invalid-document']);
+    } finally {
+      tree.cleanup();
+    }
+  });
+
   test('a file named twice, or named and inside a named directory, is read once', async () => {
     const tree = tempTree({ 'm/a.yaml': WEB_TEXT });
     try {
