@@ -113,7 +113,7 @@ export function windowsFacts(r: CapturedResource): [string, string][] {
   return facts;
 }
 
-/** The plan of one program: every resource in registration order, its Windows facts, then the policy verdict. */
+/** The plan of one program: every resource in registration order with its Windows facts, the components, then the policy verdict. */
 export function renderPlan(
   cloud: string,
   resources: readonly CapturedResource[],
@@ -122,10 +122,17 @@ export function renderPlan(
   const lines: string[] = [];
   const custom = resources.filter((r) => r.custom);
   lines.push(`== ${cloud}: ${custom.length} resources in ${resources.length - custom.length} components`);
-  for (const r of resources) {
-    lines.push(`  ${r.custom ? '+' : '#'} ${r.type} ${r.name}`);
+  // Mocks are not told a resource's parent, so components are listed apart rather than as (wrong) group headings.
+  for (const r of custom) {
+    lines.push(`  + ${r.type} ${r.name}`);
     for (const [label, value] of windowsFacts(r)) lines.push(`      ${label}: ${value}`);
   }
+  lines.push(
+    `  components: ${resources
+      .filter((r) => !r.custom)
+      .map((r) => `${r.type} ${r.name}`)
+      .join(', ')}`,
+  );
   const mandatory = violations.filter((v) => v.enforcementLevel === 'mandatory');
   lines.push(
     `  policy pack k8s-windows: ${mandatory.length} mandatory, ${violations.length - mandatory.length} advisory violation(s)`,

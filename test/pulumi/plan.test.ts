@@ -36,7 +36,7 @@ describe('npm run plan', () => {
 
   test('eks: the managed Windows node group, its prerequisites and IIS from its nodeTarget', () => {
     const eks = section(out.stdout, 'eks');
-    expect(eks).toContain('# k8s-windows:eks:WindowsClusterPrerequisites windows');
+    expect(eks).toMatch(/components: .*k8s-windows:eks:WindowsClusterPrerequisites windows/);
     expect(eks).toContain('+ kubernetes:core/v1:ConfigMapPatch windows-windows-ipam');
     expect(eks).toMatch(/\+ aws:eks\/nodeGroup:NodeGroup windows-node-group\n\s+amiType: WINDOWS_CORE_2022_x86_64\n/);
     expect(eks).toContain('taints: os=windows:NO_SCHEDULE');
