@@ -10,9 +10,10 @@ import { WindowsValidationError, type ValidationIssue } from '../core/errors';
 import { GKE_WINDOWS_TAINT, WINDOWS_TAINT, windowsNodeTarget, type Taint } from '../core/target';
 import type { WindowsProps } from './windows-props';
 import { WindowsDaemonSet } from './workloads';
+import { POD_SECURITY_ENFORCE_LABEL } from '../core/pod-security/labels';
 
-/** The Pod Security Admission label that sets a namespace's enforced level. */
-export const POD_SECURITY_ENFORCE_LABEL = 'pod-security.kubernetes.io/enforce';
+export { POD_SECURITY_ENFORCE_LABEL };
+
 /** HostProcess pods break `baseline` (hostProcess, hostNetwork): their namespace must enforce `privileged` (reference §4). */
 export const PRIVILEGED_LEVEL = 'privileged';
 /** Namespace created for HostProcess DaemonSets that name none. */

@@ -8,6 +8,7 @@ import { ApiObject } from 'cdk8s';
 import type { IConstruct } from 'constructs';
 import { OS_LABEL, type PodSpec } from '../core/kube';
 import { isWindowsImage } from '../core/images';
+import { isWindowsRuntimeHandler } from '../core/releases';
 import { isWorkloadKind, locatePodSpec } from '../core/workloads';
 import { WindowsAnnotations } from './annotations';
 
@@ -35,7 +36,7 @@ function runtimeClassIsWindows(root: IConstruct, name: string): boolean {
   for (const c of root.node.findAll()) {
     if (!ApiObject.isApiObject(c) || c.kind !== 'RuntimeClass' || c.name !== name) continue;
     const json = c.toJson() as { handler?: string; scheduling?: { nodeSelector?: Record<string, string> } };
-    return json.scheduling?.nodeSelector?.[OS_LABEL] === 'windows' || /^runhcs-wcow/.test(json.handler ?? '');
+    return json.scheduling?.nodeSelector?.[OS_LABEL] === 'windows' || isWindowsRuntimeHandler(json.handler);
   }
   return false;
 }

@@ -6,10 +6,14 @@
 import { ApiObject, type ApiObjectMetadata } from 'cdk8s';
 import { Construct } from 'constructs';
 import { IssueCollector, WindowsValidationError } from '../core/errors';
-import { DEFAULT_WINDOWS_RELEASE, type WindowsIsolation, type WindowsRelease } from '../core/releases';
+import {
+  DEFAULT_WINDOWS_RELEASE,
+  windowsRuntimeHandler,
+  type WindowsIsolation,
+  type WindowsRelease,
+} from '../core/releases';
 import { schedulingFor, windowsNodeTarget, type WindowsNodeTarget } from '../core/target';
 import { isDns1123Subdomain } from '../core/windows-options';
-import { HYPERV_HANDLER, PROCESS_HANDLER } from '../core/validate/pod';
 import type { IWindowsRuntimeClass } from './windows-props';
 
 export interface WindowsRuntimeClassProps {
@@ -39,18 +43,7 @@ export interface WindowsRuntimeClassProps {
 }
 
 /** The containerd handler that runs Windows pods with `isolation` (reference §1). */
-export function windowsRuntimeHandler(isolation: WindowsIsolation): string {
-  switch (isolation) {
-    case 'process':
-      return PROCESS_HANDLER;
-    case 'hyperv':
-      return HYPERV_HANDLER;
-    default: {
-      const never: never = isolation;
-      throw new Error(`unknown isolation ${String(never)}`);
-    }
-  }
-}
+export { windowsRuntimeHandler };
 
 /** The default RuntimeClass name for a target: `windows-2022`, `windows-2022-hyperv`, `windows`. */
 export function defaultRuntimeClassName(target: Pick<WindowsNodeTarget, 'release' | 'isolation'>): string {

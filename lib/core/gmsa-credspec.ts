@@ -6,7 +6,12 @@
  * per scope (DNS name and NetBIOS name), and for nodes that are not domain-joined a `HostAccountConfig` naming a
  * container credential guard (CCG) plugin that fetches a domain account from a secret store.
  */
-import { MAX_GMSA_CREDENTIAL_SPEC_BYTES } from './windows-options';
+import {
+  ACCOUNT_NAME_FORBIDDEN_CHARS,
+  DNS_LABEL,
+  MAX_GMSA_CREDENTIAL_SPEC_BYTES,
+  NETBIOS_DOMAIN_NAME,
+} from './windows-options';
 
 /** API group of the gMSA CRD. */
 export const GMSA_API_GROUP = 'windows.k8s.io';
@@ -181,14 +186,14 @@ const BRACED_GUID = /^\{[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]
 /** Domain SIDs are `S-1-5-21-` plus three 32-bit sub-authorities; an account SID adds a fourth, the RID. */
 const SID = /^S-1-5-21-(\d{1,10})-(\d{1,10})-(\d{1,10})(?:-(\d{1,10}))?$/i;
 const MAX_SUB_AUTHORITY = 4294967295;
-/** NetBIOS domain names (reference §3, the same rule the API server applies to runAsUserName domains). */
-const NETBIOS = /^[^\\/:*?"<>|.][^\\/:*?"<>|]{0,14}$/;
-const DNS_LABEL = /^[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?$/;
 const MAX_DNS_NAME = 253;
-/** Characters Active Directory refuses in sAMAccountName. */
-const ACCOUNT_FORBIDDEN = /["/\\[\]:;|=,+*?<>@]/;
 const AZURE_KV_INPUT = /^ObjectId=([^;]*);SecretUri=(.*)$/;
 const SECRETS_MANAGER_ARN = /^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:.+$/;
+
+/** NetBIOS domain names follow the rule the API server applies to runAsUserName domains (reference §3). */
+const isNetBiosName = (value: string): boolean => NETBIOS_DOMAIN_NAME.test(value);
+const isDnsName = (value: string): boolean =>
+  value.length > 0 && value.length <= MAX_DNS_NAME && value.split('.').every((l) => DNS_LABEL.test(l));
 
 function fmt(message: string, fix?: string): Check {
   return fix === undefined
@@ -230,7 +235,7 @@ export function domainGuidChecks(value: string): Check[] {
 
 /** Checks of a NetBIOS domain name: 1–15 characters, none of `\ / : * ? " < > |`, not starting with a period. */
 export function netBiosNameChecks(value: string): Check[] {
-  return NETBIOS.test(value)
+  return isNetBiosName(value)
     ? []
     : [
         fmt(
@@ -242,25 +247,27 @@ export function netBiosNameChecks(value: string): Check[] {
 
 /** Checks of a DNS domain name. */
 export function dnsNameChecks(value: string, field: string): Check[] {
-  const ok = value.length > 0 && value.length <= MAX_DNS_NAME && value.split('.').every((l) => DNS_LABEL.test(l));
-  return ok
+  return isDnsName(value)
     ? []
     : [fmt(`${field} '${value}' is not a DNS name.`, 'Use the DNS name of the domain, such as contoso.com.')];
 }
 
-/** Checks of a gMSA account name (`MachineAccountName`, `GroupManagedServiceAccounts[].Name`). */
-export function accountNameChecks(value: string, field: string): Check[] {
+/**
+ * Checks of a gMSA account name: a prop (`name`, `machineAccountName`), or a document field (`MachineAccountName`,
+ * `GroupManagedServiceAccounts[].Name`), whose fix is just the value to write.
+ */
+export function accountNameChecks(value: string, field: string, source: 'prop' | 'document' = 'prop'): Check[] {
   if (value.length === 0) return [fmt(`${field} is empty.`, "Use the gMSA's name, such as WebApp01.")];
   const checks: Check[] = [];
   if (value.endsWith('$')) {
     checks.push(
       fmt(
         `${field} '${value}' ends with '$' (the sAMAccountName form).`,
-        `Write '${value.slice(0, -1)}', without the '$'.`,
+        source === 'prop' ? `Write '${value.slice(0, -1)}', without the '$'.` : `Write '${value.slice(0, -1)}'.`,
       ),
     );
   }
-  if (ACCOUNT_FORBIDDEN.test(value)) {
+  if (ACCOUNT_NAME_FORBIDDEN_CHARS.test(value)) {
     checks.push(
       fmt(
         `${field} '${value}' contains a character account names cannot hold (" / \\ [ ] : ; | = , + * ? < > @).`,
@@ -273,8 +280,7 @@ export function accountNameChecks(value: string, field: string): Check[] {
 
 /** Checks of a `Scope`: the domain the account is looked up in, a DNS or NetBIOS name. */
 export function scopeChecks(value: string): Check[] {
-  const isDns = value.length > 0 && value.length <= MAX_DNS_NAME && value.split('.').every((l) => DNS_LABEL.test(l));
-  return isDns || NETBIOS.test(value)
+  return isDnsName(value) || isNetBiosName(value)
     ? []
     : [fmt(`Scope '${value}' is neither a DNS nor a NetBIOS domain name.`, "Use the domain's DNS or NetBIOS name.")];
 }
@@ -552,6 +558,17 @@ export function credentialSpecProblems(credspec: unknown, prefix = 'credspec'): 
     add('.CmsPlugins', [
       fmt(`CmsPlugins is ${JSON.stringify(plugins) ?? 'missing'}.`, `Write CmsPlugins: ["${GMSA_CMS_PLUGIN}"].`),
     ]);
+  } else {
+    plugins.forEach((v: unknown, i) => {
+      if (typeof v !== 'string') {
+        add(`.CmsPlugins[${i}]`, [
+          fmt(
+            `CmsPlugins[${i}] ${JSON.stringify(v) ?? 'undefined'} is not a plugin name.`,
+            `Write CmsPlugins: ["${GMSA_CMS_PLUGIN}"]; a CCG plugin goes in ActiveDirectoryConfig.HostAccountConfig.`,
+          ),
+        ]);
+      }
+    });
   }
 
   const djc = credspec.DomainJoinConfig;
@@ -578,7 +595,7 @@ export function credentialSpecProblems(credspec: unknown, prefix = 'credspec'): 
     field('NetBiosName', netBiosNameChecks);
     field('DnsName', (v) => dnsNameChecks(v, 'DnsName'));
     field('DnsTreeName', (v) => dnsNameChecks(v, 'DnsTreeName'));
-    field('MachineAccountName', (v) => accountNameChecks(v, 'MachineAccountName'));
+    field('MachineAccountName', (v) => accountNameChecks(v, 'MachineAccountName', 'document'));
   }
 
   const adc = credspec.ActiveDirectoryConfig;
@@ -598,7 +615,7 @@ export function credentialSpecProblems(credspec: unknown, prefix = 'credspec'): 
         const p = `.ActiveDirectoryConfig.GroupManagedServiceAccounts[${i}]`;
         const name = isRec(a) ? a.Name : undefined;
         const scope = isRec(a) ? a.Scope : undefined;
-        if (typeof name === 'string') add(`${p}.Name`, accountNameChecks(name, 'Name'));
+        if (typeof name === 'string') add(`${p}.Name`, accountNameChecks(name, 'Name', 'document'));
         else add(`${p}.Name`, [fmt('Name is missing or not a string.')]);
         if (typeof scope === 'string') add(`${p}.Scope`, scopeChecks(scope));
         else add(`${p}.Scope`, [fmt('Scope is missing or not a string.')]);

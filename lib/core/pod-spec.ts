@@ -25,6 +25,7 @@ import {
   WINDOWS_ALTERNATIVE,
 } from './windows-fields';
 import {
+  CONTAINER_ADMINISTRATOR,
   CONTAINER_USER,
   HOST_PROCESS_USERS,
   gmsaCredentialSpecNameProblems,
@@ -328,7 +329,7 @@ function applyIdentity(
 
   if (options.runAsUserName !== undefined) {
     for (const p of runAsUserNameProblems(options.runAsUserName))
-      issues.add('runAsUserName', p, "Write 'ContainerUser', 'ContainerAdministrator' or 'DOMAIN\\user'.");
+      issues.add('runAsUserName', p, `Write '${CONTAINER_USER}', '${CONTAINER_ADMINISTRATOR}' or 'DOMAIN\\user'.`);
     wo.runAsUserName = options.runAsUserName;
   }
   if (options.gmsaCredentialSpecName !== undefined) {
@@ -390,11 +391,11 @@ function applyIdentity(
     if (profile === 'restricted') {
       spec.securityContext = { ...(spec.securityContext ?? {}), runAsNonRoot: true };
       wo.runAsUserName ??= CONTAINER_USER;
-      if (wo.runAsUserName.toLowerCase() === 'containeradministrator') {
+      if (wo.runAsUserName.toLowerCase() === CONTAINER_ADMINISTRATOR.toLowerCase()) {
         issues.add(
           'runAsUserName',
-          "runAsUserName 'ContainerAdministrator' with runAsNonRoot: true is refused by the kubelet.",
-          "Use 'ContainerUser' or drop the restricted profile.",
+          `runAsUserName '${CONTAINER_ADMINISTRATOR}' with runAsNonRoot: true is refused by the kubelet.`,
+          `Use '${CONTAINER_USER}' or drop the restricted profile.`,
         );
       }
     }

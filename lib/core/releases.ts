@@ -16,6 +16,33 @@ export const DEFAULT_WINDOWS_RELEASE: WindowsRelease = '2022';
 /** Container isolation. Process isolation is the only one upstream Kubernetes supports. */
 export type WindowsIsolation = 'process' | 'hyperv';
 
+/** containerd's Windows runtime handler for each isolation (reference §1); a RuntimeClass names one. */
+export const WINDOWS_RUNTIME_HANDLERS: Readonly<Record<WindowsIsolation, string>> = {
+  process: 'runhcs-wcow-process',
+  hyperv: 'runhcs-wcow-hypervisor',
+};
+
+/** What every containerd Windows handler name starts with. */
+export const WINDOWS_RUNTIME_HANDLER_PREFIX = 'runhcs-wcow';
+
+/** The containerd handler that runs Windows pods with `isolation` (reference §1). */
+export function windowsRuntimeHandler(isolation: WindowsIsolation): string {
+  switch (isolation) {
+    case 'process':
+    case 'hyperv':
+      return WINDOWS_RUNTIME_HANDLERS[isolation];
+    default: {
+      const unknownIsolation: never = isolation;
+      throw new Error(`Unknown isolation ${String(unknownIsolation)}`);
+    }
+  }
+}
+
+/** Whether a RuntimeClass handler runs Windows containers (`runhcs-wcow-*`). */
+export function isWindowsRuntimeHandler(handler: unknown): handler is string {
+  return typeof handler === 'string' && handler.startsWith(WINDOWS_RUNTIME_HANDLER_PREFIX);
+}
+
 export type SupportState = 'supported' | 'deprecated';
 
 export interface WindowsReleaseInfo {

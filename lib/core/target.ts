@@ -26,6 +26,15 @@ export interface Taint {
 /** The taint Windows nodes carry by convention (AKS docs, sig-windows guides; reference §2). */
 export const WINDOWS_TAINT: Taint = { key: 'os', value: 'windows', effect: 'NoSchedule' };
 
+/**
+ * A taint written as code, for messages: `{ key: 'os', value: 'windows', effect: 'NoSchedule' }`. `effect`
+ * overrides the spelling of the effect (`NO_SCHEDULE` where EKS and GKE take their own).
+ */
+export function taintLiteral(taint: Taint, effect: string = taint.effect): string {
+  const value = taint.value === undefined ? '' : `, value: '${taint.value}'`;
+  return `{ key: '${taint.key}'${value}, effect: '${effect}' }`;
+}
+
 /** The taint GKE is said to put on Windows nodes itself (reference §2, unverified): tolerated when the pool's taints are unknown. */
 export const GKE_WINDOWS_TAINT: Taint = { key: 'node.kubernetes.io/os', value: 'windows', effect: 'NoSchedule' };
 
@@ -85,11 +94,7 @@ export function windowsNodeTarget(options: WindowsNodeTargetOptions = {}): Windo
   const taints = options.taints ?? [WINDOWS_TAINT];
   taints.forEach((t, i) => {
     if (!t || typeof t.key !== 'string' || t.key === '') {
-      issues.add(
-        `taints[${i}].key`,
-        'A taint needs a non-empty key.',
-        "Write e.g. { key: 'os', value: 'windows', effect: 'NoSchedule' }.",
-      );
+      issues.add(`taints[${i}].key`, 'A taint needs a non-empty key.', `Write e.g. ${taintLiteral(WINDOWS_TAINT)}.`);
     }
     if (!TAINT_EFFECTS.includes(t?.effect)) {
       issues.add(

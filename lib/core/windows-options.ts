@@ -8,9 +8,12 @@
 export const MAX_GMSA_CREDENTIAL_SPEC_BYTES = 64 * 1024;
 const MAX_DOMAIN_BYTES = 256;
 const MAX_USER_BYTES = 104;
-const NETBIOS_DOMAIN = /^[^\\/:*?"<>|.][^\\/:*?"<>|]{0,14}$/;
-const DNS_LABEL = /^[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?$/;
-const USER_FORBIDDEN_CHARS = /["/\\:;|=,+*?<>@[\]]/;
+/** A NetBIOS domain name: 1-15 characters, none of `\\ / : * ? " < > |`, not starting with a period. */
+export const NETBIOS_DOMAIN_NAME = /^[^\\/:*?"<>|.][^\\/:*?"<>|]{0,14}$/;
+/** One label of a DNS name, any case (RFC 1123). */
+export const DNS_LABEL = /^[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?$/;
+/** Characters a Windows account name (user part, sAMAccountName) cannot hold. */
+export const ACCOUNT_NAME_FORBIDDEN_CHARS = /["/\\:;|=,+*?<>@[\]]/;
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARS = /[\x00-\x1f\x7f]/;
 
@@ -23,6 +26,9 @@ export const HOST_PROCESS_USERS = [
 
 /** Least-privileged non-admin user present in every Windows base image. */
 export const CONTAINER_USER = 'ContainerUser';
+
+/** The administrator account present in every Windows base image (the images' default user). */
+export const CONTAINER_ADMINISTRATOR = 'ContainerAdministrator';
 
 const byteLength = (s: string): number => Buffer.byteLength(s, 'utf8');
 
@@ -40,7 +46,7 @@ export function runAsUserNameProblems(value: string): string[] {
   if (domain !== undefined) {
     if (byteLength(domain) >= MAX_DOMAIN_BYTES)
       problems.push(`runAsUserName's domain must be under ${MAX_DOMAIN_BYTES} bytes.`);
-    const isNetbios = NETBIOS_DOMAIN.test(domain);
+    const isNetbios = NETBIOS_DOMAIN_NAME.test(domain);
     const isDns = domain.split('.').every((l) => DNS_LABEL.test(l));
     if (!isNetbios && !isDns) {
       problems.push(`runAsUserName's domain '${domain}' is neither a NetBIOS name nor a DNS name.`);
@@ -51,7 +57,7 @@ export function runAsUserNameProblems(value: string): string[] {
     if (byteLength(user) > MAX_USER_BYTES)
       problems.push(`runAsUserName's user name must be at most ${MAX_USER_BYTES} bytes.`);
     if (/^[. ]+$/.test(user)) problems.push("runAsUserName's user name cannot consist only of periods and spaces.");
-    if (USER_FORBIDDEN_CHARS.test(user)) {
+    if (ACCOUNT_NAME_FORBIDDEN_CHARS.test(user)) {
       problems.push(`runAsUserName's user name '${user}' cannot contain any of " / \\ : ; | = , + * ? < > @ [ ].`);
     }
   }

@@ -30,6 +30,7 @@ export {
   type PodSpecInput,
 } from './k8s/workload';
 export { type WindowsPodArgs, type GmsaCredentialSpecReference } from './k8s/windows-pod';
-export { WindowsRuntimeClass, windowsRuntimeHandler, type WindowsRuntimeClassArgs } from './k8s/runtime-class';
+export { WindowsRuntimeClass, type WindowsRuntimeClassArgs } from './k8s/runtime-class';
+export { windowsRuntimeHandler } from '../core/releases';
 export { GmsaCredentialSpec, type GmsaCredentialSpecArgs, type GmsaUseGrant } from './k8s/gmsa';
 export { throwInputErrors, asInputErrors } from './errors';

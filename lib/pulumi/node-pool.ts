@@ -4,12 +4,21 @@
  * every issue it finds, so a component can gather all of them and throw one `InputPropertiesError` before it
  * registers anything.
  */
+import * as pulumi from '@pulumi/pulumi';
 import type { ValidationIssue } from '../core/errors';
+import type { WindowsWarning } from '../core/pod-spec';
 import { OS_LABEL, WINDOWS_BUILD_LABEL } from '../core/kube';
-import { parseWindowsRelease, releaseInfo, type WindowsIsolation, type WindowsRelease } from '../core/releases';
+import {
+  parseKubernetesMinor,
+  parseWindowsRelease,
+  releaseInfo,
+  type WindowsIsolation,
+  type WindowsRelease,
+} from '../core/releases';
 import {
   TAINT_EFFECTS,
   WINDOWS_TAINT,
+  taintLiteral,
   windowsNodeTarget,
   type Taint,
   type TaintEffect,
@@ -142,7 +151,7 @@ export function checkTaints(taints: unknown, path = 'taints'): ValidationIssue[]
   return issues;
 }
 
-const WINDOWS_TAINT_LITERAL = "{ key: 'os', value: 'windows', effect: 'NoSchedule' }";
+const WINDOWS_TAINT_LITERAL = taintLiteral(WINDOWS_TAINT);
 
 // ---------------------------------------------------------------------------------------------------------------
 // Labels
@@ -342,6 +351,35 @@ export function resolveScaling(
   return { scaling, issues };
 }
 
+/** Scaling args plus whether the cluster autoscaler manages the pool (AKS, GKE). */
+export interface AutoscaledNodePool {
+  readonly scaling: NodePoolScaling;
+  readonly autoscaling: boolean;
+  readonly issues: ValidationIssue[];
+}
+
+/**
+ * Resolves scaling (see `resolveScaling`) and `autoscaling`, which defaults to on when `minSize` or `maxSize` is
+ * given (they bound the autoscaler). Bounds with `autoscaling: false` are refused: the cloud would ignore them.
+ */
+export function resolveAutoscaling(
+  scalingArgs: NodePoolScalingArgs | undefined,
+  autoscalingArg: boolean | undefined,
+  path = 'scaling',
+): AutoscaledNodePool {
+  const bounded = scalingArgs?.minSize !== undefined || scalingArgs?.maxSize !== undefined;
+  const autoscaling = autoscalingArg ?? bounded; // bounds only mean something to the autoscaler
+  const { scaling, issues } = resolveScaling(scalingArgs, undefined, path);
+  if (autoscalingArg === false && bounded) {
+    issues.push({
+      path,
+      message: `${path}.minSize/maxSize bound the autoscaler, but autoscaling is false: they would be ignored.`,
+      fix: `Set autoscaling: true, or give only ${path}.desiredSize.`,
+    });
+  }
+  return { scaling, autoscaling, issues };
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Node target
 // ---------------------------------------------------------------------------------------------------------------
@@ -383,6 +421,11 @@ export function nodePoolTarget(options: NodePoolTargetOptions): WindowsNodeTarge
 export interface NodePoolWarning {
   /** Stable kebab-case id, so users can search and waive it. */
   readonly ruleId: string;
+  /**
+   * The arg the warning is about.
+   * @default - none: the warning is about the pool as a whole
+   */
+  readonly path?: string;
   readonly message: string;
   readonly fix?: string;
 }
@@ -393,6 +436,8 @@ export const NODE_POOL_RULE_IDS = {
   untainted: 'windows-node-pool-untainted',
   /** The pool runs a release whose support is ending (Windows Server 2019). */
   deprecatedRelease: 'windows-release-deprecated',
+  /** The node size has less memory than a Windows node needs. */
+  nodeMemory: 'windows-node-memory',
 } as const;
 
 /** The warnings shared by every cloud: an untainted pool, a deprecated release. */
@@ -409,20 +454,126 @@ export function nodePoolWarnings(options: {
       fix: 'Keep the default taints, or add WINDOWS_TAINT to taints; workloads built from pool.nodeTarget tolerate it.',
     });
   }
-  const info = releaseInfo(options.release);
-  if (info.support === 'deprecated') {
-    warnings.push({
-      ruleId: NODE_POOL_RULE_IDS.deprecatedRelease,
-      message: `${info.displayName} is deprecated for Kubernetes nodes.`,
-      fix: "Plan a move to release '2022' or '2025' (images must be rebuilt for the new build).",
-    });
+  // EKS pool warnings are about the pool as a whole: no path.
+  for (const { ruleId, message, fix } of releaseSupportWarnings(options.release, 'release')) {
+    warnings.push({ ruleId, message, ...(fix !== undefined ? { fix } : {}) });
   }
   return warnings;
 }
 
-/** One line for `pulumi.log.warn`: `[rule-id] message Fix: fix`. */
+/** One line for `pulumi.log.warn`: `[rule-id] path: message Fix: fix` (no `path: ` for pool-wide warnings). */
 export function formatWarning(warning: NodePoolWarning): string {
-  return `[${warning.ruleId}] ${warning.message}${warning.fix ? ` Fix: ${warning.fix}` : ''}`;
+  const where = warning.path === undefined ? '' : `${warning.path}: `;
+  return `[${warning.ruleId}] ${where}${warning.message}${warning.fix ? ` Fix: ${warning.fix}` : ''}`;
+}
+
+/** Reports soft problems through `pulumi.log.warn`, each with its rule id so users can find and waive it. */
+export function logWarnings(warnings: readonly NodePoolWarning[], resource?: pulumi.Resource): void {
+  for (const w of warnings) void pulumi.log.warn(formatWarning(w), resource);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Rules the clouds share
+// ---------------------------------------------------------------------------------------------------------------
+
+/** Below this a Windows node has little left for pods: Windows Server idles at about 3.5 GB (reference §6). */
+export const MIN_WINDOWS_NODE_MEMORY_GIB = 8;
+
+/** Whether a value is known now: not undefined, not an Output, a Promise or an unknown placeholder object. */
+export function isKnown(value: unknown): boolean {
+  return value !== undefined && value !== null && typeof value !== 'object' && typeof value !== 'function';
+}
+
+/**
+ * The Kubernetes minor of a version the pool runs, or the issue when it is a string that is not a 1.x version.
+ * Anything but a string (an Output, undefined) is not known yet: `{}`.
+ */
+export function kubernetesMinorOf(version: unknown, path: string): { minor?: number; issues: ValidationIssue[] } {
+  if (typeof version !== 'string') return { issues: [] };
+  const minor = parseKubernetesMinor(version);
+  if (minor !== undefined) return { minor, issues: [] };
+  return {
+    issues: [
+      {
+        path,
+        message: `Kubernetes version '${version}' is not a Kubernetes 1.x version.`,
+        fix: "Write e.g. '1.32' or '1.32.4'.",
+      },
+    ],
+  };
+}
+
+/** Checks that a release is supported on a Kubernetes minor (not before its GA minor). */
+export function checkReleaseMinimumKubernetes(
+  release: WindowsRelease,
+  version: string,
+  minor: number,
+  path: string,
+): ValidationIssue[] {
+  const info = releaseInfo(release);
+  if (minor >= info.firstKubernetesMinor) return [];
+  return [
+    {
+      path,
+      message: `${info.displayName} nodes need Kubernetes 1.${info.firstKubernetesMinor} or newer; '${version}' is older.`,
+      fix: `Use Kubernetes 1.${info.firstKubernetesMinor}+ or an older Windows release.`,
+    },
+  ];
+}
+
+/** Warns when a release is deprecated (Windows Server 2019). */
+export function releaseSupportWarnings(release: WindowsRelease, path: string): WindowsWarning[] {
+  const info = releaseInfo(release);
+  switch (info.support) {
+    case 'supported':
+      return [];
+    case 'deprecated':
+      return [
+        {
+          ruleId: NODE_POOL_RULE_IDS.deprecatedRelease,
+          path,
+          message: `${info.displayName} is deprecated: clouds and upstream Kubernetes are retiring it.`,
+          fix: "Move to release '2022' (and rebuild images on an ltsc2022 base).",
+        },
+      ];
+    default: {
+      const unknownState: never = info.support;
+      throw new Error(`Unknown support state ${String(unknownState)}`);
+    }
+  }
+}
+
+/** Whether a taint keeps pods that do not tolerate it off the node (NoSchedule or NoExecute). */
+export function isRepellingTaint(taint: Taint): boolean {
+  return taint.effect === 'NoSchedule' || taint.effect === 'NoExecute';
+}
+
+/** The issue for a Windows pool with no NoSchedule/NoExecute taint: Linux pods would land on it. */
+export function untaintedPoolIssue(path: string, example: string): ValidationIssue {
+  return {
+    path,
+    message:
+      'A Windows pool without a NoSchedule or NoExecute taint takes Linux pods that do not select kubernetes.io/os; they then fail to pull their images.',
+    fix: `Add the taint ${example} (workloads get the toleration from the pool's nodeTarget).`,
+  };
+}
+
+/** Warns when a node size's memory is known and below what a Windows node needs. */
+export function nodeMemoryWarnings(
+  size: string,
+  memoryGiB: number | undefined,
+  path: string,
+  example: string,
+): WindowsWarning[] {
+  if (memoryGiB === undefined || memoryGiB >= MIN_WINDOWS_NODE_MEMORY_GIB) return [];
+  return [
+    {
+      ruleId: NODE_POOL_RULE_IDS.nodeMemory,
+      path,
+      message: `'${size}' has ${memoryGiB} GiB of memory; Windows Server uses about 3.5 GB idle, leaving little for pods.`,
+      fix: `Use a size with at least ${MIN_WINDOWS_NODE_MEMORY_GIB} GiB (16 GiB for production), e.g. '${example}'.`,
+    },
+  ];
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -63,6 +63,12 @@ describe('credentialSpecProblems', () => {
   test.each<[string, string[], unknown, string]>([
     ['CmsPlugins missing ActiveDirectory', ['CmsPlugins'], ['Other'], 'error gmsa-credspec-format credspec.CmsPlugins'],
     [
+      'CmsPlugins with a non-string entry',
+      ['CmsPlugins'],
+      ['ActiveDirectory', { PluginGUID: '{CCC2A336-D7F3-4818-A213-272B7924213E}' }],
+      'error gmsa-credspec-format credspec.CmsPlugins[1]',
+    ],
+    [
       'Sid not a SID',
       ['DomainJoinConfig', 'Sid'],
       'S-1-5-21-x',

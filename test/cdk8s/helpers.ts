@@ -1,5 +1,5 @@
 /** Shared helpers for the cdk8s tests: find objects in `Testing.synth` output and read their pod specs. */
-import { locatePodSpec, type PodSpec } from 'k8s-windows';
+import { WindowsValidationError, locatePodSpec, type PodSpec } from 'k8s-windows';
 
 export type Manifest = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -15,6 +15,17 @@ export function podSpecOf(manifests: readonly Manifest[], kind: string, name?: s
   const loc = locatePodSpec(objectOf(manifests, kind, name));
   if (!loc) throw new Error(`${kind} has no pod spec`);
   return loc.spec;
+}
+
+/** The WindowsValidationError `fn` throws; any other error is rethrown, and no error fails the test. */
+export function captureError(fn: () => unknown): WindowsValidationError {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof WindowsValidationError) return err;
+    throw err;
+  }
+  throw new Error('expected a WindowsValidationError');
 }
 
 /** Silences the Node.js process warnings the constructs print, returning the spy to assert on. */

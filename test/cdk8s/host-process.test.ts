@@ -1,8 +1,7 @@
 import { ApiObject, Testing, type Chart } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
-import { WindowsValidationError } from 'k8s-windows';
 import { WindowsHostProcessDaemonSet, WindowsDaemonSet } from 'k8s-windows/cdk8s';
-import { objectOf, podSpecOf, silenceWarnings } from './helpers';
+import { captureError, objectOf, podSpecOf, silenceWarnings } from './helpers';
 
 const AGENT = 'mcr.microsoft.com/oss/kubernetes/windows-host-process-containers-base-image:v1.0.0';
 
@@ -13,16 +12,6 @@ beforeEach(() => {
   emitWarning = silenceWarnings();
 });
 afterEach(() => emitWarning.mockRestore());
-
-function captureError(fn: () => unknown): WindowsValidationError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof WindowsValidationError) return err;
-    throw err;
-  }
-  throw new Error('expected a WindowsValidationError');
-}
 
 test('the defaults: HostProcess pod on every Windows node, in a privileged namespace', () => {
   const ds = new WindowsHostProcessDaemonSet(chart, 'agent', {

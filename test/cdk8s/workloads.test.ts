@@ -1,6 +1,6 @@
 import { Cron, Size, Testing, type Chart } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
-import { RULES_BY_ID, WindowsValidationError, windowsNodeTarget } from 'k8s-windows';
+import { RULES_BY_ID, windowsNodeTarget } from 'k8s-windows';
 import {
   WindowsAnnotations,
   WindowsCronJob,
@@ -11,7 +11,7 @@ import {
   WindowsStatefulSet,
   type IGmsaCredentialSpec,
 } from 'k8s-windows/cdk8s';
-import { ASPNET, IIS, NANOSERVER_2019, objectOf, podSpecOf, silenceWarnings } from './helpers';
+import { ASPNET, IIS, NANOSERVER_2019, captureError, objectOf, podSpecOf, silenceWarnings } from './helpers';
 
 let chart: Chart;
 let emitWarning: jest.SpyInstance;
@@ -20,16 +20,6 @@ beforeEach(() => {
   emitWarning = silenceWarnings();
 });
 afterEach(() => emitWarning.mockRestore());
-
-function captureError(fn: () => unknown): WindowsValidationError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof WindowsValidationError) return err;
-    throw err;
-  }
-  throw new Error('expected a WindowsValidationError');
-}
 
 describe('default output', () => {
   test('an IIS Deployment is a kplus.Deployment with a Windows pod spec', () => {

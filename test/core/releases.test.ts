@@ -1,11 +1,14 @@
 import {
   WINDOWS_RELEASES,
+  WINDOWS_RUNTIME_HANDLERS,
   isWindowsRelease,
+  isWindowsRuntimeHandler,
   parseKubernetesMinor,
   parseWindowsRelease,
   releaseForBuild,
   releaseInfo,
   sacRelease,
+  windowsRuntimeHandler,
   type WindowsRelease,
 } from 'k8s-windows';
 
@@ -77,4 +80,13 @@ test('parseKubernetesMinor', () => {
   expect(parseKubernetesMinor('v1.33.2')).toBe(33);
   expect(parseKubernetesMinor('1.29.0-eks-abc')).toBe(29);
   expect(parseKubernetesMinor('2.0')).toBeUndefined();
+});
+
+test('containerd Windows runtime handlers, one per isolation', () => {
+  expect(WINDOWS_RUNTIME_HANDLERS).toEqual({ process: 'runhcs-wcow-process', hyperv: 'runhcs-wcow-hypervisor' });
+  expect(windowsRuntimeHandler('process')).toBe('runhcs-wcow-process');
+  expect(windowsRuntimeHandler('hyperv')).toBe('runhcs-wcow-hypervisor');
+  expect(isWindowsRuntimeHandler('runhcs-wcow-hypervisor')).toBe(true);
+  expect(isWindowsRuntimeHandler('runc')).toBe(false);
+  expect(isWindowsRuntimeHandler(undefined)).toBe(false);
 });

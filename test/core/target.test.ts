@@ -1,4 +1,11 @@
-import { WindowsValidationError, schedulingFor, tolerates, windowsNodeTarget, WINDOWS_TAINT } from 'k8s-windows';
+import {
+  WindowsValidationError,
+  schedulingFor,
+  taintLiteral,
+  tolerates,
+  windowsNodeTarget,
+  WINDOWS_TAINT,
+} from 'k8s-windows';
 
 describe('windowsNodeTarget', () => {
   test('defaults: os label, os=windows:NoSchedule, process isolation, not pinned', () => {
@@ -64,4 +71,10 @@ describe('schedulingFor', () => {
       false,
     );
   });
+});
+
+test('taintLiteral writes a taint as code, in either effect spelling', () => {
+  expect(taintLiteral(WINDOWS_TAINT)).toBe("{ key: 'os', value: 'windows', effect: 'NoSchedule' }");
+  expect(taintLiteral(WINDOWS_TAINT, 'NO_SCHEDULE')).toBe("{ key: 'os', value: 'windows', effect: 'NO_SCHEDULE' }");
+  expect(taintLiteral({ key: 'dedicated', effect: 'NoExecute' })).toBe("{ key: 'dedicated', effect: 'NoExecute' }");
 });

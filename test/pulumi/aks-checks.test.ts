@@ -10,22 +10,9 @@ import {
   releaseForAksOsSku,
   windowsClusterProfile,
 } from 'k8s-windows/pulumi/aks';
+import { mockPulumi } from './mocks';
 
-pulumi.runtime.setMocks(
-  {
-    newResource: (args) => ({ id: `${args.name}-id`, state: args.inputs }),
-    call: (args) => args.inputs,
-  },
-  'project',
-  'stack',
-  false,
-);
-
-let warn: jest.SpyInstance;
-beforeEach(() => {
-  warn = jest.spyOn(pulumi.log, 'warn').mockImplementation(() => Promise.resolve());
-});
-afterEach(() => warn.mockRestore());
+const { warn } = mockPulumi();
 
 const GOOD_POOL = {
   agentPoolName: 'win1',

@@ -1,42 +1,15 @@
 import * as pulumi from '@pulumi/pulumi';
 import { schedulingFor, tolerationFor, type Taint } from 'k8s-windows';
 import type * as aksModule from 'k8s-windows/pulumi/aks';
+import { inputErrorsOf, mockPulumi, resolved } from './mocks';
 
-interface Registered {
-  readonly type: string;
-  readonly name: string;
-  readonly inputs: Record<string, unknown>;
-}
-const registered: Registered[] = [];
-
-pulumi.runtime.setMocks(
-  {
-    newResource: (args) => {
-      registered.push({ type: args.type, name: args.name, inputs: args.inputs as Record<string, unknown> });
-      return { id: `${args.name}-id`, state: args.inputs };
-    },
-    call: (args) => args.inputs,
-  },
-  'project',
-  'stack',
-  false,
-);
+const { registered, warn } = mockPulumi();
 
 let aks: typeof aksModule;
 beforeAll(async () => {
   // Load after setMocks so the provider module registers against the mocked runtime.
   aks = await import('k8s-windows/pulumi/aks');
 });
-let warn: jest.SpyInstance;
-beforeEach(() => {
-  registered.length = 0;
-  warn = jest.spyOn(pulumi.log, 'warn').mockImplementation(() => Promise.resolve());
-});
-afterEach(() => warn.mockRestore());
-
-function resolved<T>(o: pulumi.Output<T>): Promise<T> {
-  return new Promise((resolve) => o.apply(resolve));
-}
 
 /** Builds a pool, waits for its agent pool to register and returns the captured inputs. */
 async function agentPoolInputs(
@@ -48,16 +21,6 @@ async function agentPoolInputs(
   const found = registered.filter((r) => r.type === 'azure-native:containerservice:AgentPool' && r.name === name);
   expect(found).toHaveLength(1);
   return { pool, inputs: found[0].inputs };
-}
-
-function inputErrorsOf(build: () => unknown): { propertyPath: string; reason: string }[] {
-  try {
-    build();
-  } catch (e) {
-    expect(pulumi.InputPropertiesError.isInstance(e)).toBe(true);
-    return (e as pulumi.InputPropertiesError).errors;
-  }
-  throw new Error('expected an InputPropertiesError');
 }
 
 describe('aks.WindowsNodePool', () => {

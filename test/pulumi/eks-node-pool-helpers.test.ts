@@ -14,6 +14,7 @@ import {
   isQualifiedName,
   nodePoolTarget,
   nodePoolWarnings,
+  resolveAutoscaling,
   resolveScaling,
   taintToString,
   toCloudTaintEffect,
@@ -170,6 +171,37 @@ describe('resolveScaling', () => {
         if (maxSize !== undefined) expect(scaling.maxSize).toBe(maxSize);
         if (desiredSize !== undefined) expect(scaling.desiredSize).toBe(desiredSize);
       }),
+    );
+  });
+});
+
+describe('resolveAutoscaling', () => {
+  test('on when bounds are given, off otherwise; an explicit value wins', () => {
+    expect(resolveAutoscaling({ minSize: 1, maxSize: 3 }, undefined)).toEqual({
+      scaling: { minSize: 1, maxSize: 3, desiredSize: 2 },
+      autoscaling: true,
+      issues: [],
+    });
+    expect(resolveAutoscaling({ desiredSize: 3 }, undefined).autoscaling).toBe(false);
+    expect(resolveAutoscaling(undefined, true).autoscaling).toBe(true);
+  });
+
+  test('bounds with autoscaling false are refused', () => {
+    expect(resolveAutoscaling({ maxSize: 3 }, false).issues).toEqual([
+      {
+        path: 'scaling',
+        message: 'scaling.minSize/maxSize bound the autoscaler, but autoscaling is false: they would be ignored.',
+        fix: 'Set autoscaling: true, or give only scaling.desiredSize.',
+      },
+    ]);
+    expect(resolveAutoscaling({ desiredSize: 3 }, false).issues).toEqual([]);
+  });
+});
+
+describe('formatWarning', () => {
+  test('names the path when the warning has one', () => {
+    expect(formatWarning({ ruleId: 'x-y', path: 'release', message: 'Bad.', fix: 'Do this.' })).toBe(
+      '[x-y] release: Bad. Fix: Do this.',
     );
   });
 });

@@ -1,49 +1,21 @@
 import * as pulumi from '@pulumi/pulumi';
 import { schedulingFor, tolerationFor, type Taint } from 'k8s-windows';
 import type * as eksModule from 'k8s-windows/pulumi/eks';
+import { inputErrorsOf, mockPulumi, resolved, type Registered } from './mocks';
 
-interface Registered {
-  readonly type: string;
-  readonly name: string;
-  readonly inputs: Record<string, unknown>;
-}
-const registered: Registered[] = [];
-
-pulumi.runtime.setMocks(
-  {
-    newResource: (args) => {
-      registered.push({ type: args.type, name: args.name, inputs: args.inputs as Record<string, unknown> });
-      const state: Record<string, unknown> = { ...args.inputs };
-      if (args.type === 'aws:iam/role:Role') {
-        state.arn = `arn:aws:iam::123456789012:role/${args.name}`;
-        state.name = args.name;
-      }
-      if (args.type === 'aws:iam/instanceProfile:InstanceProfile')
-        state.arn = `arn:aws:iam::123456789012:instance-profile/${args.name}`;
-      if (args.type === 'aws:ec2/launchTemplate:LaunchTemplate') state.latestVersion = 3;
-      return { id: `${args.name}-id`, state };
-    },
-    call: (args) => args.inputs,
-  },
-  'project',
-  'stack',
-  false,
-);
+const { registered, warn } = mockPulumi((type, name) => {
+  if (type === 'aws:iam/role:Role') return { arn: `arn:aws:iam::123456789012:role/${name}`, name };
+  if (type === 'aws:iam/instanceProfile:InstanceProfile') {
+    return { arn: `arn:aws:iam::123456789012:instance-profile/${name}` };
+  }
+  if (type === 'aws:ec2/launchTemplate:LaunchTemplate') return { latestVersion: 3 };
+  return {};
+});
 
 let eks: typeof eksModule;
 beforeAll(async () => {
   eks = await import('k8s-windows/pulumi/eks');
 });
-let warn: jest.SpyInstance;
-beforeEach(() => {
-  registered.length = 0;
-  warn = jest.spyOn(pulumi.log, 'warn').mockImplementation(() => Promise.resolve());
-});
-afterEach(() => warn.mockRestore());
-
-function resolved<T>(o: pulumi.Output<T>): Promise<T> {
-  return new Promise((resolve) => o.apply(resolve));
-}
 
 const BASE = {
   clusterName: 'prod',
@@ -67,16 +39,6 @@ async function buildPool(name: string, args: Partial<eksModule.SelfManagedWindow
 
 function decode(userData: unknown): string {
   return Buffer.from(String(userData), 'base64').toString('utf8');
-}
-
-function inputErrorsOf(build: () => unknown): { propertyPath: string; reason: string }[] {
-  try {
-    build();
-  } catch (e) {
-    expect(pulumi.InputPropertiesError.isInstance(e)).toBe(true);
-    return (e as pulumi.InputPropertiesError).errors;
-  }
-  throw new Error('expected an InputPropertiesError');
 }
 
 describe('renderWindowsUserData', () => {

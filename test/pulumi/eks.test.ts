@@ -1,50 +1,21 @@
 import * as pulumi from '@pulumi/pulumi';
 import { schedulingFor, tolerationFor, type Taint, type WindowsRelease } from 'k8s-windows';
 import type * as eksModule from 'k8s-windows/pulumi/eks';
+import { inputErrorsOf, mockPulumi, resolved, type Registered } from './mocks';
 
-interface Registered {
-  readonly type: string;
-  readonly name: string;
-  readonly inputs: Record<string, unknown>;
-}
-const registered: Registered[] = [];
-
-pulumi.runtime.setMocks(
-  {
-    newResource: (args) => {
-      registered.push({ type: args.type, name: args.name, inputs: args.inputs as Record<string, unknown> });
-      const state: Record<string, unknown> = { ...args.inputs };
-      if (args.type === 'aws:iam/role:Role') {
-        state.arn = `arn:aws:iam::123456789012:role/${args.name}`;
-        state.name = args.name;
-      }
-      if (args.type === 'aws:eks/nodeGroup:NodeGroup') {
-        state.resources = [{ autoscalingGroups: [{ name: `eks-${args.name}-asg` }], remoteAccessSecurityGroupId: '' }];
-      }
-      return { id: `${args.name}-id`, state };
-    },
-    call: (args) => args.inputs,
-  },
-  'project',
-  'stack',
-  false,
-);
+const { registered, warn } = mockPulumi((type, name) => {
+  if (type === 'aws:iam/role:Role') return { arn: `arn:aws:iam::123456789012:role/${name}`, name };
+  if (type === 'aws:eks/nodeGroup:NodeGroup') {
+    return { resources: [{ autoscalingGroups: [{ name: `eks-${name}-asg` }], remoteAccessSecurityGroupId: '' }] };
+  }
+  return {};
+});
 
 let eks: typeof eksModule;
 beforeAll(async () => {
   // Load after setMocks so the provider modules register against the mocked runtime.
   eks = await import('k8s-windows/pulumi/eks');
 });
-let warn: jest.SpyInstance;
-beforeEach(() => {
-  registered.length = 0;
-  warn = jest.spyOn(pulumi.log, 'warn').mockImplementation(() => Promise.resolve());
-});
-afterEach(() => warn.mockRestore());
-
-function resolved<T>(o: pulumi.Output<T>): Promise<T> {
-  return new Promise((resolve) => o.apply(resolve));
-}
 
 const BASE = { clusterName: 'prod', subnetIds: ['subnet-a', 'subnet-b'] };
 
@@ -58,16 +29,6 @@ async function buildPool(
   await Promise.all(pool.autoscalingGroupTags.map((t) => resolved(t.urn)));
   if (pool.nodeRole) await resolved(pool.nodeRole.urn);
   return { pool, of: (type) => registered.filter((r) => r.type === type) };
-}
-
-function inputErrorsOf(build: () => unknown): { propertyPath: string; reason: string }[] {
-  try {
-    build();
-  } catch (e) {
-    expect(pulumi.InputPropertiesError.isInstance(e)).toBe(true);
-    return (e as pulumi.InputPropertiesError).errors;
-  }
-  throw new Error('expected an InputPropertiesError');
 }
 
 function warnings(): string[] {

@@ -111,7 +111,7 @@ describe('checkGkeNodePoolInputs', () => {
       gkeNodePoolWarnings(
         withNodeConfig({ windowsNodeConfig: undefined, taints: undefined, machineType: 'e2-small' }),
       ).map((w) => w.ruleId),
-    ).toEqual(['windows-release-unpinned', 'windows-pool-untainted', 'windows-node-memory']);
+    ).toEqual(['windows-release-unpinned', 'windows-node-pool-untainted', 'windows-node-memory']);
     expect(
       gkeNodePoolWarnings(withNodeConfig({ windowsNodeConfig: { osversion: 'OS_VERSION_LTSC2019' } })).map(
         (w) => w.ruleId,
@@ -121,7 +121,7 @@ describe('checkGkeNodePoolInputs', () => {
       gkeNodePoolWarnings(
         withNodeConfig({ taints: [{ key: 'os', value: 'windows', effect: 'PREFER_NO_SCHEDULE' }] }),
       ).map((w) => w.ruleId),
-    ).toEqual(['windows-pool-untainted']);
+    ).toEqual(['windows-node-pool-untainted']);
   });
 
   test('releaseForGkeOsVersion reads the release table', () => {

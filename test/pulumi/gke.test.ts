@@ -1,44 +1,16 @@
-import * as pulumi from '@pulumi/pulumi';
 import { GKE_WINDOWS_TAINT, WINDOWS_TAINT, schedulingFor, tolerates, type Taint } from 'k8s-windows';
 import type * as gkeModule from 'k8s-windows/pulumi/gke';
+import { inputErrorsOf, mockPulumi, resolved } from './mocks';
 
-interface Registered {
-  readonly type: string;
-  readonly name: string;
-  readonly inputs: Record<string, unknown>;
-}
-const registered: Registered[] = [];
-
-pulumi.runtime.setMocks(
-  {
-    newResource: (args) => {
-      registered.push({ type: args.type, name: args.name, inputs: args.inputs as Record<string, unknown> });
-      return { id: `${args.name}-id`, state: args.inputs };
-    },
-    call: (args) => args.inputs,
-  },
-  'project',
-  'stack',
-  false,
-);
+const { registered, warn } = mockPulumi();
 
 let gke: typeof gkeModule;
 beforeAll(async () => {
   // Load after setMocks so the provider module registers against the mocked runtime.
   gke = await import('k8s-windows/pulumi/gke');
 });
-let warn: jest.SpyInstance;
-beforeEach(() => {
-  registered.length = 0;
-  warn = jest.spyOn(pulumi.log, 'warn').mockImplementation(() => Promise.resolve());
-});
-afterEach(() => warn.mockRestore());
 
 const CLUSTER = { name: 'gke1', location: 'europe-west1' };
-
-function resolved<T>(o: pulumi.Output<T>): Promise<T> {
-  return new Promise((resolve) => o.apply(resolve));
-}
 
 async function nodePoolInputs(
   name: string,
@@ -49,16 +21,6 @@ async function nodePoolInputs(
   const found = registered.filter((r) => r.type === 'gcp:container/nodePool:NodePool' && r.name === name);
   expect(found).toHaveLength(1);
   return { pool, inputs: found[0].inputs };
-}
-
-function inputErrorsOf(build: () => unknown): { propertyPath: string; reason: string }[] {
-  try {
-    build();
-  } catch (e) {
-    expect(pulumi.InputPropertiesError.isInstance(e)).toBe(true);
-    return (e as pulumi.InputPropertiesError).errors;
-  }
-  throw new Error('expected an InputPropertiesError');
 }
 
 function warnings(): string[] {
@@ -159,7 +121,7 @@ describe('gke.WindowsNodePool', () => {
     const { pool, inputs } = await nodePoolInputs('win5', { taints: [] });
     expect((inputs.nodeConfig as Record<string, unknown>).taints).toBeUndefined();
     expect(pool.nodeTarget.taints).toEqual([GKE_WINDOWS_TAINT]);
-    expect(warnings()).toEqual([expect.stringContaining('[windows-pool-untainted] taints')]);
+    expect(warnings()).toEqual([expect.stringContaining('[windows-node-pool-untainted] taints')]);
   });
 
   test('warnings: a machine type under 8 GB and a deprecated release', async () => {

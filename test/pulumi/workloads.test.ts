@@ -1,42 +1,15 @@
 import * as pulumi from '@pulumi/pulumi';
 import { windowsNodeTarget, type WindowsNodeTarget } from 'k8s-windows';
 import type * as k8sWindows from 'k8s-windows/pulumi';
+import { inputErrorsOf, mockPulumi, resolved } from './mocks';
 
-interface Registered {
-  readonly type: string;
-  readonly name: string;
-  readonly inputs: Record<string, unknown>;
-}
-const registered: Registered[] = [];
-
-pulumi.runtime.setMocks(
-  {
-    newResource: (args) => {
-      registered.push({ type: args.type, name: args.name, inputs: args.inputs as Record<string, unknown> });
-      return { id: `${args.name}-id`, state: args.inputs };
-    },
-    call: (args) => args.inputs,
-  },
-  'project',
-  'stack',
-  false,
-);
+const { registered, warn } = mockPulumi();
 
 let lib: typeof k8sWindows;
 beforeAll(async () => {
   // Load after setMocks so @pulumi/kubernetes registers against the mocked runtime.
   lib = await import('k8s-windows/pulumi');
 });
-let warn: jest.SpyInstance;
-beforeEach(() => {
-  registered.length = 0;
-  warn = jest.spyOn(pulumi.log, 'warn').mockImplementation(() => Promise.resolve());
-});
-afterEach(() => warn.mockRestore());
-
-function resolved<T>(o: pulumi.Output<T>): Promise<T> {
-  return new Promise((resolve) => o.apply(resolve));
-}
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -45,16 +18,6 @@ async function inputsOf(resource: pulumi.CustomResource, type: string, name: str
   const found = registered.filter((r) => r.type === type && r.name === name);
   expect(found).toHaveLength(1);
   return found[0].inputs;
-}
-
-function inputErrorsOf(build: () => unknown): { propertyPath: string; reason: string }[] {
-  try {
-    build();
-  } catch (e) {
-    expect(pulumi.InputPropertiesError.isInstance(e)).toBe(true);
-    return (e as pulumi.InputPropertiesError).errors;
-  }
-  throw new Error('expected an InputPropertiesError');
 }
 
 const IIS = 'mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022';

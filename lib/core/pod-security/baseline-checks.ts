@@ -4,11 +4,11 @@
  * v1.37 sysctls of kubernetes/kubernetes#138389). Facts are upstream's; the per-field reporting is ours.
  */
 import { containerLabel, shown, type Finding, type PodSecurityCheck } from './check';
+import { POD_SECURITY_ENFORCE_LABEL, POD_SECURITY_ENFORCE_VERSION_LABEL } from './labels';
 import { POLICY_GATES } from './policy-version';
 import { isSet, list, record, str, type JsonRecord, type PodView } from './pod-view';
 
-const PRIVILEGED_NAMESPACE_HINT =
-  'a pod that needs it must run in a namespace labelled pod-security.kubernetes.io/enforce: privileged';
+const PRIVILEGED_NAMESPACE_HINT = `a pod that needs it must run in a namespace labelled ${POD_SECURITY_ENFORCE_LABEL}: privileged`;
 
 /** check_hostNamespaces.go: `hostNetwork`, `hostPID`, `hostIPC` must be unset or false. */
 export const HOST_NAMESPACE_FIELDS = ['hostNetwork', 'hostPID', 'hostIPC'] as const;
@@ -340,7 +340,7 @@ const sysctls: PodSecurityCheck = {
           path: pod.at(`securityContext.sysctls[${i}].name`),
           message: `sysctl ${shown(name)} is not one the baseline level allows at policy version 1.${minor}.`,
           fix: later
-            ? `It is safe from Kubernetes 1.${later.since}: raise pod-security.kubernetes.io/enforce-version, or remove it.`
+            ? `It is safe from Kubernetes 1.${later.since}: raise ${POD_SECURITY_ENFORCE_VERSION_LABEL}, or remove it.`
             : `Remove it; the safe sysctls are ${allowed.join(', ')}.`,
         },
       ];
@@ -359,7 +359,7 @@ const windowsHostProcess: PodSecurityCheck = {
       .map(({ prefix, who }) => ({
         path: `${prefix}.windowsOptions.hostProcess`,
         message: `${who} sets windowsOptions.hostProcess: true: the baseline level forbids HostProcess containers, which get privileged access to the Windows host.`,
-        fix: `Remove hostProcess, or keep it and run the pod in a namespace labelled pod-security.kubernetes.io/enforce: privileged.`,
+        fix: `Remove hostProcess, or keep it and run the pod in a namespace labelled ${POD_SECURITY_ENFORCE_LABEL}: privileged.`,
       })),
 };
 

@@ -18,6 +18,7 @@ export {
   type PodSpecSecurityOptions,
 } from './types';
 export { LATEST_POD_SECURITY_POLICY_VERSION } from './policy-version';
+export { POD_SECURITY_ENFORCE_LABEL, POD_SECURITY_ENFORCE_VERSION_LABEL } from './labels';
 export { POD_SECURITY_CHECKS, meetsPodSecurityLevel, podSpecSecurityViolations } from './evaluate';
 
 /**

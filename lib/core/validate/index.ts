@@ -27,4 +27,3 @@ export {
   type LoadResult,
   type SourcePosition,
 } from './loader';
-export { AKS_CCG_PLUGIN_GUID, AWS_CCG_PLUGIN_GUID } from './checks/gmsa';

@@ -7,8 +7,10 @@ import { isWindowsImage } from '../images';
 import { CONTAINER_LISTS, OS_LABEL, WINDOWS_BUILD_LABEL, type ContainerList } from '../kube';
 import {
   isWindowsRelease,
+  isWindowsRuntimeHandler,
   releaseForBuild,
   releaseInfo,
+  WINDOWS_RUNTIME_HANDLERS,
   type WindowsIsolation,
   type WindowsRelease,
 } from '../releases';
@@ -67,10 +69,6 @@ export interface PodFacts {
   /** Pod tolerations and its RuntimeClass's, which admission merges in. */
   readonly tolerations: readonly TolerationRef[];
 }
-
-/** containerd's Windows handlers (reference §1). */
-export const PROCESS_HANDLER = 'runhcs-wcow-process';
-export const HYPERV_HANDLER = 'runhcs-wcow-hypervisor';
 
 function hostProcessValue(securityContext: unknown): boolean | undefined {
   const raw = rec(securityContext, 'windowsOptions')?.hostProcess;
@@ -135,7 +133,7 @@ export function analyzePod(obj: Rec, loc: PodSpecLocation, index: SetIndex, opti
   } else if (osByAffinity !== undefined) {
     windows = osByAffinity === 'windows';
     evidence = `its node affinity requires ${OS_LABEL}=${osByAffinity}`;
-  } else if (handler !== undefined && handler.startsWith('runhcs-wcow')) {
+  } else if (isWindowsRuntimeHandler(handler)) {
     windows = true;
     evidence = `its RuntimeClass '${runtimeClassName}' uses the Windows handler ${handler}`;
   } else {
@@ -199,7 +197,7 @@ export function analyzePod(obj: Rec, loc: PodSpecLocation, index: SetIndex, opti
     ...(osBySelector !== undefined ? { osBySelector } : {}),
     ...(osByAffinity !== undefined ? { osByAffinity } : {}),
     ...(pin !== undefined ? { pin } : {}),
-    isolation: handler !== undefined && handler.startsWith(HYPERV_HANDLER) ? 'hyperv' : 'process',
+    isolation: handler !== undefined && handler.startsWith(WINDOWS_RUNTIME_HANDLERS.hyperv) ? 'hyperv' : 'process',
     hostProcess: containers.some((c) => c.hostProcess),
     tolerations,
   };

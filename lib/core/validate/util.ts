@@ -85,7 +85,3 @@ export function key(k: string): string {
 export function byteLength(s: string): number {
   return Buffer.byteLength(s, 'utf8');
 }
-
-/** A DNS name (labels of letters, digits and hyphens, joined by dots), any case. */
-const DNS_LABEL_ANY_CASE = '[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?';
-export const DNS_NAME = new RegExp(`^(?:${DNS_LABEL_ANY_CASE}\\.)*${DNS_LABEL_ANY_CASE}$`);

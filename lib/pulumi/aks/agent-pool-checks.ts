@@ -7,16 +7,20 @@ import type { ValidationIssue } from '../../core/errors';
 import type { WindowsWarning } from '../../core/pod-spec';
 import { WINDOWS_RELEASES, releaseInfo, type WindowsRelease } from '../../core/releases';
 import { TAINT_EFFECTS, WINDOWS_TAINT, type Taint, type TaintEffect } from '../../core/target';
-import { fromCloudTaintEffect, isCloudTaintEffect, isLabelValue, isQualifiedName, taintToString } from '../node-pool';
 import {
   checkReleaseMinimumKubernetes,
+  fromCloudTaintEffect,
+  isCloudTaintEffect,
   isKnown,
+  isLabelValue,
+  isQualifiedName,
   isRepellingTaint,
   kubernetesMinorOf,
   nodeMemoryWarnings,
   releaseSupportWarnings,
+  taintToString,
   untaintedPoolIssue,
-} from './pool-rules';
+} from '../node-pool';
 import { parseAzureVmSize } from './vm-size';
 
 /** The `osType` of a Windows agent pool. */

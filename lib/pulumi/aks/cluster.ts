@@ -10,7 +10,7 @@ import type { ValidationIssue } from '../../core/errors';
 import type { WindowsWarning } from '../../core/pod-spec';
 import { throwInputErrors } from '../errors';
 import { AKS_WINDOWS_OS_TYPE, aksAgentPoolWarnings, checkAksAgentPoolInputs } from './agent-pool-checks';
-import { isKnown, logWarnings } from './pool-rules';
+import { isKnown, logWarnings } from '../node-pool';
 
 /** The network plugin Windows pools need: Azure CNI (overlay mode included). */
 export const AKS_WINDOWS_NETWORK_PLUGIN = 'azure';

@@ -9,16 +9,21 @@ import * as containerservice from '@pulumi/azure-native/containerservice';
 import type { ValidationIssue } from '../../core/errors';
 import type { WindowsWarning } from '../../core/pod-spec';
 import { DEFAULT_WINDOWS_RELEASE, isWindowsRelease, releaseInfo, type WindowsRelease } from '../../core/releases';
-import { WINDOWS_TAINT, type Taint, type WindowsNodeTarget } from '../../core/target';
+import { WINDOWS_TAINT, taintLiteral, type Taint, type WindowsNodeTarget } from '../../core/target';
 import { throwInputErrors } from '../errors';
 import {
   checkNodeLabels,
   checkRelease,
   checkTaints,
-  nodePoolTarget,
-  resolveScaling,
-  taintToString,
+  isRepellingTaint,
+  logWarnings,
+  type NodePoolScaling,
   type NodePoolScalingArgs,
+  nodePoolTarget,
+  releaseSupportWarnings,
+  resolveAutoscaling,
+  taintToString,
+  untaintedPoolIssue,
 } from '../node-pool';
 import {
   AKS_WINDOWS_OS_TYPE,
@@ -32,7 +37,6 @@ import {
   checkAksVmSize,
 } from './agent-pool-checks';
 import { aksClusterWarnings, checkAksClusterForWindows, plaintextPasswordWarnings } from './cluster';
-import { isRepellingTaint, logWarnings, releaseSupportWarnings, untaintedPoolIssue } from './pool-rules';
 
 /** AgentPool args the component sets itself; everything else passes through `agentPoolArgs`. */
 type ManagedAgentPoolKeys =
@@ -184,7 +188,7 @@ interface ResolvedArgs {
   readonly vmSize: string;
   readonly labels: Readonly<Record<string, string>>;
   readonly taints: readonly Taint[];
-  readonly scaling: { readonly minSize: number; readonly maxSize: number; readonly desiredSize: number };
+  readonly scaling: NodePoolScaling;
   readonly autoscaling: boolean;
   readonly warnings: readonly WindowsWarning[];
 }
@@ -196,7 +200,6 @@ function resolveArgs(name: string, args: WindowsNodePoolArgs): ResolvedArgs {
   const vmSize = args.vmSize ?? DEFAULT_AKS_WINDOWS_VM_SIZE;
   const labels = args.labels ?? {};
   const taints = args.taints ?? [WINDOWS_TAINT];
-  const autoscaling = args.autoscaling ?? (args.scaling?.minSize !== undefined || args.scaling?.maxSize !== undefined);
 
   const issues: ValidationIssue[] = [];
   const warnings: WindowsWarning[] = [];
@@ -226,19 +229,10 @@ function resolveArgs(name: string, args: WindowsNodePoolArgs): ResolvedArgs {
   const taintIssues = checkTaints(taints, 'taints');
   issues.push(...taintIssues);
   if (taintIssues.length === 0 && !taints.some(isRepellingTaint)) {
-    issues.push(
-      untaintedPoolIssue('taints', `{ key: 'os', value: 'windows', effect: 'NoSchedule' } ('${AKS_WINDOWS_TAINT}')`),
-    );
+    issues.push(untaintedPoolIssue('taints', `${taintLiteral(WINDOWS_TAINT)} ('${AKS_WINDOWS_TAINT}')`));
   }
-  const { scaling, issues: scalingIssues } = resolveScaling(args.scaling, undefined, 'scaling');
+  const { scaling, autoscaling, issues: scalingIssues } = resolveAutoscaling(args.scaling, args.autoscaling, 'scaling');
   issues.push(...scalingIssues);
-  if (args.autoscaling === false && (args.scaling?.minSize !== undefined || args.scaling?.maxSize !== undefined)) {
-    issues.push({
-      path: 'scaling',
-      message: 'scaling.minSize/maxSize bound the autoscaler, but autoscaling is false: they would be ignored.',
-      fix: 'Set autoscaling: true, or give only scaling.desiredSize.',
-    });
-  }
   if (args.clusterArgs !== undefined) {
     issues.push(...checkAksClusterForWindows(args.clusterArgs).map((i) => ({ ...i, path: `clusterArgs.${i.path}` })));
     warnings.push(...aksClusterWarnings(args.clusterArgs).map((w) => ({ ...w, path: `clusterArgs.${w.path}` })));

@@ -10,7 +10,7 @@ import * as iam from '@pulumi/aws/iam';
 import * as corev1 from '@pulumi/kubernetes/core/v1';
 import type { ValidationIssue } from '../../core/errors';
 import { throwInputErrors } from '../errors';
-import { formatWarning, type NodePoolWarning } from '../node-pool';
+import { logWarnings, type NodePoolWarning } from '../node-pool';
 import { DEFAULT_PARTITION, managedPolicyArn, VPC_RESOURCE_CONTROLLER_POLICY } from './iam';
 import { EKS_RULE_IDS } from './node-group-check';
 import { EC2_WINDOWS_ACCESS_ENTRY_TYPE } from './self-managed-node-pool';
@@ -122,7 +122,7 @@ export class WindowsClusterPrerequisites extends pulumi.ComponentResource {
     // The key usually exists already, owned by the add-on (see forceConfigMapPatch).
     const forcePatch = args.forceConfigMapPatch ?? true;
 
-    if (args.linuxNodeGroup === undefined) pulumi.log.warn(formatWarning(MISSING_LINUX_NODE_GROUP_WARNING), this);
+    if (args.linuxNodeGroup === undefined) logWarnings([MISSING_LINUX_NODE_GROUP_WARNING], this);
     const afterLinux = pulumi.Resource.isInstance(args.linuxNodeGroup) ? [args.linuxNodeGroup] : [];
 
     this.vpcResourceControllerAttachment = new iam.RolePolicyAttachment(

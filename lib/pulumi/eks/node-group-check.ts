@@ -4,7 +4,7 @@
  */
 import type { ValidationIssue } from '../../core/errors';
 import { DEFAULT_WINDOWS_RELEASE, releaseInfo } from '../../core/releases';
-import { TAINT_EFFECTS, WINDOWS_TAINT } from '../../core/target';
+import { TAINT_EFFECTS, WINDOWS_TAINT, taintLiteral } from '../../core/target';
 import type { Severity } from '../../core/validate/types';
 import { CLOUD_TAINT_EFFECTS, toCloudTaintEffect } from '../node-pool';
 import {
@@ -106,7 +106,7 @@ export function checkEksNodeGroupInputs(props: Record<string, unknown>): EksNode
       path: 'taints',
       message:
         'The Windows node group does not carry the taint os=windows:NO_SCHEDULE, so Linux pods without a kubernetes.io/os selector can land on it.',
-      fix: "Add { key: 'os', value: 'windows', effect: 'NO_SCHEDULE' } and tolerate it in Windows workloads.",
+      fix: `Add ${taintLiteral(WINDOWS_TAINT, toCloudTaintEffect(WINDOWS_TAINT.effect))} and tolerate it in Windows workloads.`,
     });
   }
 

@@ -14,7 +14,7 @@ import type { ValidationIssue } from '../../core/errors';
 import type { WindowsRelease } from '../../core/releases';
 import type { WindowsNodeTarget } from '../../core/target';
 import { throwInputErrors } from '../errors';
-import { formatWarning, nodePoolWarnings, type NodePoolWarning } from '../node-pool';
+import { logWarnings, nodePoolWarnings, type NodePoolWarning } from '../node-pool';
 import { createWindowsNodeRole } from './iam';
 import { EKS_RULE_IDS } from './node-group-check';
 import {
@@ -202,7 +202,7 @@ export class SelfManagedWindowsNodePool extends pulumi.ComponentResource {
     const target = resolved.target as WindowsNodeTarget;
     this.nodeTarget = target;
     this.release = resolved.release;
-    for (const w of resolved.warnings) pulumi.log.warn(formatWarning(w), this);
+    logWarnings(resolved.warnings, this);
     const userTags = args.tags ?? {};
 
     let role: NodeRoleRef;

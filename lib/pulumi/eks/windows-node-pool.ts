@@ -12,7 +12,7 @@ import type { ValidationIssue } from '../../core/errors';
 import type { WindowsRelease } from '../../core/releases';
 import type { WindowsNodeTarget } from '../../core/target';
 import { throwInputErrors } from '../errors';
-import { formatWarning, nodePoolWarnings, toCloudTaintEffect, type NodePoolWarning } from '../node-pool';
+import { logWarnings, nodePoolWarnings, toCloudTaintEffect, type NodePoolWarning } from '../node-pool';
 import {
   DEFAULT_EKS_AMI_VARIANT,
   eksWindowsAmiType,
@@ -174,7 +174,7 @@ export class WindowsNodePool extends pulumi.ComponentResource {
     this.release = resolved.release;
     this.amiType = eksWindowsAmiType(resolved.release, resolved.amiVariant);
     this.autoscalerTags = autoscalerNodeTemplateTags(target);
-    for (const w of resolved.warnings) pulumi.log.warn(formatWarning(w), this);
+    logWarnings(resolved.warnings, this);
 
     const userTags = args.tags ?? {};
     let roleArn: pulumi.Input<string>;
@@ -215,7 +215,17 @@ export class WindowsNodePool extends pulumi.ComponentResource {
       { parent: this, dependsOn, ignoreChanges: ['scalingConfig.desiredSize'] },
     );
 
-    const asgName = this.nodeGroup.resources.apply((r) => r[0].autoscalingGroups[0].name);
+    // EKS reports the group once the node group exists; fail with a reason rather than a TypeError if it does not.
+    const asgName = this.nodeGroup.resources.apply((r) => {
+      const group = r?.[0]?.autoscalingGroups?.[0]?.name;
+      if (group === undefined) {
+        throw new pulumi.ResourceError(
+          `EKS reported no Auto Scaling group for node group '${name}', so the Cluster Autoscaler tags cannot be written to it. Set tagAutoscalingGroup: false to skip them.`,
+          this,
+        );
+      }
+      return group;
+    });
     const usedNames = new Set<string>();
     this.autoscalingGroupTags = resolved.tagAutoscalingGroup
       ? Object.entries(this.autoscalerTags).map(

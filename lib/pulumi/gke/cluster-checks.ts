@@ -6,7 +6,7 @@
  */
 import type * as pulumi from '@pulumi/pulumi';
 import type { ValidationIssue } from '../../core/errors';
-import { isKnown } from '../aks/pool-rules';
+import { isKnown } from '../node-pool';
 import { checkGkeNodePoolInputs, isWindowsImageType } from './node-pool-checks';
 
 /**

@@ -6,17 +6,20 @@
 import type { ValidationIssue } from '../../core/errors';
 import type { WindowsWarning } from '../../core/pod-spec';
 import { WINDOWS_RELEASES, releaseInfo, type WindowsRelease } from '../../core/releases';
-import { TAINT_EFFECTS, type Taint } from '../../core/target';
+import { TAINT_EFFECTS, WINDOWS_TAINT, taintLiteral, type Taint } from '../../core/target';
 import {
   checkReleaseMinimumKubernetes,
+  fromCloudTaintEffect,
+  isCloudTaintEffect,
   isKnown,
   isRepellingTaint,
   kubernetesMinorOf,
   nodeMemoryWarnings,
   releaseSupportWarnings,
+  toCloudTaintEffect,
   untaintedPoolIssue,
-} from '../aks/pool-rules';
-import { fromCloudTaintEffect, isCloudTaintEffect, toCloudTaintEffect } from '../node-pool';
+  NODE_POOL_RULE_IDS,
+} from '../node-pool';
 import { parseGceMachineType } from './machine-type';
 
 /**
@@ -27,7 +30,7 @@ export const GKE_WINDOWS_IMAGE_TYPE = 'WINDOWS_LTSC_CONTAINERD';
 /** The default machine type: 4 vCPU / 16 GB (general purpose N2; Windows wants ≥ 8 GB, reference §6). */
 export const DEFAULT_GKE_WINDOWS_MACHINE_TYPE = 'n2-standard-4';
 /** The GKE spelling of the conventional Windows taint, as a literal for messages. */
-const GKE_TAINT_LITERAL = "{ key: 'os', value: 'windows', effect: 'NO_SCHEDULE' }";
+const GKE_TAINT_LITERAL = taintLiteral(WINDOWS_TAINT, toCloudTaintEffect(WINDOWS_TAINT.effect));
 
 /** Whether an image type is a Windows one (any spelling GKE has used: `WINDOWS_LTSC`, `windows_sac_containerd`…). */
 export function isWindowsImageType(imageType: unknown): boolean {
@@ -143,7 +146,7 @@ export function checkGkeTaints(taints: unknown, path: string): { taints: Taint[]
 export function untaintedGkePoolWarnings(taints: readonly Taint[], path: string): WindowsWarning[] {
   if (taints.some(isRepellingTaint)) return [];
   const issue = untaintedPoolIssue(path, GKE_TAINT_LITERAL);
-  return [{ ruleId: 'windows-pool-untainted', ...issue }];
+  return [{ ruleId: NODE_POOL_RULE_IDS.untainted, ...issue }];
 }
 
 function nodeConfigOf(props: Record<string, unknown>): Record<string, unknown> | undefined {

@@ -10,17 +10,19 @@ import type { ValidationIssue } from '../../core/errors';
 import type { WindowsWarning } from '../../core/pod-spec';
 import { DEFAULT_WINDOWS_RELEASE, isWindowsRelease, releaseInfo, type WindowsRelease } from '../../core/releases';
 import { GKE_WINDOWS_TAINT, WINDOWS_TAINT, type Taint, type WindowsNodeTarget } from '../../core/target';
-import { logWarnings, releaseSupportWarnings } from '../aks/pool-rules';
-import { throwInputErrors } from '../errors';
 import {
   checkNodeLabels,
   checkRelease,
   checkTaints,
-  nodePoolTarget,
-  resolveScaling,
-  toCloudTaintEffect,
+  logWarnings,
+  type NodePoolScaling,
   type NodePoolScalingArgs,
+  nodePoolTarget,
+  releaseSupportWarnings,
+  resolveAutoscaling,
+  toCloudTaintEffect,
 } from '../node-pool';
+import { throwInputErrors } from '../errors';
 import { checkGkeClusterForWindows, checkGkeClusterInfo, type GkeClusterInfo } from './cluster-checks';
 import {
   DEFAULT_GKE_WINDOWS_MACHINE_TYPE,
@@ -187,7 +189,7 @@ interface ResolvedArgs {
   readonly machineType: string;
   readonly labels: Readonly<Record<string, string>>;
   readonly taints: readonly Taint[];
-  readonly scaling: { readonly minSize: number; readonly maxSize: number; readonly desiredSize: number };
+  readonly scaling: NodePoolScaling;
   readonly autoscaling: boolean;
   readonly warnings: readonly WindowsWarning[];
 }
@@ -198,7 +200,6 @@ function resolveArgs(name: string, args: WindowsNodePoolArgs): ResolvedArgs {
   const machineType = args.machineType ?? DEFAULT_GKE_WINDOWS_MACHINE_TYPE;
   const labels = args.labels ?? {};
   const taints = args.taints ?? [WINDOWS_TAINT];
-  const autoscaling = args.autoscaling ?? (args.scaling?.minSize !== undefined || args.scaling?.maxSize !== undefined);
 
   const issues: ValidationIssue[] = [];
   const warnings: WindowsWarning[] = [];
@@ -233,15 +234,8 @@ function resolveArgs(name: string, args: WindowsNodePoolArgs): ResolvedArgs {
   const taintIssues = checkTaints(taints, 'taints');
   issues.push(...taintIssues);
   if (taintIssues.length === 0) warnings.push(...untaintedGkePoolWarnings(taints, 'taints'));
-  const { scaling, issues: scalingIssues } = resolveScaling(args.scaling, undefined, 'scaling');
+  const { scaling, autoscaling, issues: scalingIssues } = resolveAutoscaling(args.scaling, args.autoscaling, 'scaling');
   issues.push(...scalingIssues);
-  if (args.autoscaling === false && (args.scaling?.minSize !== undefined || args.scaling?.maxSize !== undefined)) {
-    issues.push({
-      path: 'scaling',
-      message: 'scaling.minSize/maxSize bound the autoscaler, but autoscaling is false: they would be ignored.',
-      fix: 'Set autoscaling: true, or give only scaling.desiredSize.',
-    });
-  }
   throwInputErrors(`gke.WindowsNodePool ${name}`, issues);
   return { release: release as WindowsRelease, machineType, labels, taints, scaling, autoscaling, warnings };
 }

@@ -6,25 +6,11 @@ import * as pulumi from '@pulumi/pulumi';
 import { RuntimeClass } from '@pulumi/kubernetes/node/v1';
 import type * as k8sInput from '@pulumi/kubernetes/types/input';
 import type { ValidationIssue } from '../../core/errors';
-import type { WindowsIsolation, WindowsRelease } from '../../core/releases';
+import { windowsRuntimeHandler, type WindowsIsolation, type WindowsRelease } from '../../core/releases';
 import { schedulingFor, windowsNodeTarget, type WindowsNodeTarget } from '../../core/target';
 import { isDns1123Subdomain } from '../../core/windows-options';
 import { asInputErrors, throwInputErrors } from '../errors';
 import { isPlain } from './inputs';
-
-/** containerd's Windows runtime handler for an isolation (reference §1). */
-export function windowsRuntimeHandler(isolation: WindowsIsolation): string {
-  switch (isolation) {
-    case 'process':
-      return 'runhcs-wcow-process';
-    case 'hyperv':
-      return 'runhcs-wcow-hypervisor';
-    default: {
-      const unknownIsolation: never = isolation;
-      throw new Error(`Unknown isolation ${String(unknownIsolation)}`);
-    }
-  }
-}
 
 export interface WindowsRuntimeClassArgs {
   /**

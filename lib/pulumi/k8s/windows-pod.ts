@@ -96,11 +96,6 @@ export function windowsArgsIssues(windows: WindowsPodArgs): ValidationIssue[] {
   return issues;
 }
 
-/** Formats a core warning for `pulumi.log.warn`, rule id first so users can waive or grep it. */
-export function formatWarning(w: WindowsWarning): string {
-  return `[${w.ruleId}] ${w.path}: ${w.message}${w.fix ? ` Fix: ${w.fix}` : ''}`;
-}
-
 export interface ConvertPodSpecOptions {
   /** Where the pod spec sits in the component's args (`spec.template.spec`, `podSpec`): prefixes error paths. */
   readonly pathPrefix: string;

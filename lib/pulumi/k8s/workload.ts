@@ -11,7 +11,8 @@ import type { WindowsWarning } from '../../core/pod-spec';
 import type { WindowsNodeTarget } from '../../core/target';
 import { throwInputErrors } from '../errors';
 import { isPlain, isRecord, plainCopy, type Json } from './inputs';
-import { convertPodSpec, formatWarning, type WindowsPodArgs } from './windows-pod';
+import { logWarnings } from '../node-pool';
+import { convertPodSpec, type WindowsPodArgs } from './windows-pod';
 
 /** The label put on pods (and selected on) when the template carries none: the Kubernetes recommended name label. */
 export const DEFAULT_POD_LABEL = 'app.kubernetes.io/name';
@@ -122,7 +123,7 @@ export class WindowsWorkload<TResource extends pulumi.CustomResource> extends pu
           (w) => warnings.push(w),
         );
     super(kind.typeToken, name, {}, opts);
-    for (const w of warnings) pulumi.log.warn(formatWarning(w), this);
+    logWarnings(warnings, this);
 
     const rendered: pulumi.Output<Rendered> = plain
       ? (pulumi.output(plain) as unknown as pulumi.Output<Rendered>)
@@ -135,7 +136,7 @@ export class WindowsWorkload<TResource extends pulumi.CustomResource> extends pu
               subject,
               { spec, podSpec, target: target as WindowsNodeTarget | undefined },
               windows,
-              (w) => pulumi.log.warn(formatWarning(w), this),
+              (w) => logWarnings([w], this),
             ),
           );
     const gmsa = windows.gmsa;

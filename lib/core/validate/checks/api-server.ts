@@ -12,6 +12,8 @@ import {
   WINDOWS_ALTERNATIVE,
 } from '../../windows-fields';
 import {
+  CONTAINER_ADMINISTRATOR,
+  CONTAINER_USER,
   gmsaCredentialSpecNameProblems,
   MAX_GMSA_CREDENTIAL_SPEC_BYTES,
   runAsUserNameProblems,
@@ -140,7 +142,7 @@ function checkWindowsOptions(windowsOptions: Rec, path: string, report: Report):
         'windows-run-as-user-name',
         userPath,
         `${userPath} ${show(user)}: Invalid value: ${problems.join(' ')}`,
-        "Use 'ContainerUser', 'ContainerAdministrator', or DOMAIN\\user with a NetBIOS or DNS domain.",
+        `Use '${CONTAINER_USER}', '${CONTAINER_ADMINISTRATOR}', or DOMAIN\\user with a NetBIOS or DNS domain.`,
       );
     }
   }

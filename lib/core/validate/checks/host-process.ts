@@ -2,14 +2,14 @@
  * HostProcess rules. The first three are the API server's `validateWindowsHostProcessPod`, checked for every pod
  * whatever its OS (reference §3); the user and runAsNonRoot rules are the kubelet's and containerd's (§9).
  */
-import { CONTAINER_USER, HOST_PROCESS_USERS, isHostProcessUser } from '../../windows-options';
+import { CONTAINER_ADMINISTRATOR, CONTAINER_USER, HOST_PROCESS_USERS, isHostProcessUser } from '../../windows-options';
 import type { PodFacts } from '../pod';
 import type { Report } from '../report';
 import { join, rec, show } from '../util';
 
 const HOST_USERS_TEXT = HOST_PROCESS_USERS.join("', '");
 /** The accounts that exist only inside containers, never on the host. */
-const CONTAINER_ACCOUNTS = [CONTAINER_USER, 'ContainerAdministrator'].map((u) => u.toLowerCase());
+const CONTAINER_ACCOUNTS = [CONTAINER_USER, CONTAINER_ADMINISTRATOR].map((u) => u.toLowerCase());
 
 function windowsOptions(sc: unknown): Record<string, unknown> | undefined {
   return rec(sc, 'windowsOptions');

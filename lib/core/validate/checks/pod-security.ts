@@ -2,15 +2,18 @@
  * Pod Security Admission (reference §4): a Windows pod in a Namespace of the set is checked against the
  * namespace's `pod-security.kubernetes.io/enforce` level, at the namespace's `enforce-version`.
  */
-import { POD_SECURITY_LEVELS, podSecurityViolations, type PodSecurityLevel } from '../../pod-security';
+import {
+  POD_SECURITY_ENFORCE_LABEL,
+  POD_SECURITY_ENFORCE_VERSION_LABEL,
+  POD_SECURITY_LEVELS,
+  podSecurityViolations,
+  type PodSecurityLevel,
+} from '../../pod-security';
 import type { SetIndex } from '../context';
 import type { PodFacts } from '../pod';
 import type { Report } from '../report';
 import type { ValidateOptions } from '../types';
 import { rec, stringMap } from '../util';
-
-const ENFORCE_LABEL = 'pod-security.kubernetes.io/enforce';
-const ENFORCE_VERSION_LABEL = 'pod-security.kubernetes.io/enforce-version';
 
 function isLevel(v: string | undefined): v is PodSecurityLevel {
   return v !== undefined && (POD_SECURITY_LEVELS as readonly string[]).includes(v);
@@ -21,9 +24,9 @@ export function checkPodSecurity(p: PodFacts, index: SetIndex, options: Validate
   const ns = index.namespaces.get(p.namespace);
   if (!ns) return;
   const labels = stringMap(rec(ns, 'metadata'), 'labels');
-  const enforce = labels[ENFORCE_LABEL];
+  const enforce = labels[POD_SECURITY_ENFORCE_LABEL];
   if (!isLevel(enforce) || enforce === 'privileged') return;
-  const pinned = labels[ENFORCE_VERSION_LABEL];
+  const pinned = labels[POD_SECURITY_ENFORCE_VERSION_LABEL];
   const version = pinned !== undefined && pinned !== 'latest' ? pinned : options.kubernetesVersion;
   let violations;
   try {
@@ -36,7 +39,7 @@ export function checkPodSecurity(p: PodFacts, index: SetIndex, options: Validate
     if (enforce === 'baseline' && v.level !== 'baseline') continue;
     const hostProcessHint =
       v.check === 'windowsHostProcess' || (p.hostProcess && v.check === 'hostNamespaces')
-        ? ' HostProcess pods need a namespace labelled pod-security.kubernetes.io/enforce: privileged.'
+        ? ` HostProcess pods need a namespace labelled ${POD_SECURITY_ENFORCE_LABEL}: privileged.`
         : '';
     report(
       'pod-security-level',

@@ -4,9 +4,16 @@
  * Windows handlers and pin the release their name says.
  */
 import { OS_LABEL, WINDOWS_BUILD_LABEL, type Toleration } from '../../kube';
-import { releaseForBuild, releaseInfo, WINDOWS_RELEASES, type WindowsRelease } from '../../releases';
+import {
+  isWindowsRuntimeHandler,
+  releaseForBuild,
+  releaseInfo,
+  WINDOWS_RELEASES,
+  WINDOWS_RUNTIME_HANDLERS,
+  type WindowsRelease,
+} from '../../releases';
 import { GKE_WINDOWS_TAINT, tolerates, WINDOWS_TAINT, type Taint } from '../../target';
-import { HYPERV_HANDLER, PROCESS_HANDLER, type PodFacts } from '../pod';
+import type { PodFacts } from '../pod';
 import type { Report } from '../report';
 import { join, key, rec, show, str, stringMap, type Rec } from '../util';
 
@@ -116,17 +123,14 @@ export function checkRuntimeClass(obj: Rec, report: Report): void {
   const name = str(rec(obj, 'metadata'), 'name') ?? '';
   const handler = obj.handler;
   const selector = stringMap(rec(obj, 'scheduling'), 'nodeSelector');
-  const windows =
-    selector[OS_LABEL] === 'windows' || (typeof handler === 'string' && handler.startsWith('runhcs-wcow'));
-  if (
-    windows &&
-    (typeof handler !== 'string' || !(handler.startsWith(PROCESS_HANDLER) || handler.startsWith(HYPERV_HANDLER)))
-  ) {
+  const windows = selector[OS_LABEL] === 'windows' || isWindowsRuntimeHandler(handler);
+  const handlers = Object.values(WINDOWS_RUNTIME_HANDLERS);
+  if (windows && (typeof handler !== 'string' || !handlers.some((h) => handler.startsWith(h)))) {
     report(
       'runtimeclass-handler',
       'handler',
       `handler ${show(handler)} is not a containerd Windows handler: pods of RuntimeClass '${name}' fail to create their sandbox.`,
-      `Use handler '${PROCESS_HANDLER}' (process isolation) or '${HYPERV_HANDLER}' (Hyper-V isolation, experimental upstream).`,
+      `Use handler '${WINDOWS_RUNTIME_HANDLERS.process}' (process isolation) or '${WINDOWS_RUNTIME_HANDLERS.hyperv}' (Hyper-V isolation, experimental upstream).`,
     );
   }
   const build = selector[WINDOWS_BUILD_LABEL];
