@@ -2,7 +2,7 @@
  * `toWindowsPodSpec`: turns any pod spec into one the API server accepts for Windows and that lands on the right
  * nodes. Shared by the cdk8s constructs and the Pulumi components, so both emit the same pod for the same input.
  */
-import { plainCopy } from './copy';
+import { plainCopy } from './json';
 import { checkImageCompatibility } from './images';
 import { IssueCollector, type ValidationIssue } from './errors';
 import {

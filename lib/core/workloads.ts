@@ -2,6 +2,7 @@
  * Where each kind of object keeps its pod spec. The rule engine, Pod Security checks and the front doors all find
  * pod specs through here, so a new kind is added once.
  */
+import { isRecord } from './json';
 import type { PodSpec } from './kube';
 
 /** Kinds that hold a pod spec, and the path segments to it. */
@@ -29,10 +30,6 @@ export interface PodSpecLocation {
   readonly path: string;
   /** The pod (template) metadata, where labels and annotations of the pods live. */
   readonly podMetadata?: { labels?: Record<string, string>; annotations?: Record<string, string> };
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** Finds the pod spec of a Pod, workload or PodTemplate; undefined for other objects or when absent. */

@@ -4,6 +4,7 @@
  * every issue it finds, so a component can gather all of them and throw one `InputPropertiesError` before it
  * registers anything.
  */
+import { isRecord } from '../core/json';
 import * as pulumi from '@pulumi/pulumi';
 import type { ValidationIssue } from '../core/errors';
 import type { WindowsWarning } from '../core/pod-spec';
@@ -599,10 +600,6 @@ export function isQualifiedName(value: string): boolean {
 /** A Kubernetes label value: empty, or ≤ 63 characters of `[-A-Za-z0-9_.]` starting and ending alphanumeric. */
 export function isLabelValue(value: string): boolean {
   return value === '' || (value.length <= 63 && NAME_PART.test(value));
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function describe(v: unknown): string {

@@ -4,13 +4,12 @@
  * A field holding a value of the wrong JSON type counts as unset: the API server rejects such an object before
  * admission, and the rule engine reports it elsewhere.
  */
+import { isRecord } from '../json';
 import { CONTAINER_LISTS, OS_LABEL } from '../kube';
 
 export type JsonRecord = Readonly<Record<string, unknown>>;
 
-export function isRecord(v: unknown): v is JsonRecord {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+export { isRecord } from '../json';
 
 /** `v` when it is an object, else undefined. */
 export function record(v: unknown): JsonRecord | undefined {

@@ -3,11 +3,11 @@
  * of a manifest goes through these instead of a type assertion.
  */
 
+import { isRecord } from '../json';
+
 export type Rec = Record<string, unknown>;
 
-export function isRecord(v: unknown): v is Rec {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+export { isRecord } from '../json';
 
 /** The record at `key`, or undefined when absent or not an object. */
 export function rec(obj: unknown, key: string): Rec | undefined {

@@ -2,6 +2,7 @@
  * Checks of a raw `aws:eks/nodeGroup:NodeGroup`'s inputs, for node groups not built with `WindowsNodePool`
  * (the CrossGuard policy pack runs these on every node group). Pure: props in, issues out.
  */
+import { isRecord } from '../../core/json';
 import type { ValidationIssue } from '../../core/errors';
 import { DEFAULT_WINDOWS_RELEASE, releaseInfo } from '../../core/releases';
 import { TAINT_EFFECTS, WINDOWS_TAINT, taintLiteral } from '../../core/target';
@@ -137,8 +138,4 @@ export function checkEksNodeGroupInputs(props: Record<string, unknown>): EksNode
     });
   }
   return issues;
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -20,8 +20,6 @@ export function isPlain(value: unknown): boolean {
 /** A JSON-like record, as resolved Pulumi inputs are. */
 export type Json = Record<string, unknown>;
 
-export function isRecord(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export { isRecord } from '../../core/json';
 
-export { plainCopy } from '../../core/copy';
+export { plainCopy } from '../../core/json';

@@ -1,3 +1,10 @@
+/** Helpers for JSON-like data shared by every layer: a realm-safe deep copy and the object guard. */
+
+/** Whether `v` is a plain JSON object (not null, not an array). */
+export function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
 /**
  * A deep copy of JSON-like data made of this realm's arrays and objects. Not `structuredClone`: it builds objects
  * in Node's main realm, and Pulumi's serializer tells arrays by `instanceof Array`, which fails across realms
