@@ -107,6 +107,20 @@ export function loadManifests(text: string, source?: string): unknown[] {
   return objects;
 }
 
+/**
+ * Records where an object read from `doc` sits, for `sourceOf` and `sourcePosition`: the fixer parses documents
+ * itself (it edits them) and registers what it read the same way the loaders do.
+ */
+export function rememberOrigin(
+  obj: unknown,
+  doc: Document.Parsed,
+  lineCounter: LineCounter,
+  source: string | undefined,
+  base: readonly (string | number)[],
+): void {
+  remember(obj, { doc, lineCounter, ...(source !== undefined ? { source } : {}), base });
+}
+
 /** The `source` an object was loaded from, if a loader read it. */
 export function sourceOf(obj: unknown): string | undefined {
   return typeof obj === 'object' && obj !== null ? ORIGINS.get(obj)?.source : undefined;

@@ -16,7 +16,7 @@ export type Report = (ruleId: RuleId, path: string, message: string, fix?: strin
 const SETTINGS: ReadonlySet<string> = new Set<RuleSetting>(['off', 'error', 'warning', 'info']);
 
 /** The waived rule ids of one resource (its metadata and, for workloads, its pod template metadata). */
-function waivers(obj: unknown, podMetadata: unknown): ReadonlySet<string> {
+export function waivers(obj: unknown, podMetadata: unknown): ReadonlySet<string> {
   const out = new Set<string>();
   for (const meta of [rec(obj, 'metadata'), podMetadata]) {
     const value = str(rec(meta, 'annotations'), WAIVE_ANNOTATION);
@@ -44,6 +44,14 @@ export function resourceRef(obj: unknown): ResourceRef {
     ...(namespace !== undefined ? { namespace } : {}),
     ...(source !== undefined ? { source } : {}),
   };
+}
+
+/** The input index of the object each diagnostic is about, so `fixManifests` can act on the object it names. */
+const SUBJECTS = new WeakMap<Diagnostic, number>();
+
+/** The index in the `validateManifests` input of the object a diagnostic is about. */
+export function diagnosticSubject(d: Diagnostic): number | undefined {
+  return SUBJECTS.get(d);
 }
 
 export class DiagnosticSink {
@@ -76,6 +84,7 @@ export class DiagnosticSink {
       const level: Severity = setting ?? severity ?? rule?.defaultSeverity ?? 'error';
       resource ??= resourceRef(obj);
       const d: Diagnostic = { ruleId, severity: level, message, ...(fix !== undefined ? { fix } : {}), path, resource };
+      SUBJECTS.set(d, index);
       (this.buckets[index] ??= []).push(d);
     };
   }

@@ -459,8 +459,30 @@ const RULE_LIST = [
 /** A rule id of the catalogue. */
 export type RuleId = (typeof RULE_LIST)[number]['id'];
 
+/**
+ * The rules `fixManifests` can fix, and how. The fixers live beside each rule's check (the `*_FIXES` tables in
+ * checks/); a test keeps this table and those fixers in step.
+ */
+const FIXABLE: Readonly<Partial<Record<RuleId, string>>> = {
+  'windows-forbidden-field': 'Removes the field; the change report names it and its value.',
+  'windows-linux-only-field': 'Removes the field; the change report names it and its value.',
+  'windows-os-name': "Lower-cases 'Windows' or 'Linux'; any other value is left to you.",
+  'windows-os-unset': 'Sets spec.os.name: windows.',
+  'hostprocess-host-network': 'Sets hostNetwork: true.',
+  'windows-node-selector-missing':
+    'Adds nodeSelector kubernetes.io/os: windows when the pod selects no OS (a contradicting selector is left to you).',
+  'windows-node-selector-affinity-only': 'Adds nodeSelector kubernetes.io/os: windows.',
+  'windows-toleration-missing':
+    'Adds a toleration for each taint of the target (--toleration, or a --cloud preset that taints); none without one.',
+  'linux-node-selector-missing': 'With pinLinux (--pin-linux): adds nodeSelector kubernetes.io/os: linux.',
+  'windows-host-port': 'On HostProcess pods: sets hostPort to the containerPort (other pods are left to you).',
+};
+
 /** The rule catalogue, in the order `k8s-windows rules` lists it. */
-export const RULES: readonly RuleInfo[] = RULE_LIST;
+export const RULES: readonly RuleInfo[] = RULE_LIST.map((r): RuleInfo => {
+  const fixable = FIXABLE[r.id];
+  return fixable === undefined ? r : { ...r, fixable };
+});
 
 /** Rule metadata by id. */
 export const RULES_BY_ID: ReadonlyMap<string, RuleInfo> = new Map(RULES.map((r) => [r.id, r]));

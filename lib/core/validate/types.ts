@@ -50,6 +50,11 @@ export interface RuleInfo {
   readonly rationale: string;
   /** Upstream documentation. */
   readonly docs: string;
+  /**
+   * How `fixManifests` (`k8s-windows fix`) fixes a finding of this rule, in one line; absent when it cannot. A
+   * fixable rule's fixer may still leave a finding alone when the fix is not certain for it (then it stays reported).
+   */
+  readonly fixable?: string;
 }
 
 /** Per-rule settings: `'off'` disables, a severity re-levels. */

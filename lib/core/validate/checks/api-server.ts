@@ -18,6 +18,7 @@ import {
   MAX_GMSA_CREDENTIAL_SPEC_BYTES,
   runAsUserNameProblems,
 } from '../../windows-options';
+import type { Fixer, FixerTable } from '../fixes';
 import type { PodFacts } from '../pod';
 import type { Report } from '../report';
 import { arr, byteLength, has, join, own, rec, show, type Rec } from '../util';
@@ -206,3 +207,21 @@ export function checkApiServer(p: PodFacts, report: Report): void {
   checkOsUnset(p, report);
   checkAllWindowsOptions(p, report);
 }
+
+/** A forbidden or Linux-only field is removed; the change report names it and its value. */
+const removeField: Fixer = ({ diagnostic }) => [{ op: 'remove', path: diagnostic.path }];
+
+/** Fixes of the API server's rules: spec.os is set, forbidden fields removed, a mis-cased OS name lower-cased. */
+export const API_SERVER_FIXES: FixerTable = {
+  'windows-os-unset': ({ diagnostic }) => [{ op: 'set', path: join(diagnostic.path, 'name'), value: 'windows' }],
+  'windows-forbidden-field': removeField,
+  'windows-linux-only-field': removeField,
+  'windows-os-name': ({ pod }) => {
+    const name = rec(pod.spec, 'os')?.name;
+    if (typeof name !== 'string') return [];
+    const lower = name.toLowerCase();
+    return lower !== name && VALID_OS.includes(lower)
+      ? [{ op: 'set', path: join(pod.path, 'os.name'), value: lower }]
+      : [];
+  },
+};

@@ -3,6 +3,7 @@
  * whatever its OS (reference §3); the user and runAsNonRoot rules are the kubelet's and containerd's (§9).
  */
 import { CONTAINER_ADMINISTRATOR, CONTAINER_USER, HOST_PROCESS_USERS, isHostProcessUser } from '../../windows-options';
+import type { FixerTable } from '../fixes';
 import type { PodFacts } from '../pod';
 import type { Report } from '../report';
 import { join, rec, show } from '../util';
@@ -105,3 +106,8 @@ export function checkHostProcess(p: PodFacts, report: Report): void {
     );
   }
 }
+
+/** The API server requires hostNetwork on HostProcess pods: set it. */
+export const HOST_PROCESS_FIXES: FixerTable = {
+  'hostprocess-host-network': ({ diagnostic }) => [{ op: 'set', path: diagnostic.path, value: true }],
+};

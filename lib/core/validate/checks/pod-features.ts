@@ -2,7 +2,8 @@
  * Pod features Windows nodes do not have (reference §5): host networking and ports outside HostProcess,
  * memory-backed emptyDir, raw block devices, mount propagation, Linux paths and Linux-only volume types.
  */
-import type { PodFacts } from '../pod';
+import type { FixerTable } from '../fixes';
+import type { ContainerRef, PodFacts } from '../pod';
 import type { Report } from '../report';
 import { arr, has, isRecord, join, own, rec, show } from '../util';
 
@@ -79,7 +80,10 @@ export function checkPodFeatures(p: PodFacts, report: Report): void {
     }
   });
   for (const c of p.containers) {
-    if (c.hostProcess) continue;
+    if (c.hostProcess) {
+      checkHostProcessPorts(c, report);
+      continue;
+    }
     arr(c.c, 'ports').forEach((port, i) => {
       const hostPort = own(port, 'hostPort');
       if (hostPort === undefined || hostPort === null || hostPort === 0) return;
@@ -125,3 +129,35 @@ export function checkPodFeatures(p: PodFacts, report: Report): void {
     });
   }
 }
+
+/**
+ * HostProcess pods run with hostNetwork, where the API server requires each hostPort to equal its containerPort
+ * (validation.go `validateHostNetwork`: "must match `containerPort` when `hostNetwork` is true").
+ */
+function checkHostProcessPorts(c: ContainerRef, report: Report): void {
+  arr(c.c, 'ports').forEach((port, i) => {
+    const hostPort = own(port, 'hostPort');
+    const containerPort = own(port, 'containerPort');
+    if (hostPort === undefined || hostPort === null || hostPort === 0 || hostPort === containerPort) return;
+    const path = join(`${join(c.path, 'ports')}[${i}]`, 'hostPort');
+    report(
+      'windows-host-port',
+      path,
+      `${path} ${show(hostPort)}: Invalid value: must match \`containerPort\` when \`hostNetwork\` is true (HostProcess pods run with hostNetwork).`,
+      `Set hostPort to ${show(containerPort)}, or remove it.`,
+    );
+  });
+}
+
+/** HostProcess containers listen on the host: their hostPort is made equal to the containerPort. */
+export const POD_FEATURE_FIXES: FixerTable = {
+  'windows-host-port': ({ diagnostic, pod }) => {
+    if (!pod.hostProcess) return [];
+    const portPath = diagnostic.path.replace(/\.hostPort$/, '');
+    const port = pod.containers
+      .flatMap((c) => arr(c.c, 'ports').map((p, i) => [`${join(c.path, 'ports')}[${i}]`, p] as const))
+      .find(([path]) => path === portPath)?.[1];
+    const containerPort = own(port, 'containerPort');
+    return typeof containerPort === 'number' ? [{ op: 'set', path: diagnostic.path, value: containerPort }] : [];
+  },
+};

@@ -12,7 +12,8 @@ import {
   WINDOWS_RUNTIME_HANDLERS,
   type WindowsRelease,
 } from '../../releases';
-import { GKE_WINDOWS_TAINT, tolerates, WINDOWS_TAINT, type Taint } from '../../target';
+import { GKE_WINDOWS_TAINT, tolerationFor, tolerates, WINDOWS_TAINT, type Taint } from '../../target';
+import type { FixEdit, FixerTable, FixInput } from '../fixes';
 import type { PodFacts } from '../pod';
 import type { Report } from '../report';
 import { join, key, rec, show, str, stringMap, type Rec } from '../util';
@@ -146,3 +147,35 @@ export function checkRuntimeClass(obj: Rec, report: Report): void {
     `Pin ${WINDOWS_BUILD_LABEL}: '${releaseInfo(named).build}' for ${releaseInfo(named).displayName}${pinned ? `, or rename the RuntimeClass to 'windows-${pinned}'` : ''}.`,
   );
 }
+
+/** The edit that adds `kubernetes.io/os: <os>` to a pod's nodeSelector. */
+function selectOs(p: PodFacts, os: string): FixEdit {
+  return { op: 'set', path: join(p.path, 'nodeSelector', key(OS_LABEL)), value: os };
+}
+
+/**
+ * Tolerations for the target's taints that the pod (or its RuntimeClass) does not tolerate yet. Without known
+ * taints nothing is added: AKS and EKS do not taint Windows nodes by default, so a guess could only be wrong.
+ */
+export function targetTolerations({ pod, target }: Pick<FixInput, 'pod' | 'target'>): FixEdit[] {
+  const path = join(pod.path, 'tolerations');
+  return target.taints
+    .filter((taint) => !pod.tolerations.some(({ t }) => tolerates(asToleration(t), taint)))
+    .map((taint) => ({ op: 'append', path, value: tolerationFor(taint) }));
+}
+
+/**
+ * Scheduling fixes. The OS selector is added only where the pod selects no OS at all (a contradicting selector
+ * or affinity is the user's to settle); Linux pods are pinned only when `pinLinux` is asked for.
+ */
+export const SCHEDULING_FIXES: FixerTable = {
+  'windows-node-selector-missing': ({ pod }) =>
+    pod.osBySelector === undefined && (pod.osByAffinity === undefined || pod.osByAffinity === 'windows')
+      ? [selectOs(pod, 'windows')]
+      : [],
+  'windows-node-selector-affinity-only': ({ pod }) =>
+    pod.osBySelector === undefined ? [selectOs(pod, 'windows')] : [],
+  'windows-toleration-missing': targetTolerations,
+  'linux-node-selector-missing': ({ pod, target }) =>
+    target.pinLinux && pod.osBySelector === undefined && pod.osByAffinity === undefined ? [selectOs(pod, 'linux')] : [],
+};

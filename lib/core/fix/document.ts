@@ -1,0 +1,253 @@
+/**
+ * The YAML side of `fixManifests`: documents parsed with the `yaml` library's Document API, edits applied in place
+ * (comments, key order, quoting and anchors kept), and the text put back together so that documents with nothing
+ * to fix come out as their original bytes.
+ */
+import {
+  isAlias,
+  isCollection,
+  isMap,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseAllDocuments,
+  type Document,
+  type Node,
+} from 'yaml';
+import { rememberOrigin, parsePath, type LoadError } from '../validate/loader';
+import type { FixEdit } from '../validate/fixes';
+import { isRecord } from '../validate/util';
+
+/** kubectl resolves `<<` merge keys; aliases are bounded so a hostile document cannot explode (as in the loader). */
+const PARSE_OPTIONS = { merge: true, prettyErrors: false } as const;
+const MAX_ALIAS_COUNT = 1000;
+
+type Segments = (string | number)[];
+
+/** One object of a document: the document itself, or an item of a `List` (`base` = `['items', i]`). */
+export interface DocObject {
+  readonly value: unknown;
+  readonly doc: ParsedDoc;
+  readonly base: readonly (string | number)[];
+}
+
+export interface ParsedDoc {
+  readonly doc: Document.Parsed;
+  /** The document's text in the input, from the end of the previous document (leading comments included). */
+  readonly start: number;
+  readonly end: number;
+  /** Malformed documents are left as they are. */
+  readonly valid: boolean;
+  changed: boolean;
+}
+
+export interface ParsedText {
+  readonly text: string;
+  readonly source?: string;
+  readonly docs: readonly ParsedDoc[];
+  readonly objects: readonly DocObject[];
+  readonly errors: readonly LoadError[];
+  readonly lineCounter: LineCounter;
+}
+
+function isListKind(kind: unknown): boolean {
+  return typeof kind === 'string' && kind.endsWith('List');
+}
+
+/** Parses every document, reads the objects of the well-formed ones (List items unwrapped) as the loader does. */
+export function parseText(text: string, source?: string): ParsedText {
+  const lineCounter = new LineCounter();
+  const parsed = parseAllDocuments(text, { ...PARSE_OPTIONS, lineCounter });
+  const docs: ParsedDoc[] = [];
+  const objects: DocObject[] = [];
+  const errors: LoadError[] = [];
+  const position = (offset: number) => {
+    const { line, col } = lineCounter.linePos(offset);
+    return { ...(source !== undefined ? { source } : {}), line, column: col };
+  };
+  let previousEnd = 0;
+  // parseAllDocuments returns an EmptyStream (not an array) for text without documents.
+  for (const doc of Array.isArray(parsed) ? parsed : []) {
+    const entry: ParsedDoc = {
+      doc,
+      start: previousEnd,
+      end: doc.range[2],
+      valid: doc.errors.length === 0,
+      changed: false,
+    };
+    previousEnd = doc.range[2];
+    docs.push(entry);
+    if (!entry.valid) {
+      for (const e of doc.errors) errors.push({ ...position(e.pos[0]), message: e.message.split('\n')[0] });
+      continue;
+    }
+    if (doc.contents === null) continue;
+    let value: unknown;
+    try {
+      value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    } catch (e) {
+      (entry as { valid: boolean }).valid = false;
+      errors.push({ ...position(doc.range[0]), message: e instanceof Error ? e.message : String(e) });
+      continue;
+    }
+    if (value === null || value === undefined) continue;
+    if (isRecord(value) && isListKind(value.kind) && Array.isArray(value.items)) {
+      value.items.forEach((item: unknown, i: number) => {
+        rememberOrigin(item, doc, lineCounter, source, ['items', i]);
+        objects.push({ value: item, doc: entry, base: ['items', i] });
+      });
+      continue;
+    }
+    rememberOrigin(value, doc, lineCounter, source, []);
+    objects.push({ value, doc: entry, base: [] });
+  }
+  return { text, ...(source !== undefined ? { source } : {}), docs, objects, errors, lineCounter };
+}
+
+/** Re-reads the objects of the documents that were edited, so the remaining findings describe the output. */
+export function rereadObjects(p: ParsedText): DocObject[] {
+  const cache = new Map<ParsedDoc, unknown>();
+  return p.objects.map((o) => {
+    if (!o.doc.changed) return o;
+    if (!cache.has(o.doc)) cache.set(o.doc, o.doc.doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }));
+    let value: unknown = cache.get(o.doc);
+    for (const seg of o.base)
+      value = isRecord(value) || Array.isArray(value) ? (value as Record<string | number, unknown>)[seg] : undefined;
+    rememberOrigin(value, o.doc.doc, p.lineCounter, p.source, o.base);
+    return { ...o, value };
+  });
+}
+
+export type EditResult =
+  | { readonly ok: true; readonly previous?: unknown; readonly value?: unknown }
+  | { readonly ok: false; readonly reason: string };
+
+/** `{a: {b: value}}` for the path `[a, b]`, so a missing or null parent is created in one node. */
+function nested(segments: Segments, value: unknown): unknown {
+  let out = value;
+  for (let i = segments.length - 1; i >= 0; i--) {
+    const seg = segments[i];
+    out = typeof seg === 'number' ? [out] : { [seg]: out };
+  }
+  return out;
+}
+
+function nodeJS(doc: Document, node: unknown): unknown {
+  if (isScalar(node)) return node.value;
+  if (isCollection(node)) return node.toJS(doc, { maxAliasCount: MAX_ALIAS_COUNT });
+  return node;
+}
+
+/**
+ * Walks to the parent of the edited node. Fails on aliases (an edit there would change every place the anchor is
+ * used) and on parents that are neither absent nor a collection of the right kind.
+ */
+function walk(doc: Document, segments: Segments): { ok: true; depth: number } | { ok: false; reason: string } {
+  let node: unknown = doc.contents;
+  for (let i = 0; i < segments.length; i++) {
+    if (isAlias(node)) return { ok: false, reason: 'it sits behind a YAML alias, shared with other places' };
+    if (node === null || node === undefined || (isScalar(node) && (node.value === null || node.value === undefined))) {
+      return { ok: true, depth: i };
+    }
+    const seg = segments[i];
+    if (isMap(node)) node = node.get(seg, true);
+    else if (isSeq(node) && typeof seg === 'number') node = node.get(seg, true);
+    else
+      return {
+        ok: false,
+        reason: `the value at ${segments.slice(0, i).join('.')} is not a ${typeof seg === 'number' ? 'list' : 'mapping'}`,
+      };
+  }
+  if (isAlias(node)) return { ok: false, reason: 'it sits behind a YAML alias, shared with other places' };
+  return { ok: true, depth: segments.length };
+}
+
+/** Sets `value` at `segments`, creating what is missing (a null parent is replaced by the nested value). */
+function setAt(doc: Document, segments: Segments, value: unknown, depth: number): void {
+  if (depth >= segments.length) {
+    doc.setIn(segments, doc.createNode(value));
+    return;
+  }
+  const prefix = segments.slice(0, depth);
+  const rest = segments.slice(depth);
+  if (prefix.length === 0) throw new Error('the document is empty');
+  doc.setIn(prefix, doc.createNode(nested(rest, value)));
+}
+
+/** Applies one edit to the object at `base` of `doc`. Never throws: a failure carries the reason. */
+export function applyEdit(doc: Document, base: readonly (string | number)[], edit: FixEdit): EditResult {
+  const segments: Segments = [...base, ...parsePath(edit.path)];
+  const reached = walk(doc, segments);
+  if (!reached.ok) return reached;
+  try {
+    switch (edit.op) {
+      case 'set': {
+        const exists = reached.depth === segments.length;
+        const previous = exists ? nodeJS(doc, doc.getIn(segments, true)) : undefined;
+        if (exists && previous === edit.value) return { ok: true, previous, value: edit.value };
+        setAt(doc, segments, edit.value, exists ? segments.length : reached.depth);
+        return { ok: true, ...(previous !== undefined ? { previous } : {}), value: edit.value };
+      }
+      case 'remove': {
+        // A field that comes from a `<<` merge key is not in this mapping: deleting it here would do nothing.
+        if (reached.depth !== segments.length || !doc.hasIn(segments)) {
+          return { ok: false, reason: 'it comes from a YAML merge key or alias, not from this mapping' };
+        }
+        const previous = nodeJS(doc, doc.getIn(segments, true));
+        doc.deleteIn(segments);
+        return { ok: true, previous };
+      }
+      case 'append': {
+        const target = reached.depth === segments.length ? doc.getIn(segments, true) : undefined;
+        if (isSeq(target)) {
+          target.add(doc.createNode(edit.value));
+        } else if (target === undefined || (isScalar(target) && target.value === null)) {
+          setAt(doc, segments, [edit.value], target === undefined ? reached.depth : segments.length);
+        } else {
+          return { ok: false, reason: `${edit.path} is not a list` };
+        }
+        return { ok: true, value: edit.value };
+      }
+      default: {
+        const unknownEdit: never = edit;
+        return { ok: false, reason: `unknown edit ${JSON.stringify(unknownEdit)}` };
+      }
+    }
+  } catch (e) {
+    return { ok: false, reason: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+/** How the document writes block sequences under a key (`key:\n- a` or `key:\n  - a`) and its indent width. */
+function styleOf(source: string): { indent: number; indentSeq: boolean } {
+  const flush = /^( *)[^\s#-][^\n]*:[ \t]*\r?\n\1- /m.test(source);
+  const indented = /^( *)[^\s#-][^\n]*:[ \t]*\r?\n\1 +- /m.test(source);
+  const nestedKey = /^( *)[^\s#-][^\n]*:[ \t]*\r?\n\1( +)[^\s#-]/m.exec(source);
+  const indent = nestedKey ? Math.min(Math.max(nestedKey[2].length, 1), 8) : 2;
+  return { indent, indentSeq: !(flush && !indented) };
+}
+
+/** The text of one edited document, in the style of its source. */
+function renderDoc(text: string, d: ParsedDoc): string {
+  const source = text.slice(d.start, d.end);
+  const { indent, indentSeq } = styleOf(source);
+  let out = d.doc.toString({ lineWidth: 0, minContentWidth: 0, flowCollectionPadding: false, indent, indentSeq });
+  if (source.includes('\r\n')) out = out.replace(/\r?\n/g, '\r\n');
+  // A document without a trailing newline in the source (the last one of a file) stays without one.
+  if (!/\n$/.test(source)) out = out.replace(/\r?\n$/, '');
+  return out;
+}
+
+/** The input with edited documents re-rendered and every other byte as it was. */
+export function renderText(p: ParsedText): string {
+  if (!p.docs.some((d) => d.changed)) return p.text;
+  let out = '';
+  let at = 0;
+  for (const d of p.docs) {
+    out += d.changed ? renderDoc(p.text, d) : p.text.slice(at, d.end);
+    at = d.end;
+  }
+  return out + p.text.slice(at);
+}
+
+export type { Node };

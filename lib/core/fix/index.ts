@@ -1,0 +1,242 @@
+/**
+ * `fixManifests`: makes a manifest set Windows-correct where the rule engine is certain, and says what it changed.
+ *
+ * - It acts on the engine's own findings (rule id + path) and its own facts about each pod (whether it is a
+ *   Windows pod and why), never on a second guess: what `validateManifests` does not report is not touched.
+ * - Windows pods get `spec.os`, the `kubernetes.io/os` selector, the target's tolerations and, with
+ *   `windowsRelease`, the build selector (or `runtimeClassName`); forbidden fields are removed; HostProcess pods
+ *   get `hostNetwork` and hostPort = containerPort; with `pinLinux`, Linux pods of a set with Windows pods get
+ *   `kubernetes.io/os: linux`.
+ * - Output is faithful: edits go through the `yaml` Document API, documents with nothing to fix keep their bytes,
+ *   and fixing the output again changes nothing.
+ */
+import { releaseInfo } from '../releases';
+import { WINDOWS_BUILD_LABEL } from '../kube';
+import { isWorkloadKind, locatePodSpec } from '../workloads';
+import { buildIndex } from '../validate/context';
+import { validateManifests } from '../validate/engine';
+import type { FixEdit, FixTarget } from '../validate/fixes';
+import type { LoadError } from '../validate/loader';
+import { analyzePod, type PodFacts } from '../validate/pod';
+import { diagnosticSubject, resourceRef, waivers } from '../validate/report';
+import type { Diagnostic, ResourceRef, RuleSetting } from '../validate/types';
+import { isRecord, join, key, show, stringMap } from '../validate/util';
+import { applyEdit, parseText, renderText, rereadObjects } from './document';
+import { FIXERS, targetTolerations } from './fixers';
+import { resolveFixTarget, type FixOptions } from './options';
+
+export * from './options';
+
+export interface FixChange {
+  /** The rule whose finding this fixes; absent for target settings no rule asked for (the build pin). */
+  readonly ruleId?: string;
+  readonly action: 'set' | 'added' | 'removed';
+  /** API-server path in the object: `spec.template.spec.os`. */
+  readonly path: string;
+  /** The value written (set, added). */
+  readonly value?: unknown;
+  /** The value before (set over an existing value, removed). */
+  readonly previous?: unknown;
+  readonly resource: ResourceRef;
+  /** One sentence for the change report. */
+  readonly message: string;
+}
+
+export interface FixResult {
+  /** The fixed text: edited documents re-rendered, every other document byte-identical. */
+  readonly text: string;
+  readonly changes: readonly FixChange[];
+  /** What is left: the findings of the output, as `validateManifests` reports them. */
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+export interface FixInputText {
+  readonly text: string;
+  /** Shown in diagnostics and changes (a file name). */
+  readonly source?: string;
+}
+
+export interface FixSetResult {
+  /** One per input, in order. */
+  readonly texts: readonly string[];
+  readonly changes: readonly FixChange[];
+  readonly diagnostics: readonly Diagnostic[];
+  /** Malformed documents, left as they were. */
+  readonly errors: readonly LoadError[];
+}
+
+/**
+ * Fixes several texts as one set (cross-object rules see all of them, as `k8s-windows lint` does), keeping each
+ * text apart. Malformed documents are reported in `errors` and left untouched. Throws `WindowsValidationError`
+ * for bad options only.
+ */
+export function fixManifestSet(inputs: readonly FixInputText[], options: FixOptions = {}): FixSetResult {
+  const target = resolveFixTarget(options);
+  const parsed = inputs.map((i) => parseText(i.text, i.source));
+  const entries = parsed.flatMap((p) => p.objects);
+  const objects = entries.map((e) => e.value);
+  const before = validateManifests(objects, options);
+  const index = buildIndex(objects);
+
+  const byObject = new Map<number, Diagnostic[]>();
+  for (const d of before) {
+    const i = diagnosticSubject(d);
+    if (i === undefined) continue;
+    const list = byObject.get(i);
+    if (list) list.push(d);
+    else byObject.set(i, [d]);
+  }
+
+  const changes: FixChange[] = [];
+  entries.forEach((entry, i) => {
+    const obj = entry.value;
+    if (!isRecord(obj) || !isWorkloadKind(obj.kind)) return;
+    const loc = locatePodSpec(obj);
+    if (!loc) return;
+    const pod = analyzePod(obj, loc, index, options);
+    const edits = editsFor(pod, byObject.get(i) ?? [], target, active(options.rules, waivers(obj, loc.podMetadata)));
+    if (edits.length === 0) return;
+    const resource = resourceRef(obj);
+    for (const { edit, ruleId } of edits) {
+      const result = applyEdit(entry.doc.doc, entry.base, edit);
+      if (!result.ok) continue; // the finding stays and is reported as lint reports it
+      if (edit.op === 'set' && result.previous === edit.value) continue;
+      entry.doc.changed = true;
+      changes.push(describe(edit, ruleId, resource, result.previous));
+    }
+  });
+
+  const after = parsed.map(rereadObjects);
+  const diagnostics =
+    changes.length === 0
+      ? before
+      : validateManifests(
+          after.flat().map((o) => o.value),
+          options,
+        );
+  return {
+    texts: parsed.map(renderText),
+    changes,
+    diagnostics,
+    errors: parsed.flatMap((p) => p.errors),
+  };
+}
+
+/**
+ * Fixes one manifest text (multi-document YAML or JSON; `List` kinds unwrapped) and returns the fixed text, what
+ * changed and the findings left. Throws an `Error` listing every malformed document (as `loadManifests` does),
+ * and a `WindowsValidationError` for bad options.
+ */
+export function fixManifests(text: string, options: FixOptions & { readonly source?: string } = {}): FixResult {
+  const { source, ...rest } = options;
+  const result = fixManifestSet([{ text, ...(source !== undefined ? { source } : {}) }], rest);
+  if (result.errors.length > 0) {
+    const where = source ?? '<input>';
+    const lines = result.errors.map((e) => `  ${where}:${e.line}:${e.column}: ${e.message}`);
+    throw new Error(
+      `${result.errors.length} malformed YAML document problem${result.errors.length === 1 ? '' : 's'}:\n${lines.join('\n')}`,
+    );
+  }
+  return { text: result.texts[0], changes: result.changes, diagnostics: result.diagnostics };
+}
+
+/** Whether a rule is on for this object: not turned off, not waived. */
+function active(rules: Readonly<Record<string, RuleSetting>> | undefined, waived: ReadonlySet<string>) {
+  return (ruleId: string): boolean =>
+    !waived.has('*') && !waived.has(ruleId) && !(isRecord(rules) && rules[ruleId] === 'off');
+}
+
+interface PlannedEdit {
+  readonly edit: FixEdit;
+  readonly ruleId?: string;
+}
+
+/** The edits for one pod: each finding's fixer, then the target's tolerations and release pin for Windows pods. */
+function editsFor(
+  pod: PodFacts,
+  diagnostics: readonly Diagnostic[],
+  target: FixTarget,
+  isActive: (ruleId: string) => boolean,
+): PlannedEdit[] {
+  const out: PlannedEdit[] = [];
+  const seen = new Set<string>();
+  const add = (edit: FixEdit, ruleId?: string) => {
+    const id = `${edit.op}\u0000${edit.path}\u0000${JSON.stringify('value' in edit ? edit.value : null)}`;
+    if (seen.has(id)) return;
+    seen.add(id);
+    out.push({ edit, ...(ruleId !== undefined ? { ruleId } : {}) });
+  };
+  for (const d of diagnostics) {
+    const fixer = FIXERS.get(d.ruleId);
+    if (fixer) for (const e of fixer({ diagnostic: d, pod, target })) add(e, d.ruleId);
+  }
+  if (!pod.windows) return out;
+  // The target's taints are given by the user: tolerate them whether or not the rule found the pod lacking.
+  if (isActive('windows-toleration-missing')) {
+    for (const e of targetTolerations({ pod, target })) add(e, 'windows-toleration-missing');
+  }
+  const ownBuild = stringMap(pod.spec, 'nodeSelector')[WINDOWS_BUILD_LABEL];
+  // HostProcess pods (node agents) run whatever the host's build: pinning them would skip nodes.
+  if (
+    target.release !== undefined &&
+    !pod.hostProcess &&
+    ownBuild === undefined &&
+    pod.runtimeClassName === undefined
+  ) {
+    if (target.runtimeClassName !== undefined)
+      add({ op: 'set', path: join(pod.path, 'runtimeClassName'), value: target.runtimeClassName });
+    else
+      add({
+        op: 'set',
+        path: join(pod.path, 'nodeSelector', key(WINDOWS_BUILD_LABEL)),
+        value: releaseInfo(target.release).build,
+      });
+  }
+  return out;
+}
+
+function describe(edit: FixEdit, ruleId: string | undefined, resource: ResourceRef, previous: unknown): FixChange {
+  const rule = ruleId !== undefined ? ` (${ruleId})` : '';
+  switch (edit.op) {
+    case 'set':
+      return {
+        ...(ruleId !== undefined ? { ruleId } : {}),
+        action: 'set',
+        path: edit.path,
+        value: edit.value,
+        ...(previous !== undefined ? { previous } : {}),
+        resource,
+        message: `set ${edit.path} to ${show(edit.value)}${previous !== undefined ? ` (was ${show(previous)})` : ''}${rule}.`,
+      };
+    case 'append': {
+      const what = edit.path.endsWith('tolerations') ? `a toleration for ${taintText(edit.value)}` : show(edit.value);
+      return {
+        ...(ruleId !== undefined ? { ruleId } : {}),
+        action: 'added',
+        path: edit.path,
+        value: edit.value,
+        resource,
+        message: `added ${what} to ${edit.path}${rule}.`,
+      };
+    }
+    case 'remove':
+      return {
+        ...(ruleId !== undefined ? { ruleId } : {}),
+        action: 'removed',
+        path: edit.path,
+        previous,
+        resource,
+        message: `removed ${edit.path} ${show(previous)}: Linux-only, the API server forbids it on Windows pods${rule}.`,
+      };
+    default: {
+      const unknownEdit: never = edit;
+      throw new Error(`unknown edit ${JSON.stringify(unknownEdit)}`);
+    }
+  }
+}
+
+/** `key=value:Effect` for a toleration written by `tolerationFor`. */
+function taintText(t: unknown): string {
+  if (!isRecord(t)) return show(t);
+  return `${String(t.key)}${t.value !== undefined ? `=${String(t.value)}` : ''}:${String(t.effect)}`;
+}

@@ -1,0 +1,42 @@
+/**
+ * What a rule's fix looks like. Each check module keeps a fixer table beside its checks (`API_SERVER_FIXES`, …);
+ * `RULES` says which rules are fixable and how, and `fixManifests` (lib/core/fix) applies the edits to the YAML.
+ * A fixer sees one finding and the engine's facts about its pod, and returns the edits, or none when the fix is
+ * not certain for that finding (the finding is then reported as lint reports it).
+ */
+import type { Taint } from '../target';
+import type { WindowsRelease } from '../releases';
+import type { PodFacts } from './pod';
+import type { RuleId } from './rules';
+import type { Diagnostic } from './types';
+
+/** One edit, at an API-server path relative to the object (`spec.template.spec.nodeSelector[kubernetes.io/os]`). */
+export type FixEdit =
+  | { readonly op: 'set'; readonly path: string; readonly value: unknown }
+  | { readonly op: 'remove'; readonly path: string }
+  /** Appends to the sequence at `path`, creating it when absent. */
+  | { readonly op: 'append'; readonly path: string; readonly value: unknown };
+
+/** The node target the user described: what Windows pods are fixed towards. */
+export interface FixTarget {
+  /** Taints the Windows nodes carry (given, or from a cloud preset): Windows pods get a toleration for each. */
+  readonly taints: readonly Taint[];
+  /** The release of the Windows nodes: unpinned Windows pods get its build selector (or `runtimeClassName`). */
+  readonly release?: WindowsRelease;
+  /** A RuntimeClass that pins the release: set instead of the build selector. */
+  readonly runtimeClassName?: string;
+  /** Pin Linux pods of a set with Windows pods to Linux nodes. */
+  readonly pinLinux: boolean;
+}
+
+export interface FixInput {
+  readonly diagnostic: Diagnostic;
+  readonly pod: PodFacts;
+  readonly target: FixTarget;
+}
+
+/** Returns the edits that fix one finding with certainty, or `[]` when the fix is not certain. */
+export type Fixer = (input: FixInput) => readonly FixEdit[];
+
+/** A check module's fixers, by the id of the rule they fix. */
+export type FixerTable = Readonly<Partial<Record<RuleId, Fixer>>>;
