@@ -5,6 +5,8 @@
  */
 import { parseArgs } from 'node:util';
 import { parseKubernetesMinor, parseWindowsRelease, type WindowsRelease } from '../core/releases';
+import { FIX_CLOUDS, parseTaint, type FixCloud } from '../core/fix/options';
+import type { Taint } from '../core/target';
 import type { RuleSetting } from '../core/validate/types';
 
 /** Output formats of `lint`. */
@@ -21,8 +23,12 @@ export const RULE_SETTINGS: readonly RuleSetting[] = ['error', 'warning', 'info'
 /** The input argument that means standard input. */
 export const STDIN_ARG = '-';
 
-export type CommandName = 'lint' | 'rules';
-export const COMMANDS: readonly CommandName[] = ['lint', 'rules'];
+/** Formats of the change report of `fix` (written to standard error). */
+export const FIX_REPORTS = ['text', 'json'] as const;
+export type FixReport = (typeof FIX_REPORTS)[number];
+
+export type CommandName = 'lint' | 'fix' | 'rules';
+export const COMMANDS: readonly CommandName[] = ['lint', 'fix', 'rules'];
 
 export interface LintCommand {
   readonly kind: 'lint';
@@ -35,6 +41,24 @@ export interface LintCommand {
   readonly kubernetesVersion?: string;
   /** Report errors only. */
   readonly quiet: boolean;
+}
+
+export interface FixCommand {
+  readonly kind: 'fix';
+  /** Files, directories and `-`, in the order given (`-` alone with `--krm`). */
+  readonly inputs: readonly string[];
+  /** Rewrite files in place instead of printing to standard output. */
+  readonly write: boolean;
+  readonly report: FixReport;
+  /** Read and write a KRM ResourceList (a Kustomize exec function). */
+  readonly krm: boolean;
+  readonly rules: Readonly<Record<string, RuleSetting>>;
+  readonly windowsRelease?: WindowsRelease;
+  readonly kubernetesVersion?: string;
+  readonly tolerations: readonly Taint[];
+  readonly cloud?: FixCloud;
+  readonly runtimeClassName?: string;
+  readonly pinLinux: boolean;
 }
 
 export interface RulesCommand {
@@ -52,7 +76,7 @@ export interface VersionCommand {
   readonly kind: 'version';
 }
 
-export type Command = LintCommand | RulesCommand | HelpCommand | VersionCommand;
+export type Command = LintCommand | FixCommand | RulesCommand | HelpCommand | VersionCommand;
 
 /** Bad command line: printed as `k8s-windows: <message>` with a pointer to `--help`, exit code 2. */
 export class UsageError extends Error {
@@ -87,6 +111,21 @@ const LINT_OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const satisfies Record<string, OptionSpec>;
 
+const FIX_OPTIONS = {
+  write: { type: 'boolean', short: 'w' },
+  report: { type: 'string' },
+  toleration: { type: 'string', multiple: true },
+  cloud: { type: 'string' },
+  'windows-release': { type: 'string' },
+  'runtime-class': { type: 'string' },
+  'pin-linux': { type: 'boolean' },
+  krm: { type: 'boolean' },
+  disable: { type: 'string', multiple: true },
+  severity: { type: 'string', multiple: true },
+  'kubernetes-version': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies Record<string, OptionSpec>;
+
 const RULES_OPTIONS = {
   format: { type: 'string', short: 'f' },
   help: { type: 'boolean', short: 'h' },
@@ -115,6 +154,8 @@ export function parseCommand(argv: readonly string[], ruleIds: readonly string[]
   switch (first) {
     case 'lint':
       return parseLint(rest, ruleIds);
+    case 'fix':
+      return parseFix(rest, ruleIds);
     case 'rules':
       return parseRules(rest);
     default:
@@ -130,30 +171,7 @@ function parseLint(argv: readonly string[], ruleIds: readonly string[]): LintCom
   const format = values.format ?? 'text';
   if (!isOneOf(format, LINT_FORMATS)) problems.push(badChoice('--format', format, LINT_FORMATS));
 
-  // --disable and --severity may interleave; apply them in command-line order so the last mention wins.
-  const rules: Record<string, RuleSetting> = {};
-  for (const { name, value } of order) {
-    if (name !== 'disable' && name !== 'severity') continue;
-    for (const item of splitList(value)) {
-      if (name === 'disable') {
-        const problem = checkRuleId(item, ruleIds, '--disable');
-        if (problem) problems.push(problem);
-        else rules[item] = 'off';
-        continue;
-      }
-      const eq = item.indexOf('=');
-      if (eq <= 0) {
-        problems.push(`--severity '${item}' must be RULE=LEVEL, LEVEL one of ${RULE_SETTINGS.join(', ')}.`);
-        continue;
-      }
-      const id = item.slice(0, eq).trim();
-      const level = item.slice(eq + 1).trim();
-      const idProblem = checkRuleId(id, ruleIds, '--severity');
-      if (idProblem) problems.push(idProblem);
-      if (!isOneOf(level, RULE_SETTINGS)) problems.push(badChoice(`--severity ${id}: level`, level, RULE_SETTINGS));
-      else if (!idProblem) rules[id] = level;
-    }
-  }
+  const rules = parseRuleSettings(order, ruleIds, problems);
 
   let windowsRelease: WindowsRelease | undefined;
   const release = values['windows-release'];
@@ -181,6 +199,105 @@ function parseLint(argv: readonly string[], ruleIds: readonly string[]): LintCom
     ...(windowsRelease !== undefined ? { windowsRelease } : {}),
     ...(kubernetesVersion !== undefined ? { kubernetesVersion } : {}),
     quiet: values.quiet === true,
+  };
+}
+
+/** `--disable` and `--severity`, applied in command-line order so the last mention of a rule wins. */
+function parseRuleSettings(
+  order: Parsed<Record<string, OptionSpec>>['order'],
+  ruleIds: readonly string[],
+  problems: string[],
+): Record<string, RuleSetting> {
+  const rules: Record<string, RuleSetting> = {};
+  for (const { name, value } of order) {
+    if (name !== 'disable' && name !== 'severity') continue;
+    for (const item of splitList(value)) {
+      if (name === 'disable') {
+        const problem = checkRuleId(item, ruleIds, '--disable');
+        if (problem) problems.push(problem);
+        else rules[item] = 'off';
+        continue;
+      }
+      const eq = item.indexOf('=');
+      if (eq <= 0) {
+        problems.push(`--severity '${item}' must be RULE=LEVEL, LEVEL one of ${RULE_SETTINGS.join(', ')}.`);
+        continue;
+      }
+      const id = item.slice(0, eq).trim();
+      const level = item.slice(eq + 1).trim();
+      const idProblem = checkRuleId(id, ruleIds, '--severity');
+      if (idProblem) problems.push(idProblem);
+      if (!isOneOf(level, RULE_SETTINGS)) problems.push(badChoice(`--severity ${id}: level`, level, RULE_SETTINGS));
+      else if (!idProblem) rules[id] = level;
+    }
+  }
+  return rules;
+}
+
+/** `--windows-release`, checked. */
+function parseRelease(value: string | undefined, problems: string[]): WindowsRelease | undefined {
+  if (value === undefined) return undefined;
+  const parsed = parseWindowsRelease(value);
+  if (parsed.ok) return parsed.release;
+  problems.push(`--windows-release: ${parsed.message} ${parsed.fix}`);
+  return undefined;
+}
+
+function parseFix(argv: readonly string[], ruleIds: readonly string[]): FixCommand | HelpCommand {
+  const { values, positionals, order } = parseStrict(argv, FIX_OPTIONS, 'fix');
+  if (values.help) return { kind: 'help', topic: 'fix' };
+  const problems: string[] = [];
+  const report = values.report ?? 'text';
+  if (!isOneOf(report, FIX_REPORTS)) problems.push(badChoice('--report', report, FIX_REPORTS));
+  const rules = parseRuleSettings(order, ruleIds, problems);
+  const windowsRelease = parseRelease(values['windows-release'], problems);
+  const kubernetesVersion = values['kubernetes-version'];
+  if (kubernetesVersion !== undefined && parseKubernetesMinor(kubernetesVersion) === undefined) {
+    problems.push(`--kubernetes-version '${kubernetesVersion}' is not a Kubernetes 1.x version; write it as 1.30.`);
+  }
+  const tolerations: Taint[] = [];
+  for (const t of values.toleration ?? []) {
+    const parsed = parseTaint(t);
+    if (parsed.ok) tolerations.push(parsed.taint);
+    else problems.push(`--toleration: ${parsed.message} ${parsed.fix}`);
+  }
+  const cloud = values.cloud;
+  if (cloud !== undefined && !isOneOf(cloud, FIX_CLOUDS)) problems.push(badChoice('--cloud', cloud, FIX_CLOUDS));
+  const runtimeClassName = values['runtime-class'];
+  if (runtimeClassName !== undefined && windowsRelease === undefined && values['windows-release'] === undefined) {
+    problems.push(
+      '--runtime-class is set on unpinned Windows pods in place of the build selector: give --windows-release too.',
+    );
+  }
+  const krm = values.krm === true;
+  const write = values.write === true;
+  const inputs = krm && positionals.length === 0 ? [STDIN_ARG] : positionals;
+  if (krm && (inputs.length !== 1 || inputs[0] !== STDIN_ARG)) {
+    problems.push(`--krm reads one ResourceList from standard input; got '${positionals.join(' ')}'.`);
+  }
+  if (krm && write) problems.push('--krm writes the ResourceList to standard output; --write does not apply.');
+  if (write && inputs.includes(STDIN_ARG)) {
+    problems.push(
+      `--write rewrites files in place; standard input ('${STDIN_ARG}') has no file to write. Drop --write to print the result.`,
+    );
+  }
+  if (inputs.length === 0) {
+    problems.push(`no input: name files or directories to fix, or '${STDIN_ARG}' to read standard input.`);
+  }
+  if (problems.length > 0) throw new UsageError(problems, 'fix');
+  return {
+    kind: 'fix',
+    inputs,
+    write,
+    report: report as FixReport,
+    krm,
+    rules,
+    ...(windowsRelease !== undefined ? { windowsRelease } : {}),
+    ...(kubernetesVersion !== undefined ? { kubernetesVersion } : {}),
+    tolerations,
+    ...(cloud !== undefined ? { cloud: cloud as FixCloud } : {}),
+    ...(runtimeClassName !== undefined ? { runtimeClassName } : {}),
+    pinLinux: values['pin-linux'] === true,
   };
 }
 

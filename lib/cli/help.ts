@@ -3,6 +3,7 @@ import { WINDOWS_RELEASES } from '../core/releases';
 import { WAIVE_ANNOTATION } from '../core/validate/types';
 import type { CommandName } from './args';
 import { MANIFEST_EXTENSIONS } from './files';
+import { FIX_CLOUDS } from '../core/fix/options';
 
 const OVERVIEW = `Usage: k8s-windows <command> [options]
 
@@ -11,6 +12,7 @@ what cannot run on Windows nodes, and what runs badly there.
 
 Commands:
   lint [options] <files|directories|->   lint manifests (YAML or JSON); '-' reads standard input
+  fix [options] <files|directories|->    fix what the rules are sure of; prints the result (--write: in place)
   rules [--format text|json|markdown]    list the rules: id, default severity, summary
   help [command]                         show help for a command
 
@@ -22,6 +24,55 @@ Examples:
   k8s-windows lint manifests/
   helm template my-release ./chart | k8s-windows lint -
   kustomize build overlays/prod | k8s-windows lint --format sarif - > k8s-windows.sarif
+  helm template my-release ./chart | k8s-windows fix --cloud gke - > fixed.yaml
+`;
+
+const FIX = `Usage: k8s-windows fix [options] <files|directories|->
+
+Fixes what the rules are certain of and prints the fixed manifests on standard output (--write:
+rewrites the files instead). Inputs are read as 'lint' reads them. Documents with nothing to fix
+come out byte for byte; edited ones keep their comments, key order, quoting and anchors where the
+YAML library can. Running fix on its own output changes nothing.
+
+What is fixed, for pods the rules find to be Windows pods:
+  - spec.os.name: windows, and nodeSelector kubernetes.io/os: windows where the pod selects no OS
+  - a toleration for each taint of the target (--toleration, --cloud); none if you give none
+  - with --windows-release: the node.kubernetes.io/windows-build selector (or --runtime-class) on
+    pods pinned to no build (HostProcess pods are left unpinned: they run on any build)
+  - fields the API server forbids on Windows pods are removed, each named in the change report
+  - HostProcess pods: hostNetwork: true, and each hostPort set to its containerPort
+  - with --pin-linux: kubernetes.io/os: linux on Linux pods of a set that has Windows pods
+Everything else is reported as lint reports it ('k8s-windows rules --format json' shows which rules
+are fixable and how).
+
+Options:
+  -w, --write                      rewrite the files in place (not with '-')
+  --report <text|json>             the change report and the findings left, on standard error
+                                   (default: text)
+  --toleration <key=value:Effect>  a taint your Windows nodes carry (repeatable; 'key:Effect' for a
+                                   taint without value)
+  --cloud <${FIX_CLOUDS.join('|')}>           add the taints the cloud puts on Windows nodes itself: gke taints
+                                   them node.kubernetes.io/os=windows:NoSchedule; eks and aks add none
+  --windows-release <${WINDOWS_RELEASES.join('|')}>
+                                   the release of your Windows nodes: pins unpinned Windows pods to it
+  --runtime-class <name>           with --windows-release: set this RuntimeClass instead of the build
+                                   selector
+  --pin-linux                      pin Linux pods to Linux nodes when the set has Windows pods
+  --krm                            read a KRM ResourceList on standard input and write it back (a
+                                   Kustomize exec function); options may come from functionConfig.spec
+  --disable <rule[,rule...]>       turn rules off: their findings are neither fixed nor reported
+  --severity <rule=level[,...]>    set a rule's severity, as for lint
+  --kubernetes-version <1.x>       the cluster's Kubernetes version, as for lint
+  -h, --help                       show this help
+
+Helm post-renderer (stdin to stdout, non-zero on errors left):
+  helm install web ./chart --post-renderer ./k8s-windows-fix.sh
+Kustomize: see the README's fix section (an exec KRM function with --krm).
+
+Exit codes (as lint):
+  0  nothing left at error severity
+  1  errors left that fix could not settle (the fixed manifests are still printed or written)
+  2  bad usage, or input that could not be read or parsed (those documents are left as they were)
 `;
 
 const LINT = `Usage: k8s-windows lint [options] <files|directories|->
@@ -75,6 +126,8 @@ export function helpText(topic?: CommandName): string {
       return OVERVIEW;
     case 'lint':
       return LINT;
+    case 'fix':
+      return FIX;
     case 'rules':
       return RULES;
     default: {

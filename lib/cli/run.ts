@@ -6,6 +6,7 @@ import { promises as fs } from 'node:fs';
 import { loadManifestsWithErrors, RULES, validateManifests } from '../core/validate';
 import type { Diagnostic, ValidateOptions } from '../core/validate/types';
 import { parseCommand, UsageError, type LintCommand, type RulesCommand } from './args';
+import { runFix } from './fix';
 import { collectInputs, describeFsError, type Input, type InputProblem } from './files';
 import { formatRulesJson, formatRulesMarkdown, formatRulesText } from './format-rules';
 import { formatSarif } from './format-sarif';
@@ -67,6 +68,8 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
         return runRules(command, io);
       case 'lint':
         return await runLint(command, io);
+      case 'fix':
+        return await runFix(command, io);
       default: {
         const unknownCommand: never = command;
         throw new Error(`unhandled command ${JSON.stringify(unknownCommand)}`);
@@ -182,7 +185,7 @@ async function runLint(command: LintCommand, io: CliIO): Promise<number> {
 }
 
 /** The text of one input, or the problem that kept it from being read. */
-async function readInput(input: Input, io: CliIO): Promise<string | InputProblem> {
+export async function readInput(input: Input, io: CliIO): Promise<string | InputProblem> {
   switch (input.kind) {
     case 'stdin': {
       if (io.stdin === undefined) return { source: input.display, message: 'standard input is not available.' };

@@ -38,6 +38,8 @@ export interface ParsedDoc {
   readonly end: number;
   /** Malformed documents are left as they are. */
   readonly valid: boolean;
+  readonly lineCounter: LineCounter;
+  readonly source?: string;
   changed: boolean;
 }
 
@@ -73,6 +75,8 @@ export function parseText(text: string, source?: string): ParsedText {
       start: previousEnd,
       end: doc.range[2],
       valid: doc.errors.length === 0,
+      lineCounter,
+      ...(source !== undefined ? { source } : {}),
       changed: false,
     };
     previousEnd = doc.range[2];
@@ -105,16 +109,17 @@ export function parseText(text: string, source?: string): ParsedText {
 }
 
 /** Re-reads the objects of the documents that were edited, so the remaining findings describe the output. */
-export function rereadObjects(p: ParsedText): DocObject[] {
+export function rereadObjects(objects: readonly DocObject[]): unknown[] {
   const cache = new Map<ParsedDoc, unknown>();
-  return p.objects.map((o) => {
-    if (!o.doc.changed) return o;
+  return objects.map((o) => {
+    if (!o.doc.changed) return o.value;
     if (!cache.has(o.doc)) cache.set(o.doc, o.doc.doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }));
     let value: unknown = cache.get(o.doc);
     for (const seg of o.base)
       value = isRecord(value) || Array.isArray(value) ? (value as Record<string | number, unknown>)[seg] : undefined;
-    rememberOrigin(value, o.doc.doc, p.lineCounter, p.source, o.base);
-    return { ...o, value };
+    // Same document and source; positions of untouched fields still point at the input.
+    rememberOrigin(value, o.doc.doc, o.doc.lineCounter, o.doc.source, o.base);
+    return value;
   });
 }
 

@@ -54,6 +54,12 @@ export interface FixInputText {
   readonly text: string;
   /** Shown in diagnostics and changes (a file name). */
   readonly source?: string;
+  /**
+   * Leave documents without a `kind` out of the checks (a chart's values.yaml found in a directory walk), as
+   * `k8s-windows lint` does for files it discovers.
+   * @default false
+   */
+  readonly manifestsOnly?: boolean;
 }
 
 export interface FixSetResult {
@@ -63,6 +69,8 @@ export interface FixSetResult {
   readonly diagnostics: readonly Diagnostic[];
   /** Malformed documents, left as they were. */
   readonly errors: readonly LoadError[];
+  /** How many objects were checked. */
+  readonly objectCount: number;
 }
 
 /**
@@ -73,7 +81,9 @@ export interface FixSetResult {
 export function fixManifestSet(inputs: readonly FixInputText[], options: FixOptions = {}): FixSetResult {
   const target = resolveFixTarget(options);
   const parsed = inputs.map((i) => parseText(i.text, i.source));
-  const entries = parsed.flatMap((p) => p.objects);
+  const entries = parsed.flatMap((p, i) =>
+    inputs[i].manifestsOnly === true ? p.objects.filter((o) => isRecord(o.value) && 'kind' in o.value) : p.objects,
+  );
   const objects = entries.map((e) => e.value);
   const before = validateManifests(objects, options);
   const index = buildIndex(objects);
@@ -106,19 +116,13 @@ export function fixManifestSet(inputs: readonly FixInputText[], options: FixOpti
     }
   });
 
-  const after = parsed.map(rereadObjects);
-  const diagnostics =
-    changes.length === 0
-      ? before
-      : validateManifests(
-          after.flat().map((o) => o.value),
-          options,
-        );
+  const diagnostics = changes.length === 0 ? before : validateManifests(rereadObjects(entries), options);
   return {
     texts: parsed.map(renderText),
     changes,
     diagnostics,
     errors: parsed.flatMap((p) => p.errors),
+    objectCount: entries.length,
   };
 }
 

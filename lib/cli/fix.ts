@@ -1,0 +1,273 @@
+/**
+ * `k8s-windows fix`: reads manifests as `lint` does, calls `fixManifestSet`, and prints the fixed manifests (or
+ * rewrites the files with `--write`). The change report and the findings left go to standard error, as text or
+ * JSON. `--krm` makes it a Kustomize exec KRM function: a ResourceList in, the fixed ResourceList out, with the
+ * changes and findings as `results`.
+ */
+import { promises as fs } from 'node:fs';
+import { parseDocument } from 'yaml';
+import { fixManifestSet, parseTaint, FIX_CLOUDS, type FixChange, type FixOptions } from '../core/fix';
+import { parseWindowsRelease } from '../core/releases';
+import type { Taint } from '../core/target';
+import type { Diagnostic, RuleSetting } from '../core/validate/types';
+import { isRecord } from '../core/validate/util';
+import type { FixCommand } from './args';
+import { collectInputs, type Input, type InputProblem } from './files';
+import { formatText, resourceLabel } from './format-text';
+import { TOOL_NAME } from './package-info';
+import { describeProblem, EXIT_LINT_ERRORS, EXIT_OK, EXIT_USAGE, readInput, type CliIO } from './run';
+
+/** The KRM ResourceList kind and API version (https://github.com/kubernetes-sigs/kustomize/blob/master/cmd/config/docs/api-conventions/functions-spec.md). */
+export const RESOURCE_LIST_KIND = 'ResourceList';
+export const RESOURCE_LIST_API_VERSION = 'config.kubernetes.io/v1';
+
+function optionsOf(command: FixCommand): FixOptions {
+  return {
+    rules: command.rules,
+    ...(command.windowsRelease !== undefined ? { windowsRelease: command.windowsRelease } : {}),
+    ...(command.kubernetesVersion !== undefined ? { kubernetesVersion: command.kubernetesVersion } : {}),
+    tolerations: command.tolerations,
+    ...(command.cloud !== undefined ? { cloud: command.cloud } : {}),
+    ...(command.runtimeClassName !== undefined ? { runtimeClassName: command.runtimeClassName } : {}),
+    pinLinux: command.pinLinux,
+  };
+}
+
+export async function runFix(command: FixCommand, io: CliIO): Promise<number> {
+  const cwd = io.cwd ?? process.cwd();
+  const collected = await collectInputs(command.inputs, cwd);
+  const problems: InputProblem[] = [...collected.problems];
+  const texts = await Promise.all(collected.inputs.map((input) => readInput(input, io)));
+  const read: { input: Input; text: string }[] = [];
+  collected.inputs.forEach((input, i) => {
+    const text = texts[i];
+    if (typeof text === 'string') read.push({ input, text });
+    else problems.push(text);
+  });
+  if (command.krm) return runKrm(read[0]?.text, problems, optionsOf(command), io);
+
+  const result = fixManifestSet(
+    read.map(({ input, text }) => ({
+      text,
+      source: input.display,
+      manifestsOnly: input.kind === 'file' && input.discovered,
+    })),
+    optionsOf(command),
+  );
+  for (const e of result.errors) {
+    problems.push({
+      ...(e.source !== undefined ? { source: e.source } : {}),
+      line: e.line,
+      column: e.column,
+      message: e.message,
+    });
+  }
+
+  let written = 0;
+  if (command.write) {
+    for (const [i, { input, text }] of read.entries()) {
+      const out = result.texts[i];
+      if (input.kind !== 'file' || out === text) continue;
+      try {
+        await fs.writeFile(input.path, out, 'utf8');
+        written++;
+      } catch (err) {
+        problems.push({
+          source: input.display,
+          message: `cannot write: ${err instanceof Error ? err.message : String(err)}`,
+        });
+      }
+    }
+  } else {
+    io.stdout.write(joinOutputs(read.map(({ input }, i) => ({ input, text: result.texts[i] }))));
+  }
+
+  for (const p of problems) io.stderr.write(`${TOOL_NAME}: ${describeProblem(p)}\n`);
+  if (command.report === 'json') {
+    io.stderr.write(
+      `${JSON.stringify({ changes: result.changes, diagnostics: result.diagnostics, inputProblems: problems }, null, 2)}\n`,
+    );
+  } else {
+    io.stderr.write(
+      formatChanges(result.changes, result.diagnostics, {
+        objects: result.objectCount,
+        written,
+        write: command.write,
+        inputs: read.length,
+        problems: problems.length,
+      }),
+    );
+  }
+  if (problems.length > 0) return EXIT_USAGE;
+  return result.diagnostics.some((d) => d.severity === 'error') ? EXIT_LINT_ERRORS : EXIT_OK;
+}
+
+/**
+ * Several inputs on standard output: one YAML stream, `---` between inputs. A discovered file without a manifest
+ * (a chart's values.yaml) is not printed.
+ */
+function joinOutputs(outputs: readonly { input: Input; text: string }[]): string {
+  if (outputs.length === 1) return outputs[0].text;
+  const parts: string[] = [];
+  for (const { text } of outputs) {
+    if (text.trim() === '') continue;
+    const body = text.endsWith('\n') ? text : `${text}\n`;
+    parts.push(parts.length === 0 || /^---/.test(body) ? body : `---\n${body}`);
+  }
+  return parts.join('');
+}
+
+interface ReportCounts {
+  readonly objects: number;
+  readonly written: number;
+  readonly write: boolean;
+  readonly inputs: number;
+  readonly problems: number;
+}
+
+/** The text change report: one line per change, grouped by file and resource, then the findings left. */
+export function formatChanges(
+  changes: readonly FixChange[],
+  diagnostics: readonly Diagnostic[],
+  counts: ReportCounts,
+): string {
+  const out: string[] = [];
+  let last = '';
+  for (const c of changes) {
+    const head = `${c.resource.source ?? '(no file)'}: ${resourceLabel(c.resource)}`;
+    if (head !== last) out.push(head);
+    last = head;
+    out.push(`  ${c.message}`);
+  }
+  const objects = new Set(changes.map((c) => `${c.resource.source}\u0000${resourceLabel(c.resource)}`)).size;
+  const where = counts.write ? `; ${counts.written} file${counts.written === 1 ? '' : 's'} rewritten` : '';
+  out.push(
+    `${TOOL_NAME} fix: ${changes.length} change${changes.length === 1 ? '' : 's'} in ${objects} object${objects === 1 ? '' : 's'}${where}.`,
+  );
+  if (diagnostics.length > 0) {
+    out.push('Left to fix by hand:');
+    out.push(
+      formatText(
+        diagnostics.map((d) => ({
+          diagnostic: d,
+          ...(d.resource.source !== undefined ? { source: d.resource.source } : {}),
+        })),
+        { color: false, objectCount: counts.objects, inputCount: counts.inputs, inputProblemCount: counts.problems },
+      ).trimEnd(),
+    );
+  }
+  return `${out.join('\n')}\n`;
+}
+
+/** A problem with the ResourceList or its functionConfig: reported, exit 2 (a Kustomize build then stops). */
+class KrmError extends Error {}
+
+/**
+ * The options a KRM functionConfig gives (`spec:` of any kind, or a ConfigMap's `data:`), over the command
+ * line's: tolerations, cloud, windowsRelease, runtimeClassName, pinLinux, rules.
+ */
+function krmOptions(functionConfig: unknown, base: FixOptions): FixOptions {
+  if (!isRecord(functionConfig)) return base;
+  const spec = isRecord(functionConfig.spec)
+    ? functionConfig.spec
+    : isRecord(functionConfig.data)
+      ? functionConfig.data
+      : {};
+  const problems: string[] = [];
+  const out: { -readonly [K in keyof FixOptions]: FixOptions[K] } = { ...base };
+  const tolerations: Taint[] = [...(base.tolerations ?? [])];
+  const raw = spec.tolerations;
+  for (const t of Array.isArray(raw)
+    ? raw
+    : typeof raw === 'string'
+      ? raw
+          .split(',')
+          .map((x) => x.trim())
+          .filter(Boolean)
+      : []) {
+    if (typeof t === 'string') {
+      const parsed = parseTaint(t);
+      if (parsed.ok) tolerations.push(parsed.taint);
+      else problems.push(`spec.tolerations: ${parsed.message}`);
+    } else if (isRecord(t) && typeof t.key === 'string' && typeof t.effect === 'string') {
+      const parsed = parseTaint(`${t.key}${typeof t.value === 'string' ? `=${t.value}` : ''}:${t.effect}`);
+      if (parsed.ok) tolerations.push(parsed.taint);
+      else problems.push(`spec.tolerations: ${parsed.message}`);
+    } else {
+      problems.push(`spec.tolerations: ${JSON.stringify(t)} is not 'key=value:Effect' or { key, value, effect }.`);
+    }
+  }
+  out.tolerations = tolerations;
+  if (spec.cloud !== undefined) {
+    if (typeof spec.cloud === 'string' && (FIX_CLOUDS as readonly string[]).includes(spec.cloud))
+      out.cloud = spec.cloud as FixOptions['cloud'];
+    else problems.push(`spec.cloud: ${JSON.stringify(spec.cloud)} is not one of ${FIX_CLOUDS.join(', ')}.`);
+  }
+  if (spec.windowsRelease !== undefined) {
+    const parsed = parseWindowsRelease(String(spec.windowsRelease));
+    if (parsed.ok) out.windowsRelease = parsed.release;
+    else problems.push(`spec.windowsRelease: ${parsed.message} ${parsed.fix}`);
+  }
+  if (typeof spec.runtimeClassName === 'string') out.runtimeClassName = spec.runtimeClassName;
+  if (spec.pinLinux === true || spec.pinLinux === 'true') out.pinLinux = true;
+  if (isRecord(spec.rules)) out.rules = { ...base.rules, ...(spec.rules as Record<string, RuleSetting>) };
+  if (problems.length > 0) throw new KrmError(`functionConfig: ${problems.join(' ')}`);
+  return out;
+}
+
+/** KRM result severities (functions spec): error, warning, info. */
+function krmResult(d: Diagnostic): Record<string, unknown> {
+  const r = d.resource;
+  return {
+    message: `${d.message}${d.fix ? ` Fix: ${d.fix}` : ''} [${d.ruleId}]`,
+    severity: d.severity,
+    resourceRef: {
+      ...(r.apiVersion !== undefined ? { apiVersion: r.apiVersion } : {}),
+      ...(r.kind !== undefined ? { kind: r.kind } : {}),
+      ...(r.name !== undefined ? { name: r.name } : {}),
+      ...(r.namespace !== undefined ? { namespace: r.namespace } : {}),
+    },
+    ...(d.path !== '' ? { field: { path: d.path } } : {}),
+  };
+}
+
+function runKrm(text: string | undefined, problems: readonly InputProblem[], base: FixOptions, io: CliIO): number {
+  try {
+    if (text === undefined || problems.length > 0) {
+      throw new KrmError(problems.map(describeProblem).join('; ') || 'no ResourceList on standard input.');
+    }
+    const list = parseDocument(text, { prettyErrors: false });
+    if (list.errors.length > 0)
+      throw new KrmError(`the ResourceList is not valid YAML: ${list.errors[0].message.split('\n')[0]}`);
+    const value: unknown = list.toJS({ maxAliasCount: 1000 });
+    if (!isRecord(value) || value.kind !== RESOURCE_LIST_KIND || !Array.isArray(value.items)) {
+      throw new KrmError(
+        `standard input is not a KRM ${RESOURCE_LIST_KIND} (kind: ${RESOURCE_LIST_KIND}, items: [...]). Kustomize sends one to exec functions; run without --krm for plain manifests.`,
+      );
+    }
+    const options = krmOptions(value.functionConfig, base);
+    const result = fixManifestSet([{ text, source: RESOURCE_LIST_KIND }], options);
+    const out = parseDocument(result.texts[0], { prettyErrors: false });
+    const results = [
+      ...result.changes.map((c) => ({
+        message: `fixed: ${c.message}`,
+        severity: 'info',
+        resourceRef: {
+          apiVersion: c.resource.apiVersion,
+          kind: c.resource.kind,
+          name: c.resource.name,
+          ...(c.resource.namespace !== undefined ? { namespace: c.resource.namespace } : {}),
+        },
+        field: { path: c.path },
+      })),
+      ...result.diagnostics.map(krmResult),
+    ];
+    if (results.length > 0) out.set('results', out.createNode(results));
+    io.stdout.write(out.toString({ lineWidth: 0 }));
+    return result.diagnostics.some((d) => d.severity === 'error') ? EXIT_LINT_ERRORS : EXIT_OK;
+  } catch (err) {
+    if (!(err instanceof KrmError) && !(err instanceof Error && err.name === 'WindowsValidationError')) throw err;
+    io.stderr.write(`${TOOL_NAME} fix --krm: ${err.message}\n`);
+    return EXIT_USAGE;
+  }
+}
