@@ -10,6 +10,7 @@
  * - Output is faithful: edits go through the `yaml` Document API, documents with nothing to fix keep their bytes,
  *   and fixing the output again changes nothing.
  */
+import { inferWindowsBuild, parseImageReference } from '../images';
 import { releaseInfo } from '../releases';
 import { WINDOWS_BUILD_LABEL } from '../kube';
 import { isWorkloadKind, locatePodSpec } from '../workloads';
@@ -179,24 +180,30 @@ function editsFor(
   if (isActive('windows-toleration-missing')) {
     for (const e of targetTolerations({ pod, target })) add(e, 'windows-toleration-missing');
   }
-  const ownBuild = stringMap(pod.spec, 'nodeSelector')[WINDOWS_BUILD_LABEL];
-  // HostProcess pods (node agents) run whatever the host's build: pinning them would skip nodes.
-  if (
-    target.release !== undefined &&
-    !pod.hostProcess &&
-    ownBuild === undefined &&
-    pod.runtimeClassName === undefined
-  ) {
-    if (target.runtimeClassName !== undefined)
+  if (target.release !== undefined && needsReleasePin(pod)) {
+    if (target.runtimeClassName !== undefined) {
       add({ op: 'set', path: join(pod.path, 'runtimeClassName'), value: target.runtimeClassName });
-    else
-      add({
-        op: 'set',
-        path: join(pod.path, 'nodeSelector', key(WINDOWS_BUILD_LABEL)),
-        value: releaseInfo(target.release).build,
-      });
+    } else {
+      const path = join(pod.path, 'nodeSelector', key(WINDOWS_BUILD_LABEL));
+      add({ op: 'set', path, value: releaseInfo(target.release).build });
+    }
   }
   return out;
+}
+
+/**
+ * Whether a Windows pod should be pinned to the target's release: it pins no build itself (selector or
+ * RuntimeClass) and is not a node agent. HostProcess pods run whatever the host's build, and a DaemonSet whose
+ * images name no build (multi-arch manifest lists) follows every Windows node: pinning either would skip nodes.
+ */
+function needsReleasePin(pod: PodFacts): boolean {
+  if (pod.hostProcess || pod.runtimeClassName !== undefined) return false;
+  if (stringMap(pod.spec, 'nodeSelector')[WINDOWS_BUILD_LABEL] !== undefined) return false;
+  if (pod.kind !== 'DaemonSet') return true;
+  return pod.containers.some((c) => {
+    const ref = typeof c.c.image === 'string' ? parseImageReference(c.c.image) : undefined;
+    return ref !== undefined && inferWindowsBuild(ref.tag).kind === 'release';
+  });
 }
 
 function describe(edit: FixEdit, ruleId: string | undefined, resource: ResourceRef, previous: unknown): FixChange {
