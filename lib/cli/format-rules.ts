@@ -1,10 +1,17 @@
 /** Output of `k8s-windows rules`: the rule catalogue as an aligned table or as JSON. */
 import type { RuleInfo } from '../core/validate/types';
 
-/** `ID  SEVERITY  SUMMARY` with columns padded to the longest entry, sorted as the catalogue is. */
+/** `ID  SEVERITY  SUMMARY` with columns padded to the longest entry, sorted as the catalogue is; `[fixable]` marks what `fix` fixes. */
 export function formatRulesText(rules: readonly RuleInfo[]): string {
   const header = { id: 'RULE', severity: 'SEVERITY', summary: 'SUMMARY' };
-  const rows = [header, ...rules.map((r) => ({ id: r.id, severity: r.defaultSeverity, summary: r.summary }))];
+  const rows = [
+    header,
+    ...rules.map((r) => ({
+      id: r.id,
+      severity: r.defaultSeverity,
+      summary: r.fixable !== undefined ? `${r.summary} [fixable]` : r.summary,
+    })),
+  ];
   const idWidth = Math.max(...rows.map((r) => r.id.length));
   const sevWidth = Math.max(...rows.map((r) => r.severity.length));
   const lines = rows.map((r) => `${r.id.padEnd(idWidth)}  ${r.severity.padEnd(sevWidth)}  ${r.summary}`);
@@ -20,11 +27,11 @@ export function formatRulesJson(rules: readonly RuleInfo[]): string {
 export function formatRulesMarkdown(rules: readonly RuleInfo[]): string {
   const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
   const lines = [
-    '| rule | severity | family | what it finds | why |',
-    '| --- | --- | --- | --- | --- |',
+    '| rule | severity | family | what it finds | why | `fix` |',
+    '| --- | --- | --- | --- | --- | --- |',
     ...rules.map(
       (r) =>
-        `| [\`${r.id}\`](${r.docs}) | ${r.defaultSeverity} | ${r.family} | ${cell(r.summary)} | ${cell(r.rationale)} |`,
+        `| [\`${r.id}\`](${r.docs}) | ${r.defaultSeverity} | ${r.family} | ${cell(r.summary)} | ${cell(r.rationale)} | ${r.fixable !== undefined ? cell(r.fixable) : '—'} |`,
     ),
   ];
   return `${lines.join('\n')}\n`;

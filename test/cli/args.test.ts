@@ -135,8 +135,8 @@ describe('parseCommand', () => {
 
   test('commands: missing, unknown, misspelt', () => {
     expect(usageProblems([])).toEqual(['no command given.']);
-    expect(usageProblems(['lnt'])).toEqual(["unknown command 'lnt'. Did you mean 'lint'? Commands: lint, rules."]);
-    expect(usageProblems(['help', 'deploy'])).toEqual(["unknown command 'deploy'. Commands: lint, rules."]);
+    expect(usageProblems(['lnt'])).toEqual(["unknown command 'lnt'. Did you mean 'lint'? Commands: lint, fix, rules."]);
+    expect(usageProblems(['help', 'deploy'])).toEqual(["unknown command 'deploy'. Commands: lint, fix, rules."]);
     expect(usageProblems(['rules', 'extra'])).toEqual(["'rules' takes no arguments; got 'extra'."]);
     expect(usageProblems(['rules', '--format', 'sarif'])).toEqual([
       "--format 'sarif' is not one of text, json, markdown.",

@@ -70,7 +70,7 @@ describe('help and version', () => {
       code: 2,
       stdout: '',
       stderr:
-        "k8s-windows: unknown command 'lnt'. Did you mean 'lint'? Commands: lint, rules.\nRun 'k8s-windows --help' for usage.\n",
+        "k8s-windows: unknown command 'lnt'. Did you mean 'lint'? Commands: lint, fix, rules.\nRun 'k8s-windows --help' for usage.\n",
     });
   });
 });
@@ -84,7 +84,8 @@ describe('k8s-windows rules', () => {
     const idWidth = Math.max(4, ...RULES.map((x) => x.id.length));
     expect(lines[0]).toBe(`${'RULE'.padEnd(idWidth)}  SEVERITY  SUMMARY`);
     RULES.forEach((rule, i) => {
-      expect(lines[i + 1]).toBe(`${rule.id.padEnd(idWidth)}  ${rule.defaultSeverity.padEnd(8)}  ${rule.summary}`);
+      const summary = rule.fixable !== undefined ? `${rule.summary} [fixable]` : rule.summary;
+      expect(lines[i + 1]).toBe(`${rule.id.padEnd(idWidth)}  ${rule.defaultSeverity.padEnd(8)}  ${summary}`);
     });
   });
 
@@ -205,8 +206,8 @@ test('rules --format markdown prints the README table', async () => {
   expect(r.code).toBe(0);
   const lines = r.stdout.trimEnd().split('\n');
   expect(lines.slice(0, 2)).toEqual([
-    '| rule | severity | family | what it finds | why |',
-    '| --- | --- | --- | --- | --- |',
+    '| rule | severity | family | what it finds | why | `fix` |',
+    '| --- | --- | --- | --- | --- | --- |',
   ]);
   expect(lines[2]).toMatch(
     /^\| \[`windows-forbidden-field`\]\(https:\/\/kubernetes\.io\/.*\) \| error \| api-server \| /,
