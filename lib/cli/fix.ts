@@ -79,7 +79,13 @@ export async function runFix(command: FixCommand, io: CliIO): Promise<number> {
       }
     }
   } else {
-    io.stdout.write(joinOutputs(read.map(({ input }, i) => ({ input, text: result.texts[i] }))));
+    io.stdout.write(
+      joinOutputs(
+        read
+          .map(({ input }, i) => ({ input, text: result.texts[i], manifests: result.objectCounts[i] }))
+          .filter((o) => o.input.kind !== 'file' || !o.input.discovered || o.manifests > 0),
+      ),
+    );
   }
 
   for (const p of problems) io.stderr.write(`${TOOL_NAME}: ${describeProblem(p)}\n`);
@@ -106,7 +112,7 @@ export async function runFix(command: FixCommand, io: CliIO): Promise<number> {
  * Several inputs on standard output: one YAML stream, `---` between inputs. A discovered file without a manifest
  * (a chart's values.yaml) is not printed.
  */
-function joinOutputs(outputs: readonly { input: Input; text: string }[]): string {
+function joinOutputs(outputs: readonly { text: string }[]): string {
   if (outputs.length === 1) return outputs[0].text;
   const parts: string[] = [];
   for (const { text } of outputs) {

@@ -72,6 +72,8 @@ export interface FixSetResult {
   readonly errors: readonly LoadError[];
   /** How many objects were checked. */
   readonly objectCount: number;
+  /** How many objects were checked in each input (0 for a file without manifests). */
+  readonly objectCounts: readonly number[];
 }
 
 /**
@@ -82,9 +84,10 @@ export interface FixSetResult {
 export function fixManifestSet(inputs: readonly FixInputText[], options: FixOptions = {}): FixSetResult {
   const target = resolveFixTarget(options);
   const parsed = inputs.map((i) => parseText(i.text, i.source));
-  const entries = parsed.flatMap((p, i) =>
+  const perInput = parsed.map((p, i) =>
     inputs[i].manifestsOnly === true ? p.objects.filter((o) => isRecord(o.value) && 'kind' in o.value) : p.objects,
   );
+  const entries = perInput.flat();
   const objects = entries.map((e) => e.value);
   const before = validateManifests(objects, options);
   const index = buildIndex(objects);
@@ -124,6 +127,7 @@ export function fixManifestSet(inputs: readonly FixInputText[], options: FixOpti
     diagnostics,
     errors: parsed.flatMap((p) => p.errors),
     objectCount: entries.length,
+    objectCounts: perInput.map((o) => o.length),
   };
 }
 
