@@ -23,10 +23,12 @@ import { WindowsValidationError, type ValidationIssue } from '../core/errors';
 import { WINDOWS_RELEASES, isWindowsRelease } from '../core/releases';
 import {
   RULES_BY_ID,
+  CLOUDS,
   SEVERITIES,
   loadManifestsWithErrors,
   sourcePosition,
   validateManifests,
+  type Cloud,
   type Diagnostic,
   type RuleSetting,
   type Severity,
@@ -86,13 +88,19 @@ export interface WindowsValidationProperties {
    */
   readonly kubernetesVersion?: string;
   /**
+   * The cloud the cluster runs on (`eks`, `aks`, `gke`): re-levels advice that depends on its Windows node defaults
+   * (GKE taints Windows nodes, EKS needs the kubernetes.io/os nodeSelector).
+   * @default - unknown: such advice stays info
+   */
+  readonly cloud?: string;
+  /**
    * Lowest severity that fails the synth.
    * @default 'error'
    */
   readonly failOn?: 'error' | 'warning';
 }
 
-const PROPERTY_KEYS: ReadonlySet<string> = new Set(['rules', 'windowsRelease', 'kubernetesVersion', 'failOn']);
+const PROPERTY_KEYS: ReadonlySet<string> = new Set(['rules', 'windowsRelease', 'kubernetesVersion', 'cloud', 'failOn']);
 const RULE_SETTINGS: readonly string[] = ['off', ...SEVERITIES];
 const DEFAULT_FAIL_ON: Severity = 'error'; // errors are what the API server or the node rejects (DESIGN: Validation)
 
@@ -154,6 +162,14 @@ function resolveProperties(raw: unknown): { options: ValidateOptions; failOn: Se
       fix: "Write it as a quoted string such as '1.30'.",
     });
   }
+  const cloud = props.cloud;
+  if (cloud !== undefined && !(CLOUDS as readonly unknown[]).includes(cloud)) {
+    issues.push({
+      path: 'properties.cloud',
+      message: `${JSON.stringify(cloud)} is not a cloud the rules know.`,
+      fix: `Use one of ${CLOUDS.map((c) => `'${c}'`).join(', ')}, or leave it out.`,
+    });
+  }
   const failOn = props.failOn ?? DEFAULT_FAIL_ON;
   if (failOn !== 'error' && failOn !== 'warning') {
     issues.push({
@@ -166,6 +182,9 @@ function resolveProperties(raw: unknown): { options: ValidateOptions; failOn: Se
   return {
     options: {
       rules,
+      // The charts of one cdk8s app deploy together: Linux pods in one chart share nodes with Windows pods in another.
+      crossObjectScope: 'set',
+      ...((CLOUDS as readonly unknown[]).includes(cloud) ? { cloud: cloud as Cloud } : {}),
       ...(isWindowsRelease(release) ? { windowsRelease: release } : {}),
       ...(typeof version === 'string' ? { kubernetesVersion: version } : {}),
     },

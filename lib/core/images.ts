@@ -3,7 +3,7 @@
  * to equal the host build; Hyper-V isolation runs an image on a host of the same or a newer build (reference §1).
  */
 import {
-  SAC_RELEASES,
+  RETIRED_RELEASES,
   releaseForBuild,
   releaseInfo,
   WINDOWS_RELEASES,
@@ -62,7 +62,8 @@ export function parseImageReference(image: string): ImageReference | undefined {
 /** What a tag says about the Windows build. */
 export type ImageBuild =
   | { readonly kind: 'release'; readonly release: WindowsRelease; readonly build: string }
-  | { readonly kind: 'sac'; readonly name: string; readonly build: string }
+  /** A release no supported node runs: Windows Server 2016 or an end-of-life SAC release. */
+  | { readonly kind: 'retired'; readonly name: string; readonly build: string; readonly displayName: string }
   | { readonly kind: 'unknown' };
 
 const TAG_TOKENS: ReadonlyArray<{ token: string; build: ImageBuild }> = [
@@ -72,11 +73,19 @@ const TAG_TOKENS: ReadonlyArray<{ token: string; build: ImageBuild }> = [
       build: { kind: 'release', release, build: releaseInfo(release).build } as ImageBuild,
     })),
   ),
-  ...SAC_RELEASES.map((s) => ({
-    token: s.name.toLowerCase(),
-    build: { kind: 'sac', name: s.name, build: s.build } as ImageBuild,
-  })),
+  ...RETIRED_RELEASES.flatMap((r) =>
+    r.imageTags.map((token) => ({
+      token,
+      build: { kind: 'retired', name: r.name, build: r.build, displayName: r.displayName } as ImageBuild,
+    })),
+  ),
 ];
+
+/**
+ * A year after a Windows word names the LTSC release in vendors' tags: fluent-bit's `3.1.4-windows-2022`,
+ * `win2019`, `servercore-2022`.
+ */
+const WINDOWS_YEAR_TAG = /(?:^|[-_.])(?:windows|win|servercore|nanoserver|wcow)[-_]?(20(?:16|19|22|25))(?:$|[-_.])/;
 
 /** Infers the Windows build from a tag (`4.8-windowsservercore-ltsc2022`, `nanoserver-1809`, `10.0.20348.2655`). */
 export function inferWindowsBuild(tag: string | undefined): ImageBuild {
@@ -86,24 +95,90 @@ export function inferWindowsBuild(tag: string | undefined): ImageBuild {
   if (full) {
     const release = releaseForBuild(full[1]);
     if (release) return { kind: 'release', release, build: releaseInfo(release).build };
-    const sac = SAC_RELEASES.find((s) => s.build === full[1]);
-    if (sac) return { kind: 'sac', name: sac.name, build: sac.build };
+    const retired = RETIRED_RELEASES.find((r) => r.build === full[1]);
+    if (retired) return { kind: 'retired', name: retired.name, build: retired.build, displayName: retired.displayName };
   }
   const tokens = lower.split(/[-_.]/);
   for (const { token, build } of TAG_TOKENS) if (tokens.includes(token)) return build;
+  const year = WINDOWS_YEAR_TAG.exec(lower);
+  if (year) {
+    const byYear = TAG_TOKENS.find((t) => t.token === `ltsc${year[1]}`);
+    if (byYear) return byYear.build;
+  }
   return { kind: 'unknown' };
+}
+
+/**
+ * Docker Hub's `microsoft/*` Windows repositories. Microsoft moved its images to mcr.microsoft.com in 2018-2019
+ * and stopped updating these: they hold Windows Server 2016 and SAC builds and nothing for 2022 or 2025.
+ * @see https://techcommunity.microsoft.com/blog/containers/the-microsoft-container-registry-mcr/382258
+ * @see https://hub.docker.com/r/microsoft/iis ("This repository has been deprecated")
+ */
+const LEGACY_WINDOWS_REPOSITORY =
+  /^microsoft\/(?:iis|windowsservercore|nanoserver|aspnet|dotnet-framework(?:-[a-z]+)*|wcf|mssql-server-windows(?:-[a-z]+)*|sqlserver-windows)$/;
+const DOCKER_HUB = new Set(['docker.io', 'index.docker.io', 'registry-1.docker.io']);
+
+/** Where the legacy repository's images live now, for fixes. */
+const LEGACY_SUCCESSORS: Readonly<Record<string, string>> = {
+  'microsoft/iis': 'mcr.microsoft.com/windows/servercore/iis',
+  'microsoft/windowsservercore': 'mcr.microsoft.com/windows/servercore',
+  'microsoft/nanoserver': 'mcr.microsoft.com/windows/nanoserver',
+  'microsoft/aspnet': 'mcr.microsoft.com/dotnet/framework/aspnet',
+  'microsoft/dotnet-framework': 'mcr.microsoft.com/dotnet/framework/runtime',
+  'microsoft/wcf': 'mcr.microsoft.com/dotnet/framework/wcf',
+};
+
+/** A retired Docker Hub `microsoft/*` Windows repository, with where its images moved (when one place). */
+export function legacyWindowsRepository(
+  image: string | ImageReference,
+): { readonly repository: string; readonly successor?: string } | undefined {
+  const ref = typeof image === 'string' ? parseImageReference(image) : image;
+  if (!ref || (ref.registry !== undefined && !DOCKER_HUB.has(ref.registry))) return undefined;
+  if (!LEGACY_WINDOWS_REPOSITORY.test(ref.repository)) return undefined;
+  const successor = LEGACY_SUCCESSORS[ref.repository];
+  return { repository: ref.repository, ...(successor !== undefined ? { successor } : {}) };
+}
+
+/**
+ * Publishers whose build-less tags are multi-arch manifest lists with an entry per Windows build: containerd on a
+ * Windows node pulls the entry whose `os.version` matches the host, so such a tag does not float across builds.
+ * - registry.k8s.io / k8s.gcr.io: the Kubernetes images (CSI sidecars, agnhost, pause) are built for every
+ *   supported Windows build (https://github.com/kubernetes-csi/csi-release-tools, `BUILD_PLATFORMS`);
+ * - mcr.microsoft.com/oss, mcr.microsoft.com/k8s: AKS-built driver and add-on images, multi-arch likewise;
+ * - mcr.microsoft.com/dotnet: the .NET and .NET Framework tags without an OS suffix (`4.8`, `aspnetapp`) are
+ *   manifest lists over every supported Windows Server build
+ *   (https://github.com/microsoft/dotnet-framework-docker#image-variants).
+ * @see https://learn.microsoft.com/virtualization/windowscontainers/deploy-containers/version-compatibility#matching-container-host-version-with-container-image-versions
+ */
+const MULTI_ARCH_PUBLISHERS: readonly RegExp[] = [
+  /^(?:registry\.k8s\.io|k8s\.gcr\.io)$/,
+  /^mcr\.microsoft\.com\/(?:oss|k8s|dotnet)\//,
+];
+
+/**
+ * What an image reference says about the Windows builds it can run on:
+ * - `single`: the tag names one build (`ltsc2022`, `1809`, `10.0.20348.1`);
+ * - `multi`: a build-less tag of a publisher known to ship multi-arch manifest lists over the Windows builds;
+ * - `unknown`: a build-less tag of anyone else — a manifest list or a single image, the reference cannot tell.
+ */
+export function windowsBuildCoverage(image: string | ImageReference): 'single' | 'multi' | 'unknown' {
+  const ref = typeof image === 'string' ? parseImageReference(image) : image;
+  if (!ref) return 'unknown';
+  if (inferWindowsBuild(ref.tag).kind !== 'unknown') return 'single';
+  const where = ref.registry === undefined ? ref.repository : `${ref.registry}/${ref.repository}`;
+  return MULTI_ARCH_PUBLISHERS.some((re) => re.test(ref.registry ?? '') || re.test(where)) ? 'multi' : 'unknown';
 }
 
 /** Repositories and tag words that only exist as Windows images. */
 const WINDOWS_REPOSITORY =
-  /^(?:windows\/|dotnet\/framework\/|powershell\/.*(?:nanoserver|windowsservercore))|(?:^|\/)(?:windows-host-process-containers-base-image|nanoserver|servercore|windowsservercore)(?:$|\/)/;
+  /^(?:windows(?:\/|$)|dotnet\/framework\/|powershell\/.*(?:nanoserver|windowsservercore))|(?:^|\/)(?:windows-host-process-containers-base-image|nanoserver|servercore|windowsservercore)(?:$|\/)/;
 const WINDOWS_TAG_WORD = /(?:^|[-_.])(?:windowsservercore|nanoserver|ltsc20\d\d|windows)(?:$|[-_.])/;
 
 /** Whether the reference names a Windows image, from its repository or tag. `undefined` when it cannot be told. */
 export function isWindowsImage(image: string | ImageReference): boolean | undefined {
   const ref = typeof image === 'string' ? parseImageReference(image) : image;
   if (!ref) return undefined;
-  if (WINDOWS_REPOSITORY.test(ref.repository)) return true;
+  if (WINDOWS_REPOSITORY.test(ref.repository) || legacyWindowsRepository(ref) !== undefined) return true;
   if (ref.tag && (WINDOWS_TAG_WORD.test(ref.tag.toLowerCase()) || inferWindowsBuild(ref.tag).kind !== 'unknown')) {
     return inferWindowsBuild(ref.tag).kind !== 'unknown' || WINDOWS_TAG_WORD.test(ref.tag.toLowerCase());
   }
@@ -158,15 +233,15 @@ function compatibility(image: string, host: WindowsRelease, isolation: Compatibi
       return {
         status: 'unknown',
         reason: ref.tag
-          ? `Tag '${ref.tag}' does not name a Windows build, so it can float to another build.`
+          ? `Tag '${ref.tag}' names no Windows build: unless it is a manifest list with an entry for the node's build, the image may not match the host.`
           : ref.digest
             ? `Image '${image}' is pinned by digest only; its Windows build cannot be read from the reference.`
             : `Image '${image}' has no tag (it means :latest) and does not name a Windows build.`,
       };
-    case 'sac':
+    case 'retired':
       return {
         status: 'incompatible',
-        reason: `Image '${image}' is built for the end-of-life SAC release ${built.name} (build ${built.build}), which no supported node runs.`,
+        reason: `Image '${image}' is built for ${built.displayName} (build ${built.build}), which no supported node runs.`,
         fix: `Rebuild it on an LTSC base image for ${hostInfo.displayName} (tag ltsc${host}).`,
       };
     case 'release': {

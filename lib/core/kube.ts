@@ -22,6 +22,11 @@ export type ContainerList = (typeof CONTAINER_LISTS)[number];
 
 /** The label every node carries with its operating system. */
 export const OS_LABEL = 'kubernetes.io/os';
+/**
+ * The deprecated OS label. The kubelet still sets it on every node, so selectors on it keep working.
+ * @see https://kubernetes.io/docs/reference/labels-annotations-taints/#beta-kubernetes-io-os-deprecated
+ */
+export const BETA_OS_LABEL = 'beta.kubernetes.io/os';
 /** The label every node carries with its CPU architecture. */
 export const ARCH_LABEL = 'kubernetes.io/arch';
 /** The label Windows nodes carry with their OS build (`10.0.20348`). */

@@ -105,13 +105,58 @@ const RELEASE_TABLE: { readonly [R in WindowsRelease]: WindowsReleaseInfo } = {
   },
 };
 
-/** End-of-life Semi-Annual Channel releases: known only so they can be refused by name. */
-export const SAC_RELEASES: ReadonlyArray<{ readonly name: string; readonly build: string }> = [
-  { name: '1903', build: '10.0.18362' },
-  { name: '1909', build: '10.0.18363' },
-  { name: '2004', build: '10.0.19041' },
-  { name: '20H2', build: '10.0.19042' },
+/** A Windows Server release that no supported Kubernetes node runs any more: known so it can be refused or warned on. */
+export interface RetiredRelease {
+  /** `2016`, `1809`-style SAC name (`1903`, `20H2`). */
+  readonly name: string;
+  /** `node.kubernetes.io/windows-build` value (major.minor.build). */
+  readonly build: string;
+  readonly channel: 'LTSC' | 'SAC';
+  /** Image tag tokens that mean it (`ltsc2016`, `1803`). */
+  readonly imageTags: readonly string[];
+  readonly displayName: string;
+}
+
+/**
+ * End-of-life Semi-Annual Channel releases. Their servicing ended between 2019 (1709) and 2022 (20H2); no cloud
+ * and no supported Kubernetes release runs them as nodes.
+ * @see https://learn.microsoft.com/windows-server/get-started/windows-server-release-info
+ */
+export const SAC_RELEASES: readonly RetiredRelease[] = [
+  { name: '1709', build: '10.0.16299', channel: 'SAC', imageTags: ['1709'], displayName: 'Windows Server 1709' },
+  { name: '1803', build: '10.0.17134', channel: 'SAC', imageTags: ['1803'], displayName: 'Windows Server 1803' },
+  { name: '1903', build: '10.0.18362', channel: 'SAC', imageTags: ['1903'], displayName: 'Windows Server 1903' },
+  { name: '1909', build: '10.0.18363', channel: 'SAC', imageTags: ['1909'], displayName: 'Windows Server 1909' },
+  { name: '2004', build: '10.0.19041', channel: 'SAC', imageTags: ['2004'], displayName: 'Windows Server 2004' },
+  { name: '20H2', build: '10.0.19042', channel: 'SAC', imageTags: ['20h2'], displayName: 'Windows Server 20H2' },
 ];
+
+/**
+ * Every retired release: Windows Server 2016 (build 14393) was never a supported Kubernetes node OS (upstream
+ * support began with 2019 in Kubernetes 1.14), and the SAC releases above are out of servicing.
+ * @see https://kubernetes.io/docs/concepts/windows/intro/#windows-os-version-support
+ * @see https://learn.microsoft.com/virtualization/windowscontainers/deploy-containers/version-compatibility
+ */
+export const RETIRED_RELEASES: readonly RetiredRelease[] = [
+  {
+    name: '2016',
+    build: '10.0.14393',
+    channel: 'LTSC',
+    // Docker Hub's legacy microsoft/* repositories tagged 2016 images `ltsc2016` and Nano Server `sac2016`.
+    imageTags: ['ltsc2016', 'sac2016'],
+    displayName: 'Windows Server 2016',
+  },
+  ...SAC_RELEASES,
+];
+
+/** The retired release with this name or build (`1903`, `10.0.19041`, `2016`), if `value` names one. */
+export function retiredRelease(value: string): RetiredRelease | undefined {
+  const base = value.split('.').slice(0, 3).join('.');
+  const lower = value.toLowerCase();
+  return RETIRED_RELEASES.find(
+    (r) => r.name.toLowerCase() === lower || r.build === base || r.imageTags.includes(lower),
+  );
+}
 
 export function isWindowsRelease(value: unknown): value is WindowsRelease {
   return typeof value === 'string' && (WINDOWS_RELEASES as readonly string[]).includes(value);
@@ -129,9 +174,9 @@ export function releaseForBuild(build: string): WindowsRelease | undefined {
 }
 
 /** The SAC release with this name or build, if `value` names one. */
-export function sacRelease(value: string): { readonly name: string; readonly build: string } | undefined {
-  const base = value.split('.').slice(0, 3).join('.');
-  return SAC_RELEASES.find((s) => s.name.toLowerCase() === value.toLowerCase() || s.build === base);
+export function sacRelease(value: string): RetiredRelease | undefined {
+  const r = retiredRelease(value);
+  return r?.channel === 'SAC' ? r : undefined;
 }
 
 /**
@@ -144,11 +189,14 @@ export function parseWindowsRelease(
   if (isWindowsRelease(value)) return { ok: true, release: value };
   const known = WINDOWS_RELEASES.map((r) => `'${r}'`).join(', ');
   if (typeof value === 'string') {
-    const sac = sacRelease(value);
-    if (sac) {
+    const retired = retiredRelease(value);
+    if (retired) {
       return {
         ok: false,
-        message: `Windows release '${value}' is the end-of-life Semi-Annual Channel release ${sac.name} (build ${sac.build}).`,
+        message:
+          retired.channel === 'SAC'
+            ? `Windows release '${value}' is the end-of-life Semi-Annual Channel release ${retired.name} (build ${retired.build}).`
+            : `Windows release '${value}' is ${retired.displayName} (build ${retired.build}), which Kubernetes does not support as a node.`,
         fix: `Use an LTSC release: ${known}.`,
       };
     }

@@ -21,6 +21,7 @@ spec:
     name: windows
   nodeSelector:
     kubernetes.io/os: windows
+    node.kubernetes.io/windows-build: '10.0.20348'
   tolerations:
     - key: os
       operator: Equal
@@ -117,7 +118,7 @@ describe('WindowsValidation', () => {
         violatingResources: [
           {
             resourceName: 'web',
-            locations: ['spec.securityContext.runAsUser (line 17)'],
+            locations: ['spec.securityContext.runAsUser (line 18)'],
             manifestPath: join(dir, 'app.k8s.yaml'),
           },
         ],

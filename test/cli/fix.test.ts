@@ -28,7 +28,7 @@ kind: Pod
 metadata: {name: odd}
 spec:
   os: {name: windows}
-  nodeSelector: {kubernetes.io/os: linux}
+  nodeSelector: {kubernetes.io/os: linux, node.kubernetes.io/windows-build: 10.0.20348}
   containers: [{name: a, image: '${IIS}'}]
 `;
 
@@ -51,7 +51,7 @@ describe('k8s-windows fix', () => {
     expect(r.stderr).toContain(
       '  removed spec.template.spec.containers[0].securityContext.capabilities {"drop":["ALL"]}: Linux-only, the API server forbids it on Windows pods (windows-linux-only-field).\n',
     );
-    expect(r.stderr).toContain('k8s-windows fix: 4 changes in 1 object.\n');
+    expect(r.stderr).toContain('k8s-windows fix: 5 changes in 1 object.\n');
   });
 
   it('--report json: changes, the findings left and input problems as JSON on stderr', async () => {
@@ -65,6 +65,7 @@ describe('k8s-windows fix', () => {
       'windows-linux-only-field',
       'windows-os-unset',
       'windows-node-selector-missing',
+      'image-build-unpinned',
     ]);
     expect(report.inputProblems).toEqual([]);
   });

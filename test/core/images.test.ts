@@ -1,4 +1,11 @@
-import { checkImageCompatibility, inferWindowsBuild, isWindowsImage, parseImageReference } from 'k8s-windows';
+import {
+  checkImageCompatibility,
+  inferWindowsBuild,
+  isWindowsImage,
+  legacyWindowsRepository,
+  parseImageReference,
+  windowsBuildCoverage,
+} from 'k8s-windows';
 
 describe('parseImageReference', () => {
   test.each([
@@ -39,9 +46,42 @@ describe('inferWindowsBuild', () => {
     expect(inferWindowsBuild(tag)).toMatchObject({ kind: 'release', release });
   });
 
-  test('SAC tags', () => {
-    expect(inferWindowsBuild('20H2')).toEqual({ kind: 'sac', name: '20H2', build: '10.0.19042' });
-    expect(inferWindowsBuild('windowsservercore-1909')).toMatchObject({ kind: 'sac', name: '1909' });
+  test('retired releases: SAC tags and Windows Server 2016', () => {
+    expect(inferWindowsBuild('20H2')).toEqual({
+      kind: 'retired',
+      name: '20H2',
+      build: '10.0.19042',
+      displayName: 'Windows Server 20H2',
+    });
+    expect(inferWindowsBuild('windowsservercore-1909')).toMatchObject({ kind: 'retired', name: '1909' });
+    for (const tag of ['1709', 'windowsservercore-1803', 'windowsservercore-ltsc2016', 'sac2016', '10.0.14393.2248']) {
+      expect(inferWindowsBuild(tag)).toMatchObject({ kind: 'retired' });
+    }
+    expect(inferWindowsBuild('10.0.16299.15')).toMatchObject({ kind: 'retired', name: '1709' });
+  });
+
+  test("vendors' year tags after a Windows word", () => {
+    expect(inferWindowsBuild('3.1.4-windows-2022')).toMatchObject({ kind: 'release', release: '2022' });
+    expect(inferWindowsBuild('v1.2-win2019')).toMatchObject({ kind: 'release', release: '2019' });
+    expect(inferWindowsBuild('2022')).toEqual({ kind: 'unknown' });
+  });
+
+  test('legacy Docker Hub microsoft/* repositories are Windows images', () => {
+    for (const image of ['microsoft/iis', 'microsoft/windowsservercore:latest', 'docker.io/microsoft/aspnet:4.7.2']) {
+      expect(isWindowsImage(image)).toBe(true);
+      expect(legacyWindowsRepository(image)).toBeDefined();
+    }
+    expect(legacyWindowsRepository('microsoft/iis')?.successor).toBe('mcr.microsoft.com/windows/servercore/iis');
+    expect(legacyWindowsRepository('mcr.microsoft.com/windows/servercore/iis')).toBeUndefined();
+    expect(isWindowsImage('mcr.microsoft.com/windows:ltsc2019')).toBe(true);
+  });
+
+  test('build coverage: single-build tags, known multi-arch publishers, unknown', () => {
+    expect(windowsBuildCoverage('mcr.microsoft.com/windows/servercore:ltsc2022')).toBe('single');
+    expect(windowsBuildCoverage('registry.k8s.io/sig-storage/csi-node-driver-registrar:v2.13.0')).toBe('multi');
+    expect(windowsBuildCoverage('mcr.microsoft.com/oss/kubernetes-csi/azuredisk-csi:v1.31.0')).toBe('multi');
+    expect(windowsBuildCoverage('mcr.microsoft.com/dotnet/framework/aspnet:4.8')).toBe('multi');
+    expect(windowsBuildCoverage('contoso.azurecr.io/web:1.0')).toBe('unknown');
   });
 
   test.each(['4.8', 'latest', '1.2.3', undefined])('floating %j', (tag) => {

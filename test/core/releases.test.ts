@@ -70,7 +70,12 @@ describe('parseWindowsRelease', () => {
   });
 
   test('refuses anything else with the list', () => {
-    expect(parseWindowsRelease('2016')).toMatchObject({ ok: false, fix: "Use one of '2019', '2022', '2025'." });
+    expect(parseWindowsRelease('2012')).toMatchObject({ ok: false, fix: "Use one of '2019', '2022', '2025'." });
+    expect(parseWindowsRelease('2016')).toMatchObject({
+      ok: false,
+      fix: "Use an LTSC release: '2019', '2022', '2025'.",
+    });
+    expect(parseWindowsRelease('2016')).toMatchObject({ message: expect.stringContaining('10.0.14393') });
     expect(parseWindowsRelease(undefined)).toMatchObject({ ok: false });
   });
 });

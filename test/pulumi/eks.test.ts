@@ -337,7 +337,7 @@ describe('WindowsNodePool (managed node group)', () => {
         'taints[1]',
         'taints[2]',
       ]);
-      expect(errors[0].reason).toMatch(/"2016" is not supported/);
+      expect(errors[0].reason).toMatch(/'2016' is Windows Server 2016/);
     });
 
     test('a taint longer than EKS accepts', () => {

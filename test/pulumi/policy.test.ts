@@ -216,9 +216,9 @@ describe(POLICY_NAMES.kubernetes, () => {
 });
 
 describe(POLICY_NAMES.kubernetesAdvice, () => {
-  test('fails: a floating image tag on a pinned Windows pod is a warning', async () => {
+  test('fails: a build-less image tag on a pinned Windows pod is advice', async () => {
     const pod = toWindowsPodSpec({
-      containers: [{ name: 'a', image: 'mcr.microsoft.com/dotnet/framework/aspnet:4.8' }],
+      containers: [{ name: 'a', image: 'contoso.azurecr.io/shop/api:4.8' }],
     });
     const violations = await stackViolations(POLICY_NAMES.kubernetesAdvice, [deployment('floating', pod as never)]);
     expect(violations.map(([m]) => m)).toEqual(

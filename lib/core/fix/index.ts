@@ -10,9 +10,6 @@
  * - Output is faithful: edits go through the `yaml` Document API, documents with nothing to fix keep their bytes,
  *   and fixing the output again changes nothing.
  */
-import { inferWindowsBuild, parseImageReference } from '../images';
-import { releaseInfo } from '../releases';
-import { WINDOWS_BUILD_LABEL } from '../kube';
 import { isWorkloadKind, locatePodSpec } from '../workloads';
 import { buildIndex } from '../validate/context';
 import { validateManifests } from '../validate/engine';
@@ -21,9 +18,9 @@ import type { LoadError } from '../validate/loader';
 import { analyzePod, type PodFacts } from '../validate/pod';
 import { diagnosticSubject, resourceRef, waivers } from '../validate/report';
 import type { Diagnostic, ResourceRef, RuleSetting } from '../validate/types';
-import { isRecord, join, key, show, stringMap } from '../validate/util';
+import { isRecord, show } from '../validate/util';
 import { applyEdit, parseText, renderText, rereadObjects } from './document';
-import { FIXERS, targetTolerations } from './fixers';
+import { FIXERS, releasePin, targetTolerations } from './fixers';
 import { resolveFixTarget, type FixOptions } from './options';
 
 export * from './options';
@@ -184,30 +181,9 @@ function editsFor(
   if (isActive('windows-toleration-missing')) {
     for (const e of targetTolerations({ pod, target })) add(e, 'windows-toleration-missing');
   }
-  if (target.release !== undefined && needsReleasePin(pod)) {
-    if (target.runtimeClassName !== undefined) {
-      add({ op: 'set', path: join(pod.path, 'runtimeClassName'), value: target.runtimeClassName });
-    } else {
-      const path = join(pod.path, 'nodeSelector', key(WINDOWS_BUILD_LABEL));
-      add({ op: 'set', path, value: releaseInfo(target.release).build });
-    }
-  }
+  // The release the user gave: every unpinned Windows pod gets it, whether or not a rule asked.
+  if (isActive('image-build-unpinned')) for (const e of releasePin(pod, target)) add(e, 'image-build-unpinned');
   return out;
-}
-
-/**
- * Whether a Windows pod should be pinned to the target's release: it pins no build itself (selector or
- * RuntimeClass) and is not a node agent. HostProcess pods run whatever the host's build, and a DaemonSet whose
- * images name no build (multi-arch manifest lists) follows every Windows node: pinning either would skip nodes.
- */
-function needsReleasePin(pod: PodFacts): boolean {
-  if (pod.hostProcess || pod.runtimeClassName !== undefined) return false;
-  if (stringMap(pod.spec, 'nodeSelector')[WINDOWS_BUILD_LABEL] !== undefined) return false;
-  if (pod.kind !== 'DaemonSet') return true;
-  return pod.containers.some((c) => {
-    const ref = typeof c.c.image === 'string' ? parseImageReference(c.c.image) : undefined;
-    return ref !== undefined && inferWindowsBuild(ref.tag).kind === 'release';
-  });
 }
 
 function describe(edit: FixEdit, ruleId: string | undefined, resource: ResourceRef, previous: unknown): FixChange {

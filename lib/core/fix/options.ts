@@ -6,11 +6,11 @@ import { IssueCollector } from '../errors';
 import { parseWindowsRelease } from '../releases';
 import { GKE_WINDOWS_TAINT, TAINT_EFFECTS, type Taint, type TaintEffect } from '../target';
 import type { FixTarget } from '../validate/fixes';
-import type { ValidateOptions } from '../validate/types';
+import { CLOUDS, type Cloud, type ValidateOptions } from '../validate/types';
 
-/** Managed Kubernetes services with a taint preset. */
-export const FIX_CLOUDS = ['eks', 'aks', 'gke'] as const;
-export type FixCloud = (typeof FIX_CLOUDS)[number];
+/** Managed Kubernetes services with a taint preset: the engine's `Cloud`s. */
+export const FIX_CLOUDS: readonly Cloud[] = CLOUDS;
+export type FixCloud = Cloud;
 
 /**
  * The taints each cloud puts on Windows nodes by itself, so Windows pods must tolerate them:
@@ -29,17 +29,16 @@ export const CLOUD_TAINTS: Readonly<Record<FixCloud, readonly Taint[]>> = {
   gke: [GKE_WINDOWS_TAINT],
 };
 
+/**
+ * `validateManifests`' options (its `cloud` also adds the taints that cloud puts on Windows nodes itself,
+ * `CLOUD_TAINTS`), and the target Windows pods are fixed towards.
+ */
 export interface FixOptions extends ValidateOptions {
   /**
    * Taints your Windows nodes carry: Windows pods get a toleration for each one they do not tolerate yet.
    * @default [] (plus the cloud preset's)
    */
   readonly tolerations?: readonly Taint[];
-  /**
-   * The managed service the manifests go to: adds the taints it puts on Windows nodes itself (`CLOUD_TAINTS`).
-   * @default - none
-   */
-  readonly cloud?: FixCloud;
   /**
    * A RuntimeClass that pins your Windows release (with `windowsRelease`): set as `runtimeClassName` on
    * unpinned Windows pods instead of the `node.kubernetes.io/windows-build` selector.

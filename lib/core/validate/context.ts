@@ -97,6 +97,12 @@ export function buildIndex(objects: readonly unknown[]): SetIndex {
   return b;
 }
 
+/** The `pod-security.kubernetes.io/enforce` label of a Namespace in the set, when there is one. */
+export function namespaceEnforces(index: SetIndex, namespace: string): string | undefined {
+  const labels = rec(rec(index.namespaces.get(namespace), 'metadata'), 'labels');
+  return str(labels, 'pod-security.kubernetes.io/enforce');
+}
+
 function listHas(values: readonly unknown[], wanted: string): boolean {
   return values.some((v) => v === wanted || v === '*');
 }
@@ -143,4 +149,16 @@ export function gmsaGrant(index: SetIndex, namespace: string, serviceAccount: st
     }
   }
   return unknown ? 'unknown' : 'missing';
+}
+
+/**
+ * Whether the set holds RBAC about this pod's gMSA use: a binding for its ServiceAccount, or a role granting `use`
+ * on the credspec. Only then is a missing grant certain enough to be an error; otherwise the grant may live in
+ * files that were not given.
+ */
+export function rbacConcerns(index: SetIndex, namespace: string, serviceAccount: string, credspec: string): boolean {
+  if (index.bindingsBySubject.has(`sa:${namespace}:${serviceAccount}`)) return true;
+  for (const role of index.clusterRoles.values()) if (grantsUse(role, credspec)) return true;
+  for (const role of index.roles.values()) if (grantsUse(role, credspec)) return true;
+  return false;
 }

@@ -17,7 +17,8 @@ import {
   checkWildcardTolerations,
   checkWindowsScheduling,
 } from './checks/scheduling';
-import { buildIndex, namespaceOf } from './context';
+import { buildIndex, namespaceOf, type SetIndex } from './context';
+import { sourceOf } from './loader';
 import { analyzePod, type PodFacts } from './pod';
 import { DiagnosticSink, type Report } from './report';
 import type { Diagnostic, ValidateOptions } from './types';
@@ -56,6 +57,29 @@ function checkDocument(obj: unknown, position: number, report: Report): obj is R
 interface PodEntry {
   readonly facts: PodFacts;
   readonly report: Report;
+  readonly source: string;
+}
+
+/**
+ * Cross-object rules compare a pod with what it really references (its namespace, RuntimeClass, credspec and
+ * ServiceAccount grants by name, from the whole set) and, where a rule needs the objects around it (Linux pods
+ * beside Windows pods, Services, credspecs to compare names with, RBAC that decides an error), with the objects
+ * of its own file only: a directory of unrelated manifests must not interact.
+ */
+function groupBySource(
+  list: readonly unknown[],
+  scope: ValidateOptions['crossObjectScope'],
+): { keys: string[]; indexes: Map<string, SetIndex> } {
+  const keys = list.map((o) => (scope === 'set' ? '' : (sourceOf(o) ?? '')));
+  const groups = new Map<string, unknown[]>();
+  list.forEach((o, i) => {
+    const g = groups.get(keys[i]);
+    if (g) g.push(o);
+    else groups.set(keys[i], [o]);
+  });
+  const indexes = new Map<string, SetIndex>();
+  for (const [k, objects] of groups) indexes.set(k, buildIndex(objects));
+  return { keys, indexes };
 }
 
 /**
@@ -68,22 +92,29 @@ export function validateManifests(objects: readonly unknown[], options: Validate
   const opts: ValidateOptions = isRecord(options) ? options : {};
   const sink = new DiagnosticSink(list.length, opts.rules);
   const index = buildIndex(list);
+  const { keys: sources, indexes: sourceIndexes } = groupBySource(list, opts.crossObjectScope);
   const pods: PodEntry[] = [];
-  const windowsPods = new WindowsPodsByLabel();
-  const services: { obj: Rec; report: Report }[] = [];
+  const windowsPods = new Map<string, WindowsPodsByLabel>();
+  const services: { obj: Rec; report: Report; source: string }[] = [];
 
   list.forEach((obj, i) => {
     const loc = isRecord(obj) && isWorkloadKind(obj.kind) ? locatePodSpec(obj) : undefined;
     const report = sink.reporter(i, obj, loc?.podMetadata);
     if (!checkDocument(obj, i, report)) return;
     if (loc) {
+      const source = sources[i];
+      const local = sourceIndexes.get(source) ?? index;
       const facts = analyzePod(obj, loc, index, opts);
-      pods.push({ facts, report });
-      if (facts.windows) windowsPods.add(facts);
-      checkApiServer(facts, report);
+      pods.push({ facts, report, source });
+      if (facts.windows) {
+        let byLabel = windowsPods.get(source);
+        if (!byLabel) windowsPods.set(source, (byLabel = new WindowsPodsByLabel()));
+        byLabel.add(facts);
+      }
+      checkApiServer(facts, index, report);
       checkHostProcess(facts, report);
-      checkPodGmsa(facts, index, report);
-      checkWindowsScheduling(facts, report);
+      checkPodGmsa(facts, index, local, report);
+      checkWindowsScheduling(facts, opts, report);
       checkWildcardTolerations(facts, report);
       checkImages(facts, opts, report);
       checkPodFeatures(facts, report);
@@ -99,16 +130,18 @@ export function validateManifests(objects: readonly unknown[], options: Validate
         checkCredspecObject(obj, report);
         break;
       case 'Service':
-        services.push({ obj, report });
+        services.push({ obj, report, source: sources[i] });
         break;
       default:
         break;
     }
   });
 
-  if (pods.some((p) => p.facts.windows)) {
-    for (const p of pods) checkLinuxPinned(p.facts, p.report);
+  const hybridSources = new Set(pods.filter((p) => p.facts.windows).map((p) => p.source));
+  for (const p of pods) if (hybridSources.has(p.source)) checkLinuxPinned(p.facts, p.report);
+  for (const s of services) {
+    const byLabel = windowsPods.get(s.source);
+    if (byLabel) checkService(s.obj, namespaceOf(s.obj), byLabel, s.report);
   }
-  for (const s of services) checkService(s.obj, namespaceOf(s.obj), windowsPods, s.report);
   return sink.diagnostics();
 }

@@ -4,20 +4,22 @@
  * and whether it is a HostProcess pod.
  */
 import { isWindowsImage } from '../images';
-import { CONTAINER_LISTS, OS_LABEL, WINDOWS_BUILD_LABEL, type ContainerList } from '../kube';
+import { BETA_OS_LABEL, CONTAINER_LISTS, OS_LABEL, WINDOWS_BUILD_LABEL, type ContainerList } from '../kube';
 import {
   isWindowsRelease,
   isWindowsRuntimeHandler,
   releaseForBuild,
   releaseInfo,
+  retiredRelease,
   WINDOWS_RUNTIME_HANDLERS,
+  type RetiredRelease,
   type WindowsIsolation,
   type WindowsRelease,
 } from '../releases';
 import type { PodSpecLocation } from '../workloads';
 import { namespaceOf, type SetIndex } from './context';
 import type { ValidateOptions } from './types';
-import { arr, isRecord, join, key, rec, str, stringMap, type Rec } from './util';
+import { arr, has, isRecord, join, key, rec, str, stringMap, type Rec } from './util';
 
 export interface ContainerRef {
   readonly c: Rec;
@@ -33,6 +35,13 @@ export interface ReleasePin {
   /** Where the pin comes from, as a path (or `options.windowsRelease`). */
   readonly path: string;
   /** For messages: `nodeSelector node.kubernetes.io/windows-build=10.0.20348`. */
+  readonly via: string;
+}
+
+/** A build label that names a release no supported node runs. */
+export interface RetiredPin {
+  readonly release: RetiredRelease;
+  readonly path: string;
   readonly via: string;
 }
 
@@ -61,11 +70,29 @@ export interface PodFacts {
   readonly runtimeClass?: Rec;
   /** The kubernetes.io/os value the pod's nodeSelector (or its RuntimeClass's) asks for. */
   readonly osBySelector?: string;
+  /** The label that selector uses: `kubernetes.io/os`, or the deprecated `beta.kubernetes.io/os`. */
+  readonly osSelectorLabel?: string;
   /** The kubernetes.io/os value every required node affinity term asks for. */
   readonly osByAffinity?: string;
+  /** The OS values required node affinity allows, when it restricts the OS at all. */
+  readonly osAllowedByAffinity?: ReadonlySet<string>;
   readonly pin?: ReleasePin;
+  /** A build pin (nodeSelector or RuntimeClass) to a retired release: no node matches it. */
+  readonly retiredPin?: RetiredPin;
   readonly isolation: WindowsIsolation;
+  /**
+   * Whether the isolation is known: false when the pod names a RuntimeClass that is not in the input set, which
+   * may use the Hyper-V handler.
+   */
+  readonly isolationKnown: boolean;
+  /**
+   * Something Windows about a pod that is not judged Windows (a Windows image beside unknown ones, windowsOptions,
+   * a Windows toleration): such a pod is never told to pin itself to Linux.
+   */
+  readonly windowsHint?: string;
   readonly hostProcess: boolean;
+  /** Pod (template) annotations. */
+  readonly annotations: Rec;
   /** Pod tolerations and its RuntimeClass's, which admission merges in. */
   readonly tolerations: readonly TolerationRef[];
 }
@@ -75,22 +102,77 @@ function hostProcessValue(securityContext: unknown): boolean | undefined {
   return typeof raw === 'boolean' ? raw : undefined;
 }
 
-/** The OS every required node affinity term selects, when they agree. */
-function affinityOs(spec: Rec): string | undefined {
+const OS_LABELS = [OS_LABEL, BETA_OS_LABEL];
+const ANY_OS: ReadonlySet<string> = new Set(['linux', 'windows']);
+
+/** The OS values one node selector term allows (its expressions are ANDed), or undefined when it does not say. */
+function termOs(term: unknown): Set<string> | undefined {
+  let allowed: Set<string> | undefined;
+  for (const e of arr(term, 'matchExpressions')) {
+    if (!isRecord(e) || typeof e.key !== 'string' || !OS_LABELS.includes(e.key)) continue;
+    const values = arr(e, 'values').filter((v): v is string => typeof v === 'string');
+    let these: Set<string>;
+    switch (e.operator) {
+      case 'In':
+        these = new Set(values);
+        break;
+      case 'NotIn':
+        these = new Set([...ANY_OS].filter((os) => !values.includes(os)));
+        break;
+      case 'DoesNotExist':
+        these = new Set();
+        break;
+      default:
+        continue;
+    }
+    allowed = allowed === undefined ? these : new Set([...allowed].filter((os) => these.has(os)));
+  }
+  return allowed;
+}
+
+/**
+ * The OS values required node affinity allows: terms are ORed, so the union of what each allows; undefined when
+ * some term does not restrict the OS (or there is no required affinity).
+ */
+function affinityOs(spec: Rec): Set<string> | undefined {
   const terms = arr(
     rec(rec(rec(spec, 'affinity'), 'nodeAffinity'), 'requiredDuringSchedulingIgnoredDuringExecution'),
     'nodeSelectorTerms',
   );
-  let os: string | undefined;
+  if (terms.length === 0) return undefined;
+  const out = new Set<string>();
   for (const term of terms) {
-    const expr = arr(term, 'matchExpressions').find(
-      (e) => isRecord(e) && e.key === OS_LABEL && e.operator === 'In' && arr(e, 'values').length === 1,
-    );
-    const value = expr === undefined ? undefined : arr(expr, 'values')[0];
-    if (typeof value !== 'string' || (os !== undefined && os !== value)) return undefined;
-    os = value;
+    const allowed = termOs(term);
+    if (allowed === undefined) return undefined;
+    for (const os of allowed) out.add(os);
   }
-  return os;
+  return out;
+}
+
+/** The first OS selector entry (`kubernetes.io/os`, else the beta label) of a nodeSelector map. */
+function selectorOs(selector: Readonly<Record<string, string>>): [string, string] | undefined {
+  for (const label of OS_LABELS) if (selector[label] !== undefined) return [label, selector[label]];
+  return undefined;
+}
+
+/** Annotation only dockershim read to run a pod Hyper-V isolated; containerd ignores it. */
+export const ISOLATION_ANNOTATION = 'experimental.windows.kubernetes.io/isolation-type';
+
+/** A Windows sign on a pod that is not otherwise judged Windows, for messages; undefined when there is none. */
+function windowsHintOf(
+  spec: Rec,
+  containers: readonly ContainerRef[],
+  annotations: Rec | undefined,
+): string | undefined {
+  const image = containers.find((c) => typeof c.c.image === 'string' && isWindowsImage(c.c.image) === true);
+  if (image) return `${image.path}.image '${String(image.c.image)}' is a Windows image`;
+  if (has(rec(spec, 'securityContext'), 'windowsOptions')) return 'it sets securityContext.windowsOptions';
+  const withOptions = containers.find((c) => has(rec(c.c, 'securityContext'), 'windowsOptions'));
+  if (withOptions) return `${withOptions.path} sets securityContext.windowsOptions`;
+  const toleration = arr(spec, 'tolerations').find((t) => isRecord(t) && str(t, 'value')?.toLowerCase() === 'windows');
+  if (toleration) return 'it tolerates a Windows node taint';
+  if (has(annotations, ISOLATION_ANNOTATION)) return `it carries the ${ISOLATION_ANNOTATION} annotation`;
+  return undefined;
 }
 
 function containerRefs(spec: Rec, path: string, podHostProcess: boolean | undefined): ContainerRef[] {
@@ -118,9 +200,13 @@ export function analyzePod(obj: Rec, loc: PodSpecLocation, index: SetIndex, opti
   const rcScheduling = rec(runtimeClass, 'scheduling');
   const nodeSelector = stringMap(spec, 'nodeSelector');
   const rcSelector = stringMap(rcScheduling, 'nodeSelector');
-  const osBySelector = nodeSelector[OS_LABEL] ?? rcSelector[OS_LABEL];
-  const osByAffinity = affinityOs(spec);
+  const osSelector = selectorOs(nodeSelector) ?? selectorOs(rcSelector);
+  const osBySelector = osSelector?.[1];
+  const osAllowedByAffinity = affinityOs(spec);
+  const osByAffinity = osAllowedByAffinity?.size === 1 ? [...osAllowedByAffinity][0] : undefined;
   const handler = str(runtimeClass, 'handler');
+  const podMetadata = isRecord(loc.podMetadata) ? (loc.podMetadata as Rec) : undefined;
+  const annotations = rec(podMetadata, 'annotations');
 
   let windows = false;
   let evidence = '';
@@ -129,42 +215,47 @@ export function analyzePod(obj: Rec, loc: PodSpecLocation, index: SetIndex, opti
     evidence = `spec.os.name is ${declaredOs}`;
   } else if (osBySelector !== undefined) {
     windows = osBySelector === 'windows';
-    evidence = `it selects ${OS_LABEL}=${osBySelector} nodes`;
+    evidence = `it selects ${osSelector?.[0]}=${osBySelector} nodes`;
   } else if (osByAffinity !== undefined) {
     windows = osByAffinity === 'windows';
     evidence = `its node affinity requires ${OS_LABEL}=${osByAffinity}`;
   } else if (isWindowsRuntimeHandler(handler)) {
     windows = true;
     evidence = `its RuntimeClass '${runtimeClassName}' uses the Windows handler ${handler}`;
+  } else if (containers.some((c) => c.hostProcess)) {
+    windows = true;
+    evidence = 'it runs HostProcess containers';
   } else {
-    const images = containers.map((c) => c.c.image);
-    if (images.length > 0 && images.every((i) => typeof i === 'string' && isWindowsImage(i) === true)) {
+    // A pod cannot mix Windows and Linux containers, so one Windows image makes it a Windows pod.
+    const image = containers.find((c) => typeof c.c.image === 'string' && isWindowsImage(c.c.image) === true);
+    if (image) {
       windows = true;
-      evidence = 'every image is a Windows image';
+      evidence = `${image.path}.image '${String(image.c.image)}' is a Windows image`;
     }
   }
 
   let pin: ReleasePin | undefined;
+  let retiredPin: RetiredPin | undefined;
   const podBuild = nodeSelector[WINDOWS_BUILD_LABEL];
   const rcBuild = rcSelector[WINDOWS_BUILD_LABEL];
+  const pinBy = (build: string, at: string, via: string): void => {
+    const release = releaseForBuild(build);
+    if (release) pin = { release, path: at, via };
+    const retired = retiredRelease(build);
+    if (retired && /^\d+\.\d+\.\d+/.test(build)) retiredPin = { release: retired, path: at, via };
+  };
   if (podBuild !== undefined) {
-    const release = releaseForBuild(podBuild);
-    if (release) {
-      pin = {
-        release,
-        path: join(path, 'nodeSelector', key(WINDOWS_BUILD_LABEL)),
-        via: `nodeSelector ${WINDOWS_BUILD_LABEL}=${podBuild}`,
-      };
-    }
+    pinBy(
+      podBuild,
+      join(path, 'nodeSelector', key(WINDOWS_BUILD_LABEL)),
+      `nodeSelector ${WINDOWS_BUILD_LABEL}=${podBuild}`,
+    );
   } else if (rcBuild !== undefined) {
-    const release = releaseForBuild(rcBuild);
-    if (release) {
-      pin = {
-        release,
-        path: join(path, 'runtimeClassName'),
-        via: `RuntimeClass '${runtimeClassName}' (${WINDOWS_BUILD_LABEL}=${rcBuild})`,
-      };
-    }
+    pinBy(
+      rcBuild,
+      join(path, 'runtimeClassName'),
+      `RuntimeClass '${runtimeClassName}' (${WINDOWS_BUILD_LABEL}=${rcBuild})`,
+    );
   } else if (isWindowsRelease(options.windowsRelease)) {
     pin = {
       release: options.windowsRelease,
@@ -187,18 +278,27 @@ export function analyzePod(obj: Rec, loc: PodSpecLocation, index: SetIndex, opti
     spec,
     path,
     namespace: namespaceOf(obj),
-    labels: loc.podMetadata ? stringMap(loc.podMetadata, 'labels') : {},
+    labels: podMetadata ? stringMap(podMetadata, 'labels') : {},
     ...(declaredOs !== undefined ? { declaredOs } : {}),
     windows,
     evidence,
     containers,
     ...(runtimeClassName !== undefined ? { runtimeClassName } : {}),
     ...(runtimeClass !== undefined ? { runtimeClass } : {}),
-    ...(osBySelector !== undefined ? { osBySelector } : {}),
+    ...(osBySelector !== undefined ? { osBySelector, osSelectorLabel: osSelector?.[0] } : {}),
     ...(osByAffinity !== undefined ? { osByAffinity } : {}),
+    ...(osAllowedByAffinity !== undefined ? { osAllowedByAffinity } : {}),
     ...(pin !== undefined ? { pin } : {}),
+    ...(retiredPin !== undefined ? { retiredPin } : {}),
     isolation: handler !== undefined && handler.startsWith(WINDOWS_RUNTIME_HANDLERS.hyperv) ? 'hyperv' : 'process',
+    isolationKnown: runtimeClassName === undefined || runtimeClass !== undefined,
+    ...(windows ? {} : optional('windowsHint', windowsHintOf(spec, containers, annotations))),
+    annotations: annotations ?? {},
     hostProcess: containers.some((c) => c.hostProcess),
     tolerations,
   };
+}
+
+function optional<K extends string, V>(k: K, v: V | undefined): { [P in K]?: V } {
+  return (v === undefined ? {} : { [k]: v }) as { [P in K]?: V };
 }

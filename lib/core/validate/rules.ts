@@ -31,15 +31,18 @@ const RULE_LIST = [
     rationale:
       'kube-apiserver rejects Windows pods that set Linux-only security fields, host namespaces, sysctls or pod-level resources ("cannot be set for a windows pod").',
     docs: K8S_WINDOWS,
+    severityReason: 'The API server rejects the pod.',
   },
   {
     id: 'windows-linux-only-field',
     family: 'api-server',
-    defaultSeverity: 'warning',
+    defaultSeverity: 'info',
     summary: 'A Linux-only field on a pod that is Windows by its scheduling or images but has no spec.os.',
     rationale:
       'Without spec.os the API server accepts the field, but the Windows node ignores it or fails the container; setting spec.os.name: windows turns it into an error.',
     docs: K8S_WINDOWS,
+    severityReason:
+      'Without spec.os the API server admits the pod and the Windows kubelet ignores these fields; charts often set them on purpose to pass Pod Security restricted.',
   },
   {
     id: 'windows-os-name',
@@ -48,6 +51,7 @@ const RULE_LIST = [
     summary: 'spec.os.name is empty or not linux/windows.',
     rationale: 'The API server accepts only `linux` and `windows` (NotSupported) and refuses an empty name (Required).',
     docs: K8S_WINDOWS_GUIDE,
+    severityReason: 'The API server rejects the pod.',
   },
   {
     id: 'windows-options-on-linux-pod',
@@ -56,15 +60,18 @@ const RULE_LIST = [
     summary: 'windowsOptions set on a pod with spec.os.name: linux.',
     rationale: 'The API server rejects windowsOptions at pod or container level on Linux pods, even `{}`.',
     docs: K8S_WINDOWS_GUIDE,
+    severityReason: 'The API server rejects the pod.',
   },
   {
     id: 'windows-os-unset',
     family: 'api-server',
-    defaultSeverity: 'warning',
+    defaultSeverity: 'info',
     summary: 'A Windows pod without spec.os.name: windows.',
     rationale:
       'spec.os.name lets the API server check Windows rules at admission and gives the Pod Security restricted exemptions; without it mistakes surface on the node.',
     docs: K8S_WINDOWS_GUIDE,
+    severityReason:
+      'The pod runs without it; warning only in a namespace that enforces restricted, where the Windows exemptions depend on spec.os.',
   },
   // --- windowsOptions formats (API server, any pod) ---
   {
@@ -75,6 +82,7 @@ const RULE_LIST = [
     rationale:
       'The API server checks runAsUserName: no control characters, at most one backslash, a NetBIOS or DNS domain, a user part of 1-104 bytes without "/\\:;|=,+*?<>@[].',
     docs: RUN_AS_USER_NAME,
+    severityReason: 'The API server rejects the pod.',
   },
   {
     id: 'gmsa-name-format',
@@ -83,6 +91,7 @@ const RULE_LIST = [
     summary: 'windowsOptions.gmsaCredentialSpecName is not a DNS-1123 subdomain.',
     rationale: 'It names a GMSACredentialSpec object, so the API server requires a lowercase DNS-1123 subdomain.',
     docs: GMSA,
+    severityReason: 'The API server rejects the pod.',
   },
   {
     id: 'gmsa-inline-spec-size',
@@ -91,6 +100,7 @@ const RULE_LIST = [
     summary: 'windowsOptions.gmsaCredentialSpec is empty or longer than 65536 bytes.',
     rationale: 'The API server rejects an empty inline credential spec and one over 64 KiB.',
     docs: GMSA,
+    severityReason: 'The API server rejects the pod.',
   },
   // --- HostProcess ---
   {
@@ -100,6 +110,7 @@ const RULE_LIST = [
     summary: "A container's windowsOptions.hostProcess differs from the pod's.",
     rationale: 'The API server requires the pod and container values to be identical when both are set.',
     docs: HOST_PROCESS,
+    severityReason: 'The API server rejects the pod.',
   },
   {
     id: 'hostprocess-all-or-none',
@@ -108,6 +119,7 @@ const RULE_LIST = [
     summary: 'A pod mixes HostProcess and non-HostProcess containers.',
     rationale: 'The API server requires every container (init and ephemeral included) to be HostProcess when one is.',
     docs: HOST_PROCESS,
+    severityReason: 'The API server rejects the pod.',
   },
   {
     id: 'hostprocess-host-network',
@@ -116,6 +128,7 @@ const RULE_LIST = [
     summary: 'A HostProcess pod without hostNetwork: true.',
     rationale: 'The API server requires hostNetwork: true on pods with HostProcess containers.',
     docs: HOST_PROCESS,
+    severityReason: 'The API server rejects the pod.',
   },
   {
     id: 'hostprocess-run-as-user-name',
@@ -125,6 +138,8 @@ const RULE_LIST = [
     rationale:
       'HostProcess containers run as a host account: NT AUTHORITY\\SYSTEM, NT AUTHORITY\\Local service or NT AUTHORITY\\NetworkService; the container accounts do not exist on the host.',
     docs: HOST_PROCESS,
+    severityReason:
+      'A container account does not exist on the host: the container cannot start. A missing or unlisted account is a warning.',
   },
   {
     id: 'hostprocess-run-as-non-root',
@@ -134,6 +149,7 @@ const RULE_LIST = [
     rationale:
       'The kubelet cannot verify runAsNonRoot for HostProcess containers and refuses to start them; leave it unset.',
     docs: HOST_PROCESS,
+    severityReason: 'The kubelet refuses to start the container.',
   },
   // --- gMSA ---
   {
@@ -144,6 +160,7 @@ const RULE_LIST = [
     rationale:
       'The CRD keeps credspec at the top level and prunes unknown keys, so a credspec under spec is dropped and pods get no identity.',
     docs: GMSA,
+    severityReason: 'The pods get no gMSA identity.',
   },
   {
     id: 'gmsa-credspec-format',
@@ -153,6 +170,7 @@ const RULE_LIST = [
     rationale:
       'The CRD schema only checks types; a malformed credspec is accepted and fails when the container starts.',
     docs: CREDSPEC,
+    severityReason: 'The container fails to start with its identity.',
   },
   {
     id: 'gmsa-credspec-account-sid',
@@ -161,6 +179,7 @@ const RULE_LIST = [
     summary: 'DomainJoinConfig.Sid is an account SID, not the domain SID.',
     rationale: 'Some vendor docs put the gMSA account SID (with a trailing RID) where the domain SID belongs.',
     docs: CREDSPEC,
+    severityReason: 'Works with some CCG plugins, fails lookups with others.',
   },
   {
     id: 'gmsa-credspec-accounts',
@@ -169,6 +188,7 @@ const RULE_LIST = [
     summary: 'The primary gMSA account is not listed twice, scoped by DNS name and by NetBIOS name.',
     rationale: 'New-CredentialSpec lists the account for both scopes; lookups by the missing scope fail.',
     docs: CREDSPEC,
+    severityReason: 'Works until something looks the account up by the missing scope.',
   },
   {
     id: 'gmsa-host-account-config',
@@ -178,6 +198,7 @@ const RULE_LIST = [
     rationale:
       'Non-domain-joined nodes fetch the gMSA through a CCG plugin; a wrong GUID or input format leaves the container without an identity.',
     docs: GMSA_NON_DOMAIN,
+    severityReason: 'Non-domain-joined nodes cannot fetch the gMSA.',
   },
   {
     id: 'gmsa-credspec-name',
@@ -186,6 +207,7 @@ const RULE_LIST = [
     summary: 'A GMSACredentialSpec name pods cannot reference, or a namespace on the cluster-scoped object.',
     rationale: 'Pods name the credspec in gmsaCredentialSpecName, which must be a lowercase DNS-1123 subdomain.',
     docs: GMSA,
+    severityReason: 'Pods cannot reference it (a namespace on the object is a warning: it is ignored).',
   },
   {
     id: 'gmsa-credspec-not-found',
@@ -194,6 +216,8 @@ const RULE_LIST = [
     summary: 'A pod names a GMSACredentialSpec that is not in the input set (which has others).',
     rationale: 'The gMSA webhook rejects pods naming a credspec that does not exist.',
     docs: GMSA,
+    severityReason:
+      'Only credspecs from the same file are compared, and the credspec may exist in the cluster already.',
   },
   {
     id: 'gmsa-rbac-missing',
@@ -203,6 +227,8 @@ const RULE_LIST = [
     rationale:
       'The gMSA webhook asks a SubjectAccessReview (verb use, windows.k8s.io/gmsacredentialspecs) and rejects the pod without the grant.',
     docs: GMSA,
+    severityReason:
+      "The gMSA webhook rejects the pod. Error only when the pod's own file holds RBAC for its ServiceAccount or for the credspec; otherwise the grant may live elsewhere (info).",
   },
   {
     id: 'gmsa-init-container',
@@ -211,6 +237,7 @@ const RULE_LIST = [
     summary: 'gmsaCredentialSpecName on an init container.',
     rationale: 'The gMSA webhook does not expand init containers: they run without the gMSA identity.',
     docs: GMSA_NON_DOMAIN,
+    severityReason: 'The init container runs, without the identity it was given.',
   },
   // --- scheduling ---
   {
@@ -221,23 +248,26 @@ const RULE_LIST = [
     rationale:
       'spec.os.name does not steer the scheduler: without the selector the pod can land on a Linux node, where it cannot run.',
     docs: K8S_WINDOWS_GUIDE,
+    severityReason: 'The pod can land on a Linux node, where it never starts, or selects Linux outright.',
   },
   {
     id: 'windows-node-selector-affinity-only',
     family: 'scheduling',
-    defaultSeverity: 'warning',
+    defaultSeverity: 'info',
     summary: 'A Windows pod that selects Windows nodes by node affinity only, without a nodeSelector.',
     rationale: 'The EKS VPC resource controller reads the kubernetes.io/os nodeSelector to give Windows pods an IP.',
     docs: K8S_WINDOWS_GUIDE,
+    severityReason: 'It schedules; only EKS needs the nodeSelector (warning with cloud eks).',
   },
   {
     id: 'windows-toleration-missing',
     family: 'scheduling',
-    defaultSeverity: 'warning',
+    defaultSeverity: 'info',
     summary: 'A Windows pod that does not tolerate the os=windows:NoSchedule taint.',
     rationale:
-      'Windows nodes are tainted os=windows:NoSchedule by convention; without the toleration the pod stays Pending.',
+      'Where Windows nodes are tainted (os=windows:NoSchedule by convention, node.kubernetes.io/os=windows:NoSchedule on GKE) a pod without the toleration stays Pending.',
     docs: K8S_WINDOWS_GUIDE,
+    severityReason: 'AKS and EKS do not taint Windows nodes by default; warning with cloud gke, which taints them.',
   },
   {
     id: 'wildcard-toleration',
@@ -246,6 +276,7 @@ const RULE_LIST = [
     summary: 'A toleration with operator: Exists and no key, which tolerates every taint.',
     rationale: 'It swallows the Windows taint, so the pod can land on nodes of the other OS.',
     docs: K8S_WINDOWS_GUIDE,
+    severityReason: 'The pod can land on nodes of the other OS.',
   },
   {
     id: 'linux-node-selector-missing',
@@ -255,6 +286,8 @@ const RULE_LIST = [
     rationale:
       'In a hybrid cluster an unpinned Linux pod can land on an untainted Windows node and sit in ImagePullBackOff.',
     docs: K8S_WINDOWS_GUIDE,
+    severityReason:
+      'On untainted Windows nodes (the AKS and EKS default) the pod can land there and never start; only pods of the same file as Windows pods are checked.',
   },
   {
     id: 'runtimeclass-handler',
@@ -264,6 +297,7 @@ const RULE_LIST = [
     rationale:
       'containerd on Windows runs pods through the runhcs-wcow-* handlers; any other handler fails sandbox creation.',
     docs: RUNTIME_CLASS,
+    severityReason: 'Every pod of the class fails sandbox creation.',
   },
   {
     id: 'runtimeclass-release-mismatch',
@@ -273,6 +307,37 @@ const RULE_LIST = [
     rationale:
       'Users pick the RuntimeClass by its name; pods then land on the other release and their images do not match.',
     docs: RUNTIME_CLASS,
+    severityReason: 'Pods run on another release than their RuntimeClass name promises.',
+  },
+  {
+    id: 'windows-build-retired',
+    family: 'scheduling',
+    defaultSeverity: 'error',
+    summary:
+      'A nodeSelector or RuntimeClass that pins node.kubernetes.io/windows-build to a retired release (2016, SAC 1709-20H2).',
+    rationale:
+      'No supported node runs Windows Server 2016 or a SAC release, so no node carries the label: every pod pinned to it stays Pending.',
+    docs: VERSION_COMPAT,
+    severityReason: 'No node carries the label: the pods stay Pending.',
+  },
+  {
+    id: 'windows-isolation-annotation',
+    family: 'scheduling',
+    defaultSeverity: 'warning',
+    summary: 'The experimental.windows.kubernetes.io/isolation-type annotation, which only dockershim read.',
+    rationale:
+      'containerd ignores the annotation, so the pod runs process-isolated; Hyper-V isolation is chosen by a RuntimeClass with the runhcs-wcow-hypervisor handler.',
+    docs: RUNTIME_CLASS,
+    severityReason: 'The pod runs, but process-isolated, not as the annotation asks.',
+  },
+  {
+    id: 'windows-beta-os-label',
+    family: 'scheduling',
+    defaultSeverity: 'info',
+    summary: 'A pod that selects Windows nodes by the deprecated beta.kubernetes.io/os label.',
+    rationale: 'The label is deprecated since Kubernetes 1.14; the kubelet still sets it, so the pod schedules.',
+    docs: 'https://kubernetes.io/docs/reference/labels-annotations-taints/#beta-kubernetes-io-os-deprecated',
+    severityReason: 'The kubelet still sets the beta label, so the pod schedules.',
   },
   // --- images ---
   {
@@ -283,22 +348,51 @@ const RULE_LIST = [
     rationale:
       'Process isolation needs equal image and host builds ("the container operating system does not match the host operating system"); Hyper-V needs the image to be the same or older.',
     docs: VERSION_COMPAT,
+    severityReason: 'The container cannot start on the nodes the pod is pinned to.',
   },
   {
     id: 'image-sac',
     family: 'images',
     defaultSeverity: 'error',
-    summary: 'An image built on an end-of-life Semi-Annual Channel release.',
-    rationale: 'No supported node runs a SAC build (1903, 1909, 2004, 20H2).',
+    summary:
+      'An image built for a retired Windows release: 2016 (ltsc2016) or an end-of-life SAC release (1709 to 20H2).',
+    rationale: 'No supported node runs Windows Server 2016 or a SAC build (1709, 1803, 1903, 1909, 2004, 20H2).',
     docs: VERSION_COMPAT,
+    severityReason: 'No supported node can run the image.',
+  },
+  {
+    id: 'image-build-unpinned',
+    family: 'images',
+    defaultSeverity: 'warning',
+    summary: 'A single-build Windows image (ltsc2019, 1809, nanoserver-ltsc2022) in a pod that pins no Windows build.',
+    rationale:
+      'Process isolation needs the image build to equal the node build: the pod fails on nodes of any other release in the cluster.',
+    docs: VERSION_COMPAT,
+    severityReason:
+      "The pod starts only on nodes of the image's build and fails on every other release in the cluster.",
+  },
+  {
+    id: 'image-legacy-repository',
+    family: 'images',
+    defaultSeverity: 'warning',
+    summary:
+      'An image from a retired Docker Hub microsoft/* repository (microsoft/iis, microsoft/windowsservercore, ...) with a tag that names no build.',
+    rationale:
+      'Microsoft stopped updating these repositories in 2019; they hold Windows Server 2016 and SAC builds and nothing for 2022 or 2025.',
+    docs: 'https://techcommunity.microsoft.com/blog/containers/the-microsoft-container-registry-mcr/382258',
+    severityReason: 'The repository has no image for Windows Server 2022 or 2025 nodes.',
   },
   {
     id: 'image-floating-tag',
     family: 'images',
-    defaultSeverity: 'warning',
-    summary: 'A Windows image tag that names no Windows build (`4.8`, `latest`, no tag).',
-    rationale: 'Such tags float across builds and have moved under users; pin the ltsc tag of your nodes.',
+    defaultSeverity: 'info',
+    summary:
+      'A Windows image whose tag names no Windows build (`1.0`, `latest`, no tag), from a publisher not known to ship multi-arch lists.',
+    rationale:
+      "A multi-arch manifest list lets containerd pick the entry for the node's build; a single-build image behind such a tag runs only on nodes of its build. Check the manifest covers your nodes.",
     docs: VERSION_COMPAT,
+    severityReason:
+      'The reference cannot tell a multi-arch manifest list from a single-build image; known multi-arch publishers are not reported.',
   },
   {
     id: 'windows-release-support',
@@ -308,23 +402,29 @@ const RULE_LIST = [
     rationale:
       'Windows Server 2019 is no longer listed upstream and AKS refuses it from Kubernetes 1.33; each release has a first Kubernetes minor.',
     docs: K8S_WINDOWS,
+    severityReason: 'Pools of that release are refused or unsupported on that Kubernetes version.',
   },
   // --- unsupported pod features ---
   {
     id: 'windows-host-network',
     family: 'pod-features',
-    defaultSeverity: 'error',
+    defaultSeverity: 'warning',
     summary: 'hostNetwork: true on a Windows pod that is not HostProcess.',
-    rationale: 'Windows pods get host networking only as HostProcess pods.',
+    rationale: 'Windows pods get host networking only as HostProcess pods; elsewhere hostNetwork: true is ignored.',
     docs: K8S_WINDOWS,
+    severityReason:
+      'The API server admits it and the pod runs, on the pod network instead of the host network it asked for.',
   },
   {
     id: 'windows-host-port',
     family: 'pod-features',
     defaultSeverity: 'error',
-    summary: 'hostPort on a Windows container.',
-    rationale: 'Windows does not support hostPort mappings.',
+    summary: 'hostPort on a Windows container, or a HostProcess hostPort that differs from its containerPort.',
+    rationale:
+      'Windows maps host ports only through CNIs with the portMappings capability; HostProcess pods use the host network, where the API server requires hostPort to equal containerPort.',
     docs: NETWORKING,
+    severityReason:
+      'Error when the API server rejects it (a HostProcess hostPort that differs from containerPort); info elsewhere, where it works only with a CNI that maps ports.',
   },
   {
     id: 'windows-emptydir-memory',
@@ -333,6 +433,7 @@ const RULE_LIST = [
     summary: 'emptyDir with medium: Memory on a Windows pod.',
     rationale: 'Windows has no tmpfs; memory-backed emptyDir volumes are not supported.',
     docs: STORAGE,
+    severityReason: 'The volume cannot be created on Windows.',
   },
   {
     id: 'windows-volume-devices',
@@ -341,6 +442,7 @@ const RULE_LIST = [
     summary: 'volumeDevices (raw block) on a Windows container.',
     rationale: 'Raw block volumes are not supported on Windows.',
     docs: STORAGE,
+    severityReason: 'The volume cannot be attached on Windows.',
   },
   {
     id: 'windows-mount-propagation',
@@ -349,14 +451,16 @@ const RULE_LIST = [
     summary: 'mountPropagation on a Windows volume mount.',
     rationale: 'Mount propagation is not supported on Windows.',
     docs: STORAGE,
+    severityReason: 'Not supported on Windows.',
   },
   {
     id: 'windows-linux-mount-path',
     family: 'pod-features',
-    defaultSeverity: 'warning',
+    defaultSeverity: 'info',
     summary: 'A Linux mount path (/var, /etc, /proc, /sys, /dev, /run, /tmp) in a Windows container.',
     rationale: 'Windows paths are C:\\...; a Linux path becomes C:\\var\\... which the Windows app does not read.',
     docs: STORAGE,
+    severityReason: 'The mount works at C:\\...; only the app knows whether it reads that path.',
   },
   {
     id: 'windows-linux-volume-type',
@@ -365,6 +469,7 @@ const RULE_LIST = [
     summary: 'A Linux-only volume type (cephfs, glusterfs, rbd, iscsi, fc, ...) on a Windows pod.',
     rationale: 'These in-tree volume plugins have no Windows implementation.',
     docs: STORAGE,
+    severityReason: 'The volume plugin has no Windows implementation.',
   },
   {
     id: 'windows-nfs-volume',
@@ -373,6 +478,7 @@ const RULE_LIST = [
     summary: 'An nfs volume on a Windows pod.',
     rationale: 'NFS support on Windows nodes is limited; SMB through smb.csi.k8s.io is the supported share.',
     docs: STORAGE,
+    severityReason: 'The in-tree NFS plugin has no Windows support; some setups mount NFS through CSI.',
   },
   {
     id: 'windows-dns-host-net',
@@ -381,16 +487,18 @@ const RULE_LIST = [
     summary: 'dnsPolicy: ClusterFirstWithHostNet on a Windows pod that is not HostProcess.',
     rationale: 'Windows pods have no host network outside HostProcess, so this DNS policy is not supported.',
     docs: NETWORKING,
+    severityReason: 'Not supported on Windows pods outside HostProcess.',
   },
   // --- resources ---
   {
     id: 'windows-memory-request-limit',
     family: 'resources',
-    defaultSeverity: 'warning',
+    defaultSeverity: 'info',
     summary: 'A Windows container whose memory request differs from its limit.',
     rationale:
       'Windows has no OOM killer: job objects page instead, so overcommitted memory degrades the node; set request = limit or only the limit.',
     docs: RESOURCES,
+    severityReason: 'The pod runs; overcommit degrades the node only under memory pressure.',
   },
   {
     id: 'windows-hugepages',
@@ -399,15 +507,17 @@ const RULE_LIST = [
     summary: 'hugepages-* resources on a Windows container.',
     rationale: 'Huge pages are not supported on Windows nodes.',
     docs: RESOURCES,
+    severityReason: 'Not supported on Windows nodes.',
   },
   // --- probes ---
   {
     id: 'windows-tcp-probe',
     family: 'probes',
-    defaultSeverity: 'warning',
+    defaultSeverity: 'info',
     summary: 'A tcpSocket probe on a Windows container.',
     rationale: 'tcpSocket probes are limited on Windows; exec and httpGet probes work.',
     docs: K8S_WINDOWS,
+    severityReason: 'tcpSocket probes work on Windows nodes; exec and httpGet are the better-trodden path.',
   },
   {
     id: 'windows-startup-probe',
@@ -417,6 +527,7 @@ const RULE_LIST = [
     rationale:
       'Windows containers start 10-30 s slower and these images are gigabytes: a liveness probe kills them before they are up (warning when one is set).',
     docs: K8S_WINDOWS,
+    severityReason: 'Advice; warning when a livenessProbe gives the container less than a minute to start.',
   },
   // --- Services ---
   {
@@ -426,6 +537,7 @@ const RULE_LIST = [
     summary: 'sessionAffinityConfig.clientIP.timeoutSeconds on a Service selecting Windows pods.',
     rationale: 'Windows kube-proxy does not support the session affinity timeout.',
     docs: NETWORKING,
+    severityReason: 'The Service works, without the timeout.',
   },
   {
     id: 'windows-service-external-traffic-local',
@@ -434,6 +546,7 @@ const RULE_LIST = [
     summary: 'externalTrafficPolicy: Local on a Service selecting Windows pods.',
     rationale: 'Windows kube-proxy needs Direct Server Return (DSR) enabled to honour externalTrafficPolicy: Local.',
     docs: NETWORKING,
+    severityReason: 'Works only with DSR enabled in Windows kube-proxy.',
   },
   // --- Pod Security Admission ---
   {
@@ -444,6 +557,7 @@ const RULE_LIST = [
     rationale:
       'Pod Security Admission rejects it; HostProcess pods need a privileged namespace, restricted still wants runAsNonRoot.',
     docs: PSS,
+    severityReason: 'Pod Security Admission rejects the pod.',
   },
   // --- input ---
   {
@@ -453,6 +567,7 @@ const RULE_LIST = [
     summary: 'A document that is not a Kubernetes object (not a mapping, or without apiVersion/kind).',
     rationale: 'kubectl would refuse it; it cannot be checked.',
     docs: OBJECTS,
+    severityReason: 'kubectl refuses the document; the rest of the input is still checked.',
   },
 ] as const satisfies readonly RuleInfo[];
 
@@ -476,6 +591,8 @@ const FIXABLE: Readonly<Partial<Record<RuleId, string>>> = {
     'Adds a toleration for each taint of the target (--toleration, or a --cloud preset that taints); none without one.',
   'linux-node-selector-missing': 'With pinLinux (--pin-linux): adds nodeSelector kubernetes.io/os: linux.',
   'windows-host-port': 'On HostProcess pods: sets hostPort to the containerPort (other pods are left to you).',
+  'image-build-unpinned':
+    'Pins the pod to the build of --windows-release (or --runtime-class), else to the build its image needs.',
 };
 
 /** The rule catalogue, in the order `k8s-windows rules` lists it. */

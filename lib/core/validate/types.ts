@@ -50,12 +50,18 @@ export interface RuleInfo {
   readonly rationale: string;
   /** Upstream documentation. */
   readonly docs: string;
+  /** Why the rule sits at its default severity: what happens to the workload. */
+  readonly severityReason: string;
   /**
    * How `fixManifests` (`k8s-windows fix`) fixes a finding of this rule, in one line; absent when it cannot. A
    * fixable rule's fixer may still leave a finding alone when the fix is not certain for it (then it stays reported).
    */
   readonly fixable?: string;
 }
+
+/** Clouds whose Windows node defaults some rules know (taints, the EKS VPC resource controller). */
+export type Cloud = 'eks' | 'aks' | 'gke';
+export const CLOUDS: readonly Cloud[] = ['eks', 'aks', 'gke'];
 
 /** Per-rule settings: `'off'` disables, a severity re-levels. */
 export type RuleSetting = Severity | 'off';
@@ -76,6 +82,21 @@ export interface ValidateOptions {
    * @default - the newest rules
    */
   readonly kubernetesVersion?: string;
+  /**
+   * The cloud the cluster runs on. Re-levels advice that depends on its defaults: `gke` taints Windows nodes (a
+   * missing toleration is a warning), `eks` needs the kubernetes.io/os nodeSelector for pod IPs.
+   * @default - unknown: such advice stays info
+   */
+  readonly cloud?: Cloud;
+  /**
+   * Which objects the cross-object rules let interact (Linux pods beside Windows pods, Services in front of them,
+   * credspec names, RBAC that makes a missing grant certain): `'source'` keeps each loaded file (or stream) apart,
+   * so a directory of unrelated manifests does not mix; `'set'` treats the input as one application, as the cdk8s
+   * plugin does for the charts of one app. Pods look up what they name (namespace, RuntimeClass, credspec, grants)
+   * in the whole set either way.
+   * @default 'source'
+   */
+  readonly crossObjectScope?: 'source' | 'set';
 }
 
 /** Annotation that waives rules on one resource: a comma-separated list of rule ids, or `*`. */

@@ -49,15 +49,19 @@ describe('RULES declares the fixable rules', () => {
 describe('Windows pods', () => {
   const iis = deployment('iis', `containers:\n- name: iis\n  image: ${IIS}\n`);
 
-  it('get spec.os.name and the kubernetes.io/os selector, and nothing else without a target', () => {
+  it('get spec.os.name, the kubernetes.io/os selector and the build their image needs, no toleration without a target', () => {
     const r = fix(iis);
     const spec = podSpecOf(r.text);
     expect(spec.os).toEqual({ name: 'windows' });
-    expect(spec.nodeSelector).toEqual({ 'kubernetes.io/os': 'windows' });
+    expect(spec.nodeSelector).toEqual({
+      'kubernetes.io/os': 'windows',
+      'node.kubernetes.io/windows-build': '10.0.20348',
+    });
     expect(spec.tolerations).toBeUndefined();
     expect(r.changes.map((c) => [c.ruleId, c.action, c.path])).toEqual([
       ['windows-os-unset', 'set', 'spec.template.spec.os.name'],
       ['windows-node-selector-missing', 'set', 'spec.template.spec.nodeSelector[kubernetes.io/os]'],
+      ['image-build-unpinned', 'set', 'spec.template.spec.nodeSelector[node.kubernetes.io/windows-build]'],
     ]);
     expect(r.changes[0].resource).toMatchObject({ kind: 'Deployment', name: 'iis' });
   });
@@ -124,7 +128,8 @@ spec:
     const spec = podSpecOf(r.text);
     expect(spec.securityContext).toEqual({});
     expect((spec.containers as { securityContext: unknown }[])[0].securityContext).toEqual({ runAsNonRoot: true });
-    expect(r.changes.map((c) => [c.ruleId, c.action, c.path, c.previous])).toEqual([
+    const removed = r.changes.filter((c) => c.action === 'removed');
+    expect(removed.map((c) => [c.ruleId, c.action, c.path, c.previous])).toEqual([
       [
         'windows-forbidden-field',
         'removed',
@@ -139,7 +144,7 @@ spec:
         { drop: ['ALL'] },
       ],
     ]);
-    expect(r.changes[1].message).toContain('removed spec.template.spec.securityContext.runAsUser 1000');
+    expect(removed[1].message).toContain('removed spec.template.spec.securityContext.runAsUser 1000');
     expect(r.diagnostics.filter((d) => d.ruleId === 'windows-forbidden-field')).toEqual([]);
   });
 
@@ -159,7 +164,7 @@ spec:
       `os: {name: windows}\nnodeSelector: {kubernetes.io/os: linux}\ncontainers: [{name: a, image: '${IIS}'}]\n`,
     );
     const r = fix(text);
-    expect(r.changes).toEqual([]);
+    expect(r.changes.filter((c) => c.ruleId !== 'image-build-unpinned')).toEqual([]);
     expect(r.diagnostics.map((d) => d.ruleId)).toContain('windows-node-selector-missing');
   });
 
@@ -169,8 +174,8 @@ spec:
       `os: {name: windows}\naffinity:\n  nodeAffinity:\n    requiredDuringSchedulingIgnoredDuringExecution:\n      nodeSelectorTerms:\n      - matchExpressions: [{key: kubernetes.io/os, operator: In, values: [windows]}]\ncontainers: [{name: a, image: '${IIS}'}]\n`,
     );
     const r = fix(text);
-    expect(podSpecOf(r.text).nodeSelector).toEqual({ 'kubernetes.io/os': 'windows' });
-    expect(r.changes.map((c) => c.ruleId)).toEqual(['windows-node-selector-affinity-only']);
+    expect(podSpecOf(r.text).nodeSelector).toMatchObject({ 'kubernetes.io/os': 'windows' });
+    expect(r.changes.map((c) => c.ruleId)).toEqual(['windows-node-selector-affinity-only', 'image-build-unpinned']);
   });
 });
 
@@ -192,7 +197,7 @@ describe('HostProcess pods', () => {
 });
 
 describe('Linux pods', () => {
-  const set = `${deployment('iis', `os: {name: windows}\nnodeSelector: {kubernetes.io/os: windows}\ncontainers: [{name: iis, image: '${IIS}'}]`)}---\n${deployment('redis', 'containers:\n- name: redis\n  image: redis:7  # cache\n')}`;
+  const set = `${deployment('iis', `os: {name: windows}\nnodeSelector: {kubernetes.io/os: windows, node.kubernetes.io/windows-build: 10.0.20348}\ncontainers: [{name: iis, image: '${IIS}'}]`)}---\n${deployment('redis', 'containers:\n- name: redis\n  image: redis:7  # cache\n')}`;
 
   it('are byte-identical without pinLinux', () => {
     const r = fix(set);
@@ -275,7 +280,7 @@ items:
   it('does not remove a field that comes from a merge key (the finding stays)', () => {
     const text = `base: &sc {runAsUser: 1000}
 ---
-${deployment('a', `os: {name: windows}\nnodeSelector: {kubernetes.io/os: windows}\nsecurityContext:\n  <<: {runAsUser: 1000}\ncontainers: [{name: a, image: '${IIS}'}]`)}`;
+${deployment('a', `os: {name: windows}\nnodeSelector: {kubernetes.io/os: windows, node.kubernetes.io/windows-build: 10.0.20348}\nsecurityContext:\n  <<: {runAsUser: 1000}\ncontainers: [{name: a, image: '${IIS}'}]`)}`;
     const r = fix(text);
     expect(r.changes).toEqual([]);
     expect(r.diagnostics.map((d) => d.ruleId)).toContain('windows-forbidden-field');

@@ -138,11 +138,11 @@ describe('windows-forbidden-field: every container list', () => {
 });
 
 describe('windows-linux-only-field: Windows by evidence, no spec.os', () => {
-  test('nodeSelector evidence turns forbidden fields into warnings', () => {
+  test('nodeSelector evidence turns forbidden fields into info', () => {
     const ds = validateManifests([windowsPod({ os: undefined, securityContext: { fsGroup: 1 } })]);
     expect(rule(ds, 'windows-forbidden-field')).toEqual([]);
     expect(rule(ds, 'windows-linux-only-field')).toMatchObject([
-      { severity: 'warning', path: 'spec.securityContext.fsGroup' },
+      { severity: 'info', path: 'spec.securityContext.fsGroup' },
     ]);
   });
 
@@ -153,11 +153,15 @@ describe('windows-linux-only-field: Windows by evidence, no spec.os', () => {
     ]);
   });
 
-  test('a pod with a Linux image is not a Windows pod', () => {
+  test('one Windows image makes a Windows pod: a pod cannot mix Windows and Linux containers', () => {
     const p = pod({
       containers: [container(), { name: 'side', image: 'nginx:1.27', securityContext: { privileged: true } }],
     });
-    expect(validateManifests([p])).toEqual([]);
+    const found = validateManifests([p]);
+    expect(rule(found, 'windows-node-selector-missing')).toMatchObject([{ severity: 'error' }]);
+    expect(rule(found, 'windows-linux-only-field')).toMatchObject([
+      { path: 'spec.containers[1].securityContext.privileged', severity: 'info' },
+    ]);
   });
 });
 

@@ -30,16 +30,31 @@ describe('RuntimeClass named by a pod', () => {
   test('a Hyper-V handler runs older images on a newer host', () => {
     const p = windowsPod({
       runtimeClassName: 'hyperv-2022',
+      nodeSelector: { 'kubernetes.io/os': 'windows' },
       containers: [container({ image: 'mcr.microsoft.com/windows/nanoserver:ltsc2019' })],
     });
     const rc = runtimeClass('hyperv-2022', 'runhcs-wcow-hypervisor', '10.0.20348');
     expect(rule(validateManifests([rc, p]), 'image-build-mismatch')).toEqual([]);
     const newer = windowsPod({
       runtimeClassName: 'hyperv-2019',
+      nodeSelector: { 'kubernetes.io/os': 'windows' },
       containers: [container({ image: 'mcr.microsoft.com/windows/nanoserver:ltsc2022' })],
     });
     const old = runtimeClass('hyperv-2019', 'runhcs-wcow-hypervisor', '10.0.17763');
     expect(rule(validateManifests([old, newer]), 'image-build-mismatch')).toHaveLength(1);
+  });
+
+  test('a RuntimeClass outside the set may be Hyper-V: only an image newer than the pinned host is reported', () => {
+    const older = windowsPod({
+      runtimeClassName: 'elsewhere',
+      containers: [container({ image: 'mcr.microsoft.com/windows/nanoserver:ltsc2019' })],
+    });
+    expect(rule(validateManifests([older], { windowsRelease: '2022' }), 'image-build-mismatch')).toEqual([]);
+    const newer = windowsPod({
+      runtimeClassName: 'elsewhere',
+      containers: [container({ image: 'mcr.microsoft.com/windows/nanoserver:ltsc2025' })],
+    });
+    expect(rule(validateManifests([newer], { windowsRelease: '2022' }), 'image-build-mismatch')).toHaveLength(1);
   });
 
   test('a RuntimeClass outside the set may carry the selector and tolerations', () => {

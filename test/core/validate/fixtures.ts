@@ -13,7 +13,7 @@ export function container(extra: Obj = {}): Obj {
 export function windowsSpec(overrides: Obj = {}): Obj {
   const spec: Obj = {
     os: { name: 'windows' },
-    nodeSelector: { 'kubernetes.io/os': 'windows' },
+    nodeSelector: { 'kubernetes.io/os': 'windows', 'node.kubernetes.io/windows-build': '10.0.20348' },
     tolerations: [WINDOWS_TOLERATION],
     containers: [container()],
     ...overrides,

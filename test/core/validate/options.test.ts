@@ -74,8 +74,11 @@ describe('diagnostic shape', () => {
   });
 
   test('options.windowsRelease pins unpinned pods for the image build check', () => {
-    const p = windowsPod({ containers: [{ name: 'app', image: 'mcr.microsoft.com/windows/nanoserver:ltsc2019' }] });
-    expect(validateManifests([p])).toEqual([]);
+    const p = windowsPod({
+      nodeSelector: { 'kubernetes.io/os': 'windows' },
+      containers: [{ name: 'app', image: 'mcr.microsoft.com/windows/nanoserver:ltsc2019' }],
+    });
+    expect(validateManifests([p]).map((d) => d.ruleId)).toEqual(['image-build-unpinned']);
     const [d] = validateManifests([p], { windowsRelease: '2022' });
     expect(d).toMatchObject({ ruleId: 'image-build-mismatch', path: 'spec.containers[0].image' });
     expect(d.message).toContain('options.windowsRelease');

@@ -280,6 +280,29 @@ const CASES: Record<RuleId, RuleCase> = {
     pass: [runtimeClass('windows-2019', 'runhcs-wcow-process', '10.0.17763')],
     path: 'scheduling.nodeSelector[node.kubernetes.io/windows-build]',
   },
+  'windows-build-retired': {
+    fail: [
+      windowsPod({ nodeSelector: { 'kubernetes.io/os': 'windows', 'node.kubernetes.io/windows-build': '10.0.17134' } }),
+    ],
+    pass: [windowsPod()],
+    path: 'spec.nodeSelector[node.kubernetes.io/windows-build]',
+  },
+  'windows-isolation-annotation': {
+    fail: [
+      deployment(windowsSpec(), {}, { annotations: { 'experimental.windows.kubernetes.io/isolation-type': 'hyperv' } }),
+    ],
+    pass: [deployment()],
+    path: 'spec.template.metadata.annotations[experimental.windows.kubernetes.io/isolation-type]',
+  },
+  'windows-beta-os-label': {
+    fail: [
+      windowsPod({
+        nodeSelector: { 'beta.kubernetes.io/os': 'windows', 'node.kubernetes.io/windows-build': '10.0.20348' },
+      }),
+    ],
+    pass: [windowsPod()],
+    path: 'spec.nodeSelector[beta.kubernetes.io/os]',
+  },
   'image-build-mismatch': {
     fail: [
       windowsPod({
@@ -293,20 +316,52 @@ const CASES: Record<RuleId, RuleCase> = {
     path: 'spec.containers[0].image',
   },
   'image-sac': {
-    fail: [windowsPod({ containers: [container({ image: 'mcr.microsoft.com/windows/nanoserver:1909' })] })],
+    fail: [
+      windowsPod({ containers: [container({ image: 'mcr.microsoft.com/windows/nanoserver:1909' })] }),
+      windowsPod({ containers: [container({ image: 'microsoft/iis:windowsservercore-ltsc2016' })] }),
+      windowsPod({ containers: [container({ image: 'microsoft/windowsservercore:1803' })] }),
+    ],
     pass: [windowsPod()],
     path: 'spec.containers[0].image',
   },
   'image-floating-tag': {
-    fail: [windowsPod({ containers: [container({ image: 'mcr.microsoft.com/dotnet/framework/aspnet:4.8' })] })],
+    fail: [windowsPod({ containers: [container({ image: 'contoso.azurecr.io/shop/web:1.4.2' })] })],
+    pass: [
+      // Multi-arch manifest lists of known publishers (containerd picks the node's build) and digests.
+      windowsPod({ containers: [container({ image: 'mcr.microsoft.com/dotnet/framework/aspnet:4.8' })] }),
+      windowsPod({ containers: [container({ image: 'registry.k8s.io/sig-storage/livenessprobe:v2.14.0' })] }),
+      windowsPod({
+        containers: [container({ image: `contoso.azurecr.io/shop/web@sha256:${'a'.repeat(64)}` })],
+      }),
+    ],
+    path: 'spec.containers[0].image',
+  },
+  'image-build-unpinned': {
+    fail: [
+      windowsPod({ nodeSelector: { 'kubernetes.io/os': 'windows' } }),
+      windowsPod({
+        nodeSelector: { 'kubernetes.io/os': 'windows' },
+        containers: [container({ image: 'registry.k8s.io/e2e-test-images/agnhost:2.52-windows-1809-amd64' })],
+      }),
+    ],
+    pass: [
+      windowsPod(),
+      windowsPod({ nodeSelector: { 'kubernetes.io/os': 'windows' }, runtimeClassName: 'defined-elsewhere' }),
+      windowsPod({
+        nodeSelector: { 'kubernetes.io/os': 'windows' },
+        containers: [container({ image: 'mcr.microsoft.com/dotnet/framework/aspnet:4.8' })],
+      }),
+    ],
+    path: 'spec.nodeSelector',
+  },
+  'image-legacy-repository': {
+    fail: [
+      windowsPod({ containers: [container({ image: 'microsoft/iis' })] }),
+      windowsPod({ containers: [container({ image: 'docker.io/microsoft/aspnet:4.7.2' })] }),
+    ],
     pass: [
       windowsPod({
-        containers: [
-          container({
-            image: 'mcr.microsoft.com/dotnet/framework/aspnet:4.8-windowsservercore-ltsc2022',
-            startupProbe: { httpGet: { port: 80 } },
-          }),
-        ],
+        containers: [container({ image: 'mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022' })],
       }),
     ],
     path: 'spec.containers[0].image',
@@ -332,8 +387,25 @@ const CASES: Record<RuleId, RuleCase> = {
     path: 'spec.hostNetwork',
   },
   'windows-host-port': {
-    fail: [windowsPod({ containers: [container({ ports: [{ containerPort: 80, hostPort: 8080 }] })] })],
-    pass: [windowsPod({ containers: [container({ ports: [{ containerPort: 80 }] })] })],
+    fail: [
+      pod(
+        hostProcessSpec({
+          containers: [
+            container({ image: 'registry.k8s.io/pause:3.10', ports: [{ containerPort: 9182, hostPort: 9100 }] }),
+          ],
+        }),
+      ),
+    ],
+    pass: [
+      pod(
+        hostProcessSpec({
+          containers: [
+            container({ image: 'registry.k8s.io/pause:3.10', ports: [{ containerPort: 9182, hostPort: 9182 }] }),
+          ],
+        }),
+      ),
+      windowsPod({ containers: [container({ ports: [{ containerPort: 80 }] })] }),
+    ],
     path: 'spec.containers[0].ports[0].hostPort',
   },
   'windows-emptydir-memory': {

@@ -21,18 +21,19 @@ describe('seed manifests', () => {
     const { findings, errors } = lint('000-windows-worker-nodes.yaml');
     expect(errors).toBe(0);
     expect(findings).toEqual([
-      'warning windows-os-unset Pod/hyperv-app spec.os',
-      'warning windows-toleration-missing Pod/hyperv-app spec.tolerations',
+      'info windows-os-unset Pod/hyperv-app spec.os',
+      'info windows-toleration-missing Pod/hyperv-app spec.tolerations',
       'info windows-startup-probe Pod/hyperv-app spec.containers[0].startupProbe',
-      'warning windows-os-unset DaemonSet/windows-node-agent spec.template.spec.os',
+      'info windows-os-unset DaemonSet/windows-node-agent spec.template.spec.os',
       'error gmsa-credspec-location GMSACredentialSpec/webapp-gmsa spec.credspec',
       'error gmsa-credspec-format GMSACredentialSpec/webapp-gmsa spec.credspec.CmsPlugins',
       'error gmsa-credspec-format GMSACredentialSpec/webapp-gmsa spec.credspec.DomainJoinConfig.Sid',
       'error gmsa-credspec-format GMSACredentialSpec/webapp-gmsa spec.credspec.DomainJoinConfig.Guid',
       'warning gmsa-credspec-accounts GMSACredentialSpec/webapp-gmsa spec.credspec.ActiveDirectoryConfig.GroupManagedServiceAccounts',
-      'warning windows-os-unset Pod/webapp spec.os',
+      'info windows-os-unset Pod/webapp spec.os',
       'info gmsa-rbac-missing Pod/webapp spec.securityContext.windowsOptions.gmsaCredentialSpecName',
-      'warning windows-toleration-missing Pod/webapp spec.tolerations',
+      'info windows-toleration-missing Pod/webapp spec.tolerations',
+      'warning image-build-unpinned Pod/webapp spec.nodeSelector',
       'info windows-startup-probe Pod/webapp spec.containers[0].startupProbe',
     ]);
   });
@@ -41,12 +42,13 @@ describe('seed manifests', () => {
     expect(lint('001-running-windows-workloads.yaml')).toEqual({
       errors: 0,
       findings: [
-        'warning windows-os-unset Deployment/iis-app spec.template.spec.os',
-        'warning windows-toleration-missing Deployment/iis-app spec.template.spec.tolerations',
-        'warning windows-memory-request-limit Deployment/iis-app spec.template.spec.containers[0].resources.requests.memory',
+        'info windows-os-unset Deployment/iis-app spec.template.spec.os',
+        'info windows-toleration-missing Deployment/iis-app spec.template.spec.tolerations',
+        'warning image-build-unpinned Deployment/iis-app spec.template.spec.nodeSelector',
+        'info windows-memory-request-limit Deployment/iis-app spec.template.spec.containers[0].resources.requests.memory',
         'info windows-startup-probe Deployment/iis-app spec.template.spec.containers[0].startupProbe',
-        'warning windows-os-unset Deployment/dotnet-api spec.template.spec.os',
-        'warning image-floating-tag Deployment/dotnet-api spec.template.spec.containers[0].image',
+        'info windows-os-unset Deployment/dotnet-api spec.template.spec.os',
+        'info image-floating-tag Deployment/dotnet-api spec.template.spec.containers[0].image',
       ],
     });
   });
@@ -55,14 +57,15 @@ describe('seed manifests', () => {
     const { findings, errors } = lint('002-windows-containers-guide.yaml');
     expect(errors).toBe(0);
     expect(findings).toEqual([
-      'warning windows-os-unset Deployment/win-webserver spec.template.spec.os',
-      'warning windows-toleration-missing Deployment/win-webserver spec.template.spec.tolerations',
+      'info windows-os-unset Deployment/win-webserver spec.template.spec.os',
+      'info windows-toleration-missing Deployment/win-webserver spec.template.spec.tolerations',
+      'warning image-build-unpinned Deployment/win-webserver spec.template.spec.nodeSelector',
       'info windows-startup-probe Deployment/win-webserver spec.template.spec.containers[0].startupProbe',
       'error runtimeclass-handler RuntimeClass/windows-2019 handler',
       'warning runtimeclass-release-mismatch RuntimeClass/windows-2019 scheduling.nodeSelector[node.kubernetes.io/windows-build]',
-      'warning windows-os-unset Deployment/iis-2019 spec.template.spec.os',
+      'info windows-os-unset Deployment/iis-2019 spec.template.spec.os',
       'error image-build-mismatch Deployment/iis-2019 spec.template.spec.containers[0].image',
-      'warning windows-memory-request-limit Deployment/iis-2019 spec.template.spec.containers[0].resources.requests.memory',
+      'info windows-memory-request-limit Deployment/iis-2019 spec.template.spec.containers[0].resources.requests.memory',
       'info windows-startup-probe Deployment/iis-2019 spec.template.spec.containers[0].startupProbe',
     ]);
   });
@@ -77,8 +80,9 @@ describe('seed manifests', () => {
     expect(lint('003-windows-guide-legacy.yaml')).toEqual({
       errors: 1,
       findings: [
-        'warning windows-os-unset Deployment/win-webserver spec.template.spec.os',
-        'warning windows-toleration-missing Deployment/win-webserver spec.template.spec.tolerations',
+        'info windows-os-unset Deployment/win-webserver spec.template.spec.os',
+        'info windows-toleration-missing Deployment/win-webserver spec.template.spec.tolerations',
+        'warning image-build-unpinned Deployment/win-webserver spec.template.spec.nodeSelector',
         'info windows-startup-probe Deployment/win-webserver spec.template.spec.containers[0].startupProbe',
         'error runtimeclass-handler RuntimeClass/windows-2019 handler',
       ],

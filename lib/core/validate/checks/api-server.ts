@@ -18,6 +18,7 @@ import {
   MAX_GMSA_CREDENTIAL_SPEC_BYTES,
   runAsUserNameProblems,
 } from '../../windows-options';
+import { namespaceEnforces, type SetIndex } from '../context';
 import type { Fixer, FixerTable } from '../fixes';
 import type { PodFacts } from '../pod';
 import type { Report } from '../report';
@@ -121,14 +122,21 @@ function checkLinuxWindowsOptions(p: PodFacts, report: Report): void {
   for (const c of p.containers) at(rec(c.c, 'securityContext'), c.path);
 }
 
-/** A Windows pod by evidence that does not say so in spec.os. */
-function checkOsUnset(p: PodFacts, report: Report): void {
+/**
+ * A Windows pod by evidence that does not say so in spec.os: advice, except in a namespace of the set that
+ * enforces restricted, where Pod Security grants the Windows exemptions only to pods with spec.os.name: windows.
+ */
+function checkOsUnset(p: PodFacts, index: SetIndex, report: Report): void {
   if (!p.windows || has(p.spec, 'os')) return;
+  const restricted = namespaceEnforces(index, p.namespace) === 'restricted';
   report(
     'windows-os-unset',
     join(p.path, 'os'),
-    `This pod is Windows (${p.evidence}) but spec.os.name is not set, so the API server does not check Windows rules and Pod Security restricted does not apply its Windows exemptions.`,
+    restricted
+      ? `This pod is Windows (${p.evidence}) but spec.os.name is not set, and namespace '${p.namespace}' enforces Pod Security restricted: without spec.os.name: windows the pod gets none of the Windows exemptions (seccomp, capabilities, allowPrivilegeEscalation).`
+      : `This pod is Windows (${p.evidence}) but spec.os.name is not set, so the API server does not check the Windows rules at admission.`,
     "Set os: { name: 'windows' }.",
+    restricted ? 'warning' : undefined,
   );
 }
 
@@ -200,11 +208,11 @@ function checkAllWindowsOptions(p: PodFacts, report: Report): void {
   }
 }
 
-export function checkApiServer(p: PodFacts, report: Report): void {
+export function checkApiServer(p: PodFacts, index: SetIndex, report: Report): void {
   checkOsName(p, report);
   checkForbidden(p, report);
   checkLinuxWindowsOptions(p, report);
-  checkOsUnset(p, report);
+  checkOsUnset(p, index, report);
   checkAllWindowsOptions(p, report);
 }
 

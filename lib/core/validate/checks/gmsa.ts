@@ -2,7 +2,7 @@
  * gMSA rules (reference §8, kubernetes-sigs/windows-gmsa): the GMSACredentialSpec object's shape and credspec
  * formats, and for pods the webhook's view: the credspec exists, the ServiceAccount may `use` it, init containers.
  */
-import { gmsaGrant, type SetIndex } from '../context';
+import { gmsaGrant, rbacConcerns, type SetIndex } from '../context';
 import type { PodFacts } from '../pod';
 import type { Report } from '../report';
 import { credentialSpecProblems } from '../../gmsa-credspec';
@@ -73,8 +73,11 @@ function credspecNames(p: PodFacts): Map<string, string> {
   return names;
 }
 
-/** Pod-side gMSA rules: init containers, credspec present, RBAC grant. */
-export function checkPodGmsa(p: PodFacts, index: SetIndex, report: Report): void {
+/**
+ * Pod-side gMSA rules: init containers, credspec present, RBAC grant. `index` is the whole set (grants are looked
+ * up by name wherever they are); `local` holds the pod's own file, which decides what counts as missing.
+ */
+export function checkPodGmsa(p: PodFacts, index: SetIndex, local: SetIndex, report: Report): void {
   for (const c of p.containers) {
     if (c.list !== 'initContainers') continue;
     const n = str(rec(rec(c.c, 'securityContext'), 'windowsOptions'), 'gmsaCredentialSpecName');
@@ -91,22 +94,23 @@ export function checkPodGmsa(p: PodFacts, index: SetIndex, report: Report): void
   if (names.size === 0) return;
   const sa = str(p.spec, 'serviceAccountName') || str(p.spec, 'serviceAccount') || 'default';
   for (const [name, path] of names) {
-    if (index.credspecs.size > 0 && !index.credspecs.has(name)) {
+    if (local.credspecs.size > 0 && !index.credspecs.has(name)) {
       report(
         'gmsa-credspec-not-found',
         path,
-        `${path} '${name}' names no GMSACredentialSpec in this set (it has ${[...index.credspecs.keys()]
+        `${path} '${name}' names no GMSACredentialSpec in its file (it has ${[...local.credspecs.keys()]
           .slice(0, MAX_NAMES_SHOWN)
           .map((k) => `'${k}'`)
-          .join(', ')}${index.credspecs.size > MAX_NAMES_SHOWN ? ', ...' : ''}).`,
+          .join(', ')}${local.credspecs.size > MAX_NAMES_SHOWN ? ', ...' : ''}).`,
         'Create the GMSACredentialSpec or fix the name.',
       );
     }
     if (gmsaGrant(index, p.namespace, sa, name) !== 'missing') continue;
-    const message = index.hasRbac
-      ? `ServiceAccount '${p.namespace}/${sa}' has no Role or ClusterRole in this set granting 'use' on GMSACredentialSpec '${name}': the gMSA webhook rejects the pod.`
-      : `This set has no RBAC objects, so nothing shows that ServiceAccount '${p.namespace}/${sa}' may 'use' GMSACredentialSpec '${name}'; without that grant the gMSA webhook rejects the pod.`;
+    const certain = rbacConcerns(local, p.namespace, sa, name);
+    const message = certain
+      ? `ServiceAccount '${p.namespace}/${sa}' has no Role or ClusterRole bound to it granting 'use' on GMSACredentialSpec '${name}', though its file holds RBAC for it: the gMSA webhook rejects the pod.`
+      : `Nothing in the input grants ServiceAccount '${p.namespace}/${sa}' 'use' on GMSACredentialSpec '${name}'; unless the cluster has that grant, the gMSA webhook rejects the pod.`;
     const fix = `Add a ClusterRole with rules [{ apiGroups: [windows.k8s.io], resources: [gmsacredentialspecs], verbs: [use], resourceNames: [${name}] }] and a RoleBinding in '${p.namespace}' to ServiceAccount '${sa}'.`;
-    report('gmsa-rbac-missing', path, message, fix, index.hasRbac ? undefined : 'info');
+    report('gmsa-rbac-missing', path, message, fix, certain ? undefined : 'info');
   }
 }

@@ -3,7 +3,7 @@
  * memory-backed emptyDir, raw block devices, mount propagation, Linux paths and Linux-only volume types.
  */
 import type { FixerTable } from '../fixes';
-import type { ContainerRef, PodFacts } from '../pod';
+import type { PodFacts } from '../pod';
 import type { Report } from '../report';
 import { arr, has, isRecord, join, own, rec, show } from '../util';
 
@@ -34,7 +34,7 @@ export function checkPodFeatures(p: PodFacts, report: Report): void {
     report(
       'windows-host-network',
       path,
-      `${path} true: Windows pods get the host network only as HostProcess pods.`,
+      `${path} true is ignored: Windows pods get the host network only as HostProcess pods, so this pod runs on the pod network.`,
       'Remove hostNetwork, or make the pod HostProcess (securityContext.windowsOptions.hostProcess: true).',
     );
   }
@@ -81,18 +81,22 @@ export function checkPodFeatures(p: PodFacts, report: Report): void {
   });
   for (const c of p.containers) {
     if (c.hostProcess) {
-      checkHostProcessPorts(c, report);
+      checkHostNetworkPorts(c.c, c.path, report);
       continue;
     }
     arr(c.c, 'ports').forEach((port, i) => {
       const hostPort = own(port, 'hostPort');
       if (hostPort === undefined || hostPort === null || hostPort === 0) return;
       const path = join(`${join(c.path, 'ports')}[${i}]`, 'hostPort');
+      // Windows maps host ports only through CNIs with the portMappings capability (win-bridge, win-overlay,
+      // recent AWS vpc-bridge); many Windows CNI setups have none. The pod runs either way: advice.
+      // https://kubernetes.io/docs/concepts/services-networking/windows-networking/
       report(
         'windows-host-port',
         path,
-        `${path} ${show(hostPort)}: hostPort is not supported on Windows.`,
-        'Remove hostPort and expose the port through a Service (NodePort or LoadBalancer).',
+        `${path} ${show(hostPort)}: on Windows a hostPort works only when the node's CNI maps ports (win-bridge or win-overlay with the portMappings capability); otherwise nothing listens on the host port.`,
+        'Check your Windows CNI supports port mappings, or expose the port through a Service (NodePort or LoadBalancer).',
+        'info',
       );
     });
     if (arr(c.c, 'volumeDevices').length > 0) {
@@ -122,8 +126,8 @@ export function checkPodFeatures(p: PodFacts, report: Report): void {
         report(
           'windows-linux-mount-path',
           path,
-          `${path} '${mountPath}' is a Linux path: in a Windows container it becomes C:${mountPath.replace(/\//g, '\\')}, where Windows software does not look.`,
-          `Mount at a Windows path, e.g. 'C:\\data' or 'C:/data'.`,
+          `${path} '${mountPath}' is a Linux path: in a Windows container it is mounted at C:${mountPath.replace(/\//g, '\\')}; that is right only if the app reads that path.`,
+          `If the app expects a Windows location, mount at a Windows path, e.g. 'C:\\data' or 'C:/data'.`,
         );
       }
     });
@@ -131,20 +135,21 @@ export function checkPodFeatures(p: PodFacts, report: Report): void {
 }
 
 /**
- * HostProcess pods run with hostNetwork, where the API server requires each hostPort to equal its containerPort
- * (validation.go `validateHostNetwork`: "must match `containerPort` when `hostNetwork` is true").
+ * HostProcess pods use the host network, and for hostNetwork pods the API server requires each hostPort to equal
+ * its containerPort (validation.go `validateHostNetwork`: "must match `containerPort` when `hostNetwork` is true").
+ * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/apis/core/validation/validation.go
  */
-function checkHostProcessPorts(c: ContainerRef, report: Report): void {
-  arr(c.c, 'ports').forEach((port, i) => {
+function checkHostNetworkPorts(c: Record<string, unknown>, containerPath: string, report: Report): void {
+  arr(c, 'ports').forEach((port, i) => {
     const hostPort = own(port, 'hostPort');
     const containerPort = own(port, 'containerPort');
     if (hostPort === undefined || hostPort === null || hostPort === 0 || hostPort === containerPort) return;
-    const path = join(`${join(c.path, 'ports')}[${i}]`, 'hostPort');
+    const path = join(`${join(containerPath, 'ports')}[${i}]`, 'hostPort');
     report(
       'windows-host-port',
       path,
-      `${path} ${show(hostPort)}: Invalid value: must match \`containerPort\` when \`hostNetwork\` is true (HostProcess pods run with hostNetwork).`,
-      `Set hostPort to ${show(containerPort)}, or remove it.`,
+      `${path} ${show(hostPort)}: Invalid value: must match \`containerPort\` (${show(containerPort)}) when \`hostNetwork\` is true, as it is for HostProcess pods.`,
+      `Set hostPort to ${show(containerPort)}, or remove it (the container listens on the host network anyway).`,
     );
   });
 }

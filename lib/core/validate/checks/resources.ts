@@ -50,6 +50,19 @@ function isLargeWindowsImage(image: unknown): boolean {
   );
 }
 
+/** Windows containers start 10-30 s slower than Linux ones, servercore apps often take a minute (reference links in RULES). */
+const STARTUP_BUDGET_SECONDS = 60;
+
+/**
+ * Seconds a livenessProbe gives a container before its first restart: initialDelaySeconds plus periodSeconds
+ * times failureThreshold, with the API defaults (0, 10, 3). Undefined without a livenessProbe.
+ */
+function livenessBudget(probe: Record<string, unknown> | undefined): number | undefined {
+  if (probe === undefined) return undefined;
+  const num = (k: string, d: number): number => (typeof probe[k] === 'number' ? (probe[k] as number) : d);
+  return num('initialDelaySeconds', 0) + num('periodSeconds', 10) * num('failureThreshold', 3);
+}
+
 export function checkResourcesAndProbes(p: PodFacts, report: Report): void {
   if (!p.windows) return;
   for (const c of p.containers) {
@@ -107,13 +120,16 @@ export function checkResourcesAndProbes(p: PodFacts, report: Report): void {
       );
     }
     if (c.list === 'containers' && !has(c.c, 'startupProbe') && isLargeWindowsImage(c.c.image)) {
-      const liveness = has(c.c, 'livenessProbe');
+      const budget = livenessBudget(rec(c.c, 'livenessProbe'));
+      const short = budget !== undefined && budget < STARTUP_BUDGET_SECONDS;
       report(
         'windows-startup-probe',
         join(c.path, 'startupProbe'),
-        `${c.path} runs the large Windows image ${show(c.c.image)} without a startupProbe${liveness ? ': its livenessProbe can kill it before it has started' : ''}.`,
+        short
+          ? `${c.path} runs the large Windows image ${show(c.c.image)} without a startupProbe, and its livenessProbe kills it after ${budget} s, before such images have often started.`
+          : `${c.path} runs the large Windows image ${show(c.c.image)} without a startupProbe.`,
         'Add a startupProbe with a generous failureThreshold (e.g. periodSeconds: 10, failureThreshold: 30) and imagePullPolicy: IfNotPresent.',
-        liveness ? 'warning' : undefined,
+        short ? 'warning' : undefined,
       );
     }
   }

@@ -3,20 +3,22 @@
  * set must select Linux nodes; wildcard tolerations swallow the Windows taint; RuntimeClasses must use the
  * Windows handlers and pin the release their name says.
  */
-import { OS_LABEL, WINDOWS_BUILD_LABEL, type Toleration } from '../../kube';
+import { BETA_OS_LABEL, OS_LABEL, WINDOWS_BUILD_LABEL, type Toleration } from '../../kube';
 import {
   isWindowsRuntimeHandler,
   releaseForBuild,
   releaseInfo,
+  retiredRelease,
   WINDOWS_RELEASES,
   WINDOWS_RUNTIME_HANDLERS,
   type WindowsRelease,
 } from '../../releases';
 import { GKE_WINDOWS_TAINT, tolerationFor, tolerates, WINDOWS_TAINT, type Taint } from '../../target';
 import type { FixEdit, FixerTable, FixInput } from '../fixes';
-import type { PodFacts } from '../pod';
+import { ISOLATION_ANNOTATION, type PodFacts } from '../pod';
 import type { Report } from '../report';
-import { join, key, rec, show, str, stringMap, type Rec } from '../util';
+import type { ValidateOptions } from '../types';
+import { has, join, key, rec, show, str, stringMap, type Rec } from '../util';
 
 function asToleration(t: Rec): Toleration {
   const out: Toleration = {};
@@ -36,45 +38,87 @@ function selectsOs(p: PodFacts, os: string): boolean {
   return p.osBySelector === os || p.osByAffinity === os;
 }
 
-export function checkWindowsScheduling(p: PodFacts, report: Report): void {
+export function checkWindowsScheduling(p: PodFacts, options: ValidateOptions, report: Report): void {
   if (!p.windows) return;
   // A RuntimeClass outside the set may carry the selector and tolerations: only what the pod itself says is judged.
   const unknownRuntimeClass = p.runtimeClassName !== undefined && p.runtimeClass === undefined;
   const selectorPath = join(p.path, 'nodeSelector');
-  if (!selectsOs(p, 'windows')) {
+  const affinityPath = join(p.path, 'affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution');
+  if (p.osAllowedByAffinity !== undefined && !p.osAllowedByAffinity.has('windows')) {
+    const allowed = [...p.osAllowedByAffinity];
+    report(
+      'windows-node-selector-missing',
+      affinityPath,
+      `This pod is Windows (${p.evidence}) but its required node affinity allows ${allowed.length > 0 ? `only ${OS_LABEL} ${allowed.join(', ')}` : `no ${OS_LABEL} value`}: it can never be scheduled on a Windows node.`,
+      `Make the affinity require ${OS_LABEL} In [windows], or remove the OS term and keep nodeSelector { ${OS_LABEL}: windows }.`,
+    );
+  } else if (!selectsOs(p, 'windows')) {
     if (unknownRuntimeClass && p.osBySelector === undefined) return;
     report(
       'windows-node-selector-missing',
       selectorPath,
       p.osBySelector !== undefined
-        ? `This pod is Windows (${p.evidence}) but selects ${OS_LABEL}=${p.osBySelector} nodes, where it cannot run.`
+        ? `This pod is Windows (${p.evidence}) but selects ${p.osSelectorLabel ?? OS_LABEL}=${p.osBySelector} nodes, where it cannot run.`
         : `This pod is Windows (${p.evidence}) but does not select ${OS_LABEL}=windows nodes: spec.os.name does not steer the scheduler, so it can land on a Linux node and never start.`,
       `Add nodeSelector { ${OS_LABEL}: windows } (schedulingFor(target) emits it with the tolerations).`,
     );
   } else if (p.osBySelector === undefined && !unknownRuntimeClass) {
+    const eks = options.cloud === 'eks';
     report(
       'windows-node-selector-affinity-only',
       selectorPath,
-      `This Windows pod selects Windows nodes by node affinity only; the EKS VPC resource controller reads the ${OS_LABEL} nodeSelector to give Windows pods an IP.`,
+      `This Windows pod selects Windows nodes by node affinity only; ${eks ? 'on EKS' : 'on EKS (if this cluster is one)'} the VPC resource controller reads the ${OS_LABEL} nodeSelector to give Windows pods an IP.`,
       `Add nodeSelector { ${OS_LABEL}: windows } as well.`,
+      eks ? 'warning' : undefined,
     );
   }
-  checkTolerations(p, unknownRuntimeClass, report);
+  if (p.osSelectorLabel === BETA_OS_LABEL && p.osBySelector === 'windows') {
+    report(
+      'windows-beta-os-label',
+      join(selectorPath, key(BETA_OS_LABEL)),
+      `This pod selects Windows nodes by the deprecated ${BETA_OS_LABEL} label; the kubelet still sets it, so it schedules.`,
+      `Select ${OS_LABEL}: windows instead (keeping the beta label beside it is harmless).`,
+    );
+  }
+  if (p.retiredPin !== undefined && !p.retiredPin.path.endsWith('runtimeClassName')) {
+    const r = p.retiredPin.release;
+    report(
+      'windows-build-retired',
+      p.retiredPin.path,
+      `This pod pins ${p.retiredPin.via}, ${r.displayName}, which no supported node runs: no node carries this label, so the pod stays Pending.`,
+      `Pin a supported build: ${WINDOWS_RELEASES.map((rel) => `'${releaseInfo(rel).build}' (${releaseInfo(rel).displayName})`).join(', ')}, with images of the same release.`,
+    );
+  }
+  if (has(p.annotations, ISOLATION_ANNOTATION)) {
+    const path =
+      p.kind === 'Pod' ? 'metadata.annotations' : join(p.path.replace(/\.spec$/, ''), 'metadata.annotations');
+    report(
+      'windows-isolation-annotation',
+      join(path, key(ISOLATION_ANNOTATION)),
+      `The ${ISOLATION_ANNOTATION}: ${show(p.annotations[ISOLATION_ANNOTATION])} annotation was read only by dockershim; containerd ignores it and runs the pod process-isolated.`,
+      `Remove the annotation and name a RuntimeClass whose handler is '${WINDOWS_RUNTIME_HANDLERS.hyperv}' (experimental upstream).`,
+    );
+  }
+  checkTolerations(p, unknownRuntimeClass, options, report);
 }
 
-function checkTolerations(p: PodFacts, unknownRuntimeClass: boolean, report: Report): void {
+function checkTolerations(p: PodFacts, unknownRuntimeClass: boolean, options: ValidateOptions, report: Report): void {
   if (unknownRuntimeClass) return;
   const tolerated = p.tolerations.some(
     ({ t }) => tolerates(asToleration(t), WINDOWS_TAINT) || tolerates(asToleration(t), GKE_WINDOWS_TAINT),
   );
-  if (!tolerated) {
-    report(
-      'windows-toleration-missing',
-      join(p.path, 'tolerations'),
-      `This Windows pod does not tolerate the Windows node taint ${taintText(WINDOWS_TAINT)}: on tainted Windows nodes it stays Pending.`,
-      `Add toleration { key: ${WINDOWS_TAINT.key}, operator: Equal, value: ${WINDOWS_TAINT.value}, effect: ${WINDOWS_TAINT.effect} } (or the taints your node pool really sets).`,
-    );
-  }
+  if (tolerated) return;
+  const gke = options.cloud === 'gke';
+  const taint = gke ? GKE_WINDOWS_TAINT : WINDOWS_TAINT;
+  report(
+    'windows-toleration-missing',
+    join(p.path, 'tolerations'),
+    gke
+      ? `This Windows pod does not tolerate ${taintText(GKE_WINDOWS_TAINT)}, which GKE puts on Windows Server nodes: it stays Pending.`
+      : `This Windows pod tolerates no Windows node taint (${taintText(WINDOWS_TAINT)} by convention): on nodes tainted so it stays Pending. AKS and EKS add no taint by default.`,
+    `Add toleration { key: ${taint.key}, operator: Equal, value: ${taint.value}, effect: ${taint.effect} } (or the taints your node pool really sets).`,
+    gke ? 'warning' : undefined,
+  );
 }
 
 /**
@@ -96,13 +140,14 @@ export function checkWildcardTolerations(p: PodFacts, report: Report): void {
   }
 }
 
-/** Linux (or OS-less) pods in a set that has Windows pods. */
+/** Linux (or OS-less) pods beside Windows pods: never one with a Windows sign (an image, windowsOptions...). */
 export function checkLinuxPinned(p: PodFacts, report: Report): void {
-  if (p.windows || selectsOs(p, 'linux')) return;
+  if (p.windows || p.windowsHint !== undefined || selectsOs(p, 'linux')) return;
+  if (p.osAllowedByAffinity !== undefined && !p.osAllowedByAffinity.has('windows')) return;
   report(
     'linux-node-selector-missing',
     join(p.path, 'nodeSelector'),
-    `This Linux pod has no ${OS_LABEL}: linux nodeSelector in a set with Windows workloads: it can land on an untainted Windows node and sit in ImagePullBackOff.`,
+    `This Linux pod has no ${OS_LABEL}: linux nodeSelector beside Windows workloads in the same file: on an untainted Windows node (the AKS and EKS default) it can land there and never start.`,
     `Add nodeSelector { ${OS_LABEL}: linux } (pinLinuxWorkloads(scope) does it for a whole cdk8s app).`,
   );
 }
@@ -135,6 +180,16 @@ export function checkRuntimeClass(obj: Rec, report: Report): void {
     );
   }
   const build = selector[WINDOWS_BUILD_LABEL];
+  const retired = build !== undefined && /^\d+\.\d+\.\d+/.test(build) ? retiredRelease(build) : undefined;
+  if (retired) {
+    report(
+      'windows-build-retired',
+      join('scheduling.nodeSelector', key(WINDOWS_BUILD_LABEL)),
+      `RuntimeClass '${name}' pins ${WINDOWS_BUILD_LABEL}=${build}, ${retired.displayName}, which no supported node runs: every pod of this class stays Pending.`,
+      `Pin a supported build: ${WINDOWS_RELEASES.map((rel) => `'${releaseInfo(rel).build}' (${releaseInfo(rel).displayName})`).join(', ')}.`,
+    );
+    return;
+  }
   const named = releaseInName(name);
   if (build === undefined || named === undefined) return;
   const pinned = releaseForBuild(build);
