@@ -261,12 +261,14 @@ export class WindowsValidation {
     const pos = obj === undefined ? undefined : sourcePosition(obj, d.path);
     const location = `${d.path === '' ? '(object)' : d.path}${pos ? ` (line ${pos.line})` : ''}`;
     const subject = [r.kind, r.namespace ? `${r.namespace}/${name}` : name].filter(Boolean).join(' ');
-    const docs = RULES_BY_ID.get(d.ruleId)?.docs;
+    const rule = RULES_BY_ID.get(d.ruleId);
+    const docs = rule?.docs;
+    const fixable = rule?.fixable !== undefined ? 'Fixable: `k8s-windows fix` rewrites it.' : undefined;
     return {
       ruleName: `${d.ruleId} [${d.severity}]`,
       // cdk8s-cli adds the construct path, which it looks up by resourceName in context.metadata.
       recommendation: `${subject}: ${d.message}`,
-      fix: [d.fix, docs ? `See ${docs}` : undefined].filter(Boolean).join(' '),
+      fix: [d.fix, fixable, docs ? `See ${docs}` : undefined].filter(Boolean).join(' '),
       violatingResources: [{ resourceName: name, locations: [location], manifestPath: r.source ?? '' }],
     };
   }

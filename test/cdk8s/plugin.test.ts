@@ -114,7 +114,7 @@ describe('WindowsValidation', () => {
       {
         ruleName: 'windows-forbidden-field [error]',
         recommendation: expect.stringMatching(/^Pod shop\/web: spec\.securityContext\.runAsUser 1000: /),
-        fix: expect.stringContaining('runAsUserName'),
+        fix: expect.stringMatching(/runAsUserName.* Fixable: `k8s-windows fix` rewrites it\./),
         violatingResources: [
           {
             resourceName: 'web',

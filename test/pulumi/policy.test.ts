@@ -145,7 +145,7 @@ describe(POLICY_NAMES.kubernetes, () => {
     expect(violations).toEqual([
       [
         expect.stringMatching(
-          /^\[windows-forbidden-field\] Deployment apps\/bad: spec\.template\.spec\.securityContext\.runAsUser: /,
+          /^\[windows-forbidden-field\] Deployment apps\/bad: spec\.template\.spec\.securityContext\.runAsUser: .* \(fixable: k8s-windows fix\)$/,
         ),
         urnOf(bad),
       ],

@@ -17,7 +17,7 @@ import type {
   StackValidationPolicy,
 } from '@pulumi/policy';
 import { isWindowsRelease } from '../../core/releases';
-import { validateManifests } from '../../core/validate';
+import { RULES_BY_ID, validateManifests } from '../../core/validate';
 import type { Diagnostic, RuleSetting, ValidateOptions } from '../../core/validate/types';
 import { manifestOf, type StackManifest } from './manifests';
 import { clusterFindings, nodePoolFindings, type CloudFinding, type StackResource } from './node-pools';
@@ -72,11 +72,12 @@ function validateOptionsFrom(config: WindowsKubernetesPolicyConfig | undefined):
   };
 }
 
-/** `[rule-id] Kind namespace/name: path: message Fix: ...` */
+/** `[rule-id] Kind namespace/name: path: message Fix: ...`, and `(fixable: k8s-windows fix)` when it is. */
 export function formatDiagnostic(d: Diagnostic): string {
   const r = d.resource;
   const where = `${r.kind ?? 'object'} ${r.namespace ? `${r.namespace}/` : ''}${r.name ?? '(unnamed)'}`;
-  return `[${d.ruleId}] ${where}: ${d.path}: ${d.message}${d.fix ? ` Fix: ${d.fix}` : ''}`;
+  const fixable = RULES_BY_ID.get(d.ruleId)?.fixable !== undefined ? ' (fixable: k8s-windows fix)' : '';
+  return `[${d.ruleId}] ${where}: ${d.path}: ${d.message}${d.fix ? ` Fix: ${d.fix}` : ''}${fixable}`;
 }
 
 /** `[rule-id] path: message Fix: ...` */
