@@ -6,6 +6,7 @@ import type { Bench } from './harness';
 
 export const BENCHES: Readonly<Record<string, () => Promise<{ default: Bench }>>> = {
   lint: () => import('./lint.bench'),
+  fix: () => import('./fix.bench'),
   synth: () => import('./synth.bench'),
   import: () => import('./import.bench'),
   'synth-e2e': () => import('./synth-e2e.bench'),
