@@ -14,13 +14,14 @@ export type FixCloud = Cloud;
 
 /**
  * The taints each cloud puts on Windows nodes by itself, so Windows pods must tolerate them:
- * - EKS: none. Windows node groups carry only the taints you give them; AWS's guide shows adding `os=windows`
- *   yourself (https://aws.github.io/aws-eks-best-practices/windows/docs/scheduling/).
- * - AKS: none. AKS recommends tainting Windows pools (`--node-taints os=windows:NoSchedule`) but does not do it
- *   (https://learn.microsoft.com/azure/aks/learn/quick-windows-container-deploy-cli).
- * - GKE: Windows Server nodes are tainted `node.kubernetes.io/os=windows:NoSchedule`
- *   (https://cloud.google.com/kubernetes-engine/docs/how-to/deploying-windows-app; Google Distributed Cloud
- *   documents the same taint: https://cloud.google.com/kubernetes-engine/distributed-cloud/vmware/docs/how-to/windows-server-node-pools).
+ * - EKS: none. Windows node groups carry the taints you give them; AWS's guide has you add `os=windows` yourself
+ *   (https://aws.github.io/aws-eks-best-practices/windows/docs/scheduling/).
+ * - AKS: none. Node pools carry the taints you set with `--node-taints`
+ *   (https://learn.microsoft.com/azure/aks/use-node-taints); a Windows pool gets none by default.
+ * - GKE: `node.kubernetes.io/os=windows:NoSchedule` on Windows Server nodes
+ *   (https://cloud.google.com/kubernetes-engine/docs/how-to/deploying-windows-app; Google Distributed Cloud states
+ *   "Windows Server nodes are tainted with this key-value pair: node.kubernetes.io/os=windows:NoSchedule",
+ *   https://cloud.google.com/kubernetes-engine/distributed-cloud/vmware/docs/how-to/windows-server-node-pools).
  * Taints your own pools add are given with `tolerations` (`--toleration`).
  */
 export const CLOUD_TAINTS: Readonly<Record<FixCloud, readonly Taint[]>> = {
