@@ -223,13 +223,31 @@ export function applyEdit(doc: Document, base: readonly (string | number)[], edi
   }
 }
 
-/** How the document writes block sequences under a key (`key:\n- a` or `key:\n  - a`) and its indent width. */
+/**
+ * How the document writes block sequences under a key (`key:\n- a` or `key:\n  - a`), by majority since the
+ * `yaml` library renders one style per document, and its indent width.
+ */
 function styleOf(source: string): { indent: number; indentSeq: boolean } {
-  const flush = /^( *)[^\s#-][^\n]*:[ \t]*\r?\n\1- /m.test(source);
-  const indented = /^( *)[^\s#-][^\n]*:[ \t]*\r?\n\1 +- /m.test(source);
-  const nestedKey = /^( *)[^\s#-][^\n]*:[ \t]*\r?\n\1( +)[^\s#-]/m.exec(source);
-  const indent = nestedKey ? Math.min(Math.max(nestedKey[2].length, 1), 8) : 2;
-  return { indent, indentSeq: !(flush && !indented) };
+  const lines = source.split(/\r?\n/);
+  let flush = 0;
+  let indented = 0;
+  let indent: number | undefined;
+  for (let i = 0; i + 1 < lines.length; i++) {
+    // A key whose value is a block on the next lines: `  key:` or `  - key:` (the key then sits after the dash).
+    const m = /^( *)((?:- +)*)[^\s#-][^#]*:\s*$/.exec(lines[i]);
+    if (!m) continue;
+    const keyColumn = m[1].length + m[2].length;
+    const next = lines.slice(i + 1).find((l) => l.trim() !== '' && !l.trimStart().startsWith('#'));
+    if (next === undefined) continue;
+    const column = next.length - next.trimStart().length;
+    if (next.trimStart().startsWith('- ') || next.trim() === '-') {
+      if (column === keyColumn) flush++;
+      else if (column > keyColumn) indented++;
+    } else if (indent === undefined && column > keyColumn) {
+      indent = column - keyColumn;
+    }
+  }
+  return { indent: Math.min(Math.max(indent ?? 2, 1), 8), indentSeq: indented >= flush };
 }
 
 /** The text of one edited document, in the style of its source. */
