@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { parseKubernetesMinor, parseWindowsRelease, type WindowsRelease } from '../core/releases';
-import type { RuleSetting } from '../core/validate/types';
+import { CLOUDS, type Cloud, type RuleSetting } from '../core/validate/types';
 
 /** Output formats of `lint`. */
 export const LINT_FORMATS = ['text', 'json', 'sarif'] as const;
@@ -33,8 +33,14 @@ export interface LintCommand {
   readonly rules: Readonly<Record<string, RuleSetting>>;
   readonly windowsRelease?: WindowsRelease;
   readonly kubernetesVersion?: string;
+  /** The cloud the cluster runs on, for advice that depends on its defaults. */
+  readonly cloud?: Cloud;
   /** Report errors only. */
   readonly quiet: boolean;
+  /** Accept empty standard input (no objects) instead of failing with exit code 2. */
+  readonly allowEmpty: boolean;
+  /** The name standard input is reported under (SARIF locations, text and JSON output). */
+  readonly stdinFilename?: string;
 }
 
 export interface RulesCommand {
@@ -83,7 +89,10 @@ const LINT_OPTIONS = {
   severity: { type: 'string', multiple: true },
   'windows-release': { type: 'string' },
   'kubernetes-version': { type: 'string' },
+  cloud: { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
+  'allow-empty': { type: 'boolean' },
+  'stdin-filename': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies Record<string, OptionSpec>;
 
@@ -168,6 +177,12 @@ function parseLint(argv: readonly string[], ruleIds: readonly string[]): LintCom
     problems.push(`--kubernetes-version '${kubernetesVersion}' is not a Kubernetes 1.x version; write it as 1.30.`);
   }
 
+  const cloud = values.cloud;
+  if (cloud !== undefined && !isOneOf(cloud, CLOUDS)) problems.push(badChoice('--cloud', cloud, CLOUDS));
+
+  const stdinFilename = values['stdin-filename'];
+  if (stdinFilename !== undefined && stdinFilename.trim() === '') problems.push('--stdin-filename needs a name.');
+
   if (positionals.length === 0) {
     problems.push(`no input: name files or directories to lint, or '${STDIN_ARG}' to read standard input.`);
   }
@@ -180,7 +195,10 @@ function parseLint(argv: readonly string[], ruleIds: readonly string[]): LintCom
     rules,
     ...(windowsRelease !== undefined ? { windowsRelease } : {}),
     ...(kubernetesVersion !== undefined ? { kubernetesVersion } : {}),
+    ...(cloud !== undefined ? { cloud: cloud as Cloud } : {}),
     quiet: values.quiet === true,
+    allowEmpty: values['allow-empty'] === true,
+    ...(stdinFilename !== undefined ? { stdinFilename } : {}),
   };
 }
 
