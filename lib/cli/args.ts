@@ -5,9 +5,9 @@
  */
 import { parseArgs } from 'node:util';
 import { parseKubernetesMinor, parseWindowsRelease, type WindowsRelease } from '../core/releases';
-import { FIX_CLOUDS, parseTaint, type FixCloud } from '../core/fix/options';
+import { parseTaint } from '../core/fix/options';
 import type { Taint } from '../core/target';
-import type { RuleSetting } from '../core/validate/types';
+import { CLOUDS, type Cloud, type RuleSetting } from '../core/validate/types';
 
 /** Output formats of `lint`. */
 export const LINT_FORMATS = ['text', 'json', 'sarif'] as const;
@@ -39,8 +39,14 @@ export interface LintCommand {
   readonly rules: Readonly<Record<string, RuleSetting>>;
   readonly windowsRelease?: WindowsRelease;
   readonly kubernetesVersion?: string;
+  /** The cloud the cluster runs on, for advice that depends on its defaults. */
+  readonly cloud?: Cloud;
   /** Report errors only. */
   readonly quiet: boolean;
+  /** Accept empty standard input (no objects) instead of failing with exit code 2. */
+  readonly allowEmpty: boolean;
+  /** The name standard input is reported under (SARIF locations, text and JSON output). */
+  readonly stdinFilename?: string;
 }
 
 export interface FixCommand {
@@ -56,9 +62,13 @@ export interface FixCommand {
   readonly windowsRelease?: WindowsRelease;
   readonly kubernetesVersion?: string;
   readonly tolerations: readonly Taint[];
-  readonly cloud?: FixCloud;
+  readonly cloud?: Cloud;
   readonly runtimeClassName?: string;
   readonly pinLinux: boolean;
+  /** Accept empty standard input instead of failing with exit code 2, as lint does. */
+  readonly allowEmpty: boolean;
+  /** The name standard input is reported under. */
+  readonly stdinFilename?: string;
 }
 
 export interface RulesCommand {
@@ -107,7 +117,10 @@ const LINT_OPTIONS = {
   severity: { type: 'string', multiple: true },
   'windows-release': { type: 'string' },
   'kubernetes-version': { type: 'string' },
+  cloud: { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
+  'allow-empty': { type: 'boolean' },
+  'stdin-filename': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies Record<string, OptionSpec>;
 
@@ -120,6 +133,8 @@ const FIX_OPTIONS = {
   'runtime-class': { type: 'string' },
   'pin-linux': { type: 'boolean' },
   krm: { type: 'boolean' },
+  'allow-empty': { type: 'boolean' },
+  'stdin-filename': { type: 'string' },
   disable: { type: 'string', multiple: true },
   severity: { type: 'string', multiple: true },
   'kubernetes-version': { type: 'string' },
@@ -186,6 +201,12 @@ function parseLint(argv: readonly string[], ruleIds: readonly string[]): LintCom
     problems.push(`--kubernetes-version '${kubernetesVersion}' is not a Kubernetes 1.x version; write it as 1.30.`);
   }
 
+  const cloud = values.cloud;
+  if (cloud !== undefined && !isOneOf(cloud, CLOUDS)) problems.push(badChoice('--cloud', cloud, CLOUDS));
+
+  const stdinFilename = values['stdin-filename'];
+  if (stdinFilename !== undefined && stdinFilename.trim() === '') problems.push('--stdin-filename needs a name.');
+
   if (positionals.length === 0) {
     problems.push(`no input: name files or directories to lint, or '${STDIN_ARG}' to read standard input.`);
   }
@@ -198,7 +219,10 @@ function parseLint(argv: readonly string[], ruleIds: readonly string[]): LintCom
     rules,
     ...(windowsRelease !== undefined ? { windowsRelease } : {}),
     ...(kubernetesVersion !== undefined ? { kubernetesVersion } : {}),
+    ...(cloud !== undefined ? { cloud: cloud as Cloud } : {}),
     quiet: values.quiet === true,
+    allowEmpty: values['allow-empty'] === true,
+    ...(stdinFilename !== undefined ? { stdinFilename } : {}),
   };
 }
 
@@ -262,13 +286,15 @@ function parseFix(argv: readonly string[], ruleIds: readonly string[]): FixComma
     else problems.push(`--toleration: ${parsed.message} ${parsed.fix}`);
   }
   const cloud = values.cloud;
-  if (cloud !== undefined && !isOneOf(cloud, FIX_CLOUDS)) problems.push(badChoice('--cloud', cloud, FIX_CLOUDS));
+  if (cloud !== undefined && !isOneOf(cloud, CLOUDS)) problems.push(badChoice('--cloud', cloud, CLOUDS));
   const runtimeClassName = values['runtime-class'];
   if (runtimeClassName !== undefined && windowsRelease === undefined && values['windows-release'] === undefined) {
     problems.push(
       '--runtime-class is set on unpinned Windows pods in place of the build selector: give --windows-release too.',
     );
   }
+  const stdinFilename = values['stdin-filename'];
+  if (stdinFilename !== undefined && stdinFilename.trim() === '') problems.push('--stdin-filename needs a name.');
   const krm = values.krm === true;
   const write = values.write === true;
   const inputs = krm && positionals.length === 0 ? [STDIN_ARG] : positionals;
@@ -295,9 +321,11 @@ function parseFix(argv: readonly string[], ruleIds: readonly string[]): FixComma
     ...(windowsRelease !== undefined ? { windowsRelease } : {}),
     ...(kubernetesVersion !== undefined ? { kubernetesVersion } : {}),
     tolerations,
-    ...(cloud !== undefined ? { cloud: cloud as FixCloud } : {}),
+    ...(cloud !== undefined ? { cloud: cloud as Cloud } : {}),
     ...(runtimeClassName !== undefined ? { runtimeClassName } : {}),
     pinLinux: values['pin-linux'] === true,
+    allowEmpty: values['allow-empty'] === true,
+    ...(stdinFilename !== undefined ? { stdinFilename } : {}),
   };
 }
 

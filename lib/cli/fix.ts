@@ -12,7 +12,7 @@ import type { Taint } from '../core/target';
 import type { Diagnostic, RuleSetting } from '../core/validate/types';
 import { isRecord } from '../core/validate/util';
 import type { FixCommand } from './args';
-import { collectInputs, type Input, type InputProblem } from './files';
+import { collectInputs, STDIN_SOURCE, type Input, type InputProblem } from './files';
 import { formatText, resourceLabel } from './format-text';
 import { TOOL_NAME } from './package-info';
 import { describeProblem, EXIT_LINT_ERRORS, EXIT_OK, EXIT_USAGE, readInput, type CliIO } from './run';
@@ -37,7 +37,9 @@ export async function runFix(command: FixCommand, io: CliIO): Promise<number> {
   const cwd = io.cwd ?? process.cwd();
   const collected = await collectInputs(command.inputs, cwd);
   const problems: InputProblem[] = [...collected.problems];
-  const texts = await Promise.all(collected.inputs.map((input) => readInput(input, io)));
+  const stdinName = command.stdinFilename ?? STDIN_SOURCE;
+  const displayOf = (input: Input): string => (input.kind === 'stdin' ? stdinName : input.display);
+  const texts = await Promise.all(collected.inputs.map((input) => readInput(input, io, displayOf(input))));
   const read: { input: Input; text: string }[] = [];
   collected.inputs.forEach((input, i) => {
     const text = texts[i];
@@ -49,11 +51,20 @@ export async function runFix(command: FixCommand, io: CliIO): Promise<number> {
   const result = fixManifestSet(
     read.map(({ input, text }) => ({
       text,
-      source: input.display,
+      source: displayOf(input),
       manifestsOnly: input.kind === 'file' && input.discovered,
     })),
     optionsOf(command),
   );
+  read.forEach(({ input }, i) => {
+    if (input.kind !== 'stdin' || command.allowEmpty || result.objectCounts[i] > 0) return;
+    if (result.errors.some((e) => e.source === displayOf(input))) return;
+    problems.push({
+      source: displayOf(input),
+      message:
+        'standard input has no Kubernetes objects: did the command before the pipe fail? Pass --allow-empty to accept empty input.',
+    });
+  });
   for (const e of result.errors) {
     problems.push({
       ...(e.source !== undefined ? { source: e.source } : {}),

@@ -27,11 +27,11 @@ export function formatRulesJson(rules: readonly RuleInfo[]): string {
 export function formatRulesMarkdown(rules: readonly RuleInfo[]): string {
   const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
   const lines = [
-    '| rule | severity | family | what it finds | why | `fix` |',
-    '| --- | --- | --- | --- | --- | --- |',
+    '| rule | severity | family | what it finds | why | why this severity | `fix` |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
     ...rules.map(
       (r) =>
-        `| [\`${r.id}\`](${r.docs}) | ${r.defaultSeverity} | ${r.family} | ${cell(r.summary)} | ${cell(r.rationale)} | ${r.fixable !== undefined ? cell(r.fixable) : '—'} |`,
+        `| [\`${r.id}\`](${r.docs}) | ${r.defaultSeverity} | ${r.family} | ${cell(r.summary)} | ${cell(r.rationale)} | ${cell(r.severityReason)} | ${r.fixable !== undefined ? cell(r.fixable) : '—'} |`,
     ),
   ];
   return `${lines.join('\n')}\n`;

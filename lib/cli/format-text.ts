@@ -63,6 +63,26 @@ export function summarize(diagnostics: readonly Diagnostic[]): { counts: Record<
   return { counts, text };
 }
 
+/**
+ * Manifest values reach messages verbatim: control characters (C0, DEL, C1 — an ESC could drive the terminal) are
+ * shown as escapes instead of being written raw.
+ */
+export function printable(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => {
+    switch (c) {
+      case '\n':
+        return '\\n';
+      case '\r':
+        return '\\r';
+      case '\t':
+        return '\\t';
+      default:
+        return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+    }
+  });
+}
+
 export function formatText(items: readonly LocatedDiagnostic[], options: TextFormatOptions): string {
   const paint = (style: Style, s: string) => (options.color ? `${ANSI[style]}${s}${ANSI.reset}` : s);
   const n = options.inputProblemCount;
@@ -85,24 +105,24 @@ export function formatText(items: readonly LocatedDiagnostic[], options: TextFor
 
   const out: string[] = [];
   for (const [file, resources] of files) {
-    out.push(paint('underline', file));
+    out.push(paint('underline', printable(file)));
     const groups = [...resources].map(([label, list]) => ({ label, list: [...list].sort(byPosition) }));
     groups.sort((a, b) => byPosition(a.list[0], b.list[0]));
     // One position width per file, so messages line up down the whole file.
     const width = Math.max(...groups.flatMap((g) => g.list.map((i) => position(i).length)));
     for (const { label, list } of groups) {
-      out.push(`  ${paint('bold', label)}`);
+      out.push(`  ${paint('bold', printable(label))}`);
       for (const item of list) {
         const d = item.diagnostic;
         const pos = position(item).padEnd(width);
         const sev = paint(severityStyle(d.severity), d.severity.padEnd(7));
-        out.push(`    ${paint('dim', pos)}  ${sev}  ${d.message}  ${paint('dim', d.ruleId)}`);
+        out.push(`    ${paint('dim', printable(pos))}  ${sev}  ${printable(d.message)}  ${paint('dim', d.ruleId)}`);
         const indent = ' '.repeat(4 + width + 2 + 7 + 2);
         // The field path, unless the message already names it (the API-server rules do).
         if (item.line !== undefined && d.path !== '' && !d.message.includes(d.path)) {
-          out.push(`${indent}${paint('dim', `at ${d.path}`)}`);
+          out.push(`${indent}${paint('dim', `at ${printable(d.path)}`)}`);
         }
-        if (d.fix !== undefined) out.push(`${indent}fix: ${d.fix}`);
+        if (d.fix !== undefined) out.push(`${indent}fix: ${printable(d.fix)}`);
       }
     }
     out.push('');

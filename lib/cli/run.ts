@@ -7,12 +7,12 @@ import { loadManifestsWithErrors, RULES, validateManifests } from '../core/valid
 import type { Diagnostic, ValidateOptions } from '../core/validate/types';
 import { parseCommand, UsageError, type LintCommand, type RulesCommand } from './args';
 import { runFix } from './fix';
-import { collectInputs, describeFsError, type Input, type InputProblem } from './files';
+import { collectInputs, describeFsError, STDIN_SOURCE, type Input, type InputProblem } from './files';
 import { formatRulesJson, formatRulesMarkdown, formatRulesText } from './format-rules';
 import { formatSarif } from './format-sarif';
 import { formatText } from './format-text';
 import { helpText } from './help';
-import { createLocator, type LoadedObject } from './locate';
+import { createLocator, type LoadedObject, type LocatedDiagnostic } from './locate';
 import { packageInfo, TOOL_NAME } from './package-info';
 
 /** Anything with `write(string)`: a process stream, or a test sink. */
@@ -111,7 +111,9 @@ async function runLint(command: LintCommand, io: CliIO): Promise<number> {
   const collected = await collectInputs(command.inputs, cwd);
   const problems: InputProblem[] = [...collected.problems];
 
-  const texts = await Promise.all(collected.inputs.map((input) => readInput(input, io)));
+  const stdinName = command.stdinFilename ?? STDIN_SOURCE;
+  const displayOf = (input: Input): string => (input.kind === 'stdin' ? stdinName : input.display);
+  const texts = await Promise.all(collected.inputs.map((input) => readInput(input, io, displayOf(input))));
   const loaded: LoadedObject[] = [];
   let inputCount = 0;
   for (const [i, input] of collected.inputs.entries()) {
@@ -121,14 +123,22 @@ async function runLint(command: LintCommand, io: CliIO): Promise<number> {
       continue;
     }
     inputCount++;
-    const { objects, errors } = loadManifestsWithErrors(text, input.display);
+    const display = displayOf(input);
+    const { objects, errors } = loadManifestsWithErrors(text, display);
+    if (input.kind === 'stdin' && objects.length === 0 && errors.length === 0 && !command.allowEmpty) {
+      problems.push({
+        source: display,
+        message:
+          'standard input has no Kubernetes objects: did the command before the pipe fail? Pass --allow-empty to accept empty input.',
+      });
+    }
     for (const object of objects) {
       // A directory also holds files that are not manifests (a chart's values.yaml, cdk8s's construct-metadata.json).
       if (input.kind === 'file' && input.discovered && !hasKind(object)) continue;
-      loaded.push({ object, source: input.display });
+      loaded.push({ object, source: display });
     }
     for (const e of errors) {
-      problems.push({ source: e.source ?? input.display, line: e.line, column: e.column, message: e.message });
+      problems.push({ source: e.source ?? display, line: e.line, column: e.column, message: e.message });
     }
   }
 
@@ -136,6 +146,7 @@ async function runLint(command: LintCommand, io: CliIO): Promise<number> {
     rules: command.rules,
     ...(command.windowsRelease !== undefined ? { windowsRelease: command.windowsRelease } : {}),
     ...(command.kubernetesVersion !== undefined ? { kubernetesVersion: command.kubernetesVersion } : {}),
+    ...(command.cloud !== undefined ? { cloud: command.cloud } : {}),
   };
   const all = validateManifests(
     loaded.map((l) => l.object),
@@ -147,9 +158,13 @@ async function runLint(command: LintCommand, io: CliIO): Promise<number> {
   for (const p of problems) io.stderr.write(`${TOOL_NAME}: ${describeProblem(p)}\n`);
 
   switch (command.format) {
-    case 'json':
-      io.stdout.write(`${JSON.stringify(diagnostics, null, 2)}\n`);
+    case 'json': {
+      const locate = createLocator(loaded);
+      io.stdout.write(
+        `${JSON.stringify([...problems.map(problemEntry), ...diagnostics.map((d) => jsonEntry(locate(d)))], null, 2)}\n`,
+      );
       break;
+    }
     case 'sarif': {
       const locate = createLocator(loaded);
       const log = formatSarif(diagnostics.map(locate), {
@@ -184,43 +199,109 @@ async function runLint(command: LintCommand, io: CliIO): Promise<number> {
   return diagnostics.some((d) => d.severity === 'error') ? EXIT_LINT_ERRORS : EXIT_OK;
 }
 
+/** The rule id JSON output gives input problems (unreadable files, malformed YAML): they are not rules. */
+export const INPUT_PROBLEM_ID = 'input-unreadable';
+
+/** A diagnostic in JSON output: the engine's fields plus where it points, as text and SARIF give it. */
+function jsonEntry(item: LocatedDiagnostic): Diagnostic & { source?: string; line?: number; column?: number } {
+  return {
+    ...item.diagnostic,
+    ...(item.source !== undefined ? { source: item.source } : {}),
+    ...(item.line !== undefined ? { line: item.line, column: item.column } : {}),
+  };
+}
+
+/** An input problem in JSON output, shaped like a diagnostic so one array holds everything. */
+function problemEntry(p: InputProblem): Record<string, unknown> {
+  return {
+    ruleId: INPUT_PROBLEM_ID,
+    severity: 'error',
+    message: p.message,
+    path: '',
+    resource: p.source !== undefined ? { source: p.source } : {},
+    ...(p.source !== undefined ? { source: p.source } : {}),
+    ...(p.line !== undefined ? { line: p.line, column: p.column ?? 1 } : {}),
+  };
+}
+
 /** The text of one input, or the problem that kept it from being read. */
-export async function readInput(input: Input, io: CliIO): Promise<string | InputProblem> {
+export async function readInput(input: Input, io: CliIO, display: string): Promise<string | InputProblem> {
+  let bytes: Buffer;
   switch (input.kind) {
     case 'stdin': {
-      if (io.stdin === undefined) return { source: input.display, message: 'standard input is not available.' };
+      if (io.stdin === undefined) return { source: display, message: 'standard input is not available.' };
       try {
-        return stripBom(await readAll(io.stdin));
+        bytes = await readAll(io.stdin);
       } catch (err) {
-        return { source: input.display, message: `cannot read: ${describeFsError(err)}` };
+        return { source: display, message: `cannot read: ${describeFsError(err)}` };
       }
+      break;
     }
     case 'file':
       try {
-        return stripBom(await fs.readFile(input.path, 'utf8'));
+        bytes = await fs.readFile(input.path);
       } catch (err) {
-        return { source: input.display, message: `cannot read: ${describeFsError(err)}` };
+        return { source: display, message: `cannot read: ${describeFsError(err)}` };
       }
+      break;
     default: {
       const unknownInput: never = input;
       throw new Error(`unhandled input ${JSON.stringify(unknownInput)}`);
     }
   }
+  const decoded = decodeText(bytes);
+  return typeof decoded === 'string' ? decoded : { source: display, message: decoded.problem };
 }
 
-async function readAll(stream: AsyncIterable<string | Uint8Array> | string): Promise<string> {
-  if (typeof stream === 'string') return stream;
+async function readAll(stream: AsyncIterable<string | Uint8Array> | string): Promise<Buffer> {
+  if (typeof stream === 'string') return Buffer.from(stream, 'utf8');
   const chunks: Buffer[] = [];
   for await (const chunk of stream)
     chunks.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk));
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
-/** Editors on Windows save UTF-8 with a byte-order mark; it is not part of the first key. */
-function stripBom(text: string): string {
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+/**
+ * Bytes to text as kubectl reads manifests: a byte-order mark picks UTF-8, UTF-16LE or UTF-16BE (what Windows
+ * PowerShell 5.1's `>` writes), anything else must be UTF-8. Binary or invalid input is refused, never linted
+ * as "no problems". (cli-runtime's FileVisitor decodes through `unicode.BOMOverride(unicode.UTF8.NewDecoder())`.)
+ */
+export function decodeText(bytes: Buffer): string | { readonly problem: string } {
+  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return bytes.subarray(2).toString('utf16le');
+  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) {
+    const swapped = Buffer.from(bytes.subarray(2));
+    swapped.swap16();
+    return swapped.toString('utf16le');
+  }
+  if (bytes.includes(0)) {
+    return {
+      problem:
+        'is binary, or UTF-16 without a byte-order mark (it holds NUL bytes): save it as UTF-8, or UTF-16 with a byte-order mark.',
+    };
+  }
+  try {
+    return STRICT_UTF8.decode(bytes);
+  } catch {
+    const at = firstInvalidUtf8(bytes);
+    return { problem: `is not valid UTF-8 (byte offset ${at}): save it as UTF-8.` };
+  }
 }
 
+/** Offset of the first byte that starts a malformed UTF-8 sequence, for the message. */
+function firstInvalidUtf8(b: Buffer): number {
+  let i = 0;
+  while (i < b.length) {
+    const c = b[i];
+    const more =
+      c < 0x80 ? 0 : c >= 0xc2 && c <= 0xdf ? 1 : c >= 0xe0 && c <= 0xef ? 2 : c >= 0xf0 && c <= 0xf4 ? 3 : -1;
+    if (more < 0) return i;
+    for (let k = 1; k <= more; k++) if (i + k >= b.length || (b[i + k] & 0xc0) !== 0x80) return i;
+    i += more + 1;
+  }
+  return b.length;
+}
 /** `file:line:col: message`, with as much of the location as is known. */
 export function describeProblem(p: InputProblem): string {
   if (p.source === undefined) return p.message;

@@ -20,6 +20,7 @@ describe('parseCommand', () => {
       format: 'text',
       rules: {},
       quiet: false,
+      allowEmpty: false,
     });
   });
 
@@ -37,6 +38,11 @@ describe('parseCommand', () => {
           '2019',
           '--kubernetes-version',
           'v1.30.2',
+          '--cloud',
+          'gke',
+          '--allow-empty',
+          '--stdin-filename',
+          'web.yaml',
           '-q',
           'x.yaml',
         ],
@@ -49,7 +55,10 @@ describe('parseCommand', () => {
       rules: { 'windows-host-network': 'off', 'image-floating-tag': 'off', 'windows-forbidden-field': 'warning' },
       windowsRelease: '2019',
       kubernetesVersion: 'v1.30.2',
+      cloud: 'gke',
       quiet: true,
+      allowEmpty: true,
+      stdinFilename: 'web.yaml',
     });
   });
 

@@ -206,8 +206,8 @@ test('rules --format markdown prints the README table', async () => {
   expect(r.code).toBe(0);
   const lines = r.stdout.trimEnd().split('\n');
   expect(lines.slice(0, 2)).toEqual([
-    '| rule | severity | family | what it finds | why | `fix` |',
-    '| --- | --- | --- | --- | --- | --- |',
+    '| rule | severity | family | what it finds | why | why this severity | `fix` |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
   ]);
   expect(lines[2]).toMatch(
     /^\| \[`windows-forbidden-field`\]\(https:\/\/kubernetes\.io\/.*\) \| error \| api-server \| /,

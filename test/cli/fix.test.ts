@@ -262,3 +262,27 @@ describe('the README examples, run as processes', () => {
     });
   });
 });
+
+describe('input handling shared with lint', () => {
+  it('empty standard input (a failed helm template): exit 2, unless --allow-empty', async () => {
+    const r = await cli(['fix', '-'], { stdin: '' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('standard input has no Kubernetes objects');
+    const ok = await cli(['fix', '--allow-empty', '-'], { stdin: '' });
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toBe('');
+  });
+
+  it('--stdin-filename names standard input in the report', async () => {
+    const r = await cli(['fix', '--stdin-filename', 'chart.yaml', '-'], { stdin: WEB });
+    expect(r.stderr).toContain('chart.yaml: Deployment web\n');
+  });
+
+  it('a too deeply nested document: named, left as it was, exit 2', async () => {
+    const deep = `apiVersion: v1\nkind: Pod\nmetadata: {name: x}\nspec:\n  containers: ${'['.repeat(400)}${']'.repeat(400)}\n`;
+    const r = await cli(['fix', '-'], { stdin: deep });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('nested more than');
+    expect(r.stdout).toBe(deep);
+  });
+});

@@ -14,7 +14,15 @@ import {
   type Document,
   type Node,
 } from 'yaml';
-import { rememberOrigin, parsePath, type LoadError } from '../validate/loader';
+import {
+  depthExceeds,
+  describeLoadError,
+  MAX_DOCUMENT_DEPTH,
+  parsePath,
+  rememberOrigin,
+  TOO_DEEP,
+  type LoadError,
+} from '../validate/loader';
 import type { FixEdit } from '../validate/fixes';
 import { isRecord } from '../validate/util';
 
@@ -59,7 +67,6 @@ function isListKind(kind: unknown): boolean {
 /** Parses every document, reads the objects of the well-formed ones (List items unwrapped) as the loader does. */
 export function parseText(text: string, source?: string): ParsedText {
   const lineCounter = new LineCounter();
-  const parsed = parseAllDocuments(text, { ...PARSE_OPTIONS, lineCounter });
   const docs: ParsedDoc[] = [];
   const objects: DocObject[] = [];
   const errors: LoadError[] = [];
@@ -67,9 +74,18 @@ export function parseText(text: string, source?: string): ParsedText {
     const { line, col } = lineCounter.linePos(offset);
     return { ...(source !== undefined ? { source } : {}), line, column: col };
   };
+  let parsed: Document.Parsed[];
+  try {
+    const all = parseAllDocuments(text, { ...PARSE_OPTIONS, lineCounter });
+    // parseAllDocuments returns an EmptyStream (not an array) for text without documents.
+    parsed = Array.isArray(all) ? all : [];
+  } catch (e) {
+    // Nothing can be edited in a text the parser cannot read: it is given back as it is.
+    const error = { ...(source !== undefined ? { source } : {}), line: 1, column: 1, message: describeLoadError(e) };
+    return { text, ...(source !== undefined ? { source } : {}), docs: [], objects: [], errors: [error], lineCounter };
+  }
   let previousEnd = 0;
-  // parseAllDocuments returns an EmptyStream (not an array) for text without documents.
-  for (const doc of Array.isArray(parsed) ? parsed : []) {
+  for (const doc of parsed) {
     const entry: ParsedDoc = {
       doc,
       start: previousEnd,
@@ -82,7 +98,10 @@ export function parseText(text: string, source?: string): ParsedText {
     previousEnd = doc.range[2];
     docs.push(entry);
     if (!entry.valid) {
-      for (const e of doc.errors) errors.push({ ...position(e.pos[0]), message: e.message.split('\n')[0] });
+      for (const e of doc.errors) {
+        const message = /call stack/i.test(e.message) ? TOO_DEEP : e.message.split('\n')[0];
+        errors.push({ ...position(e.pos[0]), message });
+      }
       continue;
     }
     if (doc.contents === null) continue;
@@ -91,10 +110,15 @@ export function parseText(text: string, source?: string): ParsedText {
       value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
     } catch (e) {
       (entry as { valid: boolean }).valid = false;
-      errors.push({ ...position(doc.range[0]), message: e instanceof Error ? e.message : String(e) });
+      errors.push({ ...position(doc.range[0]), message: describeLoadError(e) });
       continue;
     }
     if (value === null || value === undefined) continue;
+    if (depthExceeds(value, MAX_DOCUMENT_DEPTH)) {
+      (entry as { valid: boolean }).valid = false;
+      errors.push({ ...position(doc.range[0]), message: TOO_DEEP });
+      continue;
+    }
     if (isRecord(value) && isListKind(value.kind) && Array.isArray(value.items)) {
       value.items.forEach((item: unknown, i: number) => {
         rememberOrigin(item, doc, lineCounter, source, ['items', i]);

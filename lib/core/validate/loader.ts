@@ -41,6 +41,33 @@ const ORIGINS = new WeakMap<object, Origin>();
 const PARSE_OPTIONS = { merge: true, prettyErrors: false } as const;
 const MAX_ALIAS_COUNT = 1000;
 
+/**
+ * Kubernetes objects are a few dozen levels deep at most; anything far deeper is hostile or broken input and would
+ * exhaust the stack of recursive readers downstream.
+ */
+export const MAX_DOCUMENT_DEPTH = 200;
+
+/** The nesting depth of a plain value, iteratively (a deep value must not overflow the stack here either). */
+export function depthExceeds(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, d] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (d > limit) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) {
+      if (typeof child === 'object' && child !== null) stack.push([child, d + 1]);
+    }
+  }
+  return false;
+}
+
+export const TOO_DEEP = `the document is nested more than ${MAX_DOCUMENT_DEPTH} levels deep, which no Kubernetes object is; it was not read.`;
+
+export function describeLoadError(e: unknown): string {
+  if (e instanceof RangeError || (e instanceof Error && /call stack/i.test(e.message))) return TOO_DEEP;
+  return e instanceof Error ? e.message : String(e);
+}
+
 function isListKind(kind: unknown): boolean {
   return typeof kind === 'string' && kind.endsWith('List');
 }
@@ -57,14 +84,26 @@ export function loadManifestsWithErrors(text: string, source?: string): LoadResu
   const objects: unknown[] = [];
   const errors: LoadError[] = [];
   const lineCounter = new LineCounter();
-  const docs = parseAllDocuments(text, { ...PARSE_OPTIONS, lineCounter });
+  let docs: Document.Parsed[];
+  try {
+    const parsed = parseAllDocuments(text, { ...PARSE_OPTIONS, lineCounter });
+    docs = Array.isArray(parsed) ? parsed : [];
+  } catch (e) {
+    return {
+      objects,
+      errors: [{ ...(source !== undefined ? { source } : {}), line: 1, column: 1, message: describeLoadError(e) }],
+    };
+  }
   const position = (offset: number): SourcePosition => {
     const { line, col } = lineCounter.linePos(offset);
     return { ...(source !== undefined ? { source } : {}), line, column: col };
   };
   for (const doc of docs) {
     if (doc.errors.length > 0) {
-      for (const e of doc.errors) errors.push({ ...position(e.pos[0]), message: e.message.split('\n')[0] });
+      for (const e of doc.errors) {
+        const message = /call stack/i.test(e.message) ? TOO_DEEP : e.message.split('\n')[0];
+        errors.push({ ...position(e.pos[0]), message });
+      }
       continue;
     }
     if (doc.contents === null) continue;
@@ -72,10 +111,14 @@ export function loadManifestsWithErrors(text: string, source?: string): LoadResu
     try {
       value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
     } catch (e) {
-      errors.push({ ...position(doc.range[0]), message: e instanceof Error ? e.message : String(e) });
+      errors.push({ ...position(doc.range[0]), message: describeLoadError(e) });
       continue;
     }
     if (value === null || value === undefined) continue;
+    if (depthExceeds(value, MAX_DOCUMENT_DEPTH)) {
+      errors.push({ ...position(doc.range[0]), message: TOO_DEEP });
+      continue;
+    }
     const origin: Origin = { doc, lineCounter, ...(source !== undefined ? { source } : {}), base: [] };
     if (isRecord(value) && isListKind(value.kind) && Array.isArray(value.items)) {
       value.items.forEach((item: unknown, i: number) => {

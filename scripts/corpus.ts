@@ -1,0 +1,128 @@
+/**
+ * The real-world corpus (test/fixtures/realworld): public manifests that run on Windows nodes, linted as
+ * `k8s-windows lint test/fixtures/realworld` would, and compared with the judgements in `judgements.yaml`.
+ * `npm run corpus` prints precision and recall; test/core/validate/realworld.test.ts holds the judgements.
+ */
+import { readdirSync, readFileSync } from 'fs';
+import { join } from 'path';
+import { parse } from 'yaml';
+import { loadManifestsWithErrors, validateManifests, type Diagnostic } from '../lib/core';
+
+export const CORPUS_DIR = join(__dirname, '..', 'test', 'fixtures', 'realworld');
+export const JUDGEMENTS_FILE = join(CORPUS_DIR, 'judgements.yaml');
+
+export type Verdict = 'real' | 'wrong' | 'advice';
+
+export interface Judgement {
+  readonly file: string;
+  readonly resource: string;
+  readonly rule: string;
+  readonly path: string;
+  readonly verdict: Verdict;
+  readonly note?: string;
+}
+
+/** A real problem in a corpus file that no rule reports at warning or error. */
+export interface Missed {
+  readonly file: string;
+  readonly resource: string;
+  readonly problem: string;
+}
+
+export interface Judgements {
+  readonly findings: readonly Judgement[];
+  readonly missed: readonly Missed[];
+}
+
+export interface Finding {
+  readonly key: string;
+  readonly diagnostic: Diagnostic;
+}
+
+/** `file|Kind/name|rule|path`: what a judgement is matched on. */
+export function findingKey(file: string, resource: string, rule: string, path: string): string {
+  return [file, resource, rule, path].join('|');
+}
+
+/** Every manifest file of the corpus, linted together as one directory run with the default options. */
+export function lintCorpus(): Finding[] {
+  const files = readdirSync(CORPUS_DIR)
+    .filter((f) => /\.(ya?ml|json)$/.test(f) && f !== 'judgements.yaml')
+    .sort();
+  const objects: unknown[] = [];
+  for (const f of files) {
+    const { objects: loaded, errors } = loadManifestsWithErrors(readFileSync(join(CORPUS_DIR, f), 'utf8'), f);
+    if (errors.length > 0) throw new Error(`${f}: ${errors[0].message}`);
+    objects.push(...loaded.filter((o) => typeof o === 'object' && o !== null && 'kind' in o));
+  }
+  return validateManifests(objects).map((d) => ({
+    key: findingKey(d.resource.source ?? '', `${d.resource.kind}/${d.resource.name}`, d.ruleId, d.path),
+    diagnostic: d,
+  }));
+}
+
+export function readJudgements(): Judgements {
+  const raw = parse(readFileSync(JUDGEMENTS_FILE, 'utf8')) as Partial<Judgements> | null;
+  return { findings: raw?.findings ?? [], missed: raw?.missed ?? [] };
+}
+
+export interface CorpusReport {
+  readonly files: number;
+  /** Findings at warning or error. */
+  readonly reported: number;
+  readonly reportedReal: number;
+  /** Real problems known in the corpus: those reported plus the judged misses. */
+  readonly realKnown: number;
+  readonly precision: number;
+  readonly recall: number;
+  /** Findings with no judgement. */
+  readonly unjudged: readonly Finding[];
+  /** Findings at warning or error judged wrong or advice. */
+  readonly noise: readonly Finding[];
+  /** Judged real but no longer reported at warning or error. */
+  readonly lost: readonly Judgement[];
+}
+
+export function corpusReport(findings = lintCorpus(), judgements = readJudgements()): CorpusReport {
+  const byKey = new Map(judgements.findings.map((j) => [findingKey(j.file, j.resource, j.rule, j.path), j]));
+  const loud = findings.filter((f) => f.diagnostic.severity !== 'info');
+  const loudKeys = new Set(loud.map((f) => f.key));
+  const unjudged = findings.filter((f) => !byKey.has(f.key));
+  const noise = loud.filter((f) => byKey.get(f.key)?.verdict !== 'real');
+  const reportedReal = loud.length - noise.length;
+  const lost = judgements.findings.filter(
+    (j) => j.verdict === 'real' && !loudKeys.has(findingKey(j.file, j.resource, j.rule, j.path)),
+  );
+  const realKnown = reportedReal + lost.length + judgements.missed.length;
+  const files = readdirSync(CORPUS_DIR).filter((f) => /\.(ya?ml|json)$/.test(f) && f !== 'judgements.yaml').length;
+  return {
+    files,
+    reported: loud.length,
+    reportedReal,
+    realKnown,
+    precision: loud.length === 0 ? 1 : reportedReal / loud.length,
+    recall: realKnown === 0 ? 1 : reportedReal / realKnown,
+    unjudged,
+    noise,
+    lost,
+  };
+}
+
+function percent(x: number): string {
+  return `${(x * 100).toFixed(1)}%`;
+}
+
+if (require.main === module) {
+  const r = corpusReport();
+  const lines = [
+    `corpus: ${r.files} files in test/fixtures/realworld`,
+    `errors and warnings: ${r.reported}, real problems among them: ${r.reportedReal}`,
+    `precision: ${percent(r.precision)} (real / reported at warning or error)`,
+    `recall:    ${percent(r.recall)} (reported real / ${r.realKnown} real problems known in the corpus)`,
+  ];
+  for (const f of r.unjudged) lines.push(`unjudged: ${f.key} (${f.diagnostic.severity})`);
+  for (const f of r.noise) lines.push(`noise:    ${f.key} (${f.diagnostic.severity})`);
+  for (const j of r.lost) lines.push(`lost:     ${findingKey(j.file, j.resource, j.rule, j.path)}`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+  process.exitCode = r.unjudged.length + r.noise.length + r.lost.length > 0 ? 1 : 0;
+}
