@@ -38,7 +38,8 @@ What is fixed, for pods the rules find to be Windows pods:
   - spec.os.name: windows, and nodeSelector kubernetes.io/os: windows where the pod selects no OS
   - a toleration for each taint of the target (--toleration, --cloud); none if you give none
   - with --windows-release: the node.kubernetes.io/windows-build selector (or --runtime-class) on
-    pods pinned to no build (HostProcess pods are left unpinned: they run on any build)
+    pods pinned to no build; without it, pods whose image runs on one build only are pinned to it
+    (HostProcess pods and multi-arch node-agent DaemonSets are left unpinned: they run on any build)
   - fields the API server forbids on Windows pods are removed, each named in the change report
   - HostProcess pods: hostNetwork: true, and each hostPort set to its containerPort
   - with --pin-linux: kubernetes.io/os: linux on Linux pods of a set that has Windows pods

@@ -587,6 +587,7 @@ const FIXABLE: Readonly<Partial<Record<RuleId, string>>> = {
   'windows-node-selector-missing':
     'Adds nodeSelector kubernetes.io/os: windows when the pod selects no OS (a contradicting selector is left to you).',
   'windows-node-selector-affinity-only': 'Adds nodeSelector kubernetes.io/os: windows.',
+  'windows-beta-os-label': 'Adds nodeSelector kubernetes.io/os: windows beside the beta label (which stays).',
   'windows-toleration-missing':
     'Adds a toleration for each taint of the target (--toleration, or a --cloud preset that taints); none without one.',
   'linux-node-selector-missing': 'With pinLinux (--pin-linux): adds nodeSelector kubernetes.io/os: linux.',

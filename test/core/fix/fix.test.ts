@@ -179,6 +179,22 @@ spec:
   });
 });
 
+describe('pods selecting the beta OS label', () => {
+  it('get kubernetes.io/os beside it; the beta label stays', () => {
+    const text = deployment(
+      'a',
+      `os: {name: windows}\nnodeSelector:\n  beta.kubernetes.io/os: windows\n  node.kubernetes.io/windows-build: 10.0.20348\ncontainers: [{name: a, image: '${IIS}'}]`,
+    );
+    const r = fix(text);
+    expect(podSpecOf(r.text).nodeSelector).toEqual({
+      'beta.kubernetes.io/os': 'windows',
+      'node.kubernetes.io/windows-build': '10.0.20348',
+      'kubernetes.io/os': 'windows',
+    });
+    expect(r.changes.map((c) => c.ruleId)).toEqual(['windows-beta-os-label']);
+  });
+});
+
 describe('HostProcess pods', () => {
   it('get hostNetwork and hostPort = containerPort', () => {
     const text = deployment(

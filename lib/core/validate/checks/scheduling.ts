@@ -231,6 +231,9 @@ export const SCHEDULING_FIXES: FixerTable = {
   'windows-node-selector-affinity-only': ({ pod }) =>
     pod.osBySelector === undefined ? [selectOs(pod, 'windows')] : [],
   'windows-toleration-missing': targetTolerations,
+  // The GA label beside the deprecated one (which stays: removing a field the user wrote is not certain).
+  'windows-beta-os-label': ({ pod }) =>
+    stringMap(pod.spec, 'nodeSelector')[OS_LABEL] === undefined ? [selectOs(pod, 'windows')] : [],
   'linux-node-selector-missing': ({ pod, target }) =>
     target.pinLinux && pod.osBySelector === undefined && pod.osByAffinity === undefined ? [selectOs(pod, 'linux')] : [],
 };
