@@ -248,14 +248,14 @@ export function applyEdit(doc: Document, base: readonly (string | number)[], edi
 }
 
 /**
- * How the document writes block sequences under a key (`key:\n- a` or `key:\n  - a`), by majority since the
- * `yaml` library renders one style per document, and its indent width.
+ * How the document writes block sequences under a key (`key:\n- a` or `key:\n  - a`) and how far it indents
+ * mappings, each by majority: the `yaml` library renders one style per document.
  */
 function styleOf(source: string): { indent: number; indentSeq: boolean } {
   const lines = source.split(/\r?\n/);
   let flush = 0;
   let indented = 0;
-  let indent: number | undefined;
+  const indents = new Map<number, number>();
   for (let i = 0; i + 1 < lines.length; i++) {
     // A key whose value is a block on the next lines: `  key:` or `  - key:` (the key then sits after the dash).
     const m = /^( *)((?:- +)*)[^\s#-][^#]*:\s*$/.exec(lines[i]);
@@ -267,18 +267,42 @@ function styleOf(source: string): { indent: number; indentSeq: boolean } {
     if (next.trimStart().startsWith('- ') || next.trim() === '-') {
       if (column === keyColumn) flush++;
       else if (column > keyColumn) indented++;
-    } else if (indent === undefined && column > keyColumn) {
-      indent = column - keyColumn;
+    } else if (column > keyColumn) {
+      indents.set(column - keyColumn, (indents.get(column - keyColumn) ?? 0) + 1);
     }
   }
-  return { indent: Math.min(Math.max(indent ?? 2, 1), 8), indentSeq: indented >= flush };
+  const indent = [...indents].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]?.[0] ?? 2;
+  return { indent: Math.min(Math.max(indent, 1), 8), indentSeq: indented >= flush };
+}
+
+/** Whether the document's source is JSON, which is then written back as JSON (indented as it was). */
+function jsonIndent(source: string): number | undefined {
+  try {
+    JSON.parse(source);
+  } catch {
+    return undefined;
+  }
+  const m = /\n( +)"/.exec(source);
+  return m ? m[1].length : 2;
 }
 
 /** The text of one edited document, in the style of its source. */
 function renderDoc(text: string, d: ParsedDoc): string {
   const source = text.slice(d.start, d.end);
   const { indent, indentSeq } = styleOf(source);
-  let out = d.doc.toString({ lineWidth: 0, minContentWidth: 0, flowCollectionPadding: false, indent, indentSeq });
+  const flowRoot = isCollection(d.doc.contents) && d.doc.contents.flow === true;
+  const json = flowRoot ? jsonIndent(source) : undefined;
+  let out =
+    json !== undefined
+      ? `${JSON.stringify(d.doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }), null, json)}\n`
+      : d.doc.toString({
+          // A document written as one flow collection (JSON-like YAML) is folded at 80 columns, not put on one line.
+          lineWidth: flowRoot ? 80 : 0,
+          minContentWidth: 0,
+          flowCollectionPadding: false,
+          indent,
+          indentSeq,
+        });
   if (source.includes('\r\n')) out = out.replace(/\r?\n/g, '\r\n');
   // A document without a trailing newline in the source (the last one of a file) stays without one.
   if (!/\n$/.test(source)) out = out.replace(/\r?\n$/, '');

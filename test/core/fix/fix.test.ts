@@ -363,3 +363,29 @@ describe('the remaining diagnostics', () => {
     );
   });
 });
+
+describe('JSON and flow documents', () => {
+  it('a JSON document comes back as JSON, indented as it was', () => {
+    const json = `${JSON.stringify(
+      {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'iis' },
+        spec: { containers: [{ name: 'iis', image: IIS }], nodeSelector: { 'kubernetes.io/os': 'windows' } },
+      },
+      null,
+      4,
+    )}\n`;
+    const r = fix(json);
+    expect(JSON.parse(r.text).spec.os).toEqual({ name: 'windows' });
+    expect(r.text).toBe(`${JSON.stringify(JSON.parse(r.text), null, 4)}\n`);
+  });
+
+  it('a document written as one flow mapping stays flow, over several lines', () => {
+    const text = `{apiVersion: v1, kind: Pod, metadata: {name: iis}, spec: {containers: [{name: iis, image: "${IIS}"}], nodeSelector: {kubernetes.io/os: windows}}}\n`;
+    const r = fix(text);
+    expect(r.text.trimStart().startsWith('{')).toBe(true);
+    expect(r.text.split('\n').every((l) => l.length <= 100)).toBe(true);
+    expect(parse(r.text).spec.os).toEqual({ name: 'windows' });
+  });
+});
