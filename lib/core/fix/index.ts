@@ -26,8 +26,8 @@ import { resolveFixTarget, type FixOptions } from './options';
 export * from './options';
 
 export interface FixChange {
-  /** The rule whose finding this fixes; absent for target settings no rule asked for (the build pin). */
-  readonly ruleId?: string;
+  /** The rule whose finding this fixes (or, for the target's tolerations and release pin, would report it). */
+  readonly ruleId: string;
   readonly action: 'set' | 'added' | 'removed';
   /** API-server path in the object: `spec.template.spec.os`. */
   readonly path: string;
@@ -154,7 +154,7 @@ function active(rules: Readonly<Record<string, RuleSetting>> | undefined, waived
 
 interface PlannedEdit {
   readonly edit: FixEdit;
-  readonly ruleId?: string;
+  readonly ruleId: string;
 }
 
 /** The edits for one pod: each finding's fixer, then the target's tolerations and release pin for Windows pods. */
@@ -166,11 +166,11 @@ function editsFor(
 ): PlannedEdit[] {
   const out: PlannedEdit[] = [];
   const seen = new Set<string>();
-  const add = (edit: FixEdit, ruleId?: string) => {
+  const add = (edit: FixEdit, ruleId: string) => {
     const id = `${edit.op}\u0000${edit.path}\u0000${JSON.stringify('value' in edit ? edit.value : null)}`;
     if (seen.has(id)) return;
     seen.add(id);
-    out.push({ edit, ...(ruleId !== undefined ? { ruleId } : {}) });
+    out.push({ edit, ruleId });
   };
   for (const d of diagnostics) {
     const fixer = FIXERS.get(d.ruleId);
@@ -186,12 +186,12 @@ function editsFor(
   return out;
 }
 
-function describe(edit: FixEdit, ruleId: string | undefined, resource: ResourceRef, previous: unknown): FixChange {
-  const rule = ruleId !== undefined ? ` (${ruleId})` : '';
+function describe(edit: FixEdit, ruleId: string, resource: ResourceRef, previous: unknown): FixChange {
+  const rule = ` (${ruleId})`;
   switch (edit.op) {
     case 'set':
       return {
-        ...(ruleId !== undefined ? { ruleId } : {}),
+        ruleId,
         action: 'set',
         path: edit.path,
         value: edit.value,
@@ -202,7 +202,7 @@ function describe(edit: FixEdit, ruleId: string | undefined, resource: ResourceR
     case 'append': {
       const what = edit.path.endsWith('tolerations') ? `a toleration for ${taintText(edit.value)}` : show(edit.value);
       return {
-        ...(ruleId !== undefined ? { ruleId } : {}),
+        ruleId,
         action: 'added',
         path: edit.path,
         value: edit.value,
@@ -212,7 +212,7 @@ function describe(edit: FixEdit, ruleId: string | undefined, resource: ResourceR
     }
     case 'remove':
       return {
-        ...(ruleId !== undefined ? { ruleId } : {}),
+        ruleId,
         action: 'removed',
         path: edit.path,
         previous,
