@@ -179,8 +179,15 @@ describe('the README examples, run as processes', () => {
   describe('Helm post-renderer', () => {
     const script = path.join(ROOT, 'examples/helm/k8s-windows-fix.sh');
 
-    it('is the script the README shows', () => {
+    it('is the script the README shows, and the Helm 4 plugin runs it', () => {
       expect(readme).toContain(readFileSync(script, 'utf8').trimEnd());
+      const plugin = parse(readFileSync(path.join(ROOT, 'examples/helm/plugin.yaml'), 'utf8')) as {
+        type: string;
+        runtimeConfig: { platformCommand: { command: string }[] };
+      };
+      expect(plugin.type).toBe('postrenderer/v1');
+      expect(plugin.runtimeConfig.platformCommand[0].command).toBe('${HELM_PLUGIN_DIR}/k8s-windows-fix.sh');
+      expect(statSync(script).mode & 0o111).not.toBe(0);
     });
 
     it('stdin to stdout, exit 0, when everything left is advice', () => {
