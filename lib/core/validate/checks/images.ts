@@ -108,8 +108,9 @@ function checkUnpinned(
   first: { release: WindowsRelease; path: string; image: string },
   report: Report,
 ): void {
-  // A RuntimeClass outside the set may carry the build selector; Hyper-V runs older images on newer hosts.
-  if (p.isolation !== 'process' || !p.isolationKnown) return;
+  // A RuntimeClass outside the set may carry the build selector, and a pool label (agentpool: win22) may pin a
+  // pool of one release; Hyper-V runs older images on newer hosts.
+  if (p.isolation !== 'process' || !p.isolationKnown || p.poolSelector !== undefined) return;
   const info = releaseInfo(first.release);
   report(
     'image-build-unpinned',
