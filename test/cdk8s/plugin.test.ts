@@ -164,7 +164,7 @@ describe('WindowsValidation', () => {
   });
 
   test('cloud re-levels cloud-dependent advice: GKE taints Windows nodes', async () => {
-    const untolerated = WINDOWS_POD.replace(/  tolerations:\n(?:    .*\n|      .*\n)+/, '');
+    const untolerated = WINDOWS_POD.replace(/ {2}tolerations:\n(?: {4,6}.*\n)+/, '');
     const level = async (properties: Record<string, unknown>) =>
       (await run({ 'app.k8s.yaml': untolerated }, properties)).violations.find((v) =>
         v.ruleName.startsWith('windows-toleration-missing'),
