@@ -31,3 +31,9 @@ export const BETA_OS_LABEL = 'beta.kubernetes.io/os';
 export const ARCH_LABEL = 'kubernetes.io/arch';
 /** The label Windows nodes carry with their OS build (`10.0.20348`). */
 export const WINDOWS_BUILD_LABEL = 'node.kubernetes.io/windows-build';
+/**
+ * AKS labels every node with its OS SKU (`Ubuntu`, `AzureLinux`, `Windows2019`, `Windows2022`, ...), so a selector
+ * on it picks the OS, and for Windows the release.
+ * @see https://learn.microsoft.com/azure/aks/use-node-selectors
+ */
+export const AKS_OS_SKU_LABEL = 'kubernetes.azure.com/os-sku';

@@ -3,7 +3,7 @@
  * nodes. Shared by the cdk8s constructs and the Pulumi components, so both emit the same pod for the same input.
  */
 import { plainCopy } from './json';
-import { checkImageCompatibility } from './images';
+import { checkImageCompatibility, windowsBuildCoverage } from './images';
 import { IssueCollector, type ValidationIssue } from './errors';
 import {
   CONTAINER_LISTS,
@@ -173,12 +173,13 @@ export function toWindowsPodSpec(podSpec: PodSpec, options: ToWindowsPodSpecOpti
       if (target?.release !== undefined && !hostProcess && typeof c.image === 'string') {
         const compat = checkImageCompatibility(c.image, target.release, target.isolation);
         if (compat.status === 'incompatible') issues.add(`${path}.image`, compat.reason, compat.fix);
-        else if (compat.status === 'unknown') {
+        else if (compat.status === 'unknown' && windowsBuildCoverage(c.image) !== 'multi') {
+          // Known multi-arch manifest lists resolve per node build; anything else may be a single-build image.
           warn({
             ruleId: 'image-floating-tag',
             path: `${path}.image`,
             message: compat.reason,
-            fix: `Pin a tag that names the build (e.g. ':ltsc${target.release}' or a '-ltsc${target.release}' suffix) so the image cannot move to another Windows build.`,
+            fix: `Use a tag that names the build (e.g. ':ltsc${target.release}' or a '-ltsc${target.release}' suffix), or check the tag is a manifest list with an entry for ${target.release}.`,
           });
         }
       }

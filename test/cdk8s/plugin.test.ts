@@ -163,6 +163,30 @@ describe('WindowsValidation', () => {
     expect(ctx.submitted[0].metadata).toEqual(expect.objectContaining({ windowsRelease: '2022' }));
   });
 
+  test('cloud re-levels cloud-dependent advice: GKE taints Windows nodes', async () => {
+    const untolerated = WINDOWS_POD.replace(/ {2}tolerations:\n(?: {4,6}.*\n)+/, '');
+    const level = async (properties: Record<string, unknown>) =>
+      (await run({ 'app.k8s.yaml': untolerated }, properties)).violations.find((v) =>
+        v.ruleName.startsWith('windows-toleration-missing'),
+      )?.ruleName;
+    expect(await level({})).toBe('windows-toleration-missing [info]');
+    expect(await level({ cloud: 'gke' })).toBe('windows-toleration-missing [warning]');
+  });
+
+  test('the charts of one app are one set: a Linux pod in another chart is told to pin itself', async () => {
+    const linux = `apiVersion: v1
+kind: Pod
+metadata:
+  name: cache
+spec:
+  containers:
+    - name: redis
+      image: redis:7
+`;
+    const ctx = await run({ 'a.k8s.yaml': WINDOWS_POD, 'b.k8s.yaml': linux });
+    expect(ctx.violations.map((v) => v.ruleName)).toContain('linux-node-selector-missing [warning]');
+  });
+
   test('malformed YAML fails the report', async () => {
     const ctx = await run({ 'bad.k8s.yaml': 'kind: Pod\nmetadata: [unclosed\n' });
     expect(ctx.submitted[0].status).toBe('failure');
@@ -181,6 +205,7 @@ describe('WindowsValidation', () => {
         windowsRelease: 2022,
         kubernetesVersion: 1.3,
         failOn: 'info',
+        cloud: 'azure',
         rules: { 'no-such-rule': 'off', 'windows-forbidden-field': false },
         colour: true,
       });
@@ -194,6 +219,7 @@ describe('WindowsValidation', () => {
       'properties.rules.windows-forbidden-field',
       'properties.windowsRelease',
       'properties.kubernetesVersion',
+      'properties.cloud',
       'properties.failOn',
     ]);
     expect((error as WindowsValidationError).message).toContain("quote 'off' in YAML");

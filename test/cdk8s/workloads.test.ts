@@ -235,7 +235,7 @@ describe('images', () => {
   });
 
   test('a floating tag is a warning with the rule id', () => {
-    new WindowsDeployment(chart, 'web', { containers: [{ image: 'mcr.microsoft.com/dotnet/framework/aspnet:4.8' }] });
+    new WindowsDeployment(chart, 'web', { containers: [{ image: 'contoso.azurecr.io/shop/api:4.8' }] });
     Testing.synth(chart);
     Testing.synth(chart);
     const warnings = WindowsAnnotations.warningsOf(chart);

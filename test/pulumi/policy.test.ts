@@ -215,6 +215,22 @@ describe(POLICY_NAMES.kubernetes, () => {
   });
 });
 
+describe(`${POLICY_NAMES.kubernetesAdvice}: the cloud in the policy config`, () => {
+  test('cloud gke makes a missing Windows toleration a warning; without it the advice is info', async () => {
+    const untolerated = deployment('untolerated', { ...windowsPod, tolerations: undefined } as never);
+    const messages = async (config: object) =>
+      (await stackViolations(POLICY_NAMES.kubernetesAdvice, [untolerated], config)).map(([m]) => m);
+    expect(await messages({ cloud: 'gke' })).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^\[windows-toleration-missing\].*GKE puts on Windows Server nodes/),
+      ]),
+    );
+    expect(await messages({})).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^\[windows-toleration-missing\].*AKS and EKS add no taint/)]),
+    );
+  });
+});
+
 describe(POLICY_NAMES.kubernetesAdvice, () => {
   test('fails: a build-less image tag on a pinned Windows pod is advice', async () => {
     const pod = toWindowsPodSpec({

@@ -142,7 +142,7 @@ describe('WindowsDeployment', () => {
 
   test('a floating image tag is warned about with the rule id', async () => {
     const d = new lib.WindowsDeployment('floating', {
-      podSpec: { containers: [{ name: 'a', image: 'mcr.microsoft.com/dotnet/framework/aspnet:4.8' }] },
+      podSpec: { containers: [{ name: 'a', image: 'contoso.azurecr.io/shop/api:4.8' }] },
     });
     await inputsOf(d.deployment, 'kubernetes:apps/v1:Deployment', 'floating');
     expect(warn).toHaveBeenCalledTimes(1);

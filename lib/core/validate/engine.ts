@@ -115,7 +115,6 @@ export function validateManifests(objects: readonly unknown[], options: Validate
       checkHostProcess(facts, report);
       checkPodGmsa(facts, index, local, report);
       checkWindowsScheduling(facts, opts, report);
-      checkWildcardTolerations(facts, report);
       checkImages(facts, opts, report);
       checkPodFeatures(facts, report);
       checkResourcesAndProbes(facts, report);
@@ -138,7 +137,11 @@ export function validateManifests(objects: readonly unknown[], options: Validate
   });
 
   const hybridSources = new Set(pods.filter((p) => p.facts.windows).map((p) => p.source));
-  for (const p of pods) if (hybridSources.has(p.source)) checkLinuxPinned(p.facts, p.report);
+  for (const p of pods) {
+    const hybrid = hybridSources.has(p.source);
+    checkWildcardTolerations(p.facts, hybrid, p.report);
+    if (hybrid) checkLinuxPinned(p.facts, p.report);
+  }
   for (const s of services) {
     const byLabel = windowsPods.get(s.source);
     if (byLabel) checkService(s.obj, namespaceOf(s.obj), byLabel, s.report);

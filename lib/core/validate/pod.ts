@@ -4,10 +4,19 @@
  * and whether it is a HostProcess pod.
  */
 import { isWindowsImage } from '../images';
-import { BETA_OS_LABEL, CONTAINER_LISTS, OS_LABEL, WINDOWS_BUILD_LABEL, type ContainerList } from '../kube';
+import {
+  AKS_OS_SKU_LABEL,
+  ARCH_LABEL,
+  BETA_OS_LABEL,
+  CONTAINER_LISTS,
+  OS_LABEL,
+  WINDOWS_BUILD_LABEL,
+  type ContainerList,
+} from '../kube';
 import {
   isWindowsRelease,
   isWindowsRuntimeHandler,
+  WINDOWS_RELEASES,
   releaseForBuild,
   releaseInfo,
   retiredRelease,
@@ -86,6 +95,11 @@ export interface PodFacts {
    */
   readonly isolationKnown: boolean;
   /**
+   * A node label the pod selects besides the OS, architecture and build labels (`agentpool: npwin`,
+   * `kubernetes.azure.com/os-sku`): it may pin a pool of one OS and one release, which the input does not show.
+   */
+  readonly poolSelector?: string;
+  /**
    * Something Windows about a pod that is not judged Windows (a Windows image beside unknown ones, windowsOptions,
    * a Windows toleration): such a pod is never told to pin itself to Linux.
    */
@@ -103,6 +117,49 @@ function hostProcessValue(securityContext: unknown): boolean | undefined {
 }
 
 const OS_LABELS = [OS_LABEL, BETA_OS_LABEL];
+/** Labels that say nothing about which pool of an OS a pod lands on. */
+const GENERIC_LABELS: ReadonlySet<string> = new Set([
+  AKS_OS_SKU_LABEL,
+  OS_LABEL,
+  BETA_OS_LABEL,
+  ARCH_LABEL,
+  'beta.kubernetes.io/arch',
+  WINDOWS_BUILD_LABEL,
+]);
+
+/** The first selector or required-affinity label that is not generic: a likely pool selector. */
+function poolSelectorOf(nodeSelector: Readonly<Record<string, string>>, spec: Rec): string | undefined {
+  const fromSelector = Object.keys(nodeSelector).find((k) => !GENERIC_LABELS.has(k));
+  if (fromSelector !== undefined) return fromSelector;
+  for (const term of requiredTerms(spec)) {
+    for (const e of arr(term, 'matchExpressions')) {
+      if (isRecord(e) && typeof e.key === 'string' && !GENERIC_LABELS.has(e.key)) return e.key;
+    }
+  }
+  return undefined;
+}
+
+function requiredTerms(spec: Rec): readonly unknown[] {
+  return arr(
+    rec(rec(rec(spec, 'affinity'), 'nodeAffinity'), 'requiredDuringSchedulingIgnoredDuringExecution'),
+    'nodeSelectorTerms',
+  );
+}
+
+/** The build every required affinity term pins with `node.kubernetes.io/windows-build In [one build]`. */
+function affinityBuild(spec: Rec): string | undefined {
+  const terms = requiredTerms(spec);
+  let build: string | undefined;
+  for (const term of terms) {
+    const e = arr(term, 'matchExpressions').find(
+      (x) => isRecord(x) && x.key === WINDOWS_BUILD_LABEL && x.operator === 'In' && arr(x, 'values').length === 1,
+    );
+    const value = e === undefined ? undefined : arr(e, 'values')[0];
+    if (typeof value !== 'string' || (build !== undefined && build !== value)) return undefined;
+    build = value;
+  }
+  return build;
+}
 const ANY_OS: ReadonlySet<string> = new Set(['linux', 'windows']);
 
 /** The OS values one node selector term allows (its expressions are ANDed), or undefined when it does not say. */
@@ -135,10 +192,7 @@ function termOs(term: unknown): Set<string> | undefined {
  * some term does not restrict the OS (or there is no required affinity).
  */
 function affinityOs(spec: Rec): Set<string> | undefined {
-  const terms = arr(
-    rec(rec(rec(spec, 'affinity'), 'nodeAffinity'), 'requiredDuringSchedulingIgnoredDuringExecution'),
-    'nodeSelectorTerms',
-  );
+  const terms = requiredTerms(spec);
   if (terms.length === 0) return undefined;
   const out = new Set<string>();
   for (const term of terms) {
@@ -149,10 +203,18 @@ function affinityOs(spec: Rec): Set<string> | undefined {
   return out;
 }
 
-/** The first OS selector entry (`kubernetes.io/os`, else the beta label) of a nodeSelector map. */
+/** The first OS selector entry (`kubernetes.io/os`, the beta label, AKS's os-sku) of a nodeSelector map. */
 function selectorOs(selector: Readonly<Record<string, string>>): [string, string] | undefined {
   for (const label of OS_LABELS) if (selector[label] !== undefined) return [label, selector[label]];
+  const sku = selector[AKS_OS_SKU_LABEL];
+  if (sku !== undefined) return [AKS_OS_SKU_LABEL, /^windows/i.test(sku) ? 'windows' : 'linux'];
   return undefined;
+}
+
+/** The release an AKS os-sku value names (`Windows2022`). */
+function releaseForAksSku(sku: string | undefined): WindowsRelease | undefined {
+  if (sku === undefined) return undefined;
+  return WINDOWS_RELEASES.find((r) => releaseInfo(r).aksOsSku.toLowerCase() === sku.toLowerCase());
 }
 
 /** Annotation only dockershim read to run a pod Hyper-V isolated; containerd ignores it. */
@@ -238,6 +300,7 @@ export function analyzePod(obj: Rec, loc: PodSpecLocation, index: SetIndex, opti
   let retiredPin: RetiredPin | undefined;
   const podBuild = nodeSelector[WINDOWS_BUILD_LABEL];
   const rcBuild = rcSelector[WINDOWS_BUILD_LABEL];
+  const affinityPin = affinityBuild(spec);
   const pinBy = (build: string, at: string, via: string): void => {
     const release = releaseForBuild(build);
     if (release) pin = { release, path: at, via };
@@ -250,12 +313,25 @@ export function analyzePod(obj: Rec, loc: PodSpecLocation, index: SetIndex, opti
       join(path, 'nodeSelector', key(WINDOWS_BUILD_LABEL)),
       `nodeSelector ${WINDOWS_BUILD_LABEL}=${podBuild}`,
     );
+  } else if (affinityPin !== undefined) {
+    pinBy(
+      affinityPin,
+      join(path, 'affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution'),
+      `node affinity ${WINDOWS_BUILD_LABEL} In [${affinityPin}]`,
+    );
   } else if (rcBuild !== undefined) {
     pinBy(
       rcBuild,
       join(path, 'runtimeClassName'),
       `RuntimeClass '${runtimeClassName}' (${WINDOWS_BUILD_LABEL}=${rcBuild})`,
     );
+  } else if (releaseForAksSku(nodeSelector[AKS_OS_SKU_LABEL]) !== undefined) {
+    const sku = nodeSelector[AKS_OS_SKU_LABEL];
+    pin = {
+      release: releaseForAksSku(sku)!,
+      path: join(path, 'nodeSelector', key(AKS_OS_SKU_LABEL)),
+      via: `nodeSelector ${AKS_OS_SKU_LABEL}=${sku}`,
+    };
   } else if (isWindowsRelease(options.windowsRelease)) {
     pin = {
       release: options.windowsRelease,
@@ -293,6 +369,7 @@ export function analyzePod(obj: Rec, loc: PodSpecLocation, index: SetIndex, opti
     isolation: handler !== undefined && handler.startsWith(WINDOWS_RUNTIME_HANDLERS.hyperv) ? 'hyperv' : 'process',
     isolationKnown: runtimeClassName === undefined || runtimeClass !== undefined,
     ...(windows ? {} : optional('windowsHint', windowsHintOf(spec, containers, annotations))),
+    ...optional('poolSelector', poolSelectorOf(nodeSelector, spec)),
     annotations: annotations ?? {},
     hostProcess: containers.some((c) => c.hostProcess),
     tolerations,

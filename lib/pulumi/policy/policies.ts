@@ -18,7 +18,7 @@ import type {
 } from '@pulumi/policy';
 import { isWindowsRelease } from '../../core/releases';
 import { RULES_BY_ID, validateManifests } from '../../core/validate';
-import type { Diagnostic, RuleSetting, ValidateOptions } from '../../core/validate/types';
+import { CLOUDS, type Cloud, type Diagnostic, type RuleSetting, type ValidateOptions } from '../../core/validate/types';
 import { manifestOf, type StackManifest } from './manifests';
 import { clusterFindings, nodePoolFindings, type CloudFinding, type StackResource } from './node-pools';
 import { touchesUnknown } from './props';
@@ -50,6 +50,12 @@ export interface WindowsKubernetesPolicyConfig {
    * @default - the newest rules
    */
   readonly kubernetesVersion?: string;
+  /**
+   * The cloud the stack's cluster runs on (`eks`, `aks`, `gke`): advice that depends on its Windows node defaults
+   * becomes a warning there (GKE taints Windows nodes; EKS reads the kubernetes.io/os nodeSelector).
+   * @default - unknown: such advice stays info
+   */
+  readonly cloud?: string;
 }
 
 const KUBERNETES_CONFIG_SCHEMA: PolicyConfigSchema = {
@@ -60,6 +66,7 @@ const KUBERNETES_CONFIG_SCHEMA: PolicyConfigSchema = {
     },
     windowsRelease: { type: 'string', enum: ['2019', '2022', '2025'] },
     kubernetesVersion: { type: 'string' },
+    cloud: { type: 'string', enum: [...CLOUDS] },
   },
 };
 
@@ -69,6 +76,7 @@ function validateOptionsFrom(config: WindowsKubernetesPolicyConfig | undefined):
     ...(c.rules !== undefined ? { rules: c.rules } : {}),
     ...(isWindowsRelease(c.windowsRelease) ? { windowsRelease: c.windowsRelease } : {}),
     ...(c.kubernetesVersion !== undefined ? { kubernetesVersion: c.kubernetesVersion } : {}),
+    ...((CLOUDS as readonly unknown[]).includes(c.cloud) ? { cloud: c.cloud as Cloud } : {}),
   };
 }
 

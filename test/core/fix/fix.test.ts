@@ -104,6 +104,16 @@ describe('Windows pods', () => {
       `containers:\n- name: iis\n  image: ${IIS}\nnodeSelector:\n  kubernetes.io/os: windows\n  node.kubernetes.io/windows-build: 10.0.17763\nos: {name: windows}\n`,
     );
     expect(fix(pinned, { windowsRelease: '2022' }).changes).toEqual([]);
+    const sku = deployment(
+      'p',
+      `containers:\n- name: iis\n  image: ${IIS}\nnodeSelector:\n  kubernetes.io/os: windows\n  kubernetes.azure.com/os-sku: Windows2022\nos: {name: windows}\n`,
+    );
+    expect(fix(sku, { windowsRelease: '2022' }).changes).toEqual([]);
+    const pool = deployment(
+      'p',
+      `containers:\n- name: iis\n  image: ${IIS}\nnodeSelector:\n  kubernetes.io/os: windows\n  agentpool: npwin\nos: {name: windows}\n`,
+    );
+    expect(fix(pool, { windowsRelease: '2022' }).changes).toEqual([]);
     const agent = `apiVersion: apps/v1
 kind: DaemonSet
 metadata: {name: csi-node-win}

@@ -261,8 +261,13 @@ const CASES: Record<RuleId, RuleCase> = {
     path: 'spec.tolerations',
   },
   'wildcard-toleration': {
-    fail: [linuxPod({ nodeSelector: undefined, tolerations: [{ operator: 'Exists' }] })],
-    pass: [linuxPod({ nodeSelector: undefined, tolerations: [{ key: 'dedicated', operator: 'Exists' }] })],
+    // Beside Windows pods: a Linux pod can only land on the other OS in a cluster that has Windows nodes.
+    fail: [windowsPod(), linuxPod({ nodeSelector: undefined, tolerations: [{ operator: 'Exists' }] })],
+    pass: [
+      windowsPod(),
+      linuxPod({ nodeSelector: undefined, tolerations: [{ key: 'dedicated', operator: 'Exists' }] }),
+      linuxPod({ tolerations: [{ operator: 'Exists' }] }),
+    ],
     path: 'spec.tolerations[0]',
   },
   'linux-node-selector-missing': {

@@ -109,8 +109,9 @@ function checkUnpinned(
   first: { release: WindowsRelease; path: string; image: string },
   report: Report,
 ): void {
-  // A RuntimeClass outside the set may carry the build selector; Hyper-V runs older images on newer hosts.
-  if (p.isolation !== 'process' || !p.isolationKnown) return;
+  // A RuntimeClass outside the set may carry the build selector, and a pool label (agentpool: win22) may pin a
+  // pool of one release; Hyper-V runs older images on newer hosts.
+  if (p.isolation !== 'process' || !p.isolationKnown || p.poolSelector !== undefined) return;
   const info = releaseInfo(first.release);
   report(
     'image-build-unpinned',
@@ -164,11 +165,15 @@ function imageRelease(p: PodFacts): WindowsRelease | undefined {
 
 /**
  * The edit that pins a Windows pod to `release`: `runtimeClassName` when the target names one, else the build
- * selector. None for pods that pin a build already, HostProcess pods (they run on any build) and DaemonSets whose
- * images name no build (multi-arch node agents follow every Windows node).
+ * selector. None for pods that pin a build already (or select a pool that may), HostProcess pods (they run on any
+ * build) and DaemonSets whose images name no build (multi-arch node agents follow every Windows node).
  */
 export function releasePin(p: PodFacts, target: FixTarget, release = target.release): FixEdit[] {
   if (release === undefined || p.hostProcess || p.runtimeClassName !== undefined) return [];
+  // Pinned already, by the engine's reading (build selector or affinity, AKS os-sku, a retired build), or by a
+  // pool label whose release the input does not show.
+  if ((p.pin !== undefined && p.pin.path !== '') || p.retiredPin !== undefined || p.poolSelector !== undefined)
+    return [];
   if (stringMap(p.spec, 'nodeSelector')[WINDOWS_BUILD_LABEL] !== undefined) return [];
   if (p.kind === 'DaemonSet' && imageRelease(p) === undefined) return [];
   if (target.runtimeClassName !== undefined && release === target.release) {

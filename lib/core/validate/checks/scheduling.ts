@@ -52,15 +52,21 @@ export function checkWindowsScheduling(p: PodFacts, options: ValidateOptions, re
       `This pod is Windows (${p.evidence}) but its required node affinity allows ${allowed.length > 0 ? `only ${OS_LABEL} ${allowed.join(', ')}` : `no ${OS_LABEL} value`}: it can never be scheduled on a Windows node.`,
       `Make the affinity require ${OS_LABEL} In [windows], or remove the OS term and keep nodeSelector { ${OS_LABEL}: windows }.`,
     );
-  } else if (!selectsOs(p, 'windows')) {
+  } else if ((p.osBySelector !== undefined && p.osBySelector !== 'windows') || !selectsOs(p, 'windows')) {
     if (unknownRuntimeClass && p.osBySelector === undefined) return;
+    // A pool label (agentpool: npwin) may select only Windows nodes: then the pod schedules, and only EKS's
+    // VPC resource controller still needs the OS selector.
+    const byPool = p.osBySelector === undefined && p.poolSelector !== undefined;
     report(
       'windows-node-selector-missing',
       selectorPath,
       p.osBySelector !== undefined
         ? `This pod is Windows (${p.evidence}) but selects ${p.osSelectorLabel ?? OS_LABEL}=${p.osBySelector} nodes, where it cannot run.`
-        : `This pod is Windows (${p.evidence}) but does not select ${OS_LABEL}=windows nodes: spec.os.name does not steer the scheduler, so it can land on a Linux node and never start.`,
+        : byPool
+          ? `This pod is Windows (${p.evidence}) and selects nodes by ${p.poolSelector} but not by ${OS_LABEL}: unless that label selects only Windows nodes it can land on a Linux node.`
+          : `This pod is Windows (${p.evidence}) but does not select ${OS_LABEL}=windows nodes: spec.os.name does not steer the scheduler, so it can land on a Linux node and never start.`,
       `Add nodeSelector { ${OS_LABEL}: windows } (schedulingFor(target) emits it with the tolerations).`,
+      byPool ? (options.cloud === 'eks' ? 'warning' : 'info') : undefined,
     );
   } else if (p.osBySelector === undefined && !unknownRuntimeClass) {
     const eks = options.cloud === 'eks';
@@ -125,8 +131,10 @@ function checkTolerations(p: PodFacts, unknownRuntimeClass: boolean, options: Va
  * A toleration with `operator: Exists` and no key tolerates every taint. Pods that select their OS by nodeSelector
  * or affinity are exempt (typically node-agent DaemonSets): the selector, not the taint, keeps them on their OS.
  */
-export function checkWildcardTolerations(p: PodFacts, report: Report): void {
+export function checkWildcardTolerations(p: PodFacts, hybrid: boolean, report: Report): void {
   if (p.osBySelector !== undefined || p.osByAffinity !== undefined) return;
+  // A Linux pod can only land on the other OS where Windows nodes exist: judge it beside Windows pods only.
+  if (!p.windows && !hybrid) return;
   for (const { t, path } of p.tolerations) {
     if (path.endsWith('runtimeClassName')) continue;
     if (t.operator === 'Exists' && (t.key === undefined || t.key === null || t.key === '')) {
