@@ -80,7 +80,7 @@ export async function runFix(command: FixCommand, io: CliIO): Promise<number> {
       const out = result.texts[i];
       if (input.kind !== 'file' || out === text) continue;
       try {
-        await fs.writeFile(input.path, out, 'utf8');
+        await fs.writeFile(input.path, await encodeLike(input.path, out));
         written++;
       } catch (err) {
         problems.push({
@@ -117,6 +117,29 @@ export async function runFix(command: FixCommand, io: CliIO): Promise<number> {
   }
   if (problems.length > 0) return EXIT_USAGE;
   return result.diagnostics.some((d) => d.severity === 'error') ? EXIT_LINT_ERRORS : EXIT_OK;
+}
+
+/**
+ * The fixed text in the encoding the file had: a UTF-8 byte-order mark is kept, and a UTF-16 file (what Windows
+ * PowerShell 5.1's `>` writes; lint decodes it as kubectl does) stays UTF-16 with its mark.
+ */
+async function encodeLike(file: string, text: string): Promise<Buffer> {
+  const head = Buffer.alloc(3);
+  const handle = await fs.open(file, 'r');
+  try {
+    await handle.read(head, 0, 3, 0);
+  } finally {
+    await handle.close();
+  }
+  if (head[0] === 0xff && head[1] === 0xfe)
+    return Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+  if (head[0] === 0xfe && head[1] === 0xff) {
+    const le = Buffer.from(text, 'utf16le');
+    for (let i = 0; i + 1 < le.length; i += 2) [le[i], le[i + 1]] = [le[i + 1], le[i]];
+    return Buffer.concat([Buffer.from([0xfe, 0xff]), le]);
+  }
+  const bom = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf;
+  return Buffer.concat([Buffer.from(bom ? [0xef, 0xbb, 0xbf] : []), Buffer.from(text, 'utf8')]);
 }
 
 /**

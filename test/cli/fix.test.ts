@@ -1,6 +1,6 @@
 /** `k8s-windows fix`: output, --write, reports, exit codes, and the README's Helm and Kustomize examples as processes. */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parse, parseAllDocuments, stringify } from 'yaml';
 import { cli, tempTree } from './helpers';
@@ -278,6 +278,26 @@ describe('input handling shared with lint', () => {
     const ok = await cli(['fix', '--allow-empty', '-'], { stdin: '' });
     expect(ok.code).toBe(0);
     expect(ok.stdout).toBe('');
+  });
+
+  it('--write keeps the encoding of a file: UTF-16 with its mark, UTF-8 with a mark', async () => {
+    const { dir, cleanup } = tempTree({});
+    try {
+      const utf16 = path.join(dir, 'ps.yaml');
+      const bom8 = path.join(dir, 'bom.yaml');
+      writeFileSync(utf16, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(WEB, 'utf16le')]));
+      writeFileSync(bom8, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(WEB, 'utf8')]));
+      const r = await cli(['fix', '--write', 'ps.yaml', 'bom.yaml'], { cwd: dir });
+      expect(r.code).toBe(0);
+      const a = readFileSync(utf16);
+      expect([...a.subarray(0, 2)]).toEqual([0xff, 0xfe]);
+      expect(a.subarray(2).toString('utf16le')).toContain('os:\n        name: windows');
+      const b = readFileSync(bom8);
+      expect([...b.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+      expect(b.subarray(3).toString('utf8')).toBe(a.subarray(2).toString('utf16le'));
+    } finally {
+      cleanup();
+    }
   });
 
   it('--stdin-filename names standard input in the report', async () => {
