@@ -313,3 +313,35 @@ describe('input handling shared with lint', () => {
     expect(r.stdout).toBe(deep);
   });
 });
+
+describe('--krm on a real Kustomize base (aws-ebs-csi-driver deploy/kubernetes/base)', () => {
+  const base = ['node-windows.yaml', 'node.yaml', 'controller.yaml'].map((f) =>
+    readFileSync(path.join(ROOT, 'test/fixtures/fix', `aws-ebs-csi-driver--base-${f}`), 'utf8'),
+  );
+  // What kustomize sends an exec function: every resource of the build as an item, with its own annotations.
+  const items = base.flatMap((text) => parseAllDocuments(text).map((d) => d.toJS() as Record<string, unknown>));
+  const list = stringify({
+    apiVersion: 'config.kubernetes.io/v1',
+    kind: 'ResourceList',
+    items,
+    functionConfig: {
+      apiVersion: 'k8s-windows.io/v1alpha1',
+      kind: 'WindowsFix',
+      metadata: { name: 'f' },
+      spec: { cloud: 'eks', pinLinux: true },
+    },
+  });
+
+  it('fixes the Windows DaemonSet and leaves the Linux items as they were', async () => {
+    const r = await cli(['fix', '--krm'], { stdin: list });
+    expect(r.code).toBe(0);
+    const out = parse(r.stdout) as {
+      items: { kind: string; metadata: { name: string }; spec: { template: { spec: Record<string, unknown> } } }[];
+    };
+    const windows = out.items.find((i) => i.metadata.name === 'ebs-csi-node-windows');
+    expect(windows?.spec.template.spec.os).toEqual({ name: 'windows' });
+    for (const [i, item] of out.items.entries()) {
+      if (item.metadata.name !== 'ebs-csi-node-windows') expect(item).toEqual(items[i]);
+    }
+  });
+});
