@@ -42,3 +42,4 @@ export {
   type CredspecRuleId,
 } from './gmsa-credspec';
 export * from './validate';
+export * from './cloud-gates';

@@ -115,7 +115,7 @@ describe('checkAksAgentPoolInputs', () => {
       'nodeTaints[1]',
       'vmSize',
     ]);
-    expect(issues[0].fix).toBe("Use release '2022' (osSKU 'Windows2022'), or Kubernetes 1.32.");
+    expect(issues[0].fix).toBe("Use release '2022' or '2025', or Kubernetes 1.32.");
     expect(issues[1].fix).toBe("Use a name such as 'window'.");
     expect(issues[5].fix).toBe("Use an x86_64 size such as 'Standard_D4s_v5'.");
   });

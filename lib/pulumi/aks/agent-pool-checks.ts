@@ -8,14 +8,13 @@ import type { WindowsWarning } from '../../core/pod-spec';
 import { WINDOWS_RELEASES, releaseInfo, type WindowsRelease } from '../../core/releases';
 import { TAINT_EFFECTS, WINDOWS_TAINT, type Taint, type TaintEffect } from '../../core/target';
 import {
-  checkReleaseMinimumKubernetes,
+  checkCloudReleaseForKubernetes,
   fromCloudTaintEffect,
   isCloudTaintEffect,
   isKnown,
   isLabelValue,
   isQualifiedName,
   isRepellingTaint,
-  kubernetesMinorOf,
   nodeMemoryWarnings,
   releaseSupportWarnings,
   taintToString,
@@ -117,8 +116,8 @@ export function aksVmSizeWarnings(vmSize: unknown, path: string): WindowsWarning
 }
 
 /**
- * Checks a release against the Kubernetes version the pool runs: not before the release's first supported minor,
- * and not after the last minor AKS accepts its osSKU on (AKS refuses `Windows2019` from 1.33).
+ * Checks a release against the Kubernetes version the pool runs: AKS offers each osSKU on a range of minors
+ * (Windows2019 up to 1.32, Windows2022 from 1.23 to 1.36, Windows2025 from 1.32; see `core/cloud-gates`).
  * Unparsable versions are refused; a version that is not a plain string (an Output) is not known yet and passes.
  */
 export function checkAksReleaseForKubernetes(
@@ -126,23 +125,7 @@ export function checkAksReleaseForKubernetes(
   kubernetesVersion: unknown,
   path: string,
 ): ValidationIssue[] {
-  const { minor, issues } = kubernetesMinorOf(kubernetesVersion, path);
-  if (minor === undefined || typeof kubernetesVersion !== 'string') return issues;
-  const tooOld = checkReleaseMinimumKubernetes(release, kubernetesVersion, minor, path);
-  if (tooOld.length > 0) return tooOld;
-  const info = releaseInfo(release);
-  // `aksLastKubernetesMinor` is the last minor AKS accepts the osSKU on (32 for Windows2019: refused from 1.33).
-  if (info.aksLastKubernetesMinor === undefined || minor <= info.aksLastKubernetesMinor) return [];
-  const newer = WINDOWS_RELEASES.find((r) => r > release && releaseInfo(r).aksLastKubernetesMinor === undefined);
-  return [
-    {
-      path,
-      message: `AKS does not offer osSKU '${info.aksOsSku}' on Kubernetes ${kubernetesVersion}: its last Kubernetes version is 1.${info.aksLastKubernetesMinor}.`,
-      fix: newer
-        ? `Use release '${newer}' (osSKU '${releaseInfo(newer).aksOsSku}'), or Kubernetes 1.${info.aksLastKubernetesMinor}.`
-        : `Use Kubernetes 1.${info.aksLastKubernetesMinor}.`,
-    },
-  ];
+  return checkCloudReleaseForKubernetes('aks', release, kubernetesVersion, path);
 }
 
 /** A taint parsed from the `key=value:Effect` string AKS takes, or why it cannot be. */
