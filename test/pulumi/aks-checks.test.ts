@@ -122,12 +122,19 @@ describe('checkAksAgentPoolInputs', () => {
 
   test('osSKU must be a Windows osSKU; a release needs its first Kubernetes minor', () => {
     expect(checkAksAgentPoolInputs({ ...GOOD_POOL, osSKU: 'Ubuntu' }).map((i) => i.path)).toEqual(['osSKU']);
-    expect(checkAksAgentPoolInputs({ ...GOOD_POOL, osSKU: 'Windows2025', orchestratorVersion: '1.31' })).toEqual([
+    expect(
+      checkAksAgentPoolInputs({ ...GOOD_POOL, osSKU: 'Windows2025', orchestratorVersion: '1.31', enableFIPS: true }),
+    ).toEqual([
       expect.objectContaining({
         path: 'orchestratorVersion',
         message: expect.stringContaining('Kubernetes 1.32 or newer'),
       }),
     ]);
+    // Windows Server 2025 needs the FIPS image: unset means false on a raw pool.
+    expect(
+      checkAksAgentPoolInputs({ ...GOOD_POOL, osSKU: 'Windows2025', orchestratorVersion: '1.33' }).map((i) => i.path),
+    ).toEqual(['enableFIPS']);
+    expect(checkAksAgentPoolInputs({ ...GOOD_POOL, vmSize: 'garbage' }).map((i) => i.path)).toEqual(['vmSize']);
     expect(checkAksAgentPoolInputs({ ...GOOD_POOL, orchestratorVersion: 'latest' }).map((i) => i.path)).toEqual([
       'orchestratorVersion',
     ]);
@@ -301,15 +308,31 @@ describe('checkAksClusterForWindows', () => {
     expect(checkAksClusterForWindows({ windowsProfile: pulumi.output({ adminUsername: 'admin' }) })).toEqual([]);
   });
 
-  test('warnings: network plugin unset, bring-your-own CNI, Cilium dataplane', () => {
+  test('warnings: network plugin unset', () => {
     expect(aksClusterWarnings({ ...GOOD_CLUSTER, networkProfile: undefined }).map((w) => w.path)).toEqual([
       'networkProfile.networkPlugin',
     ]);
-    expect(aksClusterWarnings({ ...GOOD_CLUSTER, networkProfile: { networkPlugin: 'none' } })).toEqual([
-      expect.objectContaining({ ruleId: 'aks-windows-network-plugin', message: expect.stringContaining("'none'") }),
+    expect(aksClusterWarnings({ ...GOOD_CLUSTER, networkProfile: { networkPlugin: 'none' } })).toEqual([]);
+  });
+
+  test('errors: bring-your-own CNI (AzureCNIOnlyForWindows) and the Cilium dataplane (Linux only)', () => {
+    expect(checkAksClusterForWindows({ ...GOOD_CLUSTER, networkProfile: { networkPlugin: 'none' } })).toEqual([
+      expect.objectContaining({
+        path: 'networkProfile.networkPlugin',
+        message: expect.stringContaining('AzureCNIOnlyForWindows'),
+      }),
     ]);
     expect(
-      aksClusterWarnings({ ...GOOD_CLUSTER, networkProfile: { networkPlugin: 'azure', networkDataplane: 'cilium' } }),
+      checkAksClusterForWindows({
+        ...GOOD_CLUSTER,
+        networkProfile: { networkPlugin: 'azure', networkDataplane: 'cilium' },
+      }),
     ).toEqual([expect.objectContaining({ path: 'networkProfile.networkDataplane' })]);
+    expect(
+      checkAksClusterForWindows({
+        ...GOOD_CLUSTER,
+        networkProfile: { networkPlugin: 'azure', networkPluginMode: 'overlay' },
+      }),
+    ).toEqual([]);
   });
 });

@@ -5,6 +5,7 @@ import { inputErrorsOf, mockPulumi, resolved, type Registered } from './mocks';
 
 const { registered, warn } = mockPulumi((type, name) => {
   if (type === 'aws:iam/role:Role') return { arn: `arn:aws:iam::123456789012:role/${name}`, name };
+  if (type === 'aws:eks/nodeGroup:NodeGroup' && name.startsWith('noasg')) return { resources: [] };
   if (type === 'aws:eks/nodeGroup:NodeGroup') {
     return { resources: [{ autoscalingGroups: [{ name: `eks-${name}-asg` }], remoteAccessSecurityGroupId: '' }] };
   }
@@ -458,5 +459,96 @@ describe('WindowsClusterPrerequisites', () => {
           }),
       ).map((e) => e.propertyPath),
     ).toEqual(['linuxNodeGroup', 'partition']);
+  });
+});
+
+describe('issue 9: failures the managed pool now refuses or survives', () => {
+  test('tagAutoscalingGroup: false survives a node group that reports no Auto Scaling group', async () => {
+    const rejections: unknown[] = [];
+    const onRejection = (e: unknown): void => void rejections.push(e);
+    process.on('unhandledRejection', onRejection);
+    try {
+      const pool = new eks.WindowsNodePool('noasg', { ...BASE, tagAutoscalingGroup: false });
+      await resolved(pool.nodeGroup.urn);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(pool.autoscalingGroupTags).toEqual([]);
+      expect(rejections).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onRejection);
+    }
+  });
+
+  test('release 2025 needs Kubernetes 1.35 on EKS; the version is checked when plain', () => {
+    expect(
+      inputErrorsOf(() => new eks.WindowsNodePool('w', { ...BASE, release: '2025', kubernetesVersion: '1.34' })),
+    ).toEqual([
+      {
+        propertyPath: 'kubernetesVersion',
+        reason: expect.stringMatching(
+          /EKS runs Windows Server 2025 nodes on Kubernetes 1.35 or newer; '1.34' is older.*Fix: Use Kubernetes 1.35 or newer/,
+        ),
+      },
+    ]);
+    expect(() => new eks.WindowsNodePool('w', { ...BASE, release: '2025', kubernetesVersion: '1.35' })).not.toThrow();
+    expect(
+      () => new eks.WindowsNodePool('w', { ...BASE, release: '2025', kubernetesVersion: pulumi.output('1.30') }),
+    ).not.toThrow();
+  });
+
+  test('clusterName and subnetIds are required, subnet ids checked when plain', () => {
+    const errors = inputErrorsOf(
+      () => new eks.WindowsNodePool('w', { clusterName: '', subnetIds: ['subnet-0abc', 'sg-123'] }),
+    );
+    expect(errors.map((e) => e.propertyPath)).toEqual(['clusterName', 'subnetIds[1]']);
+    expect(
+      inputErrorsOf(() => new eks.WindowsNodePool('w', {} as eksModule.WindowsNodePoolArgs)).map((e) => e.propertyPath),
+    ).toEqual(['clusterName', 'subnetIds']);
+    expect(inputErrorsOf(() => new eks.WindowsNodePool('w', { ...BASE, subnetIds: [] }))[0].reason).toMatch(/empty/);
+  });
+
+  test.each([undefined, null])('args %p: one InputPropertiesError, not a TypeError', (args) => {
+    const errors = inputErrorsOf(() => new eks.WindowsNodePool('w', args as unknown as eksModule.WindowsNodePoolArgs));
+    expect(errors).toEqual([{ propertyPath: 'args', reason: expect.stringContaining('needs an args object') }]);
+    expect(
+      inputErrorsOf(
+        () => new eks.SelfManagedWindowsNodePool('w', args as unknown as eksModule.SelfManagedWindowsNodePoolArgs),
+      ),
+    ).toHaveLength(1);
+    expect(
+      inputErrorsOf(
+        () => new eks.WindowsClusterPrerequisites('w', args as unknown as eksModule.WindowsClusterPrerequisitesArgs),
+      ),
+    ).toHaveLength(1);
+  });
+
+  test('an Output where a plain value is checked gets a clear reason, not a toJSON complaint', () => {
+    const errors = inputErrorsOf(
+      () =>
+        new eks.WindowsNodePool('w', {
+          ...BASE,
+          release: pulumi.output('2022') as unknown as WindowsRelease,
+          labels: { team: pulumi.output('a') as unknown as string },
+          diskSize: 10,
+        }),
+    );
+    expect(errors.map((e) => e.propertyPath)).toEqual(['release', 'labels.team', 'diskSize']);
+    expect(errors[0].reason).toMatch(/release is an Output or a Promise.*must be a plain value/);
+    expect(errors.every((e) => !e.reason.includes('toJSON'))).toBe(true);
+  });
+
+  test.each(['c4.xlarge', 'm4.large', 'm6a.xlarge', 'r3.2xlarge', 'd2.xlarge', 'i2.xlarge', 'c3.large'])(
+    'instance type %s: EC2 offers no Windows on its family',
+    (t) => {
+      const errors = inputErrorsOf(() => new eks.WindowsNodePool('w', { ...BASE, instanceTypes: [t] }));
+      expect(errors).toEqual([
+        { propertyPath: 'instanceTypes[0]', reason: expect.stringContaining('does not offer for Windows workloads') },
+      ]);
+    },
+  );
+
+  test('m4.16xlarge is the M4 exception', () => {
+    expect(eks.isWindowsUnsupportedInstanceType('m4.16xlarge')).toBe(false);
+    expect(eks.isWindowsUnsupportedInstanceType('m4.10xlarge')).toBe(true);
+    expect(eks.checkWindowsInstanceType('c4.2xlarge')[0].fix).toBe("Use a current x86_64 family, e.g. 'c5.2xlarge'.");
   });
 });

@@ -93,7 +93,16 @@ export function checkAksVmSize(vmSize: unknown, path: string): ValidationIssue[]
     ];
   }
   const parsed = parseAzureVmSize(vmSize);
-  if (parsed?.arch === 'arm64') {
+  if (parsed === undefined) {
+    return [
+      {
+        path,
+        message: `VM size '${vmSize}' is not an Azure VM size name (Standard_<family><vCPUs>[features][_version]).`,
+        fix: `Write e.g. '${DEFAULT_AKS_WINDOWS_VM_SIZE}' (see https://learn.microsoft.com/azure/virtual-machines/vm-naming-conventions).`,
+      },
+    ];
+  }
+  if (parsed.arch === 'arm64') {
     const x86 = vmSize.replace(
       /^(Standard_[A-Z]+\d+(?:-\d+)?)([a-z]*)/,
       (_m, head: string, features: string) => head + features.replace('p', ''),
@@ -126,6 +135,39 @@ export function checkAksReleaseForKubernetes(
   path: string,
 ): ValidationIssue[] {
   return checkCloudReleaseForKubernetes('aks', release, kubernetesVersion, path);
+}
+
+/**
+ * Windows Server 2025 node pools need a FIPS-enabled image: "Windows Server 2025 node pools require a FIPS-enabled
+ * image. When you add a Windows Server 2025 node pool, include `--enable-fips-image`" (the agent pool's
+ * `enableFIPS`). FIPS cannot be disabled on them.
+ * @see https://learn.microsoft.com/azure/aks/upgrade-windows-os#add-a-new-node-pool-to-an-existing-cluster
+ * @see https://learn.microsoft.com/azure/aks/enable-fips-nodes
+ */
+export const AKS_FIPS_REQUIRED_RELEASES: readonly WindowsRelease[] = ['2025'];
+
+/** Checks `enableFIPS` for a release: `false` (or, on a raw pool, left unset) where AKS requires FIPS. */
+export function checkAksFips(
+  release: WindowsRelease,
+  enableFIPS: unknown,
+  path: string,
+  unsetIsFalse: boolean,
+): ValidationIssue[] {
+  if (!AKS_FIPS_REQUIRED_RELEASES.includes(release)) return [];
+  if (
+    enableFIPS === true ||
+    (enableFIPS === undefined && !unsetIsFalse) ||
+    (enableFIPS !== undefined && !isKnown(enableFIPS))
+  ) {
+    return [];
+  }
+  return [
+    {
+      path,
+      message: `${releaseInfo(release).displayName} node pools require a FIPS-enabled image, and enableFIPS is ${enableFIPS === undefined ? 'unset (false)' : JSON.stringify(enableFIPS)}.`,
+      fix: 'Set enableFIPS: true (az aks nodepool add --enable-fips-image).',
+    },
+  ];
 }
 
 /** A taint parsed from the `key=value:Effect` string AKS takes, or why it cannot be. */
@@ -202,6 +244,7 @@ export function checkAksAgentPoolInputs(props: Record<string, unknown>): Validat
       });
     } else {
       issues.push(...checkAksReleaseForKubernetes(release, orchestratorVersion, 'orchestratorVersion'));
+      issues.push(...checkAksFips(release, props.enableFIPS, 'enableFIPS', true));
     }
   }
   if (isKnown(agentPoolName)) issues.push(...checkAksPoolName(agentPoolName, 'agentPoolName'));

@@ -9,7 +9,7 @@ import * as eks from '@pulumi/aws/eks';
 import * as iam from '@pulumi/aws/iam';
 import * as corev1 from '@pulumi/kubernetes/core/v1';
 import type { ValidationIssue } from '../../core/errors';
-import { throwInputErrors } from '../errors';
+import { requireArgs, throwInputErrors } from '../errors';
 import { logWarnings, type NodePoolWarning } from '../node-pool';
 import { DEFAULT_PARTITION, managedPolicyArn, VPC_RESOURCE_CONTROLLER_POLICY } from './iam';
 import { EKS_RULE_IDS } from './node-group-check';
@@ -115,8 +115,10 @@ export class WindowsClusterPrerequisites extends pulumi.ComponentResource {
   public readonly vpcResourceControllerAttachment: iam.RolePolicyAttachment;
   public readonly accessEntries: readonly eks.AccessEntry[];
 
-  constructor(name: string, args: WindowsClusterPrerequisitesArgs, opts?: pulumi.ComponentResourceOptions) {
-    throwInputErrors(`${WINDOWS_CLUSTER_PREREQUISITES_TYPE} '${name}'`, checkWindowsClusterPrerequisitesArgs(args));
+  constructor(name: string, rawArgs: WindowsClusterPrerequisitesArgs, opts?: pulumi.ComponentResourceOptions) {
+    const subject = `${WINDOWS_CLUSTER_PREREQUISITES_TYPE} '${name}'`;
+    const args = requireArgs(subject, rawArgs);
+    throwInputErrors(subject, checkWindowsClusterPrerequisitesArgs(args));
     super(WINDOWS_CLUSTER_PREREQUISITES_TYPE, name, {}, opts);
     const partition = args.partition ?? DEFAULT_PARTITION;
     // The key usually exists already, owned by the add-on (see forceConfigMapPatch).

@@ -20,7 +20,17 @@ export {
   quantityBytes,
   type SelfManagedWindowsNodePoolArgs,
   type NodeRoleRef,
+  type EksAuthenticationMode,
+  type AwsAuthArgs,
 } from './self-managed-node-pool';
+export {
+  AWS_AUTH_CONFIG_MAP,
+  WINDOWS_NODE_GROUPS,
+  NODE_USERNAME,
+  windowsAwsAuthRoleMapping,
+  mapRolesWithWindows,
+  type AwsAuthRoleMapping,
+} from './aws-auth';
 export {
   WindowsClusterPrerequisites,
   WINDOWS_CLUSTER_PREREQUISITES_TYPE,
@@ -31,7 +41,12 @@ export {
   type WindowsClusterPrerequisitesArgs,
   type ExistingLinuxNodeGroup,
 } from './cluster-prerequisites';
-export { DEFAULT_WINDOWS_DISK_SIZE_GIB, DEFAULT_WINDOWS_INSTANCE_TYPE, type EksWindowsPoolBaseArgs } from './pool-args';
+export {
+  DEFAULT_WINDOWS_DISK_SIZE_GIB,
+  DEFAULT_WINDOWS_INSTANCE_TYPE,
+  checkSubnetIds,
+  type EksWindowsPoolBaseArgs,
+} from './pool-args';
 
 // Pure helpers (also used by the policy pack)
 export {
@@ -42,6 +57,7 @@ export {
 } from './node-group-check';
 export {
   eksWindowsAmiType,
+  eksWindowsAmiParameterName,
   parseEksWindowsAmiType,
   isEksWindowsAmiType,
   looksLikeEksWindowsAmiType,
@@ -56,6 +72,7 @@ export {
   instanceFamily,
   isArmInstanceType,
   isMacInstanceType,
+  isWindowsUnsupportedInstanceType,
   isBelowWindowsMemoryFloor,
   checkWindowsInstanceTypes,
   checkWindowsInstanceType,
@@ -69,6 +86,7 @@ export {
 } from './tags';
 export {
   renderWindowsUserData,
+  userDataProblems,
   windowsKubeletArgs,
   encodeUserData,
   EKS_BOOTSTRAP_SCRIPT,

@@ -11,7 +11,7 @@ import type * as iam from '@pulumi/aws/iam';
 import type { ValidationIssue } from '../../core/errors';
 import type { WindowsRelease } from '../../core/releases';
 import type { WindowsNodeTarget } from '../../core/target';
-import { throwInputErrors } from '../errors';
+import { plainArgs, requireArgs, throwInputErrors } from '../errors';
 import { logWarnings, nodePoolWarnings, toCloudTaintEffect, type NodePoolWarning } from '../node-pool';
 import {
   DEFAULT_EKS_AMI_VARIANT,
@@ -64,11 +64,6 @@ export interface WindowsNodePoolArgs extends EksWindowsPoolBaseArgs {
    */
   readonly nodeGroupName?: pulumi.Input<string>;
   /**
-   * Kubernetes version of the nodes.
-   * @default - the cluster's version
-   */
-  readonly kubernetesVersion?: pulumi.Input<string>;
-  /**
    * Also write the Cluster Autoscaler `node-template` tags onto the Auto Scaling group EKS creates (EKS does not
    * copy node group tags to it; Cluster Autoscaler reads only the group's tags).
    * @default true
@@ -77,9 +72,30 @@ export interface WindowsNodePoolArgs extends EksWindowsPoolBaseArgs {
   readonly tagAutoscalingGroup?: boolean;
 }
 
+/** Args checked before anything is registered: they must be plain values, not Outputs. */
+const PLAIN_FIELDS = [
+  'release',
+  'labels',
+  'taints',
+  'scaling',
+  'diskSize',
+  'partition',
+  'amiVariant',
+  'instanceTypes',
+  'capacityType',
+  'tagAutoscalingGroup',
+] as const;
+
 /** Every problem with the args of a `WindowsNodePool`, without registering anything. */
 export function checkWindowsNodePoolArgs(args: WindowsNodePoolArgs): ValidationIssue[] {
-  return resolveManagedArgs(args).issues;
+  return checkedManagedArgs(args).issues;
+}
+
+/** Plain-value checks first (an Output in a checked field is reported, not stringified), then every other check. */
+function checkedManagedArgs(raw: WindowsNodePoolArgs): { resolved: ResolvedManagedArgs; issues: ValidationIssue[] } {
+  const { args, issues: plainIssues } = plainArgs(raw, PLAIN_FIELDS);
+  const { resolved, issues } = resolveManagedArgs(args);
+  return { resolved, issues: [...plainIssues, ...issues] };
 }
 
 interface ResolvedManagedArgs extends ResolvedPoolArgs {
@@ -124,6 +140,13 @@ function resolveManagedArgs(args: WindowsNodePoolArgs): { resolved: ResolvedMana
     });
   }
   const tagAutoscalingGroup = args.tagAutoscalingGroup ?? true;
+  if (typeof tagAutoscalingGroup !== 'boolean') {
+    issues.push({
+      path: 'tagAutoscalingGroup',
+      message: `tagAutoscalingGroup ${JSON.stringify(tagAutoscalingGroup)} is not a boolean.`,
+      fix: 'Write true or false.',
+    });
+  }
   if (issues.length === 0) warnings.push(...nodePoolWarnings({ release: base.release, taints: base.taints }));
   return {
     resolved: {
@@ -164,9 +187,11 @@ export class WindowsNodePool extends pulumi.ComponentResource {
   /** The `autoscalerTags` written onto the node group's Auto Scaling group (empty when `tagAutoscalingGroup` is false). */
   public readonly autoscalingGroupTags: readonly autoscaling.Tag[];
 
-  constructor(name: string, args: WindowsNodePoolArgs, opts?: pulumi.ComponentResourceOptions) {
-    const { resolved, issues } = resolveManagedArgs(args);
-    throwInputErrors(`${WINDOWS_NODE_POOL_TYPE} '${name}'`, issues);
+  constructor(name: string, rawArgs: WindowsNodePoolArgs, opts?: pulumi.ComponentResourceOptions) {
+    const subject = `${WINDOWS_NODE_POOL_TYPE} '${name}'`;
+    const args = requireArgs(subject, rawArgs);
+    const { resolved, issues } = checkedManagedArgs(args);
+    throwInputErrors(subject, issues);
     super(WINDOWS_NODE_POOL_TYPE, name, {}, opts);
 
     const target = resolved.target as WindowsNodeTarget;
@@ -215,6 +240,16 @@ export class WindowsNodePool extends pulumi.ComponentResource {
       { parent: this, dependsOn, ignoreChanges: ['scalingConfig.desiredSize'] },
     );
 
+    this.autoscalingGroupTags = resolved.tagAutoscalingGroup ? this.tagAutoscalingGroup(name) : [];
+
+    this.registerOutputs({ nodeGroup: this.nodeGroup, nodeRoleArn: this.nodeRoleArn, amiType: this.amiType });
+  }
+
+  /**
+   * Writes `autoscalerTags` onto the Auto Scaling group EKS created. Only called when tagging is on: with
+   * `tagAutoscalingGroup: false` the group name is never read, so a node group without one cannot fail the update.
+   */
+  private tagAutoscalingGroup(name: string): autoscaling.Tag[] {
     // EKS reports the group once the node group exists; fail with a reason rather than a TypeError if it does not.
     const asgName = this.nodeGroup.resources.apply((r) => {
       const group = r?.[0]?.autoscalingGroups?.[0]?.name;
@@ -227,18 +262,14 @@ export class WindowsNodePool extends pulumi.ComponentResource {
       return group;
     });
     const usedNames = new Set<string>();
-    this.autoscalingGroupTags = resolved.tagAutoscalingGroup
-      ? Object.entries(this.autoscalerTags).map(
-          ([key, value]) =>
-            new autoscaling.Tag(
-              uniqueName(`${name}-asg-${tagSlug(key)}`, usedNames),
-              { autoscalingGroupName: asgName, tag: { key, value, propagateAtLaunch: false } },
-              { parent: this },
-            ),
-        )
-      : [];
-
-    this.registerOutputs({ nodeGroup: this.nodeGroup, nodeRoleArn: this.nodeRoleArn, amiType: this.amiType });
+    return Object.entries(this.autoscalerTags).map(
+      ([key, value]) =>
+        new autoscaling.Tag(
+          uniqueName(`${name}-asg-${tagSlug(key)}`, usedNames),
+          { autoscalingGroupName: asgName, tag: { key, value, propagateAtLaunch: false } },
+          { parent: this },
+        ),
+    );
   }
 }
 

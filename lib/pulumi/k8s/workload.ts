@@ -9,7 +9,7 @@ import type { ValidationIssue } from '../../core/errors';
 import type { PodSpec } from '../../core/kube';
 import type { WindowsWarning } from '../../core/pod-spec';
 import type { WindowsNodeTarget } from '../../core/target';
-import { throwInputErrors } from '../errors';
+import { requireArgs, throwInputErrors } from '../errors';
 import { isPlain, isRecord, plainCopy, type Json } from './inputs';
 import { logWarnings } from '../node-pool';
 import { convertPodSpec, type WindowsPodArgs } from './windows-pod';
@@ -104,10 +104,11 @@ export class WindowsWorkload<TResource extends pulumi.CustomResource> extends pu
   constructor(
     kind: WorkloadKind<TResource>,
     name: string,
-    args: WindowsWorkloadArgs<unknown>,
+    rawArgs: WindowsWorkloadArgs<unknown>,
     opts?: pulumi.ComponentResourceOptions,
   ) {
     const subject = `${kind.typeToken.split(':').pop() ?? kind.kind} '${name}'`;
+    const args = requireArgs(subject, rawArgs);
     const windows = args.windows ?? {};
     const warnings: WindowsWarning[] = [];
     const eventual = !isPlain(args.spec) || !isPlain(args.podSpec) || !isPlain(windows.target);
