@@ -460,8 +460,9 @@ export class SelfManagedWindowsNodePool extends pulumi.ComponentResource {
       extraArgs: resolved.kubeletExtraArgs,
     });
     const kubeletArgs = this.kubeletArgs;
-    // Outputs are checked once known: a bad value fails this one chain (user data → launch template) with one error.
-    this.userData = pulumi
+    // Outputs are checked once known. A refusal is raised only where the launch template takes the user data:
+    // one rejection, one error in `pulumi up`; `userData` itself then stays empty.
+    const rendered = pulumi
       .all([
         args.clusterName,
         args.clusterEndpoint,
@@ -469,18 +470,26 @@ export class SelfManagedWindowsNodePool extends pulumi.ComponentResource {
         args.dnsClusterIp,
         args.serviceIpv4Cidr,
       ])
-      .apply(([clusterName, endpoint, ca, dns, serviceCidr]) =>
-        asInputErrors(subject, '', () =>
-          renderWindowsUserData({
-            clusterName,
-            ...(endpoint !== undefined ? { apiServerEndpoint: endpoint } : {}),
-            ...(ca !== undefined ? { certificateAuthority: ca } : {}),
-            ...(dns !== undefined ? { dnsClusterIp: dns } : {}),
-            ...(serviceCidr !== undefined ? { serviceCidr } : {}),
-            kubeletArgs,
-          }),
-        ),
-      );
+      .apply(([clusterName, endpoint, ca, dns, serviceCidr]) => {
+        try {
+          return {
+            ok: true as const,
+            userData: asInputErrors(subject, '', () =>
+              renderWindowsUserData({
+                clusterName,
+                ...(endpoint !== undefined ? { apiServerEndpoint: endpoint } : {}),
+                ...(ca !== undefined ? { certificateAuthority: ca } : {}),
+                ...(dns !== undefined ? { dnsClusterIp: dns } : {}),
+                ...(serviceCidr !== undefined ? { serviceCidr } : {}),
+                kubeletArgs,
+              }),
+            ),
+          };
+        } catch (refused) {
+          return { ok: false as const, refused };
+        }
+      });
+    this.userData = rendered.apply((r) => (r.ok ? r.userData : ''));
 
     this.amiId =
       args.amiId !== undefined
@@ -497,7 +506,10 @@ export class SelfManagedWindowsNodePool extends pulumi.ComponentResource {
       {
         imageId: this.amiId,
         instanceType: resolved.instanceType,
-        userData: this.userData.apply(encodeUserData),
+        userData: rendered.apply((r) => {
+          if (!r.ok) throw r.refused;
+          return encodeUserData(r.userData);
+        }),
         iamInstanceProfile: { arn: this.instanceProfile.arn },
         vpcSecurityGroupIds: args.securityGroupIds,
         ...(args.keyName !== undefined ? { keyName: args.keyName } : {}),
