@@ -177,6 +177,11 @@ describe('SelfManagedWindowsNodePool', () => {
         { key: 'k8s.io/cluster-autoscaler/enabled', value: 'true', propagateAtLaunch: false },
         { key: 'k8s.io/cluster-autoscaler/prod', value: 'owned', propagateAtLaunch: false },
         {
+          key: 'k8s.io/cluster-autoscaler/node-template/resources/vpc.amazonaws.com/PrivateIPv4Address',
+          value: '14',
+          propagateAtLaunch: false,
+        },
+        {
           key: 'k8s.io/cluster-autoscaler/node-template/label/example.com/pool',
           value: 'iis',
           propagateAtLaunch: false,

@@ -52,6 +52,7 @@ describe('WindowsNodePool (managed node group)', () => {
       labels: {},
       taints: [{ key: 'os', value: 'windows', effect: 'NO_SCHEDULE' }],
       tags: {
+        'k8s.io/cluster-autoscaler/node-template/resources/vpc.amazonaws.com/PrivateIPv4Address': '14',
         'k8s.io/cluster-autoscaler/node-template/label/kubernetes.io/os': 'windows',
         'k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/windows-build': '10.0.20348',
         'k8s.io/cluster-autoscaler/node-template/taint/os': 'windows:NoSchedule',
@@ -149,6 +150,7 @@ describe('WindowsNodePool (managed node group)', () => {
     expect(inputs.tags).toEqual({
       team: 'web',
       'k8s.io/cluster-autoscaler/node-template/label/example.com/pool': 'iis',
+      'k8s.io/cluster-autoscaler/node-template/resources/vpc.amazonaws.com/PrivateIPv4Address': '14',
       'k8s.io/cluster-autoscaler/node-template/label/kubernetes.io/os': 'windows',
       'k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/windows-build': '10.0.20348',
       'k8s.io/cluster-autoscaler/node-template/taint/os': 'windows:NoSchedule',
@@ -170,6 +172,17 @@ describe('WindowsNodePool (managed node group)', () => {
   test('autoscaler node-template tags are written onto the EKS-created Auto Scaling group', async () => {
     const { of } = await buildPool('win');
     expect(of('aws:autoscaling/tag:Tag').map((t) => [t.name, t.inputs])).toEqual([
+      [
+        'win-asg-resources-vpc-amazonaws-com-PrivateIPv4Address',
+        {
+          autoscalingGroupName: 'eks-win-node-group-asg',
+          tag: {
+            key: 'k8s.io/cluster-autoscaler/node-template/resources/vpc.amazonaws.com/PrivateIPv4Address',
+            value: '14',
+            propagateAtLaunch: false,
+          },
+        },
+      ],
       [
         'win-asg-label-kubernetes-io-os',
         {
@@ -550,5 +563,29 @@ describe('issue 9: failures the managed pool now refuses or survives', () => {
     expect(eks.isWindowsUnsupportedInstanceType('m4.16xlarge')).toBe(false);
     expect(eks.isWindowsUnsupportedInstanceType('m4.10xlarge')).toBe(true);
     expect(eks.checkWindowsInstanceType('c4.2xlarge')[0].fix).toBe("Use a current x86_64 family, e.g. 'c5.2xlarge'.");
+  });
+});
+
+describe('issue 9: scale from zero', () => {
+  test('the Windows pod IP resource is a node-template tag, sized for the smallest instance type', async () => {
+    const { pool } = await buildPool('zero', {
+      instanceTypes: ['m5.2xlarge', 'c6i.large'],
+      scaling: { minSize: 0, maxSize: 3 },
+    });
+    expect(
+      pool.autoscalerTags['k8s.io/cluster-autoscaler/node-template/resources/vpc.amazonaws.com/PrivateIPv4Address'],
+    ).toBe('9');
+    expect(eks.windowsPodIpCapacity('m5.xlarge')).toBe(14);
+    expect(eks.windowsPodIpCapacity('t3.medium')).toBe(5);
+    expect(eks.windowsPodIpCapacity('x2iedn.xlarge')).toBeUndefined();
+  });
+
+  test('an unknown type in a pool that can be empty: no resource tag, a warning', async () => {
+    const { pool } = await buildPool('zero2', {
+      instanceTypes: ['x2iedn.xlarge'],
+      scaling: { minSize: 0, maxSize: 2 },
+    });
+    expect(Object.keys(pool.autoscalerTags).some((k) => k.includes('/resources/'))).toBe(false);
+    expect(warnings().some((w) => w.includes('cannot scale it up from zero'))).toBe(true);
   });
 });

@@ -83,6 +83,9 @@ export {
   AUTOSCALER_NODE_TEMPLATE_PREFIX,
   AUTOSCALER_WINDOWS_OS_TAG,
   AUTOSCALER_ENABLED_TAG,
+  AUTOSCALER_WINDOWS_POD_IP_TAG,
+  WINDOWS_POD_IP_RESOURCE,
+  windowsPodIpCapacity,
 } from './tags';
 export {
   renderWindowsUserData,

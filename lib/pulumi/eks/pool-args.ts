@@ -20,6 +20,7 @@ import {
 import { DEFAULT_PARTITION } from './iam';
 import { checkWindowsInstanceType, isBelowWindowsMemoryFloor } from './instance-types';
 import { EKS_RULE_IDS, MIN_WINDOWS_DISK_SIZE_GIB } from './node-group-check';
+import { AUTOSCALER_WINDOWS_POD_IP_TAG, windowsPodIpCapacity } from './tags';
 import type { NodePoolWarning } from '../node-pool';
 
 /** EKS's own default root volume for Windows nodes (reference §7); Windows images are several GB each. */
@@ -171,6 +172,27 @@ export function checkSubnetIds(subnetIds: unknown, path: string): ValidationIssu
 
 function isKnownList(value: unknown): boolean {
   return !isEventual(value);
+}
+
+/**
+ * The Windows pod IP capacity of the smallest of `instanceTypes` (the Cluster Autoscaler template must not promise
+ * more than any node brings), or undefined, with a warning when the pool can be empty, if one type is not known.
+ */
+export function poolPodIpCapacity(
+  instanceTypes: readonly string[],
+  minSize: number,
+  warnings: NodePoolWarning[],
+): number | undefined {
+  const capacities = instanceTypes.map(windowsPodIpCapacity);
+  if (capacities.length > 0 && capacities.every((c): c is number => c !== undefined)) return Math.min(...capacities);
+  if (minSize === 0) {
+    warnings.push({
+      ruleId: EKS_RULE_IDS.autoscalerTags,
+      message: `The Windows pod IP capacity of ${instanceTypes.join(', ')} is not known here, so the group gets no ${AUTOSCALER_WINDOWS_POD_IP_TAG} tag and Cluster Autoscaler cannot scale it up from zero.`,
+      fix: "Tag the Auto Scaling group with that key and the type's IPv4 addresses per interface minus one, or keep minSize ≥ 1.",
+    });
+  }
+  return undefined;
 }
 
 /** Checks one instance type and notes a memory warning; returns issues, pushes warnings. */

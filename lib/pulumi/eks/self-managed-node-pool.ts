@@ -36,6 +36,7 @@ import { EKS_RULE_IDS } from './node-group-check';
 import {
   checkPoolInstanceType,
   DEFAULT_WINDOWS_INSTANCE_TYPE,
+  poolPodIpCapacity,
   resolvePoolArgs,
   type EksWindowsPoolBaseArgs,
   type ResolvedPoolArgs,
@@ -189,6 +190,7 @@ interface ResolvedSelfManagedArgs extends ResolvedPoolArgs {
   readonly instanceType: string;
   readonly amiVariant: EksAmiVariant;
   readonly authenticationMode: EksAuthenticationMode;
+  readonly podIpCapacity?: number;
   readonly systemReservedMemory: string;
   readonly kubeletExtraArgs: readonly string[];
   readonly createAccessEntry: boolean;
@@ -293,10 +295,13 @@ function resolveSelfManagedArgs(args: SelfManagedWindowsNodePoolArgs): {
       fix: "Remove awsAuth, or set authenticationMode: 'CONFIG_MAP'.",
     });
   }
+  const podIpCapacity =
+    issues.length === 0 ? poolPodIpCapacity([instanceType], base.scaling.minSize, warnings) : undefined;
   if (issues.length === 0) warnings.push(...nodePoolWarnings({ release: base.release, taints: base.taints }));
   return {
     resolved: {
       ...base,
+      ...(podIpCapacity !== undefined ? { podIpCapacity } : {}),
       instanceType,
       amiVariant,
       authenticationMode,
@@ -526,7 +531,7 @@ export class SelfManagedWindowsNodePool extends pulumi.ComponentResource {
       { parent: this },
     );
 
-    const autoscalerTags = autoscalerNodeTemplateTags(target);
+    const autoscalerTags = autoscalerNodeTemplateTags(target, resolved.podIpCapacity);
     const tags: pulumi.Input<awsInputs.autoscaling.GroupTag>[] = [
       { key: 'Name', value: `${name}`, propagateAtLaunch: true },
       // Nodes of the cluster: the cloud provider and the load balancer controller look for this tag.

@@ -24,6 +24,7 @@ import { createWindowsNodeRole } from './iam';
 import {
   checkPoolInstanceType,
   DEFAULT_WINDOWS_INSTANCE_TYPE,
+  poolPodIpCapacity,
   resolvePoolArgs,
   type EksWindowsPoolBaseArgs,
   type ResolvedPoolArgs,
@@ -103,6 +104,7 @@ interface ResolvedManagedArgs extends ResolvedPoolArgs {
   readonly instanceTypes: readonly string[];
   readonly capacityType: EksCapacityType;
   readonly tagAutoscalingGroup: boolean;
+  readonly podIpCapacity?: number;
   readonly warnings: readonly NodePoolWarning[];
 }
 
@@ -147,10 +149,13 @@ function resolveManagedArgs(args: WindowsNodePoolArgs): { resolved: ResolvedMana
       fix: 'Write true or false.',
     });
   }
+  const podIpCapacity =
+    issues.length === 0 ? poolPodIpCapacity(instanceTypes, base.scaling.minSize, warnings) : undefined;
   if (issues.length === 0) warnings.push(...nodePoolWarnings({ release: base.release, taints: base.taints }));
   return {
     resolved: {
       ...base,
+      ...(podIpCapacity !== undefined ? { podIpCapacity } : {}),
       amiVariant,
       instanceTypes: Array.isArray(instanceTypes) ? instanceTypes : [],
       capacityType,
@@ -198,7 +203,7 @@ export class WindowsNodePool extends pulumi.ComponentResource {
     this.nodeTarget = target;
     this.release = resolved.release;
     this.amiType = eksWindowsAmiType(resolved.release, resolved.amiVariant);
-    this.autoscalerTags = autoscalerNodeTemplateTags(target);
+    this.autoscalerTags = autoscalerNodeTemplateTags(target, resolved.podIpCapacity);
     logWarnings(resolved.warnings, this);
 
     const userTags = args.tags ?? {};
