@@ -401,11 +401,54 @@ describe('WindowsClusterPrerequisites', () => {
       clusterRoleName: 'prod-cluster-role',
       ...args,
     });
-    await resolved(prereqs.vpcCniConfigMap.urn);
+    if (prereqs.vpcCniConfigMap) await resolved(prereqs.vpcCniConfigMap.urn);
+    if (prereqs.vpcCniAddon) await resolved(prereqs.vpcCniAddon.urn);
     await resolved(prereqs.vpcResourceControllerAttachment.urn);
     await Promise.all(prereqs.accessEntries.map((e) => resolved(e.urn)));
     return { prereqs, of: (type: string) => registered.filter((r) => r.type === type) };
   }
+
+  test('vpcCniAddon: Windows IPAM through the managed add-on configuration values, no ConfigMap patch', async () => {
+    const { prereqs, of } = await build('addon', {
+      vpcCniAddon: {
+        addonVersion: 'v1.19.2-eksbuild.1',
+        windowsPrefixDelegation: true,
+        configurationValues: { env: { WARM_IP_TARGET: '2' } },
+      },
+    });
+    expect(prereqs.vpcCniConfigMap).toBeUndefined();
+    expect(of('kubernetes:core/v1:ConfigMapPatch')).toEqual([]);
+    const [addon] = of('aws:eks/addon:Addon');
+    expect(addon.inputs).toMatchObject({
+      clusterName: 'prod',
+      addonName: 'vpc-cni',
+      addonVersion: 'v1.19.2-eksbuild.1',
+      resolveConflictsOnCreate: 'OVERWRITE',
+      resolveConflictsOnUpdate: 'OVERWRITE',
+    });
+    expect(JSON.parse(String(addon.inputs.configurationValues))).toEqual({
+      env: { WARM_IP_TARGET: '2' },
+      enableWindowsIpam: 'true',
+      enableWindowsPrefixDelegation: 'true',
+    });
+    expect(eks.vpcCniWindowsConfigurationValues()).toEqual({
+      enableWindowsIpam: 'true',
+      enableWindowsPrefixDelegation: 'false',
+    });
+  });
+
+  test("vpcCniAddon: the Windows keys are the component's", () => {
+    expect(
+      inputErrorsOf(
+        () =>
+          new eks.WindowsClusterPrerequisites('x', {
+            clusterName: 'prod',
+            clusterRoleName: 'r',
+            vpcCniAddon: { configurationValues: { enableWindowsIpam: 'false' } },
+          }),
+      ).map((e) => e.propertyPath),
+    ).toEqual(['vpcCniAddon.configurationValues.enableWindowsIpam']);
+  });
 
   test('patches amazon-vpc-cni with enable-windows-ipam, forcing ownership of that key', async () => {
     const { of } = await build('pre', { linuxNodeGroup: 'existing' });

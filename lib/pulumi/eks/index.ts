@@ -38,6 +38,9 @@ export {
   WINDOWS_IPAM_KEY,
   MISSING_LINUX_NODE_GROUP_WARNING,
   checkWindowsClusterPrerequisitesArgs,
+  vpcCniWindowsConfigurationValues,
+  VPC_CNI_ADDON_NAME,
+  type VpcCniAddonArgs,
   type WindowsClusterPrerequisitesArgs,
   type ExistingLinuxNodeGroup,
 } from './cluster-prerequisites';
