@@ -141,13 +141,18 @@ describe('checkAksAgentPoolInputs', () => {
     expect(checkAksAgentPoolInputs({ ...GOOD_POOL, osSKU: 'Windows2019', orchestratorVersion: '1.32.7' })).toEqual([]);
   });
 
-  test('a pool with no NoSchedule/NoExecute taint is refused', () => {
-    expect(checkAksAgentPoolInputs({ ...GOOD_POOL, nodeTaints: undefined }).map((i) => i.path)).toEqual(['nodeTaints']);
-    expect(checkAksAgentPoolInputs({ ...GOOD_POOL, nodeTaints: [] }).map((i) => i.path)).toEqual(['nodeTaints']);
-    expect(checkAksAgentPoolInputs({ ...GOOD_POOL, nodeTaints: ['os=windows:PreferNoSchedule'] })).toEqual([
-      expect.objectContaining({ path: 'nodeTaints', fix: expect.stringContaining("'os=windows:NoSchedule'") }),
-    ]);
-    expect(checkAksAgentPoolInputs({ ...GOOD_POOL, nodeTaints: ['dedicated=win:NoExecute'] })).toEqual([]);
+  test('a pool with no NoSchedule/NoExecute taint is a warning, as on EKS and GKE (AKS does not taint)', () => {
+    for (const nodeTaints of [undefined, [], ['os=windows:PreferNoSchedule']]) {
+      expect(checkAksAgentPoolInputs({ ...GOOD_POOL, nodeTaints })).toEqual([]);
+      expect(aksAgentPoolWarnings({ ...GOOD_POOL, nodeTaints })).toEqual([
+        expect.objectContaining({
+          ruleId: 'windows-node-pool-untainted',
+          path: 'nodeTaints',
+          fix: expect.stringContaining("'os=windows:NoSchedule'"),
+        }),
+      ]);
+    }
+    expect(aksAgentPoolWarnings({ ...GOOD_POOL, nodeTaints: ['dedicated=win:NoExecute'] })).toEqual([]);
   });
 
   test('values not known yet are skipped', () => {

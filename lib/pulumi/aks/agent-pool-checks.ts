@@ -19,6 +19,7 @@ import {
   releaseSupportWarnings,
   taintToString,
   untaintedPoolIssue,
+  NODE_POOL_RULE_IDS,
 } from '../node-pool';
 import { parseAzureVmSize } from './vm-size';
 
@@ -227,7 +228,7 @@ export function parseTaintString(text: string): ParsedTaint {
  * Checks the inputs of a raw `azure-native:containerservice:AgentPool` (as a CrossGuard policy sees them).
  * Only Windows pools (`osType: Windows`) are checked; others yield nothing. Values not known yet are skipped.
  * Checks: osSKU is a Windows osSKU of the release table and fits `orchestratorVersion`; the pool name rule;
- * mode is not System; a NoSchedule/NoExecute taint is present and every `nodeTaints` entry parses; the VM size
+ * mode is not System; every `nodeTaints` entry parses (a missing taint is a warning: see `aksAgentPoolWarnings`); the VM size
  * is x86_64.
  */
 export function checkAksAgentPoolInputs(props: Record<string, unknown>): ValidationIssue[] {
@@ -249,15 +250,12 @@ export function checkAksAgentPoolInputs(props: Record<string, unknown>): Validat
   }
   if (isKnown(agentPoolName)) issues.push(...checkAksPoolName(agentPoolName, 'agentPoolName'));
   if (isKnown(mode)) issues.push(...checkAksPoolMode(mode, 'mode'));
-  if (nodeTaints === undefined || nodeTaints === null || (Array.isArray(nodeTaints) && nodeTaints.length === 0)) {
-    issues.push(untaintedPoolIssue('nodeTaints', `'${AKS_WINDOWS_TAINT}'`));
-  } else if (Array.isArray(nodeTaints)) {
-    const parsed: Taint[] = [];
+  if (Array.isArray(nodeTaints)) {
     nodeTaints.forEach((t: unknown, i) => {
       if (!isKnown(t)) return;
       const result = typeof t === 'string' ? parseTaintString(t) : undefined;
-      if (result?.ok) parsed.push(result.taint);
-      else if (result) issues.push({ path: `nodeTaints[${i}]`, message: result.message, fix: result.fix });
+      if (result?.ok) return;
+      if (result) issues.push({ path: `nodeTaints[${i}]`, message: result.message, fix: result.fix });
       else {
         issues.push({
           path: `nodeTaints[${i}]`,
@@ -266,22 +264,38 @@ export function checkAksAgentPoolInputs(props: Record<string, unknown>): Validat
         });
       }
     });
-    const allKnown = nodeTaints.every(isKnown);
-    if (allKnown && parsed.length === nodeTaints.length && !parsed.some(isRepellingTaint)) {
-      issues.push(untaintedPoolIssue('nodeTaints', `'${AKS_WINDOWS_TAINT}'`));
-    }
   }
   if (isKnown(vmSize)) issues.push(...checkAksVmSize(vmSize, 'vmSize'));
   return issues;
 }
 
 /**
- * Soft problems of a raw Windows agent pool: a VM size with less than 8 GiB, a deprecated release, an osSKU left
- * to AKS's default (which depends on the Kubernetes version: pin it so upgrades do not change the Windows build).
+ * Soft problems of a raw Windows agent pool: no NoSchedule/NoExecute taint, a VM size with less than 8 GiB, a
+ * deprecated release, an osSKU left to AKS's default (which depends on the Kubernetes version: pin it so upgrades
+ * do not change the Windows build).
+ *
+ * An untainted pool is a warning, as on EKS and GKE: AKS does not taint Windows nodes itself (its docs recommend
+ * `os=windows:NoSchedule`), so Linux pods without a `kubernetes.io/os` selector can land there and fail to pull
+ * their images. The pool itself works, and Windows pods run, so it is not an error (the API and AKS accept it).
+ * @see https://learn.microsoft.com/azure/aks/windows-best-practices#node-taints
  */
 export function aksAgentPoolWarnings(props: Record<string, unknown>): WindowsWarning[] {
   if (props.osType !== AKS_WINDOWS_OS_TYPE) return [];
   const warnings: WindowsWarning[] = [];
+  const nodeTaints = props.nodeTaints;
+  const taints = Array.isArray(nodeTaints) ? nodeTaints : [];
+  const allKnown =
+    nodeTaints === undefined || nodeTaints === null || (Array.isArray(nodeTaints) && taints.every(isKnown));
+  const parsed = taints.flatMap((t: unknown) => {
+    const r = typeof t === 'string' ? parseTaintString(t) : undefined;
+    return r?.ok ? [r.taint] : [];
+  });
+  if (allKnown && parsed.length === taints.length && !parsed.some(isRepellingTaint)) {
+    warnings.push({
+      ruleId: NODE_POOL_RULE_IDS.untainted,
+      ...untaintedPoolIssue('nodeTaints', `'${AKS_WINDOWS_TAINT}'`),
+    });
+  }
   if (props.osSKU === undefined) {
     warnings.push({
       ruleId: 'windows-release-unpinned',
