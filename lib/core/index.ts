@@ -43,3 +43,4 @@ export {
 } from './gmsa-credspec';
 export * from './validate';
 export * from './cloud-gates';
+export * from './karpenter';
