@@ -32,6 +32,12 @@ export {
   type AwsAuthRoleMapping,
 } from './aws-auth';
 export {
+  WindowsKarpenterNodePool,
+  WINDOWS_KARPENTER_NODE_POOL_TYPE,
+  checkWindowsKarpenterNodePoolArgs,
+  type WindowsKarpenterNodePoolArgs,
+} from './karpenter-node-pool';
+export {
   WindowsClusterPrerequisites,
   WINDOWS_CLUSTER_PREREQUISITES_TYPE,
   VPC_CNI_CONFIG_MAP,
