@@ -42,3 +42,11 @@ test('a CA Output that resolves empty: one error naming clusterCertificateAuthor
     { propertyPath: 'clusterCertificateAuthority', reason: expect.stringContaining('-Base64ClusterCA') },
   ]);
 });
+
+test('Karpenter selector terms that resolve empty: one error naming them', () => {
+  const report = run('karpenter');
+  expect(report.distinct).toBe(1);
+  expect(report.errors[0]).toEqual([
+    { propertyPath: 'securityGroupSelectorTerms[0]', reason: expect.stringContaining('needs tags or an id') },
+  ]);
+});
