@@ -130,10 +130,11 @@ describe('checkAksAgentPoolInputs', () => {
         message: expect.stringContaining('Kubernetes 1.32 or newer'),
       }),
     ]);
-    // Windows Server 2025 needs the FIPS image: unset means false on a raw pool.
-    expect(
-      checkAksAgentPoolInputs({ ...GOOD_POOL, osSKU: 'Windows2025', orchestratorVersion: '1.33' }).map((i) => i.path),
-    ).toEqual(['enableFIPS']);
+    // Windows Server 2025 needs the FIPS image: false is an error, unset a warning (the docs disagree on the default).
+    const ws2025 = { ...GOOD_POOL, osSKU: 'Windows2025', orchestratorVersion: '1.33' };
+    expect(checkAksAgentPoolInputs({ ...ws2025, enableFIPS: false }).map((i) => i.path)).toEqual(['enableFIPS']);
+    expect(checkAksAgentPoolInputs(ws2025)).toEqual([]);
+    expect(aksAgentPoolWarnings(ws2025)).toEqual([expect.objectContaining({ ruleId: 'aks-windows-fips' })]);
     expect(checkAksAgentPoolInputs({ ...GOOD_POOL, vmSize: 'garbage' }).map((i) => i.path)).toEqual(['vmSize']);
     expect(checkAksAgentPoolInputs({ ...GOOD_POOL, orchestratorVersion: 'latest' }).map((i) => i.path)).toEqual([
       'orchestratorVersion',

@@ -141,31 +141,20 @@ export function checkAksReleaseForKubernetes(
 /**
  * Windows Server 2025 node pools need a FIPS-enabled image: "Windows Server 2025 node pools require a FIPS-enabled
  * image. When you add a Windows Server 2025 node pool, include `--enable-fips-image`" (the agent pool's
- * `enableFIPS`). FIPS cannot be disabled on them.
+ * `enableFIPS`). FIPS cannot be disabled on them. The FIPS page also says FIPS is "enabled by default" on them, so
+ * whether AKS accepts a pool that leaves `enableFIPS` unset is not clear: `false` is an error, unset a warning.
  * @see https://learn.microsoft.com/azure/aks/upgrade-windows-os#add-a-new-node-pool-to-an-existing-cluster
  * @see https://learn.microsoft.com/azure/aks/enable-fips-nodes
  */
 export const AKS_FIPS_REQUIRED_RELEASES: readonly WindowsRelease[] = ['2025'];
 
-/** Checks `enableFIPS` for a release: `false` (or, on a raw pool, left unset) where AKS requires FIPS. */
-export function checkAksFips(
-  release: WindowsRelease,
-  enableFIPS: unknown,
-  path: string,
-  unsetIsFalse: boolean,
-): ValidationIssue[] {
-  if (!AKS_FIPS_REQUIRED_RELEASES.includes(release)) return [];
-  if (
-    enableFIPS === true ||
-    (enableFIPS === undefined && !unsetIsFalse) ||
-    (enableFIPS !== undefined && !isKnown(enableFIPS))
-  ) {
-    return [];
-  }
+/** Checks `enableFIPS` for a release: `false` where AKS requires FIPS is an error. */
+export function checkAksFips(release: WindowsRelease, enableFIPS: unknown, path: string): ValidationIssue[] {
+  if (!AKS_FIPS_REQUIRED_RELEASES.includes(release) || enableFIPS !== false) return [];
   return [
     {
       path,
-      message: `${releaseInfo(release).displayName} node pools require a FIPS-enabled image, and enableFIPS is ${enableFIPS === undefined ? 'unset (false)' : JSON.stringify(enableFIPS)}.`,
+      message: `${releaseInfo(release).displayName} node pools require a FIPS-enabled image, and enableFIPS is false.`,
       fix: 'Set enableFIPS: true (az aks nodepool add --enable-fips-image).',
     },
   ];
@@ -245,7 +234,7 @@ export function checkAksAgentPoolInputs(props: Record<string, unknown>): Validat
       });
     } else {
       issues.push(...checkAksReleaseForKubernetes(release, orchestratorVersion, 'orchestratorVersion'));
-      issues.push(...checkAksFips(release, props.enableFIPS, 'enableFIPS', true));
+      issues.push(...checkAksFips(release, props.enableFIPS, 'enableFIPS'));
     }
   }
   if (isKnown(agentPoolName)) issues.push(...checkAksPoolName(agentPoolName, 'agentPoolName'));
@@ -307,6 +296,15 @@ export function aksAgentPoolWarnings(props: Record<string, unknown>): WindowsWar
   } else if (typeof props.osSKU === 'string') {
     const release = releaseForAksOsSku(props.osSKU);
     if (release) warnings.push(...releaseSupportWarnings(release, 'osSKU'));
+  }
+  const release = typeof props.osSKU === 'string' ? releaseForAksOsSku(props.osSKU) : undefined;
+  if (release !== undefined && AKS_FIPS_REQUIRED_RELEASES.includes(release) && props.enableFIPS === undefined) {
+    warnings.push({
+      ruleId: 'aks-windows-fips',
+      path: 'enableFIPS',
+      message: `${releaseInfo(release).displayName} node pools require a FIPS-enabled image, and enableFIPS is not set.`,
+      fix: 'Set enableFIPS: true (az aks nodepool add --enable-fips-image).',
+    });
   }
   warnings.push(...aksVmSizeWarnings(props.vmSize, 'vmSize'));
   return warnings;

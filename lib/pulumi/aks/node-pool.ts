@@ -239,7 +239,7 @@ function resolveArgs(name: string, rawArgs: WindowsNodePoolArgs): ResolvedArgs {
   if (isWindowsRelease(release)) {
     issues.push(...checkAksReleaseForKubernetes(release, args.kubernetesVersion, 'kubernetesVersion'));
     issues.push(...checkOsSkuInSdk(release, 'release'));
-    issues.push(...checkAksFips(release, args.agentPoolArgs?.enableFIPS, 'agentPoolArgs.enableFIPS', false));
+    issues.push(...checkAksFips(release, args.agentPoolArgs?.enableFIPS, 'agentPoolArgs.enableFIPS'));
     warnings.push(...releaseSupportWarnings(release, 'release'));
   }
   issues.push(...checkAksPoolMode(args.mode, 'mode'));
