@@ -42,3 +42,5 @@ export {
   type CredspecRuleId,
 } from './gmsa-credspec';
 export * from './validate';
+export * from './cloud-gates';
+export * from './karpenter';
