@@ -62,6 +62,9 @@ export function windowsFacts(r: CapturedResource): [string, string][] {
     add('instanceTypes', i.instanceTypes, (v) => (Array.isArray(v) ? v.join(', ') : String(v)));
     add('taints', i.taints, taints);
     add('labels', i.labels, labels);
+  } else if (r.type === 'aws:eks/addon:Addon') {
+    add('addonName', i.addonName);
+    add('configurationValues', i.configurationValues);
   } else if (/^azure-native:containerservice(\/v\w+)?:AgentPool$/.test(r.type)) {
     add('osType', i.osType);
     add('osSKU', i.osSKU);

@@ -35,3 +35,4 @@ export {
   type GmsaDomain,
   type GmsaHostAccountConfig,
 } from '../core/gmsa-credspec';
+export { WindowsKarpenterNodePool, type WindowsKarpenterNodePoolProps } from './karpenter';

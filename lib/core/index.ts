@@ -43,3 +43,5 @@ export {
 } from './gmsa-credspec';
 export * from './validate';
 export * from './fix';
+export * from './cloud-gates';
+export * from './karpenter';

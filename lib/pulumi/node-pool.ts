@@ -9,6 +9,7 @@ import * as pulumi from '@pulumi/pulumi';
 import type { ValidationIssue } from '../core/errors';
 import type { WindowsWarning } from '../core/pod-spec';
 import { OS_LABEL, WINDOWS_BUILD_LABEL } from '../core/kube';
+import { checkCloudRelease, cloudReleaseGate, type Cloud } from '../core/cloud-gates';
 import {
   parseKubernetesMinor,
   parseWindowsRelease,
@@ -520,6 +521,24 @@ export function checkReleaseMinimumKubernetes(
       fix: `Use Kubernetes 1.${info.firstKubernetesMinor}+ or an older Windows release.`,
     },
   ];
+}
+
+/**
+ * Checks a release against the Kubernetes version a pool on `cloud` runs (see `checkCloudRelease`): a version
+ * that is not a plain string (an Output, undefined) is not known yet and passes; an unparsable one is refused.
+ */
+export function checkCloudReleaseForKubernetes(
+  cloud: Cloud,
+  release: WindowsRelease,
+  version: unknown,
+  path: string,
+): ValidationIssue[] {
+  const { minor, issues } = kubernetesMinorOf(version, path);
+  if (minor === undefined || typeof version !== 'string') return issues;
+  // A release the cloud does not offer at all is the release check's to report, not the version's.
+  if (cloudReleaseGate(cloud, release) === undefined) return [];
+  const violation = checkCloudRelease(cloud, release, version);
+  return violation ? [{ path, ...violation }] : [];
 }
 
 /** Warns when a release is deprecated (Windows Server 2019). */

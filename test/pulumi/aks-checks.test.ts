@@ -115,32 +115,45 @@ describe('checkAksAgentPoolInputs', () => {
       'nodeTaints[1]',
       'vmSize',
     ]);
-    expect(issues[0].fix).toBe("Use release '2022' (osSKU 'Windows2022'), or Kubernetes 1.32.");
+    expect(issues[0].fix).toBe("Use release '2022' or '2025', or Kubernetes 1.32.");
     expect(issues[1].fix).toBe("Use a name such as 'window'.");
     expect(issues[5].fix).toBe("Use an x86_64 size such as 'Standard_D4s_v5'.");
   });
 
   test('osSKU must be a Windows osSKU; a release needs its first Kubernetes minor', () => {
     expect(checkAksAgentPoolInputs({ ...GOOD_POOL, osSKU: 'Ubuntu' }).map((i) => i.path)).toEqual(['osSKU']);
-    expect(checkAksAgentPoolInputs({ ...GOOD_POOL, osSKU: 'Windows2025', orchestratorVersion: '1.31' })).toEqual([
+    expect(
+      checkAksAgentPoolInputs({ ...GOOD_POOL, osSKU: 'Windows2025', orchestratorVersion: '1.31', enableFIPS: true }),
+    ).toEqual([
       expect.objectContaining({
         path: 'orchestratorVersion',
         message: expect.stringContaining('Kubernetes 1.32 or newer'),
       }),
     ]);
+    // Windows Server 2025 needs the FIPS image: false is an error, unset a warning (the docs disagree on the default).
+    const ws2025 = { ...GOOD_POOL, osSKU: 'Windows2025', orchestratorVersion: '1.33' };
+    expect(checkAksAgentPoolInputs({ ...ws2025, enableFIPS: false }).map((i) => i.path)).toEqual(['enableFIPS']);
+    expect(checkAksAgentPoolInputs(ws2025)).toEqual([]);
+    expect(aksAgentPoolWarnings(ws2025)).toEqual([expect.objectContaining({ ruleId: 'aks-windows-fips' })]);
+    expect(checkAksAgentPoolInputs({ ...GOOD_POOL, vmSize: 'garbage' }).map((i) => i.path)).toEqual(['vmSize']);
     expect(checkAksAgentPoolInputs({ ...GOOD_POOL, orchestratorVersion: 'latest' }).map((i) => i.path)).toEqual([
       'orchestratorVersion',
     ]);
     expect(checkAksAgentPoolInputs({ ...GOOD_POOL, osSKU: 'Windows2019', orchestratorVersion: '1.32.7' })).toEqual([]);
   });
 
-  test('a pool with no NoSchedule/NoExecute taint is refused', () => {
-    expect(checkAksAgentPoolInputs({ ...GOOD_POOL, nodeTaints: undefined }).map((i) => i.path)).toEqual(['nodeTaints']);
-    expect(checkAksAgentPoolInputs({ ...GOOD_POOL, nodeTaints: [] }).map((i) => i.path)).toEqual(['nodeTaints']);
-    expect(checkAksAgentPoolInputs({ ...GOOD_POOL, nodeTaints: ['os=windows:PreferNoSchedule'] })).toEqual([
-      expect.objectContaining({ path: 'nodeTaints', fix: expect.stringContaining("'os=windows:NoSchedule'") }),
-    ]);
-    expect(checkAksAgentPoolInputs({ ...GOOD_POOL, nodeTaints: ['dedicated=win:NoExecute'] })).toEqual([]);
+  test('a pool with no NoSchedule/NoExecute taint is a warning, as on EKS and GKE (AKS does not taint)', () => {
+    for (const nodeTaints of [undefined, [], ['os=windows:PreferNoSchedule']]) {
+      expect(checkAksAgentPoolInputs({ ...GOOD_POOL, nodeTaints })).toEqual([]);
+      expect(aksAgentPoolWarnings({ ...GOOD_POOL, nodeTaints })).toEqual([
+        expect.objectContaining({
+          ruleId: 'windows-node-pool-untainted',
+          path: 'nodeTaints',
+          fix: expect.stringContaining("'os=windows:NoSchedule'"),
+        }),
+      ]);
+    }
+    expect(aksAgentPoolWarnings({ ...GOOD_POOL, nodeTaints: ['dedicated=win:NoExecute'] })).toEqual([]);
   });
 
   test('values not known yet are skipped', () => {
@@ -301,15 +314,31 @@ describe('checkAksClusterForWindows', () => {
     expect(checkAksClusterForWindows({ windowsProfile: pulumi.output({ adminUsername: 'admin' }) })).toEqual([]);
   });
 
-  test('warnings: network plugin unset, bring-your-own CNI, Cilium dataplane', () => {
+  test('warnings: network plugin unset', () => {
     expect(aksClusterWarnings({ ...GOOD_CLUSTER, networkProfile: undefined }).map((w) => w.path)).toEqual([
       'networkProfile.networkPlugin',
     ]);
-    expect(aksClusterWarnings({ ...GOOD_CLUSTER, networkProfile: { networkPlugin: 'none' } })).toEqual([
-      expect.objectContaining({ ruleId: 'aks-windows-network-plugin', message: expect.stringContaining("'none'") }),
+    expect(aksClusterWarnings({ ...GOOD_CLUSTER, networkProfile: { networkPlugin: 'none' } })).toEqual([]);
+  });
+
+  test('errors: bring-your-own CNI (AzureCNIOnlyForWindows) and the Cilium dataplane (Linux only)', () => {
+    expect(checkAksClusterForWindows({ ...GOOD_CLUSTER, networkProfile: { networkPlugin: 'none' } })).toEqual([
+      expect.objectContaining({
+        path: 'networkProfile.networkPlugin',
+        message: expect.stringContaining('AzureCNIOnlyForWindows'),
+      }),
     ]);
     expect(
-      aksClusterWarnings({ ...GOOD_CLUSTER, networkProfile: { networkPlugin: 'azure', networkDataplane: 'cilium' } }),
+      checkAksClusterForWindows({
+        ...GOOD_CLUSTER,
+        networkProfile: { networkPlugin: 'azure', networkDataplane: 'cilium' },
+      }),
     ).toEqual([expect.objectContaining({ path: 'networkProfile.networkDataplane' })]);
+    expect(
+      checkAksClusterForWindows({
+        ...GOOD_CLUSTER,
+        networkProfile: { networkPlugin: 'azure', networkPluginMode: 'overlay' },
+      }),
+    ).toEqual([]);
   });
 });

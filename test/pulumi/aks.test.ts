@@ -23,6 +23,8 @@ async function agentPoolInputs(
   return { pool, inputs: found[0].inputs };
 }
 
+const BASE = { resourceGroupName: 'rg', resourceName: 'aks1' };
+
 describe('aks.WindowsNodePool', () => {
   test('defaults: Windows2022, User mode, the Windows taint, Standard_D4s_v5, 2 nodes', async () => {
     const { pool, inputs } = await agentPoolInputs('win1');
@@ -46,11 +48,80 @@ describe('aks.WindowsNodePool', () => {
   test.each([
     ['2019', 'Windows2019'],
     ['2022', 'Windows2022'],
-    ['2025', 'Windows2025'],
-  ] as const)('release %s sets osSKU %s', async (release, osSku) => {
+  ] as const)('release %s sets osSKU %s, no FIPS flag', async (release, osSku) => {
     const { inputs } = await agentPoolInputs(`w${release}`, { release });
     expect(inputs.osSKU).toBe(osSku);
     expect(inputs.osType).toBe('Windows');
+    expect(inputs).not.toHaveProperty('enableFIPS');
+  });
+
+  describe('release 2025', () => {
+    /** Pretends the installed azure-native's AgentPool API version lists Windows2025 (a later SDK). */
+    function withWindows2025InSdk<T>(run: () => Promise<T>): Promise<T> {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const enums = require('@pulumi/azure-native/types/enums/containerservice') as { OSSKU: Record<string, string> };
+      enums.OSSKU.Windows2025 = 'Windows2025';
+      return run().finally(() => delete enums.OSSKU.Windows2025);
+    }
+
+    test("is refused while azure-native's API version lacks the Windows2025 osSKU, with the reason", () => {
+      expect(inputErrorsOf(() => new aks.WindowsNodePool('w25', { ...BASE, release: '2025' }))).toEqual([
+        {
+          propertyPath: 'release',
+          reason: expect.stringMatching(
+            /API version whose osSKU list lacks 'Windows2025'.*Fix: Use release '2022', or upgrade @pulumi\/azure-native/,
+          ),
+        },
+      ]);
+    });
+
+    test('with an SDK that has it: osSKU Windows2025 and the FIPS image AKS requires', () =>
+      withWindows2025InSdk(async () => {
+        const { inputs } = await agentPoolInputs('w2025', { release: '2025', kubernetesVersion: '1.33' });
+        expect(inputs.osSKU).toBe('Windows2025');
+        expect(inputs.enableFIPS).toBe(true);
+      }));
+
+    test('enableFIPS: false and Kubernetes before 1.32 are refused', () =>
+      withWindows2025InSdk(async () => {
+        const errors = inputErrorsOf(
+          () =>
+            new aks.WindowsNodePool('w2025', {
+              ...BASE,
+              release: '2025',
+              kubernetesVersion: '1.31',
+              agentPoolArgs: { enableFIPS: false },
+            }),
+        );
+        expect(errors.map((e) => e.propertyPath)).toEqual(['kubernetesVersion', 'agentPoolArgs.enableFIPS']);
+        expect(errors[1].reason).toMatch(/require a FIPS-enabled image.*Fix: Set enableFIPS: true/);
+        return Promise.resolve();
+      }));
+  });
+
+  test('release 2022 is refused from Kubernetes 1.37 (AKS retires it)', () => {
+    expect(
+      inputErrorsOf(() => new aks.WindowsNodePool('w22', { ...BASE, release: '2022', kubernetesVersion: '1.37' })),
+    ).toEqual([{ propertyPath: 'kubernetesVersion', reason: expect.stringContaining('1.36 at the newest') }]);
+  });
+
+  test("vmSize 'garbage' is not an Azure VM size", () => {
+    expect(inputErrorsOf(() => new aks.WindowsNodePool('w', { ...BASE, vmSize: 'garbage' }))).toEqual([
+      { propertyPath: 'vmSize', reason: expect.stringContaining('is not an Azure VM size name') },
+    ]);
+  });
+
+  test.each([undefined, null])('args %p: one InputPropertiesError', (args) => {
+    expect(inputErrorsOf(() => new aks.WindowsNodePool('w', args as unknown as aksModule.WindowsNodePoolArgs))).toEqual(
+      [{ propertyPath: 'args', reason: expect.stringContaining('needs an args object') }],
+    );
+  });
+
+  test('an Output for a checked arg gets a clear reason', () => {
+    const errors = inputErrorsOf(
+      () => new aks.WindowsNodePool('w', { ...BASE, vmSize: pulumi.output('Standard_D4s_v5') as unknown as string }),
+    );
+    expect(errors).toEqual([{ propertyPath: 'vmSize', reason: expect.stringContaining('must be a plain value') }]);
   });
 
   test('labels, taints, VM size, Kubernetes version and extra AgentPool args', async () => {
@@ -106,16 +177,16 @@ describe('aks.WindowsNodePool', () => {
   });
 
   test('nodeTarget: the tolerations workloads get match the taints the pool applies', async () => {
-    const { pool, inputs } = await agentPoolInputs('win4', { release: '2025' });
+    const { pool, inputs } = await agentPoolInputs('win4', { release: '2019' });
     const scheduling = schedulingFor(pool.nodeTarget);
     expect(scheduling.tolerations).toEqual([{ key: 'os', operator: 'Equal', value: 'windows', effect: 'NoSchedule' }]);
     expect(inputs.nodeTaints).toEqual(pool.nodeTarget.taints.map((t) => `${t.key}=${t.value}:${t.effect}`));
     expect(scheduling.tolerations).toEqual(pool.nodeTarget.taints.map(tolerationFor));
     expect(scheduling.nodeSelector).toEqual({
       'kubernetes.io/os': 'windows',
-      'node.kubernetes.io/windows-build': '10.0.26100',
+      'node.kubernetes.io/windows-build': '10.0.17763',
     });
-    expect(pool.nodeTarget.release).toBe('2025');
+    expect(pool.nodeTarget.release).toBe('2019');
   });
 
   test('every bad input is reported at once, before anything is registered', () => {

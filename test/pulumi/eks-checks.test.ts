@@ -236,3 +236,14 @@ describe('checkEksNodeGroupInputs (policy pack)', () => {
 });
 
 const GOOD_TAG = 'k8s.io/cluster-autoscaler/node-template/label/kubernetes.io/os';
+
+describe('checkEksNodeGroupInputs: release ↔ Kubernetes version', () => {
+  test('a Windows Server 2025 node group on 1.34 is an error; on 1.35 fine; unknown versions skipped', () => {
+    const group = { ...GOOD, amiType: 'WINDOWS_CORE_2025_x86_64' };
+    expect(checkEksNodeGroupInputs({ ...group, version: '1.34' })).toEqual([
+      expect.objectContaining({ ruleId: 'eks-windows-kubernetes-version', severity: 'error', path: 'version' }),
+    ]);
+    expect(checkEksNodeGroupInputs({ ...group, version: '1.35' })).toEqual([]);
+    expect(checkEksNodeGroupInputs({ ...group, version: { unknown: true } })).toEqual([]);
+  });
+});

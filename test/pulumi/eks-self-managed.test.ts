@@ -3,14 +3,20 @@ import { schedulingFor, tolerationFor, type Taint } from 'k8s-windows';
 import type * as eksModule from 'k8s-windows/pulumi/eks';
 import { inputErrorsOf, mockPulumi, resolved, type Registered } from './mocks';
 
-const { registered, warn } = mockPulumi((type, name) => {
-  if (type === 'aws:iam/role:Role') return { arn: `arn:aws:iam::123456789012:role/${name}`, name };
-  if (type === 'aws:iam/instanceProfile:InstanceProfile') {
-    return { arn: `arn:aws:iam::123456789012:instance-profile/${name}` };
-  }
-  if (type === 'aws:ec2/launchTemplate:LaunchTemplate') return { latestVersion: 3 };
-  return {};
-});
+const { registered, warn } = mockPulumi(
+  (type, name) => {
+    if (type === 'aws:iam/role:Role') return { arn: `arn:aws:iam::123456789012:role/${name}`, name };
+    if (type === 'aws:iam/instanceProfile:InstanceProfile') {
+      return { arn: `arn:aws:iam::123456789012:instance-profile/${name}` };
+    }
+    if (type === 'aws:ec2/launchTemplate:LaunchTemplate') return { latestVersion: 3 };
+    return {};
+  },
+  (token, inputs) =>
+    token === 'aws:ssm/getParameter:getParameter'
+      ? { ...inputs, value: `ami-from-ssm:${String(inputs.name)}`, type: 'String' }
+      : inputs,
+);
 
 let eks: typeof eksModule;
 beforeAll(async () => {
@@ -171,6 +177,11 @@ describe('SelfManagedWindowsNodePool', () => {
         { key: 'k8s.io/cluster-autoscaler/enabled', value: 'true', propagateAtLaunch: false },
         { key: 'k8s.io/cluster-autoscaler/prod', value: 'owned', propagateAtLaunch: false },
         {
+          key: 'k8s.io/cluster-autoscaler/node-template/resources/vpc.amazonaws.com/PrivateIPv4Address',
+          value: '14',
+          propagateAtLaunch: false,
+        },
+        {
           key: 'k8s.io/cluster-autoscaler/node-template/label/example.com/pool',
           value: 'iis',
           propagateAtLaunch: false,
@@ -313,4 +324,95 @@ describe('quantityBytes', () => {
   test.each(['', 'lots', '2 Gi', '-1Gi', '2gi'])('%s is not a quantity', (q) =>
     expect(eks.quantityBytes(q)).toBeUndefined(),
   );
+});
+
+describe('issue 9: self-managed pool', () => {
+  test('-ServiceCIDR is passed when the cluster has a custom service CIDR', async () => {
+    const { one } = await buildPool('svc', { serviceIpv4Cidr: '10.96.0.0/12' });
+    expect(decode(one('aws:ec2/launchTemplate:LaunchTemplate').inputs.userData)).toContain(
+      "-ServiceCIDR '10.96.0.0/12'",
+    );
+  });
+
+  test('an endpoint without the CA (and the reverse) is refused; a bad service CIDR too', () => {
+    expect(
+      inputErrorsOf(() => new eks.SelfManagedWindowsNodePool('x', { ...BASE, clusterEndpoint: 'https://e' })),
+    ).toEqual([
+      {
+        propertyPath: 'clusterCertificateAuthority',
+        reason: expect.stringContaining('-APIServerEndpoint only with -Base64ClusterCA'),
+      },
+    ]);
+    expect(
+      inputErrorsOf(() => new eks.SelfManagedWindowsNodePool('x', { ...BASE, clusterCertificateAuthority: 'Q0E=' })),
+    ).toEqual([{ propertyPath: 'clusterEndpoint', reason: expect.any(String) }]);
+    expect(
+      inputErrorsOf(() => new eks.SelfManagedWindowsNodePool('x', { ...BASE, serviceIpv4Cidr: '10.96.0.0' })),
+    ).toEqual([{ propertyPath: 'serviceIpv4Cidr', reason: expect.stringContaining('not an IPv4 CIDR') }]);
+  });
+
+  test('without amiId: the EKS-optimized AMI from the public SSM parameter for release, variant and version', async () => {
+    const { one, pool } = await buildPool('ssm', { amiId: undefined, kubernetesVersion: '1.31', amiVariant: 'full' });
+    expect(one('aws:ec2/launchTemplate:LaunchTemplate').inputs.imageId).toBe(
+      'ami-from-ssm:/aws/service/ami-windows-latest/Windows_Server-2022-English-Full-EKS_Optimized-1.31/image_id',
+    );
+    expect(await resolved(pool.amiId)).toMatch(/^ami-from-ssm:/);
+    expect(eks.eksWindowsAmiParameterName('2025', 'core', 35)).toBe(
+      '/aws/service/ami-windows-latest/Windows_Server-2025-English-Core-EKS_Optimized-1.35/image_id',
+    );
+  });
+
+  test('without amiId a Kubernetes version is required', () => {
+    expect(inputErrorsOf(() => new eks.SelfManagedWindowsNodePool('x', { ...BASE, amiId: undefined }))).toEqual([
+      { propertyPath: 'kubernetesVersion', reason: expect.stringContaining('looks up the EKS-optimized Windows AMI') },
+    ]);
+  });
+
+  test('CONFIG_MAP clusters: no access entry, aws-auth mapRoles keep the other roles and add eks:kube-proxy-windows', async () => {
+    const { Provider } = await import('@pulumi/kubernetes/provider');
+    const provider = new Provider('k8s', {});
+    const linux = {
+      rolearn: 'arn:aws:iam::123456789012:role/linux',
+      username: 'system:node:{{EC2PrivateDNSName}}',
+      groups: ['system:bootstrappers', 'system:nodes'],
+    };
+    const pool = new eks.SelfManagedWindowsNodePool('cm', {
+      ...BASE,
+      authenticationMode: 'CONFIG_MAP',
+      awsAuth: { kubernetesProvider: provider, otherMapRoles: [linux] },
+    });
+    await resolved(pool.autoScalingGroup.urn);
+    await resolved((pool.awsAuthConfigMap as NonNullable<typeof pool.awsAuthConfigMap>).urn);
+    expect(pool.accessEntry).toBeUndefined();
+    const patch = registered.find((r) => r.type === 'kubernetes:core/v1:ConfigMapPatch');
+    expect(patch?.inputs.metadata).toMatchObject({ name: 'aws-auth', namespace: 'kube-system' });
+    const { parse } = await import('yaml');
+    expect(parse(String((patch?.inputs.data as Record<string, unknown>).mapRoles))).toEqual([
+      linux,
+      {
+        rolearn: 'arn:aws:iam::123456789012:role/cm-node-role',
+        username: 'system:node:{{EC2PrivateDNSName}}',
+        groups: ['system:bootstrappers', 'system:nodes', 'eks:kube-proxy-windows'],
+      },
+    ]);
+    expect(await resolved(pool.awsAuthRoleMapping)).toMatchObject({
+      groups: ['system:bootstrappers', 'system:nodes', 'eks:kube-proxy-windows'],
+    });
+  });
+
+  test('CONFIG_MAP without awsAuth, or with createAccessEntry, is refused', () => {
+    expect(
+      inputErrorsOf(
+        () =>
+          new eks.SelfManagedWindowsNodePool('x', {
+            ...BASE,
+            authenticationMode: 'CONFIG_MAP',
+            createAccessEntry: true,
+          }),
+      ).map((e) => e.propertyPath),
+    ).toEqual(['createAccessEntry', 'awsAuth']);
+    expect(
+      () => new eks.SelfManagedWindowsNodePool('x', { ...BASE, authenticationMode: 'CONFIG_MAP', awsAuth: 'external' }),
+    ).not.toThrow();
+  });
 });

@@ -5,6 +5,7 @@ import { inputErrorsOf, mockPulumi, resolved, type Registered } from './mocks';
 
 const { registered, warn } = mockPulumi((type, name) => {
   if (type === 'aws:iam/role:Role') return { arn: `arn:aws:iam::123456789012:role/${name}`, name };
+  if (type === 'aws:eks/nodeGroup:NodeGroup' && name.startsWith('noasg')) return { resources: [] };
   if (type === 'aws:eks/nodeGroup:NodeGroup') {
     return { resources: [{ autoscalingGroups: [{ name: `eks-${name}-asg` }], remoteAccessSecurityGroupId: '' }] };
   }
@@ -51,6 +52,7 @@ describe('WindowsNodePool (managed node group)', () => {
       labels: {},
       taints: [{ key: 'os', value: 'windows', effect: 'NO_SCHEDULE' }],
       tags: {
+        'k8s.io/cluster-autoscaler/node-template/resources/vpc.amazonaws.com/PrivateIPv4Address': '14',
         'k8s.io/cluster-autoscaler/node-template/label/kubernetes.io/os': 'windows',
         'k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/windows-build': '10.0.20348',
         'k8s.io/cluster-autoscaler/node-template/taint/os': 'windows:NoSchedule',
@@ -148,6 +150,7 @@ describe('WindowsNodePool (managed node group)', () => {
     expect(inputs.tags).toEqual({
       team: 'web',
       'k8s.io/cluster-autoscaler/node-template/label/example.com/pool': 'iis',
+      'k8s.io/cluster-autoscaler/node-template/resources/vpc.amazonaws.com/PrivateIPv4Address': '14',
       'k8s.io/cluster-autoscaler/node-template/label/kubernetes.io/os': 'windows',
       'k8s.io/cluster-autoscaler/node-template/label/node.kubernetes.io/windows-build': '10.0.20348',
       'k8s.io/cluster-autoscaler/node-template/taint/os': 'windows:NoSchedule',
@@ -169,6 +172,17 @@ describe('WindowsNodePool (managed node group)', () => {
   test('autoscaler node-template tags are written onto the EKS-created Auto Scaling group', async () => {
     const { of } = await buildPool('win');
     expect(of('aws:autoscaling/tag:Tag').map((t) => [t.name, t.inputs])).toEqual([
+      [
+        'win-asg-resources-vpc-amazonaws-com-PrivateIPv4Address',
+        {
+          autoscalingGroupName: 'eks-win-node-group-asg',
+          tag: {
+            key: 'k8s.io/cluster-autoscaler/node-template/resources/vpc.amazonaws.com/PrivateIPv4Address',
+            value: '14',
+            propagateAtLaunch: false,
+          },
+        },
+      ],
       [
         'win-asg-label-kubernetes-io-os',
         {
@@ -387,11 +401,54 @@ describe('WindowsClusterPrerequisites', () => {
       clusterRoleName: 'prod-cluster-role',
       ...args,
     });
-    await resolved(prereqs.vpcCniConfigMap.urn);
+    if (prereqs.vpcCniConfigMap) await resolved(prereqs.vpcCniConfigMap.urn);
+    if (prereqs.vpcCniAddon) await resolved(prereqs.vpcCniAddon.urn);
     await resolved(prereqs.vpcResourceControllerAttachment.urn);
     await Promise.all(prereqs.accessEntries.map((e) => resolved(e.urn)));
     return { prereqs, of: (type: string) => registered.filter((r) => r.type === type) };
   }
+
+  test('vpcCniAddon: Windows IPAM through the managed add-on configuration values, no ConfigMap patch', async () => {
+    const { prereqs, of } = await build('addon', {
+      vpcCniAddon: {
+        addonVersion: 'v1.19.2-eksbuild.1',
+        windowsPrefixDelegation: true,
+        configurationValues: { env: { WARM_IP_TARGET: '2' } },
+      },
+    });
+    expect(prereqs.vpcCniConfigMap).toBeUndefined();
+    expect(of('kubernetes:core/v1:ConfigMapPatch')).toEqual([]);
+    const [addon] = of('aws:eks/addon:Addon');
+    expect(addon.inputs).toMatchObject({
+      clusterName: 'prod',
+      addonName: 'vpc-cni',
+      addonVersion: 'v1.19.2-eksbuild.1',
+      resolveConflictsOnCreate: 'OVERWRITE',
+      resolveConflictsOnUpdate: 'OVERWRITE',
+    });
+    expect(JSON.parse(String(addon.inputs.configurationValues))).toEqual({
+      env: { WARM_IP_TARGET: '2' },
+      enableWindowsIpam: 'true',
+      enableWindowsPrefixDelegation: 'true',
+    });
+    expect(eks.vpcCniWindowsConfigurationValues()).toEqual({
+      enableWindowsIpam: 'true',
+      enableWindowsPrefixDelegation: 'false',
+    });
+  });
+
+  test("vpcCniAddon: the Windows keys are the component's", () => {
+    expect(
+      inputErrorsOf(
+        () =>
+          new eks.WindowsClusterPrerequisites('x', {
+            clusterName: 'prod',
+            clusterRoleName: 'r',
+            vpcCniAddon: { configurationValues: { enableWindowsIpam: 'false' } },
+          }),
+      ).map((e) => e.propertyPath),
+    ).toEqual(['vpcCniAddon.configurationValues.enableWindowsIpam']);
+  });
 
   test('patches amazon-vpc-cni with enable-windows-ipam, forcing ownership of that key', async () => {
     const { of } = await build('pre', { linuxNodeGroup: 'existing' });
@@ -458,5 +515,120 @@ describe('WindowsClusterPrerequisites', () => {
           }),
       ).map((e) => e.propertyPath),
     ).toEqual(['linuxNodeGroup', 'partition']);
+  });
+});
+
+describe('issue 9: failures the managed pool now refuses or survives', () => {
+  test('tagAutoscalingGroup: false survives a node group that reports no Auto Scaling group', async () => {
+    const rejections: unknown[] = [];
+    const onRejection = (e: unknown): void => void rejections.push(e);
+    process.on('unhandledRejection', onRejection);
+    try {
+      const pool = new eks.WindowsNodePool('noasg', { ...BASE, tagAutoscalingGroup: false });
+      await resolved(pool.nodeGroup.urn);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(pool.autoscalingGroupTags).toEqual([]);
+      expect(rejections).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onRejection);
+    }
+  });
+
+  test('release 2025 needs Kubernetes 1.35 on EKS; the version is checked when plain', () => {
+    expect(
+      inputErrorsOf(() => new eks.WindowsNodePool('w', { ...BASE, release: '2025', kubernetesVersion: '1.34' })),
+    ).toEqual([
+      {
+        propertyPath: 'kubernetesVersion',
+        reason: expect.stringMatching(
+          /EKS runs Windows Server 2025 nodes on Kubernetes 1.35 or newer; '1.34' is older.*Fix: Use Kubernetes 1.35 or newer/,
+        ),
+      },
+    ]);
+    expect(() => new eks.WindowsNodePool('w', { ...BASE, release: '2025', kubernetesVersion: '1.35' })).not.toThrow();
+    expect(
+      () => new eks.WindowsNodePool('w', { ...BASE, release: '2025', kubernetesVersion: pulumi.output('1.30') }),
+    ).not.toThrow();
+  });
+
+  test('clusterName and subnetIds are required, subnet ids checked when plain', () => {
+    const errors = inputErrorsOf(
+      () => new eks.WindowsNodePool('w', { clusterName: '', subnetIds: ['subnet-0abc', 'sg-123'] }),
+    );
+    expect(errors.map((e) => e.propertyPath)).toEqual(['clusterName', 'subnetIds[1]']);
+    expect(
+      inputErrorsOf(() => new eks.WindowsNodePool('w', {} as eksModule.WindowsNodePoolArgs)).map((e) => e.propertyPath),
+    ).toEqual(['clusterName', 'subnetIds']);
+    expect(inputErrorsOf(() => new eks.WindowsNodePool('w', { ...BASE, subnetIds: [] }))[0].reason).toMatch(/empty/);
+  });
+
+  test.each([undefined, null])('args %p: one InputPropertiesError, not a TypeError', (args) => {
+    const errors = inputErrorsOf(() => new eks.WindowsNodePool('w', args as unknown as eksModule.WindowsNodePoolArgs));
+    expect(errors).toEqual([{ propertyPath: 'args', reason: expect.stringContaining('needs an args object') }]);
+    expect(
+      inputErrorsOf(
+        () => new eks.SelfManagedWindowsNodePool('w', args as unknown as eksModule.SelfManagedWindowsNodePoolArgs),
+      ),
+    ).toHaveLength(1);
+    expect(
+      inputErrorsOf(
+        () => new eks.WindowsClusterPrerequisites('w', args as unknown as eksModule.WindowsClusterPrerequisitesArgs),
+      ),
+    ).toHaveLength(1);
+  });
+
+  test('an Output where a plain value is checked gets a clear reason, not a toJSON complaint', () => {
+    const errors = inputErrorsOf(
+      () =>
+        new eks.WindowsNodePool('w', {
+          ...BASE,
+          release: pulumi.output('2022') as unknown as WindowsRelease,
+          labels: { team: pulumi.output('a') as unknown as string },
+          diskSize: 10,
+        }),
+    );
+    expect(errors.map((e) => e.propertyPath)).toEqual(['release', 'labels.team', 'diskSize']);
+    expect(errors[0].reason).toMatch(/release is an Output or a Promise.*must be a plain value/);
+    expect(errors.every((e) => !e.reason.includes('toJSON'))).toBe(true);
+  });
+
+  test.each(['c4.xlarge', 'm4.large', 'm6a.xlarge', 'r3.2xlarge', 'd2.xlarge', 'i2.xlarge', 'c3.large'])(
+    'instance type %s: EC2 offers no Windows on its family',
+    (t) => {
+      const errors = inputErrorsOf(() => new eks.WindowsNodePool('w', { ...BASE, instanceTypes: [t] }));
+      expect(errors).toEqual([
+        { propertyPath: 'instanceTypes[0]', reason: expect.stringContaining('does not offer for Windows workloads') },
+      ]);
+    },
+  );
+
+  test('m4.16xlarge is the M4 exception', () => {
+    expect(eks.isWindowsUnsupportedInstanceType('m4.16xlarge')).toBe(false);
+    expect(eks.isWindowsUnsupportedInstanceType('m4.10xlarge')).toBe(true);
+    expect(eks.checkWindowsInstanceType('c4.2xlarge')[0].fix).toBe("Use a current x86_64 family, e.g. 'c5.2xlarge'.");
+  });
+});
+
+describe('issue 9: scale from zero', () => {
+  test('the Windows pod IP resource is a node-template tag, sized for the smallest instance type', async () => {
+    const { pool } = await buildPool('zero', {
+      instanceTypes: ['m5.2xlarge', 'c6i.large'],
+      scaling: { minSize: 0, maxSize: 3 },
+    });
+    expect(
+      pool.autoscalerTags['k8s.io/cluster-autoscaler/node-template/resources/vpc.amazonaws.com/PrivateIPv4Address'],
+    ).toBe('9');
+    expect(eks.windowsPodIpCapacity('m5.xlarge')).toBe(14);
+    expect(eks.windowsPodIpCapacity('t3.medium')).toBe(5);
+    expect(eks.windowsPodIpCapacity('x2iedn.xlarge')).toBeUndefined();
+  });
+
+  test('an unknown type in a pool that can be empty: no resource tag, a warning', async () => {
+    const { pool } = await buildPool('zero2', {
+      instanceTypes: ['x2iedn.xlarge'],
+      scaling: { minSize: 0, maxSize: 2 },
+    });
+    expect(Object.keys(pool.autoscalerTags).some((k) => k.includes('/resources/'))).toBe(false);
+    expect(warnings().some((w) => w.includes('cannot scale it up from zero'))).toBe(true);
   });
 });

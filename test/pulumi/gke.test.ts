@@ -1,3 +1,4 @@
+import * as pulumi from '@pulumi/pulumi';
 import { GKE_WINDOWS_TAINT, WINDOWS_TAINT, schedulingFor, tolerates, type Taint } from 'k8s-windows';
 import type * as gkeModule from 'k8s-windows/pulumi/gke';
 import { inputErrorsOf, mockPulumi, resolved } from './mocks';
@@ -195,5 +196,24 @@ describe('gke.WindowsNodePool', () => {
       },
     });
     expect(inputs.cluster).toBe('gke1');
+  });
+});
+
+describe('issue 9: uniform bad-input handling', () => {
+  test.each([undefined, null])('args %p: one InputPropertiesError', (args) => {
+    expect(inputErrorsOf(() => new gke.WindowsNodePool('w', args as unknown as gkeModule.WindowsNodePoolArgs))).toEqual(
+      [{ propertyPath: 'args', reason: expect.stringContaining('needs an args object') }],
+    );
+  });
+
+  test('an Output for a checked arg gets a clear reason, not a toJSON complaint', () => {
+    const errors = inputErrorsOf(
+      () =>
+        new gke.WindowsNodePool('w', {
+          cluster: CLUSTER,
+          machineType: pulumi.output('n2-standard-4') as unknown as string,
+        }),
+    );
+    expect(errors).toEqual([{ propertyPath: 'machineType', reason: expect.stringContaining('must be a plain value') }]);
   });
 });

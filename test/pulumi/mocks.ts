@@ -27,7 +27,10 @@ export interface PulumiMocks {
  * Installs the mocked runtime (each resource's state is its inputs plus `computed`), and per test empties
  * `registered` and clears the `pulumi.log.warn` spy.
  */
-export function mockPulumi(computed: ComputedState = () => ({})): PulumiMocks {
+export function mockPulumi(
+  computed: ComputedState = () => ({}),
+  invoke: (token: string, inputs: Record<string, unknown>) => Record<string, unknown> = (_t, inputs) => inputs,
+): PulumiMocks {
   const registered: Registered[] = [];
   pulumi.runtime.setMocks(
     {
@@ -35,7 +38,7 @@ export function mockPulumi(computed: ComputedState = () => ({})): PulumiMocks {
         registered.push({ type: args.type, name: args.name, inputs: args.inputs as Record<string, unknown> });
         return { id: `${args.name}-id`, state: { ...args.inputs, ...computed(args.type, args.name) } };
       },
-      call: (args) => args.inputs,
+      call: (args) => invoke(args.token, args.inputs as Record<string, unknown>),
     },
     'project',
     'stack',

@@ -37,7 +37,9 @@ describe('npm run plan', () => {
   test('eks: the managed Windows node group, its prerequisites and IIS from its nodeTarget', () => {
     const eks = section(out.stdout, 'eks');
     expect(eks).toMatch(/components: .*k8s-windows:eks:WindowsClusterPrerequisites windows/);
-    expect(eks).toContain('+ kubernetes:core/v1:ConfigMapPatch windows-windows-ipam');
+    expect(eks).toContain(
+      '+ aws:eks/addon:Addon windows-vpc-cni\n      addonName: vpc-cni\n      configurationValues: {"enableWindowsIpam":"true","enableWindowsPrefixDelegation":"false"}',
+    );
     expect(eks).toMatch(/\+ aws:eks\/nodeGroup:NodeGroup windows-node-group\n\s+amiType: WINDOWS_CORE_2022_x86_64\n/);
     expect(eks).toContain('taints: os=windows:NO_SCHEDULE');
     expect(eks).toMatch(

@@ -305,7 +305,7 @@ describe(POLICY_NAMES.nodePools, () => {
     ]);
   });
 
-  test('AKS: System mode, a long name and no taint', async () => {
+  test('AKS: System mode and a long name are errors; no taint is advice, as on EKS and GKE', async () => {
     const bad = {
       ...AKS_GOOD,
       props: { ...AKS_GOOD.props, mode: 'System', agentPoolName: 'windowspool', nodeTaints: [] },
@@ -313,7 +313,9 @@ describe(POLICY_NAMES.nodePools, () => {
     expect(await resourceViolations(POLICY_NAMES.nodePools, bad)).toEqual([
       expect.stringMatching(/^\[aks-windows-agent-pool\] agentPoolName: /),
       expect.stringMatching(/^\[aks-windows-agent-pool\] mode: /),
-      expect.stringMatching(/^\[aks-windows-agent-pool\] nodeTaints: /),
+    ]);
+    expect(await resourceViolations(POLICY_NAMES.nodePoolsAdvice, bad)).toEqual([
+      expect.stringMatching(/^\[windows-node-pool-untainted\] nodeTaints: /),
     ]);
   });
 
@@ -430,5 +432,56 @@ describe('the pack', () => {
         urn: urnOf(bad),
       },
     ]);
+  });
+});
+
+describe('EKS cluster-level checks (windows-clusters-advice)', () => {
+  const cluster: FakeResource = { type: 'aws:eks/cluster:Cluster', name: 'eks', props: { roleArn: 'arn:r' } };
+  const windowsGroup: FakeResource = {
+    type: 'aws:eks/nodeGroup:NodeGroup',
+    name: 'win',
+    props: { amiType: 'WINDOWS_CORE_2022_x86_64', taints: [{ key: 'os', value: 'windows', effect: 'NO_SCHEDULE' }] },
+  };
+  const controller: FakeResource = {
+    type: 'aws:iam/rolePolicyAttachment:RolePolicyAttachment',
+    name: 'vpcrc',
+    props: { role: 'cluster', policyArn: 'arn:aws:iam::aws:policy/AmazonEKSVPCResourceController' },
+  };
+  const ipamPatch: FakeResource = {
+    type: 'kubernetes:core/v1:ConfigMapPatch',
+    name: 'ipam',
+    props: { metadata: { name: 'amazon-vpc-cni', namespace: 'kube-system' }, data: { 'enable-windows-ipam': 'true' } },
+  };
+  const addon = (values: Json, resolve = 'OVERWRITE'): FakeResource => ({
+    type: 'aws:eks/addon:Addon',
+    name: 'vpc-cni',
+    props: { addonName: 'vpc-cni', configurationValues: JSON.stringify(values), resolveConflictsOnUpdate: resolve },
+  });
+  const advice = (resources: FakeResource[]) => stackViolations(POLICY_NAMES.clustersAdvice, resources);
+
+  test('a Windows node group without the controller policy and Windows IPAM: two warnings on the cluster', async () => {
+    expect(await advice([cluster, windowsGroup])).toEqual([
+      [expect.stringMatching(/^\[eks-windows-vpc-resource-controller\] /), urnOf(cluster)],
+      [expect.stringMatching(/^\[eks-windows-ipam\] /), urnOf(cluster)],
+    ]);
+    expect(await stackViolations(POLICY_NAMES.clusters, [cluster, windowsGroup])).toEqual([]);
+  });
+
+  test('the policy attachment and the ConfigMap patch, or the add-on configuration, satisfy them', async () => {
+    expect(await advice([cluster, windowsGroup, controller, ipamPatch])).toEqual([]);
+    expect(await advice([cluster, windowsGroup, controller, addon({ enableWindowsIpam: 'true' })])).toEqual([]);
+  });
+
+  test('a ConfigMap patch under an add-on that overwrites on update is flagged', async () => {
+    expect(await advice([cluster, windowsGroup, controller, ipamPatch, addon({})])).toEqual([
+      [expect.stringMatching(/^\[eks-windows-ipam\] .*OVERWRITE/), urnOf(cluster)],
+    ]);
+    expect(await advice([cluster, windowsGroup, controller, ipamPatch, addon({}, 'PRESERVE')])).toEqual([]);
+  });
+
+  test('self-managed Windows nodes (EC2_WINDOWS access entry) count; Linux-only stacks are not checked', async () => {
+    const entry: FakeResource = { type: 'aws:eks/accessEntry:AccessEntry', name: 'e', props: { type: 'EC2_WINDOWS' } };
+    expect((await advice([cluster, entry])).length).toBe(2);
+    expect(await advice([cluster])).toEqual([]);
   });
 });

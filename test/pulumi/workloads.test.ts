@@ -454,3 +454,17 @@ describe('GmsaCredentialSpec', () => {
     ]);
   });
 });
+
+describe('issue 9: args of null or undefined', () => {
+  test.each([undefined, null])('%p: one InputPropertiesError from every k8s component', (args) => {
+    const bad = args as never;
+    for (const build of [
+      () => new lib.WindowsDeployment('w', bad),
+      () => new lib.WindowsStatefulSet('w', bad),
+      () => new lib.WindowsJob('w', bad),
+      () => new lib.GmsaCredentialSpec('w', bad),
+    ]) {
+      expect(inputErrorsOf(build)).toEqual([{ propertyPath: 'args', reason: expect.stringContaining('args object') }]);
+    }
+  });
+});

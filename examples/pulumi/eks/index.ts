@@ -1,6 +1,6 @@
 /**
  * EKS with Windows nodes: the cluster and its role, a Linux node group (CoreDNS and the controllers need one),
- * the Windows prerequisites (VPC resource controller policy, `enable-windows-ipam`), a managed Windows Server 2022
+ * the Windows prerequisites (VPC resource controller policy, the VPC CNI add-on with Windows IPAM), a managed Windows Server 2022
  * node group, and IIS scheduled from the pool's `nodeTarget`.
  *
  * Config: `k8s-windows:subnetIds` (two or more subnets in different AZs, e.g.
@@ -93,12 +93,20 @@ const prerequisites = new WindowsClusterPrerequisites(
     clusterRoleName: clusterRole.name,
     linuxNodeGroup: linuxNodes,
     kubernetesProvider: provider,
+    // The VPC CNI as the managed add-on, Windows IPAM in its configuration values (add-on updates keep it).
+    vpcCniAddon: {},
   },
   { providers: [provider] },
 );
 const windowsPool = new WindowsNodePool(
   'windows',
-  { clusterName: cluster.name, subnetIds, release: '2022', scaling: { minSize: 1, desiredSize: 2, maxSize: 4 } },
+  {
+    clusterName: cluster.name,
+    subnetIds,
+    release: '2022',
+    kubernetesVersion, // checked against the release (Windows Server 2025 needs 1.35 on EKS)
+    scaling: { minSize: 1, desiredSize: 2, maxSize: 4 },
+  },
   { dependsOn: [prerequisites] },
 );
 

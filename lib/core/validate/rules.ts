@@ -483,11 +483,12 @@ const RULE_LIST = [
   {
     id: 'windows-dns-host-net',
     family: 'pod-features',
-    defaultSeverity: 'error',
+    defaultSeverity: 'info',
     summary: 'dnsPolicy: ClusterFirstWithHostNet on a Windows pod that is not HostProcess.',
-    rationale: 'Windows pods have no host network outside HostProcess, so this DNS policy is not supported.',
+    rationale:
+      'Windows pods have no host network outside HostProcess, so the policy has no effect: the kubelet gives the pod cluster DNS, as ClusterFirst does. Vendors (Splunk, vSphere CSI) ship it on Windows DaemonSets.',
     docs: NETWORKING,
-    severityReason: 'Not supported on Windows pods outside HostProcess.',
+    severityReason: 'The pod gets cluster DNS as with ClusterFirst; the setting is only misleading.',
   },
   // --- resources ---
   {

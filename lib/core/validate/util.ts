@@ -85,3 +85,11 @@ export function key(k: string): string {
 export function byteLength(s: string): number {
   return Buffer.byteLength(s, 'utf8');
 }
+
+/**
+ * A value left unrendered by a template tool (`${CREDSPEC}` for envsubst, `{{ .Values.x }}`, `<your-name>`):
+ * public samples ship such placeholders, and their format is the user's to fill in, not a finding.
+ */
+export function isPlaceholder(v: unknown): boolean {
+  return typeof v === 'string' && /\$\{[^}]*\}|\{\{.*\}\}|^<[^<>]+>$/.test(v.trim());
+}

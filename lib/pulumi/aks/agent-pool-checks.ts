@@ -8,18 +8,18 @@ import type { WindowsWarning } from '../../core/pod-spec';
 import { WINDOWS_RELEASES, releaseInfo, type WindowsRelease } from '../../core/releases';
 import { TAINT_EFFECTS, WINDOWS_TAINT, type Taint, type TaintEffect } from '../../core/target';
 import {
-  checkReleaseMinimumKubernetes,
+  checkCloudReleaseForKubernetes,
   fromCloudTaintEffect,
   isCloudTaintEffect,
   isKnown,
   isLabelValue,
   isQualifiedName,
   isRepellingTaint,
-  kubernetesMinorOf,
   nodeMemoryWarnings,
   releaseSupportWarnings,
   taintToString,
   untaintedPoolIssue,
+  NODE_POOL_RULE_IDS,
 } from '../node-pool';
 import { parseAzureVmSize } from './vm-size';
 
@@ -94,7 +94,16 @@ export function checkAksVmSize(vmSize: unknown, path: string): ValidationIssue[]
     ];
   }
   const parsed = parseAzureVmSize(vmSize);
-  if (parsed?.arch === 'arm64') {
+  if (parsed === undefined) {
+    return [
+      {
+        path,
+        message: `VM size '${vmSize}' is not an Azure VM size name (Standard_<family><vCPUs>[features][_version]).`,
+        fix: `Write e.g. '${DEFAULT_AKS_WINDOWS_VM_SIZE}' (see https://learn.microsoft.com/azure/virtual-machines/vm-naming-conventions).`,
+      },
+    ];
+  }
+  if (parsed.arch === 'arm64') {
     const x86 = vmSize.replace(
       /^(Standard_[A-Z]+\d+(?:-\d+)?)([a-z]*)/,
       (_m, head: string, features: string) => head + features.replace('p', ''),
@@ -117,8 +126,8 @@ export function aksVmSizeWarnings(vmSize: unknown, path: string): WindowsWarning
 }
 
 /**
- * Checks a release against the Kubernetes version the pool runs: not before the release's first supported minor,
- * and not after the last minor AKS accepts its osSKU on (AKS refuses `Windows2019` from 1.33).
+ * Checks a release against the Kubernetes version the pool runs: AKS offers each osSKU on a range of minors
+ * (Windows2019 up to 1.32, Windows2022 from 1.23 to 1.36, Windows2025 from 1.32; see `core/cloud-gates`).
  * Unparsable versions are refused; a version that is not a plain string (an Output) is not known yet and passes.
  */
 export function checkAksReleaseForKubernetes(
@@ -126,21 +135,27 @@ export function checkAksReleaseForKubernetes(
   kubernetesVersion: unknown,
   path: string,
 ): ValidationIssue[] {
-  const { minor, issues } = kubernetesMinorOf(kubernetesVersion, path);
-  if (minor === undefined || typeof kubernetesVersion !== 'string') return issues;
-  const tooOld = checkReleaseMinimumKubernetes(release, kubernetesVersion, minor, path);
-  if (tooOld.length > 0) return tooOld;
-  const info = releaseInfo(release);
-  // `aksLastKubernetesMinor` is the last minor AKS accepts the osSKU on (32 for Windows2019: refused from 1.33).
-  if (info.aksLastKubernetesMinor === undefined || minor <= info.aksLastKubernetesMinor) return [];
-  const newer = WINDOWS_RELEASES.find((r) => r > release && releaseInfo(r).aksLastKubernetesMinor === undefined);
+  return checkCloudReleaseForKubernetes('aks', release, kubernetesVersion, path);
+}
+
+/**
+ * Windows Server 2025 node pools need a FIPS-enabled image: "Windows Server 2025 node pools require a FIPS-enabled
+ * image. When you add a Windows Server 2025 node pool, include `--enable-fips-image`" (the agent pool's
+ * `enableFIPS`). FIPS cannot be disabled on them. The FIPS page also says FIPS is "enabled by default" on them, so
+ * whether AKS accepts a pool that leaves `enableFIPS` unset is not clear: `false` is an error, unset a warning.
+ * @see https://learn.microsoft.com/azure/aks/upgrade-windows-os#add-a-new-node-pool-to-an-existing-cluster
+ * @see https://learn.microsoft.com/azure/aks/enable-fips-nodes
+ */
+export const AKS_FIPS_REQUIRED_RELEASES: readonly WindowsRelease[] = ['2025'];
+
+/** Checks `enableFIPS` for a release: `false` where AKS requires FIPS is an error. */
+export function checkAksFips(release: WindowsRelease, enableFIPS: unknown, path: string): ValidationIssue[] {
+  if (!AKS_FIPS_REQUIRED_RELEASES.includes(release) || enableFIPS !== false) return [];
   return [
     {
       path,
-      message: `AKS does not offer osSKU '${info.aksOsSku}' on Kubernetes ${kubernetesVersion}: its last Kubernetes version is 1.${info.aksLastKubernetesMinor}.`,
-      fix: newer
-        ? `Use release '${newer}' (osSKU '${releaseInfo(newer).aksOsSku}'), or Kubernetes 1.${info.aksLastKubernetesMinor}.`
-        : `Use Kubernetes 1.${info.aksLastKubernetesMinor}.`,
+      message: `${releaseInfo(release).displayName} node pools require a FIPS-enabled image, and enableFIPS is false.`,
+      fix: 'Set enableFIPS: true (az aks nodepool add --enable-fips-image).',
     },
   ];
 }
@@ -202,7 +217,7 @@ export function parseTaintString(text: string): ParsedTaint {
  * Checks the inputs of a raw `azure-native:containerservice:AgentPool` (as a CrossGuard policy sees them).
  * Only Windows pools (`osType: Windows`) are checked; others yield nothing. Values not known yet are skipped.
  * Checks: osSKU is a Windows osSKU of the release table and fits `orchestratorVersion`; the pool name rule;
- * mode is not System; a NoSchedule/NoExecute taint is present and every `nodeTaints` entry parses; the VM size
+ * mode is not System; every `nodeTaints` entry parses (a missing taint is a warning: see `aksAgentPoolWarnings`); the VM size
  * is x86_64.
  */
 export function checkAksAgentPoolInputs(props: Record<string, unknown>): ValidationIssue[] {
@@ -219,19 +234,17 @@ export function checkAksAgentPoolInputs(props: Record<string, unknown>): Validat
       });
     } else {
       issues.push(...checkAksReleaseForKubernetes(release, orchestratorVersion, 'orchestratorVersion'));
+      issues.push(...checkAksFips(release, props.enableFIPS, 'enableFIPS'));
     }
   }
   if (isKnown(agentPoolName)) issues.push(...checkAksPoolName(agentPoolName, 'agentPoolName'));
   if (isKnown(mode)) issues.push(...checkAksPoolMode(mode, 'mode'));
-  if (nodeTaints === undefined || nodeTaints === null || (Array.isArray(nodeTaints) && nodeTaints.length === 0)) {
-    issues.push(untaintedPoolIssue('nodeTaints', `'${AKS_WINDOWS_TAINT}'`));
-  } else if (Array.isArray(nodeTaints)) {
-    const parsed: Taint[] = [];
+  if (Array.isArray(nodeTaints)) {
     nodeTaints.forEach((t: unknown, i) => {
       if (!isKnown(t)) return;
       const result = typeof t === 'string' ? parseTaintString(t) : undefined;
-      if (result?.ok) parsed.push(result.taint);
-      else if (result) issues.push({ path: `nodeTaints[${i}]`, message: result.message, fix: result.fix });
+      if (result?.ok) return;
+      if (result) issues.push({ path: `nodeTaints[${i}]`, message: result.message, fix: result.fix });
       else {
         issues.push({
           path: `nodeTaints[${i}]`,
@@ -240,22 +253,38 @@ export function checkAksAgentPoolInputs(props: Record<string, unknown>): Validat
         });
       }
     });
-    const allKnown = nodeTaints.every(isKnown);
-    if (allKnown && parsed.length === nodeTaints.length && !parsed.some(isRepellingTaint)) {
-      issues.push(untaintedPoolIssue('nodeTaints', `'${AKS_WINDOWS_TAINT}'`));
-    }
   }
   if (isKnown(vmSize)) issues.push(...checkAksVmSize(vmSize, 'vmSize'));
   return issues;
 }
 
 /**
- * Soft problems of a raw Windows agent pool: a VM size with less than 8 GiB, a deprecated release, an osSKU left
- * to AKS's default (which depends on the Kubernetes version: pin it so upgrades do not change the Windows build).
+ * Soft problems of a raw Windows agent pool: no NoSchedule/NoExecute taint, a VM size with less than 8 GiB, a
+ * deprecated release, an osSKU left to AKS's default (which depends on the Kubernetes version: pin it so upgrades
+ * do not change the Windows build).
+ *
+ * An untainted pool is a warning, as on EKS and GKE: AKS does not taint Windows nodes itself (its docs recommend
+ * `os=windows:NoSchedule`), so Linux pods without a `kubernetes.io/os` selector can land there and fail to pull
+ * their images. The pool itself works, and Windows pods run, so it is not an error (the API and AKS accept it).
+ * @see https://learn.microsoft.com/azure/aks/windows-best-practices#node-taints
  */
 export function aksAgentPoolWarnings(props: Record<string, unknown>): WindowsWarning[] {
   if (props.osType !== AKS_WINDOWS_OS_TYPE) return [];
   const warnings: WindowsWarning[] = [];
+  const nodeTaints = props.nodeTaints;
+  const taints = Array.isArray(nodeTaints) ? nodeTaints : [];
+  const allKnown =
+    nodeTaints === undefined || nodeTaints === null || (Array.isArray(nodeTaints) && taints.every(isKnown));
+  const parsed = taints.flatMap((t: unknown) => {
+    const r = typeof t === 'string' ? parseTaintString(t) : undefined;
+    return r?.ok ? [r.taint] : [];
+  });
+  if (allKnown && parsed.length === taints.length && !parsed.some(isRepellingTaint)) {
+    warnings.push({
+      ruleId: NODE_POOL_RULE_IDS.untainted,
+      ...untaintedPoolIssue('nodeTaints', `'${AKS_WINDOWS_TAINT}'`),
+    });
+  }
   if (props.osSKU === undefined) {
     warnings.push({
       ruleId: 'windows-release-unpinned',
@@ -267,6 +296,15 @@ export function aksAgentPoolWarnings(props: Record<string, unknown>): WindowsWar
   } else if (typeof props.osSKU === 'string') {
     const release = releaseForAksOsSku(props.osSKU);
     if (release) warnings.push(...releaseSupportWarnings(release, 'osSKU'));
+  }
+  const release = typeof props.osSKU === 'string' ? releaseForAksOsSku(props.osSKU) : undefined;
+  if (release !== undefined && AKS_FIPS_REQUIRED_RELEASES.includes(release) && props.enableFIPS === undefined) {
+    warnings.push({
+      ruleId: 'aks-windows-fips',
+      path: 'enableFIPS',
+      message: `${releaseInfo(release).displayName} node pools require a FIPS-enabled image, and enableFIPS is not set.`,
+      fix: 'Set enableFIPS: true (az aks nodepool add --enable-fips-image).',
+    });
   }
   warnings.push(...aksVmSizeWarnings(props.vmSize, 'vmSize'));
   return warnings;

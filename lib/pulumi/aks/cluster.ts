@@ -8,7 +8,7 @@
 import * as pulumi from '@pulumi/pulumi';
 import type { ValidationIssue } from '../../core/errors';
 import type { WindowsWarning } from '../../core/pod-spec';
-import { throwInputErrors } from '../errors';
+import { requireArgs, throwInputErrors } from '../errors';
 import { AKS_WINDOWS_OS_TYPE, aksAgentPoolWarnings, checkAksAgentPoolInputs } from './agent-pool-checks';
 import { isKnown, logWarnings } from '../node-pool';
 
@@ -86,7 +86,8 @@ export interface WindowsClusterProfile {
  * ```
  * @see https://learn.microsoft.com/rest/api/aks/managed-clusters/create-or-update#managedclusterwindowsprofile
  */
-export function windowsClusterProfile(args: WindowsClusterProfileArgs): WindowsClusterProfile {
+export function windowsClusterProfile(rawArgs: WindowsClusterProfileArgs): WindowsClusterProfile {
+  const args = requireArgs('windowsClusterProfile', rawArgs);
   const issues: ValidationIssue[] = [
     ...checkAdminUsername(args.adminUsername, 'adminUsername'),
     ...checkAdminPassword(args.adminPassword, 'adminPassword', true),
@@ -126,7 +127,8 @@ export function windowsClusterProfile(args: WindowsClusterProfileArgs): WindowsC
 /**
  * Checks the inputs of an AKS managed cluster (`containerservice.ManagedClusterArgs`, or the raw inputs of an
  * `azure-native:containerservice:ManagedCluster` as a policy sees them) for Windows pools: a `windowsProfile`
- * with a valid admin user and password, gMSA DNS settings set together, no kubenet, and every inline Windows
+ * with a valid admin user and password, gMSA DNS settings set together, Azure CNI (not kubenet, not `none`), not
+ * the Cilium dataplane (Linux only), and every inline Windows
  * agent pool (`agentPoolProfiles`) valid. Values not known yet (Outputs, unknowns) are skipped.
  */
 export function checkAksClusterForWindows(clusterArgs: object): ValidationIssue[] {
@@ -155,6 +157,25 @@ export function checkAksClusterForWindows(clusterArgs: object): ValidationIssue[
       message: "networkPlugin 'kubenet' does not support Windows pools (Azure/AKS#1005).",
       fix: `Create the cluster with networkPlugin '${AKS_WINDOWS_NETWORK_PLUGIN}' (Azure CNI, optionally networkPluginMode 'overlay').`,
     });
+  } else if (isPlainObject(network) && network.networkPlugin === 'none') {
+    // AKS answers `AzureCNIOnlyForWindows`: "Windows agent pools can only be added to AKS clusters using Azure-CNI".
+    // https://github.com/Azure/AKS/issues/2839, https://github.com/Azure/AKS/issues/3891 (BYO CNI for Windows: open)
+    issues.push({
+      path: 'networkProfile.networkPlugin',
+      message:
+        "networkPlugin 'none' (bring your own CNI) does not support Windows pools: AKS refuses them with AzureCNIOnlyForWindows (Azure/AKS#2839).",
+      fix: `Create the cluster with networkPlugin '${AKS_WINDOWS_NETWORK_PLUGIN}' (Azure CNI, optionally networkPluginMode 'overlay').`,
+    });
+  }
+  if (isPlainObject(network) && network.networkDataplane === 'cilium') {
+    // "Available only for Linux and not for Windows" (Azure CNI Powered by Cilium, limitations).
+    // https://learn.microsoft.com/azure/aks/azure-cni-powered-by-cilium#limitations
+    issues.push({
+      path: 'networkProfile.networkDataplane',
+      message:
+        "networkDataplane 'cilium' (Azure CNI Powered by Cilium) is available only for Linux, not for Windows pools.",
+      fix: "Leave networkDataplane unset (the 'azure' dataplane) on a cluster with Windows pools.",
+    });
   }
   forEachInlineWindowsPool(args.agentPoolProfiles, (pool, at) => {
     for (const i of checkAksAgentPoolInputs(pool)) issues.push({ ...i, path: inlinePoolPath(at, i.path) });
@@ -163,10 +184,8 @@ export function checkAksClusterForWindows(clusterArgs: object): ValidationIssue[
 }
 
 /**
- * Soft problems of a cluster's inputs for Windows: the network plugin left to AKS's default, bring-your-own CNI
- * (`none`: the CNI you install must support Windows), the Cilium dataplane (Azure CNI Powered by Cilium does not
- * support Windows nodes; **unverified** against the current AKS docs, hence a warning), and the warnings of
- * inline Windows pools. (A literal admin password is warned about by `windowsClusterProfile` and the pool's
+ * Soft problems of a cluster's inputs for Windows: the network plugin left to AKS's default, and the warnings of
+ * inline Windows pools. (Bring-your-own CNI and the Cilium dataplane are errors: see `checkAksClusterForWindows`.) (A literal admin password is warned about by `windowsClusterProfile` and the pool's
  * `clusterArgs` check, not here: a policy sees secrets unwrapped, as plain strings.)
  * @see https://learn.microsoft.com/azure/aks/azure-cni-powered-by-cilium#limitations
  */
@@ -181,21 +200,6 @@ export function aksClusterWarnings(clusterArgs: object): WindowsWarning[] {
       path: 'networkProfile.networkPlugin',
       message: "networkPlugin is not set: AKS's default depends on the API version, and kubenet refuses Windows pools.",
       fix: `Set networkPlugin '${AKS_WINDOWS_NETWORK_PLUGIN}'.`,
-    });
-  } else if (plugin === 'none') {
-    warnings.push({
-      ruleId: 'aks-windows-network-plugin',
-      path: 'networkProfile.networkPlugin',
-      message: "networkPlugin 'none' (bring your own CNI): the CNI you install must support Windows nodes.",
-      fix: `Use networkPlugin '${AKS_WINDOWS_NETWORK_PLUGIN}', or install a CNI with Windows support (Calico, Antrea).`,
-    });
-  }
-  if (isPlainObject(network) && network.networkDataplane === 'cilium') {
-    warnings.push({
-      ruleId: 'aks-windows-network-plugin',
-      path: 'networkProfile.networkDataplane',
-      message: "networkDataplane 'cilium' (Azure CNI Powered by Cilium) does not support Windows nodes.",
-      fix: "Leave networkDataplane unset (the 'azure' dataplane).",
     });
   }
   forEachInlineWindowsPool(args.agentPoolProfiles, (pool, at) => {

@@ -6,11 +6,12 @@
  */
 import * as pulumi from '@pulumi/pulumi';
 import * as containerservice from '@pulumi/azure-native/containerservice';
+import { OSSKU } from '@pulumi/azure-native/types/enums/containerservice';
 import type { ValidationIssue } from '../../core/errors';
 import type { WindowsWarning } from '../../core/pod-spec';
 import { DEFAULT_WINDOWS_RELEASE, isWindowsRelease, releaseInfo, type WindowsRelease } from '../../core/releases';
 import { WINDOWS_TAINT, taintLiteral, type Taint, type WindowsNodeTarget } from '../../core/target';
-import { throwInputErrors } from '../errors';
+import { plainArgs, requireArgs, throwInputErrors } from '../errors';
 import {
   checkNodeLabels,
   checkRelease,
@@ -35,6 +36,8 @@ import {
   checkAksPoolName,
   checkAksReleaseForKubernetes,
   checkAksVmSize,
+  checkAksFips,
+  AKS_FIPS_REQUIRED_RELEASES,
 } from './agent-pool-checks';
 import { aksClusterWarnings, checkAksClusterForWindows, plaintextPasswordWarnings } from './cluster';
 
@@ -146,8 +149,9 @@ export class WindowsNodePool extends pulumi.ComponentResource {
   /** The azure-native agent pool. */
   public readonly agentPool: containerservice.AgentPool;
 
-  constructor(name: string, args: WindowsNodePoolArgs, opts?: pulumi.ComponentResourceOptions) {
+  constructor(name: string, rawArgs: WindowsNodePoolArgs, opts?: pulumi.ComponentResourceOptions) {
     // Validate before `super`: nothing, not even the component, is registered for bad input.
+    const args = requireArgs(`aks.WindowsNodePool ${name}`, rawArgs);
     const resolved = resolveArgs(name, args);
     super(AKS_WINDOWS_NODE_POOL_TYPE, name, {}, opts);
     logWarnings(resolved.warnings, this);
@@ -166,6 +170,7 @@ export class WindowsNodePool extends pulumi.ComponentResource {
         agentPoolName: resolved.agentPoolName,
         osType: AKS_WINDOWS_OS_TYPE,
         osSKU: releaseInfo(resolved.release).aksOsSku,
+        ...(AKS_FIPS_REQUIRED_RELEASES.includes(resolved.release) ? { enableFIPS: true } : {}),
         mode: AKS_WINDOWS_POOL_MODE,
         vmSize: resolved.vmSize,
         count: desiredSize,
@@ -194,14 +199,27 @@ interface ResolvedArgs {
 }
 
 /** Resolves defaults once and checks every arg, throwing one InputPropertiesError listing all problems. */
-function resolveArgs(name: string, args: WindowsNodePoolArgs): ResolvedArgs {
+/** Args checked before anything is registered: they must be plain values, not Outputs. */
+const PLAIN_FIELDS = [
+  'agentPoolName',
+  'release',
+  'vmSize',
+  'mode',
+  'labels',
+  'taints',
+  'scaling',
+  'autoscaling',
+] as const;
+
+function resolveArgs(name: string, rawArgs: WindowsNodePoolArgs): ResolvedArgs {
+  const { args, issues: plainIssues } = plainArgs(rawArgs, PLAIN_FIELDS);
   const agentPoolName = args.agentPoolName ?? name;
   const release = args.release ?? DEFAULT_WINDOWS_RELEASE;
   const vmSize = args.vmSize ?? DEFAULT_AKS_WINDOWS_VM_SIZE;
   const labels = args.labels ?? {};
   const taints = args.taints ?? [WINDOWS_TAINT];
 
-  const issues: ValidationIssue[] = [];
+  const issues: ValidationIssue[] = [...plainIssues];
   const warnings: WindowsWarning[] = [];
   issues.push(...requiredInput(args.resourceGroupName, 'resourceGroupName'));
   issues.push(...requiredInput(args.resourceName, 'resourceName'));
@@ -220,6 +238,8 @@ function resolveArgs(name: string, args: WindowsNodePoolArgs): ResolvedArgs {
   issues.push(...releaseIssues);
   if (isWindowsRelease(release)) {
     issues.push(...checkAksReleaseForKubernetes(release, args.kubernetesVersion, 'kubernetesVersion'));
+    issues.push(...checkOsSkuInSdk(release, 'release'));
+    issues.push(...checkAksFips(release, args.agentPoolArgs?.enableFIPS, 'agentPoolArgs.enableFIPS'));
     warnings.push(...releaseSupportWarnings(release, 'release'));
   }
   issues.push(...checkAksPoolMode(args.mode, 'mode'));
@@ -252,6 +272,25 @@ function resolveArgs(name: string, args: WindowsNodePoolArgs): ResolvedArgs {
     autoscaling,
     warnings,
   };
+}
+
+/**
+ * azure-native sends an AgentPool with one API version (3.x: 2025-09-01), and AKS validates `osSKU` against that
+ * version's enum. Windows2025 is not in it (the SDK's `OSSKU` enum, generated from that API version, lists
+ * Windows2019 and Windows2022 only), so the pool would fail at `pulumi up`. The installed SDK's enum tells whether
+ * its API version has the osSKU; when a later azure-native moves to one that does, the check passes by itself.
+ * @see https://www.pulumi.com/registry/packages/azure-native/api-docs/containerservice/agentpool/
+ */
+function checkOsSkuInSdk(release: WindowsRelease, path: string): ValidationIssue[] {
+  const osSku = releaseInfo(release).aksOsSku;
+  if ((Object.values(OSSKU) as string[]).includes(osSku)) return [];
+  return [
+    {
+      path,
+      message: `The installed @pulumi/azure-native creates agent pools with an API version whose osSKU list lacks '${osSku}', so AKS would refuse ${releaseInfo(release).displayName} at deployment.`,
+      fix: `Use release '2022', or upgrade @pulumi/azure-native to a version whose AgentPool API version lists '${osSku}'.`,
+    },
+  ];
 }
 
 function requiredInput(value: unknown, path: string): ValidationIssue[] {

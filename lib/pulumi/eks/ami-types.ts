@@ -88,3 +88,14 @@ export function explainEksWindowsAmiType(
   }
   return { message: `amiType '${amiType}' is not an EKS Windows amiType.`, fix: `Use one of ${known}.` };
 }
+
+/**
+ * The public SSM parameter holding the latest EKS-optimized Windows AMI for a release, variant and Kubernetes
+ * minor: `/aws/service/ami-windows-latest/Windows_Server-2022-English-Core-EKS_Optimized-1.31/image_id` (what
+ * eksctl and terraform-aws-eks read when no AMI is given).
+ * @see https://docs.aws.amazon.com/eks/latest/userguide/retrieve-windows-ami-id.html
+ */
+export function eksWindowsAmiParameterName(release: WindowsRelease, variant: EksAmiVariant, minor: number): string {
+  const option = variant === 'core' ? 'Core' : 'Full';
+  return `/aws/service/ami-windows-latest/Windows_Server-${release}-English-${option}-EKS_Optimized-1.${minor}/image_id`;
+}

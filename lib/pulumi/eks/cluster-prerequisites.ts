@@ -9,7 +9,7 @@ import * as eks from '@pulumi/aws/eks';
 import * as iam from '@pulumi/aws/iam';
 import * as corev1 from '@pulumi/kubernetes/core/v1';
 import type { ValidationIssue } from '../../core/errors';
-import { throwInputErrors } from '../errors';
+import { requireArgs, throwInputErrors } from '../errors';
 import { logWarnings, type NodePoolWarning } from '../node-pool';
 import { DEFAULT_PARTITION, managedPolicyArn, VPC_RESOURCE_CONTROLLER_POLICY } from './iam';
 import { EKS_RULE_IDS } from './node-group-check';
@@ -20,6 +20,51 @@ export const WINDOWS_CLUSTER_PREREQUISITES_TYPE = 'k8s-windows:eks:WindowsCluste
 export const VPC_CNI_CONFIG_MAP = { name: 'amazon-vpc-cni', namespace: 'kube-system' } as const;
 /** The key that turns on IP address management for Windows pods. */
 export const WINDOWS_IPAM_KEY = 'enable-windows-ipam';
+
+/** The EKS managed add-on of the VPC CNI. */
+export const VPC_CNI_ADDON_NAME = 'vpc-cni';
+
+/**
+ * Windows settings of the VPC CNI managed add-on, as its configuration values (a JSON object). The add-on's schema
+ * takes them as strings (`"true"`), as the terraform-aws-eks and EKS Blueprints Windows examples write them.
+ * @see https://docs.aws.amazon.com/eks/latest/userguide/windows-support.html#enable-windows-support
+ * @see https://github.com/aws/amazon-vpc-cni-k8s/blob/master/charts/aws-vpc-cni/values.yaml
+ */
+export function vpcCniWindowsConfigurationValues(options: { readonly prefixDelegation?: boolean } = {}): {
+  enableWindowsIpam: 'true';
+  enableWindowsPrefixDelegation: 'true' | 'false';
+} {
+  return {
+    enableWindowsIpam: 'true',
+    enableWindowsPrefixDelegation: options.prefixDelegation === true ? 'true' : 'false',
+  };
+}
+
+/** The VPC CNI as an EKS managed add-on that carries the Windows settings. */
+export interface VpcCniAddonArgs {
+  /**
+   * Add-on version (`v1.19.2-eksbuild.1`).
+   * @default - the default version EKS picks for the cluster
+   */
+  readonly addonVersion?: pulumi.Input<string>;
+  /**
+   * Prefix delegation for Windows nodes (`enableWindowsPrefixDelegation`): /28 prefixes instead of single IPs, for
+   * more pods per node.
+   * @default false
+   * @see https://docs.aws.amazon.com/eks/latest/best-practices/prefix-mode-win.html
+   */
+  readonly windowsPrefixDelegation?: boolean;
+  /**
+   * Further configuration values of the add-on (`env`, `nodeAgent`…), merged under the Windows ones.
+   * @default {}
+   */
+  readonly configurationValues?: Readonly<Record<string, unknown>>;
+  /**
+   * IAM role for the add-on's service account (IRSA).
+   * @default - the node role's permissions
+   */
+  readonly serviceAccountRoleArn?: pulumi.Input<string>;
+}
 
 /** Say `'existing'` when the cluster's Linux node group is managed outside this program. */
 export type ExistingLinuxNodeGroup = 'existing';
@@ -50,6 +95,16 @@ export interface WindowsClusterPrerequisitesArgs {
    * @default - the provider from `opts.providers`, else the ambient kubeconfig
    */
   readonly kubernetesProvider?: pulumi.ProviderResource;
+  /**
+   * Run the VPC CNI as the EKS managed add-on and switch Windows IPAM on through its configuration values, instead
+   * of patching the `amazon-vpc-cni` ConfigMap: add-on updates that resolve conflicts with OVERWRITE reset a
+   * patched ConfigMap. The add-on is created with conflicts resolved by OVERWRITE, so its configuration is the
+   * source of truth. Leave it out when the add-on is managed elsewhere (give that add-on
+   * `vpcCniWindowsConfigurationValues()`), or when the VPC CNI is self-managed.
+   * @default - the ConfigMap is patched
+   * @see https://docs.aws.amazon.com/eks/latest/userguide/managing-vpc-cni.html
+   */
+  readonly vpcCniAddon?: VpcCniAddonArgs;
   /**
    * Take ownership of `enable-windows-ipam` from the field manager that wrote it before (the VPC CNI add-on
    * ships the map with the key set to "false"; an unforced server-side apply of "true" would conflict): sets the
@@ -83,6 +138,31 @@ export function checkWindowsClusterPrerequisitesArgs(args: WindowsClusterPrerequ
       fix: "Use 'aws', 'aws-cn' or 'aws-us-gov'.",
     });
   }
+  const addon: unknown = args.vpcCniAddon;
+  if (addon !== undefined) {
+    if (typeof addon !== 'object' || addon === null || pulumi.Output.isInstance(addon)) {
+      issues.push({ path: 'vpcCniAddon', message: 'vpcCniAddon must be an object.', fix: 'Write vpcCniAddon: {}.' });
+    } else {
+      const { windowsPrefixDelegation, configurationValues } = addon as Record<string, unknown>;
+      if (windowsPrefixDelegation !== undefined && typeof windowsPrefixDelegation !== 'boolean') {
+        issues.push({
+          path: 'vpcCniAddon.windowsPrefixDelegation',
+          message: `windowsPrefixDelegation ${JSON.stringify(windowsPrefixDelegation)} is not a boolean.`,
+          fix: 'Write true or false.',
+        });
+      }
+      const cv = configurationValues as Record<string, unknown> | undefined;
+      for (const key of ['enableWindowsIpam', 'enableWindowsPrefixDelegation']) {
+        if (cv !== undefined && typeof cv === 'object' && key in cv) {
+          issues.push({
+            path: `vpcCniAddon.configurationValues.${key}`,
+            message: `${key} is set by the component (Windows IPAM on, prefix delegation from windowsPrefixDelegation).`,
+            fix: `Remove it${key === 'enableWindowsPrefixDelegation' ? ' and set vpcCniAddon.windowsPrefixDelegation' : ''}.`,
+          });
+        }
+      }
+    }
+  }
   if (args.windowsNodeRoleArns !== undefined && !Array.isArray(args.windowsNodeRoleArns)) {
     issues.push({
       path: 'windowsNodeRoleArns',
@@ -111,12 +191,17 @@ export const MISSING_LINUX_NODE_GROUP_WARNING: NodePoolWarning = {
  * `ConfigMap` would fail on the existing object, or, once imported, delete the whole map on destroy.
  */
 export class WindowsClusterPrerequisites extends pulumi.ComponentResource {
-  public readonly vpcCniConfigMap: corev1.ConfigMapPatch;
+  /** The `amazon-vpc-cni` patch; undefined when `vpcCniAddon` carries the setting. */
+  public readonly vpcCniConfigMap?: corev1.ConfigMapPatch;
+  /** The VPC CNI managed add-on, when `vpcCniAddon` is given. */
+  public readonly vpcCniAddon?: eks.Addon;
   public readonly vpcResourceControllerAttachment: iam.RolePolicyAttachment;
   public readonly accessEntries: readonly eks.AccessEntry[];
 
-  constructor(name: string, args: WindowsClusterPrerequisitesArgs, opts?: pulumi.ComponentResourceOptions) {
-    throwInputErrors(`${WINDOWS_CLUSTER_PREREQUISITES_TYPE} '${name}'`, checkWindowsClusterPrerequisitesArgs(args));
+  constructor(name: string, rawArgs: WindowsClusterPrerequisitesArgs, opts?: pulumi.ComponentResourceOptions) {
+    const subject = `${WINDOWS_CLUSTER_PREREQUISITES_TYPE} '${name}'`;
+    const args = requireArgs(subject, rawArgs);
+    throwInputErrors(subject, checkWindowsClusterPrerequisitesArgs(args));
     super(WINDOWS_CLUSTER_PREREQUISITES_TYPE, name, {}, opts);
     const partition = args.partition ?? DEFAULT_PARTITION;
     // The key usually exists already, owned by the add-on (see forceConfigMapPatch).
@@ -131,7 +216,52 @@ export class WindowsClusterPrerequisites extends pulumi.ComponentResource {
       { parent: this },
     );
 
-    this.vpcCniConfigMap = new corev1.ConfigMapPatch(
+    if (args.vpcCniAddon !== undefined) {
+      const addon = args.vpcCniAddon;
+      this.vpcCniAddon = new eks.Addon(
+        `${name}-vpc-cni`,
+        {
+          clusterName: args.clusterName,
+          addonName: VPC_CNI_ADDON_NAME,
+          ...(addon.addonVersion !== undefined ? { addonVersion: addon.addonVersion } : {}),
+          ...(addon.serviceAccountRoleArn !== undefined ? { serviceAccountRoleArn: addon.serviceAccountRoleArn } : {}),
+          configurationValues: JSON.stringify({
+            ...addon.configurationValues,
+            ...vpcCniWindowsConfigurationValues({ prefixDelegation: addon.windowsPrefixDelegation }),
+          }),
+          // The add-on replaces the self-managed aws-node on creation, and its configuration wins on updates.
+          resolveConflictsOnCreate: 'OVERWRITE',
+          resolveConflictsOnUpdate: 'OVERWRITE',
+        },
+        { parent: this, dependsOn: [this.vpcResourceControllerAttachment] },
+      );
+    } else {
+      this.vpcCniConfigMap = this.patchVpcCniConfigMap(name, args, forcePatch, afterLinux);
+    }
+
+    this.accessEntries = (args.windowsNodeRoleArns ?? []).map(
+      (principalArn, i) =>
+        new eks.AccessEntry(
+          `${name}-windows-nodes-${i}`,
+          { clusterName: args.clusterName, principalArn, type: EC2_WINDOWS_ACCESS_ENTRY_TYPE },
+          { parent: this },
+        ),
+    );
+
+    this.registerOutputs({
+      ...(this.vpcCniConfigMap ? { vpcCniConfigMap: this.vpcCniConfigMap } : {}),
+      ...(this.vpcCniAddon ? { vpcCniAddon: this.vpcCniAddon } : {}),
+      vpcResourceControllerAttachment: this.vpcResourceControllerAttachment,
+    });
+  }
+
+  private patchVpcCniConfigMap(
+    name: string,
+    args: WindowsClusterPrerequisitesArgs,
+    forcePatch: boolean,
+    afterLinux: pulumi.Resource[],
+  ): corev1.ConfigMapPatch {
+    return new corev1.ConfigMapPatch(
       `${name}-windows-ipam`,
       {
         metadata: {
@@ -147,19 +277,5 @@ export class WindowsClusterPrerequisites extends pulumi.ComponentResource {
         ...(args.kubernetesProvider !== undefined ? { provider: args.kubernetesProvider } : {}),
       },
     );
-
-    this.accessEntries = (args.windowsNodeRoleArns ?? []).map(
-      (principalArn, i) =>
-        new eks.AccessEntry(
-          `${name}-windows-nodes-${i}`,
-          { clusterName: args.clusterName, principalArn, type: EC2_WINDOWS_ACCESS_ENTRY_TYPE },
-          { parent: this },
-        ),
-    );
-
-    this.registerOutputs({
-      vpcCniConfigMap: this.vpcCniConfigMap,
-      vpcResourceControllerAttachment: this.vpcResourceControllerAttachment,
-    });
   }
 }

@@ -20,7 +20,23 @@ export {
   quantityBytes,
   type SelfManagedWindowsNodePoolArgs,
   type NodeRoleRef,
+  type EksAuthenticationMode,
+  type AwsAuthArgs,
 } from './self-managed-node-pool';
+export {
+  AWS_AUTH_CONFIG_MAP,
+  WINDOWS_NODE_GROUPS,
+  NODE_USERNAME,
+  windowsAwsAuthRoleMapping,
+  mapRolesWithWindows,
+  type AwsAuthRoleMapping,
+} from './aws-auth';
+export {
+  WindowsKarpenterNodePool,
+  WINDOWS_KARPENTER_NODE_POOL_TYPE,
+  checkWindowsKarpenterNodePoolArgs,
+  type WindowsKarpenterNodePoolArgs,
+} from './karpenter-node-pool';
 export {
   WindowsClusterPrerequisites,
   WINDOWS_CLUSTER_PREREQUISITES_TYPE,
@@ -28,10 +44,18 @@ export {
   WINDOWS_IPAM_KEY,
   MISSING_LINUX_NODE_GROUP_WARNING,
   checkWindowsClusterPrerequisitesArgs,
+  vpcCniWindowsConfigurationValues,
+  VPC_CNI_ADDON_NAME,
+  type VpcCniAddonArgs,
   type WindowsClusterPrerequisitesArgs,
   type ExistingLinuxNodeGroup,
 } from './cluster-prerequisites';
-export { DEFAULT_WINDOWS_DISK_SIZE_GIB, DEFAULT_WINDOWS_INSTANCE_TYPE, type EksWindowsPoolBaseArgs } from './pool-args';
+export {
+  DEFAULT_WINDOWS_DISK_SIZE_GIB,
+  DEFAULT_WINDOWS_INSTANCE_TYPE,
+  checkSubnetIds,
+  type EksWindowsPoolBaseArgs,
+} from './pool-args';
 
 // Pure helpers (also used by the policy pack)
 export {
@@ -42,6 +66,7 @@ export {
 } from './node-group-check';
 export {
   eksWindowsAmiType,
+  eksWindowsAmiParameterName,
   parseEksWindowsAmiType,
   isEksWindowsAmiType,
   looksLikeEksWindowsAmiType,
@@ -56,6 +81,7 @@ export {
   instanceFamily,
   isArmInstanceType,
   isMacInstanceType,
+  isWindowsUnsupportedInstanceType,
   isBelowWindowsMemoryFloor,
   checkWindowsInstanceTypes,
   checkWindowsInstanceType,
@@ -66,9 +92,13 @@ export {
   AUTOSCALER_NODE_TEMPLATE_PREFIX,
   AUTOSCALER_WINDOWS_OS_TAG,
   AUTOSCALER_ENABLED_TAG,
+  AUTOSCALER_WINDOWS_POD_IP_TAG,
+  WINDOWS_POD_IP_RESOURCE,
+  windowsPodIpCapacity,
 } from './tags';
 export {
   renderWindowsUserData,
+  userDataProblems,
   windowsKubeletArgs,
   encodeUserData,
   EKS_BOOTSTRAP_SCRIPT,

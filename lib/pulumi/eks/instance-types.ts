@@ -39,6 +39,21 @@ export function isBelowWindowsMemoryFloor(instanceType: string): boolean {
   return size === 'large' && /^c\d/.test(family);
 }
 
+/**
+ * Families EC2 does not offer Windows on for EKS nodes: "Amazon EC2 instance types C3, C4, D2, I2, M4 (excluding
+ * m4.16xlarge), M6a.x, and R3 instances aren't supported for Windows workloads" (EKS Windows support docs; aws-cdk
+ * `aws-eks` refuses them too).
+ * @see https://docs.aws.amazon.com/eks/latest/userguide/windows-support.html
+ */
+const NO_WINDOWS_FAMILIES: ReadonlySet<string> = new Set(['c3', 'c4', 'd2', 'i2', 'm4', 'm6a', 'r3']);
+const NO_WINDOWS_EXCEPTIONS: ReadonlySet<string> = new Set(['m4.16xlarge']);
+
+/** Whether EKS refuses Windows on an instance type's family (C3, C4, D2, I2, M4 but m4.16xlarge, M6a, R3). */
+export function isWindowsUnsupportedInstanceType(instanceType: string): boolean {
+  const family = instanceFamily(instanceType);
+  return family !== undefined && NO_WINDOWS_FAMILIES.has(family) && !NO_WINDOWS_EXCEPTIONS.has(instanceType);
+}
+
 /** Checks a list of instance types for Windows nodes: syntax, x86_64, not Mac, not empty. */
 export function checkWindowsInstanceTypes(instanceTypes: unknown, path = 'instanceTypes'): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
@@ -81,6 +96,15 @@ export function checkWindowsInstanceType(instanceType: unknown, path = 'instance
       },
     ];
   }
+  if (isWindowsUnsupportedInstanceType(instanceType)) {
+    return [
+      {
+        path,
+        message: `Instance type '${instanceType}' is in a family EC2 does not offer for Windows workloads (C3, C4, D2, I2, M4 except m4.16xlarge, M6a, R3).`,
+        fix: `Use a current x86_64 family, e.g. '${currentEquivalent(instanceType)}'.`,
+      },
+    ];
+  }
   if (isMacInstanceType(instanceType)) {
     return [
       {
@@ -91,6 +115,15 @@ export function checkWindowsInstanceType(instanceType: unknown, path = 'instance
     ];
   }
   return [];
+}
+
+/** A current family with the same size: `c4.xlarge` → `c5.xlarge`, `m6a.large` → `m6i.large`, else `m5.xlarge`. */
+function currentEquivalent(instanceType: string): string {
+  const m = INSTANCE_TYPE.exec(instanceType);
+  if (!m) return 'm5.xlarge';
+  const [, family, size] = m;
+  const next: Record<string, string> = { c3: 'c5', c4: 'c5', d2: 'd3', i2: 'i3', m4: 'm5', m6a: 'm6i', r3: 'r5' };
+  return `${next[family] ?? 'm5'}.${size}`;
 }
 
 /** An x86_64 type to suggest: `m6g.xlarge` → `m6i.xlarge`, `t4g.large` → `t3.large`, otherwise `m5.xlarge`. */

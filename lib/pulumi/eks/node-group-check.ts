@@ -7,7 +7,7 @@ import type { ValidationIssue } from '../../core/errors';
 import { DEFAULT_WINDOWS_RELEASE, releaseInfo } from '../../core/releases';
 import { TAINT_EFFECTS, WINDOWS_TAINT, taintLiteral } from '../../core/target';
 import type { Severity } from '../../core/validate/types';
-import { CLOUD_TAINT_EFFECTS, toCloudTaintEffect } from '../node-pool';
+import { CLOUD_TAINT_EFFECTS, checkCloudReleaseForKubernetes, toCloudTaintEffect } from '../node-pool';
 import {
   eksWindowsAmiType,
   explainEksWindowsAmiType,
@@ -39,6 +39,8 @@ export const EKS_RULE_IDS = {
   instanceMemory: 'eks-windows-instance-memory',
   /** Less system-reserved memory than Windows needs. */
   systemReserved: 'eks-windows-system-reserved',
+  /** A release EKS does not run on the node group's Kubernetes version (Windows Server 2025 before 1.35). */
+  kubernetesVersion: 'eks-windows-kubernetes-version',
 } as const;
 
 /** Windows Server needs 32 GB (30 GiB) of disk (Microsoft system requirements); AWS Windows AMI root snapshots are 30 GiB. */
@@ -66,6 +68,11 @@ export function checkEksNodeGroupInputs(props: Record<string, unknown>): EksNode
   const parsed = parseEksWindowsAmiType(amiType);
   const explained = explainEksWindowsAmiType(String(amiType));
   if (explained) add(EKS_RULE_IDS.amiType, 'error', { path: 'amiType', ...explained });
+  if (parsed) {
+    for (const issue of checkCloudReleaseForKubernetes('eks', parsed.release, props.version, 'version')) {
+      add(EKS_RULE_IDS.kubernetesVersion, 'error', issue);
+    }
+  }
   if (parsed && releaseInfo(parsed.release).support === 'deprecated') {
     add(EKS_RULE_IDS.deprecatedRelease, 'warning', {
       path: 'amiType',

@@ -6,7 +6,9 @@ import type * as pulumi from '@pulumi/pulumi';
 import type { ValidationIssue } from '../../core/errors';
 import { DEFAULT_WINDOWS_RELEASE, type WindowsRelease } from '../../core/releases';
 import { WINDOWS_TAINT, type Taint, type WindowsNodeTarget } from '../../core/target';
+import { isEventual, requiredInput } from '../errors';
 import {
+  checkCloudReleaseForKubernetes,
   checkNodeLabels,
   checkRelease,
   checkTaints,
@@ -18,6 +20,7 @@ import {
 import { DEFAULT_PARTITION } from './iam';
 import { checkWindowsInstanceType, isBelowWindowsMemoryFloor } from './instance-types';
 import { EKS_RULE_IDS, MIN_WINDOWS_DISK_SIZE_GIB } from './node-group-check';
+import { AUTOSCALER_WINDOWS_POD_IP_TAG, windowsPodIpCapacity } from './tags';
 import type { NodePoolWarning } from '../node-pool';
 
 /** EKS's own default root volume for Windows nodes (reference §7); Windows images are several GB each. */
@@ -33,6 +36,13 @@ export interface EksWindowsPoolBaseArgs {
   readonly clusterName: pulumi.Input<string>;
   /** Subnets the nodes run in (private subnets of the cluster's VPC). */
   readonly subnetIds: pulumi.Input<pulumi.Input<string>[]>;
+  /**
+   * Kubernetes version of the nodes (`1.32`). When a plain string, the release is checked against it: EKS runs
+   * Windows Server 2025 from 1.35, 2022 from 1.23.
+   * @default - the cluster's version (managed node groups); self-managed pools need it to look up the AMI
+   * @see https://docs.aws.amazon.com/eks/latest/userguide/eks-ami-versions-windows.html
+   */
+  readonly kubernetesVersion?: pulumi.Input<string>;
   /**
    * Windows Server release of the nodes. Plain value: checked before anything is registered.
    * @default '2022' (DEFAULT_WINDOWS_RELEASE)
@@ -91,8 +101,14 @@ export function resolvePoolArgs(args: EksWindowsPoolBaseArgs): {
   issues: ValidationIssue[];
 } {
   const issues: ValidationIssue[] = [];
+  issues.push(...requiredInput(args.clusterName, 'clusterName', 'Pass the EKS cluster name, e.g. cluster.name.'));
+  issues.push(...checkSubnetIds(args.subnetIds, 'subnetIds'));
   const release = args.release ?? DEFAULT_WINDOWS_RELEASE;
-  issues.push(...checkRelease(release, 'release'));
+  const releaseIssues = checkRelease(release, 'release');
+  issues.push(...releaseIssues);
+  if (releaseIssues.length === 0) {
+    issues.push(...checkCloudReleaseForKubernetes('eks', release, args.kubernetesVersion, 'kubernetesVersion'));
+  }
   const labels = args.labels ?? {};
   issues.push(...checkNodeLabels(labels, issues.length === 0 ? release : undefined, 'labels'));
   const taints = args.taints ?? [WINDOWS_TAINT];
@@ -133,6 +149,50 @@ export function resolvePoolArgs(args: EksWindowsPoolBaseArgs): {
   }
   const target = issues.length === 0 ? nodePoolTarget({ release, labels, taints }) : undefined;
   return { resolved: { release, labels, taints, scaling, diskSize, partition, ...(target ? { target } : {}) }, issues };
+}
+
+/** EC2 subnet ids (`subnet-0abc…`); Outputs are not known yet and pass. */
+const SUBNET_ID = /^subnet-[0-9a-f]+$/;
+
+/** Checks the subnets of a pool: required, a non-empty list when plain, each a subnet id when plain. */
+export function checkSubnetIds(subnetIds: unknown, path: string): ValidationIssue[] {
+  const fix = "Pass the cluster's private subnets, e.g. ['subnet-0abc123', 'subnet-0def456'] or vpc.privateSubnetIds.";
+  const missing = requiredInput(subnetIds, path, fix);
+  if (missing.length > 0 || !isKnownList(subnetIds)) return missing;
+  if (!Array.isArray(subnetIds)) {
+    return [{ path, message: `${path} must be a list of subnet ids, got ${typeof subnetIds}.`, fix }];
+  }
+  if (subnetIds.length === 0) return [{ path, message: `${path} is empty: the nodes need a subnet.`, fix }];
+  return subnetIds.flatMap((id: unknown, i) =>
+    typeof id === 'string' && !SUBNET_ID.test(id)
+      ? [{ path: `${path}[${i}]`, message: `'${id}' is not an EC2 subnet id.`, fix: "Write 'subnet-' and hex digits." }]
+      : [],
+  );
+}
+
+function isKnownList(value: unknown): boolean {
+  return !isEventual(value);
+}
+
+/**
+ * The Windows pod IP capacity of the smallest of `instanceTypes` (the Cluster Autoscaler template must not promise
+ * more than any node brings), or undefined, with a warning when the pool can be empty, if one type is not known.
+ */
+export function poolPodIpCapacity(
+  instanceTypes: readonly string[],
+  minSize: number,
+  warnings: NodePoolWarning[],
+): number | undefined {
+  const capacities = instanceTypes.map(windowsPodIpCapacity);
+  if (capacities.length > 0 && capacities.every((c): c is number => c !== undefined)) return Math.min(...capacities);
+  if (minSize === 0) {
+    warnings.push({
+      ruleId: EKS_RULE_IDS.autoscalerTags,
+      message: `The Windows pod IP capacity of ${instanceTypes.join(', ')} is not known here, so the group gets no ${AUTOSCALER_WINDOWS_POD_IP_TAG} tag and Cluster Autoscaler cannot scale it up from zero.`,
+      fix: "Tag the Auto Scaling group with that key and the type's IPv4 addresses per interface minus one, or keep minSize ≥ 1.",
+    });
+  }
+  return undefined;
 }
 
 /** Checks one instance type and notes a memory warning; returns issues, pushes warnings. */

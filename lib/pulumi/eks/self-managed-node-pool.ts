@@ -13,19 +13,42 @@ import type * as awsInputs from '@pulumi/aws/types/input';
 import type { ValidationIssue } from '../../core/errors';
 import type { WindowsRelease } from '../../core/releases';
 import type { WindowsNodeTarget } from '../../core/target';
-import { throwInputErrors } from '../errors';
+import * as ssm from '@pulumi/aws/ssm';
+import * as corev1 from '@pulumi/kubernetes/core/v1';
+import { parseKubernetesMinor } from '../../core/releases';
+import { asInputErrors, plainArgs, requireArgs, throwInputErrors } from '../errors';
+import {
+  DEFAULT_EKS_AMI_VARIANT,
+  EKS_AMI_VARIANTS,
+  eksWindowsAmiParameterName,
+  isEksAmiVariant,
+  type EksAmiVariant,
+} from './ami-types';
+import {
+  AWS_AUTH_CONFIG_MAP,
+  mapRolesWithWindows,
+  windowsAwsAuthRoleMapping,
+  type AwsAuthRoleMapping,
+} from './aws-auth';
 import { logWarnings, nodePoolWarnings, type NodePoolWarning } from '../node-pool';
 import { createWindowsNodeRole } from './iam';
 import { EKS_RULE_IDS } from './node-group-check';
 import {
   checkPoolInstanceType,
   DEFAULT_WINDOWS_INSTANCE_TYPE,
+  poolPodIpCapacity,
   resolvePoolArgs,
   type EksWindowsPoolBaseArgs,
   type ResolvedPoolArgs,
 } from './pool-args';
 import { AUTOSCALER_ENABLED_TAG, autoscalerClusterTag, autoscalerNodeTemplateTags } from './tags';
-import { DEFAULT_SYSTEM_RESERVED_MEMORY, encodeUserData, renderWindowsUserData, windowsKubeletArgs } from './user-data';
+import {
+  DEFAULT_SYSTEM_RESERVED_MEMORY,
+  encodeUserData,
+  renderWindowsUserData,
+  userDataProblems,
+  windowsKubeletArgs,
+} from './user-data';
 
 export const SELF_MANAGED_WINDOWS_NODE_POOL_TYPE = 'k8s-windows:eks:SelfManagedWindowsNodePool';
 /** Access entry type that puts nodes in `system:nodes` and `eks:kube-proxy-windows`. */
@@ -41,9 +64,54 @@ export interface NodeRoleRef {
   readonly arn: pulumi.Input<string>;
 }
 
+/** How the cluster admits nodes (the cluster's `accessConfig.authenticationMode`). */
+export type EksAuthenticationMode = 'API' | 'API_AND_CONFIG_MAP' | 'CONFIG_MAP';
+const AUTHENTICATION_MODES: readonly EksAuthenticationMode[] = ['API', 'API_AND_CONFIG_MAP', 'CONFIG_MAP'];
+
+/** Writing the Windows role mapping into `aws-auth` (clusters in `CONFIG_MAP` mode). */
+export interface AwsAuthArgs {
+  /** Kubernetes provider for the cluster. */
+  readonly kubernetesProvider: pulumi.ProviderResource;
+  /**
+   * Every other `mapRoles` entry of the cluster's `aws-auth` (at least the Linux node role): `mapRoles` is one
+   * string, so the pool writes it whole and would otherwise drop them.
+   */
+  readonly otherMapRoles: readonly AwsAuthRoleMapping[];
+}
+
 export interface SelfManagedWindowsNodePoolArgs extends EksWindowsPoolBaseArgs {
-  /** The Windows AMI (an EKS-optimized Windows AMI or one built from it: it must ship Start-EKSBootstrap.ps1). */
-  readonly amiId: pulumi.Input<string>;
+  /**
+   * The Windows AMI (an EKS-optimized Windows AMI or one built from it: it must ship Start-EKSBootstrap.ps1).
+   * @default - the latest EKS-optimized AMI for the release, `amiVariant` and `kubernetesVersion`, read from AWS's
+   *   public SSM parameter (`/aws/service/ami-windows-latest/...`), as eksctl and terraform-aws-eks do
+   * @see https://docs.aws.amazon.com/eks/latest/userguide/retrieve-windows-ami-id.html
+   */
+  readonly amiId?: pulumi.Input<string>;
+  /**
+   * Windows Server Core or the full Desktop Experience, for the AMI lookup (ignored with `amiId`).
+   * @default 'core'
+   */
+  readonly amiVariant?: EksAmiVariant;
+  /**
+   * The cluster's service IPv4 CIDR (`cluster.kubernetesNetworkConfig.serviceIpv4Cidr`), passed as `-ServiceCIDR`.
+   * Needed when the cluster has a custom service CIDR: the script otherwise guesses 10.100.0.0/16 or 172.20.0.0/16.
+   * @default - guessed by the bootstrap script
+   * @see https://docs.aws.amazon.com/eks/latest/userguide/eks-optimized-windows-ami.html#bootstrap-script-configuration-parameters
+   */
+  readonly serviceIpv4Cidr?: pulumi.Input<string>;
+  /**
+   * The cluster's authentication mode. `API` and `API_AND_CONFIG_MAP` admit the nodes with an `EC2_WINDOWS`
+   * access entry; `CONFIG_MAP` clusters have no access entries, so the role is mapped in `aws-auth` (see `awsAuth`).
+   * @default 'API'
+   * @see https://docs.aws.amazon.com/eks/latest/userguide/grant-k8s-access.html
+   */
+  readonly authenticationMode?: EksAuthenticationMode;
+  /**
+   * For `CONFIG_MAP` clusters: write `aws-auth` (the other mappings plus the Windows one), or `'external'` when
+   * you map `pool.awsAuthRoleMapping` yourself.
+   * @default - required with `authenticationMode: 'CONFIG_MAP'`
+   */
+  readonly awsAuth?: AwsAuthArgs | 'external';
   /** Security groups of the nodes; include the cluster security group so the control plane can reach them. */
   readonly securityGroupIds: pulumi.Input<pulumi.Input<string>[]>;
   /**
@@ -95,6 +163,22 @@ export interface SelfManagedWindowsNodePoolArgs extends EksWindowsPoolBaseArgs {
   readonly keyName?: pulumi.Input<string>;
 }
 
+/** Args checked before anything is registered: they must be plain values, not Outputs. */
+const PLAIN_FIELDS = [
+  'release',
+  'labels',
+  'taints',
+  'scaling',
+  'diskSize',
+  'partition',
+  'amiVariant',
+  'instanceType',
+  'systemReservedMemory',
+  'kubeletExtraArgs',
+  'createAccessEntry',
+  'authenticationMode',
+] as const;
+
 /** Kubelet flags the pool sets from its own args: passing them again would desynchronise `nodeTarget`. */
 const OWNED_KUBELET_FLAGS: Readonly<Record<string, string>> = {
   '--node-labels': 'labels',
@@ -104,6 +188,9 @@ const OWNED_KUBELET_FLAGS: Readonly<Record<string, string>> = {
 
 interface ResolvedSelfManagedArgs extends ResolvedPoolArgs {
   readonly instanceType: string;
+  readonly amiVariant: EksAmiVariant;
+  readonly authenticationMode: EksAuthenticationMode;
+  readonly podIpCapacity?: number;
   readonly systemReservedMemory: string;
   readonly kubeletExtraArgs: readonly string[];
   readonly createAccessEntry: boolean;
@@ -157,17 +244,127 @@ function resolveSelfManagedArgs(args: SelfManagedWindowsNodePoolArgs): {
     }
   });
 
-  const createAccessEntry = args.createAccessEntry ?? true;
+  const amiVariant = args.amiVariant ?? DEFAULT_EKS_AMI_VARIANT;
+  if (!isEksAmiVariant(amiVariant)) {
+    issues.push({
+      path: 'amiVariant',
+      message: `AMI variant ${JSON.stringify(amiVariant)} is not known.`,
+      fix: `Use ${EKS_AMI_VARIANTS.map((v) => `'${v}'`).join(' or ')} (Server Core or Desktop Experience).`,
+    });
+  }
+  if (args.amiId === undefined && args.kubernetesVersion === undefined) {
+    issues.push({
+      path: 'kubernetesVersion',
+      message:
+        'Without amiId the pool looks up the EKS-optimized Windows AMI for a Kubernetes version, and none is given.',
+      fix: "Pass kubernetesVersion (e.g. cluster.version or '1.32'), or amiId.",
+    });
+  }
+  if (typeof args.serviceIpv4Cidr === 'string' || args.serviceIpv4Cidr === null) {
+    issues.push(...userDataProblems({ serviceCidr: args.serviceIpv4Cidr }));
+  }
+  issues.push(
+    ...userDataProblems({
+      apiServerEndpoint: args.clusterEndpoint,
+      certificateAuthority: args.clusterCertificateAuthority,
+    }),
+  );
+
+  const authenticationMode = args.authenticationMode ?? DEFAULT_AUTHENTICATION_MODE;
+  if (!AUTHENTICATION_MODES.includes(authenticationMode)) {
+    issues.push({
+      path: 'authenticationMode',
+      message: `Authentication mode ${JSON.stringify(authenticationMode)} is not an EKS authentication mode.`,
+      fix: `Use ${AUTHENTICATION_MODES.map((m) => `'${m}'`).join(', ')} (the cluster's accessConfig.authenticationMode).`,
+    });
+  }
+  const createAccessEntry = args.createAccessEntry ?? authenticationMode !== 'CONFIG_MAP';
+  if (authenticationMode === 'CONFIG_MAP') {
+    if (args.createAccessEntry === true) {
+      issues.push({
+        path: 'createAccessEntry',
+        message: 'A CONFIG_MAP cluster has no access entries; EKS refuses to create one.',
+        fix: 'Remove createAccessEntry; the role is mapped in aws-auth (awsAuth).',
+      });
+    }
+    issues.push(...checkAwsAuth(args.awsAuth));
+  } else if (args.awsAuth !== undefined) {
+    issues.push({
+      path: 'awsAuth',
+      message: `awsAuth is only used with authenticationMode 'CONFIG_MAP'; this pool admits its nodes with an access entry ('${authenticationMode}').`,
+      fix: "Remove awsAuth, or set authenticationMode: 'CONFIG_MAP'.",
+    });
+  }
+  const podIpCapacity =
+    issues.length === 0 ? poolPodIpCapacity([instanceType], base.scaling.minSize, warnings) : undefined;
   if (issues.length === 0) warnings.push(...nodePoolWarnings({ release: base.release, taints: base.taints }));
   return {
-    resolved: { ...base, instanceType, systemReservedMemory, kubeletExtraArgs, createAccessEntry, warnings },
+    resolved: {
+      ...base,
+      ...(podIpCapacity !== undefined ? { podIpCapacity } : {}),
+      instanceType,
+      amiVariant,
+      authenticationMode,
+      systemReservedMemory,
+      kubeletExtraArgs,
+      createAccessEntry,
+      warnings,
+    },
     issues,
   };
 }
 
+/** Access entries unless the user says the cluster is CONFIG_MAP only (the EKS default for new clusters is API). */
+const DEFAULT_AUTHENTICATION_MODE: EksAuthenticationMode = 'API';
+
+function checkAwsAuth(awsAuth: unknown): ValidationIssue[] {
+  const fix =
+    "Pass awsAuth: { kubernetesProvider, otherMapRoles: [...every other aws-auth mapping, at least the Linux node role] }, or 'external' and map pool.awsAuthRoleMapping yourself.";
+  if (awsAuth === 'external') return [];
+  if (awsAuth === undefined || awsAuth === null || typeof awsAuth !== 'object') {
+    return [
+      {
+        path: 'awsAuth',
+        message:
+          'A CONFIG_MAP cluster admits Windows nodes only through aws-auth (groups system:bootstrappers, system:nodes, eks:kube-proxy-windows), and awsAuth is not set.',
+        fix,
+      },
+    ];
+  }
+  const { kubernetesProvider, otherMapRoles } = awsAuth as Record<string, unknown>;
+  const issues: ValidationIssue[] = [];
+  if (!pulumi.ProviderResource.isInstance(kubernetesProvider)) {
+    issues.push({ path: 'awsAuth.kubernetesProvider', message: 'awsAuth.kubernetesProvider is not a provider.', fix });
+  }
+  if (!Array.isArray(otherMapRoles)) {
+    issues.push({ path: 'awsAuth.otherMapRoles', message: 'awsAuth.otherMapRoles must be a list of mappings.', fix });
+  } else {
+    otherMapRoles.forEach((m: unknown, i) => {
+      const rec = (typeof m === 'object' && m !== null ? m : {}) as Record<string, unknown>;
+      if (typeof rec.rolearn !== 'string' || typeof rec.username !== 'string' || !Array.isArray(rec.groups)) {
+        issues.push({
+          path: `awsAuth.otherMapRoles[${i}]`,
+          message: 'A mapping needs a plain rolearn, username and groups.',
+          fix: "Write { rolearn: 'arn:aws:iam::…:role/linux-nodes', username: 'system:node:{{EC2PrivateDNSName}}', groups: ['system:bootstrappers', 'system:nodes'] }.",
+        });
+      }
+    });
+  }
+  return issues;
+}
+
 /** Every problem with the args of a `SelfManagedWindowsNodePool`, without registering anything. */
 export function checkSelfManagedWindowsNodePoolArgs(args: SelfManagedWindowsNodePoolArgs): ValidationIssue[] {
-  return resolveSelfManagedArgs(args).issues;
+  return checkedSelfManagedArgs(args).issues;
+}
+
+function checkedSelfManagedArgs(raw: SelfManagedWindowsNodePoolArgs): {
+  resolved: ResolvedSelfManagedArgs;
+  issues: ValidationIssue[];
+} {
+  const { args, issues: plainIssues } = plainArgs(raw, PLAIN_FIELDS);
+  const { resolved, issues } = resolveSelfManagedArgs(args);
+  return { resolved, issues: [...plainIssues, ...issues] };
 }
 
 /**
@@ -191,12 +388,20 @@ export class SelfManagedWindowsNodePool extends pulumi.ComponentResource {
   public readonly nodeRole?: iam.Role;
   public readonly nodeRoleArn: pulumi.Output<string>;
   public readonly accessEntry?: eks.AccessEntry;
+  /** The `aws-auth` patch (authenticationMode `CONFIG_MAP` with `awsAuth` given). */
+  public readonly awsAuthConfigMap?: corev1.ConfigMapPatch;
+  /** The `aws-auth` `mapRoles` entry the nodes need (what `awsAuthConfigMap` writes). */
+  public readonly awsAuthRoleMapping: pulumi.Output<AwsAuthRoleMapping>;
+  /** The AMI the nodes boot: `amiId`, or the one AWS's public SSM parameter names. */
+  public readonly amiId: pulumi.Output<string>;
   /** The plain-text user data (PowerShell). */
   public readonly userData: pulumi.Output<string>;
 
-  constructor(name: string, args: SelfManagedWindowsNodePoolArgs, opts?: pulumi.ComponentResourceOptions) {
-    const { resolved, issues } = resolveSelfManagedArgs(args);
-    throwInputErrors(`${SELF_MANAGED_WINDOWS_NODE_POOL_TYPE} '${name}'`, issues);
+  constructor(name: string, rawArgs: SelfManagedWindowsNodePoolArgs, opts?: pulumi.ComponentResourceOptions) {
+    const subject = `${SELF_MANAGED_WINDOWS_NODE_POOL_TYPE} '${name}'`;
+    const args = requireArgs(subject, rawArgs);
+    const { resolved, issues } = checkedSelfManagedArgs(args);
+    throwInputErrors(subject, issues);
     super(SELF_MANAGED_WINDOWS_NODE_POOL_TYPE, name, {}, opts);
 
     const target = resolved.target as WindowsNodeTarget;
@@ -222,6 +427,24 @@ export class SelfManagedWindowsNodePool extends pulumi.ComponentResource {
       { parent: this },
     );
 
+    this.awsAuthRoleMapping = pulumi.output(role.arn).apply(windowsAwsAuthRoleMapping);
+    if (resolved.authenticationMode === 'CONFIG_MAP' && typeof args.awsAuth === 'object') {
+      const awsAuth = args.awsAuth;
+      this.awsAuthConfigMap = new corev1.ConfigMapPatch(
+        `${name}-aws-auth`,
+        {
+          metadata: {
+            name: AWS_AUTH_CONFIG_MAP.name,
+            namespace: AWS_AUTH_CONFIG_MAP.namespace,
+            // mapRoles may be owned by another field manager (eksctl, EKS for managed node groups): take it over.
+            annotations: { 'pulumi.com/patchForce': 'true' },
+          },
+          data: { mapRoles: pulumi.output(role.arn).apply((arn) => mapRolesWithWindows(awsAuth.otherMapRoles, arn)) },
+        },
+        { parent: this, provider: awsAuth.kubernetesProvider },
+      );
+    }
+
     if (resolved.createAccessEntry) {
       this.accessEntry = new eks.AccessEntry(
         `${name}-access-entry`,
@@ -242,24 +465,56 @@ export class SelfManagedWindowsNodePool extends pulumi.ComponentResource {
       extraArgs: resolved.kubeletExtraArgs,
     });
     const kubeletArgs = this.kubeletArgs;
-    this.userData = pulumi
-      .all([args.clusterName, args.clusterEndpoint, args.clusterCertificateAuthority, args.dnsClusterIp])
-      .apply(([clusterName, endpoint, ca, dns]) =>
-        renderWindowsUserData({
-          clusterName,
-          ...(endpoint !== undefined ? { apiServerEndpoint: endpoint } : {}),
-          ...(ca !== undefined ? { certificateAuthority: ca } : {}),
-          ...(dns !== undefined ? { dnsClusterIp: dns } : {}),
-          kubeletArgs,
-        }),
-      );
+    // Outputs are checked once known. A refusal is raised only where the launch template takes the user data:
+    // one rejection, one error in `pulumi up`; `userData` itself then stays empty.
+    const rendered = pulumi
+      .all([
+        args.clusterName,
+        args.clusterEndpoint,
+        args.clusterCertificateAuthority,
+        args.dnsClusterIp,
+        args.serviceIpv4Cidr,
+      ])
+      .apply(([clusterName, endpoint, ca, dns, serviceCidr]) => {
+        try {
+          return {
+            ok: true as const,
+            userData: asInputErrors(subject, '', () =>
+              renderWindowsUserData({
+                clusterName,
+                ...(endpoint !== undefined ? { apiServerEndpoint: endpoint } : {}),
+                ...(ca !== undefined ? { certificateAuthority: ca } : {}),
+                ...(dns !== undefined ? { dnsClusterIp: dns } : {}),
+                ...(serviceCidr !== undefined ? { serviceCidr } : {}),
+                kubeletArgs,
+              }),
+            ),
+          };
+        } catch (refused) {
+          return { ok: false as const, refused };
+        }
+      });
+    this.userData = rendered.apply((r) => (r.ok ? r.userData : ''));
+
+    this.amiId =
+      args.amiId !== undefined
+        ? pulumi.output(args.amiId)
+        : this.lookUpAmi(
+            subject,
+            resolved.release,
+            resolved.amiVariant,
+            args.kubernetesVersion as pulumi.Input<string>,
+          );
 
     this.launchTemplate = new ec2.LaunchTemplate(
       `${name}-launch-template`,
       {
-        imageId: args.amiId,
+        imageId: this.amiId,
         instanceType: resolved.instanceType,
-        userData: this.userData.apply(encodeUserData),
+        userData: rendered.apply((r) => {
+          if (!r.ok) throw r.refused;
+          return encodeUserData(r.userData);
+        }),
         iamInstanceProfile: { arn: this.instanceProfile.arn },
         vpcSecurityGroupIds: args.securityGroupIds,
         ...(args.keyName !== undefined ? { keyName: args.keyName } : {}),
@@ -276,7 +531,7 @@ export class SelfManagedWindowsNodePool extends pulumi.ComponentResource {
       { parent: this },
     );
 
-    const autoscalerTags = autoscalerNodeTemplateTags(target);
+    const autoscalerTags = autoscalerNodeTemplateTags(target, resolved.podIpCapacity);
     const tags: pulumi.Input<awsInputs.autoscaling.GroupTag>[] = [
       { key: 'Name', value: `${name}`, propagateAtLaunch: true },
       // Nodes of the cluster: the cloud provider and the load balancer controller look for this tag.
@@ -309,7 +564,31 @@ export class SelfManagedWindowsNodePool extends pulumi.ComponentResource {
       autoScalingGroup: this.autoScalingGroup,
       launchTemplate: this.launchTemplate,
       nodeRoleArn: this.nodeRoleArn,
+      amiId: this.amiId,
     });
+  }
+
+  /** The latest EKS-optimized Windows AMI for the release, variant and Kubernetes minor (AWS's public SSM parameter). */
+  private lookUpAmi(
+    subject: string,
+    release: WindowsRelease,
+    variant: EksAmiVariant,
+    kubernetesVersion: pulumi.Input<string>,
+  ): pulumi.Output<string> {
+    const parameter = pulumi.output(kubernetesVersion).apply((version) => {
+      const minor = parseKubernetesMinor(version);
+      if (minor === undefined) {
+        throwInputErrors(subject, [
+          {
+            path: 'kubernetesVersion',
+            message: `Kubernetes version '${version}' is not a Kubernetes 1.x version, so no AMI can be looked up.`,
+            fix: "Write e.g. '1.32'.",
+          },
+        ]);
+      }
+      return eksWindowsAmiParameterName(release, variant, minor as number);
+    });
+    return ssm.getParameterOutput({ name: parameter }, { parent: this }).value;
   }
 }
 

@@ -4,6 +4,7 @@
  * @see https://docs.aws.amazon.com/eks/latest/userguide/eks-optimized-windows-ami.html#bootstrap-script-configuration-parameters
  * @see https://docs.aws.amazon.com/eks/latest/userguide/launch-templates.html
  */
+import { WindowsValidationError, type ValidationIssue } from '../../core/errors';
 import type { Taint } from '../../core/target';
 import { taintToString } from '../node-pool';
 
@@ -47,7 +48,8 @@ export interface WindowsUserDataOptions {
   /** `-EKSClusterName`. */
   readonly clusterName: string;
   /**
-   * `-APIServerEndpoint`: saves the script a DescribeCluster call.
+   * `-APIServerEndpoint`: saves the script a DescribeCluster call. Only valid together with
+   * `certificateAuthority` (`-Base64ClusterCA`), per the bootstrap parameter table.
    * @default - looked up by the script
    */
   readonly apiServerEndpoint?: string;
@@ -61,6 +63,12 @@ export interface WindowsUserDataOptions {
    * @default - derived by the script from the service CIDR
    */
   readonly dnsClusterIp?: string;
+  /**
+   * `-ServiceCIDR`: the cluster's service IPv4 range. Without it the script guesses `10.100.0.0/16` or
+   * `172.20.0.0/16` from the node's own address, which breaks nodes of clusters with a custom service CIDR.
+   * @default - guessed by the script
+   */
+  readonly serviceCidr?: string;
   /** `-KubeletExtraArgs`, see `windowsKubeletArgs`. */
   readonly kubeletArgs: readonly string[];
 }
@@ -70,11 +78,14 @@ export interface WindowsUserDataOptions {
  * single-quoted PowerShell string, so nothing in it is expanded.
  */
 export function renderWindowsUserData(options: WindowsUserDataOptions): string {
+  const problems = userDataProblems(options);
+  if (problems.length > 0) throw new WindowsValidationError(problems, 'EKS Windows user data');
   const params: string[] = [`-EKSClusterName ${psQuote(options.clusterName)}`];
   if (options.apiServerEndpoint !== undefined) params.push(`-APIServerEndpoint ${psQuote(options.apiServerEndpoint)}`);
   if (options.certificateAuthority !== undefined)
     params.push(`-Base64ClusterCA ${psQuote(options.certificateAuthority)}`);
   if (options.dnsClusterIp !== undefined) params.push(`-DNSClusterIP ${psQuote(options.dnsClusterIp)}`);
+  if (options.serviceCidr !== undefined) params.push(`-ServiceCIDR ${psQuote(options.serviceCidr)}`);
   params.push(`-KubeletExtraArgs ${psQuote(options.kubeletArgs.join(' '))}`);
   return [
     '<powershell>',
@@ -83,6 +94,47 @@ export function renderWindowsUserData(options: WindowsUserDataOptions): string {
     '</powershell>',
     '',
   ].join('\n');
+}
+
+/** An IPv4 CIDR such as `172.20.0.0/16`. */
+const IPV4_CIDR = /^(25[0-5]|2[0-4]\d|1?\d?\d)(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}\/(\d|[12]\d|3[0-2])$/;
+
+/**
+ * What the bootstrap script would refuse or misread: an endpoint without the CA (`-APIServerEndpoint` is only
+ * valid with `-Base64ClusterCA`), the CA without the endpoint, a service CIDR that is not an IPv4 CIDR. Paths are
+ * the pool's arg names.
+ * @see https://docs.aws.amazon.com/eks/latest/userguide/eks-optimized-windows-ami.html#bootstrap-script-configuration-parameters
+ */
+export function userDataProblems(options: {
+  readonly apiServerEndpoint?: unknown;
+  readonly certificateAuthority?: unknown;
+  readonly serviceCidr?: unknown;
+}): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  const has = (v: unknown): boolean => v !== undefined && v !== null && v !== '';
+  if (has(options.apiServerEndpoint) && !has(options.certificateAuthority)) {
+    issues.push({
+      path: 'clusterCertificateAuthority',
+      message:
+        'clusterEndpoint is set without clusterCertificateAuthority; the bootstrap script takes -APIServerEndpoint only with -Base64ClusterCA.',
+      fix: 'Pass clusterCertificateAuthority: cluster.certificateAuthority.data too, or neither (the script calls DescribeCluster).',
+    });
+  } else if (!has(options.apiServerEndpoint) && has(options.certificateAuthority)) {
+    issues.push({
+      path: 'clusterEndpoint',
+      message: 'clusterCertificateAuthority is set without clusterEndpoint; the bootstrap script takes them together.',
+      fix: 'Pass clusterEndpoint: cluster.endpoint too, or neither.',
+    });
+  }
+  const cidr = options.serviceCidr;
+  if (cidr !== undefined && (typeof cidr !== 'string' || !IPV4_CIDR.test(cidr))) {
+    issues.push({
+      path: 'serviceIpv4Cidr',
+      message: `Service CIDR ${JSON.stringify(cidr)} is not an IPv4 CIDR.`,
+      fix: "Write the cluster's kubernetesNetworkConfig.serviceIpv4Cidr, e.g. '172.20.0.0/16'.",
+    });
+  }
+  return issues;
 }
 
 /** Base64 of the user data, as `aws.ec2.LaunchTemplate.userData` expects. */

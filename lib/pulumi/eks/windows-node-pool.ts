@@ -11,7 +11,7 @@ import type * as iam from '@pulumi/aws/iam';
 import type { ValidationIssue } from '../../core/errors';
 import type { WindowsRelease } from '../../core/releases';
 import type { WindowsNodeTarget } from '../../core/target';
-import { throwInputErrors } from '../errors';
+import { plainArgs, requireArgs, throwInputErrors } from '../errors';
 import { logWarnings, nodePoolWarnings, toCloudTaintEffect, type NodePoolWarning } from '../node-pool';
 import {
   DEFAULT_EKS_AMI_VARIANT,
@@ -24,6 +24,7 @@ import { createWindowsNodeRole } from './iam';
 import {
   checkPoolInstanceType,
   DEFAULT_WINDOWS_INSTANCE_TYPE,
+  poolPodIpCapacity,
   resolvePoolArgs,
   type EksWindowsPoolBaseArgs,
   type ResolvedPoolArgs,
@@ -64,11 +65,6 @@ export interface WindowsNodePoolArgs extends EksWindowsPoolBaseArgs {
    */
   readonly nodeGroupName?: pulumi.Input<string>;
   /**
-   * Kubernetes version of the nodes.
-   * @default - the cluster's version
-   */
-  readonly kubernetesVersion?: pulumi.Input<string>;
-  /**
    * Also write the Cluster Autoscaler `node-template` tags onto the Auto Scaling group EKS creates (EKS does not
    * copy node group tags to it; Cluster Autoscaler reads only the group's tags).
    * @default true
@@ -77,9 +73,30 @@ export interface WindowsNodePoolArgs extends EksWindowsPoolBaseArgs {
   readonly tagAutoscalingGroup?: boolean;
 }
 
+/** Args checked before anything is registered: they must be plain values, not Outputs. */
+const PLAIN_FIELDS = [
+  'release',
+  'labels',
+  'taints',
+  'scaling',
+  'diskSize',
+  'partition',
+  'amiVariant',
+  'instanceTypes',
+  'capacityType',
+  'tagAutoscalingGroup',
+] as const;
+
 /** Every problem with the args of a `WindowsNodePool`, without registering anything. */
 export function checkWindowsNodePoolArgs(args: WindowsNodePoolArgs): ValidationIssue[] {
-  return resolveManagedArgs(args).issues;
+  return checkedManagedArgs(args).issues;
+}
+
+/** Plain-value checks first (an Output in a checked field is reported, not stringified), then every other check. */
+function checkedManagedArgs(raw: WindowsNodePoolArgs): { resolved: ResolvedManagedArgs; issues: ValidationIssue[] } {
+  const { args, issues: plainIssues } = plainArgs(raw, PLAIN_FIELDS);
+  const { resolved, issues } = resolveManagedArgs(args);
+  return { resolved, issues: [...plainIssues, ...issues] };
 }
 
 interface ResolvedManagedArgs extends ResolvedPoolArgs {
@@ -87,6 +104,7 @@ interface ResolvedManagedArgs extends ResolvedPoolArgs {
   readonly instanceTypes: readonly string[];
   readonly capacityType: EksCapacityType;
   readonly tagAutoscalingGroup: boolean;
+  readonly podIpCapacity?: number;
   readonly warnings: readonly NodePoolWarning[];
 }
 
@@ -124,10 +142,20 @@ function resolveManagedArgs(args: WindowsNodePoolArgs): { resolved: ResolvedMana
     });
   }
   const tagAutoscalingGroup = args.tagAutoscalingGroup ?? true;
+  if (typeof tagAutoscalingGroup !== 'boolean') {
+    issues.push({
+      path: 'tagAutoscalingGroup',
+      message: `tagAutoscalingGroup ${JSON.stringify(tagAutoscalingGroup)} is not a boolean.`,
+      fix: 'Write true or false.',
+    });
+  }
+  const podIpCapacity =
+    issues.length === 0 ? poolPodIpCapacity(instanceTypes, base.scaling.minSize, warnings) : undefined;
   if (issues.length === 0) warnings.push(...nodePoolWarnings({ release: base.release, taints: base.taints }));
   return {
     resolved: {
       ...base,
+      ...(podIpCapacity !== undefined ? { podIpCapacity } : {}),
       amiVariant,
       instanceTypes: Array.isArray(instanceTypes) ? instanceTypes : [],
       capacityType,
@@ -164,16 +192,18 @@ export class WindowsNodePool extends pulumi.ComponentResource {
   /** The `autoscalerTags` written onto the node group's Auto Scaling group (empty when `tagAutoscalingGroup` is false). */
   public readonly autoscalingGroupTags: readonly autoscaling.Tag[];
 
-  constructor(name: string, args: WindowsNodePoolArgs, opts?: pulumi.ComponentResourceOptions) {
-    const { resolved, issues } = resolveManagedArgs(args);
-    throwInputErrors(`${WINDOWS_NODE_POOL_TYPE} '${name}'`, issues);
+  constructor(name: string, rawArgs: WindowsNodePoolArgs, opts?: pulumi.ComponentResourceOptions) {
+    const subject = `${WINDOWS_NODE_POOL_TYPE} '${name}'`;
+    const args = requireArgs(subject, rawArgs);
+    const { resolved, issues } = checkedManagedArgs(args);
+    throwInputErrors(subject, issues);
     super(WINDOWS_NODE_POOL_TYPE, name, {}, opts);
 
     const target = resolved.target as WindowsNodeTarget;
     this.nodeTarget = target;
     this.release = resolved.release;
     this.amiType = eksWindowsAmiType(resolved.release, resolved.amiVariant);
-    this.autoscalerTags = autoscalerNodeTemplateTags(target);
+    this.autoscalerTags = autoscalerNodeTemplateTags(target, resolved.podIpCapacity);
     logWarnings(resolved.warnings, this);
 
     const userTags = args.tags ?? {};
@@ -215,6 +245,16 @@ export class WindowsNodePool extends pulumi.ComponentResource {
       { parent: this, dependsOn, ignoreChanges: ['scalingConfig.desiredSize'] },
     );
 
+    this.autoscalingGroupTags = resolved.tagAutoscalingGroup ? this.tagAutoscalingGroup(name) : [];
+
+    this.registerOutputs({ nodeGroup: this.nodeGroup, nodeRoleArn: this.nodeRoleArn, amiType: this.amiType });
+  }
+
+  /**
+   * Writes `autoscalerTags` onto the Auto Scaling group EKS created. Only called when tagging is on: with
+   * `tagAutoscalingGroup: false` the group name is never read, so a node group without one cannot fail the update.
+   */
+  private tagAutoscalingGroup(name: string): autoscaling.Tag[] {
     // EKS reports the group once the node group exists; fail with a reason rather than a TypeError if it does not.
     const asgName = this.nodeGroup.resources.apply((r) => {
       const group = r?.[0]?.autoscalingGroups?.[0]?.name;
@@ -227,18 +267,14 @@ export class WindowsNodePool extends pulumi.ComponentResource {
       return group;
     });
     const usedNames = new Set<string>();
-    this.autoscalingGroupTags = resolved.tagAutoscalingGroup
-      ? Object.entries(this.autoscalerTags).map(
-          ([key, value]) =>
-            new autoscaling.Tag(
-              uniqueName(`${name}-asg-${tagSlug(key)}`, usedNames),
-              { autoscalingGroupName: asgName, tag: { key, value, propagateAtLaunch: false } },
-              { parent: this },
-            ),
-        )
-      : [];
-
-    this.registerOutputs({ nodeGroup: this.nodeGroup, nodeRoleArn: this.nodeRoleArn, amiType: this.amiType });
+    return Object.entries(this.autoscalerTags).map(
+      ([key, value]) =>
+        new autoscaling.Tag(
+          uniqueName(`${name}-asg-${tagSlug(key)}`, usedNames),
+          { autoscalingGroupName: asgName, tag: { key, value, propagateAtLaunch: false } },
+          { parent: this },
+        ),
+    );
   }
 }
 

@@ -8,12 +8,11 @@ import type { WindowsWarning } from '../../core/pod-spec';
 import { WINDOWS_RELEASES, releaseInfo, type WindowsRelease } from '../../core/releases';
 import { TAINT_EFFECTS, WINDOWS_TAINT, taintLiteral, type Taint } from '../../core/target';
 import {
-  checkReleaseMinimumKubernetes,
+  checkCloudReleaseForKubernetes,
   fromCloudTaintEffect,
   isCloudTaintEffect,
   isKnown,
   isRepellingTaint,
-  kubernetesMinorOf,
   nodeMemoryWarnings,
   releaseSupportWarnings,
   toCloudTaintEffect,
@@ -69,9 +68,7 @@ export function checkGkeReleaseForKubernetes(
   version: unknown,
   path: string,
 ): ValidationIssue[] {
-  const { minor, issues } = kubernetesMinorOf(version, path);
-  if (minor === undefined || typeof version !== 'string') return issues;
-  return checkReleaseMinimumKubernetes(release, version, minor, path);
+  return checkCloudReleaseForKubernetes('gke', release, version, path);
 }
 
 /** Checks a machine type for a Windows node: Arm families (T2A, C4A, N4A) are refused. */

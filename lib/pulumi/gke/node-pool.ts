@@ -22,7 +22,7 @@ import {
   resolveAutoscaling,
   toCloudTaintEffect,
 } from '../node-pool';
-import { throwInputErrors } from '../errors';
+import { plainArgs, requireArgs, throwInputErrors } from '../errors';
 import { checkGkeClusterForWindows, checkGkeClusterInfo, type GkeClusterInfo } from './cluster-checks';
 import {
   DEFAULT_GKE_WINDOWS_MACHINE_TYPE,
@@ -130,8 +130,9 @@ export class WindowsNodePool extends pulumi.ComponentResource {
   /** The GKE node pool. */
   public readonly nodePool: container.NodePool;
 
-  constructor(name: string, args: WindowsNodePoolArgs, opts?: pulumi.ComponentResourceOptions) {
+  constructor(name: string, rawArgs: WindowsNodePoolArgs, opts?: pulumi.ComponentResourceOptions) {
     // Validate before `super`: nothing, not even the component, is registered for bad input.
+    const args = requireArgs(`gke.WindowsNodePool ${name}`, rawArgs);
     const resolved = resolveArgs(name, args);
     super(GKE_WINDOWS_NODE_POOL_TYPE, name, {}, opts);
     logWarnings(resolved.warnings, this);
@@ -195,13 +196,17 @@ interface ResolvedArgs {
 }
 
 /** Resolves defaults once and checks every arg, throwing one InputPropertiesError listing all problems. */
-function resolveArgs(name: string, args: WindowsNodePoolArgs): ResolvedArgs {
+/** Args checked before anything is registered: they must be plain values, not Outputs. */
+const PLAIN_FIELDS = ['release', 'machineType', 'labels', 'taints', 'scaling', 'autoscaling'] as const;
+
+function resolveArgs(name: string, rawArgs: WindowsNodePoolArgs): ResolvedArgs {
+  const { args, issues: plainIssues } = plainArgs(rawArgs, PLAIN_FIELDS);
   const release = args.release ?? DEFAULT_WINDOWS_RELEASE;
   const machineType = args.machineType ?? DEFAULT_GKE_WINDOWS_MACHINE_TYPE;
   const labels = args.labels ?? {};
   const taints = args.taints ?? [WINDOWS_TAINT];
 
-  const issues: ValidationIssue[] = [];
+  const issues: ValidationIssue[] = [...plainIssues];
   const warnings: WindowsWarning[] = [];
   const cluster: Partial<GkeClusterInfo> = args.cluster ?? {};
   if (cluster.name === undefined || cluster.name === '') {

@@ -19,7 +19,7 @@ import {
   type GmsaHostAccountConfig,
 } from '../../core/gmsa-credspec';
 import { gmsaCredentialSpecNameProblems, isDns1123Subdomain } from '../../core/windows-options';
-import { throwInputErrors } from '../errors';
+import { requireArgs, throwInputErrors } from '../errors';
 import type { GmsaCredentialSpecReference } from './windows-pod';
 
 const RBAC_API_GROUP = 'rbac.authorization.k8s.io';
@@ -76,8 +76,9 @@ export class GmsaCredentialSpec extends pulumi.ComponentResource implements Gmsa
   private clusterRole?: ClusterRole;
   private readonly grants = new Map<string, GmsaUseGrant>();
 
-  constructor(name: string, args: GmsaCredentialSpecArgs, opts?: pulumi.ComponentResourceOptions) {
+  constructor(name: string, rawArgs: GmsaCredentialSpecArgs, opts?: pulumi.ComponentResourceOptions) {
     const subject = `GmsaCredentialSpec '${name}'`;
+    const args = requireArgs(subject, rawArgs);
     const credentialSpecName = args.name ?? name; // pods must name it before it exists: never auto-named
     const issues: ValidationIssue[] = gmsaCredentialSpecNameProblems(credentialSpecName).map((message) => ({
       path: 'name',

@@ -9,7 +9,7 @@ import type { ValidationIssue } from '../../core/errors';
 import { windowsRuntimeHandler, type WindowsIsolation, type WindowsRelease } from '../../core/releases';
 import { schedulingFor, windowsNodeTarget, type WindowsNodeTarget } from '../../core/target';
 import { isDns1123Subdomain } from '../../core/windows-options';
-import { asInputErrors, throwInputErrors } from '../errors';
+import { asInputErrors, requireArgs, throwInputErrors } from '../errors';
 import { isPlain } from './inputs';
 
 export interface WindowsRuntimeClassArgs {
@@ -69,8 +69,10 @@ export class WindowsRuntimeClass extends pulumi.ComponentResource {
   /** The RuntimeClass object. */
   public readonly runtimeClass: RuntimeClass;
 
-  constructor(name: string, args: WindowsRuntimeClassArgs = {}, opts?: pulumi.ComponentResourceOptions) {
+  constructor(name: string, rawArgs: WindowsRuntimeClassArgs = {}, opts?: pulumi.ComponentResourceOptions) {
     const subject = `WindowsRuntimeClass '${name}'`;
+    // `undefined` takes the default `{}`; `null` is refused like any other non-object.
+    const args = requireArgs(subject, rawArgs);
     const runtimeClassName = args.name ?? name; // the target carries the name: never auto-named
     const issues: ValidationIssue[] = [];
     if (!isDns1123Subdomain(runtimeClassName)) {

@@ -9,7 +9,7 @@ import type { ValidationIssue } from '../../core/errors';
 import type { PodSpec } from '../../core/kube';
 import type { WindowsWarning } from '../../core/pod-spec';
 import type { WindowsNodeTarget } from '../../core/target';
-import { throwInputErrors } from '../errors';
+import { requireArgs, throwInputErrors } from '../errors';
 import { isPlain, isRecord, plainCopy, type Json } from './inputs';
 import { logWarnings } from '../node-pool';
 import { convertPodSpec, type WindowsPodArgs } from './windows-pod';
@@ -104,10 +104,11 @@ export class WindowsWorkload<TResource extends pulumi.CustomResource> extends pu
   constructor(
     kind: WorkloadKind<TResource>,
     name: string,
-    args: WindowsWorkloadArgs<unknown>,
+    rawArgs: WindowsWorkloadArgs<unknown>,
     opts?: pulumi.ComponentResourceOptions,
   ) {
     const subject = `${kind.typeToken.split(':').pop() ?? kind.kind} '${name}'`;
+    const args = requireArgs(subject, rawArgs);
     const windows = args.windows ?? {};
     const warnings: WindowsWarning[] = [];
     const eventual = !isPlain(args.spec) || !isPlain(args.podSpec) || !isPlain(windows.target);
@@ -125,33 +126,45 @@ export class WindowsWorkload<TResource extends pulumi.CustomResource> extends pu
     super(kind.typeToken, name, {}, opts);
     logWarnings(warnings, this);
 
-    const rendered: pulumi.Output<Rendered> = plain
+    // Eventual inputs are checked once known. A refusal is caught here and raised again only where the workload
+    // takes its spec: one rejection, one error in `pulumi up`, instead of one per derived Output (each of which
+    // would prefix the shared error's message with another "error serializing property").
+    const rendered: pulumi.Output<Rendered | { readonly refused: unknown }> = plain
       ? (pulumi.output(plain) as unknown as pulumi.Output<Rendered>)
-      : pulumi
-          .all([args.spec, args.podSpec, windows.target])
-          .apply(([spec, podSpec, target]) =>
-            render(
+      : pulumi.all([args.spec, args.podSpec, windows.target]).apply(([spec, podSpec, target]) => {
+          try {
+            return render(
               kind,
               name,
               subject,
               { spec, podSpec, target: target as WindowsNodeTarget | undefined },
               windows,
               (w) => logWarnings([w], this),
-            ),
-          );
+            );
+          } catch (refused) {
+            return { refused };
+          }
+        });
+    const ok = (r: Rendered | { readonly refused: unknown }): r is Rendered => !('refused' in r);
     const gmsa = windows.gmsa;
     const dependsOn = typeof gmsa === 'object' && pulumi.Resource.isInstance(gmsa) ? [gmsa] : [];
     this.workload = kind.create(
       name,
       {
         ...(args.metadata !== undefined ? { metadata: args.metadata } : {}),
-        spec: plain ? plain.spec : rendered.apply((r) => r.spec),
+        spec: plain
+          ? plain.spec
+          : rendered.apply((r) => {
+              if (!ok(r)) throw r.refused;
+              return r.spec;
+            }),
       },
       { parent: this, dependsOn },
     );
-    this.podSpec = rendered.apply((r) => r.podSpec);
-    this.podLabels = rendered.apply((r) => r.podLabels);
-    this.nodeTarget = rendered.apply((r) => r.target);
+    // When the inputs were refused these stay empty: the deployment fails with the workload's one error.
+    this.podSpec = rendered.apply((r) => (ok(r) ? r.podSpec : ({} as PodSpec)));
+    this.podLabels = rendered.apply((r) => (ok(r) ? r.podLabels : {}));
+    this.nodeTarget = rendered.apply((r) => (ok(r) ? r.target : undefined));
     this.registerOutputs({ podSpec: this.podSpec, podLabels: this.podLabels });
   }
 }

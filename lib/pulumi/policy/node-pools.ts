@@ -11,6 +11,7 @@ import {
   checkAksClusterForWindows,
 } from '../aks/checks';
 import { checkEksNodeGroupInputs } from '../eks/node-group-check';
+import { checkEksClusterForWindows, EKS_CLUSTER_TYPE } from '../eks/cluster-checks';
 import {
   checkGkeClusterForWindows,
   checkGkeNodePoolInputs,
@@ -139,6 +140,20 @@ export function clusterFindings(resources: readonly StackResource[]): { urn: str
   const windowsOn = (cloud: 'aks' | 'gke'): boolean =>
     read.some((r) => cloudResourceKind(r.type)?.startsWith(cloud) && declaresWindowsNodes(r.type, r.value));
   const out: { urn: string; finding: CloudFinding }[] = [];
+  // EKS: the cluster-level findings go to the stack's cluster, else to its first Windows node group.
+  const eks = checkEksClusterForWindows(read.map((r) => ({ type: r.type, props: r.value })));
+  if (eks.length > 0) {
+    const anchor =
+      read.find((r) => r.type === EKS_CLUSTER_TYPE) ??
+      read.find((r) => declaresWindowsNodes(r.type, r.value) && cloudResourceKind(r.type) === 'eks-node-group') ??
+      read[0];
+    for (const { ruleId, severity, path, message, fix } of eks) {
+      out.push({
+        urn: anchor.urn,
+        finding: { ruleId, severity, path, message, ...(fix !== undefined ? { fix } : {}) },
+      });
+    }
+  }
   for (const r of read) {
     const kind = cloudResourceKind(r.type);
     if (kind === 'aks-cluster' && windowsOn('aks')) {

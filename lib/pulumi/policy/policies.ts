@@ -169,7 +169,7 @@ function clusterPolicy(level: Level): StackValidationPolicy {
     description:
       level === 'mandatory'
         ? 'Clusters that cannot take the Windows pools the stack declares (AKS windowsProfile and Azure CNI; GKE Standard, VPC-native, a Linux pool).'
-        : 'Cluster settings that make Windows pools fragile (AKS network plugin left to the default).',
+        : 'Cluster settings that make Windows pools fragile (AKS network plugin left to the default; no EKS VPC resource controller policy or Windows IPAM in the stack).',
     enforcementLevel: level,
     validateStack: (args: StackValidationArgs, reportViolation: ReportViolation) => {
       for (const { urn, finding } of clusterFindings(args.resources)) {

@@ -22,7 +22,7 @@ import { namespaceEnforces, type SetIndex } from '../context';
 import type { Fixer, FixerTable } from '../fixes';
 import type { PodFacts } from '../pod';
 import type { Report } from '../report';
-import { arr, byteLength, has, join, own, rec, show, type Rec } from '../util';
+import { arr, byteLength, has, isPlaceholder, join, own, rec, show, type Rec } from '../util';
 
 const VALID_OS = ['linux', 'windows'];
 
@@ -143,7 +143,7 @@ function checkOsUnset(p: PodFacts, index: SetIndex, report: Report): void {
 /** `validateWindowsSecurityContextOptions`: formats checked for every pod that sets them. */
 function checkWindowsOptions(windowsOptions: Rec, path: string, report: Report): void {
   const user = own(windowsOptions, 'runAsUserName');
-  if (user !== undefined && user !== null) {
+  if (user !== undefined && user !== null && !isPlaceholder(user)) {
     const userPath = join(path, 'runAsUserName');
     const problems = typeof user === 'string' ? runAsUserNameProblems(user) : ['runAsUserName must be a string.'];
     if (problems.length > 0) {
@@ -156,7 +156,7 @@ function checkWindowsOptions(windowsOptions: Rec, path: string, report: Report):
     }
   }
   const gmsaName = own(windowsOptions, 'gmsaCredentialSpecName');
-  if (gmsaName !== undefined && gmsaName !== null) {
+  if (gmsaName !== undefined && gmsaName !== null && !isPlaceholder(gmsaName)) {
     const namePath = join(path, 'gmsaCredentialSpecName');
     const problems =
       typeof gmsaName === 'string'

@@ -43,8 +43,8 @@ export function checkPodFeatures(p: PodFacts, report: Report): void {
     report(
       'windows-dns-host-net',
       path,
-      `${path} 'ClusterFirstWithHostNet' is not supported on Windows pods outside HostProcess.`,
-      "Use dnsPolicy 'ClusterFirst' (the default).",
+      `${path} 'ClusterFirstWithHostNet' means nothing on a Windows pod outside HostProcess: it has no host network, and the kubelet gives it cluster DNS as with ClusterFirst.`,
+      "Use dnsPolicy 'ClusterFirst' (the default), or make the pod HostProcess if it needs the host network.",
     );
   }
   arr(p.spec, 'volumes').forEach((v, i) => {

@@ -152,11 +152,16 @@ export function checkWildcardTolerations(p: PodFacts, hybrid: boolean, report: R
 export function checkLinuxPinned(p: PodFacts, report: Report): void {
   if (p.windows || p.windowsHint !== undefined || selectsOs(p, 'linux')) return;
   if (p.osAllowedByAffinity !== undefined && !p.osAllowedByAffinity.has('windows')) return;
+  // A pool or role label (control-plane nodes, agentpool: system) usually selects Linux nodes only: advice.
+  const byPool = p.poolSelector !== undefined;
   report(
     'linux-node-selector-missing',
     join(p.path, 'nodeSelector'),
-    `This Linux pod has no ${OS_LABEL}: linux nodeSelector beside Windows workloads in the same file: on an untainted Windows node (the AKS and EKS default) it can land there and never start.`,
+    byPool
+      ? `This Linux pod selects nodes by ${p.poolSelector} but not by ${OS_LABEL}: unless that label selects only Linux nodes it can land on a Windows node beside the Windows workloads of this file.`
+      : `This Linux pod has no ${OS_LABEL}: linux nodeSelector beside Windows workloads in the same file: on an untainted Windows node (the AKS and EKS default) it can land there and never start.`,
     `Add nodeSelector { ${OS_LABEL}: linux } (pinLinuxWorkloads(scope) does it for a whole cdk8s app).`,
+    byPool ? 'info' : undefined,
   );
 }
 

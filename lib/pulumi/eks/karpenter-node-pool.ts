@@ -1,0 +1,290 @@
+/**
+ * `WindowsKarpenterNodePool`: Windows capacity on EKS through Karpenter. Registers the Karpenter `EC2NodeClass`
+ * and `NodePool` the core builds (`windowsKarpenterManifests`), a node role of their own, and the `EC2_WINDOWS`
+ * access entry that lets the nodes join; exposes `nodeTarget` like every other pool.
+ * @see https://karpenter.sh/docs/concepts/nodepools/
+ * @see https://karpenter.sh/docs/concepts/nodeclasses/
+ */
+import * as pulumi from '@pulumi/pulumi';
+import * as eks from '@pulumi/aws/eks';
+import type * as iam from '@pulumi/aws/iam';
+import { CustomResource } from '@pulumi/kubernetes/apiextensions';
+import type { ValidationIssue } from '../../core/errors';
+import {
+  windowsKarpenterManifests,
+  type KarpenterCapacityType,
+  type KarpenterRequirement,
+  type KarpenterSelectorTerm,
+  type WindowsKarpenterManifests,
+  type WindowsKarpenterOptions,
+} from '../../core/karpenter';
+import { DEFAULT_WINDOWS_RELEASE, isWindowsRelease, type WindowsRelease } from '../../core/releases';
+import type { Taint, WindowsNodeTarget } from '../../core/target';
+import { asInputErrors, isEventual, plainArgs, requireArgs, requiredInput, throwInputErrors } from '../errors';
+import { checkCloudReleaseForKubernetes, logWarnings, nodePoolWarnings } from '../node-pool';
+import { windowsAwsAuthRoleMapping, type AwsAuthRoleMapping } from './aws-auth';
+import { createWindowsNodeRole, DEFAULT_PARTITION } from './iam';
+import type { NodeRoleRef } from './self-managed-node-pool';
+import { EC2_WINDOWS_ACCESS_ENTRY_TYPE } from './self-managed-node-pool';
+
+export const WINDOWS_KARPENTER_NODE_POOL_TYPE = 'k8s-windows:eks:WindowsKarpenterNodePool';
+
+export interface WindowsKarpenterNodePoolArgs {
+  /** The EKS cluster (for the nodes' access entry). */
+  readonly clusterName: pulumi.Input<string>;
+  /** Subnets Karpenter launches in, e.g. `[{ tags: { 'karpenter.sh/discovery': clusterName } }]`. */
+  readonly subnetSelectorTerms: pulumi.Input<readonly KarpenterSelectorTerm[]>;
+  /** Security groups of the nodes, e.g. `[{ id: cluster.vpcConfig.clusterSecurityGroupId }]`. */
+  readonly securityGroupSelectorTerms: pulumi.Input<readonly KarpenterSelectorTerm[]>;
+  /**
+   * Name of the `NodePool` and `EC2NodeClass`.
+   * @default - the component name
+   */
+  readonly name?: string;
+  /**
+   * Windows Server release: AMI alias `windows<release>@latest` and the build requirement.
+   * @default '2022'
+   */
+  readonly release?: WindowsRelease;
+  /**
+   * The cluster's Kubernetes version, checked against the release when plain (EKS and Karpenter run Windows Server
+   * 2025 from 1.35).
+   * @default - not checked
+   */
+  readonly kubernetesVersion?: pulumi.Input<string>;
+  /** @default {} */
+  readonly labels?: Readonly<Record<string, string>>;
+  /** @default [WINDOWS_TAINT] */
+  readonly taints?: readonly Taint[];
+  /** @default ['on-demand'] */
+  readonly capacityTypes?: readonly KarpenterCapacityType[];
+  /** @default ['c', 'm', 'r'] */
+  readonly instanceCategories?: readonly string[];
+  /** @default 5 */
+  readonly minInstanceGeneration?: number;
+  /** @default [] */
+  readonly requirements?: readonly KarpenterRequirement[];
+  /** @default - none */
+  readonly limits?: Readonly<Record<string, string>>;
+  /** @default 50 */
+  readonly diskSize?: number;
+  /** @default '720h' */
+  readonly expireAfter?: string;
+  /** @default { consolidationPolicy: 'WhenEmptyOrUnderutilized', consolidateAfter: '5m' } */
+  readonly disruption?: WindowsKarpenterOptions['disruption'];
+  /** Tags on the instances Karpenter launches. @default {} */
+  readonly tags?: Readonly<Record<string, string>>;
+  /**
+   * An existing role for the nodes (its name goes to `EC2NodeClass.spec.role`). Karpenter's controller needs
+   * `iam:PassRole` on it.
+   * @default - a new role with AmazonEKSWorkerNodePolicy, AmazonEC2ContainerRegistryReadOnly, AmazonEKS_CNI_Policy
+   */
+  readonly nodeRole?: NodeRoleRef;
+  /**
+   * Create the `EC2_WINDOWS` access entry for the role. Turn off on `CONFIG_MAP` clusters and map
+   * `awsAuthRoleMapping` in aws-auth instead.
+   * @default true
+   */
+  readonly createAccessEntry?: boolean;
+  /**
+   * AWS partition, for the node role's managed policy ARNs.
+   * @default 'aws'
+   */
+  readonly partition?: string;
+  /**
+   * Kubernetes provider for the cluster.
+   * @default - the provider from `opts.providers`, else the ambient kubeconfig
+   */
+  readonly kubernetesProvider?: pulumi.ProviderResource;
+}
+
+/** Args checked before anything is registered: they must be plain values, not Outputs. */
+const PLAIN_FIELDS = [
+  'name',
+  'release',
+  'labels',
+  'taints',
+  'capacityTypes',
+  'instanceCategories',
+  'minInstanceGeneration',
+  'requirements',
+  'limits',
+  'diskSize',
+  'expireAfter',
+  'disruption',
+  'tags',
+  'createAccessEntry',
+  'partition',
+] as const;
+
+/** Stands in for values only known later (the role name, Output selector terms) while the plain ones are checked. */
+const LATER_ROLE = 'role-known-later';
+const LATER_TERMS: readonly KarpenterSelectorTerm[] = [{ id: 'known-later' }];
+
+function options(
+  args: WindowsKarpenterNodePoolArgs,
+  name: string,
+  role: string,
+  subnets: readonly KarpenterSelectorTerm[],
+  securityGroups: readonly KarpenterSelectorTerm[],
+): WindowsKarpenterOptions {
+  const {
+    clusterName: _c,
+    kubernetesVersion: _k,
+    nodeRole: _n,
+    createAccessEntry: _a,
+    partition: _p,
+    kubernetesProvider: _kp,
+    ...rest
+  } = args;
+  return { ...rest, name, role, subnetSelectorTerms: subnets, securityGroupSelectorTerms: securityGroups };
+}
+
+/** Every problem with the args of a `WindowsKarpenterNodePool` that can be known before deployment. */
+export function checkWindowsKarpenterNodePoolArgs(
+  rawArgs: WindowsKarpenterNodePoolArgs,
+  name = 'windows',
+): ValidationIssue[] {
+  const { args, issues } = plainArgs(rawArgs, PLAIN_FIELDS);
+  issues.push(...requiredInput(args.clusterName, 'clusterName', 'Pass the EKS cluster name, e.g. cluster.name.'));
+  const release = args.release ?? DEFAULT_WINDOWS_RELEASE;
+  if (isWindowsRelease(release)) {
+    issues.push(...checkCloudReleaseForKubernetes('eks', release, args.kubernetesVersion, 'kubernetesVersion'));
+  }
+  const plainTerms = (v: unknown): readonly KarpenterSelectorTerm[] =>
+    isEventual(v) || (Array.isArray(v) && v.some((t) => isEventual(t) || isEventual((t as KarpenterSelectorTerm)?.id)))
+      ? LATER_TERMS
+      : (v as readonly KarpenterSelectorTerm[]);
+  const role = args.nodeRole === undefined || isEventual(args.nodeRole.name) ? LATER_ROLE : String(args.nodeRole.name);
+  try {
+    windowsKarpenterManifests(
+      options(
+        args,
+        args.name ?? name,
+        role,
+        plainTerms(args.subnetSelectorTerms),
+        plainTerms(args.securityGroupSelectorTerms),
+      ),
+    );
+  } catch (e) {
+    const core = e as { issues?: readonly ValidationIssue[] };
+    if (!Array.isArray(core.issues)) throw e;
+    for (const i of core.issues) {
+      // The manifest name defaults to the component name: say so.
+      issues.push(i.path === 'name' && args.name === undefined ? { ...i, fix: `Set name. ${i.fix ?? ''}`.trim() } : i);
+    }
+  }
+  return issues;
+}
+
+/**
+ * Windows nodes from Karpenter: an `EC2NodeClass` (the release's `windows20xx@latest` AMI alias, a gp3 root volume
+ * on `/dev/sda1`) and a `NodePool` (`kubernetes.io/os In [windows]`, `kubernetes.io/arch In [amd64]`, the release's
+ * build, families EC2 offers Windows on, the Windows taint), both from the core's `windowsKarpenterManifests`, plus
+ * a node role and its `EC2_WINDOWS` access entry. Karpenter itself (controller, its IAM, `iam:PassRole` on the
+ * node role) is not installed here. Make it depend on a `WindowsClusterPrerequisites` (Windows IPAM).
+ *
+ * Plain args are checked before anything is registered (one `InputPropertiesError`); Output selector terms and the
+ * role name are checked once known, failing the deployment with one error.
+ */
+export class WindowsKarpenterNodePool extends pulumi.ComponentResource {
+  public readonly nodeTarget: WindowsNodeTarget;
+  public readonly release: WindowsRelease;
+  public readonly nodeClass: CustomResource;
+  public readonly nodePool: CustomResource;
+  /** The node role created for the pool; undefined when `nodeRole` was given. */
+  public readonly nodeRole?: iam.Role;
+  public readonly nodeRoleArn: pulumi.Output<string>;
+  public readonly accessEntry?: eks.AccessEntry;
+  /** The aws-auth `mapRoles` entry the nodes need on `CONFIG_MAP` clusters. */
+  public readonly awsAuthRoleMapping: pulumi.Output<AwsAuthRoleMapping>;
+  /** The manifests registered (the same objects cdk8s and GitOps users get from the core). */
+  public readonly manifests: pulumi.Output<{ nodePool: unknown; nodeClass: unknown }>;
+
+  constructor(name: string, rawArgs: WindowsKarpenterNodePoolArgs, opts?: pulumi.ComponentResourceOptions) {
+    const subject = `${WINDOWS_KARPENTER_NODE_POOL_TYPE} '${name}'`;
+    const args = requireArgs(subject, rawArgs);
+    throwInputErrors(subject, checkWindowsKarpenterNodePoolArgs(args, name));
+    super(WINDOWS_KARPENTER_NODE_POOL_TYPE, name, {}, opts);
+
+    const manifestName = args.name ?? name;
+    this.release = args.release ?? DEFAULT_WINDOWS_RELEASE;
+    // The scheduling contract depends only on plain args: known now.
+    const preview = windowsKarpenterManifests(options(args, manifestName, LATER_ROLE, LATER_TERMS, LATER_TERMS));
+    this.nodeTarget = preview.nodeTarget;
+    logWarnings(nodePoolWarnings({ release: this.release, taints: this.nodeTarget.taints }), this);
+
+    let role: NodeRoleRef;
+    let roleReady: pulumi.Resource[] = [];
+    if (args.nodeRole !== undefined) {
+      role = args.nodeRole;
+    } else {
+      const created = createWindowsNodeRole(name, args.partition ?? DEFAULT_PARTITION, this, args.tags);
+      this.nodeRole = created.role;
+      role = created.role;
+      roleReady = [...created.attachments];
+    }
+    this.nodeRoleArn = pulumi.output(role.arn);
+    this.awsAuthRoleMapping = this.nodeRoleArn.apply(windowsAwsAuthRoleMapping);
+    if (args.createAccessEntry ?? true) {
+      this.accessEntry = new eks.AccessEntry(
+        `${name}-access-entry`,
+        { clusterName: args.clusterName, principalArn: role.arn, type: EC2_WINDOWS_ACCESS_ENTRY_TYPE },
+        { parent: this },
+      );
+    }
+
+    // Built once the role name and selector terms are known; a refusal surfaces once, where the EC2NodeClass
+    // takes its spec (the NodePool depends on it).
+    const built = pulumi
+      .all([role.name, args.subnetSelectorTerms, args.securityGroupSelectorTerms])
+      .apply(([roleName, subnets, securityGroups]) => {
+        try {
+          return {
+            ok: true as const,
+            manifests: asInputErrors(subject, '', () =>
+              windowsKarpenterManifests(
+                options(
+                  args,
+                  manifestName,
+                  roleName,
+                  subnets as KarpenterSelectorTerm[],
+                  securityGroups as KarpenterSelectorTerm[],
+                ),
+              ),
+            ) as WindowsKarpenterManifests,
+          };
+        } catch (refused) {
+          return { ok: false as const, refused };
+        }
+      });
+    const provider = args.kubernetesProvider !== undefined ? { provider: args.kubernetesProvider } : {};
+    this.nodeClass = new CustomResource(
+      `${name}-node-class`,
+      {
+        apiVersion: preview.nodeClass.apiVersion,
+        kind: preview.nodeClass.kind,
+        metadata: { name: manifestName },
+        spec: built.apply((b) => {
+          if (!b.ok) throw b.refused;
+          return b.manifests.nodeClass.spec;
+        }),
+      },
+      { parent: this, dependsOn: [...roleReady, ...(this.accessEntry ? [this.accessEntry] : [])], ...provider },
+    );
+    this.nodePool = new CustomResource(
+      `${name}-node-pool`,
+      {
+        apiVersion: preview.nodePool.apiVersion,
+        kind: preview.nodePool.kind,
+        metadata: { name: manifestName },
+        spec: built.apply((b) => (b.ok ? b.manifests.nodePool.spec : preview.nodePool.spec)),
+      },
+      { parent: this, dependsOn: [this.nodeClass], ...provider },
+    );
+    this.manifests = built.apply((b) =>
+      b.ok ? { nodePool: b.manifests.nodePool, nodeClass: b.manifests.nodeClass } : { nodePool: {}, nodeClass: {} },
+    );
+    this.registerOutputs({ nodePool: this.nodePool, nodeClass: this.nodeClass, nodeRoleArn: this.nodeRoleArn });
+  }
+}
