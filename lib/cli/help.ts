@@ -52,8 +52,9 @@ Options:
                                    (default: text)
   --toleration <key=value:Effect>  a taint your Windows nodes carry (repeatable; 'key:Effect' for a
                                    taint without value)
-  --cloud <${FIX_CLOUDS.join('|')}>           add the taints the cloud puts on Windows nodes itself: gke taints
+  --cloud <${FIX_CLOUDS.join('|')}>            add the taints the cloud puts on Windows nodes itself: gke taints
                                    them node.kubernetes.io/os=windows:NoSchedule; eks and aks add none
+                                   (and re-levels advice as for lint)
   --windows-release <${WINDOWS_RELEASES.join('|')}>
                                    the release of your Windows nodes: pins unpinned Windows pods to it
   --runtime-class <name>           with --windows-release: set this RuntimeClass instead of the build
