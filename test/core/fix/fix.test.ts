@@ -1,5 +1,5 @@
 /** fixManifests: each fixable rule fixed (and left alone where the fix is not certain), faithful YAML output. */
-import { parse, parseAllDocuments } from 'yaml';
+import { parse, parseAllDocuments, stringify } from 'yaml';
 import { fixManifests, RULES, validateManifests, WindowsValidationError, type FixOptions } from 'k8s-windows';
 import { FIXERS } from '../../../lib/core/fix/fixers';
 
@@ -186,6 +186,24 @@ spec:
     const r = fix(text);
     expect(podSpecOf(r.text).nodeSelector).toMatchObject({ 'kubernetes.io/os': 'windows' });
     expect(r.changes.map((c) => c.ruleId)).toEqual(['windows-node-selector-affinity-only', 'image-build-unpinned']);
+  });
+});
+
+describe('every kind that holds a pod', () => {
+  it.each([
+    ['Pod', 'spec'],
+    ['CronJob', 'spec.jobTemplate.spec.template.spec'],
+    ['PodTemplate', 'template.spec'],
+  ])('%s: fixed at %s', (kind, at) => {
+    const segments = at.split('.');
+    const podSpec = { containers: [{ name: 'a', image: IIS }] };
+    const body = segments.reduceRight<unknown>((inner, seg) => ({ [seg]: inner }), podSpec) as object;
+    const text = stringify({ apiVersion: 'v1', kind, metadata: { name: 'a' }, ...body });
+    const r = fix(text);
+    let value: unknown = parse(r.text);
+    for (const seg of segments) value = (value as Record<string, unknown>)[seg];
+    expect(value).toMatchObject({ os: { name: 'windows' }, nodeSelector: { 'kubernetes.io/os': 'windows' } });
+    expect(r.changes[0].path).toBe(`${at}.os.name`);
   });
 });
 
