@@ -20,15 +20,14 @@
  */
 import { readFileSync } from 'fs';
 import { WindowsValidationError, type ValidationIssue } from '../core/errors';
+import { CLOUDS, type Cloud } from '../core/cloud-gates';
 import { WINDOWS_RELEASES, isWindowsRelease } from '../core/releases';
 import {
   RULES_BY_ID,
-  CLOUDS,
   SEVERITIES,
   loadManifestsWithErrors,
   sourcePosition,
   validateManifests,
-  type Cloud,
   type Diagnostic,
   type RuleSetting,
   type Severity,

@@ -7,7 +7,8 @@ import { parseArgs } from 'node:util';
 import { parseKubernetesMinor, parseWindowsRelease, type WindowsRelease } from '../core/releases';
 import { parseTaint } from '../core/fix/options';
 import type { Taint } from '../core/target';
-import { CLOUDS, type Cloud, type RuleSetting } from '../core/validate/types';
+import { CLOUDS, type Cloud } from '../core/cloud-gates';
+import type { RuleSetting } from '../core/validate/types';
 
 /** Output formats of `lint`. */
 export const LINT_FORMATS = ['text', 'json', 'sarif'] as const;

@@ -6,7 +6,8 @@
  */
 import { promises as fs } from 'node:fs';
 import { parseDocument } from 'yaml';
-import { fixManifestSet, parseTaint, FIX_CLOUDS, type FixChange, type FixOptions } from '../core/fix';
+import { CLOUDS } from '../core/cloud-gates';
+import { fixManifestSet, parseTaint, type FixChange, type FixOptions } from '../core/fix';
 import { parseWindowsRelease } from '../core/releases';
 import type { Taint } from '../core/target';
 import type { Diagnostic, RuleSetting } from '../core/validate/types';
@@ -239,9 +240,9 @@ function krmOptions(functionConfig: unknown, base: FixOptions): FixOptions {
   }
   out.tolerations = tolerations;
   if (spec.cloud !== undefined) {
-    if (typeof spec.cloud === 'string' && (FIX_CLOUDS as readonly string[]).includes(spec.cloud))
+    if (typeof spec.cloud === 'string' && (CLOUDS as readonly string[]).includes(spec.cloud))
       out.cloud = spec.cloud as FixOptions['cloud'];
-    else problems.push(`spec.cloud: ${JSON.stringify(spec.cloud)} is not one of ${FIX_CLOUDS.join(', ')}.`);
+    else problems.push(`spec.cloud: ${JSON.stringify(spec.cloud)} is not one of ${CLOUDS.join(', ')}.`);
   }
   if (spec.windowsRelease !== undefined) {
     const parsed = parseWindowsRelease(String(spec.windowsRelease));

@@ -3,7 +3,7 @@ import { WINDOWS_RELEASES } from '../core/releases';
 import { WAIVE_ANNOTATION } from '../core/validate/types';
 import type { CommandName } from './args';
 import { MANIFEST_EXTENSIONS } from './files';
-import { FIX_CLOUDS } from '../core/fix/options';
+import { CLOUDS } from '../core/cloud-gates';
 
 const OVERVIEW = `Usage: k8s-windows <command> [options]
 
@@ -52,7 +52,7 @@ Options:
                                    (default: text)
   --toleration <key=value:Effect>  a taint your Windows nodes carry (repeatable; 'key:Effect' for a
                                    taint without value)
-  --cloud <${FIX_CLOUDS.join('|')}>            add the taints the cloud puts on Windows nodes itself: gke taints
+  --cloud <${CLOUDS.join('|')}>            add the taints the cloud puts on Windows nodes itself: gke taints
                                    them node.kubernetes.io/os=windows:NoSchedule; eks and aks add none
                                    (and re-levels advice as for lint)
   --windows-release <${WINDOWS_RELEASES.join('|')}>

@@ -4,10 +4,10 @@
  * check. Kept apart from the release table so a cloud's schedule can change without touching the releases.
  */
 import { parseKubernetesMinor, releaseInfo, WINDOWS_RELEASES, type WindowsRelease } from './releases';
-import { CLOUDS, type Cloud } from './validate/types';
 
-/** The managed Kubernetes services with Windows node pools: the rule engine's `Cloud`s (one definition). */
-export { CLOUDS, type Cloud };
+/** The managed Kubernetes services with Windows node pools. */
+export type Cloud = 'eks' | 'aks' | 'gke';
+export const CLOUDS: readonly Cloud[] = ['eks', 'aks', 'gke'];
 
 /** The Kubernetes minors a cloud offers a release on (both bounds inclusive), and where that is written down. */
 export interface CloudReleaseGate {

@@ -6,11 +6,8 @@ import { IssueCollector } from '../errors';
 import { parseWindowsRelease } from '../releases';
 import { GKE_WINDOWS_TAINT, TAINT_EFFECTS, type Taint, type TaintEffect } from '../target';
 import type { FixTarget } from '../validate/fixes';
-import { CLOUDS, type Cloud, type ValidateOptions } from '../validate/types';
-
-/** Managed Kubernetes services with a taint preset: the engine's `Cloud`s. */
-export const FIX_CLOUDS: readonly Cloud[] = CLOUDS;
-export type FixCloud = Cloud;
+import { CLOUDS, type Cloud } from '../cloud-gates';
+import type { ValidateOptions } from '../validate/types';
 
 /**
  * The taints each cloud puts on Windows nodes by itself, so Windows pods must tolerate them:
@@ -24,7 +21,7 @@ export type FixCloud = Cloud;
  *   https://cloud.google.com/kubernetes-engine/distributed-cloud/vmware/docs/how-to/windows-server-node-pools).
  * Taints your own pools add are given with `tolerations` (`--toleration`).
  */
-export const CLOUD_TAINTS: Readonly<Record<FixCloud, readonly Taint[]>> = {
+export const CLOUD_TAINTS: Readonly<Record<Cloud, readonly Taint[]>> = {
   eks: [],
   aks: [],
   gke: [GKE_WINDOWS_TAINT],
@@ -78,11 +75,11 @@ function sameTaint(a: Taint, b: Taint): boolean {
 /** Checks the options (every problem at once, as a `WindowsValidationError`) and resolves the target once. */
 export function resolveFixTarget(options: FixOptions): FixTarget {
   const issues = new IssueCollector();
-  if (options.cloud !== undefined && !(FIX_CLOUDS as readonly string[]).includes(options.cloud)) {
+  if (options.cloud !== undefined && !(CLOUDS as readonly string[]).includes(options.cloud)) {
     issues.add(
       'cloud',
       `${JSON.stringify(options.cloud)} is not a cloud with a preset.`,
-      `Use one of ${FIX_CLOUDS.join(', ')}.`,
+      `Use one of ${CLOUDS.join(', ')}.`,
     );
   }
   if (options.windowsRelease !== undefined) {

@@ -1,4 +1,5 @@
 /** The public shapes of the rule engine: diagnostics, rule metadata and options. */
+import type { Cloud } from '../cloud-gates';
 import type { WindowsRelease } from '../releases';
 
 export type Severity = 'error' | 'warning' | 'info';
@@ -58,10 +59,6 @@ export interface RuleInfo {
    */
   readonly fixable?: string;
 }
-
-/** Clouds whose Windows node defaults some rules know (taints, the EKS VPC resource controller). */
-export type Cloud = 'eks' | 'aks' | 'gke';
-export const CLOUDS: readonly Cloud[] = ['eks', 'aks', 'gke'];
 
 /** Per-rule settings: `'off'` disables, a severity re-levels. */
 export type RuleSetting = Severity | 'off';

@@ -18,7 +18,8 @@ import type {
 } from '@pulumi/policy';
 import { isWindowsRelease } from '../../core/releases';
 import { RULES_BY_ID, validateManifests } from '../../core/validate';
-import { CLOUDS, type Cloud, type Diagnostic, type RuleSetting, type ValidateOptions } from '../../core/validate/types';
+import { CLOUDS, type Cloud } from '../../core/cloud-gates';
+import type { Diagnostic, RuleSetting, ValidateOptions } from '../../core/validate/types';
 import { manifestOf, type StackManifest } from './manifests';
 import { clusterFindings, nodePoolFindings, type CloudFinding, type StackResource } from './node-pools';
 import { touchesUnknown } from './props';

@@ -280,3 +280,34 @@ describe('HostProcess host ports', () => {
     expect(rule(validateManifests([p]), 'windows-host-port')).toMatchObject([{ severity: 'info' }]);
   });
 });
+
+describe('release support by cloud', () => {
+  const p = pod(windowsSpec({ containers: [container({ image: 'mcr.microsoft.com/windows/nanoserver:ltsc2022' })] }));
+  const unpinned2025 = pod(
+    windowsSpec({
+      nodeSelector: { 'kubernetes.io/os': 'windows', 'node.kubernetes.io/windows-build': '10.0.26100' },
+      containers: [container({ image: 'mcr.microsoft.com/windows/nanoserver:ltsc2025' })],
+    }),
+  );
+
+  test("with --cloud the cloud's gates apply: AKS ends Windows Server 2022 after 1.36, EKS starts 2025 at 1.35", () => {
+    expect(
+      rule(validateManifests([p], { kubernetesVersion: '1.37', cloud: 'aks' }), 'windows-release-support'),
+    ).toHaveLength(1);
+    expect(
+      rule(validateManifests([p], { kubernetesVersion: '1.36', cloud: 'aks' }), 'windows-release-support'),
+    ).toEqual([]);
+    const eks = rule(
+      validateManifests([unpinned2025], { kubernetesVersion: '1.34', cloud: 'eks' }),
+      'windows-release-support',
+    );
+    expect(eks).toMatchObject([{ severity: 'warning' }]);
+    expect(eks[0].message).toContain('EKS');
+    expect(
+      rule(validateManifests([unpinned2025], { kubernetesVersion: '1.35', cloud: 'eks' }), 'windows-release-support'),
+    ).toEqual([]);
+    expect(
+      rule(validateManifests([unpinned2025], { kubernetesVersion: '1.35', cloud: 'gke' }), 'windows-release-support'),
+    ).toHaveLength(1);
+  });
+});

@@ -10,6 +10,7 @@ import {
   windowsBuildCoverage,
   type ImageReference,
 } from '../../images';
+import { checkCloudRelease } from '../../cloud-gates';
 import { WINDOWS_BUILD_LABEL } from '../../kube';
 import { parseKubernetesMinor, releaseInfo, type WindowsRelease } from '../../releases';
 import type { FixEdit, FixerTable, FixTarget } from '../fixes';
@@ -121,7 +122,11 @@ function checkUnpinned(
   );
 }
 
-/** A release the cluster's Kubernetes version does not support (AKS refuses 2019 from 1.33; GA minors). */
+/**
+ * A release the cluster's Kubernetes version does not support: with `options.cloud`, that cloud's gates (AKS ends
+ * Windows2019 after 1.32 and Windows2022 after 1.36, EKS starts 2025 at 1.35); without it, the upstream GA minor
+ * and the first retirement a cloud has announced (AKS, Windows Server 2019 after 1.32).
+ */
 function checkReleaseSupport(
   p: PodFacts,
   fromImage: { release: WindowsRelease; path: string } | undefined,
@@ -135,12 +140,25 @@ function checkReleaseSupport(
   if (!target) return;
   const info = releaseInfo(target.release);
   const version = `1.${minor}`;
+  const upgrade = 'Move the workload to a supported release: its nodes and images (ltsc2022 / ltsc2025).';
+  if (options.cloud !== undefined) {
+    const violation = checkCloudRelease(options.cloud, target.release, options.kubernetesVersion);
+    if (violation) {
+      report(
+        'windows-release-support',
+        target.path,
+        `This pod needs ${info.displayName} nodes: ${violation.message}`,
+        violation.fix,
+      );
+    }
+    return;
+  }
   if (info.aksLastKubernetesMinor !== undefined && minor > info.aksLastKubernetesMinor) {
     report(
       'windows-release-support',
       target.path,
       `This pod needs ${info.displayName} nodes, which Kubernetes ${version} no longer supports (AKS refuses them from 1.${info.aksLastKubernetesMinor + 1}; upstream no longer lists them).`,
-      'Move the workload to Windows Server 2022 or 2025 nodes and images (ltsc2022 / ltsc2025).',
+      upgrade,
     );
   } else if (minor < info.firstKubernetesMinor) {
     report(
