@@ -100,12 +100,13 @@ export async function runFix(command: FixCommand, io: CliIO): Promise<number> {
     );
   }
 
-  for (const p of problems) io.stderr.write(`${TOOL_NAME}: ${describeProblem(p)}\n`);
   if (command.report === 'json') {
+    // One JSON document on stderr: input problems are in it, not printed beside it.
     io.stderr.write(
       `${JSON.stringify({ changes: result.changes, diagnostics: result.diagnostics, inputProblems: problems }, null, 2)}\n`,
     );
   } else {
+    for (const p of problems) io.stderr.write(`${TOOL_NAME}: ${describeProblem(p)}\n`);
     io.stderr.write(
       formatChanges(result.changes, result.diagnostics, {
         objects: result.objectCount,

@@ -129,6 +129,13 @@ describe('k8s-windows fix', () => {
       expect(r.stdout.endsWith('---\nkind: [\n')).toBe(true);
     });
 
+    it('--report json: stderr is one JSON document, input problems in it', async () => {
+      const r = await cli(['fix', '--report', 'json', '-', 'missing.yaml'], { stdin: WEB });
+      expect(r.code).toBe(2);
+      const report = JSON.parse(r.stderr) as { inputProblems: { source: string; message: string }[] };
+      expect(report.inputProblems).toEqual([{ source: 'missing.yaml', message: 'no such file or directory.' }]);
+    });
+
     it('a missing file: exit 2', async () => {
       const r = await cli(['fix', 'missing.yaml']);
       expect(r.code).toBe(2);
