@@ -14,6 +14,7 @@ import { checkImageCompatibility, type ImageCompatibility } from '../core/images
 import { FORBIDDEN_CONTAINER_SECURITY_FIELDS, FORBIDDEN_DETAIL, WINDOWS_ALTERNATIVE } from '../core/windows-fields';
 import { POD_SPEC_PATHS } from '../core/workloads';
 import { toWindowsPodSpec, type WindowsWarning } from '../core/pod-spec';
+import { checkWindowsPodFeatures } from '../core/windows-pod-checks';
 import { WindowsAnnotations } from './annotations';
 import { mergeCoreError, type ResolvedWindowsOptions } from './resolve-props';
 
@@ -120,13 +121,7 @@ function deleteUnset(
  * `ContainerUser`) and its tcpSocket startup probe (tcpSocket probes are limited on Windows). What is left of a
  * forbidden field was set on purpose, and `toWindowsPodSpec` reports it.
  */
-function stripFrameworkDefaults(
-  spec: Json,
-  source: PodSource,
-  hostProcess: boolean,
-  prefix: string,
-  issues: IssueCollector,
-): void {
+function stripFrameworkDefaults(spec: Json, source: PodSource): void {
   const podSc = spec.securityContext as Json | undefined;
   if (podSc) {
     deleteUnset(podSc, POD_SECURITY_ENTRIES, source.podSecurityContext as Json | undefined);
@@ -142,13 +137,6 @@ function stripFrameworkDefaults(
         else {
           for (const [field, value] of CDK8S_PLUS_CONTAINER_SECURITY_DEFAULT_ENTRIES)
             if (sc[field] === value) delete sc[field];
-        }
-        if (hostProcess && sc.runAsNonRoot !== undefined) {
-          issues.add(
-            `${prefix}.${list}[${i}].securityContext.runAsNonRoot`,
-            'runAsNonRoot must be unset on a HostProcess pod.',
-            'Remove securityContext.ensureNonRoot from the container.',
-          );
         }
         if (Object.keys(sc).length === 0) delete c.securityContext;
       }
@@ -197,7 +185,7 @@ export function renderWindowsPodSpec(
   warn: (w: WindowsWarning) => void,
 ): PodSpec {
   const issues = new IssueCollector();
-  stripFrameworkDefaults(spec as unknown as Json, source, options.hostProcess ?? false, prefix, issues);
+  stripFrameworkDefaults(spec as unknown as Json, source);
   let out: PodSpec | undefined;
   try {
     out = toWindowsPodSpec(spec, { ...options, pathPrefix: prefix, onWarning: warn });
@@ -357,6 +345,53 @@ export function checkPodProps(
       mergeCoreError(err, issues);
     }
   }
+  if ((props as { shareProcessNamespace?: boolean }).shareProcessNamespace === true) {
+    issues.add(
+      'shareProcessNamespace',
+      `shareProcessNamespace: true ${FORBIDDEN_DETAIL}.`,
+      WINDOWS_ALTERNATIVE.shareProcessNamespace,
+    );
+  }
   props.initContainers?.forEach((c, i) => checkContainerProps(c, `${prefix}.initContainers[${i}]`, options, issues));
   props.containers?.forEach((c, i) => checkContainerProps(c, `${prefix}.containers[${i}]`, options, issues));
+  checkWindowsPodFeatures(featureView(props), options.hostProcess ?? false, prefix, issues);
+}
+
+/** A cdk8s-plus container's ports in render order: `portNumber` first, then `ports` (container.js). */
+function containerView(c: kplus.ContainerProps): Container {
+  const ports = [
+    ...(c.portNumber !== undefined ? [{ containerPort: c.portNumber }] : []),
+    ...(c.ports ?? []).map((p) => ({
+      containerPort: p.number,
+      ...(p.hostPort !== undefined ? { hostPort: p.hostPort } : {}),
+    })),
+  ];
+  return {
+    name: c.name ?? 'main',
+    ports,
+    volumeMounts: (c.volumeMounts ?? []).map((m) => ({
+      name: m.volume.name,
+      mountPath: m.path,
+      ...(m.propagation !== undefined ? { mountPropagation: m.propagation } : {}),
+    })),
+  };
+}
+
+/** A volume as the API sees it. `_toKube` is internal to cdk8s-plus (the same in every major) but holds the medium. */
+function volumeView(v: kplus.Volume): { name: string; emptyDir?: { medium?: string } } {
+  return (v as unknown as { _toKube(): { name: string; emptyDir?: { medium?: string } } })._toKube();
+}
+
+/** The parts of the pod props the feature checks read, in API shape, so they fail at construction. */
+function featureView(props: kplus.AbstractPodProps): PodSpec {
+  const mounted = [...(props.containers ?? []), ...(props.initContainers ?? [])].flatMap((c) =>
+    (c.volumeMounts ?? []).map((m) => m.volume),
+  );
+  const volumes = [...new Set([...(props.volumes ?? []), ...mounted])].map(volumeView);
+  return {
+    containers: (props.containers ?? []).map(containerView),
+    initContainers: (props.initContainers ?? []).map(containerView),
+    volumes,
+    ...(props.dns?.policy !== undefined ? { dnsPolicy: props.dns.policy } : {}),
+  };
 }

@@ -4,7 +4,7 @@
  */
 import { plainCopy } from './json';
 import { checkImageCompatibility } from './images';
-import { IssueCollector, type ValidationIssue } from './errors';
+import { IssueCollector, WindowsValidationError, type ValidationIssue } from './errors';
 import {
   CONTAINER_LISTS,
   OS_LABEL,
@@ -24,14 +24,8 @@ import {
   FORBIDDEN_POD_SECURITY_FIELDS,
   WINDOWS_ALTERNATIVE,
 } from './windows-fields';
-import {
-  CONTAINER_ADMINISTRATOR,
-  CONTAINER_USER,
-  HOST_PROCESS_USERS,
-  gmsaCredentialSpecNameProblems,
-  isHostProcessUser,
-  runAsUserNameProblems,
-} from './windows-options';
+import { CONTAINER_ADMINISTRATOR, CONTAINER_USER, HOST_PROCESS_USERS, isHostProcessUser } from './windows-options';
+import { checkListEntries, checkWindowsOptionsFormat, checkWindowsPodFeatures } from './windows-pod-checks';
 
 /** How strict the pod's security settings are. */
 export type WindowsSecurityProfile = 'baseline' | 'restricted';
@@ -147,8 +141,15 @@ export function toWindowsPodSpec(podSpec: PodSpec, options: ToWindowsPodSpecOpti
   const hostProcess = options.hostProcess ?? false;
   const profile = options.securityProfile ?? 'baseline';
   const containerDefaults = options.containerDefaults ?? true;
+  if (typeof podSpec !== 'object' || podSpec === null || Array.isArray(podSpec)) {
+    throw new WindowsValidationError(
+      [{ path: prefix, message: `The pod spec is ${show(podSpec)}, not an object.`, fix: 'Pass a pod spec object.' }],
+      'toWindowsPodSpec',
+    );
+  }
   const target = resolveTarget(options, issues);
   const spec = plainCopy(podSpec) as PodSpec & Json;
+  checkListEntries(spec, prefix, issues);
 
   if (spec.os?.name !== undefined && spec.os.name !== 'windows') {
     issues.add(
@@ -162,6 +163,7 @@ export function toWindowsPodSpec(podSpec: PodSpec, options: ToWindowsPodSpecOpti
   if (target) applyScheduling(spec, target, prefix, issues);
   stripPodFields(spec, prefix, issues, options.frameworkDefaults);
   const podWindowsOptions = applyIdentity(spec, options, hostProcess, profile, prefix, issues);
+  checkWindowsPodFeatures(spec, hostProcess, prefix, issues);
 
   for (const list of CONTAINER_LISTS) {
     const containers = spec[list] as Container[] | undefined;
@@ -328,15 +330,37 @@ function applyIdentity(
   const path = `${prefix}.securityContext.windowsOptions`;
 
   if (options.runAsUserName !== undefined) {
-    for (const p of runAsUserNameProblems(options.runAsUserName))
-      issues.add('runAsUserName', p, `Write '${CONTAINER_USER}', '${CONTAINER_ADMINISTRATOR}' or 'DOMAIN\\user'.`);
+    if (existing.runAsUserName !== undefined && existing.runAsUserName !== options.runAsUserName) {
+      issues.add(
+        `${path}.runAsUserName`,
+        `windowsOptions.runAsUserName '${existing.runAsUserName}' disagrees with the runAsUserName option '${options.runAsUserName}'.`,
+        'Set it in one place.',
+      );
+    }
     wo.runAsUserName = options.runAsUserName;
   }
   if (options.gmsaCredentialSpecName !== undefined) {
-    for (const p of gmsaCredentialSpecNameProblems(options.gmsaCredentialSpecName))
-      issues.add('gmsa', p, 'Use the GMSACredentialSpec object name.');
+    if (
+      existing.gmsaCredentialSpecName !== undefined &&
+      existing.gmsaCredentialSpecName !== options.gmsaCredentialSpecName
+    ) {
+      issues.add(
+        `${path}.gmsaCredentialSpecName`,
+        `windowsOptions.gmsaCredentialSpecName '${existing.gmsaCredentialSpecName}' disagrees with the gMSA option '${options.gmsaCredentialSpecName}'.`,
+        'Set it in one place.',
+      );
+    }
     wo.gmsaCredentialSpecName = options.gmsaCredentialSpecName;
   }
+  checkWindowsOptionsFormat(
+    wo,
+    {
+      path,
+      ...(options.runAsUserName !== undefined ? { runAsUserNameOption: 'runAsUserName' } : {}),
+      ...(options.gmsaCredentialSpecName !== undefined ? { gmsaOption: 'gmsa' } : {}),
+    },
+    issues,
+  );
 
   if (hostProcess) {
     if (existing.hostProcess === false)
@@ -391,7 +415,7 @@ function applyIdentity(
     if (profile === 'restricted') {
       spec.securityContext = { ...(spec.securityContext ?? {}), runAsNonRoot: true };
       wo.runAsUserName ??= CONTAINER_USER;
-      if (wo.runAsUserName.toLowerCase() === CONTAINER_ADMINISTRATOR.toLowerCase()) {
+      if (String(wo.runAsUserName).toLowerCase() === CONTAINER_ADMINISTRATOR.toLowerCase()) {
         issues.add(
           'runAsUserName',
           `runAsUserName '${CONTAINER_ADMINISTRATOR}' with runAsNonRoot: true is refused by the kubelet.`,
@@ -404,18 +428,22 @@ function applyIdentity(
 }
 
 function checkContainerIdentity(c: Container, path: string, hostProcess: boolean, issues: IssueCollector): void {
+  if (hostProcess && c.securityContext?.runAsNonRoot !== undefined) {
+    issues.add(
+      `${path}.securityContext.runAsNonRoot`,
+      'runAsNonRoot must be unset on a HostProcess pod: the kubelet cannot verify it for HostProcess containers.',
+      'Remove it (in cdk8s-plus, securityContext.ensureNonRoot); choose the account with runAsUserName.',
+    );
+  }
   const wo = c.securityContext?.windowsOptions;
   if (!wo) return;
-  if (wo.runAsUserName !== undefined) {
-    for (const p of runAsUserNameProblems(wo.runAsUserName))
-      issues.add(`${path}.securityContext.windowsOptions.runAsUserName`, p);
-    if (hostProcess && !isHostProcessUser(wo.runAsUserName)) {
-      issues.add(
-        `${path}.securityContext.windowsOptions.runAsUserName`,
-        `HostProcess containers cannot run as '${wo.runAsUserName}'.`,
-        `Use one of ${HOST_PROCESS_USERS.join(', ')}.`,
-      );
-    }
+  checkWindowsOptionsFormat(wo as Json, { path: `${path}.securityContext.windowsOptions` }, issues);
+  if (typeof wo.runAsUserName === 'string' && hostProcess && !isHostProcessUser(wo.runAsUserName)) {
+    issues.add(
+      `${path}.securityContext.windowsOptions.runAsUserName`,
+      `HostProcess containers cannot run as '${wo.runAsUserName}'.`,
+      `Use one of ${HOST_PROCESS_USERS.join(', ')}.`,
+    );
   }
   if (wo.hostProcess !== undefined && wo.hostProcess !== hostProcess) {
     issues.add(
@@ -423,10 +451,6 @@ function checkContainerIdentity(c: Container, path: string, hostProcess: boolean
       `Container hostProcess: ${wo.hostProcess} disagrees with the pod (all containers are HostProcess or none).`,
       'Remove it; the pod-level setting applies to every container.',
     );
-  }
-  if (wo.gmsaCredentialSpecName !== undefined) {
-    for (const p of gmsaCredentialSpecNameProblems(wo.gmsaCredentialSpecName))
-      issues.add(`${path}.securityContext.windowsOptions.gmsaCredentialSpecName`, p);
   }
 }
 

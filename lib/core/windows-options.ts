@@ -81,6 +81,6 @@ export function gmsaCredentialSpecNameProblems(value: string): string[] {
 }
 
 /** Whether a HostProcess container may run as this user (case-insensitive, as Windows compares account names). */
-export function isHostProcessUser(value: string): boolean {
-  return HOST_PROCESS_USERS.some((u) => u.toLowerCase() === value.toLowerCase());
+export function isHostProcessUser(value: unknown): boolean {
+  return typeof value === 'string' && HOST_PROCESS_USERS.some((u) => u.toLowerCase() === value.toLowerCase());
 }
