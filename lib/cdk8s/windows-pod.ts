@@ -4,10 +4,10 @@
  * Linux defaults and runs the core's `toWindowsPodSpec` on the final JSON (API field names), so containers, volumes
  * and scheduling added after construction are covered.
  */
-import { Size, type ApiObject } from 'cdk8s';
+import { JsonPatch, Size, type ApiObject } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import type { IConstruct } from 'constructs';
-import { IssueCollector } from '../core/errors';
+import { IssueCollector, WindowsValidationError } from '../core/errors';
 import type { Container, PodSpec } from '../core/kube';
 import type { WindowsIsolation, WindowsRelease } from '../core/releases';
 import { checkImageCompatibility, type ImageCompatibility } from '../core/images';
@@ -220,14 +220,47 @@ export function renderAsWindows(
   const subject = scope.node.path;
   const render = apiObject.toJson.bind(apiObject);
   const warn = warnOn(scope);
+  // The user's JSON patches (`apiObject.addJsonPatch`) are applied after the Windows conversion, so the conversion
+  // never drops what they write; what they write is then checked like the rest. `patches` is private to cdk8s.
+  const patches = (apiObject as unknown as { patches?: JsonPatch[] }).patches;
   apiObject.toJson = (): Json => {
-    const json = render() as Json;
-    let parent: Json = json;
-    for (const s of segments.slice(0, -1)) parent = parent[s] as Json;
+    const userPatches = Array.isArray(patches) && patches.length > 0 ? patches.splice(0) : [];
+    let json: Json;
+    try {
+      json = render() as Json;
+    } finally {
+      if (userPatches.length > 0) patches?.push(...userPatches);
+    }
     const last = segments[segments.length - 1];
+    const parentOf = (obj: Json): Json => {
+      let parent: Json = obj;
+      for (const s of segments.slice(0, -1)) parent = parent[s] as Json;
+      return parent;
+    };
+    const parent = parentOf(json);
     parent[last] = renderWindowsPodSpec(parent[last] as PodSpec, source, options, prefix, subject, warn);
-    return json;
+    if (userPatches.length === 0) return json;
+    const patched = JsonPatch.apply(json, ...userPatches) as Json;
+    checkPatchedPodSpec(parentOf(patched)?.[last], options, prefix, subject);
+    return patched;
   };
+}
+
+/** Refuses a pod spec that JSON patches made invalid for Windows, naming the patched fields. */
+function checkPatchedPodSpec(spec: unknown, options: ResolvedWindowsOptions, prefix: string, subject: string): void {
+  try {
+    toWindowsPodSpec(spec as PodSpec, { ...options, containerDefaults: false, pathPrefix: prefix });
+  } catch (err) {
+    if (!(err instanceof WindowsValidationError)) throw err;
+    throw new WindowsValidationError(
+      err.issues.map((i) => ({
+        ...i,
+        message: `${i.message} (written by a JsonPatch on this object)`,
+        ...(i.fix !== undefined ? { fix: `${i.fix} Change or remove the JsonPatch.` } : {}),
+      })),
+      subject,
+    );
+  }
 }
 
 function show(value: unknown): string {

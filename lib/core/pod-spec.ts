@@ -180,7 +180,8 @@ export function toWindowsPodSpec(podSpec: PodSpec, options: ToWindowsPodSpecOpti
             ruleId: 'image-floating-tag',
             path: `${path}.image`,
             message: compat.reason,
-            fix: `Pin a tag that names the build (e.g. ':ltsc${target.release}' or a '-ltsc${target.release}' suffix) so the image cannot move to another Windows build.`,
+            // The same advice as the validator's image-floating-tag rule, so both front doors agree.
+            fix: `Use the tag for your nodes' release (e.g. '...-ltsc${target.release}'), or a multi-arch manifest list covering every node build, pinned by digest.`,
           });
         }
       }

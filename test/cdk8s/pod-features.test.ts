@@ -1,5 +1,5 @@
 /** The constructs refuse at construction what the validator calls an error, naming the field and the fix. */
-import { Testing, type Chart } from 'cdk8s';
+import { ApiObject, JsonPatch, Testing, type Chart } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { validateManifests } from 'k8s-windows';
 import { WindowsDeployment, WindowsHostProcessDaemonSet } from 'k8s-windows/cdk8s';
@@ -60,4 +60,33 @@ test('a HostProcess hostPort must equal its containerPort; an equal one passes a
   });
   const manifests = Testing.synth(clean);
   expect(validateManifests(manifests).filter((d) => d.severity === 'error')).toEqual([]);
+});
+
+describe('JSON patches', () => {
+  test('a patch that adds a forbidden field is reported, never dropped', () => {
+    const web = new WindowsDeployment(chart, 'web', { containers: [{ image: IIS, portNumber: 80 }] });
+    ApiObject.of(web).addJsonPatch(
+      JsonPatch.add('/spec/template/spec/containers/0/securityContext', { runAsUser: 1000 }),
+    );
+    const err = captureError(() => Testing.synth(chart));
+    expect(err.message).toMatch(/^test\/web: 1 Windows validation problem/);
+    expect(err.issues[0]).toMatchObject({
+      path: 'spec.template.spec.containers[0].securityContext.runAsUser',
+      message: expect.stringMatching(/written by a JsonPatch/),
+    });
+  });
+
+  test('what a valid patch writes is kept, after the Windows conversion', () => {
+    const web = new WindowsDeployment(chart, 'web', { containers: [{ image: IIS, portNumber: 80 }] });
+    ApiObject.of(web).addJsonPatch(
+      JsonPatch.add('/spec/template/spec/priorityClassName', 'high'),
+      JsonPatch.add('/spec/template/spec/containers/0/securityContext', {
+        windowsOptions: { runAsUserName: 'ContainerUser' },
+      }),
+    );
+    const spec = Testing.synth(chart)[0].spec.template.spec;
+    expect(spec.priorityClassName).toBe('high');
+    expect(spec.containers[0].securityContext).toEqual({ windowsOptions: { runAsUserName: 'ContainerUser' } });
+    expect(spec.os).toEqual({ name: 'windows' });
+  });
 });
