@@ -1,7 +1,7 @@
 /**
  * `WindowsHostProcessDaemonSet`: a node agent (log shipper, exporter, CNI or CSI helper) that runs as HostProcess
  * containers on every Windows node, with the invariants the API server and Pod Security Admission demand
- * (reference §3, §4, §9).
+ * (https://kubernetes.io/docs/tasks/configure-pod-container/create-hostprocess-pod/, https://kubernetes.io/docs/concepts/security/pod-security-standards/).
  */
 import { ApiObject, Chart } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
@@ -14,13 +14,13 @@ import { POD_SECURITY_ENFORCE_LABEL } from '../core/pod-security/labels';
 
 export { POD_SECURITY_ENFORCE_LABEL };
 
-/** HostProcess pods break `baseline` (hostProcess, hostNetwork): their namespace must enforce `privileged` (reference §4). */
+/** HostProcess pods break `baseline` (hostProcess, hostNetwork): their namespace must enforce `privileged` (https://kubernetes.io/docs/concepts/security/pod-security-standards/). */
 export const PRIVILEGED_LEVEL = 'privileged';
 /** Namespace created for HostProcess DaemonSets that name none. */
 export const DEFAULT_HOST_PROCESS_NAMESPACE = 'windows-system';
 /**
  * Node agents belong on every Windows node, so by default they tolerate both taint conventions: `os=windows`
- * (seeds, AKS docs) and the one GKE is said to apply itself (reference §2, unverified).
+ * (Kubernetes and AKS docs) and the one GKE is said to apply itself (not confirmed in GKE's docs).
  */
 export const HOST_PROCESS_TAINTS: readonly Taint[] = [WINDOWS_TAINT, GKE_WINDOWS_TAINT];
 

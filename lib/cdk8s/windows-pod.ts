@@ -56,14 +56,14 @@ const CDK8S_PLUS_CONTAINER_SECURITY_DEFAULTS: Readonly<Record<string, unknown>> 
 /**
  * Container resources when the user gives none: cdk8s-plus's own default (1 CPU request, 1.5 CPU limit, 2 GiB
  * memory limit) with the memory request raised to the limit, because Windows enforces memory limits with job
- * objects that page instead of killing (reference §5).
+ * objects that page instead of killing (https://kubernetes.io/docs/concepts/configuration/windows-resource-management/).
  */
 export const WINDOWS_CONTAINER_RESOURCES: kplus.ContainerResources = {
   cpu: { request: kplus.Cpu.millis(1000), limit: kplus.Cpu.millis(1500) },
   memory: { request: Size.mebibytes(2048), limit: Size.mebibytes(2048) },
 };
 
-/** Windows images are large: pull them once per node (reference §5). */
+/** Windows images are large: pull them once per node (https://kubernetes.io/docs/concepts/windows/intro/). */
 export const WINDOWS_IMAGE_PULL_POLICY = kplus.ImagePullPolicy.IF_NOT_PRESENT;
 
 /** The props the user gave each container added through `addContainer`/`addInitContainer`. */

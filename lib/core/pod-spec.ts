@@ -105,9 +105,9 @@ export interface FrameworkDefaults {
   readonly containerSecurityContext?: Readonly<Record<string, unknown>>;
 }
 
-/** Startup budget for slow-starting Windows containers: 30 × 10 s (reference §5: starts are 10–30 s slower, images large). */
+/** Startup budget for slow-starting Windows containers: 30 × 10 s: Windows images are large and slow to start (https://kubernetes.io/docs/concepts/windows/intro/). */
 export const WINDOWS_STARTUP_PROBE = { periodSeconds: 10, failureThreshold: 30 } as const;
-/** Large Windows images should not be pulled on every start (reference §5). */
+/** Large Windows images should not be pulled on every start (https://kubernetes.io/docs/concepts/windows/intro/). */
 export const WINDOWS_IMAGE_PULL_POLICY = 'IfNotPresent';
 /** Least-privileged HostProcess account; node agents that need more ask for `NT AUTHORITY\SYSTEM`. */
 export const DEFAULT_HOST_PROCESS_USER: (typeof HOST_PROCESS_USERS)[number] = 'NT AUTHORITY\\Local service';
