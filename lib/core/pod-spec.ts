@@ -3,7 +3,7 @@
  * nodes. Shared by the cdk8s constructs and the Pulumi components, so both emit the same pod for the same input.
  */
 import { plainCopy } from './json';
-import { checkImageCompatibility } from './images';
+import { checkImageCompatibility, type ImageCompatibility } from './images';
 import { IssueCollector, WindowsValidationError, type ValidationIssue } from './errors';
 import {
   CONTAINER_LISTS,
@@ -16,7 +16,7 @@ import {
   type SecurityContext,
   type Toleration,
 } from './kube';
-import { parseWindowsRelease } from './releases';
+import { parseWindowsRelease, type WindowsIsolation, type WindowsRelease } from './releases';
 import { defaultWindowsTarget, schedulingFor, windowsNodeTarget, type WindowsNodeTarget } from './target';
 import {
   FORBIDDEN_CONTAINER_SECURITY_FIELDS,
@@ -135,6 +135,19 @@ function show(value: unknown): string {
  * `WindowsValidationError` listing every forbidden or contradictory field the user set on purpose.
  */
 export function toWindowsPodSpec(podSpec: PodSpec, options: ToWindowsPodSpecOptions = {}): PodSpec {
+  return convertPodSpec(podSpec, options, true);
+}
+
+/**
+ * `toWindowsPodSpec` on a pod spec the caller owns and will not use again (freshly rendered JSON): converted in
+ * place, without the defensive copy, which is most of the conversion's cost at synth.
+ * @internal
+ */
+export function toWindowsPodSpecInPlace(podSpec: PodSpec, options: ToWindowsPodSpecOptions = {}): PodSpec {
+  return convertPodSpec(podSpec, options, false);
+}
+
+function convertPodSpec(podSpec: PodSpec, options: ToWindowsPodSpecOptions, copy: boolean): PodSpec {
   const prefix = options.pathPrefix ?? 'spec';
   const issues = new IssueCollector();
   const warn = options.onWarning ?? (() => undefined);
@@ -148,7 +161,7 @@ export function toWindowsPodSpec(podSpec: PodSpec, options: ToWindowsPodSpecOpti
     );
   }
   const target = resolveTarget(options, issues);
-  const spec = plainCopy(podSpec) as PodSpec & Json;
+  const spec = (copy ? plainCopy(podSpec) : podSpec) as PodSpec & Json;
   checkListEntries(spec, prefix, issues);
 
   if (spec.os?.name !== undefined && spec.os.name !== 'windows') {
@@ -167,13 +180,15 @@ export function toWindowsPodSpec(podSpec: PodSpec, options: ToWindowsPodSpecOpti
 
   for (const list of CONTAINER_LISTS) {
     const containers = spec[list] as Container[] | undefined;
-    containers?.forEach((c, i) => {
+    if (!containers) continue;
+    for (let i = 0; i < containers.length; i++) {
+      const c = containers[i];
       const path = `${prefix}.${list}[${i}]`;
       stripContainerFields(c, path, issues, options.frameworkDefaults?.containerSecurityContext);
       checkContainerIdentity(c, path, hostProcess, issues);
       if (containerDefaults && list !== 'ephemeralContainers') applyContainerDefaults(c, list === 'containers');
       if (target?.release !== undefined && !hostProcess && typeof c.image === 'string') {
-        const compat = checkImageCompatibility(c.image, target.release, target.isolation);
+        const compat = imageCompatibility(c.image, target.release, target.isolation);
         if (compat.status === 'incompatible') issues.add(`${path}.image`, compat.reason, compat.fix);
         else if (compat.status === 'unknown') {
           warn({
@@ -185,7 +200,7 @@ export function toWindowsPodSpec(podSpec: PodSpec, options: ToWindowsPodSpecOpti
           });
         }
       }
-    });
+    }
   }
 
   if (podWindowsOptions) {
@@ -196,6 +211,43 @@ export function toWindowsPodSpec(podSpec: PodSpec, options: ToWindowsPodSpecOpti
   issues.throwIfAny('toWindowsPodSpec');
   return spec;
 }
+
+/** Image checks by release, isolation and image: charts repeat images, and the check is pure. */
+const IMAGE_CHECKS = new Map<string, ImageCompatibility>();
+/** Bound on the memo, so a long-lived process converting many pods does not grow without end. */
+const IMAGE_CHECKS_MAX = 1024;
+
+/** `checkImageCompatibility`, memoized. */
+export function imageCompatibility(
+  image: string,
+  release: WindowsRelease,
+  isolation: WindowsIsolation,
+): ImageCompatibility {
+  const key = `${release}/${isolation}/${image}`;
+  let compat = IMAGE_CHECKS.get(key);
+  if (!compat) {
+    if (IMAGE_CHECKS.size >= IMAGE_CHECKS_MAX) IMAGE_CHECKS.clear();
+    compat = checkImageCompatibility(image, release, isolation);
+    IMAGE_CHECKS.set(key, compat);
+  }
+  return compat;
+}
+
+/** `schedulingFor`, once per target (targets are immutable and shared by the workloads of a pool). */
+const SCHEDULING = new WeakMap<WindowsNodeTarget, ReturnType<typeof schedulingFor>>();
+
+function schedulingOf(target: WindowsNodeTarget): ReturnType<typeof schedulingFor> {
+  let s = SCHEDULING.get(target);
+  if (!s) SCHEDULING.set(target, (s = schedulingFor(target)));
+  return s;
+}
+
+const sameToleration = (a: Toleration, b: Toleration): boolean =>
+  a.key === b.key &&
+  a.operator === b.operator &&
+  a.value === b.value &&
+  a.effect === b.effect &&
+  a.tolerationSeconds === b.tolerationSeconds;
 
 function resolveTarget(options: ToWindowsPodSpecOptions, issues: IssueCollector): WindowsNodeTarget | undefined {
   if (options.target) return options.target;
@@ -216,7 +268,7 @@ function resolveTarget(options: ToWindowsPodSpecOptions, issues: IssueCollector)
 }
 
 function applyScheduling(spec: PodSpec, target: WindowsNodeTarget, prefix: string, issues: IssueCollector): void {
-  const wanted = schedulingFor(target);
+  const wanted = schedulingOf(target);
   const selector: Record<string, string> = { ...(spec.nodeSelector ?? {}) };
   for (const [key, value] of Object.entries(wanted.nodeSelector)) {
     if (selector[key] !== undefined && selector[key] !== value) {
@@ -236,7 +288,8 @@ function applyScheduling(spec: PodSpec, target: WindowsNodeTarget, prefix: strin
   }
   spec.nodeSelector = selector;
   const tolerations: Toleration[] = [...(spec.tolerations ?? [])];
-  for (const t of wanted.tolerations) if (!tolerations.some((have) => sameValue(have, t))) tolerations.push(t);
+  for (const t of wanted.tolerations)
+    if (!tolerations.some((have) => sameToleration(have, t))) tolerations.push({ ...t });
   spec.tolerations = tolerations;
   if (target.runtimeClassName !== undefined) {
     if (spec.runtimeClassName !== undefined && spec.runtimeClassName !== target.runtimeClassName) {
@@ -250,13 +303,16 @@ function applyScheduling(spec: PodSpec, target: WindowsNodeTarget, prefix: strin
   }
 }
 
+const FORBIDDEN_POD_FIELD_ENTRIES = Object.entries(FORBIDDEN_POD_FIELDS);
+const POD_SECURITY_FIELDS_TO_STRIP: readonly string[] = [...FORBIDDEN_POD_SECURITY_FIELDS, 'sysctls'];
+
 function stripPodFields(
   spec: PodSpec & Json,
   prefix: string,
   issues: IssueCollector,
   defaults?: FrameworkDefaults,
 ): void {
-  for (const [field, forbidden] of Object.entries(FORBIDDEN_POD_FIELDS)) {
+  for (const [field, forbidden] of FORBIDDEN_POD_FIELD_ENTRIES) {
     const value = spec[field];
     if (value === undefined) continue;
     const harmless =
@@ -279,7 +335,7 @@ function stripPodFields(
   }
   const sc = spec.securityContext as (PodSecurityContext & Json) | undefined;
   if (!sc) return;
-  for (const field of [...FORBIDDEN_POD_SECURITY_FIELDS, 'sysctls']) {
+  for (const field of POD_SECURITY_FIELDS_TO_STRIP) {
     const value = sc[field];
     if (value === undefined) continue;
     const fromFramework = defaults?.podSecurityContext && sameValue(defaults.podSecurityContext[field], value);

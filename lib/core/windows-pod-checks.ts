@@ -19,7 +19,7 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
 
 const show = (value: unknown): string => (typeof value === 'string' ? `'${value}'` : JSON.stringify(value));
 
-/** Pod spec lists whose entries are objects. */
+/** Pod spec lists whose entries are objects (every top-level list of a pod spec is one). */
 const POD_OBJECT_LISTS = [
   ...CONTAINER_LISTS,
   'volumes',
@@ -34,6 +34,7 @@ const POD_OBJECT_LISTS = [
 
 /** Container lists whose entries are objects. */
 const CONTAINER_OBJECT_LISTS = ['ports', 'volumeMounts', 'volumeDevices', 'env', 'envFrom', 'resizePolicy'] as const;
+const CONTAINER_OBJECT_LIST_SET: ReadonlySet<string> = new Set(CONTAINER_OBJECT_LISTS);
 
 function checkList(owner: Json, field: string, path: string, issues: IssueCollector): void {
   const list = owner[field];
@@ -61,11 +62,21 @@ function checkList(owner: Json, field: string, path: string, issues: IssueCollec
  */
 export function checkListEntries(spec: PodSpec, prefix: string, issues: IssueCollector): void {
   const s = spec as unknown as Json;
-  for (const field of POD_OBJECT_LISTS) checkList(s, field, prefix, issues);
+  // Every top-level list of a pod spec holds objects; one pass over the keys present is cheaper than a lookup per
+  // known list name.
+  for (const field in s) if (Array.isArray(s[field])) checkList(s, field, prefix, issues);
+  for (const field of POD_OBJECT_LISTS) {
+    const v = s[field];
+    if (v !== undefined && v !== null && !Array.isArray(v)) checkList(s, field, prefix, issues);
+  }
   for (const list of CONTAINER_LISTS) {
-    (s[list] as Json[] | undefined)?.forEach((c, i) => {
-      for (const field of CONTAINER_OBJECT_LISTS) checkList(c, field, `${prefix}.${list}[${i}]`, issues);
-    });
+    const containers = s[list] as Json[] | undefined;
+    if (!Array.isArray(containers)) continue;
+    for (let i = 0; i < containers.length; i++) {
+      const c = containers[i];
+      for (const field in c)
+        if (CONTAINER_OBJECT_LIST_SET.has(field)) checkList(c, field, `${prefix}.${list}[${i}]`, issues);
+    }
   }
 }
 
