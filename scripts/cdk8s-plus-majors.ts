@@ -45,6 +45,7 @@ export function checkMajors(majors: readonly number[] = LATER_MAJORS): string {
       noEmit: true,
       declaration: false,
       sourceMap: false,
+      inlineSources: false,
       baseUrl: ROOT,
       paths: { [SOURCE_SPECIFIER]: [`node_modules/cdk8s-plus-${major}`] },
     };
