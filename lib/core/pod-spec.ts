@@ -234,11 +234,19 @@ export function imageCompatibility(
 }
 
 /** `schedulingFor`, once per target (targets are immutable and shared by the workloads of a pool). */
-const SCHEDULING = new WeakMap<WindowsNodeTarget, ReturnType<typeof schedulingFor>>();
+interface TargetScheduling {
+  readonly selector: readonly (readonly [string, string])[];
+  readonly tolerations: readonly Toleration[];
+}
+const SCHEDULING = new WeakMap<WindowsNodeTarget, TargetScheduling>();
 
-function schedulingOf(target: WindowsNodeTarget): ReturnType<typeof schedulingFor> {
+function schedulingOf(target: WindowsNodeTarget): TargetScheduling {
   let s = SCHEDULING.get(target);
-  if (!s) SCHEDULING.set(target, (s = schedulingFor(target)));
+  if (!s) {
+    const { nodeSelector, tolerations } = schedulingFor(target);
+    s = { selector: Object.entries(nodeSelector), tolerations };
+    SCHEDULING.set(target, s);
+  }
   return s;
 }
 
@@ -269,8 +277,9 @@ function resolveTarget(options: ToWindowsPodSpecOptions, issues: IssueCollector)
 
 function applyScheduling(spec: PodSpec, target: WindowsNodeTarget, prefix: string, issues: IssueCollector): void {
   const wanted = schedulingOf(target);
-  const selector: Record<string, string> = { ...(spec.nodeSelector ?? {}) };
-  for (const [key, value] of Object.entries(wanted.nodeSelector)) {
+  const given = spec.nodeSelector;
+  const selector: Record<string, string> = given === undefined ? {} : { ...given };
+  for (const [key, value] of wanted.selector) {
     if (selector[key] !== undefined && selector[key] !== value) {
       const fix =
         key === OS_LABEL
@@ -287,9 +296,12 @@ function applyScheduling(spec: PodSpec, target: WindowsNodeTarget, prefix: strin
     selector[key] = value;
   }
   spec.nodeSelector = selector;
-  const tolerations: Toleration[] = [...(spec.tolerations ?? [])];
-  for (const t of wanted.tolerations)
-    if (!tolerations.some((have) => sameToleration(have, t))) tolerations.push({ ...t });
+  const tolerations: Toleration[] = spec.tolerations === undefined ? [] : [...spec.tolerations];
+  for (const t of wanted.tolerations) {
+    let present = false;
+    for (let i = 0; i < tolerations.length && !present; i++) present = sameToleration(tolerations[i], t);
+    if (!present) tolerations.push({ ...t });
+  }
   spec.tolerations = tolerations;
   if (target.runtimeClassName !== undefined) {
     if (spec.runtimeClassName !== undefined && spec.runtimeClassName !== target.runtimeClassName) {
