@@ -7,6 +7,7 @@ import type { Bench } from './harness';
 export const BENCHES: Readonly<Record<string, () => Promise<{ default: Bench }>>> = {
   lint: () => import('./lint.bench'),
   synth: () => import('./synth.bench'),
+  'synth-fresh': () => import('./synth-fresh.bench'),
   import: () => import('./import.bench'),
   'synth-e2e': () => import('./synth-e2e.bench'),
 };

@@ -155,6 +155,10 @@ const MULTI_ARCH_PUBLISHERS: readonly RegExp[] = [
   /^mcr\.microsoft\.com\/(?:oss|k8s|dotnet)\//,
 ];
 
+/** The advice for a tag that names no build, shared by the validator and the constructs. */
+export const BUILDLESS_TAG_FIX =
+  "Check the tag's manifest (docker manifest inspect) has an entry for your nodes' build, or use the tag for your nodes' release (e.g. '...-ltsc2022').";
+
 /**
  * What an image reference says about the Windows builds it can run on:
  * - `single`: the tag names one build (`ltsc2022`, `1809`, `10.0.20348.1`);
