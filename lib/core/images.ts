@@ -1,6 +1,6 @@
 /**
  * Container image references and the Windows build they were made for. Process isolation needs the image build
- * to equal the host build; Hyper-V isolation runs an image on a host of the same or a newer build (reference §1).
+ * to equal the host build; Hyper-V isolation runs an image on a host of the same or a newer build (https://learn.microsoft.com/virtualization/windowscontainers/deploy-containers/version-compatibility).
  */
 import {
   RETIRED_RELEASES,
@@ -189,7 +189,7 @@ export function isWindowsImage(image: string | ImageReference): boolean | undefi
   return undefined;
 }
 
-/** HostProcess containers run on the host, so their image need not match its build (reference §1). */
+/** HostProcess containers run on the host, so their image need not match its build (https://learn.microsoft.com/virtualization/windowscontainers/deploy-containers/version-compatibility). */
 export function isHostProcessBaseImage(ref: ImageReference): boolean {
   return ref.repository.endsWith('windows-host-process-containers-base-image');
 }

@@ -55,8 +55,6 @@ export interface RuleInfo {
   readonly severityReason: string;
 }
 
-
-
 /** Per-rule settings: `'off'` disables, a severity re-levels. */
 export type RuleSetting = Severity | 'off';
 

@@ -1,5 +1,5 @@
 /**
- * Image/host build rules (reference §1): process isolation needs the image build to equal the node build, Hyper-V
+ * Image/host build rules (https://learn.microsoft.com/virtualization/windowscontainers/deploy-containers/version-compatibility): process isolation needs the image build to equal the node build, Hyper-V
  * the same or older; SAC images run nowhere; tags without a build float. HostProcess containers are exempt.
  */
 import {
