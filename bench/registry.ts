@@ -8,6 +8,7 @@ export const BENCHES: Readonly<Record<string, () => Promise<{ default: Bench }>>
   lint: () => import('./lint.bench'),
   fix: () => import('./fix.bench'),
   synth: () => import('./synth.bench'),
+  'synth-fresh': () => import('./synth-fresh.bench'),
   import: () => import('./import.bench'),
   'synth-e2e': () => import('./synth-e2e.bench'),
 };

@@ -4,33 +4,16 @@
  * bare minimum: the CLI, on-the-fly transpiling and validating every manifest.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import * as ts from 'typescript';
 import { defineBench } from './harness';
+import { transpileTree } from './transpile';
 
 const ROOT = path.resolve(__dirname, '..');
 /** Source trees the example app is made of, and where its public import name points. */
 const TREES = ['lib/core', 'lib/cdk8s', 'examples/cdk8s'];
 const PUBLIC_NAME = /require\("k8s-windows\/cdk8s"\)/g;
-
-function transpileTree(fromDir: string, toDir: string, rewrite: (js: string, toFile: string) => string): void {
-  for (const entry of readdirSync(fromDir)) {
-    const from = path.join(fromDir, entry);
-    if (statSync(from).isDirectory()) {
-      transpileTree(from, path.join(toDir, entry), rewrite);
-    } else if (entry.endsWith('.ts') && !entry.endsWith('.d.ts')) {
-      const out = ts.transpileModule(readFileSync(from, 'utf8'), {
-        compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
-        fileName: from,
-      });
-      const toFile = path.join(toDir, entry.replace(/\.ts$/, '.js'));
-      mkdirSync(toDir, { recursive: true });
-      writeFileSync(toFile, rewrite(out.outputText, toFile));
-    }
-  }
-}
 
 function run(command: string, args: string[], cwd: string): void {
   const env = { ...process.env, NODE_PATH: path.join(ROOT, 'node_modules'), CDK8S_CHECK_UPGRADE: 'false' };

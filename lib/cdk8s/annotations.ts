@@ -2,9 +2,14 @@
  * Warnings on constructs, with the rule id in the message so users can find, waive or escalate them. cdk8s has no
  * `Annotations` API of its own (aws-cdk's lives in aws-cdk-lib), so this one follows aws-cdk's shape: the warning is
  * stored as construct metadata (readable with `WindowsAnnotations.warningsOf`) and printed once as a Node.js
- * process warning, which `cdk8s synth` shows on stderr and `--no-warnings` silences.
+ * process warning, which `cdk8s synth` shows on stderr and `--no-warnings` silences. Under `cdk8s synth` with this
+ * library's validation plugin configured, warnings the plugin also finds in the manifests are not printed: the
+ * plugin's report lists each once, with its file and line.
  */
+import { readFileSync } from 'fs';
 import type { IConstruct } from 'constructs';
+import type * as Yaml from 'yaml';
+import { RULES } from '../core/validate/rules';
 
 /** Metadata type under which warnings are stored on a construct's node. */
 export const WINDOWS_WARNING_METADATA = 'k8s-windows:warning';
@@ -19,6 +24,41 @@ export interface WindowsConstructWarning {
   readonly message: string;
   /** The construct path the warning is attached to. */
   readonly constructPath: string;
+}
+
+/** The `class` of this library's validation plugin in a `cdk8s.yaml` `validations` entry. */
+const PLUGIN_CLASS = 'WindowsValidation';
+const MANIFEST_RULES: ReadonlySet<string> = new Set(RULES.map((r) => r.id));
+
+let pluginWillReport: boolean | undefined;
+
+/**
+ * Whether this process runs under `cdk8s synth` with this library's validation plugin configured: cdk8s-cli sets
+ * `CDK8S_RECORD_CONSTRUCT_METADATA=true` for the app when `cdk8s.yaml` lists validations (cdk8s-cli `synthApp`), and
+ * the app runs in the project directory. The plugin then reports every manifest rule with its file and line, so the
+ * constructs record those warnings without printing them a second time.
+ */
+function validationPluginWillReport(): boolean {
+  if (pluginWillReport !== undefined) return pluginWillReport;
+  pluginWillReport = false;
+  if (process.env.CDK8S_RECORD_CONSTRUCT_METADATA !== 'true') return false;
+  try {
+    // Loaded only here, under `cdk8s synth` with validations, to keep `require('k8s-windows/cdk8s')` cheap.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { parse } = require('yaml') as typeof Yaml;
+    const config = parse(readFileSync('cdk8s.yaml', 'utf8')) as { validations?: unknown } | null;
+    const validations = config?.validations;
+    pluginWillReport =
+      Array.isArray(validations) && validations.some((v) => (v as { class?: unknown } | null)?.class === PLUGIN_CLASS);
+  } catch {
+    // No readable cdk8s.yaml here: print as usual.
+  }
+  return pluginWillReport;
+}
+
+/** @internal For tests: forget what was learnt about the validation plugin. */
+export function resetValidationPluginDetection(): void {
+  pluginWillReport = undefined;
 }
 
 export class WindowsAnnotations {
@@ -55,6 +95,7 @@ export class WindowsAnnotations {
     );
     if (seen) return;
     node.addMetadata(WINDOWS_WARNING_METADATA, { ruleId, message: text }, { stackTrace: false });
+    if (MANIFEST_RULES.has(ruleId) && validationPluginWillReport()) return;
     process.emitWarning(`${node.path}: ${text}`, { type: WINDOWS_WARNING_TYPE, code: ruleId });
   }
 }

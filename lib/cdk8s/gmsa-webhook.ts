@@ -1,6 +1,6 @@
 /**
  * `GmsaWebhook`: the GMSACredentialSpec CRD and the kubernetes-sigs/windows-gmsa admission webhook, as its Helm
- * chart (charts/gmsa) installs them (reference §8). The mutating webhook inlines credspecs into pods that name
+ * chart (https://github.com/kubernetes-sigs/windows-gmsa/tree/master/charts/gmsa) installs them. The mutating webhook inlines credspecs into pods that name
  * one; the validating webhook checks the pod's service account may `use` it. A broken webhook blocks pod creation
  * cluster-wide (`failurePolicy: Fail`), hence two replicas, a PodDisruptionBudget and Linux-only scheduling.
  */

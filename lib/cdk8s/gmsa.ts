@@ -1,6 +1,6 @@
 /**
  * `GmsaCredentialSpec`: a `windows.k8s.io/v1` GMSACredentialSpec built from typed props and checked before
- * synthesis, plus the least-privilege RBAC the gMSA webhook asks for (reference §8).
+ * synthesis, plus the least-privilege RBAC the gMSA webhook asks for (https://kubernetes.io/docs/tasks/configure-pod-container/configure-gmsa/, https://github.com/kubernetes-sigs/windows-gmsa).
  */
 import { ApiObject, Chart, JsonPatch, type ApiObjectMetadata } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';

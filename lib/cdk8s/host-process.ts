@@ -1,12 +1,12 @@
 /**
  * `WindowsHostProcessDaemonSet`: a node agent (log shipper, exporter, CNI or CSI helper) that runs as HostProcess
  * containers on every Windows node, with the invariants the API server and Pod Security Admission demand
- * (reference §3, §4, §9).
+ * (https://kubernetes.io/docs/tasks/configure-pod-container/create-hostprocess-pod/, https://kubernetes.io/docs/concepts/security/pod-security-standards/).
  */
 import { ApiObject, Chart } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
-import type { Construct } from 'constructs';
-import { WindowsValidationError, type ValidationIssue } from '../core/errors';
+import type { Construct, IConstruct } from 'constructs';
+import { IssueCollector } from '../core/errors';
 import { GKE_WINDOWS_TAINT, WINDOWS_TAINT, windowsNodeTarget, type Taint } from '../core/target';
 import type { WindowsProps } from './windows-props';
 import { WindowsDaemonSet } from './workloads';
@@ -14,15 +14,36 @@ import { POD_SECURITY_ENFORCE_LABEL } from '../core/pod-security/labels';
 
 export { POD_SECURITY_ENFORCE_LABEL };
 
-/** HostProcess pods break `baseline` (hostProcess, hostNetwork): their namespace must enforce `privileged` (reference §4). */
+/** HostProcess pods break `baseline` (hostProcess, hostNetwork): their namespace must enforce `privileged` (https://kubernetes.io/docs/concepts/security/pod-security-standards/). */
 export const PRIVILEGED_LEVEL = 'privileged';
 /** Namespace created for HostProcess DaemonSets that name none. */
 export const DEFAULT_HOST_PROCESS_NAMESPACE = 'windows-system';
 /**
  * Node agents belong on every Windows node, so by default they tolerate both taint conventions: `os=windows`
- * (seeds, AKS docs) and the one GKE is said to apply itself (reference §2, unverified).
+ * (Kubernetes and AKS docs) and the one GKE is said to apply itself (not confirmed in GKE's docs).
  */
 export const HOST_PROCESS_TAINTS: readonly Taint[] = [WINDOWS_TAINT, GKE_WINDOWS_TAINT];
+
+/** Namespaces no construct labels: `default` holds everyone's workloads, the others belong to the cluster. */
+export const RESERVED_NAMESPACES: readonly string[] = ['default', 'kube-system', 'kube-public'];
+
+/**
+ * What `WindowsHostProcessDaemonSet` may do about the Pod Security level of a namespace it is given.
+ * - `'require-privileged'`: use it only when it already enforces `privileged`. A Namespace in the app (passed, or
+ *   found by name) is checked at synth; a name with no Namespace in the app is refused, as its level cannot be seen.
+ * - `'privileged-outside-app'`: the named namespace is labelled `privileged` in the cluster by whoever owns it;
+ *   nothing is emitted. A Namespace in the app is still checked.
+ * - `'label-privileged'`: raise it to `privileged` (turns Pod Security off for every pod in it): the Namespace in the
+ *   app gets the label, or a Namespace of that name is emitted with it. Never allowed for `default`, `kube-system`
+ *   or `kube-public`.
+ */
+export type HostProcessNamespacePolicy = 'require-privileged' | 'privileged-outside-app' | 'label-privileged';
+
+const NAMESPACE_POLICIES: readonly HostProcessNamespacePolicy[] = [
+  'require-privileged',
+  'privileged-outside-app',
+  'label-privileged',
+];
 
 export interface WindowsHostProcessDaemonSetProps extends kplus.DaemonSetProps {
   /**
@@ -34,12 +55,18 @@ export interface WindowsHostProcessDaemonSetProps extends kplus.DaemonSetProps {
    */
   readonly windows?: Omit<WindowsProps, 'hostProcess'>;
   /**
-   * The namespace to run in. A `kplus.Namespace` or a Namespace `ApiObject` must be labelled
-   * `pod-security.kubernetes.io/enforce: privileged` (checked at synth, so labels added later count); a name creates
-   * that Namespace at the `privileged` level (once per chart).
-   * @default - a `privileged` Namespace named `metadata.namespace`, or `windows-system`
+   * The namespace to run in: a `kplus.Namespace` or Namespace `ApiObject` of the app, or the name of a namespace
+   * (`metadata.namespace` counts as one). A given namespace is never raised to `privileged` unless
+   * `namespacePolicy: 'label-privileged'` says so.
+   * @default - a Namespace named `windows-system`, labelled `pod-security.kubernetes.io/enforce: privileged`, created
+   * by the first agent of the app and shared by the others
    */
   readonly namespace?: string | kplus.Namespace | ApiObject;
+  /**
+   * What to do about the Pod Security level of a given `namespace` (see `HostProcessNamespacePolicy`).
+   * @default 'require-privileged'
+   */
+  readonly namespacePolicy?: HostProcessNamespacePolicy;
   /**
    * Also tolerate every taint (`operator: Exists`, no key), as node add-ons such as kube-proxy do so they run on
    * nodes that are not ready or under pressure. The `kubernetes.io/os: windows` nodeSelector still keeps the pods on
@@ -49,9 +76,10 @@ export interface WindowsHostProcessDaemonSetProps extends kplus.DaemonSetProps {
   readonly tolerateAllTaints?: boolean;
 }
 
-function namespaceName(props: WindowsHostProcessDaemonSetProps): string {
+/** The namespace name the props ask for, or undefined for the default one the construct owns. */
+function givenNamespaceName(props: WindowsHostProcessDaemonSetProps): string | undefined {
   const ns = props.namespace;
-  if (ns === undefined) return props.metadata?.namespace ?? DEFAULT_HOST_PROCESS_NAMESPACE;
+  if (ns === undefined) return props.metadata?.namespace;
   return typeof ns === 'string' ? ns : ns.name;
 }
 
@@ -71,10 +99,35 @@ function hostProcessWindows(windows: Omit<WindowsProps, 'hostProcess'> = {}): Wi
   }
 }
 
+type NamespaceObject = kplus.Namespace | ApiObject;
+
+/** The Namespace objects named `name` anywhere in the app, each once (a kplus.Namespace and its ApiObject are one). */
+function namespacesNamed(scope: IConstruct, name: string): NamespaceObject[] {
+  const out: NamespaceObject[] = [];
+  for (const c of scope.node.root.node.findAll()) {
+    if (c instanceof ApiObject) {
+      if (c.kind !== 'Namespace' || c.name !== name) continue;
+      const owner = c.node.scope;
+      if (owner instanceof kplus.Namespace && ApiObject.of(owner) === c) continue; // counted as the kplus.Namespace
+      out.push(c);
+    } else if (c instanceof kplus.Namespace && c.name === name) out.push(c);
+  }
+  return out;
+}
+
+const same = (a: NamespaceObject, b: NamespaceObject): boolean =>
+  a === b ||
+  (a instanceof kplus.Namespace && ApiObject.of(a) === b) ||
+  (b instanceof kplus.Namespace && ApiObject.of(b) === a);
+
+/** Namespaces this library created, per app and name, so agents across charts share one object. */
+const OWNED_NAMESPACES = new WeakMap<IConstruct, Map<string, kplus.Namespace>>();
+
 /**
  * A DaemonSet of Windows HostProcess containers. Every container (init containers too) is HostProcess, the pod uses
  * `hostNetwork: true` and an allowed HostProcess account, it tolerates the Windows taints, and it runs in a namespace
- * at the `privileged` Pod Security level (created, or checked at synth).
+ * at the `privileged` Pod Security level: one it creates (`windows-system`), or a given one that already is, or that
+ * `namespacePolicy` explicitly allows it to label.
  *
  * @example
  * new WindowsHostProcessDaemonSet(chart, 'exporter', {
@@ -83,69 +136,126 @@ function hostProcessWindows(windows: Omit<WindowsProps, 'hostProcess'> = {}): Wi
  * });
  */
 export class WindowsHostProcessDaemonSet extends WindowsDaemonSet {
-  /** The namespace the pods run in: the one given, or the `privileged` Namespace created for them. */
-  public readonly namespace: kplus.Namespace | ApiObject;
+  /**
+   * The namespace the pods run in: the Namespace created for them, the one given, or the one of that name found in
+   * the app; undefined for a name that lives outside the app (`'privileged-outside-app'`).
+   */
+  public readonly namespace?: NamespaceObject;
+  /** The name of the namespace the pods run in. */
+  public readonly namespaceName: string;
 
   constructor(scope: Construct, id: string, props: WindowsHostProcessDaemonSetProps = {}) {
-    const name = namespaceName(props);
+    const given = givenNamespaceName(props);
+    const name = given ?? DEFAULT_HOST_PROCESS_NAMESPACE;
     super(scope, id, {
       ...props,
       metadata: { ...props.metadata, namespace: name },
       windows: hostProcessWindows(props.windows),
     });
+    this.namespaceName = name;
 
-    const issues: ValidationIssue[] = [];
-    const given = props.namespace;
-    if (given !== undefined && typeof given !== 'string') {
-      if (props.metadata?.namespace !== undefined && props.metadata.namespace !== given.name) {
-        issues.push({
-          path: 'metadata.namespace',
-          message: `metadata.namespace '${props.metadata.namespace}' disagrees with namespace '${given.name}'.`,
-          fix: 'Remove metadata.namespace: the namespace prop decides it.',
-        });
-      }
-      if (given instanceof ApiObject && given.kind !== 'Namespace') {
-        issues.push({
-          path: 'namespace',
-          message: `namespace is a ${given.kind}, not a Namespace.`,
-          fix: 'Pass a kplus.Namespace, a Namespace ApiObject or a name.',
-        });
-      }
-      if (issues.length > 0) throw new WindowsValidationError(issues, this.node.path);
-      this.namespace = given;
-      this.node.addValidation({ validate: () => this.checkNamespaceLevel(given) });
-    } else {
-      this.namespace = privilegedNamespace(Chart.of(this), name);
+    const issues = new IssueCollector();
+    const policy = props.namespacePolicy ?? 'require-privileged';
+    if (!NAMESPACE_POLICIES.includes(policy)) {
+      issues.add(
+        'namespacePolicy',
+        `namespacePolicy ${JSON.stringify(policy)} is not known.`,
+        `Use one of ${NAMESPACE_POLICIES.map((p) => `'${p}'`).join(', ')}.`,
+      );
     }
+    const obj = props.namespace !== undefined && typeof props.namespace !== 'string' ? props.namespace : undefined;
+    if (obj !== undefined && props.metadata?.namespace !== undefined && props.metadata.namespace !== obj.name) {
+      issues.add(
+        'metadata.namespace',
+        `metadata.namespace '${props.metadata.namespace}' disagrees with namespace '${obj.name}'.`,
+        'Remove metadata.namespace: the namespace prop decides it.',
+      );
+    }
+    if (obj instanceof ApiObject && obj.kind !== 'Namespace') {
+      issues.add(
+        'namespace',
+        `namespace is a ${obj.kind}, not a Namespace.`,
+        'Pass a kplus.Namespace, a Namespace ApiObject or a name.',
+      );
+    }
+    if (given !== undefined && policy === 'label-privileged' && RESERVED_NAMESPACES.includes(given)) {
+      issues.add(
+        'namespacePolicy',
+        `'label-privileged' would turn Pod Security off for every pod in '${given}'; ${RESERVED_NAMESPACES.map((n) => `'${n}'`).join(', ')} are never labelled.`,
+        `Run the agent in its own namespace (omit namespace to get '${DEFAULT_HOST_PROCESS_NAMESPACE}'), or have the cluster admin label '${given}' and use 'privileged-outside-app'.`,
+      );
+    }
+    issues.throwIfAny(this.node.path);
+
+    let ns: NamespaceObject | undefined;
+    if (given === undefined) {
+      ns = ownedNamespace(this, name);
+    } else {
+      ns = obj ?? namespacesNamed(this, given)[0];
+      if (policy === 'label-privileged') {
+        if (ns) ns.metadata.addLabel(POD_SECURITY_ENFORCE_LABEL, PRIVILEGED_LEVEL);
+        else ns = ownedNamespace(this, name);
+      }
+    }
+    this.namespace = ns;
     // The Namespace must come first in the manifest, or the first `kubectl apply -f` fails.
-    this.apiObject.node.addDependency(this.namespace);
+    if (ns) this.apiObject.node.addDependency(ns);
+    this.node.addValidation({ validate: () => this.checkNamespace(policy, given !== undefined) });
 
     if (props.tolerateAllTaints ?? false) this.scheduling.tolerate(kplus.Node.tainted(kplus.NodeTaintQuery.any()));
   }
 
-  /** Throws unless the namespace enforces `privileged` (a validation, so labels added after construction count). */
-  private checkNamespaceLevel(ns: kplus.Namespace | ApiObject): string[] {
-    const level = ns.metadata.getLabel(POD_SECURITY_ENFORCE_LABEL);
-    if (level === PRIVILEGED_LEVEL) return [];
-    throw new WindowsValidationError(
-      [
-        {
-          path: 'namespace',
-          message: `Namespace '${ns.name}' ${level === undefined ? `has no ${POD_SECURITY_ENFORCE_LABEL} label (the cluster default, usually baseline, applies)` : `enforces Pod Security level '${level}'`}, which refuses HostProcess pods (hostProcess, hostNetwork).`,
-          fix: `Label it ${POD_SECURITY_ENFORCE_LABEL}: ${PRIVILEGED_LEVEL} (ns.metadata.addLabel), or pass a namespace name to have one created.`,
-        },
-      ],
-      this.node.path,
-    );
+  /**
+   * At synth, so Namespaces and labels added after construction count: one Namespace object per name, at the
+   * `privileged` level unless the policy says it is labelled outside the app.
+   */
+  private checkNamespace(policy: HostProcessNamespacePolicy, given: boolean): string[] {
+    const name = this.namespaceName;
+    const found = namespacesNamed(this, name);
+    const mine = this.namespace;
+    const others = mine ? found.filter((n) => !same(n, mine)) : found;
+    const issues = new IssueCollector();
+    if (mine && others.length > 0) {
+      issues.add(
+        'namespace',
+        `The app holds ${others.length + 1} Namespace objects named '${name}' (${[mine, ...others].map((n) => n.node.path).join(', ')}); applying them is a conflict.`,
+        given
+          ? 'Pass the Namespace object as namespace, so it is the only one.'
+          : `Pass your Namespace '${name}' as namespace (label it ${POD_SECURITY_ENFORCE_LABEL}: ${PRIVILEGED_LEVEL}), or rename it.`,
+      );
+    }
+    const ns = mine ?? (found.length === 1 ? found[0] : undefined);
+    if (ns) {
+      const level = ns.metadata.getLabel(POD_SECURITY_ENFORCE_LABEL);
+      if (level !== PRIVILEGED_LEVEL) {
+        issues.add(
+          'namespace',
+          `Namespace '${name}' ${level === undefined ? `has no ${POD_SECURITY_ENFORCE_LABEL} label (the cluster default, usually baseline, applies)` : `enforces Pod Security level '${level}'`}, which refuses HostProcess pods (hostProcess, hostNetwork).`,
+          `Run the agent in its own namespace (omit namespace), or label this one ${POD_SECURITY_ENFORCE_LABEL}: ${PRIVILEGED_LEVEL} yourself, or pass namespacePolicy: 'label-privileged' to have it labelled.`,
+        );
+      }
+    } else if (policy === 'require-privileged') {
+      issues.add(
+        'namespace',
+        `Namespace '${name}' is not in this app, so its Pod Security level cannot be checked; HostProcess pods need '${PRIVILEGED_LEVEL}'.`,
+        `Omit namespace to run in '${DEFAULT_HOST_PROCESS_NAMESPACE}' (created at '${PRIVILEGED_LEVEL}'); or, if '${name}' is already labelled ${POD_SECURITY_ENFORCE_LABEL}: ${PRIVILEGED_LEVEL} in the cluster, say so with namespacePolicy: 'privileged-outside-app'.`,
+      );
+    }
+    issues.throwIfAny(this.node.path);
+    return [];
   }
 }
 
-/** The chart's `privileged` Namespace of this name, created on first use so several agents share it. */
-function privilegedNamespace(chart: Chart, name: string): kplus.Namespace {
-  const id = `WindowsHostProcessNamespace-${name}`;
-  const existing = chart.node.tryFindChild(id);
-  if (existing instanceof kplus.Namespace) return existing;
-  return new kplus.Namespace(chart, id, {
+/** The app's `privileged` Namespace of this name that this library owns, created on first use and shared. */
+function ownedNamespace(scope: IConstruct, name: string): kplus.Namespace {
+  const root = scope.node.root;
+  let byName = OWNED_NAMESPACES.get(root);
+  if (!byName) OWNED_NAMESPACES.set(root, (byName = new Map()));
+  const existing = byName.get(name);
+  if (existing) return existing;
+  const ns = new kplus.Namespace(Chart.of(scope), `WindowsHostProcessNamespace-${name}`, {
     metadata: { name, labels: { [POD_SECURITY_ENFORCE_LABEL]: PRIVILEGED_LEVEL } },
   });
+  byName.set(name, ns);
+  return ns;
 }

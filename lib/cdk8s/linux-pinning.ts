@@ -1,7 +1,7 @@
 /**
  * `pinLinuxWorkloads(scope)`: in a hybrid cluster, a Linux pod without the `kubernetes.io/os: linux` nodeSelector can
  * land on an untainted Windows node and sit in ImagePullBackOff, and a blanket toleration swallows the Windows taint
- * (reference §2). This pins every non-Windows pod template in a scope to Linux nodes: cdk8s-plus workloads, raw
+ * (https://kubernetes.io/docs/concepts/windows/user-guide/). This pins every non-Windows pod template in a scope to Linux nodes: cdk8s-plus workloads, raw
  * `ApiObject`s and objects loaded with `Include` alike.
  */
 import { ApiObject } from 'cdk8s';

@@ -191,6 +191,36 @@ function resolveProperties(raw: unknown): { options: ValidateOptions; failOn: Se
   };
 }
 
+/** One step of a diagnostic path: `.name`, `[0]` or `["kubernetes.io/os"]`, with where it ends in the path. */
+const PATH_STEP = /\.?([^.[\]]+)|\[(\d+)\]|\["((?:[^"\\]|\\.)*)"\]/g;
+
+/**
+ * The longest prefix of `path` that exists in `obj`: a diagnostic about a field that is absent (a missing
+ * `startupProbe`) points at its nearest present parent, so the line printed is the line of what is named.
+ */
+export function presentPath(obj: unknown, path: string): string {
+  let node: unknown = obj;
+  let end = 0;
+  for (const m of path.matchAll(PATH_STEP)) {
+    const key = m[2] !== undefined ? Number(m[2]) : m[3] !== undefined ? JSON.parse(`"${m[3]}"`) : m[1];
+    if (typeof node !== 'object' || node === null || !Object.prototype.hasOwnProperty.call(node, key)) break;
+    node = (node as Record<string | number, unknown>)[key];
+    end = (m.index ?? 0) + m[0].length;
+  }
+  return path.slice(0, end);
+}
+
+/** `path (line N)`, or `parent (line N: field is absent)` when the field itself is not in the manifest. */
+function locationOf(obj: unknown, path: string): string {
+  if (obj === undefined) return path === '' ? '(object)' : path;
+  const present = presentPath(obj, path);
+  const pos = sourcePosition(obj, present);
+  const line = pos ? `line ${pos.line}` : undefined;
+  if (present === path) return `${path === '' ? '(object)' : path}${line ? ` (${line})` : ''}`;
+  const missing = path.slice(present.length).replace(/^\./, '');
+  return `${present === '' ? '(object)' : present} (${line ? `${line}: ` : ''}${missing} is absent)`;
+}
+
 const RANK: Readonly<Record<Severity, number>> = { error: 2, warning: 1, info: 0 };
 
 /** Key that finds a loaded object again from a diagnostic's resource reference. */
@@ -257,8 +287,7 @@ export class WindowsValidation {
     const r = d.resource;
     const name = r.name ?? '';
     const obj = byKey.get(keyOf(r.source, r.kind, r.namespace, r.name));
-    const pos = obj === undefined ? undefined : sourcePosition(obj, d.path);
-    const location = `${d.path === '' ? '(object)' : d.path}${pos ? ` (line ${pos.line})` : ''}`;
+    const location = locationOf(obj, d.path);
     const subject = [r.kind, r.namespace ? `${r.namespace}/${name}` : name].filter(Boolean).join(' ');
     const rule = RULES_BY_ID.get(d.ruleId);
     const docs = rule?.docs;

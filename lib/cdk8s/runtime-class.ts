@@ -42,7 +42,7 @@ export interface WindowsRuntimeClassProps {
   readonly isolation?: WindowsIsolation;
 }
 
-/** The containerd handler that runs Windows pods with `isolation` (reference §1). */
+/** The containerd handler that runs Windows pods with `isolation` (containerd's runhcs shim; see https://kubernetes.io/docs/concepts/windows/user-guide/). */
 export { windowsRuntimeHandler };
 
 /** The default RuntimeClass name for a target: `windows-2022`, `windows-2022-hyperv`, `windows`. */

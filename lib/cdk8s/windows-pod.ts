@@ -4,16 +4,21 @@
  * Linux defaults and runs the core's `toWindowsPodSpec` on the final JSON (API field names), so containers, volumes
  * and scheduling added after construction are covered.
  */
-import { Size, type ApiObject } from 'cdk8s';
+import { JsonPatch, Size, type ApiObject } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import type { IConstruct } from 'constructs';
-import { IssueCollector } from '../core/errors';
+import { IssueCollector, WindowsValidationError } from '../core/errors';
 import type { Container, PodSpec } from '../core/kube';
-import type { WindowsIsolation, WindowsRelease } from '../core/releases';
-import { checkImageCompatibility, type ImageCompatibility } from '../core/images';
 import { FORBIDDEN_CONTAINER_SECURITY_FIELDS, FORBIDDEN_DETAIL, WINDOWS_ALTERNATIVE } from '../core/windows-fields';
 import { POD_SPEC_PATHS } from '../core/workloads';
-import { toWindowsPodSpec, type WindowsWarning } from '../core/pod-spec';
+import {
+  imageCompatibility,
+  toWindowsPodSpec,
+  toWindowsPodSpecInPlace,
+  type ToWindowsPodSpecOptions,
+  type WindowsWarning,
+} from '../core/pod-spec';
+import { checkWindowsPodFeatures } from '../core/windows-pod-checks';
 import { WindowsAnnotations } from './annotations';
 import { mergeCoreError, type ResolvedWindowsOptions } from './resolve-props';
 
@@ -55,14 +60,14 @@ const CDK8S_PLUS_CONTAINER_SECURITY_DEFAULTS: Readonly<Record<string, unknown>> 
 /**
  * Container resources when the user gives none: cdk8s-plus's own default (1 CPU request, 1.5 CPU limit, 2 GiB
  * memory limit) with the memory request raised to the limit, because Windows enforces memory limits with job
- * objects that page instead of killing (reference §5).
+ * objects that page instead of killing (https://kubernetes.io/docs/concepts/configuration/windows-resource-management/).
  */
 export const WINDOWS_CONTAINER_RESOURCES: kplus.ContainerResources = {
   cpu: { request: kplus.Cpu.millis(1000), limit: kplus.Cpu.millis(1500) },
   memory: { request: Size.mebibytes(2048), limit: Size.mebibytes(2048) },
 };
 
-/** Windows images are large: pull them once per node (reference §5). */
+/** Windows images are large: pull them once per node (https://kubernetes.io/docs/concepts/windows/intro/). */
 export const WINDOWS_IMAGE_PULL_POLICY = kplus.ImagePullPolicy.IF_NOT_PRESENT;
 
 /** The props the user gave each container added through `addContainer`/`addInitContainer`. */
@@ -103,58 +108,83 @@ export function workloadSource(workload: kplus.AbstractPod, props: kplus.Abstrac
 
 const CONTAINER_SECURITY_ENTRIES = Object.entries(CONTAINER_SECURITY_FIELDS);
 const POD_SECURITY_ENTRIES = Object.entries(POD_SECURITY_FIELDS);
-const CDK8S_PLUS_CONTAINER_SECURITY_DEFAULT_ENTRIES = Object.entries(CDK8S_PLUS_CONTAINER_SECURITY_DEFAULTS);
+/** API field → cdk8s-plus prop, to tell a rendered field the user asked for from one cdk8s-plus filled in. */
+const CONTAINER_PROP_OF: ReadonlyMap<string, string> = new Map(CONTAINER_SECURITY_ENTRIES.map(([p, f]) => [f, p]));
+const POD_PROP_OF: ReadonlyMap<string, string> = new Map(POD_SECURITY_ENTRIES.map(([p, f]) => [f, p]));
 
-function deleteUnset(
+/**
+ * The fields of a rendered securityContext the user asked for: those whose cdk8s-plus prop they set (or, for an
+ * attached container whose props are unknown, those that differ from cdk8s-plus's defaults), plus any field
+ * cdk8s-plus does not manage. Undefined when none is left. A new object: deleting properties would turn the
+ * rendered JSON into slow dictionary-mode objects for the rest of the synth.
+ */
+function keptSecurityFields(
   sc: Json,
-  fields: ReadonlyArray<readonly [string, string]>,
+  propOf: ReadonlyMap<string, string>,
   userProps: Readonly<Record<string, unknown>> | undefined,
-): void {
-  for (const [prop, field] of fields) if (userProps?.[prop] === undefined) delete sc[field];
+  attached: boolean,
+): Json | undefined {
+  let out: Json | undefined;
+  for (const field in sc) {
+    const value = sc[field];
+    const prop = propOf.get(field);
+    const keep =
+      prop === undefined ||
+      (attached ? CDK8S_PLUS_CONTAINER_SECURITY_DEFAULTS[field] !== value : userProps?.[prop] !== undefined);
+    if (keep) (out ??= {})[field] = value;
+  }
+  return out;
+}
+
+/** A rendered container without what cdk8s-plus filled in and the user did not ask for. */
+function containerWithoutDefaults(c: Json, user: kplus.ContainerProps | undefined): Json {
+  const out: Json = {};
+  for (const key in c) {
+    const value = c[key];
+    if (key === 'securityContext') {
+      const sc = keptSecurityFields(
+        value as Json,
+        CONTAINER_PROP_OF,
+        user?.securityContext as Json | undefined,
+        user === undefined,
+      );
+      if (sc) out[key] = sc;
+    } else if (!(key === 'startupProbe' && user !== undefined && user.startup === undefined)) out[key] = value;
+  }
+  return out;
 }
 
 /**
- * Drops from the rendered JSON what cdk8s-plus filled in and the user did not ask for: its Linux hardening
+ * The rendered pod spec without what cdk8s-plus filled in and the user did not ask for: its Linux hardening
  * (`privileged`, `readOnlyRootFilesystem`, `allowPrivilegeEscalation`, `fsGroupChangePolicy`), its `runAsNonRoot: true`
  * (refused by the kubelet for `ContainerAdministrator` images; the restricted profile sets it back with
- * `ContainerUser`) and its tcpSocket startup probe (tcpSocket probes are limited on Windows). What is left of a
- * forbidden field was set on purpose, and `toWindowsPodSpec` reports it.
+ * `ContainerUser`), its tcpSocket startup probe (tcpSocket probes are limited on Windows) and the `false` it writes
+ * for `hostNetwork` and (cdk8s-plus-29 and later) `shareProcessNamespace`. What is left of a forbidden field was set
+ * on purpose, and `toWindowsPodSpec` reports it.
  */
-function stripFrameworkDefaults(
-  spec: Json,
-  source: PodSource,
-  hostProcess: boolean,
-  prefix: string,
-  issues: IssueCollector,
-): void {
-  const podSc = spec.securityContext as Json | undefined;
-  if (podSc) {
-    deleteUnset(podSc, POD_SECURITY_ENTRIES, source.podSecurityContext as Json | undefined);
-    if (Object.keys(podSc).length === 0) delete spec.securityContext;
-  }
-  for (const list of ['initContainers', 'containers'] as const) {
-    const containers = spec[list] as Json[] | undefined;
-    containers?.forEach((c, i) => {
-      const user = source.containerProps(list, i);
-      const sc = c.securityContext as Json | undefined;
-      if (sc) {
-        if (user) deleteUnset(sc, CONTAINER_SECURITY_ENTRIES, user.securityContext as Json | undefined);
-        else {
-          for (const [field, value] of CDK8S_PLUS_CONTAINER_SECURITY_DEFAULT_ENTRIES)
-            if (sc[field] === value) delete sc[field];
-        }
-        if (hostProcess && sc.runAsNonRoot !== undefined) {
-          issues.add(
-            `${prefix}.${list}[${i}].securityContext.runAsNonRoot`,
-            'runAsNonRoot must be unset on a HostProcess pod.',
-            'Remove securityContext.ensureNonRoot from the container.',
-          );
-        }
-        if (Object.keys(sc).length === 0) delete c.securityContext;
+function withoutFrameworkDefaults(spec: Json, source: PodSource): Json {
+  const out: Json = {};
+  for (const key in spec) {
+    const value = spec[key];
+    switch (key) {
+      case 'securityContext': {
+        const sc = keptSecurityFields(value as Json, POD_PROP_OF, source.podSecurityContext as Json | undefined, false);
+        if (sc) out[key] = sc;
+        break;
       }
-      if (user && user.startup === undefined) delete c.startupProbe;
-    });
+      case 'containers':
+      case 'initContainers':
+        out[key] = (value as Json[]).map((c, i) => containerWithoutDefaults(c, source.containerProps(key, i)));
+        break;
+      case 'hostNetwork':
+      case 'shareProcessNamespace':
+        if (value !== false) out[key] = value;
+        break;
+      default:
+        out[key] = value;
+    }
   }
+  return out;
 }
 
 function checkMemory(spec: PodSpec, prefix: string, warn: (w: WindowsWarning) => void): void {
@@ -186,28 +216,27 @@ function sorted<T extends object>(obj: T): T {
 
 /**
  * Converts one rendered pod spec (JSON, API field names) into the Windows pod spec. Throws a
- * `WindowsValidationError` naming `subject` (the construct path) and listing every problem.
+ * `WindowsValidationError` naming the construct path of `scope` and listing every problem.
  */
 export function renderWindowsPodSpec(
   spec: PodSpec,
   source: PodSource,
-  options: ResolvedWindowsOptions,
-  prefix: string,
-  subject: string,
-  warn: (w: WindowsWarning) => void,
+  options: ToWindowsPodSpecOptions & { readonly pathPrefix: string; readonly onWarning: (w: WindowsWarning) => void },
+  scope: IConstruct,
 ): PodSpec {
-  const issues = new IssueCollector();
-  stripFrameworkDefaults(spec as unknown as Json, source, options.hostProcess ?? false, prefix, issues);
-  let out: PodSpec | undefined;
+  const cleaned = withoutFrameworkDefaults(spec as unknown as Json, source) as unknown as PodSpec;
+  let out: PodSpec;
   try {
-    out = toWindowsPodSpec(spec, { ...options, pathPrefix: prefix, onWarning: warn });
+    // The spec is this render's own JSON: convert it in place, without a defensive copy.
+    out = toWindowsPodSpecInPlace(cleaned, options);
   } catch (err) {
+    const issues = new IssueCollector();
     mergeCoreError(err, issues);
+    issues.throwIfAny(scope.node.path);
+    throw err;
   }
-  issues.throwIfAny(subject);
-  const result = out as PodSpec;
-  checkMemory(result, prefix, warn);
-  return sorted(result);
+  checkMemory(out, options.pathPrefix, options.onWarning);
+  return sorted(out);
 }
 
 /** Reports a core warning on a construct, rule id first. */
@@ -229,17 +258,50 @@ export function renderAsWindows(
   const segments = POD_SPEC_PATHS[apiObject.kind];
   if (!segments) throw new Error(`k8s-windows: ${apiObject.kind} holds no pod spec.`);
   const prefix = segments.join('.');
-  const subject = scope.node.path;
   const render = apiObject.toJson.bind(apiObject);
-  const warn = warnOn(scope);
+  // The conversion options are the same for every render of this object: built once.
+  const convertOptions = { ...options, pathPrefix: prefix, onWarning: warnOn(scope) };
+  // The user's JSON patches (`apiObject.addJsonPatch`) are applied after the Windows conversion, so the conversion
+  // never drops what they write; what they write is then checked like the rest. `patches` is private to cdk8s.
+  const patches = (apiObject as unknown as { patches?: JsonPatch[] }).patches;
   apiObject.toJson = (): Json => {
-    const json = render() as Json;
-    let parent: Json = json;
-    for (const s of segments.slice(0, -1)) parent = parent[s] as Json;
+    const userPatches = Array.isArray(patches) && patches.length > 0 ? patches.splice(0) : [];
+    let json: Json;
+    try {
+      json = render() as Json;
+    } finally {
+      if (userPatches.length > 0) patches?.push(...userPatches);
+    }
     const last = segments[segments.length - 1];
-    parent[last] = renderWindowsPodSpec(parent[last] as PodSpec, source, options, prefix, subject, warn);
-    return json;
+    const parentOf = (obj: Json): Json => {
+      let parent: Json = obj;
+      for (const s of segments.slice(0, -1)) parent = parent[s] as Json;
+      return parent;
+    };
+    const parent = parentOf(json);
+    parent[last] = renderWindowsPodSpec(parent[last] as PodSpec, source, convertOptions, scope);
+    if (userPatches.length === 0) return json;
+    const patched = JsonPatch.apply(json, ...userPatches) as Json;
+    checkPatchedPodSpec(parentOf(patched)?.[last], options, prefix, scope.node.path);
+    return patched;
   };
+}
+
+/** Refuses a pod spec that JSON patches made invalid for Windows, naming the patched fields. */
+function checkPatchedPodSpec(spec: unknown, options: ResolvedWindowsOptions, prefix: string, subject: string): void {
+  try {
+    toWindowsPodSpec(spec as PodSpec, { ...options, containerDefaults: false, pathPrefix: prefix });
+  } catch (err) {
+    if (!(err instanceof WindowsValidationError)) throw err;
+    throw new WindowsValidationError(
+      err.issues.map((i) => ({
+        ...i,
+        message: `${i.message} (written by a JsonPatch on this object)`,
+        ...(i.fix !== undefined ? { fix: `${i.fix} Change or remove the JsonPatch.` } : {}),
+      })),
+      subject,
+    );
+  }
 }
 
 function show(value: unknown): string {
@@ -252,22 +314,6 @@ function isInert(value: unknown): boolean {
   if (Array.isArray(value)) return value.length === 0;
   if (typeof value === 'object') return Object.keys(value as object).length === 0;
   return false;
-}
-
-/** Image checks by image, release and isolation: charts repeat images, and the check is pure. */
-const IMAGE_CHECKS = new Map<string, ImageCompatibility>();
-/** Bound on the memo, so a long-lived process synthesizing many charts does not grow without end. */
-const IMAGE_CHECKS_MAX = 1024;
-
-function imageCompatibility(image: string, release: WindowsRelease, isolation: WindowsIsolation): ImageCompatibility {
-  const key = `${release}/${isolation}/${image}`;
-  let compat = IMAGE_CHECKS.get(key);
-  if (!compat) {
-    if (IMAGE_CHECKS.size >= IMAGE_CHECKS_MAX) IMAGE_CHECKS.clear();
-    compat = checkImageCompatibility(image, release, isolation);
-    IMAGE_CHECKS.set(key, compat);
-  }
-  return compat;
 }
 
 const FORBIDDEN_CONTAINER_FIELDS: ReadonlySet<string> = new Set(FORBIDDEN_CONTAINER_SECURITY_FIELDS);
@@ -352,11 +398,66 @@ export function checkPodProps(
       ...(props.hostNetwork !== undefined ? { hostNetwork: props.hostNetwork } : {}),
     };
     try {
-      toWindowsPodSpec(spec, { ...options, containerDefaults: false, pathPrefix: prefix });
+      toWindowsPodSpecInPlace(spec, { ...options, containerDefaults: false, pathPrefix: prefix });
     } catch (err) {
       mergeCoreError(err, issues);
     }
   }
+  if ((props as { shareProcessNamespace?: boolean }).shareProcessNamespace === true) {
+    issues.add(
+      'shareProcessNamespace',
+      `shareProcessNamespace: true ${FORBIDDEN_DETAIL}.`,
+      WINDOWS_ALTERNATIVE.shareProcessNamespace,
+    );
+  }
   props.initContainers?.forEach((c, i) => checkContainerProps(c, `${prefix}.initContainers[${i}]`, options, issues));
   props.containers?.forEach((c, i) => checkContainerProps(c, `${prefix}.containers[${i}]`, options, issues));
+  if (hasPodFeatures(props)) checkWindowsPodFeatures(featureView(props), options.hostProcess ?? false, prefix, issues);
+}
+
+/** Whether the props use anything `checkWindowsPodFeatures` looks at, so most workloads skip building the view. */
+function hasPodFeatures(props: kplus.AbstractPodProps): boolean {
+  if (props.dns?.policy !== undefined || (props.volumes?.length ?? 0) > 0) return true;
+  const uses = (c: kplus.ContainerProps): boolean =>
+    (c.volumeMounts?.length ?? 0) > 0 || (c.ports?.some((p) => p.hostPort !== undefined) ?? false);
+  return (props.containers?.some(uses) ?? false) || (props.initContainers?.some(uses) ?? false);
+}
+
+/** A cdk8s-plus container's ports in render order: `portNumber` first, then `ports` (container.js). */
+function containerView(c: kplus.ContainerProps): Container {
+  const ports = [
+    ...(c.portNumber !== undefined ? [{ containerPort: c.portNumber }] : []),
+    ...(c.ports ?? []).map((p) => ({
+      containerPort: p.number,
+      ...(p.hostPort !== undefined ? { hostPort: p.hostPort } : {}),
+    })),
+  ];
+  return {
+    name: c.name ?? 'main',
+    ports,
+    volumeMounts: (c.volumeMounts ?? []).map((m) => ({
+      name: m.volume.name,
+      mountPath: m.path,
+      ...(m.propagation !== undefined ? { mountPropagation: m.propagation } : {}),
+    })),
+  };
+}
+
+/** A volume as the API sees it. `_toKube` is internal to cdk8s-plus (the same in every major) but holds the medium. */
+function volumeView(v: kplus.Volume): { name: string; emptyDir?: { medium?: string } } {
+  return (v as unknown as { _toKube(): { name: string; emptyDir?: { medium?: string } } })._toKube();
+}
+
+/** The parts of the pod props the feature checks read, in API shape, so they fail at construction. */
+function featureView(props: kplus.AbstractPodProps): PodSpec {
+  const mounted = [...(props.containers ?? []), ...(props.initContainers ?? [])].flatMap((c) =>
+    (c.volumeMounts ?? []).map((m) => m.volume),
+  );
+  const volumes = [...new Set([...(props.volumes ?? []), ...mounted])].map(volumeView);
+  return {
+    containers: (props.containers ?? []).map(containerView),
+    initContainers: (props.initContainers ?? []).map(containerView),
+    volumes,
+    ...(props.dns?.policy !== undefined ? { dnsPolicy: props.dns.policy } : {}),
+  };
 }

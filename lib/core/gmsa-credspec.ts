@@ -1,5 +1,5 @@
 /**
- * The gMSA credential spec (reference §8): its JSON model, a builder from typed inputs, and the format checks,
+ * The gMSA credential spec (https://learn.microsoft.com/virtualization/windowscontainers/manage-containers/manage-serviceaccounts): its JSON model, a builder from typed inputs, and the format checks,
  * pure and framework-free so the cdk8s construct, the Pulumi component and the rule engine share them.
  *
  * A credspec is what `New-CredentialSpec` writes: PascalCase keys, the domain SID and GUID, the gMSA listed once
@@ -30,7 +30,7 @@ export const GMSA_CMS_PLUGIN = 'ActiveDirectory';
 /** `HostAccountConfig.PortableCcgVersion`: the only CCG version there is. */
 export const PORTABLE_CCG_VERSION = '1';
 
-/** CCG plugins for nodes that are not domain-joined, by their COM class GUID (reference §8). */
+/** CCG plugins for nodes that are not domain-joined, by their COM class GUID (https://learn.microsoft.com/virtualization/windowscontainers/manage-containers/manage-serviceaccounts#gmsa-for-non-domain-joined-container-hosts). */
 export const CCG_PLUGIN_GUIDS = {
   /** AKS: reads the account from Azure Key Vault with a managed identity. */
   azureKeyVault: '{CCC2A336-D7F3-4818-A213-272B7924213E}',
@@ -190,7 +190,7 @@ const MAX_DNS_NAME = 253;
 const AZURE_KV_INPUT = /^ObjectId=([^;]*);SecretUri=(.*)$/;
 const SECRETS_MANAGER_ARN = /^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:.+$/;
 
-/** NetBIOS domain names follow the rule the API server applies to runAsUserName domains (reference §3). */
+/** NetBIOS domain names follow the rule the API server applies to runAsUserName domains (https://github.com/kubernetes/kubernetes/blob/master/pkg/apis/core/validation/validation.go). */
 const isNetBiosName = (value: string): boolean => NETBIOS_DOMAIN_NAME.test(value);
 const isDnsName = (value: string): boolean =>
   value.length > 0 && value.length <= MAX_DNS_NAME && value.split('.').every((l) => DNS_LABEL.test(l));

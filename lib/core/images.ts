@@ -1,6 +1,6 @@
 /**
  * Container image references and the Windows build they were made for. Process isolation needs the image build
- * to equal the host build; Hyper-V isolation runs an image on a host of the same or a newer build (reference §1).
+ * to equal the host build; Hyper-V isolation runs an image on a host of the same or a newer build (https://learn.microsoft.com/virtualization/windowscontainers/deploy-containers/version-compatibility).
  */
 import {
   RETIRED_RELEASES,
@@ -155,6 +155,10 @@ const MULTI_ARCH_PUBLISHERS: readonly RegExp[] = [
   /^mcr\.microsoft\.com\/(?:oss|k8s|dotnet)\//,
 ];
 
+/** The advice for a tag that names no build, shared by the validator and the constructs. */
+export const BUILDLESS_TAG_FIX =
+  "Check the tag's manifest (docker manifest inspect) has an entry for your nodes' build, or use the tag for your nodes' release (e.g. '...-ltsc2022').";
+
 /**
  * What an image reference says about the Windows builds it can run on:
  * - `single`: the tag names one build (`ltsc2022`, `1809`, `10.0.20348.1`);
@@ -185,7 +189,7 @@ export function isWindowsImage(image: string | ImageReference): boolean | undefi
   return undefined;
 }
 
-/** HostProcess containers run on the host, so their image need not match its build (reference §1). */
+/** HostProcess containers run on the host, so their image need not match its build (https://learn.microsoft.com/virtualization/windowscontainers/deploy-containers/version-compatibility). */
 export function isHostProcessBaseImage(ref: ImageReference): boolean {
   return ref.repository.endsWith('windows-host-process-containers-base-image');
 }

@@ -3,8 +3,8 @@
  * nodes. Shared by the cdk8s constructs and the Pulumi components, so both emit the same pod for the same input.
  */
 import { plainCopy } from './json';
-import { checkImageCompatibility, windowsBuildCoverage } from './images';
-import { IssueCollector, type ValidationIssue } from './errors';
+import { BUILDLESS_TAG_FIX, checkImageCompatibility, windowsBuildCoverage, type ImageCompatibility } from './images';
+import { IssueCollector, WindowsValidationError, type ValidationIssue } from './errors';
 import {
   CONTAINER_LISTS,
   OS_LABEL,
@@ -16,7 +16,7 @@ import {
   type SecurityContext,
   type Toleration,
 } from './kube';
-import { parseWindowsRelease } from './releases';
+import { parseWindowsRelease, type WindowsIsolation, type WindowsRelease } from './releases';
 import { defaultWindowsTarget, schedulingFor, windowsNodeTarget, type WindowsNodeTarget } from './target';
 import {
   FORBIDDEN_CONTAINER_SECURITY_FIELDS,
@@ -24,14 +24,8 @@ import {
   FORBIDDEN_POD_SECURITY_FIELDS,
   WINDOWS_ALTERNATIVE,
 } from './windows-fields';
-import {
-  CONTAINER_ADMINISTRATOR,
-  CONTAINER_USER,
-  HOST_PROCESS_USERS,
-  gmsaCredentialSpecNameProblems,
-  isHostProcessUser,
-  runAsUserNameProblems,
-} from './windows-options';
+import { CONTAINER_ADMINISTRATOR, CONTAINER_USER, HOST_PROCESS_USERS, isHostProcessUser } from './windows-options';
+import { checkListEntries, checkWindowsOptionsFormat, checkWindowsPodFeatures } from './windows-pod-checks';
 
 /** How strict the pod's security settings are. */
 export type WindowsSecurityProfile = 'baseline' | 'restricted';
@@ -111,9 +105,9 @@ export interface FrameworkDefaults {
   readonly containerSecurityContext?: Readonly<Record<string, unknown>>;
 }
 
-/** Startup budget for slow-starting Windows containers: 30 × 10 s (reference §5: starts are 10–30 s slower, images large). */
+/** Startup budget for slow-starting Windows containers: 30 × 10 s: Windows images are large and slow to start (https://kubernetes.io/docs/concepts/windows/intro/). */
 export const WINDOWS_STARTUP_PROBE = { periodSeconds: 10, failureThreshold: 30 } as const;
-/** Large Windows images should not be pulled on every start (reference §5). */
+/** Large Windows images should not be pulled on every start (https://kubernetes.io/docs/concepts/windows/intro/). */
 export const WINDOWS_IMAGE_PULL_POLICY = 'IfNotPresent';
 /** Least-privileged HostProcess account; node agents that need more ask for `NT AUTHORITY\SYSTEM`. */
 export const DEFAULT_HOST_PROCESS_USER: (typeof HOST_PROCESS_USERS)[number] = 'NT AUTHORITY\\Local service';
@@ -141,14 +135,34 @@ function show(value: unknown): string {
  * `WindowsValidationError` listing every forbidden or contradictory field the user set on purpose.
  */
 export function toWindowsPodSpec(podSpec: PodSpec, options: ToWindowsPodSpecOptions = {}): PodSpec {
+  return convertPodSpec(podSpec, options, true);
+}
+
+/**
+ * `toWindowsPodSpec` on a pod spec the caller owns and will not use again (freshly rendered JSON): converted in
+ * place, without the defensive copy, which is most of the conversion's cost at synth.
+ * @internal
+ */
+export function toWindowsPodSpecInPlace(podSpec: PodSpec, options: ToWindowsPodSpecOptions = {}): PodSpec {
+  return convertPodSpec(podSpec, options, false);
+}
+
+function convertPodSpec(podSpec: PodSpec, options: ToWindowsPodSpecOptions, copy: boolean): PodSpec {
   const prefix = options.pathPrefix ?? 'spec';
   const issues = new IssueCollector();
   const warn = options.onWarning ?? (() => undefined);
   const hostProcess = options.hostProcess ?? false;
   const profile = options.securityProfile ?? 'baseline';
   const containerDefaults = options.containerDefaults ?? true;
+  if (typeof podSpec !== 'object' || podSpec === null || Array.isArray(podSpec)) {
+    throw new WindowsValidationError(
+      [{ path: prefix, message: `The pod spec is ${show(podSpec)}, not an object.`, fix: 'Pass a pod spec object.' }],
+      'toWindowsPodSpec',
+    );
+  }
   const target = resolveTarget(options, issues);
-  const spec = plainCopy(podSpec) as PodSpec & Json;
+  const spec = (copy ? plainCopy(podSpec) : podSpec) as PodSpec & Json;
+  checkListEntries(spec, prefix, issues);
 
   if (spec.os?.name !== undefined && spec.os.name !== 'windows') {
     issues.add(
@@ -162,16 +176,19 @@ export function toWindowsPodSpec(podSpec: PodSpec, options: ToWindowsPodSpecOpti
   if (target) applyScheduling(spec, target, prefix, issues);
   stripPodFields(spec, prefix, issues, options.frameworkDefaults);
   const podWindowsOptions = applyIdentity(spec, options, hostProcess, profile, prefix, issues);
+  checkWindowsPodFeatures(spec, hostProcess, prefix, issues);
 
   for (const list of CONTAINER_LISTS) {
     const containers = spec[list] as Container[] | undefined;
-    containers?.forEach((c, i) => {
+    if (!containers) continue;
+    for (let i = 0; i < containers.length; i++) {
+      const c = containers[i];
       const path = `${prefix}.${list}[${i}]`;
       stripContainerFields(c, path, issues, options.frameworkDefaults?.containerSecurityContext);
       checkContainerIdentity(c, path, hostProcess, issues);
       if (containerDefaults && list !== 'ephemeralContainers') applyContainerDefaults(c, list === 'containers');
       if (target?.release !== undefined && !hostProcess && typeof c.image === 'string') {
-        const compat = checkImageCompatibility(c.image, target.release, target.isolation);
+        const compat = imageCompatibility(c.image, target.release, target.isolation);
         if (compat.status === 'incompatible') issues.add(`${path}.image`, compat.reason, compat.fix);
         else if (compat.status === 'unknown' && windowsBuildCoverage(c.image) !== 'multi') {
           // Known multi-arch manifest lists resolve per node build; anything else may be a single-build image.
@@ -179,11 +196,12 @@ export function toWindowsPodSpec(podSpec: PodSpec, options: ToWindowsPodSpecOpti
             ruleId: 'image-floating-tag',
             path: `${path}.image`,
             message: compat.reason,
-            fix: `Use a tag that names the build (e.g. ':ltsc${target.release}' or a '-ltsc${target.release}' suffix), or check the tag is a manifest list with an entry for ${target.release}.`,
+            // The same advice as the validator's image-floating-tag rule, so both front doors agree.
+            fix: BUILDLESS_TAG_FIX,
           });
         }
       }
-    });
+    }
   }
 
   if (podWindowsOptions) {
@@ -194,6 +212,51 @@ export function toWindowsPodSpec(podSpec: PodSpec, options: ToWindowsPodSpecOpti
   issues.throwIfAny('toWindowsPodSpec');
   return spec;
 }
+
+/** Image checks by release, isolation and image: charts repeat images, and the check is pure. */
+const IMAGE_CHECKS = new Map<string, ImageCompatibility>();
+/** Bound on the memo, so a long-lived process converting many pods does not grow without end. */
+const IMAGE_CHECKS_MAX = 1024;
+
+/** `checkImageCompatibility`, memoized. */
+export function imageCompatibility(
+  image: string,
+  release: WindowsRelease,
+  isolation: WindowsIsolation,
+): ImageCompatibility {
+  const key = `${release}/${isolation}/${image}`;
+  let compat = IMAGE_CHECKS.get(key);
+  if (!compat) {
+    if (IMAGE_CHECKS.size >= IMAGE_CHECKS_MAX) IMAGE_CHECKS.clear();
+    compat = checkImageCompatibility(image, release, isolation);
+    IMAGE_CHECKS.set(key, compat);
+  }
+  return compat;
+}
+
+/** `schedulingFor`, once per target (targets are immutable and shared by the workloads of a pool). */
+interface TargetScheduling {
+  readonly selector: readonly (readonly [string, string])[];
+  readonly tolerations: readonly Toleration[];
+}
+const SCHEDULING = new WeakMap<WindowsNodeTarget, TargetScheduling>();
+
+function schedulingOf(target: WindowsNodeTarget): TargetScheduling {
+  let s = SCHEDULING.get(target);
+  if (!s) {
+    const { nodeSelector, tolerations } = schedulingFor(target);
+    s = { selector: Object.entries(nodeSelector), tolerations };
+    SCHEDULING.set(target, s);
+  }
+  return s;
+}
+
+const sameToleration = (a: Toleration, b: Toleration): boolean =>
+  a.key === b.key &&
+  a.operator === b.operator &&
+  a.value === b.value &&
+  a.effect === b.effect &&
+  a.tolerationSeconds === b.tolerationSeconds;
 
 function resolveTarget(options: ToWindowsPodSpecOptions, issues: IssueCollector): WindowsNodeTarget | undefined {
   if (options.target) return options.target;
@@ -214,9 +277,10 @@ function resolveTarget(options: ToWindowsPodSpecOptions, issues: IssueCollector)
 }
 
 function applyScheduling(spec: PodSpec, target: WindowsNodeTarget, prefix: string, issues: IssueCollector): void {
-  const wanted = schedulingFor(target);
-  const selector: Record<string, string> = { ...(spec.nodeSelector ?? {}) };
-  for (const [key, value] of Object.entries(wanted.nodeSelector)) {
+  const wanted = schedulingOf(target);
+  const given = spec.nodeSelector;
+  const selector: Record<string, string> = given === undefined ? {} : { ...given };
+  for (const [key, value] of wanted.selector) {
     if (selector[key] !== undefined && selector[key] !== value) {
       const fix =
         key === OS_LABEL
@@ -233,8 +297,12 @@ function applyScheduling(spec: PodSpec, target: WindowsNodeTarget, prefix: strin
     selector[key] = value;
   }
   spec.nodeSelector = selector;
-  const tolerations: Toleration[] = [...(spec.tolerations ?? [])];
-  for (const t of wanted.tolerations) if (!tolerations.some((have) => sameValue(have, t))) tolerations.push(t);
+  const tolerations: Toleration[] = spec.tolerations === undefined ? [] : [...spec.tolerations];
+  for (const t of wanted.tolerations) {
+    let present = false;
+    for (let i = 0; i < tolerations.length && !present; i++) present = sameToleration(tolerations[i], t);
+    if (!present) tolerations.push({ ...t });
+  }
   spec.tolerations = tolerations;
   if (target.runtimeClassName !== undefined) {
     if (spec.runtimeClassName !== undefined && spec.runtimeClassName !== target.runtimeClassName) {
@@ -248,13 +316,16 @@ function applyScheduling(spec: PodSpec, target: WindowsNodeTarget, prefix: strin
   }
 }
 
+const FORBIDDEN_POD_FIELD_ENTRIES = Object.entries(FORBIDDEN_POD_FIELDS);
+const POD_SECURITY_FIELDS_TO_STRIP: readonly string[] = [...FORBIDDEN_POD_SECURITY_FIELDS, 'sysctls'];
+
 function stripPodFields(
   spec: PodSpec & Json,
   prefix: string,
   issues: IssueCollector,
   defaults?: FrameworkDefaults,
 ): void {
-  for (const [field, forbidden] of Object.entries(FORBIDDEN_POD_FIELDS)) {
+  for (const [field, forbidden] of FORBIDDEN_POD_FIELD_ENTRIES) {
     const value = spec[field];
     if (value === undefined) continue;
     const harmless =
@@ -277,7 +348,7 @@ function stripPodFields(
   }
   const sc = spec.securityContext as (PodSecurityContext & Json) | undefined;
   if (!sc) return;
-  for (const field of [...FORBIDDEN_POD_SECURITY_FIELDS, 'sysctls']) {
+  for (const field of POD_SECURITY_FIELDS_TO_STRIP) {
     const value = sc[field];
     if (value === undefined) continue;
     const fromFramework = defaults?.podSecurityContext && sameValue(defaults.podSecurityContext[field], value);
@@ -329,15 +400,37 @@ function applyIdentity(
   const path = `${prefix}.securityContext.windowsOptions`;
 
   if (options.runAsUserName !== undefined) {
-    for (const p of runAsUserNameProblems(options.runAsUserName))
-      issues.add('runAsUserName', p, `Write '${CONTAINER_USER}', '${CONTAINER_ADMINISTRATOR}' or 'DOMAIN\\user'.`);
+    if (existing.runAsUserName !== undefined && existing.runAsUserName !== options.runAsUserName) {
+      issues.add(
+        `${path}.runAsUserName`,
+        `windowsOptions.runAsUserName '${existing.runAsUserName}' disagrees with the runAsUserName option '${options.runAsUserName}'.`,
+        'Set it in one place.',
+      );
+    }
     wo.runAsUserName = options.runAsUserName;
   }
   if (options.gmsaCredentialSpecName !== undefined) {
-    for (const p of gmsaCredentialSpecNameProblems(options.gmsaCredentialSpecName))
-      issues.add('gmsa', p, 'Use the GMSACredentialSpec object name.');
+    if (
+      existing.gmsaCredentialSpecName !== undefined &&
+      existing.gmsaCredentialSpecName !== options.gmsaCredentialSpecName
+    ) {
+      issues.add(
+        `${path}.gmsaCredentialSpecName`,
+        `windowsOptions.gmsaCredentialSpecName '${existing.gmsaCredentialSpecName}' disagrees with the gMSA option '${options.gmsaCredentialSpecName}'.`,
+        'Set it in one place.',
+      );
+    }
     wo.gmsaCredentialSpecName = options.gmsaCredentialSpecName;
   }
+  checkWindowsOptionsFormat(
+    wo,
+    {
+      path,
+      ...(options.runAsUserName !== undefined ? { runAsUserNameOption: 'runAsUserName' } : {}),
+      ...(options.gmsaCredentialSpecName !== undefined ? { gmsaOption: 'gmsa' } : {}),
+    },
+    issues,
+  );
 
   if (hostProcess) {
     if (existing.hostProcess === false)
@@ -392,7 +485,7 @@ function applyIdentity(
     if (profile === 'restricted') {
       spec.securityContext = { ...(spec.securityContext ?? {}), runAsNonRoot: true };
       wo.runAsUserName ??= CONTAINER_USER;
-      if (wo.runAsUserName.toLowerCase() === CONTAINER_ADMINISTRATOR.toLowerCase()) {
+      if (String(wo.runAsUserName).toLowerCase() === CONTAINER_ADMINISTRATOR.toLowerCase()) {
         issues.add(
           'runAsUserName',
           `runAsUserName '${CONTAINER_ADMINISTRATOR}' with runAsNonRoot: true is refused by the kubelet.`,
@@ -405,18 +498,22 @@ function applyIdentity(
 }
 
 function checkContainerIdentity(c: Container, path: string, hostProcess: boolean, issues: IssueCollector): void {
+  if (hostProcess && c.securityContext?.runAsNonRoot !== undefined) {
+    issues.add(
+      `${path}.securityContext.runAsNonRoot`,
+      'runAsNonRoot must be unset on a HostProcess pod: the kubelet cannot verify it for HostProcess containers.',
+      'Remove it (in cdk8s-plus, securityContext.ensureNonRoot); choose the account with runAsUserName.',
+    );
+  }
   const wo = c.securityContext?.windowsOptions;
   if (!wo) return;
-  if (wo.runAsUserName !== undefined) {
-    for (const p of runAsUserNameProblems(wo.runAsUserName))
-      issues.add(`${path}.securityContext.windowsOptions.runAsUserName`, p);
-    if (hostProcess && !isHostProcessUser(wo.runAsUserName)) {
-      issues.add(
-        `${path}.securityContext.windowsOptions.runAsUserName`,
-        `HostProcess containers cannot run as '${wo.runAsUserName}'.`,
-        `Use one of ${HOST_PROCESS_USERS.join(', ')}.`,
-      );
-    }
+  checkWindowsOptionsFormat(wo as Json, { path: `${path}.securityContext.windowsOptions` }, issues);
+  if (typeof wo.runAsUserName === 'string' && hostProcess && !isHostProcessUser(wo.runAsUserName)) {
+    issues.add(
+      `${path}.securityContext.windowsOptions.runAsUserName`,
+      `HostProcess containers cannot run as '${wo.runAsUserName}'.`,
+      `Use one of ${HOST_PROCESS_USERS.join(', ')}.`,
+    );
   }
   if (wo.hostProcess !== undefined && wo.hostProcess !== hostProcess) {
     issues.add(
@@ -424,10 +521,6 @@ function checkContainerIdentity(c: Container, path: string, hostProcess: boolean
       `Container hostProcess: ${wo.hostProcess} disagrees with the pod (all containers are HostProcess or none).`,
       'Remove it; the pod-level setting applies to every container.',
     );
-  }
-  if (wo.gmsaCredentialSpecName !== undefined) {
-    for (const p of gmsaCredentialSpecNameProblems(wo.gmsaCredentialSpecName))
-      issues.add(`${path}.securityContext.windowsOptions.gmsaCredentialSpecName`, p);
   }
 }
 

@@ -1,6 +1,6 @@
 /**
  * Windows Server releases that can host Kubernetes nodes: the facts every layer needs, as one table.
- * Source: reference/windows-facts.md §1, §7 (Microsoft's version-compatibility docs, AWS EKS amiType docs,
+ * Sources: Microsoft's version-compatibility docs, AWS EKS amiType docs,
  * AKS osSKU docs, GKE windowsNodeConfig docs).
  */
 
@@ -16,7 +16,7 @@ export const DEFAULT_WINDOWS_RELEASE: WindowsRelease = '2022';
 /** Container isolation. Process isolation is the only one upstream Kubernetes supports. */
 export type WindowsIsolation = 'process' | 'hyperv';
 
-/** containerd's Windows runtime handler for each isolation (reference §1); a RuntimeClass names one. */
+/** containerd's Windows runtime handler for each isolation (https://learn.microsoft.com/virtualization/windowscontainers/deploy-containers/version-compatibility); a RuntimeClass names one. */
 export const WINDOWS_RUNTIME_HANDLERS: Readonly<Record<WindowsIsolation, string>> = {
   process: 'runhcs-wcow-process',
   hyperv: 'runhcs-wcow-hypervisor',
@@ -25,7 +25,7 @@ export const WINDOWS_RUNTIME_HANDLERS: Readonly<Record<WindowsIsolation, string>
 /** What every containerd Windows handler name starts with. */
 export const WINDOWS_RUNTIME_HANDLER_PREFIX = 'runhcs-wcow';
 
-/** The containerd handler that runs Windows pods with `isolation` (reference §1). */
+/** The containerd handler that runs Windows pods with `isolation` (https://learn.microsoft.com/virtualization/windowscontainers/deploy-containers/version-compatibility). */
 export function windowsRuntimeHandler(isolation: WindowsIsolation): string {
   switch (isolation) {
     case 'process':
@@ -98,7 +98,7 @@ const RELEASE_TABLE: { readonly [R in WindowsRelease]: WindowsReleaseInfo } = {
     firstKubernetesMinor: 32,
     eksAmiTypes: { core: 'WINDOWS_CORE_2025_x86_64', full: 'WINDOWS_FULL_2025_x86_64' },
     aksOsSku: 'Windows2025',
-    // GKE does not offer an LTSC2025 osversion (reference §7).
+    // GKE does not offer an LTSC2025 osversion (AWS, Azure and Google Windows node docs).
     gkeOsVersion: undefined,
     support: 'supported',
     displayName: 'Windows Server 2025',

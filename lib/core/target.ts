@@ -23,7 +23,7 @@ export interface Taint {
   readonly effect: TaintEffect;
 }
 
-/** The taint Windows nodes carry by convention (AKS docs, sig-windows guides; reference §2). */
+/** The taint Windows nodes carry by convention (https://kubernetes.io/docs/concepts/windows/user-guide/#taints-and-tolerations). */
 export const WINDOWS_TAINT: Taint = { key: 'os', value: 'windows', effect: 'NoSchedule' };
 
 /**
@@ -35,7 +35,7 @@ export function taintLiteral(taint: Taint, effect: string = taint.effect): strin
   return `{ key: '${taint.key}'${value}, effect: '${effect}' }`;
 }
 
-/** The taint GKE is said to put on Windows nodes itself (reference §2, unverified): tolerated when the pool's taints are unknown. */
+/** The taint GKE is said to put on Windows nodes itself (not confirmed in GKE's docs): tolerated when the pool's taints are unknown. */
 export const GKE_WINDOWS_TAINT: Taint = { key: 'node.kubernetes.io/os', value: 'windows', effect: 'NoSchedule' };
 
 export interface WindowsNodeTarget {

@@ -1,5 +1,5 @@
 /**
- * The fields the API server forbids on Windows pods, as data (reference §3: kube-apiserver
+ * The fields the API server forbids on Windows pods, as data (kube-apiserver
  * `pkg/apis/core/validation/validation.go`, `validateWindows*`, checked at v1.35). Both `toWindowsPodSpec`
  * and the `windows-forbidden-field` rules read this table, so the two cannot disagree.
  */

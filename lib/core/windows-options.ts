@@ -1,6 +1,7 @@
 /**
- * Format rules for `securityContext.windowsOptions`, as the API server checks them (reference §3:
- * validation.go `validateWindowsSecurityContextOptions`), plus the HostProcess user names (reference §9).
+ * Format rules for `securityContext.windowsOptions`, as the API server checks them
+ * (https://github.com/kubernetes/kubernetes/blob/master/pkg/apis/core/validation/validation.go, `validateWindowsSecurityContextOptions`), plus the HostProcess user names
+ * (https://kubernetes.io/docs/tasks/configure-pod-container/create-hostprocess-pod/).
  * Each function returns problems as sentences, empty when the value is valid.
  */
 
@@ -17,7 +18,7 @@ export const ACCOUNT_NAME_FORBIDDEN_CHARS = /["/\\:;|=,+*?<>@[\]]/;
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARS = /[\x00-\x1f\x7f]/;
 
-/** The accounts a HostProcess container may run as (reference §9). */
+/** The accounts a HostProcess container may run as (https://kubernetes.io/docs/tasks/configure-pod-container/create-hostprocess-pod/#choosing-a-user-account). */
 export const HOST_PROCESS_USERS = [
   'NT AUTHORITY\\SYSTEM',
   'NT AUTHORITY\\Local service',
@@ -81,6 +82,6 @@ export function gmsaCredentialSpecNameProblems(value: string): string[] {
 }
 
 /** Whether a HostProcess container may run as this user (case-insensitive, as Windows compares account names). */
-export function isHostProcessUser(value: string): boolean {
-  return HOST_PROCESS_USERS.some((u) => u.toLowerCase() === value.toLowerCase());
+export function isHostProcessUser(value: unknown): boolean {
+  return typeof value === 'string' && HOST_PROCESS_USERS.some((u) => u.toLowerCase() === value.toLowerCase());
 }

@@ -78,7 +78,7 @@ export function taintToString(taint: Taint): string {
     : `${taint.key}=${taint.value}:${taint.effect}`;
 }
 
-/** Whether `taints` holds exactly the conventional Windows taint `os=windows:NoSchedule` (reference §2). */
+/** Whether `taints` holds exactly the conventional Windows taint `os=windows:NoSchedule` (https://kubernetes.io/docs/concepts/windows/user-guide/). */
 export function hasWindowsTaint(taints: readonly Taint[]): boolean {
   return taints.some(
     (t) => t.key === WINDOWS_TAINT.key && t.value === WINDOWS_TAINT.value && t.effect === WINDOWS_TAINT.effect,
@@ -478,7 +478,7 @@ export function logWarnings(warnings: readonly NodePoolWarning[], resource?: pul
 // Rules the clouds share
 // ---------------------------------------------------------------------------------------------------------------
 
-/** Below this a Windows node has little left for pods: Windows Server idles at about 3.5 GB (reference §6). */
+/** Below this a Windows node has little left for pods: Windows Server idles at about 3.5 GB (https://kubernetes.io/docs/concepts/configuration/windows-resource-management/). */
 export const MIN_WINDOWS_NODE_MEMORY_GIB = 8;
 
 /** Whether a value is known now: not undefined, not an Output, a Promise or an unknown placeholder object. */

@@ -1,4 +1,4 @@
-import { ApiObject, Testing, type Chart } from 'cdk8s';
+import { ApiObject, Chart, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { WindowsHostProcessDaemonSet, WindowsDaemonSet } from 'k8s-windows/cdk8s';
 import { captureError, objectOf, podSpecOf, silenceWarnings } from './helpers';
@@ -51,6 +51,11 @@ test('agents in the same namespace share one Namespace object', () => {
   new WindowsHostProcessDaemonSet(chart, 'c', {
     containers: [{ image: AGENT }],
     metadata: { namespace: 'monitoring' },
+    namespacePolicy: 'label-privileged',
+  });
+  new WindowsHostProcessDaemonSet(chart, 'd', {
+    containers: [{ image: AGENT }],
+    namespace: 'monitoring',
   });
   const manifests = Testing.synth(chart);
   expect(manifests.filter((m) => m.kind === 'Namespace').map((m) => m.metadata.name)).toEqual([
@@ -162,5 +167,84 @@ describe('a given namespace', () => {
         }),
     );
     expect(err.issues.map((i) => i.path)).toEqual(['metadata.namespace', 'namespace']);
+  });
+});
+
+describe('never weakens a namespace it does not own', () => {
+  const kinds = (manifests: readonly { kind: string; metadata: { name: string } }[]): string[] =>
+    manifests.map((m) => `${m.kind}/${m.metadata.name}`);
+
+  test.each(['default', 'kube-system', 'kube-public'])("'%s' is never labelled, even when asked", (name) => {
+    const err = captureError(
+      () =>
+        new WindowsHostProcessDaemonSet(chart, 'agent', {
+          containers: [{ image: AGENT }],
+          namespace: name,
+          namespacePolicy: 'label-privileged',
+        }),
+    );
+    expect(err.issues.map((i) => i.path)).toEqual(['namespacePolicy']);
+    expect(err.issues[0].fix).toMatch(/privileged-outside-app/);
+  });
+
+  test("namespace: 'default' is refused at synth and no Namespace/default is emitted", () => {
+    new WindowsHostProcessDaemonSet(chart, 'agent', { containers: [{ image: AGENT }], namespace: 'default' });
+    const err = captureError(() => Testing.synth(chart));
+    expect(err.issues).toEqual([
+      expect.objectContaining({ path: 'namespace', message: expect.stringMatching(/'default' is not in this app/) }),
+    ]);
+    expect(chart.node.findAll().some((c) => c instanceof ApiObject && c.kind === 'Namespace')).toBe(false);
+  });
+
+  test('a name the user says is privileged in the cluster is used as is, with nothing emitted', () => {
+    const ds = new WindowsHostProcessDaemonSet(chart, 'agent', {
+      containers: [{ image: AGENT }],
+      namespace: 'kube-system',
+      namespacePolicy: 'privileged-outside-app',
+    });
+    const manifests = Testing.synth(chart);
+    expect(kinds(manifests)).toEqual([`DaemonSet/${objectOf(manifests, 'DaemonSet').metadata.name}`]);
+    expect(objectOf(manifests, 'DaemonSet').metadata.namespace).toBe('kube-system');
+    expect(ds.namespace).toBeUndefined();
+    expect(ds.namespaceName).toBe('kube-system');
+  });
+
+  test('a baseline Namespace of the app named by string is refused, never duplicated', () => {
+    new kplus.Namespace(chart, 'apps', {
+      metadata: { name: 'apps', labels: { 'pod-security.kubernetes.io/enforce': 'baseline' } },
+    });
+    new WindowsHostProcessDaemonSet(chart, 'agent', { containers: [{ image: AGENT }], namespace: 'apps' });
+    expect(() => Testing.synth(chart)).toThrow(/Namespace 'apps' enforces Pod Security level 'baseline'/);
+  });
+
+  test("'label-privileged' labels the app's own Namespace object instead of emitting a second one", () => {
+    new kplus.Namespace(chart, 'apps', {
+      metadata: { name: 'apps', labels: { 'pod-security.kubernetes.io/enforce': 'baseline' } },
+    });
+    new WindowsHostProcessDaemonSet(chart, 'agent', {
+      containers: [{ image: AGENT }],
+      namespace: 'apps',
+      namespacePolicy: 'label-privileged',
+    });
+    const namespaces = Testing.synth(chart).filter((m) => m.kind === 'Namespace');
+    expect(namespaces).toHaveLength(1);
+    expect(namespaces[0].metadata.labels).toEqual({ 'pod-security.kubernetes.io/enforce': 'privileged' });
+  });
+
+  test('a second Namespace with the name of the one it owns is a synth error, not two objects', () => {
+    new WindowsHostProcessDaemonSet(chart, 'agent', { containers: [{ image: AGENT }] });
+    new kplus.Namespace(chart, 'mine', { metadata: { name: 'windows-system' } });
+    const err = captureError(() => Testing.synth(chart));
+    expect(err.issues[0].message).toMatch(/2 Namespace objects named 'windows-system'/);
+  });
+
+  test('agents in two charts of one app share one owned Namespace', () => {
+    const app = Testing.app();
+    const a = new Chart(app, 'a');
+    const b = new Chart(app, 'b');
+    new WindowsHostProcessDaemonSet(a, 'agent', { containers: [{ image: AGENT }] });
+    new WindowsHostProcessDaemonSet(b, 'agent', { containers: [{ image: AGENT }] });
+    const all = app.charts.flatMap((c) => Testing.synth(c));
+    expect(all.filter((m) => m.kind === 'Namespace')).toHaveLength(1);
   });
 });

@@ -3,7 +3,12 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 import type { ValidationContext as CliValidationContext, Validation } from 'cdk8s-cli/lib/plugins';
 import { WindowsValidationError } from 'k8s-windows';
-import { WindowsValidation, type ValidationContext, type ValidationViolation } from 'k8s-windows/cdk8s/plugin';
+import {
+  WindowsValidation,
+  presentPath,
+  type ValidationContext,
+  type ValidationViolation,
+} from 'k8s-windows/cdk8s/plugin';
 
 // The plugin's own declaration of the context must accept what cdk8s-cli passes (checked by `npm run typecheck`).
 const _contextFits = (c: CliValidationContext): ValidationContext => c;
@@ -124,6 +129,24 @@ describe('WindowsValidation', () => {
         ],
       },
     ]);
+  });
+
+  test('a finding about an absent field points at the nearest parent present, with its real line', async () => {
+    const ctx = await run({ 'app.k8s.yaml': WINDOWS_POD });
+    const probe = ctx.violations.find((v) => v.ruleName.startsWith('windows-startup-probe'));
+    const [location] = probe?.violatingResources[0].locations ?? [];
+    const m = /^spec\.containers\[0\] \(line (\d+): startupProbe is absent\)$/.exec(location ?? '');
+    expect(m).not.toBeNull();
+    expect(WINDOWS_POD.split('\n')[Number(m?.[1]) - 1]).toMatch(/^\s*- /);
+  });
+
+  test('presentPath walks keys, indexes and quoted keys', () => {
+    const obj = { spec: { nodeSelector: { 'kubernetes.io/os': 'windows' }, containers: [{ name: 'a' }] } };
+    expect(presentPath(obj, 'spec.nodeSelector["kubernetes.io/os"]')).toBe('spec.nodeSelector["kubernetes.io/os"]');
+    expect(presentPath(obj, 'spec.nodeSelector["node.kubernetes.io/windows-build"]')).toBe('spec.nodeSelector');
+    expect(presentPath(obj, 'spec.containers[0].startupProbe')).toBe('spec.containers[0]');
+    expect(presentPath(obj, 'spec.containers[3].image')).toBe('spec.containers');
+    expect(presentPath(obj, 'status')).toBe('');
   });
 
   test('warnings are listed but do not fail; every manifest is checked', async () => {

@@ -38,6 +38,22 @@ describe('bench harness', () => {
     expect((await measure('trivial', bench(-1), { rounds: 1 })).status).toBe('OVER');
   });
 
+  test('a side that times itself (a fresh child process) reports its own elapsedMs', async () => {
+    const result = await measure(
+      'self-timed',
+      defineBench({
+        title: 'self-timed',
+        aim: 2,
+        rounds: 3,
+        setup: () => ({
+          baseline: { label: 'a', run: () => ({ elapsedMs: 100 }) },
+          candidate: { label: 'b', run: () => ({ elapsedMs: 150 }) },
+        }),
+      }),
+    );
+    expect(result).toMatchObject({ baselineMs: 100, candidateMs: 150, ratio: 1.5, status: 'PASS' });
+  });
+
   test('teardown runs even when a side throws', async () => {
     let tornDown = false;
     const failing = defineBench({

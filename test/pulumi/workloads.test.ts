@@ -182,6 +182,33 @@ describe('WindowsDeployment', () => {
     expect(registered).toEqual([]);
   });
 
+  test('null entries, host ports, memory emptyDirs and bad inline windowsOptions are input errors, not a TypeError', () => {
+    const errors = inputErrorsOf(
+      () =>
+        new lib.WindowsDeployment('features', {
+          spec: {
+            selector: { matchLabels: { app: 'iis' } },
+            template: {
+              metadata: { labels: { app: 'iis' } },
+              spec: {
+                securityContext: { windowsOptions: { runAsUserName: '*', gmsaCredentialSpec: '' } },
+                volumes: [{ name: 'cache', emptyDir: { medium: 'Memory' } }],
+                containers: [null as never, { name: 'a', image: IIS, ports: [{ containerPort: 80, hostPort: 80 }] }],
+              },
+            },
+          },
+        }),
+    );
+    expect(errors.map((e) => e.propertyPath)).toEqual([
+      'spec.template.spec.containers[0]',
+      'spec.template.spec.securityContext.windowsOptions.runAsUserName',
+      'spec.template.spec.securityContext.windowsOptions.gmsaCredentialSpec',
+      'spec.template.spec.volumes[0].emptyDir.medium',
+      'spec.template.spec.containers[1].ports[0].hostPort',
+    ]);
+    expect(registered).toEqual([]);
+  });
+
   test('a bad release is reported under windows.', () => {
     const errors = inputErrorsOf(
       () => new lib.WindowsDeployment('sac', { podSpec: { containers: [] }, windows: { release: '1909' as never } }),

@@ -2,7 +2,7 @@
  * Pod Security Standards for any object that holds a pod spec: which level (`restricted`, `baseline`,
  * `privileged`) it meets, and which fields keep it from a stricter one — reproducing upstream Pod Security
  * Admission (kubernetes/kubernetes `staging/src/k8s.io/pod-security-admission/policy/check_*.go`), its version
- * gates and its Windows exemptions (reference/windows-facts.md §4).
+ * gates and its Windows exemptions (https://kubernetes.io/docs/concepts/security/pod-security-standards/).
  */
 import { locatePodSpec } from '../workloads';
 import { levelOfViolations, podSpecSecurityViolations } from './evaluate';

@@ -22,7 +22,7 @@ const PSS = 'https://kubernetes.io/docs/concepts/security/pod-security-standards
 const OBJECTS = 'https://kubernetes.io/docs/concepts/overview/working-with-objects/';
 
 const RULE_LIST = [
-  // --- API server (reference §3): reproduced with the API server's paths ---
+  // --- API server (validation.go): reproduced with the API server's paths ---
   {
     id: 'windows-forbidden-field',
     family: 'api-server',

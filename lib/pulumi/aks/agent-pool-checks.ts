@@ -27,7 +27,7 @@ import { parseAzureVmSize } from './vm-size';
 export const AKS_WINDOWS_OS_TYPE = 'Windows';
 /** The only agent pool mode a Windows pool may have: System pools host CoreDNS and friends, which need Linux. */
 export const AKS_WINDOWS_POOL_MODE = 'User';
-/** The default VM size: 4 vCPU / 16 GiB, the size AKS's Windows guides use (seeds: `az aks nodepool add`). */
+/** The default VM size: 4 vCPU / 16 GiB, the size AKS's Windows guides use (https://learn.microsoft.com/azure/aks/learn/quick-windows-container-deploy-cli). */
 export const DEFAULT_AKS_WINDOWS_VM_SIZE = 'Standard_D4s_v5';
 /** The AKS spelling of the conventional Windows taint. */
 export const AKS_WINDOWS_TAINT = taintToString(WINDOWS_TAINT);

@@ -1,6 +1,6 @@
 /**
  * What an Azure VM size name says about a Windows node: its CPU architecture and, for the families whose memory
- * follows from the name, its memory. Windows Server nodes need x86_64 and at least 8 GiB (reference §6).
+ * follows from the name, its memory. Windows Server nodes need x86_64 and at least 8 GiB (https://kubernetes.io/docs/concepts/configuration/windows-resource-management/).
  * @see https://learn.microsoft.com/azure/virtual-machines/vm-naming-conventions
  */
 

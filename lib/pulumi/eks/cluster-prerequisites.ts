@@ -1,5 +1,5 @@
 /**
- * `WindowsClusterPrerequisites`: what an EKS cluster needs before Windows nodes can run pods (reference §7):
+ * `WindowsClusterPrerequisites`: what an EKS cluster needs before Windows nodes can run pods (https://docs.aws.amazon.com/eks/latest/userguide/windows-support.html):
  * Windows IPAM switched on in the `amazon-vpc-cni` ConfigMap, the `AmazonEKSVPCResourceController` policy on
  * the cluster role, `EC2_WINDOWS` access entries for self-managed node roles, and a Linux node group.
  * @see https://docs.aws.amazon.com/eks/latest/userguide/windows-support.html

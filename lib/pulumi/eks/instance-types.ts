@@ -1,6 +1,6 @@
 /**
  * EC2 instance type checks for Windows nodes: Windows AMIs are x86_64 only, so Graviton (arm64) and Mac families
- * are refused; small sizes are flagged because Windows Server itself takes about 3.5 GB (reference §6).
+ * are refused; small sizes are flagged because Windows Server itself takes about 3.5 GB (https://kubernetes.io/docs/concepts/configuration/windows-resource-management/).
  * @see https://docs.aws.amazon.com/ec2/latest/instancetypes/instance-type-names.html
  */
 import type { ValidationIssue } from '../../core/errors';
@@ -29,7 +29,7 @@ export function isMacInstanceType(instanceType: string): boolean {
   return instanceFamily(instanceType)?.startsWith('mac') ?? false;
 }
 
-/** Sizes known to have less than the 8 GiB a Windows node needs (reference §6): burstable small sizes, `c*.large`. */
+/** Sizes known to have less than the 8 GiB a Windows node needs (https://kubernetes.io/docs/concepts/configuration/windows-resource-management/): burstable small sizes, `c*.large`. */
 export function isBelowWindowsMemoryFloor(instanceType: string): boolean {
   const m = INSTANCE_TYPE.exec(instanceType);
   if (!m) return false;

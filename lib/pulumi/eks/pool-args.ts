@@ -23,9 +23,9 @@ import { EKS_RULE_IDS, MIN_WINDOWS_DISK_SIZE_GIB } from './node-group-check';
 import { AUTOSCALER_WINDOWS_POD_IP_TAG, windowsPodIpCapacity } from './tags';
 import type { NodePoolWarning } from '../node-pool';
 
-/** EKS's own default root volume for Windows nodes (reference §7); Windows images are several GB each. */
+/** EKS's own default root volume for Windows nodes (https://docs.aws.amazon.com/eks/latest/userguide/windows-support.html); Windows images are several GB each. */
 export const DEFAULT_WINDOWS_DISK_SIZE_GIB = 50;
-/** 4 vCPU / 16 GiB: Windows takes ~3.5 GB at idle, 16 GB is the production floor (reference §6). */
+/** 4 vCPU / 16 GiB: Windows takes ~3.5 GB at idle, 16 GB is the production floor (https://kubernetes.io/docs/concepts/configuration/windows-resource-management/). */
 export const DEFAULT_WINDOWS_INSTANCE_TYPE = 'm5.xlarge';
 /** EKS taints hold at most 63 characters in key and value (`aws.eks.NodeGroup` taint docs). */
 const EKS_TAINT_PART_MAX = 63;

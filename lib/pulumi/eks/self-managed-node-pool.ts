@@ -55,7 +55,7 @@ export const SELF_MANAGED_WINDOWS_NODE_POOL_TYPE = 'k8s-windows:eks:SelfManagedW
 export const EC2_WINDOWS_ACCESS_ENTRY_TYPE = 'EC2_WINDOWS';
 /** Windows AMIs boot from `/dev/sda1`. */
 const WINDOWS_ROOT_DEVICE = '/dev/sda1';
-/** 2 Gi in bytes: the least memory to reserve for Windows (reference §6). */
+/** 2 Gi in bytes: the least memory to reserve for Windows (https://kubernetes.io/docs/concepts/configuration/windows-resource-management/). */
 const MIN_SYSTEM_RESERVED_BYTES = 2 * 1024 ** 3;
 
 /** A role the nodes use, e.g. an `aws.iam.Role`. */

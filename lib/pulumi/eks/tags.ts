@@ -1,7 +1,7 @@
 /**
  * Tags Cluster Autoscaler reads on an Auto Scaling group. To scale a group up from zero it builds a template
  * node from `node-template` tags; without `kubernetes.io/os: windows` it assumes a Linux node and never picks a
- * Windows group for a pending Windows pod (reference §7).
+ * Windows group for a pending Windows pod (https://docs.aws.amazon.com/eks/latest/userguide/windows-support.html).
  * @see https://github.com/kubernetes/autoscaler/blob/master/cluster-autoscaler/cloudprovider/aws/README.md#auto-discovery-setup
  */
 import { OS_LABEL } from '../../core/kube';

@@ -1,6 +1,6 @@
 /**
  * PowerShell user data for self-managed Windows nodes: runs the EKS bootstrap script shipped in the EKS-optimized
- * Windows AMIs (and in custom AMIs built from them) with the kubelet arguments of reference §6.
+ * Windows AMIs (and in custom AMIs built from them) with the kubelet arguments of https://kubernetes.io/docs/concepts/configuration/windows-resource-management/.
  * @see https://docs.aws.amazon.com/eks/latest/userguide/eks-optimized-windows-ami.html#bootstrap-script-configuration-parameters
  * @see https://docs.aws.amazon.com/eks/latest/userguide/launch-templates.html
  */
@@ -10,9 +10,9 @@ import { taintToString } from '../node-pool';
 
 /** The bootstrap script, as AWS's own templates call it (`$env:ProgramFiles` holds a space: keep it quoted). */
 export const EKS_BOOTSTRAP_SCRIPT = '$env:ProgramFiles\\Amazon\\EKS\\Start-EKSBootstrap.ps1';
-/** Reserve memory for Windows itself: it takes about 3.5 GB at idle (reference §6: at least 2Gi). */
+/** Reserve memory for Windows itself: it takes about 3.5 GB at idle (at least 2Gi: https://kubernetes.io/docs/concepts/configuration/windows-resource-management/). */
 export const DEFAULT_SYSTEM_RESERVED_MEMORY = '2Gi';
-/** Runs the kubelet above normal priority so busy pods cannot starve it (reference §6). */
+/** Runs the kubelet above normal priority so busy pods cannot starve it (https://kubernetes.io/docs/concepts/configuration/windows-resource-management/). */
 export const KUBELET_WINDOWS_PRIORITY_CLASS = 'ABOVE_NORMAL_PRIORITY_CLASS';
 
 export interface WindowsKubeletArgsOptions {

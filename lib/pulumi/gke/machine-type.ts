@@ -1,6 +1,6 @@
 /**
  * What a Compute Engine machine type name says about a Windows node: its CPU architecture and, where the name
- * fixes it, its memory. Windows Server nodes need x86_64 and at least 8 GB (reference §6).
+ * fixes it, its memory. Windows Server nodes need x86_64 and at least 8 GB (https://kubernetes.io/docs/concepts/configuration/windows-resource-management/).
  * @see https://cloud.google.com/compute/docs/machine-resource
  */
 

@@ -26,7 +26,7 @@ import { parseGceMachineType } from './machine-type';
  * @see https://cloud.google.com/kubernetes-engine/docs/concepts/node-images#windows
  */
 export const GKE_WINDOWS_IMAGE_TYPE = 'WINDOWS_LTSC_CONTAINERD';
-/** The default machine type: 4 vCPU / 16 GB (general purpose N2; Windows wants ≥ 8 GB, reference §6). */
+/** The default machine type: 4 vCPU / 16 GB (general purpose N2; Windows wants ≥ 8 GB, https://kubernetes.io/docs/concepts/configuration/windows-resource-management/). */
 export const DEFAULT_GKE_WINDOWS_MACHINE_TYPE = 'n2-standard-4';
 /** The GKE spelling of the conventional Windows taint, as a literal for messages. */
 const GKE_TAINT_LITERAL = taintLiteral(WINDOWS_TAINT, toCloudTaintEffect(WINDOWS_TAINT.effect));

@@ -119,7 +119,7 @@ export const GKE_WINDOWS_NODE_POOL_TYPE = 'k8s-windows:gke:WindowsNodePool';
  * resource is registered.
  *
  * `nodeTarget.taints` holds the pool's taints **and** `node.kubernetes.io/os=windows:NoSchedule`
- * (`GKE_WINDOWS_TAINT`): GKE is said to put that taint on Windows nodes itself (reference §2, unverified), and a
+ * (`GKE_WINDOWS_TAINT`): GKE is said to put that taint on Windows nodes itself (unverified: GKE's docs do not show it), and a
  * toleration for a taint that is absent costs nothing, while a missing one leaves pods Pending.
  */
 export class WindowsNodePool extends pulumi.ComponentResource {

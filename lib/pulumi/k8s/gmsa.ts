@@ -1,6 +1,6 @@
 /**
  * `GmsaCredentialSpec`: a `windows.k8s.io/v1` GMSACredentialSpec built from typed args with the core's credspec
- * model, plus the least-privilege RBAC grant the gMSA webhook checks (reference §8).
+ * model, plus the least-privilege RBAC grant the gMSA webhook checks (https://kubernetes.io/docs/tasks/configure-pod-container/configure-gmsa/).
  */
 import * as pulumi from '@pulumi/pulumi';
 import { CustomResource } from '@pulumi/kubernetes/apiextensions';

@@ -1,5 +1,5 @@
 /**
- * The API server's pod rules (reference §3; kube-apiserver validation.go `validateOS`, `validateWindows`,
+ * The API server's pod rules (kube-apiserver validation.go `validateOS`, `validateWindows`,
  * `validateLinux`, `validateWindowsSecurityContextOptions`), with its field paths and words.
  */
 import {

@@ -1,5 +1,5 @@
 /**
- * gMSA rules (reference §8, kubernetes-sigs/windows-gmsa): the GMSACredentialSpec object's shape and credspec
+ * gMSA rules (https://github.com/kubernetes-sigs/windows-gmsa): the GMSACredentialSpec object's shape and credspec
  * formats, and for pods the webhook's view: the credspec exists, the ServiceAccount may `use` it, init containers.
  */
 import { gmsaGrant, rbacConcerns, type SetIndex } from '../context';

@@ -1,6 +1,6 @@
 /**
  * HostProcess rules. The first three are the API server's `validateWindowsHostProcessPod`, checked for every pod
- * whatever its OS (reference §3); the user and runAsNonRoot rules are the kubelet's and containerd's (§9).
+ * whatever its OS (validation.go); the user and runAsNonRoot rules are the kubelet's and containerd's (https://kubernetes.io/docs/tasks/configure-pod-container/create-hostprocess-pod/).
  */
 import { CONTAINER_ADMINISTRATOR, CONTAINER_USER, HOST_PROCESS_USERS, isHostProcessUser } from '../../windows-options';
 import type { FixerTable } from '../fixes';
@@ -80,7 +80,7 @@ export function checkHostProcess(p: PodFacts, report: Report): void {
         fix,
       );
     } else if (!isHostProcessUser(user)) {
-      // Local groups are said to work in newer versions (reference §9, unverified): warn instead of refusing.
+      // Local groups are said to work in newer versions (unverified): warn instead of refusing.
       report(
         'hostprocess-run-as-user-name',
         path,

@@ -1,8 +1,9 @@
 /**
- * Image/host build rules (reference §1): process isolation needs the image build to equal the node build, Hyper-V
+ * Image/host build rules (https://learn.microsoft.com/virtualization/windowscontainers/deploy-containers/version-compatibility): process isolation needs the image build to equal the node build, Hyper-V
  * the same or older; SAC images run nowhere; tags without a build float. HostProcess containers are exempt.
  */
 import {
+  BUILDLESS_TAG_FIX,
   checkImageCompatibility,
   inferWindowsBuild,
   legacyWindowsRepository,
@@ -87,7 +88,7 @@ function checkBuildlessTag(image: string, ref: ImageReference, path: string, rep
     'image-floating-tag',
     path,
     `${path} '${image}' has ${ref.tag ? `tag '${ref.tag}', which names` : 'no tag (it means :latest) and names'} no Windows build: if it is a single-build image it runs only on nodes of that build; a multi-arch manifest list is fine when it has an entry for every node build.`,
-    "Check the tag's manifest (docker manifest inspect) covers your nodes' builds, or use the tag for your nodes' release (e.g. '...-ltsc2022').",
+    BUILDLESS_TAG_FIX,
   );
 }
 

@@ -1,5 +1,5 @@
 /**
- * Pod features Windows nodes do not have (reference §5): host networking and ports outside HostProcess,
+ * Pod features Windows nodes do not have (https://kubernetes.io/docs/concepts/windows/intro/): host networking and ports outside HostProcess,
  * memory-backed emptyDir, raw block devices, mount propagation, Linux paths and Linux-only volume types.
  */
 import type { FixerTable } from '../fixes';
@@ -24,7 +24,7 @@ const LINUX_ONLY_VOLUMES = [
 
 /** Linux system directories a Windows container does not have (its paths are C:\...). */
 const LINUX_PATH = /^\/(?:var|etc|proc|sys|dev|run)(?:\/|$)/;
-/** Kubernetes itself mounts the service account token here, as C:\var\run\secrets (reference §5). */
+/** Kubernetes itself mounts the service account token here, as C:\var\run\secrets (https://kubernetes.io/docs/concepts/windows/intro/). */
 const TOKEN_PATH = /^\/var\/run\/secrets(?:\/|$)/;
 
 export function checkPodFeatures(p: PodFacts, report: Report): void {

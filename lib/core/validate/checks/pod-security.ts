@@ -1,5 +1,5 @@
 /**
- * Pod Security Admission (reference §4): a Windows pod in a Namespace of the set is checked against the
+ * Pod Security Admission (https://kubernetes.io/docs/concepts/security/pod-security-standards/): a Windows pod in a Namespace of the set is checked against the
  * namespace's `pod-security.kubernetes.io/enforce` level, at the namespace's `enforce-version`.
  */
 import {

@@ -1,5 +1,5 @@
 /**
- * Resources and probes on Windows containers (reference §5): memory is enforced by job objects with no OOM
+ * Resources and probes on Windows containers (https://kubernetes.io/docs/concepts/windows/intro/): memory is enforced by job objects with no OOM
  * killer, huge pages do not exist, tcpSocket probes are limited and large images start slowly.
  */
 import { parseImageReference } from '../../images';

@@ -1,5 +1,5 @@
 /**
- * Scheduling rules (reference §2): Windows pods must select and tolerate Windows nodes; Linux pods in a hybrid
+ * Scheduling rules (https://kubernetes.io/docs/concepts/windows/user-guide/): Windows pods must select and tolerate Windows nodes; Linux pods in a hybrid
  * set must select Linux nodes; wildcard tolerations swallow the Windows taint; RuntimeClasses must use the
  * Windows handlers and pin the release their name says.
  */

@@ -1,5 +1,5 @@
 /**
- * Services in front of Windows pods (reference §5): Windows kube-proxy has no session affinity timeout and needs
+ * Services in front of Windows pods (https://kubernetes.io/docs/concepts/windows/intro/): Windows kube-proxy has no session affinity timeout and needs
  * DSR for externalTrafficPolicy: Local. Windows pods are indexed by namespace and label once, so each Service
  * looks up candidates instead of scanning every pod.
  */

@@ -1,0 +1,207 @@
+/**
+ * The package as a new user gets it: `npm pack`s this repo, scaffolds a project from cdk8s-cli's own
+ * `typescript-app` template (its package.json, tsconfig and ts-node app command, rendered by cdk8s-cli's scaffolder),
+ * installs the tarball with a cdk8s-plus major from the registry, and runs `cdk8s synth` with the validation plugin
+ * configured as the README says. Then it type-checks the same app under node16 and bundler module resolution.
+ *
+ * The template's jest and cdk8s-cli dev dependencies are not installed (the synth runs this repo's cdk8s-cli, the
+ * version the template comes from), to keep the install small. Only the npm registry is contacted, cache first.
+ *
+ * Usage: tsx scripts/packed-project.ts [major...]   (default: 33 28). Exit code 0 when every check passes.
+ */
+import { execFileSync, spawnSync } from 'child_process';
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'fs';
+import { tmpdir } from 'os';
+import { join, resolve } from 'path';
+import { parseAllDocuments } from 'yaml';
+
+const ROOT = resolve(__dirname, '..');
+const CLI = join(ROOT, 'node_modules/cdk8s-cli');
+const TEMPLATE = join(CLI, 'templates/typescript-app');
+const IIS = 'mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022';
+const FLOATING = 'mcr.microsoft.com/dotnet/framework/aspnet:4.8';
+const EXPORTER = 'ghcr.io/prometheus-community/windows-exporter:0.29.2';
+
+type Manifest = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const version = (pkg: string): string =>
+  (JSON.parse(readFileSync(join(ROOT, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
+
+function run(cmd: string, args: string[], cwd: string): { status: number; out: string } {
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, NO_UPDATE_NOTIFIER: '1' } });
+  return { status: r.status ?? -1, out: `${r.stdout ?? ''}${r.stderr ?? ''}` };
+}
+
+function must(cmd: string, args: string[], cwd: string): string {
+  const r = run(cmd, args, cwd);
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status}) in ${cwd}:\n${r.out}`);
+  return r.out;
+}
+
+/** The app a new user writes: Windows and Linux workloads side by side, and a HostProcess agent. */
+function mainTs(major: number): string {
+  const entry = major === 28 ? 'k8s-windows/cdk8s' : `k8s-windows/cdk8s-plus-${major}`;
+  return `import { Construct } from 'constructs';
+import { App, Chart, ChartProps } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-${major}';
+import { WindowsDeployment, WindowsHostProcessDaemonSet, pinLinuxWorkloads } from '${entry}';
+import { windowsNodeTarget } from 'k8s-windows';
+import type { WindowsValidationProperties } from 'k8s-windows/cdk8s/plugin';
+
+export const validation: WindowsValidationProperties = { windowsRelease: '2022' };
+
+export class MyChart extends Chart {
+  constructor(scope: Construct, id: string, props: ChartProps = {}) {
+    super(scope, id, props);
+    const web = new WindowsDeployment(this, 'web', {
+      replicas: 2,
+      windows: { target: windowsNodeTarget({ release: '2022' }) },
+      containers: [{ image: '${IIS}', portNumber: 80, readiness: kplus.Probe.fromHttpGet('/', { port: 80 }) }],
+    });
+    web.exposeViaService({ ports: [{ port: 80 }] });
+    new WindowsDeployment(this, 'api', { containers: [{ image: '${FLOATING}', portNumber: 8080 }] });
+    new kplus.Deployment(this, 'cache', { containers: [{ image: 'redis:7.2', portNumber: 6379 }] });
+    new WindowsHostProcessDaemonSet(this, 'exporter', {
+      containers: [{ image: '${EXPORTER}', ports: [{ number: 9182, hostPort: 9182 }] }],
+    });
+    pinLinuxWorkloads(this);
+  }
+}
+
+const app = new App();
+new MyChart(app, 'windows-app');
+app.synth();
+`;
+}
+
+/** The template, rendered by cdk8s-cli's own scaffolder without its post-install hook (which needs GitHub). */
+async function scaffold(dir: string, major: number): Promise<void> {
+  const template = join(dir, '..', `template-${major}`);
+  cpSync(TEMPLATE, template, { recursive: true, filter: (src) => !src.endsWith('.hooks.sscaff.js') });
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { sscaff } = require(require.resolve('sscaff', { paths: [CLI] })) as {
+    sscaff: (from: string, to: string, vars: Record<string, string>) => Promise<void>;
+  };
+  await sscaff(template, dir, {
+    cdk8s_core_version: version('cdk8s'),
+    cdk8s_plus_version: version('cdk8s-plus-33'),
+    constructs_version: version('constructs'),
+    cdk8s_cli_spec: `^${version('cdk8s-cli')}`,
+  });
+  const pkgPath = join(dir, 'package.json');
+  const pkg = JSON.parse(readFileSync(pkgPath, 'utf8'));
+  if (major !== 33) {
+    delete pkg.dependencies['cdk8s-plus-33'];
+    pkg.dependencies[`cdk8s-plus-${major}`] = `^${version(`cdk8s-plus-${major}`)}`;
+  }
+  for (const dev of ['cdk8s-cli', 'jest', 'ts-jest', '@types/jest']) delete pkg.devDependencies[dev];
+  writeFileSync(pkgPath, JSON.stringify(pkg, null, 2));
+  rmSync(join(dir, 'main.test.ts'));
+  rmSync(join(dir, '__snapshots__'), { recursive: true, force: true });
+  writeFileSync(join(dir, 'main.ts'), mainTs(major));
+  // The README's plugin entry.
+  writeFileSync(
+    join(dir, 'cdk8s.yaml'),
+    `${readFileSync(join(dir, 'cdk8s.yaml'), 'utf8').trimEnd()}
+validations:
+  - package: ./node_modules/k8s-windows/build/cdk8s/plugin.js
+    version: 0.1.0
+    class: WindowsValidation
+`,
+  );
+}
+
+function check(condition: unknown, what: string, failures: string[]): void {
+  if (!condition) failures.push(what);
+}
+
+/** Builds, synthesizes and checks one project; returns what failed (empty when everything passed). */
+export async function checkProject(tarball: string, major: number, work: string): Promise<string[]> {
+  const dir = join(work, `app-${major}`);
+  await scaffold(dir, major);
+  must('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], dir);
+
+  const failures: string[] = [];
+  const synth = run(process.execPath, [join(CLI, 'bin/cdk8s'), 'synth', '--no-check-upgrade'], dir);
+  check(synth.status === 0, `cdk8s synth exits 0 (got ${synth.status}):\n${synth.out}`, failures);
+  check(/k8s-windows: \d+ objects in 1 manifests: 0 errors/.test(synth.out), 'the plugin reports 0 errors', failures);
+  const floating = synth.out.split('image-floating-tag').length - 1;
+  check(floating === 1, `the floating tag is reported once (got ${floating}):\n${synth.out}`, failures);
+  if (synth.status !== 0) return failures;
+
+  const manifests: Manifest[] = parseAllDocuments(readFileSync(join(dir, 'dist/windows-app.k8s.yaml'), 'utf8')).map(
+    (d) => d.toJS(),
+  );
+  const byName = (kind: string, name: string): Manifest | undefined =>
+    manifests.find((m) => m.kind === kind && String(m.metadata?.name).includes(name));
+  const web = byName('Deployment', 'web')?.spec.template.spec;
+  check(web?.os?.name === 'windows', 'web: os.name windows', failures);
+  check(web?.nodeSelector?.['kubernetes.io/os'] === 'windows', 'web: windows nodeSelector', failures);
+  check(web?.shareProcessNamespace === undefined, 'web: no shareProcessNamespace', failures);
+  check(web?.securityContext === undefined, 'web: no Linux pod securityContext', failures);
+  check(web?.containers?.[0]?.securityContext === undefined, 'web: no Linux container securityContext', failures);
+  const cache = byName('Deployment', 'cache')?.spec.template.spec;
+  check(cache?.nodeSelector?.['kubernetes.io/os'] === 'linux', 'cache: pinned to Linux', failures);
+  const ns = byName('Namespace', 'windows-system');
+  check(
+    ns?.metadata?.labels?.['pod-security.kubernetes.io/enforce'] === 'privileged',
+    'owned privileged Namespace',
+    failures,
+  );
+  const agent = byName('DaemonSet', 'exporter')?.spec.template.spec;
+  check(agent?.securityContext?.windowsOptions?.hostProcess === true, 'exporter: HostProcess', failures);
+
+  // The same app under the other module resolutions users and templates use.
+  for (const flags of [
+    [],
+    ['--module', 'node16', '--moduleResolution', 'node16'],
+    ['--module', 'esnext', '--moduleResolution', 'bundler'],
+  ]) {
+    const tsc = run(
+      process.execPath,
+      [join(dir, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', 'tsconfig.json', ...flags],
+      dir,
+    );
+    check(tsc.status === 0, `tsc ${flags.join(' ') || '(template tsconfig: node10)'} passes:\n${tsc.out}`, failures);
+  }
+  return failures;
+}
+
+async function main(): Promise<void> {
+  const majors = process.argv.slice(2).map(Number);
+  const work = mkdtempSync(join(tmpdir(), 'k8s-windows-packed-'));
+  const started = Date.now();
+  try {
+    const packed = execFileSync('npm', ['pack', '--pack-destination', work, '--loglevel=error'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
+    const tarball = join(work, packed.trim().split('\n').pop() as string);
+    let failed = false;
+    for (const major of majors.length > 0 ? majors : [33, 28]) {
+      const t = Date.now();
+      const failures = await checkProject(tarball, major, work);
+      const took = ((Date.now() - t) / 1000).toFixed(0);
+      if (failures.length === 0) process.stdout.write(`ok   cdk8s-plus-${major} template-app project (${took} s)\n`);
+      else {
+        failed = true;
+        process.stdout.write(
+          `FAIL cdk8s-plus-${major} template-app project (${took} s):\n${failures.map((f) => `  - ${f}`).join('\n')}\n`,
+        );
+      }
+    }
+    process.stdout.write(
+      `packed-project: ${((Date.now() - started) / 1000).toFixed(0)} s in all (${readdirSync(work).length} entries in ${work})\n`,
+    );
+    if (failed) process.exitCode = 1;
+  } finally {
+    if (!process.env.KEEP_PACKED_PROJECT) rmSync(work, { recursive: true, force: true });
+  }
+}
+
+if (require.main === module) {
+  main().catch((err: unknown) => {
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,184 @@
+/** `toWindowsPodSpec` refuses what the API server or a Windows node refuses, with every problem at once. */
+import fc from 'fast-check';
+import { WindowsValidationError, toWindowsPodSpec, type PodSpec } from 'k8s-windows';
+
+const IIS = 'mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022';
+
+function issuesOf(fn: () => unknown): { path: string; message: string; fix?: string }[] {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof WindowsValidationError) return [...e.issues];
+    throw e;
+  }
+  throw new Error('expected a WindowsValidationError');
+}
+const paths = (fn: () => unknown): string[] => issuesOf(fn).map((i) => i.path);
+
+describe('windowsOptions formats', () => {
+  test.each([
+    ['*', 'runAsUserName'],
+    ['Contain\u0007erUser', 'runAsUserName'],
+  ])('a pod-level runAsUserName %j in the spec is refused', (user, field) => {
+    const spec: PodSpec = {
+      containers: [{ name: 'a', image: IIS }],
+      securityContext: { windowsOptions: { runAsUserName: user } },
+    };
+    expect(paths(() => toWindowsPodSpec(spec))).toContain(`spec.securityContext.windowsOptions.${field}`);
+  });
+
+  test('an empty gmsaCredentialSpecName, pod or container level, is refused', () => {
+    const spec: PodSpec = {
+      containers: [{ name: 'a', image: IIS, securityContext: { windowsOptions: { gmsaCredentialSpecName: '' } } }],
+      securityContext: { windowsOptions: { gmsaCredentialSpecName: '' } },
+    };
+    const issues = issuesOf(() => toWindowsPodSpec(spec));
+    expect(issues.map((i) => i.path)).toEqual([
+      'spec.securityContext.windowsOptions.gmsaCredentialSpecName',
+      'spec.containers[0].securityContext.windowsOptions.gmsaCredentialSpecName',
+    ]);
+    expect(issues[0].message).toMatch(/cannot be empty/);
+  });
+
+  test('an inline gmsaCredentialSpec must be non-empty and at most 64 KiB', () => {
+    const withSpec = (s: string): PodSpec => ({
+      containers: [{ name: 'a', image: IIS }],
+      securityContext: { windowsOptions: { gmsaCredentialSpec: s } },
+    });
+    expect(paths(() => toWindowsPodSpec(withSpec('')))).toEqual([
+      'spec.securityContext.windowsOptions.gmsaCredentialSpec',
+    ]);
+    expect(issuesOf(() => toWindowsPodSpec(withSpec('x'.repeat(64 * 1024 + 1))))[0].message).toMatch(/65537 bytes/);
+    expect(
+      toWindowsPodSpec(withSpec('x'.repeat(64 * 1024))).securityContext?.windowsOptions?.gmsaCredentialSpec,
+    ).toHaveLength(65536);
+  });
+
+  test('a valid pod-level runAsUserName in the spec passes through', () => {
+    const out = toWindowsPodSpec({
+      containers: [{ name: 'a', image: IIS }],
+      securityContext: { windowsOptions: { runAsUserName: 'CONTOSO\\svc-web' } },
+    });
+    expect(out.securityContext?.windowsOptions).toEqual({ runAsUserName: 'CONTOSO\\svc-web' });
+  });
+
+  test('an option that disagrees with the spec is refused instead of overwriting it silently', () => {
+    const spec: PodSpec = {
+      containers: [{ name: 'a', image: IIS }],
+      securityContext: { windowsOptions: { runAsUserName: 'ContainerAdministrator' } },
+    };
+    expect(paths(() => toWindowsPodSpec(spec, { runAsUserName: 'ContainerUser' }))).toEqual([
+      'spec.securityContext.windowsOptions.runAsUserName',
+    ]);
+  });
+
+  test('a container-level runAsNonRoot on a HostProcess pod is refused', () => {
+    const spec: PodSpec = { containers: [{ name: 'a', image: IIS, securityContext: { runAsNonRoot: true } }] };
+    expect(paths(() => toWindowsPodSpec(spec, { hostProcess: true }))).toEqual([
+      'spec.containers[0].securityContext.runAsNonRoot',
+    ]);
+    expect(toWindowsPodSpec(spec).containers[0].securityContext).toEqual({ runAsNonRoot: true });
+  });
+});
+
+describe('pod features Windows lacks', () => {
+  const featureful: PodSpec = {
+    dnsPolicy: 'ClusterFirstWithHostNet',
+    containers: [
+      {
+        name: 'a',
+        image: IIS,
+        ports: [{ containerPort: 80, hostPort: 8080 }],
+        volumeMounts: [{ name: 'cache', mountPath: 'C:\\cache', mountPropagation: 'HostToContainer' }],
+      },
+    ],
+    volumes: [{ name: 'cache', emptyDir: { medium: 'Memory' } }],
+  };
+
+  test('are all refused on a regular Windows pod, naming each field', () => {
+    expect(paths(() => toWindowsPodSpec(featureful))).toEqual([
+      'spec.dnsPolicy',
+      'spec.volumes[0].emptyDir.medium',
+      'spec.containers[0].ports[0].hostPort',
+      'spec.containers[0].volumeMounts[0].mountPropagation',
+    ]);
+  });
+
+  test('on a HostProcess pod only a hostPort other than containerPort and the memory emptyDir are refused', () => {
+    const issues = issuesOf(() => toWindowsPodSpec(featureful, { hostProcess: true }));
+    expect(issues.map((i) => i.path)).toEqual([
+      'spec.volumes[0].emptyDir.medium',
+      'spec.containers[0].ports[0].hostPort',
+    ]);
+    expect(issues[1].message).toMatch(/differs from containerPort 80/);
+    const ok: PodSpec = {
+      containers: [{ name: 'a', image: IIS, ports: [{ containerPort: 9182, hostPort: 9182 }, { containerPort: 81 }] }],
+    };
+    expect(toWindowsPodSpec(ok, { hostProcess: true }).containers[0].ports).toEqual(ok.containers[0].ports);
+  });
+
+  test('mountPropagation None and a disk emptyDir are fine', () => {
+    const spec: PodSpec = {
+      containers: [
+        { name: 'a', image: IIS, volumeMounts: [{ name: 'v', mountPath: 'C:\\v', mountPropagation: 'None' }] },
+      ],
+      volumes: [{ name: 'v', emptyDir: {} }],
+    };
+    expect(() => toWindowsPodSpec(spec)).not.toThrow();
+  });
+});
+
+describe('malformed input', () => {
+  test('null list entries are reported with every other problem, never a TypeError', () => {
+    const spec = {
+      containers: [null, { name: 'a', image: IIS, ports: [null], securityContext: { runAsUser: 1 } }],
+      volumes: [null],
+      tolerations: [null],
+    } as unknown as PodSpec;
+    expect(paths(() => toWindowsPodSpec(spec))).toEqual([
+      'spec.containers[0]',
+      'spec.volumes[0]',
+      'spec.tolerations[0]',
+      'spec.containers[1].ports[0]',
+      'spec.containers[1].securityContext.runAsUser',
+    ]);
+  });
+
+  test('a pod spec that is not an object is refused', () => {
+    expect(paths(() => toWindowsPodSpec(null as unknown as PodSpec))).toEqual(['spec']);
+  });
+
+  test('property: any mix of nulls, numbers and strings in the lists throws only WindowsValidationError', () => {
+    const junk = fc.oneof(fc.constant(null), fc.integer(), fc.string(), fc.constant(undefined));
+    const entry = fc.oneof(
+      junk,
+      fc.record({
+        name: fc.constant('a'),
+        image: fc.constant(IIS),
+        ports: fc.array(
+          fc.oneof(
+            junk,
+            fc.record({
+              containerPort: fc.integer({ min: 1, max: 65535 }),
+              hostPort: fc.integer({ min: 0, max: 65535 }),
+            }),
+          ),
+        ),
+      }),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(entry, { maxLength: 4 }),
+        fc.array(junk, { maxLength: 3 }),
+        fc.boolean(),
+        (containers, volumes, hostProcess) => {
+          try {
+            toWindowsPodSpec({ containers, volumes } as unknown as PodSpec, { hostProcess });
+          } catch (e) {
+            if (!(e instanceof WindowsValidationError)) throw e;
+          }
+        },
+      ),
+    );
+  });
+});
