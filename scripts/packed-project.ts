@@ -19,7 +19,8 @@ const ROOT = resolve(__dirname, '..');
 const CLI = join(ROOT, 'node_modules/cdk8s-cli');
 const TEMPLATE = join(CLI, 'templates/typescript-app');
 const IIS = 'mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022';
-const FLOATING = 'mcr.microsoft.com/dotnet/framework/aspnet:4.8';
+/** A tag that names no build from a publisher not known for multi-arch Windows lists: one warning, printed once. */
+const FLOATING = 'contoso.azurecr.io/shop/api:4.8';
 const EXPORTER = 'ghcr.io/prometheus-community/windows-exporter:0.29.2';
 
 type Manifest = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
