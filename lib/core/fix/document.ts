@@ -224,6 +224,12 @@ export function applyEdit(doc: Document, base: readonly (string | number)[], edi
         }
         const previous = nodeJS(doc, doc.getIn(segments, true));
         doc.deleteIn(segments);
+        // `securityContext: {}` means the same as no securityContext: do not leave the empty shell behind.
+        const parent = segments.slice(0, -1);
+        const shell = doc.getIn(parent, true);
+        if (parent[parent.length - 1] === 'securityContext' && isMap(shell) && shell.items.length === 0) {
+          doc.deleteIn(parent);
+        }
         return { ok: true, previous };
       }
       case 'append': {

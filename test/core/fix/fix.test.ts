@@ -136,7 +136,7 @@ spec:
     );
     const r = fix(text);
     const spec = podSpecOf(r.text);
-    expect(spec.securityContext).toEqual({});
+    expect(spec.securityContext).toBeUndefined(); // no empty shell left behind
     expect((spec.containers as { securityContext: unknown }[])[0].securityContext).toEqual({ runAsNonRoot: true });
     const removed = r.changes.filter((c) => c.action === 'removed');
     expect(removed.map((c) => [c.ruleId, c.action, c.path, c.previous])).toEqual([
