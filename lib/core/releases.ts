@@ -57,8 +57,6 @@ export interface WindowsReleaseInfo {
   readonly eksAmiTypes: { readonly core: string; readonly full: string };
   /** AKS agent pool `osSKU`. */
   readonly aksOsSku: string;
-  /** Last AKS Kubernetes minor that accepts this osSKU, if AKS retires it (AKS refuses Windows2019 from 1.33). */
-  readonly aksLastKubernetesMinor?: number;
   /** GKE `windowsNodeConfig.osversion`, or undefined when GKE does not offer the release. */
   readonly gkeOsVersion?: string;
   readonly support: SupportState;
@@ -75,7 +73,6 @@ const RELEASE_TABLE: { readonly [R in WindowsRelease]: WindowsReleaseInfo } = {
     firstKubernetesMinor: 14,
     eksAmiTypes: { core: 'WINDOWS_CORE_2019_x86_64', full: 'WINDOWS_FULL_2019_x86_64' },
     aksOsSku: 'Windows2019',
-    aksLastKubernetesMinor: 32,
     gkeOsVersion: 'OS_VERSION_LTSC2019',
     support: 'deprecated',
     displayName: 'Windows Server 2019',

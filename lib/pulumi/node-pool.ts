@@ -505,24 +505,6 @@ export function kubernetesMinorOf(version: unknown, path: string): { minor?: num
   };
 }
 
-/** Checks that a release is supported on a Kubernetes minor (not before its GA minor). */
-export function checkReleaseMinimumKubernetes(
-  release: WindowsRelease,
-  version: string,
-  minor: number,
-  path: string,
-): ValidationIssue[] {
-  const info = releaseInfo(release);
-  if (minor >= info.firstKubernetesMinor) return [];
-  return [
-    {
-      path,
-      message: `${info.displayName} nodes need Kubernetes 1.${info.firstKubernetesMinor} or newer; '${version}' is older.`,
-      fix: `Use Kubernetes 1.${info.firstKubernetesMinor}+ or an older Windows release.`,
-    },
-  ];
-}
-
 /**
  * Checks a release against the Kubernetes version a pool on `cloud` runs (see `checkCloudRelease`): a version
  * that is not a plain string (an Output, undefined) is not known yet and passes; an unparsable one is refused.

@@ -4,7 +4,9 @@ import { WINDOWS_RELEASES } from '../../lib/core/releases';
 describe('release ↔ Kubernetes-version gates', () => {
   test('EKS runs Windows Server 2025 from 1.35 only (AWS AMI list, eksctl, Karpenter)', () => {
     expect(checkCloudRelease('eks', '2025', '1.34')).toEqual({
-      message: expect.stringContaining("EKS runs Windows Server 2025 nodes on Kubernetes 1.35 or newer; '1.34' is older"),
+      message: expect.stringContaining(
+        "EKS runs Windows Server 2025 nodes on Kubernetes 1.35 or newer; '1.34' is older",
+      ),
       fix: "Use Kubernetes 1.35 or newer, or release '2019' or '2022'.",
     });
     expect(checkCloudRelease('eks', '2025', '1.35.2-eks-abc')).toBeUndefined();

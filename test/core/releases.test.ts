@@ -1,4 +1,5 @@
 import {
+  cloudReleaseGate,
   WINDOWS_RELEASES,
   WINDOWS_RUNTIME_HANDLERS,
   isWindowsRelease,
@@ -28,9 +29,9 @@ describe('release table', () => {
     expect(releaseForBuild(`${build}.1234`)).toBe(release);
   });
 
-  test('AKS refuses 2019 from Kubernetes 1.33', () => {
-    expect(releaseInfo('2019').aksLastKubernetesMinor).toBe(32);
-    expect(releaseInfo('2022').aksLastKubernetesMinor).toBeUndefined();
+  test('AKS refuses 2019 from Kubernetes 1.33 (one home: the cloud gates)', () => {
+    expect(cloudReleaseGate('aks', '2019')?.lastMinor).toBe(32);
+    expect(cloudReleaseGate('aks', '2022')?.lastMinor).toBe(36);
   });
 
   test('exhaustive over releases', () => {

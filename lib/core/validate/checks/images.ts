@@ -11,7 +11,7 @@ import {
   windowsBuildCoverage,
   type ImageReference,
 } from '../../images';
-import { checkCloudRelease } from '../../cloud-gates';
+import { checkCloudRelease, cloudReleaseGate } from '../../cloud-gates';
 import { WINDOWS_BUILD_LABEL } from '../../kube';
 import { parseKubernetesMinor, releaseInfo, type WindowsRelease } from '../../releases';
 import type { FixEdit, FixerTable, FixTarget } from '../fixes';
@@ -154,11 +154,14 @@ function checkReleaseSupport(
     }
     return;
   }
-  if (info.aksLastKubernetesMinor !== undefined && minor > info.aksLastKubernetesMinor) {
+  // The first retirement a cloud has announced (AKS ends Windows2019 after 1.32) stands for upstream's, which
+  // publishes no end date but no longer lists the release.
+  const retiredAfter = cloudReleaseGate('aks', target.release)?.lastMinor;
+  if (target.release === '2019' && retiredAfter !== undefined && minor > retiredAfter) {
     report(
       'windows-release-support',
       target.path,
-      `This pod needs ${info.displayName} nodes, which Kubernetes ${version} no longer supports (AKS refuses them from 1.${info.aksLastKubernetesMinor + 1}; upstream no longer lists them).`,
+      `This pod needs ${info.displayName} nodes, which Kubernetes ${version} no longer supports (AKS refuses them from 1.${retiredAfter + 1}; upstream no longer lists them).`,
       upgrade,
     );
   } else if (minor < info.firstKubernetesMinor) {
