@@ -10,25 +10,19 @@ import {
   isScalar,
   isSeq,
   LineCounter,
-  parseAllDocuments,
   type Document,
   type Node,
 } from 'yaml';
 import {
-  depthExceeds,
-  describeLoadError,
-  MAX_DOCUMENT_DEPTH,
+  MAX_ALIAS_COUNT,
+  parseDocuments,
   parsePath,
+  readDocument,
   rememberOrigin,
-  TOO_DEEP,
   type LoadError,
 } from '../validate/loader';
 import type { FixEdit } from '../validate/fixes';
 import { isRecord } from '../validate/util';
-
-/** kubectl resolves `<<` merge keys; aliases are bounded so a hostile document cannot explode (as in the loader). */
-const PARSE_OPTIONS = { merge: true, prettyErrors: false } as const;
-const MAX_ALIAS_COUNT = 1000;
 
 type Segments = (string | number)[];
 
@@ -60,74 +54,39 @@ export interface ParsedText {
   readonly lineCounter: LineCounter;
 }
 
-function isListKind(kind: unknown): boolean {
-  return typeof kind === 'string' && kind.endsWith('List');
-}
-
 /** Parses every document, reads the objects of the well-formed ones (List items unwrapped) as the loader does. */
 export function parseText(text: string, source?: string): ParsedText {
   const lineCounter = new LineCounter();
   const docs: ParsedDoc[] = [];
   const objects: DocObject[] = [];
   const errors: LoadError[] = [];
-  const position = (offset: number) => {
-    const { line, col } = lineCounter.linePos(offset);
-    return { ...(source !== undefined ? { source } : {}), line, column: col };
-  };
-  let parsed: Document.Parsed[];
-  try {
-    const all = parseAllDocuments(text, { ...PARSE_OPTIONS, lineCounter });
-    // parseAllDocuments returns an EmptyStream (not an array) for text without documents.
-    parsed = Array.isArray(all) ? all : [];
-  } catch (e) {
-    // Nothing can be edited in a text the parser cannot read: it is given back as it is.
-    const error = { ...(source !== undefined ? { source } : {}), line: 1, column: 1, message: describeLoadError(e) };
-    return { text, ...(source !== undefined ? { source } : {}), docs: [], objects: [], errors: [error], lineCounter };
+  const parsed = parseDocuments(text, lineCounter, source);
+  // Nothing can be edited in a text the parser cannot read: it is given back as it is.
+  if ('error' in parsed) {
+    return { text, ...(source !== undefined ? { source } : {}), docs, objects, errors: [parsed.error], lineCounter };
   }
   let previousEnd = 0;
-  for (const doc of parsed) {
+  for (const doc of parsed.docs) {
+    const read = readDocument(doc, lineCounter, source);
     const entry: ParsedDoc = {
       doc,
       start: previousEnd,
       end: doc.range[2],
-      valid: doc.errors.length === 0,
+      valid: !('errors' in read),
       lineCounter,
       ...(source !== undefined ? { source } : {}),
       changed: false,
     };
     previousEnd = doc.range[2];
     docs.push(entry);
-    if (!entry.valid) {
-      for (const e of doc.errors) {
-        const message = /call stack/i.test(e.message) ? TOO_DEEP : e.message.split('\n')[0];
-        errors.push({ ...position(e.pos[0]), message });
-      }
+    if ('errors' in read) {
+      errors.push(...read.errors);
       continue;
     }
-    if (doc.contents === null) continue;
-    let value: unknown;
-    try {
-      value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
-    } catch (e) {
-      (entry as { valid: boolean }).valid = false;
-      errors.push({ ...position(doc.range[0]), message: describeLoadError(e) });
-      continue;
+    for (const { value, base } of read.objects) {
+      rememberOrigin(value, doc, lineCounter, source, base);
+      objects.push({ value, doc: entry, base });
     }
-    if (value === null || value === undefined) continue;
-    if (depthExceeds(value, MAX_DOCUMENT_DEPTH)) {
-      (entry as { valid: boolean }).valid = false;
-      errors.push({ ...position(doc.range[0]), message: TOO_DEEP });
-      continue;
-    }
-    if (isRecord(value) && isListKind(value.kind) && Array.isArray(value.items)) {
-      value.items.forEach((item: unknown, i: number) => {
-        rememberOrigin(item, doc, lineCounter, source, ['items', i]);
-        objects.push({ value: item, doc: entry, base: ['items', i] });
-      });
-      continue;
-    }
-    rememberOrigin(value, doc, lineCounter, source, []);
-    objects.push({ value, doc: entry, base: [] });
   }
   return { text, ...(source !== undefined ? { source } : {}), docs, objects, errors, lineCounter };
 }

@@ -39,7 +39,7 @@ const ORIGINS = new WeakMap<object, Origin>();
 
 /** kubectl's YAML reader resolves `<<` merge keys; aliases are bounded so a hostile document cannot explode. */
 const PARSE_OPTIONS = { merge: true, prettyErrors: false } as const;
-const MAX_ALIAS_COUNT = 1000;
+export const MAX_ALIAS_COUNT = 1000;
 
 /**
  * Kubernetes objects are a few dozen levels deep at most; anything far deeper is hostile or broken input and would
@@ -84,53 +84,82 @@ export function loadManifestsWithErrors(text: string, source?: string): LoadResu
   const objects: unknown[] = [];
   const errors: LoadError[] = [];
   const lineCounter = new LineCounter();
-  let docs: Document.Parsed[];
+  const parsed = parseDocuments(text, lineCounter, source);
+  if ('error' in parsed) return { objects, errors: [parsed.error] };
+  for (const doc of parsed.docs) {
+    const read = readDocument(doc, lineCounter, source);
+    if ('errors' in read) {
+      errors.push(...read.errors);
+      continue;
+    }
+    for (const { value, base } of read.objects) {
+      remember(value, { doc, lineCounter, ...(source !== undefined ? { source } : {}), base });
+      objects.push(value);
+    }
+  }
+  return { objects, errors };
+}
+
+/**
+ * Every document of `text`, parsed as kubectl's reader would (merge keys resolved). A text the parser itself
+ * cannot read (nested too deeply for it) is one error at its start.
+ */
+export function parseDocuments(
+  text: string,
+  lineCounter: LineCounter,
+  source?: string,
+): { readonly docs: Document.Parsed[] } | { readonly error: LoadError } {
   try {
     const parsed = parseAllDocuments(text, { ...PARSE_OPTIONS, lineCounter });
-    docs = Array.isArray(parsed) ? parsed : [];
+    // parseAllDocuments returns an EmptyStream (not an array) for text without documents.
+    return { docs: Array.isArray(parsed) ? parsed : [] };
   } catch (e) {
     return {
-      objects,
-      errors: [{ ...(source !== undefined ? { source } : {}), line: 1, column: 1, message: describeLoadError(e) }],
+      error: { ...(source !== undefined ? { source } : {}), line: 1, column: 1, message: describeLoadError(e) },
     };
   }
+}
+
+/** One object of a document: the document itself, or an item of a `List` with its place (`['items', 3]`). */
+export interface DocumentObject {
+  readonly value: unknown;
+  readonly base: readonly (string | number)[];
+}
+
+/**
+ * The objects of one parsed document (none for an empty one; `List` items unwrapped), or the problems that kept it
+ * from being read: YAML errors, an alias bomb, nesting deeper than `MAX_DOCUMENT_DEPTH`.
+ */
+export function readDocument(
+  doc: Document.Parsed,
+  lineCounter: LineCounter,
+  source?: string,
+): { readonly objects: readonly DocumentObject[] } | { readonly errors: readonly LoadError[] } {
   const position = (offset: number): SourcePosition => {
     const { line, col } = lineCounter.linePos(offset);
     return { ...(source !== undefined ? { source } : {}), line, column: col };
   };
-  for (const doc of docs) {
-    if (doc.errors.length > 0) {
-      for (const e of doc.errors) {
-        const message = /call stack/i.test(e.message) ? TOO_DEEP : e.message.split('\n')[0];
-        errors.push({ ...position(e.pos[0]), message });
-      }
-      continue;
-    }
-    if (doc.contents === null) continue;
-    let value: unknown;
-    try {
-      value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
-    } catch (e) {
-      errors.push({ ...position(doc.range[0]), message: describeLoadError(e) });
-      continue;
-    }
-    if (value === null || value === undefined) continue;
-    if (depthExceeds(value, MAX_DOCUMENT_DEPTH)) {
-      errors.push({ ...position(doc.range[0]), message: TOO_DEEP });
-      continue;
-    }
-    const origin: Origin = { doc, lineCounter, ...(source !== undefined ? { source } : {}), base: [] };
-    if (isRecord(value) && isListKind(value.kind) && Array.isArray(value.items)) {
-      value.items.forEach((item: unknown, i: number) => {
-        remember(item, { ...origin, base: ['items', i] });
-        objects.push(item);
-      });
-      continue;
-    }
-    remember(value, origin);
-    objects.push(value);
+  if (doc.errors.length > 0) {
+    return {
+      errors: doc.errors.map((e) => ({
+        ...position(e.pos[0]),
+        message: /call stack/i.test(e.message) ? TOO_DEEP : e.message.split('\n')[0],
+      })),
+    };
   }
-  return { objects, errors };
+  if (doc.contents === null) return { objects: [] };
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (e) {
+    return { errors: [{ ...position(doc.range[0]), message: describeLoadError(e) }] };
+  }
+  if (value === null || value === undefined) return { objects: [] };
+  if (depthExceeds(value, MAX_DOCUMENT_DEPTH)) return { errors: [{ ...position(doc.range[0]), message: TOO_DEEP }] };
+  if (isRecord(value) && isListKind(value.kind) && Array.isArray(value.items)) {
+    return { objects: value.items.map((item: unknown, i: number) => ({ value: item, base: ['items', i] })) };
+  }
+  return { objects: [{ value, base: [] }] };
 }
 
 /**
