@@ -70,8 +70,26 @@ export const WINDOWS_CONTAINER_RESOURCES: kplus.ContainerResources = {
 /** Windows images are large: pull them once per node (https://kubernetes.io/docs/concepts/windows/intro/). */
 export const WINDOWS_IMAGE_PULL_POLICY = kplus.ImagePullPolicy.IF_NOT_PRESENT;
 
-/** The props the user gave each container added through `addContainer`/`addInitContainer`. */
-const USER_CONTAINER_PROPS = new WeakMap<kplus.Container, kplus.ContainerProps>();
+/**
+ * The cdk8s-plus internals the constructs use so a container renders only what the user set (container.js, the same
+ * in cdk8s-plus-28 to 33, checked by test/cdk8s/majors.test.ts): a container keeps its startup probe in `_startup`
+ * (a tcpSocket probe on its port when the user gives none) and renders its securityContext, defaults filled in,
+ * through `securityContext._toKube()`.
+ */
+interface ContainerInternals {
+  _startup?: unknown;
+  readonly securityContext?: { _toKube?: () => Json | undefined };
+}
+
+/** What the render knows of a container added through `addContainer`/`addInitContainer`. */
+interface RecordedContainer {
+  /** The props the user gave. */
+  readonly props: kplus.ContainerProps;
+  /** Whether the container renders only the user's security fields and startup probe (see `renderUserFieldsOnly`). */
+  readonly userFieldsOnly: boolean;
+}
+
+const RECORDED_CONTAINERS = new WeakMap<kplus.Container, RecordedContainer>();
 
 /** The container props handed to cdk8s-plus: the user's, with the Windows defaults for what they left out. */
 export function windowsContainerProps(props: kplus.ContainerProps): kplus.ContainerProps {
@@ -82,26 +100,46 @@ export function windowsContainerProps(props: kplus.ContainerProps): kplus.Contai
   };
 }
 
-/** Remembers what the user set on a container, so render time can tell their values from cdk8s-plus's defaults. */
+/**
+ * Makes `container` render only the securityContext fields and the startup probe the user set, dropping cdk8s-plus's
+ * Linux defaults before they are rendered (cheaper than removing them from the JSON afterwards, which the render
+ * still does for containers whose props it never saw). Returns false, changing nothing, when this cdk8s-plus keeps
+ * them elsewhere.
+ */
+function renderUserFieldsOnly(container: kplus.Container, props: kplus.ContainerProps): boolean {
+  const internals = container as unknown as ContainerInternals;
+  const sc = internals.securityContext;
+  const render = sc?._toKube;
+  if (sc === undefined || typeof render !== 'function' || !('_startup' in internals)) return false;
+  internals._startup = props.startup;
+  const user = props.securityContext as Json | undefined;
+  sc._toKube =
+    user === undefined
+      ? () => undefined
+      : () => keptSecurityFields(render.call(sc) ?? {}, CONTAINER_PROP_OF, user, false);
+  return true;
+}
+
+/** Remembers what the user set on a container and makes it render only that (see `renderUserFieldsOnly`). */
 export function recordContainer<T extends kplus.Container>(container: T, props: kplus.ContainerProps): T {
-  USER_CONTAINER_PROPS.set(container, props);
+  RECORDED_CONTAINERS.set(container, { props, userFieldsOnly: renderUserFieldsOnly(container, props) });
   return container;
 }
 
 /** The user's props of the pod and its containers, as the render needs them. */
 export interface PodSource {
   readonly podSecurityContext?: kplus.PodSecurityContextProps;
-  /** The user props of container `index` of `list`; undefined when unknown (attached containers). */
-  containerProps(list: 'containers' | 'initContainers', index: number): kplus.ContainerProps | undefined;
+  /** What is known of container `index` of `list`; undefined for containers attached with `attachContainer`. */
+  container(list: 'containers' | 'initContainers', index: number): RecordedContainer | undefined;
 }
 
 /** A `PodSource` reading a cdk8s-plus workload's containers, in render order. */
 export function workloadSource(workload: kplus.AbstractPod, props: kplus.AbstractPodProps): PodSource {
   return {
     podSecurityContext: props.securityContext,
-    containerProps: (list, index) => {
+    container: (list, index) => {
       const c = list === 'containers' ? workload.containers[index] : workload.initContainers[index];
-      return c === undefined ? undefined : USER_CONTAINER_PROPS.get(c);
+      return c === undefined ? undefined : RECORDED_CONTAINERS.get(c);
     },
   };
 }
@@ -127,6 +165,7 @@ function keptSecurityFields(
   let out: Json | undefined;
   for (const field in sc) {
     const value = sc[field];
+    if (value === undefined) continue;
     const prop = propOf.get(field);
     const keep =
       prop === undefined ||
@@ -155,43 +194,42 @@ function containerWithoutDefaults(c: Json, user: kplus.ContainerProps | undefine
 }
 
 /**
- * The rendered pod spec without what cdk8s-plus filled in and the user did not ask for: its Linux hardening
- * (`privileged`, `readOnlyRootFilesystem`, `allowPrivilegeEscalation`, `fsGroupChangePolicy`), its `runAsNonRoot: true`
- * (refused by the kubelet for `ContainerAdministrator` images; the restricted profile sets it back with
- * `ContainerUser`), its tcpSocket startup probe (tcpSocket probes are limited on Windows) and the `false` it writes
- * for `hostNetwork` and (cdk8s-plus-29 and later) `shareProcessNamespace`. What is left of a forbidden field was set
- * on purpose, and `toWindowsPodSpec` reports it.
+ * Drops from the rendered pod spec, in place, what cdk8s-plus filled in and the user did not ask for: the pod
+ * securityContext's `fsGroupChangePolicy` and `runAsNonRoot: true`, and, for containers that still render them
+ * (attached ones), its Linux hardening (`privileged`, `readOnlyRootFilesystem`, `allowPrivilegeEscalation`,
+ * `runAsNonRoot: true`, refused by the kubelet for `ContainerAdministrator` images; the restricted profile sets it
+ * back with `ContainerUser`) and its tcpSocket startup probe (tcpSocket probes are limited on Windows). The `false`
+ * cdk8s-plus writes for `hostNetwork` and (plus-29 and later) `shareProcessNamespace` is dropped by the core, as
+ * inert. What is left of a forbidden field was set on purpose, and `toWindowsPodSpec` reports it.
  */
-function withoutFrameworkDefaults(spec: Json, source: PodSource): Json {
-  const out: Json = {};
-  for (const key in spec) {
-    const value = spec[key];
-    switch (key) {
-      case 'securityContext': {
-        const sc = keptSecurityFields(value as Json, POD_PROP_OF, source.podSecurityContext as Json | undefined, false);
-        if (sc) out[key] = sc;
-        break;
-      }
-      case 'containers':
-      case 'initContainers':
-        out[key] = (value as Json[]).map((c, i) => containerWithoutDefaults(c, source.containerProps(key, i)));
-        break;
-      case 'hostNetwork':
-      case 'shareProcessNamespace':
-        if (value !== false) out[key] = value;
-        break;
-      default:
-        out[key] = value;
+function dropFrameworkDefaults(spec: Json, source: PodSource): void {
+  const sc = spec.securityContext as Json | undefined;
+  if (sc !== undefined) {
+    const kept = keptSecurityFields(sc, POD_PROP_OF, source.podSecurityContext as Json | undefined, false);
+    if (kept) spec.securityContext = kept;
+    else delete spec.securityContext;
+  }
+  for (const list of ['containers', 'initContainers'] as const) {
+    const containers = spec[list];
+    if (!Array.isArray(containers)) continue;
+    for (let i = 0; i < containers.length; i++) {
+      const c = containers[i] as Json;
+      // Only a container that renders a securityContext or startupProbe can hold a cdk8s-plus default.
+      if (c.securityContext === undefined && c.startupProbe === undefined) continue;
+      const recorded = source.container(list, i);
+      if (recorded?.userFieldsOnly !== true) containers[i] = containerWithoutDefaults(c, recorded?.props);
     }
   }
-  return out;
 }
 
 function checkMemory(spec: PodSpec, prefix: string, warn: (w: WindowsWarning) => void): void {
   for (const list of ['initContainers', 'containers'] as const) {
-    spec[list]?.forEach((c: Container, i) => {
-      const request = c.resources?.requests?.memory;
-      const limit = c.resources?.limits?.memory;
+    const containers = spec[list];
+    if (!containers) continue;
+    for (let i = 0; i < containers.length; i++) {
+      const resources = containers[i].resources;
+      const request = resources?.requests?.memory;
+      const limit = resources?.limits?.memory;
       if (request !== undefined && limit !== undefined && String(request) !== String(limit)) {
         warn({
           ruleId: 'windows-memory-request-limit',
@@ -200,7 +238,7 @@ function checkMemory(spec: PodSpec, prefix: string, warn: (w: WindowsWarning) =>
           fix: 'Set the memory request equal to the limit, or only the limit.',
         });
       }
-    });
+    }
   }
 }
 
@@ -215,8 +253,8 @@ function sorted<T extends object>(obj: T): T {
 }
 
 /**
- * Converts one rendered pod spec (JSON, API field names) into the Windows pod spec. Throws a
- * `WindowsValidationError` naming the construct path of `scope` and listing every problem.
+ * Converts one rendered pod spec (JSON, API field names; this render's own, changed in place) into the Windows pod
+ * spec. Throws a `WindowsValidationError` naming the construct path of `scope` and listing every problem.
  */
 export function renderWindowsPodSpec(
   spec: PodSpec,
@@ -224,11 +262,11 @@ export function renderWindowsPodSpec(
   options: ToWindowsPodSpecOptions & { readonly pathPrefix: string; readonly onWarning: (w: WindowsWarning) => void },
   scope: IConstruct,
 ): PodSpec {
-  const cleaned = withoutFrameworkDefaults(spec as unknown as Json, source) as unknown as PodSpec;
+  dropFrameworkDefaults(spec as unknown as Json, source);
   let out: PodSpec;
   try {
     // The spec is this render's own JSON: convert it in place, without a defensive copy.
-    out = toWindowsPodSpecInPlace(cleaned, options);
+    out = toWindowsPodSpecInPlace(spec, options);
   } catch (err) {
     const issues = new IssueCollector();
     mergeCoreError(err, issues);
@@ -258,6 +296,8 @@ export function renderAsWindows(
   const segments = POD_SPEC_PATHS[apiObject.kind];
   if (!segments) throw new Error(`k8s-windows: ${apiObject.kind} holds no pod spec.`);
   const prefix = segments.join('.');
+  const parentPath = segments.slice(0, -1);
+  const last = segments[segments.length - 1];
   const render = apiObject.toJson.bind(apiObject);
   // The conversion options are the same for every render of this object: built once.
   const convertOptions = { ...options, pathPrefix: prefix, onWarning: warnOn(scope) };
@@ -265,26 +305,32 @@ export function renderAsWindows(
   // never drops what they write; what they write is then checked like the rest. `patches` is private to cdk8s.
   const patches = (apiObject as unknown as { patches?: JsonPatch[] }).patches;
   apiObject.toJson = (): Json => {
-    const userPatches = Array.isArray(patches) && patches.length > 0 ? patches.splice(0) : [];
+    if (!Array.isArray(patches) || patches.length === 0) {
+      const json = render() as Json;
+      const parent = childAt(json, parentPath) as Json; // the kind's own pod spec path: always rendered
+      parent[last] = renderWindowsPodSpec(parent[last] as PodSpec, source, convertOptions, scope);
+      return json;
+    }
+    const userPatches = patches.splice(0);
     let json: Json;
     try {
       json = render() as Json;
     } finally {
-      if (userPatches.length > 0) patches?.push(...userPatches);
+      patches.push(...userPatches);
     }
-    const last = segments[segments.length - 1];
-    const parentOf = (obj: Json): Json => {
-      let parent: Json = obj;
-      for (const s of segments.slice(0, -1)) parent = parent[s] as Json;
-      return parent;
-    };
-    const parent = parentOf(json);
+    const parent = childAt(json, parentPath) as Json; // the kind's own pod spec path: always rendered
     parent[last] = renderWindowsPodSpec(parent[last] as PodSpec, source, convertOptions, scope);
-    if (userPatches.length === 0) return json;
     const patched = JsonPatch.apply(json, ...userPatches) as Json;
-    checkPatchedPodSpec(parentOf(patched)?.[last], options, prefix, scope.node.path);
+    checkPatchedPodSpec(childAt(patched, parentPath)?.[last], options, prefix, scope.node.path);
     return patched;
   };
+}
+
+/** The object at `path` (keys) inside `obj`; undefined when a patch removed part of it. */
+function childAt(obj: Json, path: readonly string[]): Json | undefined {
+  let node: Json | undefined = obj;
+  for (let i = 0; i < path.length && node !== undefined; i++) node = node[path[i]] as Json | undefined;
+  return node;
 }
 
 /** Refuses a pod spec that JSON patches made invalid for Windows, naming the patched fields. */

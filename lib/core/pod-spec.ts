@@ -147,10 +147,12 @@ export function toWindowsPodSpecInPlace(podSpec: PodSpec, options: ToWindowsPodS
   return convertPodSpec(podSpec, options, false);
 }
 
+const ignoreWarning = (): void => undefined;
+
 function convertPodSpec(podSpec: PodSpec, options: ToWindowsPodSpecOptions, copy: boolean): PodSpec {
   const prefix = options.pathPrefix ?? 'spec';
   const issues = new IssueCollector();
-  const warn = options.onWarning ?? (() => undefined);
+  const warn = options.onWarning ?? ignoreWarning;
   const hostProcess = options.hostProcess ?? false;
   const profile = options.securityProfile ?? 'baseline';
   const containerDefaults = options.containerDefaults ?? true;
@@ -183,18 +185,21 @@ function convertPodSpec(podSpec: PodSpec, options: ToWindowsPodSpecOptions, copy
     if (!containers) continue;
     for (let i = 0; i < containers.length; i++) {
       const c = containers[i];
-      const path = `${prefix}.${list}[${i}]`;
-      stripContainerFields(c, path, issues, options.frameworkDefaults?.containerSecurityContext);
-      checkContainerIdentity(c, path, hostProcess, issues);
+      // Paths are built only where they are needed: this loop runs for every container a construct renders.
+      if (c.securityContext !== undefined) {
+        const path = `${prefix}.${list}[${i}]`;
+        stripContainerFields(c, path, issues, options.frameworkDefaults?.containerSecurityContext);
+        checkContainerIdentity(c, path, hostProcess, issues);
+      }
       if (containerDefaults && list !== 'ephemeralContainers') applyContainerDefaults(c, list === 'containers');
       if (target?.release !== undefined && !hostProcess && typeof c.image === 'string') {
         const compat = imageCompatibility(c.image, target.release, target.isolation);
-        if (compat.status === 'incompatible') issues.add(`${path}.image`, compat.reason, compat.fix);
+        if (compat.status === 'incompatible') issues.add(`${prefix}.${list}[${i}].image`, compat.reason, compat.fix);
         else if (compat.status === 'unknown' && windowsBuildCoverage(c.image) !== 'multi') {
           // Known multi-arch manifest lists resolve per node build; anything else may be a single-build image.
           warn({
             ruleId: 'image-floating-tag',
-            path: `${path}.image`,
+            path: `${prefix}.${list}[${i}].image`,
             message: compat.reason,
             // The same advice as the validator's image-floating-tag rule, so both front doors agree.
             fix: BUILDLESS_TAG_FIX,
@@ -213,9 +218,12 @@ function convertPodSpec(podSpec: PodSpec, options: ToWindowsPodSpecOptions, copy
   return spec;
 }
 
-/** Image checks by release, isolation and image: charts repeat images, and the check is pure. */
-const IMAGE_CHECKS = new Map<string, ImageCompatibility>();
-/** Bound on the memo, so a long-lived process converting many pods does not grow without end. */
+/**
+ * Image checks by isolation, release and image: charts repeat images, and the check is pure. Nested maps keyed by
+ * the strings themselves, so a lookup builds no key.
+ */
+const IMAGE_CHECKS = new Map<WindowsIsolation, Map<WindowsRelease, Map<string, ImageCompatibility>>>();
+/** Bound on each memo, so a long-lived process converting many pods does not grow without end. */
 const IMAGE_CHECKS_MAX = 1024;
 
 /** `checkImageCompatibility`, memoized. */
@@ -224,12 +232,15 @@ export function imageCompatibility(
   release: WindowsRelease,
   isolation: WindowsIsolation,
 ): ImageCompatibility {
-  const key = `${release}/${isolation}/${image}`;
-  let compat = IMAGE_CHECKS.get(key);
+  let byRelease = IMAGE_CHECKS.get(isolation);
+  if (!byRelease) IMAGE_CHECKS.set(isolation, (byRelease = new Map()));
+  let memo = byRelease.get(release);
+  if (!memo) byRelease.set(release, (memo = new Map()));
+  let compat = memo.get(image);
   if (!compat) {
-    if (IMAGE_CHECKS.size >= IMAGE_CHECKS_MAX) IMAGE_CHECKS.clear();
+    if (memo.size >= IMAGE_CHECKS_MAX) memo.clear();
     compat = checkImageCompatibility(image, release, isolation);
-    IMAGE_CHECKS.set(key, compat);
+    memo.set(image, compat);
   }
   return compat;
 }
@@ -237,6 +248,8 @@ export function imageCompatibility(
 /** `schedulingFor`, once per target (targets are immutable and shared by the workloads of a pool). */
 interface TargetScheduling {
   readonly selector: readonly (readonly [string, string])[];
+  /** The nodeSelector of a pod that sets none, copied for each pod. */
+  readonly nodeSelector: Readonly<Record<string, string>>;
   readonly tolerations: readonly Toleration[];
 }
 const SCHEDULING = new WeakMap<WindowsNodeTarget, TargetScheduling>();
@@ -245,7 +258,7 @@ function schedulingOf(target: WindowsNodeTarget): TargetScheduling {
   let s = SCHEDULING.get(target);
   if (!s) {
     const { nodeSelector, tolerations } = schedulingFor(target);
-    s = { selector: Object.entries(nodeSelector), tolerations };
+    s = { selector: Object.entries(nodeSelector), nodeSelector, tolerations };
     SCHEDULING.set(target, s);
   }
   return s;
@@ -279,24 +292,8 @@ function resolveTarget(options: ToWindowsPodSpecOptions, issues: IssueCollector)
 function applyScheduling(spec: PodSpec, target: WindowsNodeTarget, prefix: string, issues: IssueCollector): void {
   const wanted = schedulingOf(target);
   const given = spec.nodeSelector;
-  const selector: Record<string, string> = given === undefined ? {} : { ...given };
-  for (const [key, value] of wanted.selector) {
-    if (selector[key] !== undefined && selector[key] !== value) {
-      const fix =
-        key === OS_LABEL
-          ? 'Remove it: Windows pods select kubernetes.io/os=windows.'
-          : key === WINDOWS_BUILD_LABEL
-            ? `Remove it and choose the release through the target (the target pins ${value}).`
-            : `Remove it or change the target's labels.`;
-      issues.add(
-        `${prefix}.nodeSelector["${key}"]`,
-        `nodeSelector ${key}=${selector[key]} contradicts the Windows target's ${value}.`,
-        fix,
-      );
-    }
-    selector[key] = value;
-  }
-  spec.nodeSelector = selector;
+  if (given === undefined) spec.nodeSelector = { ...wanted.nodeSelector };
+  else spec.nodeSelector = mergedSelector(given, wanted, prefix, issues);
   const tolerations: Toleration[] = spec.tolerations === undefined ? [] : [...spec.tolerations];
   for (const t of wanted.tolerations) {
     let present = false;
@@ -314,6 +311,33 @@ function applyScheduling(spec: PodSpec, target: WindowsNodeTarget, prefix: strin
     }
     spec.runtimeClassName = target.runtimeClassName;
   }
+}
+
+/** The pod's own nodeSelector with the target's labels added; a label it gives a different value is an issue. */
+function mergedSelector(
+  given: Readonly<Record<string, string>>,
+  wanted: TargetScheduling,
+  prefix: string,
+  issues: IssueCollector,
+): Record<string, string> {
+  const selector: Record<string, string> = { ...given };
+  for (const [key, value] of wanted.selector) {
+    if (selector[key] !== undefined && selector[key] !== value) {
+      const fix =
+        key === OS_LABEL
+          ? 'Remove it: Windows pods select kubernetes.io/os=windows.'
+          : key === WINDOWS_BUILD_LABEL
+            ? `Remove it and choose the release through the target (the target pins ${value}).`
+            : `Remove it or change the target's labels.`;
+      issues.add(
+        `${prefix}.nodeSelector["${key}"]`,
+        `nodeSelector ${key}=${selector[key]} contradicts the Windows target's ${value}.`,
+        fix,
+      );
+    }
+    selector[key] = value;
+  }
+  return selector;
 }
 
 const FORBIDDEN_POD_FIELD_ENTRIES = Object.entries(FORBIDDEN_POD_FIELDS);
@@ -395,7 +419,19 @@ function applyIdentity(
   prefix: string,
   issues: IssueCollector,
 ): PodSecurityContext['windowsOptions'] | undefined {
-  const existing = spec.securityContext?.windowsOptions ?? {};
+  const given = spec.securityContext?.windowsOptions;
+  // The common pod: no identity asked for or written. Only hostNetwork is left to check.
+  if (
+    given === undefined &&
+    !hostProcess &&
+    profile === 'baseline' &&
+    options.runAsUserName === undefined &&
+    options.gmsaCredentialSpecName === undefined
+  ) {
+    checkNoHostNetwork(spec, prefix, issues);
+    return undefined;
+  }
+  const existing = given ?? {};
   const wo = { ...existing };
   const path = `${prefix}.securityContext.windowsOptions`;
 
@@ -467,14 +503,7 @@ function applyIdentity(
       );
     }
   } else {
-    if (spec.hostNetwork === true) {
-      issues.add(
-        `${prefix}.hostNetwork`,
-        'hostNetwork: true is not available to Windows pods (only to HostProcess pods).',
-        'Remove it, or set hostProcess.',
-      );
-    }
-    if (spec.hostNetwork !== undefined) delete spec.hostNetwork;
+    checkNoHostNetwork(spec, prefix, issues);
     if (existing.hostProcess === true) {
       issues.add(
         `${path}.hostProcess`,
@@ -495,6 +524,19 @@ function applyIdentity(
     }
   }
   return Object.keys(wo).length > 0 ? wo : undefined;
+}
+
+/** A pod that is not HostProcess keeps no hostNetwork: `true` is an issue, `false` (a framework default) is dropped. */
+function checkNoHostNetwork(spec: PodSpec, prefix: string, issues: IssueCollector): void {
+  if (spec.hostNetwork === undefined) return;
+  if (spec.hostNetwork === true) {
+    issues.add(
+      `${prefix}.hostNetwork`,
+      'hostNetwork: true is not available to Windows pods (only to HostProcess pods).',
+      'Remove it, or set hostProcess.',
+    );
+  }
+  delete spec.hostNetwork;
 }
 
 function checkContainerIdentity(c: Container, path: string, hostProcess: boolean, issues: IssueCollector): void {

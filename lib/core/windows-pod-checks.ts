@@ -20,7 +20,7 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
 const show = (value: unknown): string => (typeof value === 'string' ? `'${value}'` : JSON.stringify(value));
 
 /** Pod spec lists whose entries are objects (every top-level list of a pod spec is one). */
-const POD_OBJECT_LISTS = [
+const POD_OBJECT_LISTS: ReadonlySet<string> = new Set([
   ...CONTAINER_LISTS,
   'volumes',
   'tolerations',
@@ -30,12 +30,25 @@ const POD_OBJECT_LISTS = [
   'readinessGates',
   'resourceClaims',
   'schedulingGates',
-] as const;
+]);
 
 /** Container lists whose entries are objects. */
-const CONTAINER_OBJECT_LISTS = ['ports', 'volumeMounts', 'volumeDevices', 'env', 'envFrom', 'resizePolicy'] as const;
-const CONTAINER_OBJECT_LIST_SET: ReadonlySet<string> = new Set(CONTAINER_OBJECT_LISTS);
+const CONTAINER_OBJECT_LISTS: ReadonlySet<string> = new Set([
+  'ports',
+  'volumeMounts',
+  'volumeDevices',
+  'env',
+  'envFrom',
+  'resizePolicy',
+]);
 
+/** Whether every entry of `list` is an object (a loop, not `every`: this runs for every list of every pod). */
+function allObjects(list: readonly unknown[]): boolean {
+  for (let i = 0; i < list.length; i++) if (!isObject(list[i])) return false;
+  return true;
+}
+
+/** Reports `owner[field]` when it is not a list of objects, and repairs it (see `checkListEntries`). */
 function checkList(owner: Json, field: string, path: string, issues: IssueCollector): void {
   const list = owner[field];
   if (list === undefined || list === null) return;
@@ -44,7 +57,7 @@ function checkList(owner: Json, field: string, path: string, issues: IssueCollec
     delete owner[field];
     return;
   }
-  if (list.every(isObject)) return;
+  if (allObjects(list)) return;
   owner[field] = list.map((entry, i) => {
     if (isObject(entry)) return entry;
     issues.add(
@@ -62,20 +75,28 @@ function checkList(owner: Json, field: string, path: string, issues: IssueCollec
  */
 export function checkListEntries(spec: PodSpec, prefix: string, issues: IssueCollector): void {
   const s = spec as unknown as Json;
-  // Every top-level list of a pod spec holds objects; one pass over the keys present is cheaper than a lookup per
-  // known list name.
-  for (const field in s) if (Array.isArray(s[field])) checkList(s, field, prefix, issues);
-  for (const field of POD_OBJECT_LISTS) {
-    const v = s[field];
-    if (v !== undefined && v !== null && !Array.isArray(v)) checkList(s, field, prefix, issues);
+  // One pass over the keys present: every top-level list of a pod spec holds objects, and a known list name holding
+  // something else is reported too. Container lists are checked first, so their containers below are objects.
+  for (const field in s) {
+    const value = s[field];
+    if (Array.isArray(value) ? !allObjects(value) : value !== undefined && value !== null && POD_OBJECT_LISTS.has(field))
+      checkList(s, field, prefix, issues);
   }
   for (const list of CONTAINER_LISTS) {
     const containers = s[list] as Json[] | undefined;
     if (!Array.isArray(containers)) continue;
     for (let i = 0; i < containers.length; i++) {
       const c = containers[i];
-      for (const field in c)
-        if (CONTAINER_OBJECT_LIST_SET.has(field)) checkList(c, field, `${prefix}.${list}[${i}]`, issues);
+      for (const field in c) {
+        const value = c[field];
+        if (
+          CONTAINER_OBJECT_LISTS.has(field) &&
+          value !== undefined &&
+          value !== null &&
+          !(Array.isArray(value) && allObjects(value))
+        )
+          checkList(c, field, `${prefix}.${list}[${i}]`, issues);
+      }
     }
   }
 }
@@ -101,46 +122,57 @@ export function checkWindowsPodFeatures(
       "Use dnsPolicy 'ClusterFirst' (the default).",
     );
   }
-  spec.volumes?.forEach((v, i) => {
-    if (v.emptyDir?.medium === 'Memory') {
+  const volumes = spec.volumes;
+  if (volumes) {
+    for (let i = 0; i < volumes.length; i++) {
+      const v = volumes[i];
+      if (v.emptyDir?.medium !== 'Memory') continue;
       issues.add(
         `${prefix}.volumes[${i}].emptyDir.medium`,
         `Volume '${v.name}' has emptyDir medium 'Memory': Windows has no tmpfs, so memory-backed emptyDir volumes are not supported.`,
         'Remove medium (a disk-backed emptyDir); in cdk8s-plus, drop `medium: EmptyDirMedium.MEMORY`.',
       );
     }
-  });
+  }
+  // Loops, not forEach: this runs for every container of every pod a construct renders.
   for (const list of CONTAINER_LISTS) {
-    spec[list]?.forEach((c, i) => {
-      const path = `${prefix}.${list}[${i}]`;
-      c.ports?.forEach((port, j) => {
-        const hostPort = port.hostPort;
-        if (hostPort === undefined || hostPort === null || hostPort === 0) return;
-        if (!hostProcess) {
-          issues.add(
-            `${path}.ports[${j}].hostPort`,
-            `hostPort ${show(hostPort)} is not supported on Windows (only HostProcess pods use host ports).`,
-            'Remove hostPort and expose the port through a Service (NodePort or LoadBalancer).',
-          );
-        } else if (hostPort !== port.containerPort) {
-          issues.add(
-            `${path}.ports[${j}].hostPort`,
-            `hostPort ${show(hostPort)} differs from containerPort ${show(port.containerPort)}; a HostProcess pod uses the host network, where the API server requires them to match.`,
-            `Remove hostPort (it defaults to containerPort) or set it to ${show(port.containerPort)}.`,
-          );
+    const containers = spec[list];
+    if (!containers) continue;
+    for (let i = 0; i < containers.length; i++) {
+      const c = containers[i];
+      const ports = c.ports;
+      if (ports) {
+        for (let j = 0; j < ports.length; j++) {
+          const port = ports[j];
+          const hostPort = port.hostPort;
+          if (hostPort === undefined || hostPort === null || hostPort === 0) continue;
+          if (!hostProcess) {
+            issues.add(
+              `${prefix}.${list}[${i}].ports[${j}].hostPort`,
+              `hostPort ${show(hostPort)} is not supported on Windows (only HostProcess pods use host ports).`,
+              'Remove hostPort and expose the port through a Service (NodePort or LoadBalancer).',
+            );
+          } else if (hostPort !== port.containerPort) {
+            issues.add(
+              `${prefix}.${list}[${i}].ports[${j}].hostPort`,
+              `hostPort ${show(hostPort)} differs from containerPort ${show(port.containerPort)}; a HostProcess pod uses the host network, where the API server requires them to match.`,
+              `Remove hostPort (it defaults to containerPort) or set it to ${show(port.containerPort)}.`,
+            );
+          }
         }
-      });
-      if (hostProcess) return;
-      c.volumeMounts?.forEach((m, j) => {
-        if (m.mountPropagation !== undefined && m.mountPropagation !== null && m.mountPropagation !== 'None') {
-          issues.add(
-            `${path}.volumeMounts[${j}].mountPropagation`,
-            `mountPropagation ${show(m.mountPropagation)} is not supported on Windows.`,
-            'Remove mountPropagation (in cdk8s-plus, the `propagation` of the mount).',
-          );
-        }
-      });
-    });
+      }
+      const mounts = c.volumeMounts;
+      if (hostProcess || !mounts) continue;
+      for (let j = 0; j < mounts.length; j++) {
+        const propagation = mounts[j].mountPropagation;
+        if (propagation === undefined || propagation === null || propagation === 'None') continue;
+        issues.add(
+          `${prefix}.${list}[${i}].volumeMounts[${j}].mountPropagation`,
+          `mountPropagation ${show(propagation)} is not supported on Windows.`,
+          'Remove mountPropagation (in cdk8s-plus, the `propagation` of the mount).',
+        );
+      }
+    }
   }
 }
 
