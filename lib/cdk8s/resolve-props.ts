@@ -2,7 +2,7 @@
  * Resolves a workload's `windows` props block once, at construction: the node target (from `target`,
  * `runtimeClass` or `release`/`isolation`) and the options every render passes to the core's `toWindowsPodSpec`.
  */
-import { WindowsValidationError, type IssueCollector } from '../core/errors';
+import { IssueCollector, WindowsValidationError } from '../core/errors';
 import { DEFAULT_WINDOWS_RELEASE, type WindowsIsolation, type WindowsRelease } from '../core/releases';
 import { windowsNodeTarget, type WindowsNodeTarget } from '../core/target';
 import type { ToWindowsPodSpecOptions } from '../core/pod-spec';
@@ -111,4 +111,11 @@ export function resolveWindowsProps(
     ...(windows.runAsUserName !== undefined ? { runAsUserName: windows.runAsUserName } : {}),
     ...(gmsaCredentialSpecName !== undefined ? { gmsaCredentialSpecName } : {}),
   };
+}
+
+let defaultOptions: ResolvedWindowsOptions | undefined;
+
+/** The options of a workload without a `windows` block (most of them): resolved once, shared. */
+export function defaultWindowsOptions(): ResolvedWindowsOptions {
+  return (defaultOptions ??= resolveWindowsProps({}, undefined, new IssueCollector()));
 }

@@ -114,11 +114,11 @@ function renderUserFieldsOnly(container: kplus.Container, props: kplus.Container
   internals._startup = props.startup;
   const user = props.securityContext as Json | undefined;
   sc._toKube =
-    user === undefined
-      ? () => undefined
-      : () => keptSecurityFields(render.call(sc) ?? {}, CONTAINER_PROP_OF, user, false);
+    user === undefined ? renderNothing : () => keptSecurityFields(render.call(sc) ?? {}, CONTAINER_PROP_OF, user, false);
   return true;
 }
+
+const renderNothing = (): undefined => undefined;
 
 /** Remembers what the user set on a container and makes it render only that (see `renderUserFieldsOnly`). */
 export function recordContainer<T extends kplus.Container>(container: T, props: kplus.ContainerProps): T {
@@ -283,6 +283,27 @@ export function warnOn(scope: IConstruct): (w: WindowsWarning) => void {
     WindowsAnnotations.of(scope).addWarning(w.ruleId, `${w.path}: ${w.message}${w.fix ? ` Fix: ${w.fix}` : ''}`);
 }
 
+/** Where a kind keeps its pod spec: the dotted path of issues, and the parent's keys and the spec's key in its JSON. */
+export interface PodSpecPlace {
+  readonly prefix: string;
+  readonly parentPath: readonly string[];
+  readonly last: string;
+}
+
+const POD_SPEC_PLACES = new Map<string, PodSpecPlace>();
+
+/** The `PodSpecPlace` of `kind`, worked out once per kind. */
+export function podSpecPlace(kind: string): PodSpecPlace {
+  let place = POD_SPEC_PLACES.get(kind);
+  if (place === undefined) {
+    const segments = POD_SPEC_PATHS[kind];
+    if (!segments) throw new Error(`k8s-windows: ${kind} holds no pod spec.`);
+    place = { prefix: segments.join('.'), parentPath: segments.slice(0, -1), last: segments[segments.length - 1] };
+    POD_SPEC_PLACES.set(kind, place);
+  }
+  return place;
+}
+
 /**
  * Makes `apiObject` render a Windows pod spec: its `toJson` (what `cdk8s synth` and `Testing.synth` call) converts
  * the pod spec at the kind's path after cdk8s has resolved it, so anything added after construction is covered.
@@ -293,11 +314,7 @@ export function renderAsWindows(
   source: PodSource,
   options: ResolvedWindowsOptions,
 ): void {
-  const segments = POD_SPEC_PATHS[apiObject.kind];
-  if (!segments) throw new Error(`k8s-windows: ${apiObject.kind} holds no pod spec.`);
-  const prefix = segments.join('.');
-  const parentPath = segments.slice(0, -1);
-  const last = segments[segments.length - 1];
+  const { prefix, parentPath, last } = podSpecPlace(apiObject.kind);
   const render = apiObject.toJson.bind(apiObject);
   // The conversion options are the same for every render of this object: built once.
   const convertOptions = { ...options, pathPrefix: prefix, onWarning: warnOn(scope) };
@@ -367,12 +384,15 @@ const FORBIDDEN_CONTAINER_FIELDS: ReadonlySet<string> = new Set(FORBIDDEN_CONTAI
 /** The forbidden fields and image of one container's props, checked as the core checks the rendered container. */
 function checkContainerProps(
   props: kplus.ContainerProps,
-  path: string,
+  prefix: string,
+  list: 'initContainers' | 'containers',
+  index: number,
   options: ResolvedWindowsOptions,
   issues: IssueCollector,
 ): void {
   const sc = props.securityContext as Json | undefined;
   if (sc) {
+    const path = `${prefix}.${list}[${index}]`;
     for (const [prop, field] of CONTAINER_SECURITY_ENTRIES) {
       const value = sc[prop];
       if (value === undefined) continue;
@@ -395,7 +415,7 @@ function checkContainerProps(
   const release = options.target.release;
   if (release !== undefined && !options.hostProcess) {
     const compat = imageCompatibility(props.image, release, options.target.isolation);
-    if (compat.status === 'incompatible') issues.add(`${path}.image`, compat.reason, compat.fix);
+    if (compat.status === 'incompatible') issues.add(`${prefix}.${list}[${index}].image`, compat.reason, compat.fix);
   }
 }
 
@@ -411,10 +431,13 @@ export function checkPodProps(
   issues: IssueCollector,
   prefix: string,
 ): void {
-  const podSc: Json = {};
-  for (const [prop, field] of POD_SECURITY_ENTRIES) {
-    const value = (props.securityContext as Json | undefined)?.[prop];
-    if (value !== undefined) podSc[field] = value;
+  let podSc: Json | undefined;
+  const userPodSc = props.securityContext as Json | undefined;
+  if (userPodSc !== undefined) {
+    for (const [prop, field] of POD_SECURITY_ENTRIES) {
+      const value = userPodSc[prop];
+      if (value !== undefined) (podSc ??= {})[field] = value;
+    }
   }
   if (options.hostProcess && props.hostNetwork === false) {
     issues.add(
@@ -436,11 +459,11 @@ export function checkPodProps(
     options.runAsUserName !== undefined ||
     options.gmsaCredentialSpecName !== undefined ||
     props.hostNetwork !== undefined ||
-    Object.keys(podSc).length > 0;
+    podSc !== undefined;
   if (podLevel) {
     const spec: PodSpec = {
       containers: [],
-      ...(Object.keys(podSc).length > 0 ? { securityContext: podSc } : {}),
+      ...(podSc !== undefined ? { securityContext: podSc } : {}),
       ...(props.hostNetwork !== undefined ? { hostNetwork: props.hostNetwork } : {}),
     };
     try {
@@ -456,17 +479,28 @@ export function checkPodProps(
       WINDOWS_ALTERNATIVE.shareProcessNamespace,
     );
   }
-  props.initContainers?.forEach((c, i) => checkContainerProps(c, `${prefix}.initContainers[${i}]`, options, issues));
-  props.containers?.forEach((c, i) => checkContainerProps(c, `${prefix}.containers[${i}]`, options, issues));
+  for (const list of ['initContainers', 'containers'] as const) {
+    const containers = props[list];
+    if (containers === undefined) continue;
+    for (let i = 0; i < containers.length; i++) checkContainerProps(containers[i], prefix, list, i, options, issues);
+  }
   if (hasPodFeatures(props)) checkWindowsPodFeatures(featureView(props), options.hostProcess ?? false, prefix, issues);
 }
 
 /** Whether the props use anything `checkWindowsPodFeatures` looks at, so most workloads skip building the view. */
 function hasPodFeatures(props: kplus.AbstractPodProps): boolean {
   if (props.dns?.policy !== undefined || (props.volumes?.length ?? 0) > 0) return true;
-  const uses = (c: kplus.ContainerProps): boolean =>
-    (c.volumeMounts?.length ?? 0) > 0 || (c.ports?.some((p) => p.hostPort !== undefined) ?? false);
-  return (props.containers?.some(uses) ?? false) || (props.initContainers?.some(uses) ?? false);
+  return containersUseFeatures(props.containers) || containersUseFeatures(props.initContainers);
+}
+
+/** Whether any of `containers` mounts a volume or asks for a host port. */
+function containersUseFeatures(containers: readonly kplus.ContainerProps[] | undefined): boolean {
+  if (containers === undefined) return false;
+  for (const c of containers) {
+    if ((c.volumeMounts?.length ?? 0) > 0) return true;
+    for (const p of c.ports ?? []) if (p.hostPort !== undefined) return true;
+  }
+  return false;
 }
 
 /** A cdk8s-plus container's ports in render order: `portNumber` first, then `ports` (container.js). */

@@ -8,7 +8,6 @@ import * as kplus from 'cdk8s-plus-28';
 import type { Construct } from 'constructs';
 import { IssueCollector } from '../core/errors';
 import type { WindowsNodeTarget } from '../core/target';
-import { POD_SPEC_PATHS } from '../core/workloads';
 import type { WindowsSecurityProfile } from '../core/pod-spec';
 import type {
   WindowsCronJobProps,
@@ -18,8 +17,15 @@ import type {
   WindowsProps,
   WindowsStatefulSetProps,
 } from './windows-props';
-import { resolveWindowsProps, type ResolvedWindowsOptions } from './resolve-props';
-import { checkPodProps, recordContainer, renderAsWindows, windowsContainerProps, workloadSource } from './windows-pod';
+import { defaultWindowsOptions, resolveWindowsProps, type ResolvedWindowsOptions } from './resolve-props';
+import {
+  checkPodProps,
+  podSpecPlace,
+  recordContainer,
+  renderAsWindows,
+  windowsContainerProps,
+  workloadSource,
+} from './windows-pod';
 
 /** What every Windows workload construct exposes about how its pods run. */
 export interface IWindowsWorkload {
@@ -52,11 +58,14 @@ export function setUpWindowsWorkload(
   apiObject: ApiObject,
   props: kplus.WorkloadProps & { readonly windows?: WindowsProps },
 ): ResolvedWindowsOptions {
-  const windows = props.windows ?? {};
+  const windows = props.windows;
   const issues = new IssueCollector();
-  const gmsa = windows.gmsa;
-  const options = resolveWindowsProps(windows, typeof gmsa === 'string' ? gmsa : gmsa?.name, issues);
-  checkPodProps(props, options, issues, POD_SPEC_PATHS[apiObject.kind].join('.'));
+  const gmsa = windows?.gmsa;
+  const options =
+    windows === undefined
+      ? defaultWindowsOptions()
+      : resolveWindowsProps(windows, typeof gmsa === 'string' ? gmsa : gmsa?.name, issues);
+  checkPodProps(props, options, issues, podSpecPlace(apiObject.kind).prefix);
   if (issues.issues.length > 0) issues.throwIfAny(workload.node.path);
   if (gmsa !== undefined && typeof gmsa !== 'string') gmsa.grantUse(ensureServiceAccount(workload));
   renderAsWindows(apiObject, workload, workloadSource(workload, props), options);
