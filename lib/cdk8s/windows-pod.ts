@@ -1,7 +1,8 @@
 /**
  * How the Windows workload constructs turn cdk8s-plus's pod spec into a Windows pod spec. Internal to the cdk8s
- * layer: the constructs record what the user set, and at render time this module drops what were only cdk8s-plus's
- * Linux defaults and runs the core's `toWindowsPodSpec` on the final JSON (API field names), so containers, volumes
+ * layer: the constructs record what the user set and make cdk8s-plus render none of its Linux security defaults
+ * (cheaper than removing them from the JSON, which is kept for containers whose props are unknown), and at render
+ * time this module runs the core's `toWindowsPodSpec` on the final JSON (API field names), so containers, volumes
  * and scheduling added after construction are covered.
  */
 import { JsonPatch, Size, type ApiObject } from 'cdk8s';
@@ -114,11 +115,24 @@ function renderUserFieldsOnly(container: kplus.Container, props: kplus.Container
   internals._startup = props.startup;
   const user = props.securityContext as Json | undefined;
   sc._toKube =
-    user === undefined ? renderNothing : () => keptSecurityFields(render.call(sc) ?? {}, CONTAINER_PROP_OF, user, false);
+    user === undefined
+      ? renderNothing
+      : () => keptSecurityFields(render.call(sc) ?? {}, CONTAINER_PROP_OF, user, false);
   return true;
 }
 
 const renderNothing = (): undefined => undefined;
+
+/**
+ * Makes a workload whose props set no pod securityContext render none: cdk8s-plus fills in `fsGroupChangePolicy` and
+ * `runAsNonRoot: true` (pod.js `PodSecurityContext._toKube`, the same in cdk8s-plus-28 to 33), which a Windows pod
+ * must not carry. A workload that sets one renders it, and the render keeps only the user's fields.
+ */
+export function renderNoPodSecurityDefaults(workload: kplus.AbstractPod, props: kplus.AbstractPodProps): void {
+  if (props.securityContext !== undefined) return;
+  const sc = workload.securityContext as unknown as { _toKube?: unknown };
+  if (typeof sc._toKube === 'function') sc._toKube = renderNothing;
+}
 
 /** Remembers what the user set on a container and makes it render only that (see `renderUserFieldsOnly`). */
 export function recordContainer<T extends kplus.Container>(container: T, props: kplus.ContainerProps): T {
@@ -194,13 +208,14 @@ function containerWithoutDefaults(c: Json, user: kplus.ContainerProps | undefine
 }
 
 /**
- * Drops from the rendered pod spec, in place, what cdk8s-plus filled in and the user did not ask for: the pod
- * securityContext's `fsGroupChangePolicy` and `runAsNonRoot: true`, and, for containers that still render them
- * (attached ones), its Linux hardening (`privileged`, `readOnlyRootFilesystem`, `allowPrivilegeEscalation`,
- * `runAsNonRoot: true`, refused by the kubelet for `ContainerAdministrator` images; the restricted profile sets it
- * back with `ContainerUser`) and its tcpSocket startup probe (tcpSocket probes are limited on Windows). The `false`
- * cdk8s-plus writes for `hostNetwork` and (plus-29 and later) `shareProcessNamespace` is dropped by the core, as
- * inert. What is left of a forbidden field was set on purpose, and `toWindowsPodSpec` reports it.
+ * Drops from the rendered pod spec, in place, what cdk8s-plus filled in and the user did not ask for, where it was
+ * still rendered (a pod securityContext the user set in part; attached containers): the pod securityContext's
+ * `fsGroupChangePolicy` and `runAsNonRoot: true`; a container's Linux hardening (`privileged`,
+ * `readOnlyRootFilesystem`, `allowPrivilegeEscalation`, and `runAsNonRoot: true`, which the kubelet refuses for
+ * `ContainerAdministrator` images; the restricted profile sets it back with `ContainerUser`) and its tcpSocket
+ * startup probe (tcpSocket probes are limited on Windows). The `false` cdk8s-plus writes for `hostNetwork` and
+ * (plus-29 and later) `shareProcessNamespace` is dropped by the core, as inert. What is left of a forbidden field
+ * was set on purpose, and `toWindowsPodSpec` reports it.
  */
 function dropFrameworkDefaults(spec: Json, source: PodSource): void {
   const sc = spec.securityContext as Json | undefined;

@@ -23,6 +23,7 @@ import {
   podSpecPlace,
   recordContainer,
   renderAsWindows,
+  renderNoPodSecurityDefaults,
   windowsContainerProps,
   workloadSource,
 } from './windows-pod';
@@ -68,6 +69,7 @@ export function setUpWindowsWorkload(
   checkPodProps(props, options, issues, podSpecPlace(apiObject.kind).prefix);
   if (issues.issues.length > 0) issues.throwIfAny(workload.node.path);
   if (gmsa !== undefined && typeof gmsa !== 'string') gmsa.grantUse(ensureServiceAccount(workload));
+  renderNoPodSecurityDefaults(workload, props);
   renderAsWindows(apiObject, workload, workloadSource(workload, props), options);
   return options;
 }

@@ -79,7 +79,9 @@ export function checkListEntries(spec: PodSpec, prefix: string, issues: IssueCol
   // something else is reported too. Container lists are checked first, so their containers below are objects.
   for (const field in s) {
     const value = s[field];
-    if (Array.isArray(value) ? !allObjects(value) : value !== undefined && value !== null && POD_OBJECT_LISTS.has(field))
+    if (
+      Array.isArray(value) ? !allObjects(value) : value !== undefined && value !== null && POD_OBJECT_LISTS.has(field)
+    )
       checkList(s, field, prefix, issues);
   }
   for (const list of CONTAINER_LISTS) {

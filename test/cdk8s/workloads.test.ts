@@ -383,6 +383,39 @@ describe('forbidden fields', () => {
     expect(spec.containers[1].securityContext).toBeUndefined();
     expect(spec.containers[1].imagePullPolicy).toBe('Always');
   });
+
+  test('a cdk8s-plus whose containers keep their defaults elsewhere still renders none of them', () => {
+    // Containers normally render only the user's fields (their `_startup` and `securityContext._toKube` are replaced
+    // when added). Without those internals the render removes the defaults from the JSON instead.
+    const addContainer = jest.spyOn(kplus.AbstractPod.prototype, 'addContainer').mockImplementation(function (
+      this: kplus.AbstractPod,
+      cont: kplus.ContainerProps,
+    ) {
+      const container = new kplus.Container(cont);
+      this.attachContainer(container);
+      delete (container as unknown as { _startup?: unknown })._startup;
+      return container;
+    });
+    try {
+      new WindowsDeployment(chart, 'web', {
+        containers: [{ image: IIS, portNumber: 80, securityContext: { ensureNonRoot: true } }],
+      });
+    } finally {
+      addContainer.mockRestore();
+    }
+    const [c] = podSpecOf(Testing.synth(chart), 'Deployment').containers;
+    expect(c.securityContext).toEqual({ runAsNonRoot: true });
+    expect(c.startupProbe).toBeUndefined();
+    expect(c.imagePullPolicy).toBe('IfNotPresent');
+  });
+
+  test('a pod securityContext renders only the fields the user set', () => {
+    new WindowsDeployment(chart, 'web', { containers: [{ image: IIS }], securityContext: { ensureNonRoot: true } });
+    new WindowsDeployment(chart, 'plain', { containers: [{ image: IIS }] });
+    const manifests = Testing.synth(chart);
+    expect(manifests[0].spec.template.spec.securityContext).toEqual({ runAsNonRoot: true });
+    expect(manifests[1].spec.template.spec.securityContext).toBeUndefined();
+  });
 });
 
 describe('cdk8s-plus features keep working', () => {
