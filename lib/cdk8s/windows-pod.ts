@@ -257,14 +257,21 @@ function checkMemory(spec: PodSpec, prefix: string, warn: (w: WindowsWarning) =>
   }
 }
 
+/** cdk8s sorts keys unless told not to (api-object.js `toJson`), and so does the render. */
 const sortKeys = !process.env.CDK8S_DISABLE_SORT;
 
-/** cdk8s sorts keys before our transform adds some (`os`, `nodeSelector`...): sort the pod spec's keys again. */
-function sorted<T extends object>(obj: T): T {
-  if (!sortKeys) return obj;
+/**
+ * The converted pod spec as it is emitted: a copy without the fields the conversion cleared (see
+ * `toWindowsPodSpecInPlace`), its keys sorted again as cdk8s sorts them, since the conversion added some (`os`,
+ * `nodeSelector`...).
+ */
+function emitted(spec: PodSpec): PodSpec {
+  const obj = spec as unknown as Json;
+  const keys = Object.keys(obj);
+  if (sortKeys) keys.sort();
   const out: Json = {};
-  for (const k of Object.keys(obj).sort()) out[k] = (obj as Json)[k];
-  return out as T;
+  for (const k of keys) if (obj[k] !== undefined) out[k] = obj[k];
+  return out as unknown as PodSpec;
 }
 
 /**
@@ -289,7 +296,7 @@ export function renderWindowsPodSpec(
     throw err;
   }
   checkMemory(out, options.pathPrefix, options.onWarning);
-  return sorted(out);
+  return emitted(out);
 }
 
 /** Reports a core warning on a construct, rule id first. */

@@ -78,7 +78,21 @@ describe.each(MAJORS)('cdk8s-plus-%i', (major) => {
       terminationGracePeriodSeconds: 30,
       tolerations: [{ key: 'os', operator: 'Equal', value: 'windows', effect: 'NoSchedule' }],
     });
+    // No key left behind holding undefined, and the keys sorted as cdk8s sorts them.
+    expect(Object.keys(spec)).toEqual([
+      'automountServiceAccountToken',
+      'containers',
+      'dnsPolicy',
+      'nodeSelector',
+      'os',
+      'restartPolicy',
+      'setHostnameAsFQDN',
+      'terminationGracePeriodSeconds',
+      'tolerations',
+    ]);
     for (const c of spec.containers) {
+      expect(Object.keys(c)).not.toContain('securityContext');
+      expect(Object.keys(c)).not.toContain('startupProbe');
       expect(c.securityContext).toBeUndefined();
       expect(c.startupProbe).toBeUndefined();
     }
