@@ -17,7 +17,7 @@ import ts from 'typescript';
 /** The major `lib/cdk8s` is written against. */
 export const SOURCE_MAJOR = 28;
 /** The later majors, each with its own `k8s-windows/cdk8s-plus-NN` entry. */
-export const LATER_MAJORS = [29, 30, 31, 32, 33] as const;
+export const LATER_MAJORS = [29, 30, 31, 32, 33, 34] as const;
 
 const ROOT = resolve(__dirname, '..');
 const SOURCE_SPECIFIER = `cdk8s-plus-${SOURCE_MAJOR}`;

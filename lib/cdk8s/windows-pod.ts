@@ -73,7 +73,7 @@ export const WINDOWS_IMAGE_PULL_POLICY = kplus.ImagePullPolicy.IF_NOT_PRESENT;
 
 /**
  * The cdk8s-plus internals the constructs use so a container renders only what the user set (container.js, the same
- * in cdk8s-plus-28 to 33, checked by test/cdk8s/majors.test.ts): a container keeps its startup probe in `_startup`
+ * in cdk8s-plus-28 to 34, checked by test/cdk8s/majors.test.ts): a container keeps its startup probe in `_startup`
  * (a tcpSocket probe on its port when the user gives none) and renders its securityContext, defaults filled in,
  * through `securityContext._toKube()`.
  */
@@ -125,7 +125,7 @@ const renderNothing = (): undefined => undefined;
 
 /**
  * Makes a workload whose props set no pod securityContext render none: cdk8s-plus fills in `fsGroupChangePolicy` and
- * `runAsNonRoot: true` (pod.js `PodSecurityContext._toKube`, the same in cdk8s-plus-28 to 33), which a Windows pod
+ * `runAsNonRoot: true` (pod.js `PodSecurityContext._toKube`, the same in cdk8s-plus-28 to 34), which a Windows pod
  * must not carry. A workload that sets one renders it, and the render keeps only the user's fields.
  */
 export function renderNoPodSecurityDefaults(workload: kplus.AbstractPod, props: kplus.AbstractPodProps): void {
