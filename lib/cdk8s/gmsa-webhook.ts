@@ -11,6 +11,7 @@ import { IssueCollector } from '../core/errors';
 import { OS_LABEL, type Toleration } from '../core/kube';
 import { isDns1123Subdomain } from '../core/windows-options';
 import { markClusterScoped } from './gmsa';
+import { refuseIfAny } from './refusal';
 
 /** The webhook image the upstream chart v0.13.0 deploys. */
 export const GMSA_WEBHOOK_IMAGE = 'registry.k8s.io/gmsa-webhook/k8s-gmsa-webhook:v0.13.0';
@@ -177,7 +178,7 @@ export class GmsaWebhook extends Construct {
         issues.add('tls.caBundle', 'caBundle is not base64.', 'Base64-encode the CA certificate PEM.');
       }
     }
-    issues.throwIfAny(`GmsaWebhook ${this.node.path}`);
+    refuseIfAny(this, issues, `GmsaWebhook ${this.node.path}`);
     this.name = name;
     this.namespace = namespace;
 

@@ -21,6 +21,7 @@ import {
 import { gmsaCredentialSpecNameProblems } from '../core/windows-options';
 import { WindowsAnnotations } from './annotations';
 import type { IGmsaCredentialSpec } from './windows-props';
+import { refuse } from './refusal';
 
 /** Drops `metadata.namespace` a namespaced chart puts on every object: these objects are cluster-scoped. */
 export function markClusterScoped(obj: ApiObject): void {
@@ -149,7 +150,7 @@ export class GmsaCredentialSpec extends GmsaCredentialSpecBase {
     for (const p of built.problems) {
       if (p.severity === 'error') issues.push({ path: p.path, message: p.message, ...(p.fix ? { fix: p.fix } : {}) });
     }
-    if (issues.length > 0) throw new WindowsValidationError(issues, `GmsaCredentialSpec ${this.node.path}`);
+    if (issues.length > 0) refuse(this, issues, `GmsaCredentialSpec ${this.node.path}`);
     for (const p of built.problems) {
       if (p.severity === 'warning') {
         WindowsAnnotations.of(this).addWarning(p.ruleId, `${p.path}: ${p.message}${p.fix ? ` Fix: ${p.fix}` : ''}`);

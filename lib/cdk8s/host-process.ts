@@ -11,6 +11,7 @@ import { GKE_WINDOWS_TAINT, WINDOWS_TAINT, windowsNodeTarget, type Taint } from 
 import type { WindowsProps } from './windows-props';
 import { WindowsDaemonSet } from './workloads';
 import { POD_SECURITY_ENFORCE_LABEL } from '../core/pod-security/labels';
+import { refuseIfAny } from './refusal';
 
 export { POD_SECURITY_ENFORCE_LABEL };
 
@@ -185,7 +186,7 @@ export class WindowsHostProcessDaemonSet extends WindowsDaemonSet {
         `Run the agent in its own namespace (omit namespace to get '${DEFAULT_HOST_PROCESS_NAMESPACE}'), or have the cluster admin label '${given}' and use 'privileged-outside-app'.`,
       );
     }
-    issues.throwIfAny(this.node.path);
+    refuseIfAny(this, issues);
 
     let ns: NamespaceObject | undefined;
     if (given === undefined) {

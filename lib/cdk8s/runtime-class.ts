@@ -15,6 +15,7 @@ import {
 import { schedulingFor, windowsNodeTarget, type WindowsNodeTarget } from '../core/target';
 import { isDns1123Subdomain } from '../core/windows-options';
 import type { IWindowsRuntimeClass } from './windows-props';
+import { refuseIfAny } from './refusal';
 
 export interface WindowsRuntimeClassProps {
   /**
@@ -125,7 +126,7 @@ export class WindowsRuntimeClass extends Construct implements IWindowsRuntimeCla
         'Pass a target without runtimeClassName, or name this RuntimeClass after it.',
       );
     }
-    issues.throwIfAny(this.node.path);
+    refuseIfAny(this, issues);
 
     this.name = name;
     this.handler = windowsRuntimeHandler(target.isolation);

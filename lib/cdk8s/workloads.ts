@@ -27,6 +27,7 @@ import {
   windowsContainerProps,
   workloadSource,
 } from './windows-pod';
+import { refuseIfAny } from './refusal';
 
 /** What every Windows workload construct exposes about how its pods run. */
 export interface IWindowsWorkload {
@@ -67,7 +68,7 @@ export function setUpWindowsWorkload(
       ? defaultWindowsOptions()
       : resolveWindowsProps(windows, typeof gmsa === 'string' ? gmsa : gmsa?.name, issues);
   checkPodProps(props, options, issues, podSpecPlace(apiObject.kind).prefix);
-  if (issues.issues.length > 0) issues.throwIfAny(workload.node.path);
+  refuseIfAny(workload, issues);
   if (gmsa !== undefined && typeof gmsa !== 'string') gmsa.grantUse(ensureServiceAccount(workload));
   renderNoPodSecurityDefaults(workload, props);
   renderAsWindows(apiObject, workload, workloadSource(workload, props), options);

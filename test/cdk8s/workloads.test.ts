@@ -345,6 +345,26 @@ describe('security profile and identity', () => {
   });
 });
 
+describe('a refused construct', () => {
+  test('leaves the tree: the chart synthesizes without it and the id can be used again', () => {
+    captureError(
+      () => new WindowsDeployment(chart, 'web', { containers: [{ image: IIS, securityContext: { user: 1000 } }] }),
+    );
+    expect(chart.node.tryFindChild('web')).toBeUndefined();
+    expect(Testing.synth(chart)).toEqual([]);
+    new WindowsDeployment(chart, 'web', { containers: [{ image: IIS }] });
+    expect(podSpecOf(Testing.synth(chart), 'Deployment').os).toEqual({ name: 'windows' });
+  });
+
+  test('the other constructs that refuse their props leave the tree too', () => {
+    captureError(() => new WindowsRuntimeClass(chart, 'rc', { release: '1809' as never }));
+    captureError(
+      () => new WindowsDaemonSet(chart, 'ds', { containers: [{ image: IIS }], windows: { isolation: 'hyperv' } }),
+    );
+    expect(chart.node.children).toEqual([]);
+  });
+});
+
 describe('forbidden fields', () => {
   test('set on purpose at construction: every one is reported at once', () => {
     const err = captureError(
