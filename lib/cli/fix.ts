@@ -194,7 +194,13 @@ export function formatChanges(
           diagnostic: d,
           ...(d.resource.source !== undefined ? { source: d.resource.source } : {}),
         })),
-        { color: false, objectCount: counts.objects, inputCount: counts.inputs, inputProblemCount: counts.problems },
+        {
+          color: false,
+          objectCount: counts.objects,
+          inputCount: counts.inputs,
+          inputProblemCount: counts.problems,
+          markFixable: false,
+        },
       ).trimEnd(),
     );
   }

@@ -2,6 +2,7 @@
  * Human output of `lint`: diagnostics grouped by file, then by resource, each line `line:col  severity  message
  * rule-id` with the fix below, and a one-line summary. Colour is plain ANSI, used only when asked for.
  */
+import { RULES_BY_ID } from '../core/validate/rules';
 import type { Diagnostic, Severity } from '../core/validate/types';
 import type { LocatedDiagnostic } from './locate';
 
@@ -14,6 +15,8 @@ export interface TextFormatOptions {
   readonly inputCount: number;
   /** Inputs that could not be read or parsed (reported on stderr), so the summary does not claim a clean run. */
   readonly inputProblemCount: number;
+  /** Mark the findings `k8s-windows fix` can change, and count them (lint; not for what fix itself left). */
+  readonly markFixable: boolean;
 }
 
 /** Heading for diagnostics whose object came from no known file. */
@@ -116,7 +119,8 @@ export function formatText(items: readonly LocatedDiagnostic[], options: TextFor
         const d = item.diagnostic;
         const pos = position(item).padEnd(width);
         const sev = paint(severityStyle(d.severity), d.severity.padEnd(7));
-        out.push(`    ${paint('dim', printable(pos))}  ${sev}  ${printable(d.message)}  ${paint('dim', d.ruleId)}`);
+        const rule = options.markFixable && isFixable(d) ? `${d.ruleId} (fixable)` : d.ruleId;
+        out.push(`    ${paint('dim', printable(pos))}  ${sev}  ${printable(d.message)}  ${paint('dim', rule)}`);
         const indent = ' '.repeat(4 + width + 2 + 7 + 2);
         // The field path, unless the message already names it (the API-server rules do).
         if (item.line !== undefined && d.path !== '' && !d.message.includes(d.path)) {
@@ -130,7 +134,15 @@ export function formatText(items: readonly LocatedDiagnostic[], options: TextFor
   const { counts, text } = summarize(items.map((i) => i.diagnostic));
   const mark = counts.error > 0 || n > 0 ? paint('red', '✖') : paint('yellow', '⚠');
   out.push(`${mark} ${paint('bold', text)} in ${scope}`);
+  const fixable = options.markFixable ? items.filter((i) => isFixable(i.diagnostic)).length : 0;
+  // "Potentially": a fixer leaves a finding alone when the edit is not certain for it (k8s-windows fix --help).
+  if (fixable > 0) out.push(`  ${fixable} of them potentially fixable with \`k8s-windows fix\`.`);
   return `${out.join('\n')}\n`;
+}
+
+/** Whether `k8s-windows fix` has a fixer for the diagnostic's rule. */
+function isFixable(d: Diagnostic): boolean {
+  return RULES_BY_ID.get(d.ruleId)?.fixable !== undefined;
 }
 
 /** `12:7` when the line is known, else the field path. */

@@ -96,7 +96,8 @@ mark (what Windows PowerShell 5.1's '>' writes). Binary or invalid UTF-8 input i
 Options:
   -f, --format <text|json|sarif>   output format (default: text)
                                      text   grouped by file and resource; colour on a terminal
-                                            (NO_COLOR turns it off, FORCE_COLOR forces it)
+                                            (NO_COLOR turns it off, FORCE_COLOR forces it);
+                                            '(fixable)' marks what 'k8s-windows fix' can change
                                      json   the diagnostics array, each with source, line and
                                             column, plus input problems (ruleId input-unreadable)
                                      sarif  SARIF 2.1.0, for GitHub code scanning

@@ -185,6 +185,7 @@ async function runLint(command: LintCommand, io: CliIO): Promise<number> {
           objectCount: loaded.length,
           inputCount,
           inputProblemCount: problems.length,
+          markFixable: true,
         }),
       );
       break;

@@ -307,13 +307,15 @@ describe('text output', () => {
         `${pad}at spec.template.spec.containers[0].startupProbe`,
         `${pad}fix: ${probe.fix}`,
         // The message names the path already, so no "at" line.
-        `    ${pos('runAsUser: 1000')}  error    ${forbidden.message}  windows-forbidden-field`,
+        // `k8s-windows fix` has a fixer for this rule: marked, and counted under the summary.
+        `    ${pos('runAsUser: 1000')}  error    ${forbidden.message}  windows-forbidden-field (fixable)`,
         `${pad}fix: ${forbidden.fix}`,
         '  Service shop/web',
         `    ${pos('externalTrafficPolicy: Local')}  warning  ${local.message}  windows-service-external-traffic-local`,
         `${pad}fix: ${local.fix}`,
         '',
         '✖ 3 problems (1 error, 1 warning, 1 info) in 2 objects from 1 input',
+        '  1 of them potentially fixable with `k8s-windows fix`.',
         '',
       ].join('\n'),
     );
