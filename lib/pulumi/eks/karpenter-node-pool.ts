@@ -12,14 +12,12 @@ import { CustomResource } from '@pulumi/kubernetes/apiextensions';
 import type { ValidationIssue } from '../../core/errors';
 import {
   windowsKarpenterManifests,
-  type KarpenterCapacityType,
-  type KarpenterRequirement,
   type KarpenterSelectorTerm,
   type WindowsKarpenterManifests,
   type WindowsKarpenterOptions,
 } from '../../core/karpenter';
 import { DEFAULT_WINDOWS_RELEASE, isWindowsRelease, type WindowsRelease } from '../../core/releases';
-import type { Taint, WindowsNodeTarget } from '../../core/target';
+import type { WindowsNodeTarget } from '../../core/target';
 import { asInputErrors, isEventual, plainArgs, requireArgs, requiredInput, throwInputErrors } from '../errors';
 import { checkCloudReleaseForKubernetes, logWarnings, nodePoolWarnings } from '../node-pool';
 import { windowsAwsAuthRoleMapping, type AwsAuthRoleMapping } from './aws-auth';
@@ -29,7 +27,14 @@ import { EC2_WINDOWS_ACCESS_ENTRY_TYPE } from './self-managed-node-pool';
 
 export const WINDOWS_KARPENTER_NODE_POOL_TYPE = 'k8s-windows:eks:WindowsKarpenterNodePool';
 
-export interface WindowsKarpenterNodePoolArgs {
+/**
+ * Args: the core's pool options (see `WindowsKarpenterOptions`, which documents each and its default), with the
+ * selector terms as Pulumi inputs, `name` defaulting to the component name and the node role made here.
+ */
+export interface WindowsKarpenterNodePoolArgs extends Omit<
+  WindowsKarpenterOptions,
+  'name' | 'role' | 'subnetSelectorTerms' | 'securityGroupSelectorTerms'
+> {
   /** The EKS cluster (for the nodes' access entry). */
   readonly clusterName: pulumi.Input<string>;
   /** Subnets Karpenter launches in, e.g. `[{ tags: { 'karpenter.sh/discovery': clusterName } }]`. */
@@ -42,38 +47,11 @@ export interface WindowsKarpenterNodePoolArgs {
    */
   readonly name?: string;
   /**
-   * Windows Server release: AMI alias `windows<release>@latest` and the build requirement.
-   * @default '2022'
-   */
-  readonly release?: WindowsRelease;
-  /**
    * The cluster's Kubernetes version, checked against the release when plain (EKS and Karpenter run Windows Server
    * 2025 from 1.35).
    * @default - not checked
    */
   readonly kubernetesVersion?: pulumi.Input<string>;
-  /** @default {} */
-  readonly labels?: Readonly<Record<string, string>>;
-  /** @default [WINDOWS_TAINT] */
-  readonly taints?: readonly Taint[];
-  /** @default ['on-demand'] */
-  readonly capacityTypes?: readonly KarpenterCapacityType[];
-  /** @default ['c', 'm', 'r'] */
-  readonly instanceCategories?: readonly string[];
-  /** @default 5 */
-  readonly minInstanceGeneration?: number;
-  /** @default [] */
-  readonly requirements?: readonly KarpenterRequirement[];
-  /** @default - none */
-  readonly limits?: Readonly<Record<string, string>>;
-  /** @default 50 */
-  readonly diskSize?: number;
-  /** @default '720h' */
-  readonly expireAfter?: string;
-  /** @default { consolidationPolicy: 'WhenEmptyOrUnderutilized', consolidateAfter: '5m' } */
-  readonly disruption?: WindowsKarpenterOptions['disruption'];
-  /** Tags on the instances Karpenter launches. @default {} */
-  readonly tags?: Readonly<Record<string, string>>;
   /**
    * An existing role for the nodes (its name goes to `EC2NodeClass.spec.role`). Karpenter's controller needs
    * `iam:PassRole` on it.
