@@ -13,10 +13,18 @@ import type { Taint } from '../core/target';
 import type { Diagnostic, RuleSetting } from '../core/validate/types';
 import { isRecord } from '../core/validate/util';
 import type { FixCommand } from './args';
-import { collectInputs, STDIN_SOURCE, type Input, type InputProblem } from './files';
+import type { InputProblem } from './files';
 import { formatText, resourceLabel } from './format-text';
 import { TOOL_NAME } from './package-info';
-import { describeProblem, EXIT_LINT_ERRORS, EXIT_OK, EXIT_USAGE, readInput, type CliIO } from './run';
+import {
+  describeProblem,
+  emptyStdinProblem,
+  EXIT_LINT_ERRORS,
+  EXIT_OK,
+  EXIT_USAGE,
+  readInputs,
+  type CliIO,
+} from './run';
 
 /** The KRM ResourceList kind and API version (https://github.com/kubernetes-sigs/kustomize/blob/master/cmd/config/docs/api-conventions/functions-spec.md). */
 export const RESOURCE_LIST_KIND = 'ResourceList';
@@ -35,36 +43,21 @@ function optionsOf(command: FixCommand): FixOptions {
 }
 
 export async function runFix(command: FixCommand, io: CliIO): Promise<number> {
-  const cwd = io.cwd ?? process.cwd();
-  const collected = await collectInputs(command.inputs, cwd);
-  const problems: InputProblem[] = [...collected.problems];
-  const stdinName = command.stdinFilename ?? STDIN_SOURCE;
-  const displayOf = (input: Input): string => (input.kind === 'stdin' ? stdinName : input.display);
-  const texts = await Promise.all(collected.inputs.map((input) => readInput(input, io, displayOf(input))));
-  const read: { input: Input; text: string }[] = [];
-  collected.inputs.forEach((input, i) => {
-    const text = texts[i];
-    if (typeof text === 'string') read.push({ input, text });
-    else problems.push(text);
-  });
+  const { read, problems } = await readInputs(command, io);
   if (command.krm) return runKrm(read[0]?.text, problems, optionsOf(command), io);
 
   const result = fixManifestSet(
-    read.map(({ input, text }) => ({
+    read.map(({ input, text, display }) => ({
       text,
-      source: displayOf(input),
+      source: display,
       manifestsOnly: input.kind === 'file' && input.discovered,
     })),
     optionsOf(command),
   );
-  read.forEach(({ input }, i) => {
+  read.forEach(({ input, display }, i) => {
     if (input.kind !== 'stdin' || command.allowEmpty || result.objectCounts[i] > 0) return;
-    if (result.errors.some((e) => e.source === displayOf(input))) return;
-    problems.push({
-      source: displayOf(input),
-      message:
-        'standard input has no Kubernetes objects: did the command before the pipe fail? Pass --allow-empty to accept empty input.',
-    });
+    if (result.errors.some((e) => e.source === display)) return;
+    problems.push(emptyStdinProblem(display));
   });
   for (const e of result.errors) {
     problems.push({

@@ -107,30 +107,13 @@ function runRules(command: RulesCommand, io: CliIO): number {
 }
 
 async function runLint(command: LintCommand, io: CliIO): Promise<number> {
-  const cwd = io.cwd ?? process.cwd();
-  const collected = await collectInputs(command.inputs, cwd);
-  const problems: InputProblem[] = [...collected.problems];
-
-  const stdinName = command.stdinFilename ?? STDIN_SOURCE;
-  const displayOf = (input: Input): string => (input.kind === 'stdin' ? stdinName : input.display);
-  const texts = await Promise.all(collected.inputs.map((input) => readInput(input, io, displayOf(input))));
+  const { read, problems } = await readInputs(command, io);
   const loaded: LoadedObject[] = [];
-  let inputCount = 0;
-  for (const [i, input] of collected.inputs.entries()) {
-    const text = texts[i];
-    if (typeof text !== 'string') {
-      problems.push(text);
-      continue;
-    }
-    inputCount++;
-    const display = displayOf(input);
+  const inputCount = read.length;
+  for (const { input, text, display } of read) {
     const { objects, errors } = loadManifestsWithErrors(text, display);
     if (input.kind === 'stdin' && objects.length === 0 && errors.length === 0 && !command.allowEmpty) {
-      problems.push({
-        source: display,
-        message:
-          'standard input has no Kubernetes objects: did the command before the pipe fail? Pass --allow-empty to accept empty input.',
-      });
+      problems.push(emptyStdinProblem(display));
     }
     for (const object of objects) {
       // A directory also holds files that are not manifests (a chart's values.yaml, cdk8s's construct-metadata.json).
@@ -170,7 +153,7 @@ async function runLint(command: LintCommand, io: CliIO): Promise<number> {
       const log = formatSarif(diagnostics.map(locate), {
         rules: RULES,
         tool: packageInfo(),
-        cwd,
+        cwd: io.cwd ?? process.cwd(),
         inputProblems: problems,
       });
       io.stdout.write(`${JSON.stringify(log, null, 2)}\n`);
@@ -226,6 +209,44 @@ function problemEntry(p: InputProblem): Record<string, unknown> {
 }
 
 /** The text of one input, or the problem that kept it from being read. */
+/** An input that was read: its text and the name it is reported under (`--stdin-filename` for standard input). */
+export interface ReadInput {
+  readonly input: Input;
+  readonly text: string;
+  readonly display: string;
+}
+
+/**
+ * Collects and reads the inputs of `lint` and `fix`: what was read, and every problem met on the way (missing
+ * paths, unreadable or binary input), in the order of the inputs.
+ */
+export async function readInputs(
+  command: { readonly inputs: readonly string[]; readonly stdinFilename?: string },
+  io: CliIO,
+): Promise<{ read: ReadInput[]; problems: InputProblem[] }> {
+  const collected = await collectInputs(command.inputs, io.cwd ?? process.cwd());
+  const problems: InputProblem[] = [...collected.problems];
+  const stdinName = command.stdinFilename ?? STDIN_SOURCE;
+  const displays = collected.inputs.map((input) => (input.kind === 'stdin' ? stdinName : input.display));
+  const texts = await Promise.all(collected.inputs.map((input, i) => readInput(input, io, displays[i])));
+  const read: ReadInput[] = [];
+  collected.inputs.forEach((input, i) => {
+    const text = texts[i];
+    if (typeof text === 'string') read.push({ input, text, display: displays[i] });
+    else problems.push(text);
+  });
+  return { read, problems };
+}
+
+/** Standard input that held no object: usually the command before the pipe failed (exit 2 unless --allow-empty). */
+export function emptyStdinProblem(display: string): InputProblem {
+  return {
+    source: display,
+    message:
+      'standard input has no Kubernetes objects: did the command before the pipe fail? Pass --allow-empty to accept empty input.',
+  };
+}
+
 export async function readInput(input: Input, io: CliIO, display: string): Promise<string | InputProblem> {
   let bytes: Buffer;
   switch (input.kind) {
