@@ -7,7 +7,7 @@
 import { promises as fs } from 'node:fs';
 import { parseDocument } from 'yaml';
 import { CLOUDS } from '../core/cloud-gates';
-import { fixManifestSet, parseTaint, type FixChange, type FixOptions } from '../core/fix';
+import { fixManifestSet, parseTaint, type FixChange, type FixOptions, type FixRefusal } from '../core/fix';
 import { parseWindowsRelease } from '../core/releases';
 import type { Taint } from '../core/target';
 import type { Diagnostic, RuleSetting } from '../core/validate/types';
@@ -96,12 +96,16 @@ export async function runFix(command: FixCommand, io: CliIO): Promise<number> {
   if (command.report === 'json') {
     // One JSON document on stderr: input problems are in it, not printed beside it.
     io.stderr.write(
-      `${JSON.stringify({ changes: result.changes, diagnostics: result.diagnostics, inputProblems: problems }, null, 2)}\n`,
+      `${JSON.stringify(
+        { changes: result.changes, refused: result.refused, diagnostics: result.diagnostics, inputProblems: problems },
+        null,
+        2,
+      )}\n`,
     );
   } else {
     for (const p of problems) io.stderr.write(`${TOOL_NAME}: ${describeProblem(p)}\n`);
     io.stderr.write(
-      formatChanges(result.changes, result.diagnostics, {
+      formatChanges(result.changes, result.refused, result.diagnostics, {
         objects: result.objectCount,
         written,
         write: command.write,
@@ -118,7 +122,9 @@ export async function runFix(command: FixCommand, io: CliIO): Promise<number> {
  * The fixed text in the encoding the file had: a UTF-8 byte-order mark is kept, and a UTF-16 file (what Windows
  * PowerShell 5.1's `>` writes; lint decodes it as kubectl does) stays UTF-16 with its mark.
  */
-async function encodeLike(file: string, text: string): Promise<Buffer> {
+async function encodeLike(file: string, fixed: string): Promise<Buffer> {
+  // The text keeps a UTF-8 mark it was read with; the file's own first bytes say which mark to write.
+  const text = fixed.startsWith('\uFEFF') ? fixed.slice(1) : fixed;
   const head = Buffer.alloc(3);
   const handle = await fs.open(file, 'r');
   try {
@@ -160,15 +166,19 @@ interface ReportCounts {
   readonly problems: number;
 }
 
-/** The text change report: one line per change, grouped by file and resource, then the findings left. */
+/**
+ * The text change report: one line per change and per fix not made (with why), grouped by file and resource,
+ * then the findings left.
+ */
 export function formatChanges(
   changes: readonly FixChange[],
+  refused: readonly FixRefusal[],
   diagnostics: readonly Diagnostic[],
   counts: ReportCounts,
 ): string {
   const out: string[] = [];
   let last = '';
-  for (const c of changes) {
+  for (const c of [...changes, ...refused]) {
     const head = `${c.resource.source ?? '(no file)'}: ${resourceLabel(c.resource)}`;
     if (head !== last) out.push(head);
     last = head;
@@ -176,8 +186,9 @@ export function formatChanges(
   }
   const objects = new Set(changes.map((c) => `${c.resource.source}\u0000${resourceLabel(c.resource)}`)).size;
   const where = counts.write ? `; ${counts.written} file${counts.written === 1 ? '' : 's'} rewritten` : '';
+  const notMade = refused.length > 0 ? `; ${refused.length} fix${refused.length === 1 ? '' : 'es'} not made` : '';
   out.push(
-    `${TOOL_NAME} fix: ${changes.length} change${changes.length === 1 ? '' : 's'} in ${objects} object${objects === 1 ? '' : 's'}${where}.`,
+    `${TOOL_NAME} fix: ${changes.length} change${changes.length === 1 ? '' : 's'} in ${objects} object${objects === 1 ? '' : 's'}${where}${notMade}.`,
   );
   if (diagnostics.length > 0) {
     out.push('Left to fix by hand:');
@@ -256,19 +267,23 @@ function krmOptions(functionConfig: unknown, base: FixOptions): FixOptions {
   return out;
 }
 
-/** KRM result severities (functions spec): error, warning, info. */
-function krmResult(d: Diagnostic): Record<string, unknown> {
-  const r = d.resource;
+/** One KRM result (functions spec severities: error, warning, info) about the field at `path` of a resource. */
+function krmResult(
+  message: string,
+  severity: string,
+  r: Diagnostic['resource'],
+  path: string,
+): Record<string, unknown> {
   return {
-    message: `${d.message}${d.fix ? ` Fix: ${d.fix}` : ''} [${d.ruleId}]`,
-    severity: d.severity,
+    message,
+    severity,
     resourceRef: {
       ...(r.apiVersion !== undefined ? { apiVersion: r.apiVersion } : {}),
       ...(r.kind !== undefined ? { kind: r.kind } : {}),
       ...(r.name !== undefined ? { name: r.name } : {}),
       ...(r.namespace !== undefined ? { namespace: r.namespace } : {}),
     },
-    ...(d.path !== '' ? { field: { path: d.path } } : {}),
+    ...(path !== '' ? { field: { path } } : {}),
   };
 }
 
@@ -290,18 +305,12 @@ function runKrm(text: string | undefined, problems: readonly InputProblem[], bas
     const result = fixManifestSet([{ text, source: RESOURCE_LIST_KIND }], options);
     const out = parseDocument(result.texts[0], { prettyErrors: false });
     const results = [
-      ...result.changes.map((c) => ({
-        message: `fixed: ${c.message}`,
-        severity: 'info',
-        resourceRef: {
-          apiVersion: c.resource.apiVersion,
-          kind: c.resource.kind,
-          name: c.resource.name,
-          ...(c.resource.namespace !== undefined ? { namespace: c.resource.namespace } : {}),
-        },
-        field: { path: c.path },
-      })),
-      ...result.diagnostics.map(krmResult),
+      ...result.changes.map((c) => krmResult(`fixed: ${c.message}`, 'info', c.resource, c.path)),
+      // A fix not made changes nothing, but the user must make it: a warning, as Kustomize shows them.
+      ...result.refused.map((r) => krmResult(r.message, 'warning', r.resource, r.path)),
+      ...result.diagnostics.map((d) =>
+        krmResult(`${d.message}${d.fix ? ` Fix: ${d.fix}` : ''} [${d.ruleId}]`, d.severity, d.resource, d.path),
+      ),
     ];
     if (results.length > 0) out.set('results', out.createNode(results));
     io.stdout.write(out.toString({ lineWidth: 0 }));

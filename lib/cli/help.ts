@@ -43,6 +43,10 @@ What is fixed, for pods the rules find to be Windows pods:
   - fields the API server forbids on Windows pods are removed, each named in the change report
   - HostProcess pods: hostNetwork: true, and each hostPort set to its containerPort
   - with --pin-linux: kubernetes.io/os: linux on Linux pods of a set that has Windows pods
+A pod is Windows by spec.os, its OS selector, a Windows RuntimeClass, HostProcess, or an image that
+surely is one (a Windows repository, or a tag like ltsc2022 or nanoserver-1809; never a version
+such as 1.4.1809 or 2004). Nothing inside a YAML anchor other places share, behind an alias or from
+a merge key is edited: such a fix is reported as not made, with why, for every object it concerns.
 Everything else is reported as lint reports it ('k8s-windows rules --format json' shows which rules
 are fixable and how).
 

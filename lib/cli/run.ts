@@ -208,7 +208,6 @@ function problemEntry(p: InputProblem): Record<string, unknown> {
   };
 }
 
-/** The text of one input, or the problem that kept it from being read. */
 /** An input that was read: its text and the name it is reported under (`--stdin-filename` for standard input). */
 export interface ReadInput {
   readonly input: Input;
@@ -247,6 +246,7 @@ export function emptyStdinProblem(display: string): InputProblem {
   };
 }
 
+/** The text of one input, or the problem that kept it from being read. */
 export async function readInput(input: Input, io: CliIO, display: string): Promise<string | InputProblem> {
   let bytes: Buffer;
   switch (input.kind) {
@@ -283,7 +283,8 @@ async function readAll(stream: AsyncIterable<string | Uint8Array> | string): Pro
   return Buffer.concat(chunks);
 }
 
-const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+/** `ignoreBOM` keeps a UTF-8 byte-order mark in the text: `fix` gives it back on every path, stdout included. */
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
  * Bytes to text as kubectl reads manifests: a byte-order mark picks UTF-8, UTF-16LE or UTF-16BE (what Windows

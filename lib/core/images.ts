@@ -81,31 +81,94 @@ const TAG_TOKENS: ReadonlyArray<{ token: string; build: ImageBuild }> = [
   ),
 ];
 
+/** `ltsc2022`, `sac2016`: words only Windows tags use, wherever they stand. */
+const CHANNEL_TOKEN = /^(?:ltsc|sac)\d{4}$/;
+
+/**
+ * Words that say a build name beside them is a Windows build: `nanoserver-1809`, `windowsservercore-1709`,
+ * `3.9-windows-1809-amd64`. Alone, `1809` or `2004` is as likely a version number (`acme/etl:2004`).
+ */
+const WINDOWS_WORDS: ReadonlySet<string> = new Set([
+  'windows',
+  'win',
+  'windowsservercore',
+  'servercore',
+  'nanoserver',
+  'wcow',
+]);
+
 /**
  * A year after a Windows word names the LTSC release in vendors' tags: fluent-bit's `3.1.4-windows-2022`,
  * `win2019`, `servercore-2022`.
  */
 const WINDOWS_YEAR_TAG = /(?:^|[-_.])(?:windows|win|servercore|nanoserver|wcow)[-_]?(20(?:16|19|22|25))(?:$|[-_.])/;
 
-/** Infers the Windows build from a tag (`4.8-windowsservercore-ltsc2022`, `nanoserver-1809`, `10.0.20348.2655`). */
-export function inferWindowsBuild(tag: string | undefined): ImageBuild {
-  if (!tag) return { kind: 'unknown' };
+/**
+ * How surely a tag names a Windows build:
+ * - `strong`: in a form only Windows images use — `ltsc2022`, a full build (`10.0.20348.2655`), or a build name
+ *   beside a Windows word (`nanoserver-1809`, `-windows-1809-amd64`, `windows-2022`);
+ * - `weak`: a bare build name as the tag or one of its dash-separated parts (`1809`, `20h2`, `v1.0-2004`): the
+ *   build when the image is known to be a Windows one, a version number otherwise;
+ * - `none`: no build name, or one buried in a dotted version (`1.4.1809`, `v2.1909.3`).
+ */
+export type WindowsTagStrength = 'strong' | 'weak' | 'none';
+
+interface TagReading {
+  readonly build: ImageBuild;
+  readonly strength: WindowsTagStrength;
+}
+
+const NO_READING: TagReading = { build: { kind: 'unknown' }, strength: 'none' };
+
+function buildFromFull(full: string): ImageBuild | undefined {
+  const release = releaseForBuild(full);
+  if (release) return { kind: 'release', release, build: releaseInfo(release).build };
+  const retired = RETIRED_RELEASES.find((r) => r.build === full);
+  return retired
+    ? { kind: 'retired', name: retired.name, build: retired.build, displayName: retired.displayName }
+    : undefined;
+}
+
+function readTag(tag: string | undefined): TagReading {
+  if (!tag) return NO_READING;
   const lower = tag.toLowerCase();
   const full = /(?:^|[-_])(10\.0\.\d{5})(?:\.\d+)?(?:$|[-_])/.exec(lower);
-  if (full) {
-    const release = releaseForBuild(full[1]);
-    if (release) return { kind: 'release', release, build: releaseInfo(release).build };
-    const retired = RETIRED_RELEASES.find((r) => r.build === full[1]);
-    if (retired) return { kind: 'retired', name: retired.name, build: retired.build, displayName: retired.displayName };
+  const fromFull = full ? buildFromFull(full[1]) : undefined;
+  if (fromFull) return { build: fromFull, strength: 'strong' };
+  for (const word of lower.split(/[-_.]/)) {
+    if (!CHANNEL_TOKEN.test(word)) continue;
+    const hit = TAG_TOKENS.find((t) => t.token === word);
+    if (hit) return { build: hit.build, strength: 'strong' };
   }
-  const tokens = lower.split(/[-_.]/);
-  for (const { token, build } of TAG_TOKENS) if (tokens.includes(token)) return build;
   const year = WINDOWS_YEAR_TAG.exec(lower);
-  if (year) {
-    const byYear = TAG_TOKENS.find((t) => t.token === `ltsc${year[1]}`);
-    if (byYear) return byYear.build;
+  const byYear = year ? TAG_TOKENS.find((t) => t.token === `ltsc${year[1]}`) : undefined;
+  if (byYear) return { build: byYear.build, strength: 'strong' };
+  // Bare build names count only as whole dash- or underscore-separated parts, never inside a dotted version.
+  const parts = lower.split(/[-_]/);
+  let weak: ImageBuild | undefined;
+  for (let i = 0; i < parts.length; i++) {
+    const hit = TAG_TOKENS.find((t) => t.token === parts[i]);
+    if (!hit) continue;
+    if (WINDOWS_WORDS.has(parts[i - 1] ?? '') || WINDOWS_WORDS.has(parts[i + 1] ?? '')) {
+      return { build: hit.build, strength: 'strong' };
+    }
+    weak ??= hit.build;
   }
-  return { kind: 'unknown' };
+  return weak ? { build: weak, strength: 'weak' } : NO_READING;
+}
+
+/**
+ * Infers the Windows build from a tag (`4.8-windowsservercore-ltsc2022`, `nanoserver-1809`, `10.0.20348.2655`),
+ * for an image already known to be a Windows one: a bare build name (`1809`) counts, one buried in a dotted
+ * version (`1.4.1809`) does not. Whether the tag alone makes the image a Windows one is `windowsTagStrength`.
+ */
+export function inferWindowsBuild(tag: string | undefined): ImageBuild {
+  return readTag(tag).build;
+}
+
+/** How surely `tag` names a Windows build (see `WindowsTagStrength`). */
+export function windowsTagStrength(tag: string | undefined): WindowsTagStrength {
+  return readTag(tag).strength;
 }
 
 /**
@@ -178,14 +241,19 @@ const WINDOWS_REPOSITORY =
   /^(?:windows(?:\/|$)|dotnet\/framework\/|powershell\/.*(?:nanoserver|windowsservercore))|(?:^|\/)(?:windows-host-process-containers-base-image|nanoserver|servercore|windowsservercore)(?:$|\/)/;
 const WINDOWS_TAG_WORD = /(?:^|[-_.])(?:windowsservercore|nanoserver|ltsc20\d\d|windows)(?:$|[-_.])/;
 
-/** Whether the reference names a Windows image, from its repository or tag. `undefined` when it cannot be told. */
+/**
+ * Whether the reference names a Windows image, from its repository or tag; `undefined` when it cannot be told.
+ * Only strong evidence counts: a known Windows repository, a Windows word in the tag (`nanoserver`,
+ * `windowsservercore`, `windows`), or a build in a form only Windows tags use (`windowsTagStrength` `strong`).
+ * A bare build name (`api:2004`, `etl:20h2`) or one inside a version (`worker:v2.1909.3`) is not evidence: Linux
+ * images carry such versions, and reading them as Windows would pin Linux pods to Windows nodes.
+ */
 export function isWindowsImage(image: string | ImageReference): boolean | undefined {
   const ref = typeof image === 'string' ? parseImageReference(image) : image;
   if (!ref) return undefined;
   if (WINDOWS_REPOSITORY.test(ref.repository) || legacyWindowsRepository(ref) !== undefined) return true;
-  if (ref.tag && (WINDOWS_TAG_WORD.test(ref.tag.toLowerCase()) || inferWindowsBuild(ref.tag).kind !== 'unknown')) {
-    return inferWindowsBuild(ref.tag).kind !== 'unknown' || WINDOWS_TAG_WORD.test(ref.tag.toLowerCase());
-  }
+  if (ref.tag && (WINDOWS_TAG_WORD.test(ref.tag.toLowerCase()) || windowsTagStrength(ref.tag) === 'strong'))
+    return true;
   return undefined;
 }
 

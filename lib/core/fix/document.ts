@@ -7,11 +7,14 @@ import {
   isAlias,
   isCollection,
   isMap,
+  isNode,
   isScalar,
   isSeq,
   LineCounter,
+  visit,
   type Document,
   type Node,
+  type YAMLMap,
 } from 'yaml';
 import {
   MAX_ALIAS_COUNT,
@@ -46,7 +49,10 @@ export interface ParsedDoc {
 }
 
 export interface ParsedText {
+  /** The input after its byte-order mark. */
   readonly text: string;
+  /** The byte-order mark the input started with (`\uFEFF`), put back in front of the output; or ''. */
+  readonly bom: string;
   readonly source?: string;
   readonly docs: readonly ParsedDoc[];
   readonly objects: readonly DocObject[];
@@ -55,7 +61,10 @@ export interface ParsedText {
 }
 
 /** Parses every document, reads the objects of the well-formed ones (List items unwrapped) as the loader does. */
-export function parseText(text: string, source?: string): ParsedText {
+export function parseText(input: string, source?: string): ParsedText {
+  // A UTF-8 byte-order mark is not part of the first document: read without it, given back in front.
+  const bom = input.startsWith('\uFEFF') ? '\uFEFF' : '';
+  const text = input.slice(bom.length);
   const lineCounter = new LineCounter();
   const docs: ParsedDoc[] = [];
   const objects: DocObject[] = [];
@@ -63,7 +72,15 @@ export function parseText(text: string, source?: string): ParsedText {
   const parsed = parseDocuments(text, lineCounter, source);
   // Nothing can be edited in a text the parser cannot read: it is given back as it is.
   if ('error' in parsed) {
-    return { text, ...(source !== undefined ? { source } : {}), docs, objects, errors: [parsed.error], lineCounter };
+    return {
+      text,
+      bom,
+      ...(source !== undefined ? { source } : {}),
+      docs,
+      objects,
+      errors: [parsed.error],
+      lineCounter,
+    };
   }
   let previousEnd = 0;
   for (const doc of parsed.docs) {
@@ -88,7 +105,7 @@ export function parseText(text: string, source?: string): ParsedText {
       objects.push({ value, doc: entry, base });
     }
   }
-  return { text, ...(source !== undefined ? { source } : {}), docs, objects, errors, lineCounter };
+  return { text, bom, ...(source !== undefined ? { source } : {}), docs, objects, errors, lineCounter };
 }
 
 /** Re-reads the objects of the documents that were edited, so the remaining findings describe the output. */
@@ -126,28 +143,91 @@ function nodeJS(doc: Document, node: unknown): unknown {
   return node;
 }
 
+/** The anchors some alias of the document refers to: a node carrying one is shared with other places. */
+function referencedAnchors(doc: Document): ReadonlySet<string> {
+  const cached = REFERENCED.get(doc);
+  if (cached) return cached;
+  const out = new Set<string>();
+  visit(doc, {
+    Alias(_, node) {
+      out.add(node.source);
+    },
+  });
+  REFERENCED.set(doc, out);
+  return out;
+}
+const REFERENCED = new WeakMap<Document, ReadonlySet<string>>();
+
+/** The anchor of `node` when other places of the document use it. */
+function sharedAnchor(doc: Document, node: unknown): string | undefined {
+  const anchor = isNode(node) ? node.anchor : undefined;
+  return anchor !== undefined && referencedAnchors(doc).has(anchor) ? anchor : undefined;
+}
+
+/** The first shared anchor inside `node` (itself included): deleting or replacing it would leave aliases dangling. */
+function sharedAnchorWithin(doc: Document, node: unknown): string | undefined {
+  if (!isNode(node)) return undefined;
+  let found: string | undefined;
+  visit(node, (_, n) => {
+    const anchor = sharedAnchor(doc, n);
+    if (anchor === undefined) return undefined;
+    found = anchor;
+    return visit.BREAK;
+  });
+  return found;
+}
+
+/** Whether a `<<` merge key of `map` provides `key`: the map then shows that key without holding it. */
+function mergedKey(doc: Document, map: YAMLMap, key: string | number): boolean {
+  for (const pair of map.items) {
+    if (!isScalar(pair.key) || (pair.key.source !== '<<' && typeof pair.key.value !== 'symbol')) continue;
+    const sources = isSeq(pair.value) ? pair.value.items : [pair.value];
+    for (const source of sources) {
+      const resolved = isAlias(source) ? source.resolve(doc) : source;
+      if (isMap(resolved) && (resolved.has(key) || mergedKey(doc, resolved, key))) return true;
+    }
+  }
+  return false;
+}
+
+const SHARED = (anchor: string) =>
+  `it sits in the YAML anchor &${anchor}, which other places share: changing it there would change them too`;
+const BEHIND_ALIAS = 'it sits behind a YAML alias, shared with other places';
+const FROM_MERGE = 'it comes from a YAML merge key (<<), shared with other places';
+
 /**
- * Walks to the parent of the edited node. Fails on aliases (an edit there would change every place the anchor is
- * used) and on parents that are neither absent nor a collection of the right kind.
+ * Walks to the edited node. Fails where an edit would reach beyond its own object or field: through an alias, into
+ * an anchor other places use, under a key a merge key provides, or through a value that is not a collection of the
+ * right kind. `depth` is how many segments exist (the rest is created).
  */
-function walk(doc: Document, segments: Segments): { ok: true; depth: number } | { ok: false; reason: string } {
+function walk(
+  doc: Document,
+  segments: Segments,
+): { ok: true; depth: number; node: unknown; parent: unknown } | { ok: false; reason: string } {
   let node: unknown = doc.contents;
+  let parent: unknown = undefined;
   for (let i = 0; i < segments.length; i++) {
-    if (isAlias(node)) return { ok: false, reason: 'it sits behind a YAML alias, shared with other places' };
+    if (isAlias(node)) return { ok: false, reason: BEHIND_ALIAS };
+    const anchor = sharedAnchor(doc, node);
+    if (anchor !== undefined) return { ok: false, reason: SHARED(anchor) };
     if (node === null || node === undefined || (isScalar(node) && (node.value === null || node.value === undefined))) {
-      return { ok: true, depth: i };
+      return { ok: true, depth: i, node, parent };
     }
     const seg = segments[i];
-    if (isMap(node)) node = node.get(seg, true);
-    else if (isSeq(node) && typeof seg === 'number') node = node.get(seg, true);
+    parent = node;
+    if (isMap(node)) {
+      const next = node.get(seg, true);
+      if (next === undefined && mergedKey(doc, node, seg)) return { ok: false, reason: FROM_MERGE };
+      node = next;
+    } else if (isSeq(node) && typeof seg === 'number') node = node.get(seg, true);
     else
       return {
         ok: false,
         reason: `the value at ${segments.slice(0, i).join('.')} is not a ${typeof seg === 'number' ? 'list' : 'mapping'}`,
       };
   }
-  if (isAlias(node)) return { ok: false, reason: 'it sits behind a YAML alias, shared with other places' };
-  return { ok: true, depth: segments.length };
+  if (isAlias(node)) return { ok: false, reason: BEHIND_ALIAS };
+  return { ok: true, depth: segments.length, node, parent };
 }
 
 /** Sets `value` at `segments`, creating what is missing (a null parent is replaced by the nested value). */
@@ -162,8 +242,59 @@ function setAt(doc: Document, segments: Segments, value: unknown, depth: number)
   doc.setIn(prefix, doc.createNode(nested(rest, value)));
 }
 
+/**
+ * Whether `edit` can be made on the object at `base` of `doc` without changing anything but its own field: the
+ * reason when it cannot. Never changes the document.
+ */
+export function checkEdit(doc: Document, base: readonly (string | number)[], edit: FixEdit): string | undefined {
+  const segments: Segments = [...base, ...parsePath(edit.path)];
+  const reached = walk(doc, segments);
+  if (!reached.ok) return reached.reason;
+  const exists = reached.depth === segments.length;
+  switch (edit.op) {
+    case 'set': {
+      // The node replaced (or the null parent the new value replaces) must not carry an anchor others use.
+      const replaced = exists
+        ? reached.node
+        : reached.depth > 0
+          ? doc.getIn(segments.slice(0, reached.depth), true)
+          : undefined;
+      const anchor = sharedAnchorWithin(doc, replaced);
+      return anchor === undefined ? undefined : SHARED(anchor);
+    }
+    case 'remove': {
+      if (!exists || reached.node === undefined) {
+        return isMap(reached.parent) && mergedKey(doc, reached.parent, segments[segments.length - 1])
+          ? FROM_MERGE
+          : 'it is not in this mapping';
+      }
+      // Removing a key a merge key also provides would show the merged value instead of removing it.
+      if (isMap(reached.parent) && mergedKey(doc, reached.parent, segments[segments.length - 1])) return FROM_MERGE;
+      const anchor = sharedAnchorWithin(doc, reached.node);
+      return anchor === undefined ? undefined : SHARED(anchor);
+    }
+    case 'append': {
+      if (
+        exists &&
+        reached.node !== undefined &&
+        !isSeq(reached.node) &&
+        !(isScalar(reached.node) && reached.node.value === null)
+      ) {
+        return `${edit.path} is not a list`;
+      }
+      return undefined;
+    }
+    default: {
+      const unknownEdit: never = edit;
+      return `unknown edit ${JSON.stringify(unknownEdit)}`;
+    }
+  }
+}
+
 /** Applies one edit to the object at `base` of `doc`. Never throws: a failure carries the reason. */
 export function applyEdit(doc: Document, base: readonly (string | number)[], edit: FixEdit): EditResult {
+  const refused = checkEdit(doc, base, edit);
+  if (refused !== undefined) return { ok: false, reason: refused };
   const segments: Segments = [...base, ...parsePath(edit.path)];
   const reached = walk(doc, segments);
   if (!reached.ok) return reached;
@@ -171,17 +302,13 @@ export function applyEdit(doc: Document, base: readonly (string | number)[], edi
     switch (edit.op) {
       case 'set': {
         const exists = reached.depth === segments.length;
-        const previous = exists ? nodeJS(doc, doc.getIn(segments, true)) : undefined;
+        const previous = exists ? nodeJS(doc, reached.node) : undefined;
         if (exists && previous === edit.value) return { ok: true, previous, value: edit.value };
         setAt(doc, segments, edit.value, exists ? segments.length : reached.depth);
         return { ok: true, ...(previous !== undefined ? { previous } : {}), value: edit.value };
       }
       case 'remove': {
-        // A field that comes from a `<<` merge key is not in this mapping: deleting it here would do nothing.
-        if (reached.depth !== segments.length || !doc.hasIn(segments)) {
-          return { ok: false, reason: 'it comes from a YAML merge key or alias, not from this mapping' };
-        }
-        const previous = nodeJS(doc, doc.getIn(segments, true));
+        const previous = nodeJS(doc, reached.node);
         doc.deleteIn(segments);
         // `securityContext: {}` means the same as no securityContext: do not leave the empty shell behind.
         const parent = segments.slice(0, -1);
@@ -192,13 +319,11 @@ export function applyEdit(doc: Document, base: readonly (string | number)[], edi
         return { ok: true, previous };
       }
       case 'append': {
-        const target = reached.depth === segments.length ? doc.getIn(segments, true) : undefined;
+        const target = reached.depth === segments.length ? reached.node : undefined;
         if (isSeq(target)) {
           target.add(doc.createNode(edit.value));
-        } else if (target === undefined || (isScalar(target) && target.value === null)) {
-          setAt(doc, segments, [edit.value], target === undefined ? reached.depth : segments.length);
         } else {
-          return { ok: false, reason: `${edit.path} is not a list` };
+          setAt(doc, segments, [edit.value], target === undefined ? reached.depth : segments.length);
         }
         return { ok: true, value: edit.value };
       }
@@ -276,8 +401,8 @@ function renderDoc(text: string, d: ParsedDoc): string {
 
 /** The input with edited documents re-rendered and every other byte as it was. */
 export function renderText(p: ParsedText): string {
-  if (!p.docs.some((d) => d.changed)) return p.text;
-  let out = '';
+  if (!p.docs.some((d) => d.changed)) return p.bom + p.text;
+  let out = p.bom;
   let at = 0;
   for (const d of p.docs) {
     out += d.changed ? renderDoc(p.text, d) : p.text.slice(at, d.end);

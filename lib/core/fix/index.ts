@@ -19,7 +19,7 @@ import { analyzePod, type PodFacts } from '../validate/pod';
 import { diagnosticSubject, resourceRef, waivers } from '../validate/report';
 import type { Diagnostic, ResourceRef, RuleSetting } from '../validate/types';
 import { isRecord, show } from '../validate/util';
-import { applyEdit, parseText, renderText, rereadObjects } from './document';
+import { applyEdit, checkEdit, parseText, renderText, rereadObjects } from './document';
 import { FIXERS, releasePin, targetTolerations } from './fixers';
 import { resolveFixTarget, type FixOptions } from './options';
 
@@ -40,10 +40,28 @@ export interface FixChange {
   readonly message: string;
 }
 
+/**
+ * A fix that was not made because making it would change more than its finding: the field sits in a YAML anchor
+ * that other places share, comes from a merge key, or is not in a collection of the expected kind. Its finding
+ * stays in `diagnostics`; this says why `fix` left it to be fixed by hand.
+ */
+export interface FixRefusal {
+  readonly ruleId: string;
+  /** API-server path of the edit that was not made. */
+  readonly path: string;
+  readonly resource: ResourceRef;
+  /** Why: `it sits in the YAML anchor &sc, which other places share`. */
+  readonly reason: string;
+  /** One sentence for the change report. */
+  readonly message: string;
+}
+
 export interface FixResult {
   /** The fixed text: edited documents re-rendered, every other document byte-identical. */
   readonly text: string;
   readonly changes: readonly FixChange[];
+  /** Fixes not made, with why; their findings are in `diagnostics`. */
+  readonly refused: readonly FixRefusal[];
   /** What is left: the findings of the output, as `validateManifests` reports them. */
   readonly diagnostics: readonly Diagnostic[];
 }
@@ -64,6 +82,8 @@ export interface FixSetResult {
   /** One per input, in order. */
   readonly texts: readonly string[];
   readonly changes: readonly FixChange[];
+  /** Fixes not made, with why; their findings are in `diagnostics`. */
+  readonly refused: readonly FixRefusal[];
   readonly diagnostics: readonly Diagnostic[];
   /** Malformed documents, left as they were. */
   readonly errors: readonly LoadError[];
@@ -99,6 +119,7 @@ export function fixManifestSet(inputs: readonly FixInputText[], options: FixOpti
   }
 
   const changes: FixChange[] = [];
+  const refused: FixRefusal[] = [];
   entries.forEach((entry, i) => {
     const obj = entry.value;
     if (!isRecord(obj) || !isWorkloadKind(obj.kind)) return;
@@ -108,9 +129,36 @@ export function fixManifestSet(inputs: readonly FixInputText[], options: FixOpti
     const edits = editsFor(pod, byObject.get(i) ?? [], target, active(options.rules, waivers(obj, loc.podMetadata)));
     if (edits.length === 0) return;
     const resource = resourceRef(obj);
-    for (const { edit, ruleId } of edits) {
+    const refuse = (ruleId: string, path: string, reason: string) =>
+      refused.push({
+        ruleId,
+        path,
+        resource,
+        reason,
+        message: `not changed: ${path}: ${reason}; fix it by hand (${ruleId}).`,
+      });
+    // Check every edit before making any: a pod is fixed as a whole or its rejected parts are said.
+    const checked = edits.map((e) => ({ ...e, refused: checkEdit(entry.doc.doc, entry.base, e.edit) }));
+    const forbiddenLeft = checked.find((e) => e.refused !== undefined && FORBIDDEN_FIELD_RULES.has(e.ruleId));
+    for (const { edit, ruleId, refused: reason } of checked) {
+      if (reason !== undefined) {
+        refuse(ruleId, edit.path, reason);
+        continue;
+      }
+      // spec.os.name: windows makes the API server reject the forbidden fields that could not be removed.
+      if (forbiddenLeft !== undefined && ruleId === 'windows-os-unset') {
+        refuse(
+          ruleId,
+          edit.path,
+          `${forbiddenLeft.edit.path} could not be removed, and with spec.os.name: windows the API server would reject it`,
+        );
+        continue;
+      }
       const result = applyEdit(entry.doc.doc, entry.base, edit);
-      if (!result.ok) continue; // the finding stays and is reported as lint reports it
+      if (!result.ok) {
+        refuse(ruleId, edit.path, result.reason);
+        continue;
+      }
       if (edit.op === 'set' && result.previous === edit.value) continue;
       entry.doc.changed = true;
       changes.push(describe(edit, ruleId, resource, result.previous));
@@ -121,6 +169,7 @@ export function fixManifestSet(inputs: readonly FixInputText[], options: FixOpti
   return {
     texts: parsed.map(renderText),
     changes,
+    refused,
     diagnostics,
     errors: parsed.flatMap((p) => p.errors),
     objectCount: entries.length,
@@ -143,8 +192,16 @@ export function fixManifests(text: string, options: FixOptions & { readonly sour
       `${result.errors.length} malformed YAML document problem${result.errors.length === 1 ? '' : 's'}:\n${lines.join('\n')}`,
     );
   }
-  return { text: result.texts[0], changes: result.changes, diagnostics: result.diagnostics };
+  return {
+    text: result.texts[0],
+    changes: result.changes,
+    refused: result.refused,
+    diagnostics: result.diagnostics,
+  };
 }
+
+/** Rules whose fix removes a field the API server rejects once the pod has spec.os.name: windows. */
+const FORBIDDEN_FIELD_RULES: ReadonlySet<string> = new Set(['windows-forbidden-field', 'windows-linux-only-field']);
 
 /** Whether a rule is on for this object: not turned off, not waived. */
 function active(rules: Readonly<Record<string, RuleSetting>> | undefined, waived: ReadonlySet<string>) {

@@ -80,7 +80,9 @@ function remember(obj: unknown, origin: Origin): void {
  * Loads every document it can and reports the malformed ones with their line and column, so one bad document in
  * a Helm or Kustomize output does not hide the rest.
  */
-export function loadManifestsWithErrors(text: string, source?: string): LoadResult {
+export function loadManifestsWithErrors(input: string, source?: string): LoadResult {
+  // A byte-order mark is not part of the first line: positions are counted without it, as editors show them.
+  const text = input.startsWith('\uFEFF') ? input.slice(1) : input;
   const objects: unknown[] = [];
   const errors: LoadError[] = [];
   const lineCounter = new LineCounter();

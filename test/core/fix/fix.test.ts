@@ -375,7 +375,7 @@ describe('bad input', () => {
   });
 
   it('returns empty text as it is', () => {
-    expect(fixManifests('')).toEqual({ text: '', changes: [], diagnostics: [] });
+    expect(fixManifests('')).toEqual({ text: '', changes: [], refused: [], diagnostics: [] });
   });
 });
 
