@@ -19,8 +19,9 @@ import fc from 'fast-check';
 import { Document, isMap, type Node } from 'yaml';
 import { fixManifests, loadManifests, type FixOptions, type FixResult } from 'k8s-windows';
 import { FIXERS } from '../../../lib/core/fix/fixers';
+import { cli } from '../../cli/helpers';
 
-const RUNS = Number(process.env.FIX_PROPERTY_RUNS ?? 1500);
+const RUNS = Number(process.env.FIX_PROPERTY_RUNS ?? 2000);
 const SEED = Number(process.env.FIX_PROPERTY_SEED ?? 20261124);
 
 const WINDOWS_IMAGES = [
@@ -188,6 +189,8 @@ const pod = fc.record({
   extraForbidden: fc.subarray(['sysctls', 'hostIPC', 'hostUsers'] as const),
   second: fc.boolean(),
   init: fc.boolean(),
+  /** A Linux-only init image in a Windows pod (mixed): the pod is still Windows, the init image is its problem. */
+  initImage: fc.constantFrom('same', 'busybox:1.36'),
   /** Share the first container's securityContext with the others: by alias, by merge key, or not at all. */
   share: fc.constantFrom('none', 'none', 'alias', 'merge'),
 });
@@ -240,7 +243,7 @@ function podSpec(p: Pod): Rec {
     (spec.containers as Rec[]).push(second);
   }
   if (p.init) {
-    const init: Rec = { name: 'init', image };
+    const init: Rec = { name: 'init', image: p.initImage === 'same' ? image : p.initImage };
     if (first.securityContext !== undefined && p.share === 'alias') init.securityContext = first.securityContext;
     spec.initContainers = [init];
   }
@@ -537,6 +540,14 @@ describe('fix never harms', () => {
     );
   });
 
-  // Regression cases shaped like the counterexamples that showed each class.
-  // (added below as they are fixed)
+  test('k8s-windows fix - prints what fixManifests gives, byte for byte (BOM and line endings included)', async () => {
+    await fc.assert(
+      fc.asyncProperty(file, async (f) => {
+        const g = render(f);
+        const r = await cli(['fix', '--allow-empty', '-'], { stdin: g.text });
+        expect(r.stdout).toBe(fixManifests(g.text).text);
+      }),
+      { numRuns: Math.ceil(RUNS / 10), seed: SEED },
+    );
+  });
 });
