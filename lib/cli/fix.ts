@@ -177,13 +177,15 @@ export function formatChanges(
   counts: ReportCounts,
 ): string {
   const out: string[] = [];
-  let last = '';
+  // One heading per object, in input order: its changes, then the fixes not made.
+  const byObject = new Map<string, string[]>();
   for (const c of [...changes, ...refused]) {
     const head = `${c.resource.source ?? '(no file)'}: ${resourceLabel(c.resource)}`;
-    if (head !== last) out.push(head);
-    last = head;
-    out.push(`  ${c.message}`);
+    const lines = byObject.get(head) ?? [];
+    lines.push(`  ${c.message}`);
+    byObject.set(head, lines);
   }
+  for (const [head, lines] of byObject) out.push(head, ...lines);
   const objects = new Set(changes.map((c) => `${c.resource.source}\u0000${resourceLabel(c.resource)}`)).size;
   const where = counts.write ? `; ${counts.written} file${counts.written === 1 ? '' : 's'} rewritten` : '';
   const notMade = refused.length > 0 ? `; ${refused.length} fix${refused.length === 1 ? '' : 'es'} not made` : '';

@@ -210,6 +210,19 @@ items:
   });
 });
 
+describe('fixes not made reach the user', () => {
+  it('in the text report under their object, and in --report json as refused', async () => {
+    const text = await cli(['fix', '-'], { stdin: SHARED_POD_SECURITY });
+    expect(text.stderr).toMatch(
+      /<stdin>: Deployment a\n(?: {2}set .*\n)* {2}not changed: spec\.template\.spec\.securityContext\.runAsUser: it sits in the YAML anchor &sc/,
+    );
+    expect(text.stderr).toContain('2 fixes not made.');
+    const json = await cli(['fix', '--report', 'json', '-'], { stdin: SHARED_POD_SECURITY });
+    const report = JSON.parse(json.stderr) as { refused: { path: string; resource: { name: string } }[] };
+    expect(report.refused.map((r) => r.resource.name)).toEqual(['a', 'b']);
+  });
+});
+
 describe('a pod is fixed as a whole', () => {
   it('spec.os.name is not set while a forbidden field it would make the API server reject stays', () => {
     const text = SHARED_POD_SECURITY.replace(/ {8}os: \{name: windows\}\n/g, '');
