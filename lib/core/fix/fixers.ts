@@ -1,18 +1,25 @@
 /**
- * Every rule's fixer, gathered from the check modules where they live beside their checks. `RULES[].fixable`
- * declares the same set (a test keeps the two in step).
+ * Every rule's fixers, gathered from the check modules where they live beside their checks: the fixers of findings
+ * (`FIXERS`), and the fixers that bring every Windows pod to the user's target (`TARGET_FIXERS`). `RULES[].fixable`
+ * declares the same set (a test keeps them in step).
  */
 import { API_SERVER_FIXES } from '../validate/checks/api-server';
 import { HOST_PROCESS_FIXES } from '../validate/checks/host-process';
-import { IMAGE_FIXES, releasePin } from '../validate/checks/images';
+import { IMAGE_FIXES, IMAGE_TARGET_FIXES } from '../validate/checks/images';
 import { POD_FEATURE_FIXES } from '../validate/checks/pod-features';
-import { SCHEDULING_FIXES, targetTolerations } from '../validate/checks/scheduling';
-import type { Fixer } from '../validate/fixes';
+import { SCHEDULING_FIXES, SCHEDULING_TARGET_FIXES } from '../validate/checks/scheduling';
+import type { Fixer, TargetFixer } from '../validate/fixes';
 
-export const FIXERS: ReadonlyMap<string, Fixer> = new Map(
-  [API_SERVER_FIXES, HOST_PROCESS_FIXES, IMAGE_FIXES, POD_FEATURE_FIXES, SCHEDULING_FIXES].flatMap((table) =>
-    Object.entries(table).filter((e): e is [string, Fixer] => e[1] !== undefined),
-  ),
-);
+function gather<F>(tables: readonly Readonly<Partial<Record<string, F>>>[]): ReadonlyMap<string, F> {
+  return new Map(tables.flatMap((table) => Object.entries(table).filter((e): e is [string, F] => e[1] !== undefined)));
+}
 
-export { releasePin, targetTolerations };
+export const FIXERS: ReadonlyMap<string, Fixer> = gather([
+  API_SERVER_FIXES,
+  HOST_PROCESS_FIXES,
+  IMAGE_FIXES,
+  POD_FEATURE_FIXES,
+  SCHEDULING_FIXES,
+]);
+
+export const TARGET_FIXERS: ReadonlyMap<string, TargetFixer> = gather([IMAGE_TARGET_FIXES, SCHEDULING_TARGET_FIXES]);

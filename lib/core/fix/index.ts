@@ -20,7 +20,7 @@ import { diagnosticSubject, resourceRef, waivers } from '../validate/report';
 import type { Diagnostic, ResourceRef, RuleSetting } from '../validate/types';
 import { isRecord, show } from '../validate/util';
 import { applyEdit, checkEdit, parseText, renderText, rereadObjects } from './document';
-import { FIXERS, releasePin, targetTolerations } from './fixers';
+import { FIXERS, TARGET_FIXERS } from './fixers';
 import { resolveFixTarget, type FixOptions } from './options';
 
 export * from './options';
@@ -214,7 +214,7 @@ interface PlannedEdit {
   readonly ruleId: string;
 }
 
-/** The edits for one pod: each finding's fixer, then the target's tolerations and release pin for Windows pods. */
+/** The edits for one pod: each finding's fixer, then, for Windows pods, each rule's fixes toward the target. */
 function editsFor(
   pod: PodFacts,
   diagnostics: readonly Diagnostic[],
@@ -234,12 +234,10 @@ function editsFor(
     if (fixer) for (const e of fixer({ diagnostic: d, pod, target })) add(e, d.ruleId);
   }
   if (!pod.windows) return out;
-  // The target's taints are given by the user: tolerate them whether or not the rule found the pod lacking.
-  if (isActive('windows-toleration-missing')) {
-    for (const e of targetTolerations({ pod, target })) add(e, 'windows-toleration-missing');
+  // Each rule's own fixes toward the user's target (taints, release), made on every Windows pod where it is on.
+  for (const [ruleId, fixer] of TARGET_FIXERS) {
+    if (isActive(ruleId)) for (const e of fixer({ pod, target })) add(e, ruleId);
   }
-  // The release the user gave: every unpinned Windows pod gets it, whether or not a rule asked.
-  if (isActive('image-build-unpinned')) for (const e of releasePin(pod, target)) add(e, 'image-build-unpinned');
   return out;
 }
 

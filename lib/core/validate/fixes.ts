@@ -40,3 +40,12 @@ export type Fixer = (input: FixInput) => readonly FixEdit[];
 
 /** A check module's fixers, by the id of the rule they fix. */
 export type FixerTable = Readonly<Partial<Record<RuleId, Fixer>>>;
+
+/**
+ * A fix a rule makes on every Windows pod toward the target the user described (its taints, its release), whether
+ * or not the rule found the pod lacking: a pod cannot show which taints the user's nodes carry.
+ */
+export type TargetFixer = (input: Omit<FixInput, 'diagnostic'>) => readonly FixEdit[];
+
+/** A check module's target fixers, by rule id. */
+export type TargetFixerTable = Readonly<Partial<Record<RuleId, TargetFixer>>>;

@@ -1,7 +1,7 @@
 /** fixManifests: each fixable rule fixed (and left alone where the fix is not certain), faithful YAML output. */
 import { parse, parseAllDocuments, stringify } from 'yaml';
 import { fixManifests, RULES, validateManifests, WindowsValidationError, type FixOptions } from 'k8s-windows';
-import { FIXERS } from '../../../lib/core/fix/fixers';
+import { FIXERS, TARGET_FIXERS } from '../../../lib/core/fix/fixers';
 
 const IIS = 'mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022';
 
@@ -40,6 +40,8 @@ describe('RULES declares the fixable rules', () => {
       .map((r) => r.id)
       .sort();
     expect([...FIXERS.keys()].sort()).toEqual(declared);
+    // A rule's fixes toward the target are its own: only fixable rules have them.
+    for (const id of TARGET_FIXERS.keys()) expect(declared).toContain(id);
     expect(declared).toEqual(
       expect.arrayContaining(['windows-os-unset', 'windows-forbidden-field', 'hostprocess-host-network']),
     );

@@ -14,7 +14,7 @@ import {
 import { checkCloudRelease, cloudReleaseGate } from '../../cloud-gates';
 import { WINDOWS_BUILD_LABEL } from '../../kube';
 import { parseKubernetesMinor, releaseInfo, type WindowsRelease } from '../../releases';
-import type { FixEdit, FixerTable, FixTarget } from '../fixes';
+import type { FixEdit, FixerTable, FixTarget, TargetFixerTable } from '../fixes';
 import type { PodFacts, ReleasePin } from '../pod';
 import type { Report } from '../report';
 import type { ValidateOptions } from '../types';
@@ -212,4 +212,9 @@ export function releasePin(p: PodFacts, target: FixTarget, release = target.rele
  */
 export const IMAGE_FIXES: FixerTable = {
   'image-build-unpinned': ({ pod, target }) => releasePin(pod, target, target.release ?? imageRelease(pod)),
+};
+
+/** The release the user gave: every unpinned Windows pod gets it, whether or not a rule asked. */
+export const IMAGE_TARGET_FIXES: TargetFixerTable = {
+  'image-build-unpinned': ({ pod, target }) => releasePin(pod, target),
 };

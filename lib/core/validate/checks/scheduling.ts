@@ -14,7 +14,7 @@ import {
   type WindowsRelease,
 } from '../../releases';
 import { GKE_WINDOWS_TAINT, tolerationFor, tolerates, WINDOWS_TAINT, type Taint } from '../../target';
-import type { FixEdit, FixerTable, FixInput } from '../fixes';
+import type { FixEdit, FixerTable, FixInput, TargetFixerTable } from '../fixes';
 import { ISOLATION_ANNOTATION, type PodFacts } from '../pod';
 import type { Report } from '../report';
 import type { ValidateOptions } from '../types';
@@ -249,4 +249,9 @@ export const SCHEDULING_FIXES: FixerTable = {
     stringMap(pod.spec, 'nodeSelector')[OS_LABEL] === undefined ? [selectOs(pod, 'windows')] : [],
   'linux-node-selector-missing': ({ pod, target }) =>
     target.pinLinux && pod.osBySelector === undefined && pod.osByAffinity === undefined ? [selectOs(pod, 'linux')] : [],
+};
+
+/** The target's taints are given by the user: every Windows pod tolerates them, whether or not a rule asked. */
+export const SCHEDULING_TARGET_FIXES: TargetFixerTable = {
+  'windows-toleration-missing': targetTolerations,
 };
