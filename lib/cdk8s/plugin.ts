@@ -33,6 +33,7 @@ import {
   type Severity,
   type ValidateOptions,
 } from '../core/validate';
+import { formatPath, parsePath } from '../core/validate/loader';
 
 // ---------------------------------------------------------------------------------------------------------------
 // The parts of cdk8s-cli's plugin contract (cdk8s-cli/lib/plugins/validation.d.ts) this plugin uses.
@@ -191,23 +192,21 @@ function resolveProperties(raw: unknown): { options: ValidateOptions; failOn: Se
   };
 }
 
-/** One step of a diagnostic path: `.name`, `[0]` or `["kubernetes.io/os"]`, with where it ends in the path. */
-const PATH_STEP = /\.?([^.[\]]+)|\[(\d+)\]|\["((?:[^"\\]|\\.)*)"\]/g;
-
 /**
  * The longest prefix of `path` that exists in `obj`: a diagnostic about a field that is absent (a missing
- * `startupProbe`) points at its nearest present parent, so the line printed is the line of what is named.
+ * `startupProbe`) points at its nearest present parent, so the line printed is the line of what is named. Paths
+ * are read with the engine's own parser, so `nodeSelector[beta.kubernetes.io/os]` is one key, as `lint` reads it.
  */
 export function presentPath(obj: unknown, path: string): string {
+  const segments = parsePath(path);
   let node: unknown = obj;
-  let end = 0;
-  for (const m of path.matchAll(PATH_STEP)) {
-    const key = m[2] !== undefined ? Number(m[2]) : m[3] !== undefined ? JSON.parse(`"${m[3]}"`) : m[1];
-    if (typeof node !== 'object' || node === null || !Object.prototype.hasOwnProperty.call(node, key)) break;
-    node = (node as Record<string | number, unknown>)[key];
-    end = (m.index ?? 0) + m[0].length;
+  let n = 0;
+  for (const seg of segments) {
+    if (typeof node !== 'object' || node === null || !Object.prototype.hasOwnProperty.call(node, seg)) break;
+    node = (node as Record<string | number, unknown>)[seg];
+    n++;
   }
-  return path.slice(0, end);
+  return n === segments.length ? path : formatPath(segments.slice(0, n));
 }
 
 /** `path (line N)`, or `parent (line N: field is absent)` when the field itself is not in the manifest. */

@@ -147,6 +147,26 @@ describe('WindowsValidation', () => {
     expect(presentPath(obj, 'spec.containers[0].startupProbe')).toBe('spec.containers[0]');
     expect(presentPath(obj, 'spec.containers[3].image')).toBe('spec.containers');
     expect(presentPath(obj, 'status')).toBe('');
+    // The engine's own notation: a bracketed key with dots is one key.
+    expect(presentPath(obj, 'spec.nodeSelector[kubernetes.io/os]')).toBe('spec.nodeSelector[kubernetes.io/os]');
+    expect(presentPath(obj, 'spec.nodeSelector[beta.kubernetes.io/os]')).toBe('spec.nodeSelector');
+  });
+
+  test('a pod selecting only the beta OS label: the finding is placed on the line lint places it', async () => {
+    const text = `apiVersion: v1
+kind: Pod
+metadata:
+  name: p
+spec:
+  containers:
+  - name: a
+    image: mcr.microsoft.com/windows/nanoserver:ltsc2022
+  nodeSelector:
+    beta.kubernetes.io/os: windows
+`;
+    const ctx = await run({ 'app.k8s.yaml': text });
+    const beta = ctx.violations.find((v) => v.ruleName.startsWith('windows-beta-os-label'));
+    expect(beta?.violatingResources[0].locations).toEqual(['spec.nodeSelector[beta.kubernetes.io/os] (line 10)']);
   });
 
   test('warnings are listed but do not fail; every manifest is checked', async () => {

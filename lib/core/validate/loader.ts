@@ -200,7 +200,10 @@ export function sourceOf(obj: unknown): string | undefined {
   return typeof obj === 'object' && obj !== null ? ORIGINS.get(obj)?.source : undefined;
 }
 
-/** Splits `spec.containers[0].securityContext` and `metadata.labels[kubernetes.io/os]` into segments. */
+/**
+ * Splits `spec.containers[0].securityContext` and `metadata.labels[kubernetes.io/os]` (or the JSON-quoted
+ * `metadata.labels["kubernetes.io/os"]`) into segments: the one parser of diagnostic paths.
+ */
 export function parsePath(path: string): (string | number)[] {
   const out: (string | number)[] = [];
   let cur = '';
@@ -214,13 +217,33 @@ export function parsePath(path: string): (string | number)[] {
       cur = '';
       const end = path.indexOf(']', i + 1);
       const inner = end < 0 ? path.slice(i + 1) : path.slice(i + 1, end);
-      out.push(/^\d+$/.test(inner) ? Number(inner) : inner);
+      out.push(/^\d+$/.test(inner) ? Number(inner) : unquote(inner));
       i = end < 0 ? path.length : end;
     } else {
       cur += c;
     }
   }
   if (cur !== '') out.push(cur);
+  return out;
+}
+
+/** `"kubernetes.io/os"` → `kubernetes.io/os`; anything not a JSON string is the key itself. */
+function unquote(inner: string): string {
+  if (!/^"(?:[^"\\]|\\.)*"$/.test(inner)) return inner;
+  try {
+    return JSON.parse(inner) as string;
+  } catch {
+    return inner;
+  }
+}
+
+/** Segments back to API-server notation: `spec.containers[0]`, `nodeSelector[kubernetes.io/os]`. */
+export function formatPath(segments: readonly (string | number)[]): string {
+  let out = '';
+  for (const seg of segments) {
+    if (typeof seg === 'number' || !/^[A-Za-z0-9_-]+$/.test(seg)) out += `[${seg}]`;
+    else out += out === '' ? seg : `.${seg}`;
+  }
   return out;
 }
 
