@@ -19,12 +19,9 @@
  * @see https://cdk8s.io/docs/latest/cli/synth/#validation-plugins
  */
 import { readFileSync } from 'fs';
-import { WindowsValidationError, type ValidationIssue } from '../core/errors';
-import { CLOUDS, type Cloud } from '../core/cloud-gates';
-import { WINDOWS_RELEASES, isWindowsRelease } from '../core/releases';
+import { WindowsValidationError } from '../core/errors';
 import {
   RULES_BY_ID,
-  SEVERITIES,
   loadManifestsWithErrors,
   sourcePosition,
   validateManifests,
@@ -34,6 +31,7 @@ import {
   type ValidateOptions,
 } from '../core/validate';
 import { formatPath, parsePath } from '../core/validate/loader';
+import { readSettings } from '../core/validate/settings';
 
 // ---------------------------------------------------------------------------------------------------------------
 // The parts of cdk8s-cli's plugin contract (cdk8s-cli/lib/plugins/validation.d.ts) this plugin uses.
@@ -78,10 +76,11 @@ export interface WindowsValidationProperties {
    */
   readonly rules?: Readonly<Record<string, RuleSetting>>;
   /**
-   * Windows Server release of the cluster's Windows nodes, for image checks of pods that do not pin one.
+   * Windows Server release of the cluster's Windows nodes, for image checks of pods that do not pin one
+   * (`'2022'`; an unquoted 2022 is read too).
    * @default - unknown: image/host checks need a pinned release
    */
-  readonly windowsRelease?: string;
+  readonly windowsRelease?: string | number;
   /**
    * Kubernetes version of the cluster (`1.30`), for version-dependent rules.
    * @default - the newest rules
@@ -97,98 +96,31 @@ export interface WindowsValidationProperties {
    * Lowest severity that fails the synth.
    * @default 'error'
    */
-  readonly failOn?: 'error' | 'warning';
+  readonly failOn?: Severity;
 }
 
-const PROPERTY_KEYS: ReadonlySet<string> = new Set(['rules', 'windowsRelease', 'kubernetesVersion', 'cloud', 'failOn']);
-const RULE_SETTINGS: readonly string[] = ['off', ...SEVERITIES];
 const DEFAULT_FAIL_ON: Severity = 'error'; // errors are what the API server or the node rejects (DESIGN: Validation)
 
-/** Checks the properties from `cdk8s.yaml` (untyped YAML) and resolves them into engine options. */
+/** Checks the properties from `cdk8s.yaml` (untyped YAML) with the engine's settings reader, into engine options. */
 function resolveProperties(raw: unknown): { options: ValidateOptions; failOn: Severity } {
-  const issues: ValidationIssue[] = [];
-  const props = (typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? raw : {}) as Record<string, unknown>;
-  for (const key of Object.keys(props)) {
-    if (!PROPERTY_KEYS.has(key)) {
-      issues.push({
-        path: `properties.${key}`,
-        message: `'${key}' is not a property of the k8s-windows plugin.`,
-        fix: `Use ${[...PROPERTY_KEYS].join(', ')}.`,
-      });
-    }
-  }
-  const rules: Record<string, RuleSetting> = {};
-  if (props.rules !== undefined) {
-    if (typeof props.rules !== 'object' || props.rules === null || Array.isArray(props.rules)) {
-      issues.push({
-        path: 'properties.rules',
-        message: 'rules is not a map of rule id to setting.',
-        fix: "Write rules: { <rule-id>: 'off' }.",
-      });
-    } else {
-      for (const [id, setting] of Object.entries(props.rules)) {
-        if (!RULES_BY_ID.has(id)) {
-          issues.push({
-            path: `properties.rules.${id}`,
-            message: `'${id}' is not a rule id.`,
-            fix: 'Run `k8s-windows rules` for the ids.',
-          });
-        }
-        if (typeof setting !== 'string' || !RULE_SETTINGS.includes(setting)) {
-          issues.push({
-            path: `properties.rules.${id}`,
-            message: `${JSON.stringify(setting)} is not a rule setting.`,
-            fix: `Use one of ${RULE_SETTINGS.join(', ')} (quote 'off' in YAML, or it reads as false).`,
-          });
-        } else {
-          rules[id] = setting as RuleSetting;
-        }
-      }
-    }
-  }
-  const release = props.windowsRelease;
-  if (release !== undefined && !isWindowsRelease(release)) {
-    issues.push({
-      path: 'properties.windowsRelease',
-      message: `${JSON.stringify(release)} is not a Windows Server release this library knows.`,
-      fix: `Use one of ${WINDOWS_RELEASES.map((r) => `'${r}'`).join(', ')} (quoted, so YAML keeps it a string).`,
-    });
-  }
-  const version = props.kubernetesVersion;
-  if (version !== undefined && (typeof version !== 'string' || !/^1\.\d+$/.test(version))) {
-    issues.push({
-      path: 'properties.kubernetesVersion',
-      message: `${JSON.stringify(version)} is not a Kubernetes minor version.`,
-      fix: "Write it as a quoted string such as '1.30'.",
-    });
-  }
-  const cloud = props.cloud;
-  if (cloud !== undefined && !(CLOUDS as readonly unknown[]).includes(cloud)) {
-    issues.push({
-      path: 'properties.cloud',
-      message: `${JSON.stringify(cloud)} is not a cloud the rules know.`,
-      fix: `Use one of ${CLOUDS.map((c) => `'${c}'`).join(', ')}, or leave it out.`,
-    });
-  }
-  const failOn = props.failOn ?? DEFAULT_FAIL_ON;
-  if (failOn !== 'error' && failOn !== 'warning') {
-    issues.push({
-      path: 'properties.failOn',
-      message: `${JSON.stringify(failOn)} is not error or warning.`,
-      fix: "Use 'error' or 'warning'.",
-    });
-  }
+  const { settings, issues } = readSettings(raw, 'properties', [
+    'rules',
+    'windowsRelease',
+    'kubernetesVersion',
+    'cloud',
+    'failOn',
+  ]);
   if (issues.length > 0) throw new WindowsValidationError(issues, 'k8s-windows validation plugin (cdk8s.yaml)');
   return {
     options: {
-      rules,
+      rules: settings.rules ?? {},
       // The charts of one cdk8s app deploy together: Linux pods in one chart share nodes with Windows pods in another.
       crossObjectScope: 'set',
-      ...((CLOUDS as readonly unknown[]).includes(cloud) ? { cloud: cloud as Cloud } : {}),
-      ...(isWindowsRelease(release) ? { windowsRelease: release } : {}),
-      ...(typeof version === 'string' ? { kubernetesVersion: version } : {}),
+      ...(settings.cloud !== undefined ? { cloud: settings.cloud } : {}),
+      ...(settings.windowsRelease !== undefined ? { windowsRelease: settings.windowsRelease } : {}),
+      ...(settings.kubernetesVersion !== undefined ? { kubernetesVersion: settings.kubernetesVersion } : {}),
     },
-    failOn: failOn as Severity,
+    failOn: settings.failOn ?? DEFAULT_FAIL_ON,
   };
 }
 

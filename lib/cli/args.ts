@@ -9,6 +9,8 @@ import { parseTaint } from '../core/fix/options';
 import type { Taint } from '../core/target';
 import { CLOUDS, type Cloud } from '../core/cloud-gates';
 import type { RuleSetting } from '../core/validate/types';
+import { closeMatches, unknownRuleFix } from '../core/suggest';
+import { RULE_SETTINGS } from '../core/validate/settings';
 
 /** Output formats of `lint`. */
 export const LINT_FORMATS = ['text', 'json', 'sarif'] as const;
@@ -17,9 +19,6 @@ export type LintFormat = (typeof LINT_FORMATS)[number];
 /** Output formats of `rules`. */
 export const RULES_FORMATS = ['text', 'json', 'markdown'] as const;
 export type RulesFormat = (typeof RULES_FORMATS)[number];
-
-/** Values `--severity RULE=LEVEL` accepts. */
-export const RULE_SETTINGS: readonly RuleSetting[] = ['error', 'warning', 'info', 'off'];
 
 /** The input argument that means standard input. */
 export const STDIN_ARG = '-';
@@ -412,13 +411,7 @@ function parseStrict<O extends Record<string, OptionSpec>>(
 }
 
 function checkRuleId(id: string, ruleIds: readonly string[], option: string): string | undefined {
-  if (ruleIds.includes(id)) return undefined;
-  const close = closeMatches(id, ruleIds);
-  const hint =
-    close.length > 0
-      ? ` Did you mean ${close.map((c) => `'${c}'`).join(', ')}?`
-      : " Run 'k8s-windows rules' to list the rule ids.";
-  return `${option}: unknown rule '${id}'.${hint}`;
+  return ruleIds.includes(id) ? undefined : `${option}: unknown rule '${id}'. ${unknownRuleFix(id, ruleIds)}`;
 }
 
 /** Comma lists: `--disable a,b` is `--disable a --disable b`; empty items are dropped. */
@@ -445,39 +438,4 @@ function isOneOf<T extends string>(value: string, choices: readonly T[]): value 
 
 function badChoice(what: string, value: string, choices: readonly string[]): string {
   return `${what} '${value}' is not one of ${choices.join(', ')}.`;
-}
-
-/**
- * Candidates within a small edit distance of `input`, or containing it, closest first (at most 3).
- * Rule ids are long and hyphenated, so a typo or a missing `windows-` prefix should still find the id.
- */
-export function closeMatches(input: string, candidates: readonly string[]): string[] {
-  const needle = input.toLowerCase();
-  const compact = (s: string) => s.replace(/[-_]/g, '');
-  const budget = Math.max(2, Math.floor(needle.length / 3));
-  return candidates
-    .map((c) => {
-      const hay = c.toLowerCase();
-      const distance = editDistance(needle, hay);
-      // `hostnetwork` or `floating-tag` name the rule well enough even though the distance is large.
-      const contains = needle.length >= 3 && (compact(hay).includes(compact(needle)) || needle.includes(hay));
-      return { c, rank: contains ? 0.5 : distance, distance };
-    })
-    .filter((x) => x.rank <= budget)
-    .sort((a, b) => a.rank - b.rank || a.distance - b.distance || a.c.localeCompare(b.c))
-    .slice(0, 3)
-    .map((x) => x.c);
-}
-
-/** Levenshtein distance, two rows. */
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = cur;
-  }
-  return prev[b.length];
 }

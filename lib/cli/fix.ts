@@ -6,11 +6,9 @@
  */
 import { promises as fs } from 'node:fs';
 import { parseDocument } from 'yaml';
-import { CLOUDS } from '../core/cloud-gates';
-import { fixManifestSet, parseTaint, type FixChange, type FixOptions, type FixRefusal } from '../core/fix';
-import { parseWindowsRelease } from '../core/releases';
-import type { Taint } from '../core/target';
-import type { Diagnostic, RuleSetting } from '../core/validate/types';
+import { fixManifestSet, type FixChange, type FixOptions, type FixRefusal } from '../core/fix';
+import { readSettings } from '../core/validate/settings';
+import type { Diagnostic } from '../core/validate/types';
 import { isRecord } from '../core/validate/util';
 import type { FixCommand } from './args';
 import type { InputProblem } from './files';
@@ -217,56 +215,35 @@ export function formatChanges(
 class KrmError extends Error {}
 
 /**
- * The options a KRM functionConfig gives (`spec:` of any kind, or a ConfigMap's `data:`), over the command
- * line's: tolerations, cloud, windowsRelease, runtimeClassName, pinLinux, rules.
+ * The options a KRM functionConfig gives (`spec:` of any kind, or a ConfigMap's `data:`, whose values are strings),
+ * over the command line's, read by the engine's one settings reader: tolerations, cloud, windowsRelease,
+ * kubernetesVersion, runtimeClassName, pinLinux, rules.
  */
 function krmOptions(functionConfig: unknown, base: FixOptions): FixOptions {
   if (!isRecord(functionConfig)) return base;
-  const spec = isRecord(functionConfig.spec)
-    ? functionConfig.spec
+  const [where, raw] = isRecord(functionConfig.spec)
+    ? ['functionConfig.spec', functionConfig.spec]
     : isRecord(functionConfig.data)
-      ? functionConfig.data
-      : {};
-  const problems: string[] = [];
-  const out: { -readonly [K in keyof FixOptions]: FixOptions[K] } = { ...base };
-  const tolerations: Taint[] = [...(base.tolerations ?? [])];
-  const raw = spec.tolerations;
-  for (const t of Array.isArray(raw)
-    ? raw
-    : typeof raw === 'string'
-      ? raw
-          .split(',')
-          .map((x) => x.trim())
-          .filter(Boolean)
-      : []) {
-    if (typeof t === 'string') {
-      const parsed = parseTaint(t);
-      if (parsed.ok) tolerations.push(parsed.taint);
-      else problems.push(`spec.tolerations: ${parsed.message}`);
-    } else if (isRecord(t) && typeof t.key === 'string' && typeof t.effect === 'string') {
-      const parsed = parseTaint(`${t.key}${typeof t.value === 'string' ? `=${t.value}` : ''}:${t.effect}`);
-      if (parsed.ok) tolerations.push(parsed.taint);
-      else problems.push(`spec.tolerations: ${parsed.message}`);
-    } else {
-      problems.push(`spec.tolerations: ${JSON.stringify(t)} is not 'key=value:Effect' or { key, value, effect }.`);
-    }
+      ? ['functionConfig.data', functionConfig.data]
+      : ['functionConfig.spec', {}];
+  const { settings, issues } = readSettings(raw, where, [
+    'rules',
+    'windowsRelease',
+    'kubernetesVersion',
+    'cloud',
+    'tolerations',
+    'runtimeClassName',
+    'pinLinux',
+  ]);
+  if (issues.length > 0) {
+    throw new KrmError(issues.map((i) => `${i.path}: ${i.message}${i.fix ? ` ${i.fix}` : ''}`).join(' '));
   }
-  out.tolerations = tolerations;
-  if (spec.cloud !== undefined) {
-    if (typeof spec.cloud === 'string' && (CLOUDS as readonly string[]).includes(spec.cloud))
-      out.cloud = spec.cloud as FixOptions['cloud'];
-    else problems.push(`spec.cloud: ${JSON.stringify(spec.cloud)} is not one of ${CLOUDS.join(', ')}.`);
-  }
-  if (spec.windowsRelease !== undefined) {
-    const parsed = parseWindowsRelease(String(spec.windowsRelease));
-    if (parsed.ok) out.windowsRelease = parsed.release;
-    else problems.push(`spec.windowsRelease: ${parsed.message} ${parsed.fix}`);
-  }
-  if (typeof spec.runtimeClassName === 'string') out.runtimeClassName = spec.runtimeClassName;
-  if (spec.pinLinux === true || spec.pinLinux === 'true') out.pinLinux = true;
-  if (isRecord(spec.rules)) out.rules = { ...base.rules, ...(spec.rules as Record<string, RuleSetting>) };
-  if (problems.length > 0) throw new KrmError(`functionConfig: ${problems.join(' ')}`);
-  return out;
+  return {
+    ...base,
+    ...settings,
+    tolerations: [...(base.tolerations ?? []), ...(settings.tolerations ?? [])],
+    rules: { ...base.rules, ...settings.rules },
+  };
 }
 
 /** One KRM result (functions spec severities: error, warning, info) about the field at `path` of a resource. */

@@ -256,16 +256,20 @@ spec:
       error = e;
     }
     expect(error).toBeInstanceOf(WindowsValidationError);
+    // In the order written; the engine's one settings reader, as the KRM function and the policy pack read theirs.
     expect((error as WindowsValidationError).issues.map((i) => i.path)).toEqual([
-      'properties.colour',
-      'properties.rules.no-such-rule',
-      'properties.rules.windows-forbidden-field',
-      'properties.windowsRelease',
       'properties.kubernetesVersion',
       'properties.cloud',
-      'properties.failOn',
+      'properties.rules.no-such-rule',
+      'properties.rules.windows-forbidden-field',
+      'properties.colour',
     ]);
     expect((error as WindowsValidationError).message).toContain("quote 'off' in YAML");
+    expect((error as WindowsValidationError).message).toContain('YAML reads 1.30 as 1.3');
+  });
+
+  test('an unquoted release (2022) and failOn: info are taken, as the KRM function and the CLI take them', () => {
+    expect(() => new WindowsValidation({ windowsRelease: 2022, failOn: 'info' })).not.toThrow();
   });
 
   test('no properties: defaults', () => {

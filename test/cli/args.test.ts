@@ -1,4 +1,5 @@
-import { closeMatches, parseCommand, UsageError } from '../../lib/cli/args';
+import { parseCommand, UsageError } from '../../lib/cli/args';
+import { closeMatches } from '../../lib/core/suggest';
 
 const IDS = ['windows-forbidden-field', 'windows-host-network', 'image-floating-tag'];
 

@@ -271,8 +271,8 @@ describe('the README examples, run as processes', () => {
       });
       const r = runScript(path.join(dir, 'k8s-windows-krm.sh'), list);
       expect(r.status).toBe(2);
-      expect(r.stderr).toContain("spec.tolerations: toleration 'os' has no ':Effect'.");
-      expect(r.stderr).toContain('spec.cloud: "openshift" is not one of eks, aks, gke.');
+      expect(r.stderr).toContain("functionConfig.spec.tolerations[0]: toleration 'os' has no ':Effect'.");
+      expect(r.stderr).toContain('functionConfig.spec.cloud: "openshift" is not a cloud the rules know.');
     });
   });
 });

@@ -213,6 +213,18 @@ describe(POLICY_NAMES.kubernetes, () => {
       await stackViolations(POLICY_NAMES.kubernetes, [bad], { rules: { 'windows-forbidden-field': 'off' } }),
     ).toEqual([]);
   });
+
+  test('a typo in the policy config is a violation naming it, once, and the rest of the config still applies', async () => {
+    const bad = deployment('bad', { ...windowsPod, securityContext: { runAsUser: 1000 } });
+    const config = { rules: { 'windows-forbidden-feild': 'off' }, kubernetesVersion: '1.32' };
+    const mandatory = (await stackViolations(POLICY_NAMES.kubernetes, [bad], config)).map(([m]) => m);
+    expect(mandatory).toContain(
+      "[policy config] config.rules.windows-forbidden-feild: 'windows-forbidden-feild' is not a rule id. Fix: Did you mean 'windows-forbidden-field'?",
+    );
+    expect(mandatory.some((m) => m.startsWith('[windows-forbidden-field]'))).toBe(true);
+    const advice = (await stackViolations(POLICY_NAMES.kubernetesAdvice, [bad], config)).map(([m]) => m);
+    expect(advice.filter((m) => m.startsWith('[policy config]'))).toEqual([]);
+  });
 });
 
 describe(`${POLICY_NAMES.kubernetesAdvice}: the cloud in the policy config`, () => {

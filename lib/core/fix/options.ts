@@ -4,7 +4,7 @@
  */
 import { IssueCollector } from '../errors';
 import { parseWindowsRelease } from '../releases';
-import { GKE_WINDOWS_TAINT, TAINT_EFFECTS, type Taint, type TaintEffect } from '../target';
+import { GKE_WINDOWS_TAINT, TAINT_EFFECTS, type Taint } from '../target';
 import type { FixTarget } from '../validate/fixes';
 import { CLOUDS, type Cloud } from '../cloud-gates';
 import type { ValidateOptions } from '../validate/types';
@@ -50,23 +50,7 @@ export interface FixOptions extends ValidateOptions {
   readonly pinLinux?: boolean;
 }
 
-/** `key=value:Effect` or `key:Effect` (kubectl taint's spelling), as a taint. */
-export function parseTaint(text: string): { ok: true; taint: Taint } | { ok: false; message: string; fix: string } {
-  const fix =
-    "Write it as kubectl taint does: 'key=value:Effect' or 'key:Effect', Effect one of NoSchedule, PreferNoSchedule, NoExecute.";
-  const colon = text.lastIndexOf(':');
-  if (colon <= 0) return { ok: false, message: `toleration '${text}' has no ':Effect'.`, fix };
-  const effect = text.slice(colon + 1);
-  const head = text.slice(0, colon);
-  const eq = head.indexOf('=');
-  const key = eq < 0 ? head : head.slice(0, eq);
-  const value = eq < 0 ? undefined : head.slice(eq + 1);
-  if (!(TAINT_EFFECTS as readonly string[]).includes(effect)) {
-    return { ok: false, message: `toleration '${text}': effect '${effect}' is not a Kubernetes taint effect.`, fix };
-  }
-  if (key === '') return { ok: false, message: `toleration '${text}' has an empty key.`, fix };
-  return { ok: true, taint: { key, ...(value !== undefined ? { value } : {}), effect: effect as TaintEffect } };
-}
+export { parseTaint } from '../validate/settings';
 
 function sameTaint(a: Taint, b: Taint): boolean {
   return a.key === b.key && a.value === b.value && a.effect === b.effect;

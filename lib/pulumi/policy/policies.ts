@@ -16,9 +16,11 @@ import type {
   StackValidationArgs,
   StackValidationPolicy,
 } from '@pulumi/policy';
-import { isWindowsRelease } from '../../core/releases';
 import { RULES_BY_ID, validateManifests } from '../../core/validate';
-import { CLOUDS, type Cloud } from '../../core/cloud-gates';
+import { CLOUDS } from '../../core/cloud-gates';
+import type { ValidationIssue } from '../../core/errors';
+import { readSettings, RULE_SETTINGS } from '../../core/validate/settings';
+import { WINDOWS_RELEASES } from '../../core/releases';
 import type { Diagnostic, RuleSetting, ValidateOptions } from '../../core/validate/types';
 import { manifestOf, type StackManifest } from './manifests';
 import { clusterFindings, nodePoolFindings, type CloudFinding, type StackResource } from './node-pools';
@@ -63,22 +65,29 @@ const KUBERNETES_CONFIG_SCHEMA: PolicyConfigSchema = {
   properties: {
     rules: {
       type: 'object',
-      additionalProperties: { type: 'string', enum: ['error', 'warning', 'info', 'off'] },
+      additionalProperties: { type: 'string', enum: [...RULE_SETTINGS] },
     },
-    windowsRelease: { type: 'string', enum: ['2019', '2022', '2025'] },
+    windowsRelease: { type: 'string', enum: [...WINDOWS_RELEASES] },
     kubernetesVersion: { type: 'string' },
     cloud: { type: 'string', enum: [...CLOUDS] },
   },
 };
 
-function validateOptionsFrom(config: WindowsKubernetesPolicyConfig | undefined): ValidateOptions {
-  const c = config ?? {};
-  return {
-    ...(c.rules !== undefined ? { rules: c.rules } : {}),
-    ...(isWindowsRelease(c.windowsRelease) ? { windowsRelease: c.windowsRelease } : {}),
-    ...(c.kubernetesVersion !== undefined ? { kubernetesVersion: c.kubernetesVersion } : {}),
-    ...((CLOUDS as readonly unknown[]).includes(c.cloud) ? { cloud: c.cloud as Cloud } : {}),
-  };
+/**
+ * The policy config read by the engine's one settings reader (the same words and strictness as cdk8s.yaml and a
+ * KRM functionConfig): options, and every problem with it (an unknown rule id the schema cannot catch).
+ */
+function validateOptionsFrom(config: WindowsKubernetesPolicyConfig | undefined): {
+  options: ValidateOptions;
+  issues: readonly ValidationIssue[];
+} {
+  const { settings, issues } = readSettings(config ?? {}, 'config', [
+    'rules',
+    'windowsRelease',
+    'kubernetesVersion',
+    'cloud',
+  ]);
+  return { options: settings, issues };
 }
 
 /** `[rule-id] Kind namespace/name: path: message Fix: ...`, and `(fixable: k8s-windows fix)` when it is. */
@@ -140,7 +149,12 @@ function kubernetesPolicy(level: Level): StackValidationPolicy {
     enforcementLevel: level,
     configSchema: KUBERNETES_CONFIG_SCHEMA,
     validateStack: (args: StackValidationArgs, reportViolation: ReportViolation) => {
-      const options = validateOptionsFrom(args.getConfig<WindowsKubernetesPolicyConfig>());
+      const { options, issues } = validateOptionsFrom(args.getConfig<WindowsKubernetesPolicyConfig>());
+      // A config problem is said once, by the mandatory policy, and the rest still runs on what could be read.
+      if (level === 'mandatory') {
+        for (const i of issues)
+          reportViolation(`[policy config] ${i.path}: ${i.message}${i.fix ? ` Fix: ${i.fix}` : ''}`);
+      }
       for (const { urn, diagnostic } of kubernetesDiagnostics(args.resources, options)) {
         if (wanted(level, diagnostic.severity)) reportViolation(formatDiagnostic(diagnostic), urn);
       }

@@ -1,0 +1,216 @@
+/**
+ * The one reader of engine settings written by hand: the cdk8s plugin's `properties` in cdk8s.yaml, the policy
+ * pack's config, a KRM functionConfig and the CLI's `--severity`/`--disable` flags all go through it, so each
+ * source takes the same values, refuses the same mistakes with the same words, and lists every problem at once.
+ */
+import { CLOUDS, type Cloud } from '../cloud-gates';
+import type { ValidationIssue } from '../errors';
+import { parseKubernetesMinor, parseWindowsRelease, type WindowsRelease } from '../releases';
+import { TAINT_EFFECTS, type Taint, type TaintEffect } from '../target';
+import { unknownRuleFix } from '../suggest';
+import { RULES_BY_ID } from './rules';
+import { SEVERITIES, type RuleSetting, type Severity } from './types';
+
+/** Every setting a source may take; each front door names the ones it accepts. */
+export interface EngineSettings {
+  /** Disable (`off`) or re-level rules by id. */
+  readonly rules?: Readonly<Record<string, RuleSetting>>;
+  readonly windowsRelease?: WindowsRelease;
+  readonly kubernetesVersion?: string;
+  readonly cloud?: Cloud;
+  /** Taints of the Windows nodes (`fix`). */
+  readonly tolerations?: readonly Taint[];
+  /** A RuntimeClass that pins the release (`fix`). */
+  readonly runtimeClassName?: string;
+  /** Pin Linux pods of a mixed set (`fix`). */
+  readonly pinLinux?: boolean;
+  /** Lowest severity that fails the run. */
+  readonly failOn?: Severity;
+}
+
+export type SettingName = keyof EngineSettings;
+
+/** The severities and `off`: what a rule can be set to. */
+export const RULE_SETTINGS: readonly RuleSetting[] = [...SEVERITIES, 'off'];
+
+/** Problems with one rule id and its setting, named at `path` (`properties.rules.ID`, `--severity ID`). */
+export function checkRuleSetting(id: string, setting: unknown, path: string): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  if (!RULES_BY_ID.has(id)) {
+    issues.push({ path, message: `'${id}' is not a rule id.`, fix: unknownRuleFix(id, [...RULES_BY_ID.keys()]) });
+  }
+  if (typeof setting !== 'string' || !(RULE_SETTINGS as readonly string[]).includes(setting)) {
+    issues.push({
+      path,
+      message: `${JSON.stringify(setting)} is not a rule setting.`,
+      // YAML 1.1 readers turn a bare off into false.
+      fix: `Use one of ${RULE_SETTINGS.join(', ')} (quote 'off' in YAML, or it may read as false).`,
+    });
+  }
+  return issues;
+}
+
+/** A comma-separated string (a ConfigMap's data holds only strings) or a list. */
+function items(value: unknown): unknown[] | undefined {
+  if (Array.isArray(value)) return value;
+  if (typeof value === 'string') {
+    return value
+      .split(',')
+      .map((x) => x.trim())
+      .filter((x) => x !== '');
+  }
+  return undefined;
+}
+
+/** `key=value:Effect` or `key:Effect` (kubectl taint's spelling), as a taint. */
+export function parseTaint(text: string): { ok: true; taint: Taint } | { ok: false; message: string; fix: string } {
+  const fix =
+    "Write it as kubectl taint does: 'key=value:Effect' or 'key:Effect', Effect one of NoSchedule, PreferNoSchedule, NoExecute.";
+  const colon = text.lastIndexOf(':');
+  if (colon <= 0) return { ok: false, message: `toleration '${text}' has no ':Effect'.`, fix };
+  const effect = text.slice(colon + 1);
+  const head = text.slice(0, colon);
+  const eq = head.indexOf('=');
+  const key = eq < 0 ? head : head.slice(0, eq);
+  const value = eq < 0 ? undefined : head.slice(eq + 1);
+  if (!(TAINT_EFFECTS as readonly string[]).includes(effect)) {
+    return { ok: false, message: `toleration '${text}': effect '${effect}' is not a Kubernetes taint effect.`, fix };
+  }
+  if (key === '') return { ok: false, message: `toleration '${text}' has an empty key.`, fix };
+  return { ok: true, taint: { key, ...(value !== undefined ? { value } : {}), effect: effect as TaintEffect } };
+}
+
+function readTolerations(value: unknown, path: string, issues: ValidationIssue[]): Taint[] | undefined {
+  const list = items(value);
+  if (list === undefined) {
+    issues.push({ path, message: 'tolerations is not a list.', fix: "Write e.g. ['os=windows:NoSchedule']." });
+    return undefined;
+  }
+  const out: Taint[] = [];
+  list.forEach((t, i) => {
+    const text =
+      typeof t === 'string'
+        ? t
+        : typeof t === 'object' && t !== null && typeof (t as Taint).key === 'string'
+          ? `${(t as Taint).key}${typeof (t as Taint).value === 'string' ? `=${(t as Taint).value}` : ''}:${String((t as Taint).effect)}`
+          : undefined;
+    const parsed = text === undefined ? undefined : parseTaint(text);
+    if (parsed?.ok) out.push(parsed.taint);
+    else
+      issues.push({
+        path: `${path}[${i}]`,
+        message: parsed ? parsed.message : `${JSON.stringify(t)} is not 'key=value:Effect' or { key, value, effect }.`,
+        fix: parsed ? parsed.fix : "Write e.g. 'os=windows:NoSchedule'.",
+      });
+  });
+  return out;
+}
+
+/**
+ * Reads hand-written settings (untyped: parsed YAML or JSON) at `where` (`properties`, `functionConfig.spec`,
+ * `config`), taking only the `accepted` names. Numbers where YAML turned a release into one (`2022`) are taken;
+ * a version YAML turned into a number is refused, since `1.30` reads as 1.3.
+ */
+export function readSettings(
+  raw: unknown,
+  where: string,
+  accepted: readonly SettingName[],
+): { readonly settings: EngineSettings; readonly issues: readonly ValidationIssue[] } {
+  const issues: ValidationIssue[] = [];
+  const out: { -readonly [K in SettingName]?: EngineSettings[K] } = {};
+  if (raw === undefined || raw === null) return { settings: out, issues };
+  if (typeof raw !== 'object' || Array.isArray(raw)) {
+    issues.push({ path: where, message: `${where} is not a mapping.`, fix: `Write ${accepted.join(', ')} as keys.` });
+    return { settings: out, issues };
+  }
+  const at = (name: string) => `${where}.${name}`;
+  for (const [name, value] of Object.entries(raw as Record<string, unknown>)) {
+    if (!(accepted as readonly string[]).includes(name)) {
+      issues.push({ path: at(name), message: `'${name}' is not a setting here.`, fix: `Use ${accepted.join(', ')}.` });
+      continue;
+    }
+    if (value === undefined || value === null) continue;
+    const setting = name as SettingName;
+    switch (setting) {
+      case 'rules': {
+        if (typeof value !== 'object' || Array.isArray(value)) {
+          issues.push({
+            path: at(name),
+            message: 'rules is not a map of rule id to setting.',
+            fix: "Write rules: { <rule-id>: 'off' }.",
+          });
+          break;
+        }
+        const rules: Record<string, RuleSetting> = {};
+        for (const [id, level] of Object.entries(value as Record<string, unknown>)) {
+          const problems = checkRuleSetting(id, level, `${at(name)}.${id}`);
+          issues.push(...problems);
+          if (problems.length === 0) rules[id] = level as RuleSetting;
+        }
+        out.rules = rules;
+        break;
+      }
+      case 'windowsRelease': {
+        const parsed =
+          typeof value === 'string' || typeof value === 'number' ? parseWindowsRelease(String(value)) : undefined;
+        if (parsed?.ok) out.windowsRelease = parsed.release;
+        else
+          issues.push({
+            path: at(name),
+            message: parsed ? parsed.message : `${JSON.stringify(value)} is not a Windows Server release.`,
+            ...(parsed ? { fix: parsed.fix } : { fix: "Write e.g. '2022'." }),
+          });
+        break;
+      }
+      case 'kubernetesVersion':
+        if (typeof value === 'string' && parseKubernetesMinor(value) !== undefined) out.kubernetesVersion = value;
+        else
+          issues.push({
+            path: at(name),
+            message:
+              typeof value === 'number'
+                ? `${value} is a number: YAML reads 1.30 as 1.3.`
+                : `${JSON.stringify(value)} is not a Kubernetes 1.x version.`,
+            fix: "Write it as a quoted string such as '1.30'.",
+          });
+        break;
+      case 'cloud':
+        if ((CLOUDS as readonly unknown[]).includes(value)) out.cloud = value as Cloud;
+        else
+          issues.push({
+            path: at(name),
+            message: `${JSON.stringify(value)} is not a cloud the rules know.`,
+            fix: `Use one of ${CLOUDS.join(', ')}, or leave it out.`,
+          });
+        break;
+      case 'tolerations': {
+        const taints = readTolerations(value, at(name), issues);
+        if (taints !== undefined) out.tolerations = taints;
+        break;
+      }
+      case 'runtimeClassName':
+        if (typeof value === 'string' && value !== '') out.runtimeClassName = value;
+        else issues.push({ path: at(name), message: `${JSON.stringify(value)} is not a RuntimeClass name.` });
+        break;
+      case 'pinLinux':
+        if (value === true || value === 'true') out.pinLinux = true;
+        else if (value === false || value === 'false') out.pinLinux = false;
+        else issues.push({ path: at(name), message: `${JSON.stringify(value)} is not true or false.` });
+        break;
+      case 'failOn':
+        if ((SEVERITIES as readonly unknown[]).includes(value)) out.failOn = value as Severity;
+        else
+          issues.push({
+            path: at(name),
+            message: `${JSON.stringify(value)} is not a severity.`,
+            fix: `Use one of ${SEVERITIES.join(', ')}.`,
+          });
+        break;
+      default: {
+        const unknownSetting: never = setting;
+        throw new Error(`unhandled setting ${String(unknownSetting)}`);
+      }
+    }
+  }
+  return { settings: out, issues };
+}
