@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { README, withRuleCatalogue } from '../scripts/update-readme';
+import { readdirSync } from 'node:fs';
+import { README, RULE_PAGES, rulePages, withRuleCatalogue } from '../scripts/update-readme';
 
 const readme = readFileSync(README, 'utf8');
 
@@ -16,4 +17,10 @@ test('the README set-up commands are the package scripts CI runs', () => {
   expect(readme).toContain('\nnpm test ');
   for (const script of ['synth', 'test', 'plan', 'bench', 'build', 'docs']) expect(pkg.scripts[script]).toBeDefined();
   expect(readFileSync(path.join(__dirname, '..', '.ci', 'run'), 'utf8')).toContain('npm test');
+});
+
+test('every rule module has its page in docs/rules, as `npm run docs` writes it', () => {
+  const pages = rulePages();
+  expect(readdirSync(RULE_PAGES).sort()).toEqual([...pages.keys()].sort());
+  for (const [file, text] of pages) expect(readFileSync(path.join(RULE_PAGES, file), 'utf8')).toBe(text);
 });

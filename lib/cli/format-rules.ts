@@ -23,15 +23,21 @@ export function formatRulesJson(rules: readonly RuleInfo[]): string {
   return `${JSON.stringify(rules, null, 2)}\n`;
 }
 
-/** The catalogue as the Markdown table the README carries between its `rules` markers (`npm run docs`). */
-export function formatRulesMarkdown(rules: readonly RuleInfo[]): string {
+/**
+ * The catalogue as the Markdown table the README carries between its `rules` markers (`npm run docs`); `link` says
+ * where a rule's id points (its page, or its upstream documentation).
+ */
+export function formatRulesMarkdown(
+  rules: readonly RuleInfo[],
+  link: (id: string, docs: string) => string = (_id, docs) => docs,
+): string {
   const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
   const lines = [
     '| rule | severity | family | what it finds | why | why this severity | `fix` |',
     '| --- | --- | --- | --- | --- | --- | --- |',
     ...rules.map(
       (r) =>
-        `| [\`${r.id}\`](${r.docs}) | ${r.defaultSeverity} | ${r.family} | ${cell(r.summary)} | ${cell(r.rationale)} | ${cell(r.severityReason)} | ${r.fixable !== undefined ? cell(r.fixable) : '—'} |`,
+        `| [\`${r.id}\`](${link(r.id, r.docs)}) | ${r.defaultSeverity} | ${r.family} | ${cell(r.summary)} | ${cell(r.rationale)} | ${cell(r.severityReason)} | ${r.fixable !== undefined ? cell(r.fixable) : '—'} |`,
     ),
   ];
   return `${lines.join('\n')}\n`;

@@ -5,7 +5,7 @@
  */
 import { API_SERVER_FIXES } from '../validate/checks/api-server';
 import { HOST_PROCESS_FIXES } from '../validate/checks/host-process';
-import { IMAGE_FIXES, IMAGE_TARGET_FIXES } from '../validate/checks/images';
+import { RULE_MODULES } from '../rules';
 import { POD_FEATURE_FIXES } from '../validate/checks/pod-features';
 import { SCHEDULING_FIXES, SCHEDULING_TARGET_FIXES } from '../validate/checks/scheduling';
 import type { Fixer, TargetFixer } from '../validate/fixes';
@@ -14,12 +14,25 @@ function gather<F>(tables: readonly Readonly<Partial<Record<string, F>>>[]): Rea
   return new Map(tables.flatMap((table) => Object.entries(table).filter((e): e is [string, F] => e[1] !== undefined)));
 }
 
-export const FIXERS: ReadonlyMap<string, Fixer> = gather([
+/** A rule module's fixer of one kind, as a table entry. */
+function fromModules<K extends 'fix' | 'targetFix'>(kind: K) {
+  const table: Record<string, NonNullable<(typeof RULE_MODULES)[number][K]>> = {};
+  for (const rule of RULE_MODULES) {
+    const fixer = rule[kind];
+    if (fixer !== undefined) table[rule.meta.id] = fixer;
+  }
+  return table;
+}
+
+export const FIXERS: ReadonlyMap<string, Fixer> = gather<Fixer>([
   API_SERVER_FIXES,
   HOST_PROCESS_FIXES,
-  IMAGE_FIXES,
   POD_FEATURE_FIXES,
   SCHEDULING_FIXES,
+  fromModules('fix'),
 ]);
 
-export const TARGET_FIXERS: ReadonlyMap<string, TargetFixer> = gather([IMAGE_TARGET_FIXES, SCHEDULING_TARGET_FIXES]);
+export const TARGET_FIXERS: ReadonlyMap<string, TargetFixer> = gather<TargetFixer>([
+  SCHEDULING_TARGET_FIXES,
+  fromModules('targetFix'),
+]);

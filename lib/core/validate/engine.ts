@@ -6,7 +6,6 @@ import { isWorkloadKind, locatePodSpec } from '../workloads';
 import { checkApiServer } from './checks/api-server';
 import { checkCredspecObject, checkPodGmsa } from './checks/gmsa';
 import { checkHostProcess } from './checks/host-process';
-import { checkImages } from './checks/images';
 import { checkPodFeatures } from './checks/pod-features';
 import { checkPodSecurity } from './checks/pod-security';
 import { checkResourcesAndProbes } from './checks/resources';
@@ -17,10 +16,12 @@ import {
   checkWildcardTolerations,
   checkWindowsScheduling,
 } from './checks/scheduling';
+import { caseSeverity, RULE_MODULES, type PodRuleContext, type RuleModule, type RuleReport } from '../rules';
 import { buildIndex, namespaceOf, type SetIndex } from './context';
 import { sourceOf } from './loader';
 import { analyzePod, type PodFacts } from './pod';
 import { DiagnosticSink, type Report } from './report';
+import type { RuleId } from './rules';
 import type { Diagnostic, ValidateOptions } from './types';
 import { isRecord, type Rec } from './util';
 
@@ -58,6 +59,23 @@ interface PodEntry {
   readonly facts: PodFacts;
   readonly report: Report;
   readonly source: string;
+  /** The objects of the pod's own file (or the whole set). */
+  readonly local: SetIndex;
+}
+
+/**
+ * Each module rule's reporter, made once per run: `target` is pointed at the object being checked, so checking
+ * an object allocates nothing per rule.
+ */
+class RuleReporter {
+  target: Report = () => undefined;
+  readonly emit: RuleReport;
+
+  constructor(readonly rule: RuleModule) {
+    const id = rule.meta.id as RuleId;
+    this.emit = (path, message, fix, caseName) =>
+      this.target(id, path, message, fix, caseSeverity(rule.meta, caseName));
+  }
 }
 
 /**
@@ -105,7 +123,7 @@ export function validateManifests(objects: readonly unknown[], options: Validate
       const source = sources[i];
       const local = sourceIndexes.get(source) ?? index;
       const facts = analyzePod(obj, loc, index, opts);
-      pods.push({ facts, report, source });
+      pods.push({ facts, report, source, local });
       if (facts.windows) {
         let byLabel = windowsPods.get(source);
         if (!byLabel) windowsPods.set(source, (byLabel = new WindowsPodsByLabel()));
@@ -115,7 +133,6 @@ export function validateManifests(objects: readonly unknown[], options: Validate
       checkHostProcess(facts, report);
       checkPodGmsa(facts, index, local, report);
       checkWindowsScheduling(facts, opts, report);
-      checkImages(facts, opts, report);
       checkPodFeatures(facts, report);
       checkResourcesAndProbes(facts, report);
       checkPodSecurity(facts, index, opts, report);
@@ -137,8 +154,14 @@ export function validateManifests(objects: readonly unknown[], options: Validate
   });
 
   const hybridSources = new Set(pods.filter((p) => p.facts.windows).map((p) => p.source));
+  const reporters = RULE_MODULES.map((rule) => new RuleReporter(rule));
   for (const p of pods) {
     const hybrid = hybridSources.has(p.source);
+    const context: PodRuleContext = { options: opts, index, local: p.local, hybrid };
+    for (const r of reporters) {
+      r.target = p.report;
+      r.rule.check.run(p.facts, context, r.emit);
+    }
     checkWildcardTolerations(p.facts, hybrid, p.report);
     if (hybrid) checkLinuxPinned(p.facts, p.report);
   }

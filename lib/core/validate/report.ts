@@ -3,7 +3,7 @@
  * the resource. Checks call `report(ruleId, path, message, fix)` and never see options.
  */
 import { WAIVE_ANNOTATION, type Diagnostic, type ResourceRef, type RuleSetting, type Severity } from './types';
-import { RULES_BY_ID, type RuleId } from './rules';
+import { RULES, RULES_BY_ID, type RuleId } from './rules';
 import { sourceOf } from './loader';
 import { isRecord, rec, str } from './util';
 
@@ -12,6 +12,9 @@ import { isRecord, rec, str } from './util';
  * in certainty, e.g. an RBAC grant that cannot be checked without RBAC objects); `options.rules` still wins.
  */
 export type Report = (ruleId: RuleId, path: string, message: string, fix?: string, severity?: Severity) => void;
+
+const RANKS: ReadonlyMap<string, number> = new Map(RULES.map((r, i) => [r.id, i]));
+const rank = (id: string): number => RANKS.get(id) ?? RANKS.size;
 
 const SETTINGS: ReadonlySet<string> = new Set<RuleSetting>(['off', 'error', 'warning', 'info']);
 
@@ -89,9 +92,14 @@ export class DiagnosticSink {
     };
   }
 
+  /** Every diagnostic: by object in input order, and within an object in catalogue order (stable). */
   diagnostics(): Diagnostic[] {
     const out: Diagnostic[] = [];
-    for (const b of this.buckets) if (b !== undefined) for (const d of b) out.push(d);
+    for (const b of this.buckets) {
+      if (b === undefined) continue;
+      if (b.length > 1) b.sort((x, y) => rank(x.ruleId) - rank(y.ruleId));
+      for (const d of b) out.push(d);
+    }
     return out;
   }
 }

@@ -2,7 +2,8 @@
  * The rule catalogue: every rule `validateManifests` can report, with its default severity and why it matters.
  * Ids are stable: users waive and re-level rules by id, so an id is never renamed or reused.
  */
-import type { RuleInfo } from './types';
+import { RULE_MODULES, type ModuleRuleId } from '../rules';
+import type { RuleFamily, RuleInfo } from './types';
 
 const K8S_WINDOWS = 'https://kubernetes.io/docs/concepts/windows/intro/';
 const K8S_WINDOWS_GUIDE = 'https://kubernetes.io/docs/concepts/windows/user-guide/';
@@ -340,70 +341,6 @@ const RULE_LIST = [
     severityReason: 'The kubelet still sets the beta label, so the pod schedules.',
   },
   // --- images ---
-  {
-    id: 'image-build-mismatch',
-    family: 'images',
-    defaultSeverity: 'error',
-    summary: 'An image built for another Windows release than the nodes the pod is pinned to.',
-    rationale:
-      'Process isolation needs equal image and host builds ("the container operating system does not match the host operating system"); Hyper-V needs the image to be the same or older.',
-    docs: VERSION_COMPAT,
-    severityReason: 'The container cannot start on the nodes the pod is pinned to.',
-  },
-  {
-    id: 'image-sac',
-    family: 'images',
-    defaultSeverity: 'error',
-    summary:
-      'An image built for a retired Windows release: 2016 (ltsc2016) or an end-of-life SAC release (1709 to 20H2).',
-    rationale: 'No supported node runs Windows Server 2016 or a SAC build (1709, 1803, 1903, 1909, 2004, 20H2).',
-    docs: VERSION_COMPAT,
-    severityReason: 'No supported node can run the image.',
-  },
-  {
-    id: 'image-build-unpinned',
-    family: 'images',
-    defaultSeverity: 'warning',
-    summary: 'A single-build Windows image (ltsc2019, 1809, nanoserver-ltsc2022) in a pod that pins no Windows build.',
-    rationale:
-      'Process isolation needs the image build to equal the node build: the pod fails on nodes of any other release in the cluster.',
-    docs: VERSION_COMPAT,
-    severityReason:
-      "The pod starts only on nodes of the image's build and fails on every other release in the cluster.",
-  },
-  {
-    id: 'image-legacy-repository',
-    family: 'images',
-    defaultSeverity: 'warning',
-    summary:
-      'An image from a retired Docker Hub microsoft/* repository (microsoft/iis, microsoft/windowsservercore, ...) with a tag that names no build.',
-    rationale:
-      'Microsoft stopped updating these repositories in 2019; they hold Windows Server 2016 and SAC builds and nothing for 2022 or 2025.',
-    docs: 'https://techcommunity.microsoft.com/blog/containers/the-microsoft-container-registry-mcr/382258',
-    severityReason: 'The repository has no image for Windows Server 2022 or 2025 nodes.',
-  },
-  {
-    id: 'image-floating-tag',
-    family: 'images',
-    defaultSeverity: 'info',
-    summary:
-      'A Windows image whose tag names no Windows build (`1.0`, `latest`, no tag), from a publisher not known to ship multi-arch lists.',
-    rationale:
-      "A multi-arch manifest list lets containerd pick the entry for the node's build; a single-build image behind such a tag runs only on nodes of its build. Check the manifest covers your nodes.",
-    docs: VERSION_COMPAT,
-    severityReason:
-      'The reference cannot tell a multi-arch manifest list from a single-build image; known multi-arch publishers are not reported.',
-  },
-  {
-    id: 'windows-release-support',
-    family: 'images',
-    defaultSeverity: 'warning',
-    summary: 'A pod pinned to a Windows release that the Kubernetes version does not support.',
-    rationale:
-      'Windows Server 2019 is no longer listed upstream and AKS refuses it from Kubernetes 1.33; each release has a first Kubernetes minor.',
-    docs: K8S_WINDOWS,
-    severityReason: 'Pools of that release are refused or unsupported on that Kubernetes version.',
-  },
   // --- unsupported pod features ---
   {
     id: 'windows-host-network',
@@ -572,12 +509,13 @@ const RULE_LIST = [
   },
 ] as const satisfies readonly RuleInfo[];
 
-/** A rule id of the catalogue. */
-export type RuleId = (typeof RULE_LIST)[number]['id'];
+/** A rule id of the catalogue: one of a rule module (../rules/) or of the list above. */
+export type RuleId = (typeof RULE_LIST)[number]['id'] | ModuleRuleId;
 
 /**
- * The rules `fixManifests` can fix, and how. The fixers live beside each rule's check (the `*_FIXES` tables in
- * checks/); a test keeps this table and those fixers in step.
+ * The rules `fixManifests` can fix, and how, for the rules not yet in modules (a module says it in its meta). The
+ * fixers live beside each rule's check (the `*_FIXES` tables in checks/); a test keeps this table and those fixers
+ * in step.
  */
 const FIXABLE: Readonly<Partial<Record<RuleId, string>>> = {
   'windows-forbidden-field': 'Removes the field; the change report names it and its value.',
@@ -593,15 +531,32 @@ const FIXABLE: Readonly<Partial<Record<RuleId, string>>> = {
     'Adds a toleration for each taint of the target (--toleration, or a --cloud preset that taints); none without one.',
   'linux-node-selector-missing': 'With pinLinux (--pin-linux): adds nodeSelector kubernetes.io/os: linux.',
   'windows-host-port': 'On HostProcess pods: sets hostPort to the containerPort (other pods are left to you).',
-  'image-build-unpinned':
-    'Pins the pod to the build of --windows-release (or --runtime-class), else to the build its image needs.',
 };
 
-/** The rule catalogue, in the order `k8s-windows rules` lists it. */
-export const RULES: readonly RuleInfo[] = RULE_LIST.map((r): RuleInfo => {
-  const fixable = FIXABLE[r.id];
-  return fixable === undefined ? r : { ...r, fixable };
-});
+/** Catalogue order: by family, in this order (every family named, so a new one fails the build here). */
+const FAMILY_ORDER: Readonly<Record<RuleFamily, number>> = {
+  'api-server': 0,
+  'windows-options': 1,
+  'host-process': 2,
+  gmsa: 3,
+  scheduling: 4,
+  images: 5,
+  'pod-features': 6,
+  resources: 7,
+  probes: 8,
+  services: 9,
+  'pod-security': 10,
+  input: 11,
+};
+
+/** The rule catalogue, in the order `k8s-windows rules` lists it: by family, then as listed or registered. */
+export const RULES: readonly RuleInfo[] = [
+  ...RULE_LIST.map((r): RuleInfo => {
+    const fixable = FIXABLE[r.id];
+    return fixable === undefined ? r : { ...r, fixable };
+  }),
+  ...RULE_MODULES.map(({ meta }): RuleInfo => meta),
+].sort((a, b) => FAMILY_ORDER[a.family] - FAMILY_ORDER[b.family]);
 
 /** Rule metadata by id. */
 export const RULES_BY_ID: ReadonlyMap<string, RuleInfo> = new Map(RULES.map((r) => [r.id, r]));

@@ -58,6 +58,11 @@ export interface RuleInfo {
    * fixable rule's fixer may still leave a finding alone when the fix is not certain for it (then it stays reported).
    */
   readonly fixable?: string;
+  /**
+   * The cases in which the rule reports at another severity than its default, each with when and why; absent when
+   * every finding has the default.
+   */
+  readonly cases?: readonly { readonly name: string; readonly severity: Severity; readonly when: string }[];
 }
 
 /** Per-rule settings: `'off'` disables, a severity re-levels. */

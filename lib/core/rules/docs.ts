@@ -1,0 +1,4 @@
+/** Upstream pages the rules link as their documentation. */
+export const K8S_WINDOWS = 'https://kubernetes.io/docs/concepts/windows/intro/';
+export const VERSION_COMPAT =
+  'https://learn.microsoft.com/virtualization/windowscontainers/deploy-containers/version-compatibility';

@@ -1,0 +1,135 @@
+/**
+ * image-build-unpinned: a single-build image in a pod that pins no build starts only on nodes of that build and
+ * fails on every other ("the container operating system does not match the host operating system",
+ * https://learn.microsoft.com/virtualization/windowscontainers/deploy-containers/version-compatibility).
+ */
+import { WINDOWS_BUILD_LABEL } from '../kube';
+import { releaseInfo, type WindowsRelease } from '../releases';
+import type { FixEdit, FixTarget } from '../validate/fixes';
+import type { PodFacts } from '../validate/pod';
+import { releaseImages } from '../validate/pod-images';
+import { join, key, stringMap } from '../validate/util';
+import { VERSION_COMPAT } from './docs';
+import { defineRule } from './rule';
+
+/**
+ * The edit that pins a Windows pod to `release`: `runtimeClassName` when the target names one, else the build
+ * selector. None for pods that pin a build already (or select a pool that may), HostProcess pods (they run on any
+ * build) and DaemonSets whose images name no build (multi-arch node agents follow every Windows node).
+ */
+function releasePin(p: PodFacts, target: FixTarget, release = target.release): FixEdit[] {
+  if (release === undefined || p.hostProcess || p.runtimeClassName !== undefined) return [];
+  // Pinned already, by the engine's reading (build selector or affinity, AKS os-sku, a retired build), or by a
+  // pool label whose release the input does not show.
+  if ((p.pin !== undefined && p.pin.path !== '') || p.retiredPin !== undefined || p.poolSelector !== undefined) {
+    return [];
+  }
+  if (stringMap(p.spec, 'nodeSelector')[WINDOWS_BUILD_LABEL] !== undefined) return [];
+  if (p.kind === 'DaemonSet' && imageRelease(p) === undefined) return [];
+  if (target.runtimeClassName !== undefined && release === target.release) {
+    return [{ op: 'set', path: join(p.path, 'runtimeClassName'), value: target.runtimeClassName }];
+  }
+  return [
+    { op: 'set', path: join(p.path, 'nodeSelector', key(WINDOWS_BUILD_LABEL)), value: releaseInfo(release).build },
+  ];
+}
+
+/** The release the pod's first single-build image is built for. */
+function imageRelease(p: PodFacts): WindowsRelease | undefined {
+  return releaseImages(p)[0]?.release;
+}
+
+export default defineRule({
+  meta: {
+    id: 'image-build-unpinned',
+    family: 'images',
+    defaultSeverity: 'warning',
+    summary: 'A single-build Windows image (ltsc2019, 1809, nanoserver-ltsc2022) in a pod that pins no Windows build.',
+    rationale:
+      'Process isolation needs the image build to equal the node build: the pod fails on nodes of any other release in the cluster.',
+    docs: VERSION_COMPAT,
+    severityReason:
+      "The pod starts only on nodes of the image's build and fails on every other release in the cluster.",
+    fixable: 'Pins the pod to the build of --windows-release (or --runtime-class), else to the build its image needs.',
+  },
+  check: {
+    scope: 'pod',
+    run(p, _context, report) {
+      if (!p.windows || p.pin !== undefined || p.retiredPin !== undefined) return;
+      const first = releaseImages(p)[0];
+      // A RuntimeClass outside the set may carry the build selector, and a pool label (agentpool: win22) may pin a
+      // pool of one release; Hyper-V runs older images on newer hosts.
+      if (!first || p.isolation !== 'process' || !p.isolationKnown || p.poolSelector !== undefined) return;
+      const info = releaseInfo(first.release);
+      report(
+        join(p.path, 'nodeSelector'),
+        `${first.path} '${first.image}' is built for ${info.displayName} only, but the pod pins no Windows build: on nodes of any other release it fails with "the container operating system does not match the host operating system".`,
+        `Add nodeSelector { ${WINDOWS_BUILD_LABEL}: '${info.build}' } (or a RuntimeClass that pins it), or use a multi-arch image that covers every node build.`,
+      );
+    },
+  },
+  // Pinned to the target's release when one is given (a wrong image then shows as image-build-mismatch), else to
+  // the build its image needs: the only build it can start on.
+  fix: ({ pod, target }) => releasePin(pod, target, target.release ?? imageRelease(pod)),
+  // The release the user gave: every unpinned Windows pod gets it, whether or not the rule found it lacking.
+  targetFix: ({ pod, target }) => releasePin(pod, target),
+  examples: {
+    failing: [
+      {
+        title: 'An ltsc2022 image in a pod that selects Windows nodes of any build',
+        manifests: `apiVersion: v1
+kind: Pod
+metadata: {name: web}
+spec:
+  os: {name: windows}
+  nodeSelector:
+    kubernetes.io/os: windows
+  containers:
+  - name: web
+    image: mcr.microsoft.com/windows/nanoserver:ltsc2022
+`,
+        findings: [{ path: 'spec.nodeSelector' }],
+        fixed: `apiVersion: v1
+kind: Pod
+metadata: {name: web}
+spec:
+  os: {name: windows}
+  nodeSelector:
+    kubernetes.io/os: windows
+    node.kubernetes.io/windows-build: 10.0.20348
+  containers:
+  - name: web
+    image: mcr.microsoft.com/windows/nanoserver:ltsc2022
+`,
+      },
+    ],
+    passing: [
+      {
+        title: 'Pinned to the build of its image',
+        manifests: `apiVersion: v1
+kind: Pod
+metadata: {name: web}
+spec:
+  os: {name: windows}
+  nodeSelector: {kubernetes.io/os: windows, node.kubernetes.io/windows-build: '10.0.20348'}
+  containers:
+  - name: web
+    image: mcr.microsoft.com/windows/nanoserver:ltsc2022
+`,
+      },
+      {
+        title: 'A multi-arch image runs on every build',
+        manifests: `apiVersion: v1
+kind: Pod
+metadata: {name: web}
+spec:
+  os: {name: windows}
+  nodeSelector: {kubernetes.io/os: windows}
+  containers:
+  - name: web
+    image: mcr.microsoft.com/dotnet/framework/aspnet:4.8
+`,
+      },
+    ],
+  },
+});

@@ -1,0 +1,75 @@
+/**
+ * image-floating-tag: a Windows image whose tag names no build. containerd on a Windows node pulls the manifest
+ * list entry whose `os.version` matches the host; a single-build image behind such a tag runs only on nodes of
+ * its build (https://learn.microsoft.com/virtualization/windowscontainers/deploy-containers/version-compatibility).
+ */
+import { BUILDLESS_TAG_FIX, legacyWindowsRepository, windowsBuildCoverage } from '../images';
+import { podImages } from '../validate/pod-images';
+import { VERSION_COMPAT } from './docs';
+import { defineRule } from './rule';
+
+export default defineRule({
+  meta: {
+    id: 'image-floating-tag',
+    family: 'images',
+    defaultSeverity: 'info',
+    summary:
+      'A Windows image whose tag names no Windows build (`1.0`, `latest`, no tag), from a publisher not known to ship multi-arch lists.',
+    rationale:
+      "A multi-arch manifest list lets containerd pick the entry for the node's build; a single-build image behind such a tag runs only on nodes of its build. Check the manifest covers your nodes.",
+    docs: VERSION_COMPAT,
+    severityReason:
+      'The reference cannot tell a multi-arch manifest list from a single-build image; known multi-arch publishers are not reported.',
+  },
+  check: {
+    scope: 'pod',
+    run(p, _context, report) {
+      if (!p.windows) return;
+      for (const { path, image, ref, built } of podImages(p)) {
+        // Legacy repositories are image-legacy-repository; digests and known multi-arch publishers do not float.
+        if (built.kind !== 'unknown' || legacyWindowsRepository(ref)) continue;
+        if (ref.digest !== undefined || windowsBuildCoverage(ref) === 'multi') continue;
+        report(
+          path,
+          `${path} '${image}' has ${ref.tag ? `tag '${ref.tag}', which names` : 'no tag (it means :latest) and names'} no Windows build: if it is a single-build image it runs only on nodes of that build; a multi-arch manifest list is fine when it has an entry for every node build.`,
+          BUILDLESS_TAG_FIX,
+        );
+      }
+    },
+  },
+  examples: {
+    failing: [
+      {
+        title: 'A private image with a version tag: the reference cannot tell which builds it covers',
+        manifests: `apiVersion: v1
+kind: Pod
+metadata: {name: web}
+spec:
+  os: {name: windows}
+  containers:
+  - name: web
+    image: contoso.azurecr.io/shop/web:1.4.2
+`,
+        findings: [{ path: 'spec.containers[0].image' }],
+      },
+    ],
+    passing: [
+      {
+        title: "A known multi-arch publisher's build-less tag, and a digest",
+        manifests: `apiVersion: v1
+kind: Pod
+metadata: {name: web}
+spec:
+  os: {name: windows}
+  containers:
+  - name: web
+    image: mcr.microsoft.com/dotnet/framework/aspnet:4.8
+  - name: probe
+    image: registry.k8s.io/sig-storage/livenessprobe:v2.14.0
+  - name: pinned
+    image: contoso.azurecr.io/shop/web@sha256:${'a'.repeat(64)}
+`,
+      },
+    ],
+  },
+});

@@ -1,0 +1,68 @@
+/**
+ * image-legacy-repository: Docker Hub's `microsoft/*` Windows repositories, which Microsoft stopped updating when
+ * it moved to mcr.microsoft.com (https://techcommunity.microsoft.com/blog/containers/the-microsoft-container-registry-mcr/382258).
+ */
+import { legacyWindowsRepository } from '../images';
+import { podImages } from '../validate/pod-images';
+import { defineRule } from './rule';
+
+export default defineRule({
+  meta: {
+    id: 'image-legacy-repository',
+    family: 'images',
+    defaultSeverity: 'warning',
+    summary:
+      'An image from a retired Docker Hub microsoft/* repository (microsoft/iis, microsoft/windowsservercore, ...) with a tag that names no build.',
+    rationale:
+      'Microsoft stopped updating these repositories in 2019; they hold Windows Server 2016 and SAC builds and nothing for 2022 or 2025.',
+    docs: 'https://techcommunity.microsoft.com/blog/containers/the-microsoft-container-registry-mcr/382258',
+    severityReason: 'The repository has no image for Windows Server 2022 or 2025 nodes.',
+  },
+  check: {
+    scope: 'pod',
+    run(p, _context, report) {
+      if (!p.windows) return;
+      for (const { path, image, ref, built } of podImages(p)) {
+        // A tag that names a build is judged by its build (image-sac, image-build-mismatch).
+        const legacy = built.kind === 'unknown' ? legacyWindowsRepository(ref) : undefined;
+        if (!legacy) continue;
+        report(
+          path,
+          `${path} '${image}' comes from the retired Docker Hub repository ${legacy.repository}, which Microsoft stopped updating in 2019: it has images for Windows Server 2016 and SAC builds, none for 2022 or 2025 nodes.`,
+          `Use ${legacy.successor ?? 'the mcr.microsoft.com repository that replaced it'} with the ltsc tag of your nodes (e.g. ':ltsc2022' or a '-ltsc2022' suffix).`,
+        );
+      }
+    },
+  },
+  examples: {
+    failing: [
+      {
+        title: 'microsoft/iis without a tag',
+        manifests: `apiVersion: v1
+kind: Pod
+metadata: {name: web}
+spec:
+  os: {name: windows}
+  containers:
+  - name: web
+    image: microsoft/iis
+`,
+        findings: [{ path: 'spec.containers[0].image' }],
+      },
+    ],
+    passing: [
+      {
+        title: 'The mcr.microsoft.com successor with the tag of the nodes',
+        manifests: `apiVersion: v1
+kind: Pod
+metadata: {name: web}
+spec:
+  os: {name: windows}
+  containers:
+  - name: web
+    image: mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022
+`,
+      },
+    ],
+  },
+});

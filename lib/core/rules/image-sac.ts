@@ -1,0 +1,89 @@
+/**
+ * image-sac: an image built for a release no supported node runs — a Semi-Annual Channel build (1709 … 20H2) or
+ * Windows Server 2016 (https://learn.microsoft.com/windows-server/get-started/windows-server-release-info).
+ */
+import { podImages } from '../validate/pod-images';
+import { defineRule } from './rule';
+import { VERSION_COMPAT } from './docs';
+
+export default defineRule({
+  meta: {
+    id: 'image-sac',
+    family: 'images',
+    defaultSeverity: 'error',
+    summary:
+      'An image built for a retired Windows release: 2016 (ltsc2016) or an end-of-life SAC release (1709 to 20H2).',
+    rationale: 'No supported node runs Windows Server 2016 or a SAC build (1709, 1803, 1903, 1909, 2004, 20H2).',
+    docs: VERSION_COMPAT,
+    severityReason: 'No supported node can run the image.',
+  },
+  check: {
+    scope: 'pod',
+    run(p, _context, report) {
+      if (!p.windows) return;
+      for (const { path, image, built } of podImages(p)) {
+        if (built.kind !== 'retired') continue;
+        report(
+          path,
+          `${path} '${image}' is built for ${built.displayName} (build ${built.build}), which no supported node runs: "the container operating system does not match the host operating system".`,
+          'Rebuild it on an LTSC base image (ltsc2022 or ltsc2025) and use that tag.',
+        );
+      }
+    },
+  },
+  examples: {
+    failing: [
+      {
+        title: 'A nanoserver image of the 1909 Semi-Annual Channel release',
+        manifests: `apiVersion: v1
+kind: Pod
+metadata: {name: web}
+spec:
+  os: {name: windows}
+  containers:
+  - name: web
+    image: mcr.microsoft.com/windows/nanoserver:1909
+`,
+        findings: [{ path: 'spec.containers[0].image' }],
+      },
+      {
+        title: 'A bare build tag in a pod that selects Windows nodes: the tag is the build',
+        manifests: `apiVersion: v1
+kind: Pod
+metadata: {name: prepull}
+spec:
+  nodeSelector: {kubernetes.io/os: windows}
+  containers:
+  - name: curl
+    image: e2e.example.com/test-images/curl:1803
+`,
+        findings: [{ path: 'spec.containers[0].image' }],
+      },
+    ],
+    passing: [
+      {
+        title: 'An LTSC image',
+        manifests: `apiVersion: v1
+kind: Pod
+metadata: {name: web}
+spec:
+  os: {name: windows}
+  containers:
+  - name: web
+    image: mcr.microsoft.com/windows/nanoserver:ltsc2022
+`,
+      },
+      {
+        title: 'A Linux image whose version holds a build name is not a Windows image',
+        manifests: `apiVersion: v1
+kind: Pod
+metadata: {name: worker}
+spec:
+  containers:
+  - name: worker
+    image: ghcr.io/acme/worker:v2.1909.3
+`,
+      },
+    ],
+  },
+});

@@ -1,0 +1,25 @@
+/**
+ * The registry of rule modules, in catalogue order within each family. A rule is found by its id: its module is
+ * `./<rule-id>.ts`. The rules not yet moved into modules still sit in ../validate/rules.ts and ../validate/checks/
+ * (issue 14 moves them family by family); `RULES` lists both.
+ */
+import imageBuildMismatch from './image-build-mismatch';
+import imageBuildUnpinned from './image-build-unpinned';
+import imageFloatingTag from './image-floating-tag';
+import imageLegacyRepository from './image-legacy-repository';
+import imageSac from './image-sac';
+import windowsReleaseSupport from './windows-release-support';
+
+export const RULE_MODULES = [
+  imageBuildMismatch,
+  imageSac,
+  imageBuildUnpinned,
+  imageLegacyRepository,
+  imageFloatingTag,
+  windowsReleaseSupport,
+] as const;
+
+/** The id of a rule that lives in a module. */
+export type ModuleRuleId = (typeof RULE_MODULES)[number]['meta']['id'];
+
+export * from './rule';

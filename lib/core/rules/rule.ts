@@ -1,0 +1,103 @@
+/**
+ * What a rule is: one module, named by its id, holding everything about it — its catalogue entry (family, default
+ * severity and why, summary, docs), the cases in which it reports at another severity, its check (message and fix
+ * hint beside the detection), its fixers, and its examples. The registry (./index.ts) lists the modules; the engine,
+ * `fix`, `k8s-windows rules`, the README table, the rule pages (docs/rules/) and the example tests read them.
+ */
+import type { Fixer, TargetFixer } from '../validate/fixes';
+import type { SetIndex } from '../validate/context';
+import type { PodFacts } from '../validate/pod';
+import type { RuleFamily, RuleInfo, Severity, ValidateOptions } from '../validate/types';
+import type { Rec } from '../validate/util';
+import type { FixOptions } from '../fix/options';
+
+/**
+ * A case in which a rule reports at another severity than its default, named so the metadata shows it (never a
+ * severity picked at a call site).
+ */
+export interface RuleCase<C extends string = string> {
+  readonly name: C;
+  readonly severity: Severity;
+  /** When the case applies, and why it has this severity. */
+  readonly when: string;
+}
+
+/** The catalogue entry of a rule. */
+export interface RuleMeta<Id extends string = string, C extends string = string> extends Omit<
+  RuleInfo,
+  'id' | 'family' | 'fixable'
+> {
+  readonly id: Id;
+  readonly family: RuleFamily;
+  /** How `fix` fixes a finding, in one line; absent when it cannot. */
+  readonly fixable?: string;
+  readonly cases?: readonly RuleCase<C>[];
+}
+
+/** Reports one finding of the rule whose check it is given to: the field, what is wrong, what to write instead. */
+export type RuleReport<C extends string = string> = (path: string, message: string, fix?: string, caseName?: C) => void;
+
+/** What a pod rule sees besides the pod. */
+export interface PodRuleContext {
+  readonly options: ValidateOptions;
+  /** Every object of the input, by kind and name: what a pod names (its RuntimeClass, Namespace, credspec). */
+  readonly index: SetIndex;
+  /** The objects of the pod's own file (the whole input with `crossObjectScope: 'set'`). */
+  readonly local: SetIndex;
+  /** Whether the pod's file (or set) holds Windows pods: Linux pods beside them share nodes with them. */
+  readonly hybrid: boolean;
+}
+
+/** Where a rule looks. */
+export type RuleCheck<C extends string = string> = {
+  /** Every pod and pod template (Pod, Deployment, …, CronJob, PodTemplate), with what is known about it. */
+  readonly scope: 'pod';
+  readonly run: (pod: PodFacts, context: PodRuleContext, report: RuleReport<C>) => void;
+};
+
+/** One example: manifests (YAML text) and what the rule says about them. */
+export interface RuleExample {
+  /** What it shows, one line: a heading on the rule's page. */
+  readonly title: string;
+  /** One or more YAML documents. */
+  readonly manifests: string;
+  readonly options?: FixOptions;
+}
+
+export interface FailingExample extends RuleExample {
+  /** The findings of this rule, in order: their path and, when not the default, their case. */
+  readonly findings: readonly [{ readonly path: string; readonly case?: string }, ...{ path: string; case?: string }[]];
+  /** For a fixable rule: the manifests after `fixManifests` (then without this rule's findings), or `'unchanged'`. */
+  readonly fixed?: string;
+}
+
+export interface RuleModule<Id extends string = string, C extends string = string> {
+  readonly meta: RuleMeta<Id, C>;
+  readonly check: RuleCheck<C>;
+  /** Fixes one finding with certainty, or returns no edit. */
+  readonly fix?: Fixer;
+  /** Brings every Windows pod to the user's target (its taints, its release), whether or not there is a finding. */
+  readonly targetFix?: TargetFixer;
+  /** At least one failing and one passing example: the build fails without them. */
+  readonly examples: {
+    readonly failing: readonly [FailingExample, ...FailingExample[]];
+    readonly passing: readonly [RuleExample, ...RuleExample[]];
+  };
+}
+
+/** Declares a rule module, keeping its id and case names as literal types. */
+export function defineRule<const Id extends string, const C extends string = never>(
+  rule: RuleModule<Id, C>,
+): RuleModule<Id, C> {
+  return rule;
+}
+
+/** The severity of a finding in `caseName` (the rule's default without one). */
+export function caseSeverity(meta: RuleMeta, caseName: string | undefined): Severity | undefined {
+  if (caseName === undefined) return undefined;
+  const c = meta.cases?.find((x) => x.name === caseName);
+  if (!c) throw new Error(`rule ${meta.id} has no case '${caseName}'`);
+  return c.severity;
+}
+
+export type { Rec };

@@ -1,0 +1,95 @@
+/**
+ * windows-release-support: a Windows release the cluster's Kubernetes version does not support. With
+ * `options.cloud`, that cloud's gates (AKS ends Windows2019 after 1.32 and Windows2022 after 1.36, EKS starts 2025
+ * at 1.35); without it, the upstream GA minor and the first retirement a cloud has announced
+ * (https://learn.microsoft.com/azure/aks/upgrade-windows-os, https://kubernetes.io/docs/concepts/windows/intro/).
+ */
+import { checkCloudRelease, cloudReleaseGate } from '../cloud-gates';
+import { parseKubernetesMinor, releaseInfo } from '../releases';
+import { releaseImages } from '../validate/pod-images';
+import { K8S_WINDOWS } from './docs';
+import { defineRule } from './rule';
+
+export default defineRule({
+  meta: {
+    id: 'windows-release-support',
+    family: 'images',
+    defaultSeverity: 'warning',
+    summary: 'A pod pinned to a Windows release that the Kubernetes version does not support.',
+    rationale:
+      'Windows Server 2019 is no longer listed upstream and AKS refuses it from Kubernetes 1.33; each release has a first Kubernetes minor.',
+    docs: K8S_WINDOWS,
+    severityReason: 'Pools of that release are refused or unsupported on that Kubernetes version.',
+  },
+  check: {
+    scope: 'pod',
+    run(p, { options }, report) {
+      if (!p.windows || typeof options.kubernetesVersion !== 'string') return;
+      const minor = parseKubernetesMinor(options.kubernetesVersion);
+      if (minor === undefined) return;
+      const fromImage = p.pin === undefined ? releaseImages(p)[0] : undefined;
+      const target = p.pin && p.pin.path !== '' ? p.pin : fromImage;
+      if (!target) return;
+      const info = releaseInfo(target.release);
+      const version = `1.${minor}`;
+      if (options.cloud !== undefined) {
+        const violation = checkCloudRelease(options.cloud, target.release, options.kubernetesVersion);
+        if (violation) {
+          report(target.path, `This pod needs ${info.displayName} nodes: ${violation.message}`, violation.fix);
+        }
+        return;
+      }
+      // The first retirement a cloud has announced (AKS ends Windows2019 after 1.32) stands for upstream's, which
+      // publishes no end date but no longer lists the release.
+      const retiredAfter = cloudReleaseGate('aks', target.release)?.lastMinor;
+      if (target.release === '2019' && retiredAfter !== undefined && minor > retiredAfter) {
+        report(
+          target.path,
+          `This pod needs ${info.displayName} nodes, which Kubernetes ${version} no longer supports (AKS refuses them from 1.${retiredAfter + 1}; upstream no longer lists them).`,
+          'Move the workload to a supported release: its nodes and images (ltsc2022 / ltsc2025).',
+        );
+      } else if (minor < info.firstKubernetesMinor) {
+        report(
+          target.path,
+          `This pod needs ${info.displayName} nodes, which Kubernetes supports from 1.${info.firstKubernetesMinor}, not ${version}.`,
+          `Upgrade the cluster to 1.${info.firstKubernetesMinor} or later, or use an older Windows release.`,
+        );
+      }
+    },
+  },
+  examples: {
+    failing: [
+      {
+        title: 'Pinned to Windows Server 2019 on Kubernetes 1.33',
+        options: { kubernetesVersion: '1.33' },
+        manifests: `apiVersion: v1
+kind: Pod
+metadata: {name: web}
+spec:
+  os: {name: windows}
+  nodeSelector: {kubernetes.io/os: windows, node.kubernetes.io/windows-build: '10.0.17763'}
+  containers:
+  - name: web
+    image: mcr.microsoft.com/windows/nanoserver:ltsc2019
+`,
+        findings: [{ path: 'spec.nodeSelector[node.kubernetes.io/windows-build]' }],
+      },
+    ],
+    passing: [
+      {
+        title: 'Windows Server 2022 on Kubernetes 1.33',
+        options: { kubernetesVersion: '1.33' },
+        manifests: `apiVersion: v1
+kind: Pod
+metadata: {name: web}
+spec:
+  os: {name: windows}
+  nodeSelector: {kubernetes.io/os: windows, node.kubernetes.io/windows-build: '10.0.20348'}
+  containers:
+  - name: web
+    image: mcr.microsoft.com/windows/nanoserver:ltsc2022
+`,
+      },
+    ],
+  },
+});

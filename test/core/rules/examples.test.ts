@@ -1,0 +1,39 @@
+/**
+ * Every rule module's examples, run as tests (as eslint's RuleTester runs a rule's valid and invalid cases): a
+ * failing example reports exactly its findings, at their paths and severities; a passing one reports none of the
+ * rule; a fixable rule's fixed text is what `fixManifests` writes, and no finding of the rule is left in it.
+ */
+import { fixManifests, loadManifests, RULES_BY_ID, validateManifests } from 'k8s-windows';
+import { RULE_MODULES, type RuleModule } from '../../../lib/core/rules';
+
+const findingsOf = (rule: RuleModule, manifests: string, options = {}) =>
+  validateManifests(loadManifests(manifests), options).filter((d) => d.ruleId === rule.meta.id);
+
+describe.each(RULE_MODULES.map((rule) => [rule.meta.id, rule] as const))('%s', (_id, rule: RuleModule) => {
+  test('is in the catalogue as its module declares it', () => {
+    expect(RULES_BY_ID.get(rule.meta.id)).toEqual(rule.meta);
+  });
+
+  test.each(rule.examples.failing.map((e) => [e.title, e] as const))('fails: %s', (_title, example) => {
+    const found = findingsOf(rule, example.manifests, example.options);
+    const severityOf = (c?: string) =>
+      c === undefined ? rule.meta.defaultSeverity : rule.meta.cases?.find((x) => x.name === c)?.severity;
+    expect(found.map((d) => [d.path, d.severity])).toEqual(example.findings.map((f) => [f.path, severityOf(f.case)]));
+    if (example.fixed !== undefined) {
+      const fixed = fixManifests(example.manifests, example.options ?? {});
+      expect(fixed.text).toBe(example.fixed === 'unchanged' ? example.manifests : example.fixed);
+      expect(findingsOf(rule, fixed.text, example.options)).toEqual([]);
+    }
+  });
+
+  test.each(rule.examples.passing.map((e) => [e.title, e] as const))('passes: %s', (_title, example) => {
+    expect(findingsOf(rule, example.manifests, example.options)).toEqual([]);
+  });
+
+  test('a fixable rule shows its fix in an example; every case has one', () => {
+    if (rule.meta.fixable !== undefined) expect(rule.examples.failing.some((e) => e.fixed !== undefined)).toBe(true);
+    for (const c of rule.meta.cases ?? []) {
+      expect(rule.examples.failing.some((e) => e.findings.some((f) => f.case === c.name))).toBe(true);
+    }
+  });
+});
