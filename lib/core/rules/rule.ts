@@ -48,12 +48,35 @@ export interface PodRuleContext {
   readonly hybrid: boolean;
 }
 
+/** The Windows pods of a file (or set) by label, for the rules about what selects them (Services). */
+export interface WindowsPodFinder {
+  /** A Windows pod in `namespace` whose labels match every entry of `selector`. */
+  find(namespace: string, selector: Readonly<Record<string, string>>): PodFacts | undefined;
+}
+
+/** What an object rule sees besides the object. */
+export interface ObjectRuleContext {
+  readonly options: ValidateOptions;
+  readonly index: SetIndex;
+  /** The objects of the object's own file (the whole input with `crossObjectScope: 'set'`). */
+  readonly local: SetIndex;
+  /** The Windows pods of the object's file (or set). */
+  readonly windowsPods: WindowsPodFinder;
+}
+
 /** Where a rule looks. */
-export type RuleCheck<C extends string = string> = {
-  /** Every pod and pod template (Pod, Deployment, …, CronJob, PodTemplate), with what is known about it. */
-  readonly scope: 'pod';
-  readonly run: (pod: PodFacts, context: PodRuleContext, report: RuleReport<C>) => void;
-};
+export type RuleCheck<C extends string = string> =
+  | {
+      /** Every pod and pod template (Pod, Deployment, …, CronJob, PodTemplate), with what is known about it. */
+      readonly scope: 'pod';
+      readonly run: (pod: PodFacts, context: PodRuleContext, report: RuleReport<C>) => void;
+    }
+  | {
+      /** Every object of the listed kinds (a RuntimeClass, a GMSACredentialSpec, a Service). */
+      readonly scope: 'object';
+      readonly kinds: readonly string[];
+      readonly run: (object: Rec, context: ObjectRuleContext, report: RuleReport<C>) => void;
+    };
 
 /** One example: manifests (YAML text) and what the rule says about them. */
 export interface RuleExample {

@@ -16,7 +16,16 @@ import {
   checkWildcardTolerations,
   checkWindowsScheduling,
 } from './checks/scheduling';
-import { caseSeverity, RULE_MODULES, type PodRuleContext, type RuleModule, type RuleReport } from '../rules';
+import {
+  caseSeverity,
+  RULE_MODULES,
+  type ObjectRuleContext,
+  type PodRuleContext,
+  type RuleCheck,
+  type RuleModule,
+  type RuleReport,
+  type WindowsPodFinder,
+} from '../rules';
 import { buildIndex, namespaceOf, type SetIndex } from './context';
 import { sourceOf } from './loader';
 import { analyzePod, type PodFacts } from './pod';
@@ -67,16 +76,24 @@ interface PodEntry {
  * Each module rule's reporter, made once per run: `target` is pointed at the object being checked, so checking
  * an object allocates nothing per rule.
  */
-class RuleReporter {
+class RuleReporter<K extends RuleCheck> {
   target: Report = () => undefined;
   readonly emit: RuleReport;
 
-  constructor(readonly rule: RuleModule) {
+  constructor(
+    rule: RuleModule,
+    readonly check: K,
+  ) {
     const id = rule.meta.id as RuleId;
     this.emit = (path, message, fix, caseName) =>
       this.target(id, path, message, fix, caseSeverity(rule.meta, caseName));
   }
 }
+type PodRuleReporter = RuleReporter<Extract<RuleCheck, { scope: 'pod' }>>;
+type ObjectRuleReporter = RuleReporter<Extract<RuleCheck, { scope: 'object' }>>;
+
+/** No Windows pods: what a file without any offers the object rules. */
+const NO_WINDOWS_PODS: WindowsPodFinder = { find: () => undefined };
 
 /**
  * Cross-object rules compare a pod with what it really references (its namespace, RuntimeClass, credspec and
@@ -114,6 +131,8 @@ export function validateManifests(objects: readonly unknown[], options: Validate
   const pods: PodEntry[] = [];
   const windowsPods = new Map<string, WindowsPodsByLabel>();
   const services: { obj: Rec; report: Report; source: string }[] = [];
+  /** Objects that hold no pod, for the object rules. */
+  const others: { obj: Rec; report: Report; source: string }[] = [];
 
   list.forEach((obj, i) => {
     const loc = isRecord(obj) && isWorkloadKind(obj.kind) ? locatePodSpec(obj) : undefined;
@@ -138,6 +157,7 @@ export function validateManifests(objects: readonly unknown[], options: Validate
       checkPodSecurity(facts, index, opts, report);
       return;
     }
+    others.push({ obj, report, source: sources[i] });
     switch (obj.kind) {
       case 'RuntimeClass':
         checkRuntimeClass(obj, report);
@@ -154,13 +174,47 @@ export function validateManifests(objects: readonly unknown[], options: Validate
   });
 
   const hybridSources = new Set(pods.filter((p) => p.facts.windows).map((p) => p.source));
-  const reporters = RULE_MODULES.map((rule) => new RuleReporter(rule));
+  const podRules: PodRuleReporter[] = [];
+  const objectRules = new Map<string, ObjectRuleReporter[]>();
+  for (const rule of RULE_MODULES as readonly RuleModule[]) {
+    const check = rule.check;
+    switch (check.scope) {
+      case 'pod':
+        podRules.push(new RuleReporter(rule, check));
+        break;
+      case 'object':
+        for (const kind of check.kinds) {
+          const list = objectRules.get(kind) ?? [];
+          list.push(new RuleReporter(rule, check));
+          objectRules.set(kind, list);
+        }
+        break;
+      default: {
+        const never: never = check;
+        throw new Error(`unknown rule scope ${JSON.stringify(never)}`);
+      }
+    }
+  }
+  for (const o of others) {
+    const rules = objectRules.get(String(o.obj.kind));
+    if (rules === undefined) continue;
+    const context: ObjectRuleContext = {
+      options: opts,
+      index,
+      local: sourceIndexes.get(o.source) ?? index,
+      windowsPods: windowsPods.get(o.source) ?? NO_WINDOWS_PODS,
+    };
+    for (const r of rules) {
+      r.target = o.report;
+      r.check.run(o.obj, context, r.emit);
+    }
+  }
   for (const p of pods) {
     const hybrid = hybridSources.has(p.source);
     const context: PodRuleContext = { options: opts, index, local: p.local, hybrid };
-    for (const r of reporters) {
+    for (const r of podRules) {
       r.target = p.report;
-      r.rule.check.run(p.facts, context, r.emit);
+      r.check.run(p.facts, context, r.emit);
     }
     checkWildcardTolerations(p.facts, hybrid, p.report);
     if (hybrid) checkLinuxPinned(p.facts, p.report);

@@ -19,6 +19,11 @@ describe.each(RULE_MODULES.map((rule) => [rule.meta.id, rule] as const))('%s', (
     const severityOf = (c?: string) =>
       c === undefined ? rule.meta.defaultSeverity : rule.meta.cases?.find((x) => x.name === c)?.severity;
     expect(found.map((d) => [d.path, d.severity])).toEqual(example.findings.map((f) => [f.path, severityOf(f.case)]));
+    // Each finding says what is wrong on which value, and what to write instead.
+    for (const d of found) {
+      expect(d.message.length).toBeGreaterThan(10);
+      expect(d.fix).toEqual(expect.any(String));
+    }
     if (example.fixed !== undefined) {
       const fixed = fixManifests(example.manifests, example.options ?? {});
       expect(fixed.text).toBe(example.fixed === 'unchanged' ? example.manifests : example.fixed);
