@@ -23,14 +23,13 @@ import { WindowsValidationError } from '../core/errors';
 import {
   RULES_BY_ID,
   loadManifestsWithErrors,
-  sourcePosition,
   validateManifests,
   type Diagnostic,
   type RuleSetting,
   type Severity,
   type ValidateOptions,
 } from '../core/validate';
-import { formatPath, parsePath } from '../core/validate/loader';
+import { formatPath } from '../core/validate/loader';
 import { readSettings } from '../core/validate/settings';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -125,12 +124,10 @@ function resolveProperties(raw: unknown): { options: ValidateOptions; failOn: Se
 }
 
 /**
- * The longest prefix of `path` that exists in `obj`: a diagnostic about a field that is absent (a missing
- * `startupProbe`) points at its nearest present parent, so the line printed is the line of what is named. Paths
- * are read with the engine's own parser, so `nodeSelector[beta.kubernetes.io/os]` is one key, as `lint` reads it.
+ * The longest prefix of `segments` that exists in `obj`: a diagnostic about a field that is absent (a missing
+ * `startupProbe`) points at its nearest present parent, so the line printed is the line of what is named.
  */
-export function presentPath(obj: unknown, path: string): string {
-  const segments = parsePath(path);
+function presentLength(obj: unknown, segments: readonly (string | number)[]): number {
   let node: unknown = obj;
   let n = 0;
   for (const seg of segments) {
@@ -138,25 +135,21 @@ export function presentPath(obj: unknown, path: string): string {
     node = (node as Record<string | number, unknown>)[seg];
     n++;
   }
-  return n === segments.length ? path : formatPath(segments.slice(0, n));
+  return n;
 }
 
 /** `path (line N)`, or `parent (line N: field is absent)` when the field itself is not in the manifest. */
-function locationOf(obj: unknown, path: string): string {
-  if (obj === undefined) return path === '' ? '(object)' : path;
-  const present = presentPath(obj, path);
-  const pos = sourcePosition(obj, present);
-  const line = pos ? `line ${pos.line}` : undefined;
-  if (present === path) return `${path === '' ? '(object)' : path}${line ? ` (${line})` : ''}`;
-  const missing = path.slice(present.length).replace(/^\./, '');
+function locationOf(obj: unknown, d: Diagnostic): string {
+  const segments = d.location?.segments ?? [];
+  const line = d.location?.position ? `line ${d.location.position.line}` : undefined;
+  const n = obj === undefined ? segments.length : presentLength(obj, segments);
+  if (n === segments.length) return `${d.path === '' ? '(object)' : d.path}${line ? ` (${line})` : ''}`;
+  const present = formatPath(segments.slice(0, n));
+  const missing = formatPath(segments.slice(n));
   return `${present === '' ? '(object)' : present} (${line ? `${line}: ` : ''}${missing} is absent)`;
 }
 
 const RANK: Readonly<Record<Severity, number>> = { error: 2, warning: 1, info: 0 };
-
-/** Key that finds a loaded object again from a diagnostic's resource reference. */
-const keyOf = (source: unknown, kind: unknown, namespace: unknown, name: unknown): string =>
-  JSON.stringify([source ?? null, kind ?? null, namespace ?? null, name ?? null]);
 
 /**
  * The k8s-windows validation plugin for `cdk8s synth`. Construct it with the `properties` of its `cdk8s.yaml`
@@ -174,7 +167,6 @@ export class WindowsValidation {
 
   public async validate(context: ValidationContext): Promise<void> {
     const objects: unknown[] = [];
-    const byKey = new Map<string, unknown>();
     let failed = false;
     for (const manifest of context.manifests) {
       const { objects: loaded, errors } = loadManifestsWithErrors(readFileSync(manifest, 'utf8'), manifest);
@@ -187,11 +179,7 @@ export class WindowsValidation {
           violatingResources: [{ resourceName: '', locations: [`line ${e.line}`], manifestPath: manifest }],
         });
       }
-      for (const obj of loaded) {
-        objects.push(obj);
-        const meta = (obj as { metadata?: { name?: unknown; namespace?: unknown } } | null)?.metadata;
-        byKey.set(keyOf(manifest, (obj as { kind?: unknown } | null)?.kind, meta?.namespace, meta?.name), obj);
-      }
+      for (const obj of loaded) objects.push(obj);
     }
 
     const diagnostics = validateManifests(objects, this.options);
@@ -199,7 +187,7 @@ export class WindowsValidation {
     for (const d of diagnostics) {
       counts[d.severity] += 1;
       if (RANK[d.severity] >= RANK[this.failOn]) failed = true;
-      context.report.addViolation(this.toViolation(d, byKey));
+      context.report.addViolation(this.toViolation(d, objects));
     }
     context.logger.log(
       `k8s-windows: ${objects.length} objects in ${context.manifests.length} manifests: ` +
@@ -214,11 +202,10 @@ export class WindowsValidation {
     });
   }
 
-  private toViolation(d: Diagnostic, byKey: ReadonlyMap<string, unknown>): ValidationViolation {
+  private toViolation(d: Diagnostic, objects: readonly unknown[]): ValidationViolation {
     const r = d.resource;
     const name = r.name ?? '';
-    const obj = byKey.get(keyOf(r.source, r.kind, r.namespace, r.name));
-    const location = locationOf(obj, d.path);
+    const location = locationOf(d.location !== undefined ? objects[d.location.object] : undefined, d);
     const subject = [r.kind, r.namespace ? `${r.namespace}/${name}` : name].filter(Boolean).join(' ');
     const rule = RULES_BY_ID.get(d.ruleId);
     const docs = rule?.docs;

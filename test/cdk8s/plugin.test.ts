@@ -3,12 +3,7 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 import type { ValidationContext as CliValidationContext, Validation } from 'cdk8s-cli/lib/plugins';
 import { WindowsValidationError } from 'k8s-windows';
-import {
-  WindowsValidation,
-  presentPath,
-  type ValidationContext,
-  type ValidationViolation,
-} from 'k8s-windows/cdk8s/plugin';
+import { WindowsValidation, type ValidationContext, type ValidationViolation } from 'k8s-windows/cdk8s/plugin';
 
 // The plugin's own declaration of the context must accept what cdk8s-cli passes (checked by `npm run typecheck`).
 const _contextFits = (c: CliValidationContext): ValidationContext => c;
@@ -138,18 +133,6 @@ describe('WindowsValidation', () => {
     const m = /^spec\.containers\[0\] \(line (\d+): startupProbe is absent\)$/.exec(location ?? '');
     expect(m).not.toBeNull();
     expect(WINDOWS_POD.split('\n')[Number(m?.[1]) - 1]).toMatch(/^\s*- /);
-  });
-
-  test('presentPath walks keys, indexes and quoted keys', () => {
-    const obj = { spec: { nodeSelector: { 'kubernetes.io/os': 'windows' }, containers: [{ name: 'a' }] } };
-    expect(presentPath(obj, 'spec.nodeSelector["kubernetes.io/os"]')).toBe('spec.nodeSelector["kubernetes.io/os"]');
-    expect(presentPath(obj, 'spec.nodeSelector["node.kubernetes.io/windows-build"]')).toBe('spec.nodeSelector');
-    expect(presentPath(obj, 'spec.containers[0].startupProbe')).toBe('spec.containers[0]');
-    expect(presentPath(obj, 'spec.containers[3].image')).toBe('spec.containers');
-    expect(presentPath(obj, 'status')).toBe('');
-    // The engine's own notation: a bracketed key with dots is one key.
-    expect(presentPath(obj, 'spec.nodeSelector[kubernetes.io/os]')).toBe('spec.nodeSelector[kubernetes.io/os]');
-    expect(presentPath(obj, 'spec.nodeSelector[beta.kubernetes.io/os]')).toBe('spec.nodeSelector');
   });
 
   test('a pod selecting only the beta OS label: the finding is placed on the line lint places it', async () => {

@@ -25,7 +25,6 @@ import {
   type LoadError,
 } from '../validate/loader';
 import type { FixEdit } from '../validate/fixes';
-import { isRecord } from '../validate/util';
 
 type Segments = (string | number)[];
 
@@ -106,21 +105,6 @@ export function parseText(input: string, source?: string): ParsedText {
     }
   }
   return { text, bom, ...(source !== undefined ? { source } : {}), docs, objects, errors, lineCounter };
-}
-
-/** Re-reads the objects of the documents that were edited, so the remaining findings describe the output. */
-export function rereadObjects(objects: readonly DocObject[]): unknown[] {
-  const cache = new Map<ParsedDoc, unknown>();
-  return objects.map((o) => {
-    if (!o.doc.changed) return o.value;
-    if (!cache.has(o.doc)) cache.set(o.doc, o.doc.doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }));
-    let value: unknown = cache.get(o.doc);
-    for (const seg of o.base)
-      value = isRecord(value) || Array.isArray(value) ? (value as Record<string | number, unknown>)[seg] : undefined;
-    // Same document and source; positions of untouched fields still point at the input.
-    rememberOrigin(value, o.doc.doc, o.doc.lineCounter, o.doc.source, o.base);
-    return value;
-  });
 }
 
 export type EditResult =

@@ -16,10 +16,10 @@ import { validateManifests } from '../validate/engine';
 import type { FixEdit, FixTarget } from '../validate/fixes';
 import type { LoadError } from '../validate/loader';
 import { analyzePod, type PodFacts } from '../validate/pod';
-import { diagnosticSubject, resourceRef, waivers } from '../validate/report';
+import { resourceRef, waivers } from '../validate/report';
 import type { Diagnostic, ResourceRef, RuleSetting } from '../validate/types';
 import { isRecord, show } from '../validate/util';
-import { applyEdit, checkEdit, parseText, renderText, rereadObjects } from './document';
+import { applyEdit, checkEdit, parseText, renderText, type ParsedText } from './document';
 import { FIXERS, TARGET_FIXERS } from './fixers';
 import { resolveFixTarget, type FixOptions } from './options';
 
@@ -101,9 +101,9 @@ export interface FixSetResult {
 export function fixManifestSet(inputs: readonly FixInputText[], options: FixOptions = {}): FixSetResult {
   const target = resolveFixTarget(options);
   const parsed = inputs.map((i) => parseText(i.text, i.source));
-  const perInput = parsed.map((p, i) =>
-    inputs[i].manifestsOnly === true ? p.objects.filter((o) => isRecord(o.value) && 'kind' in o.value) : p.objects,
-  );
+  const objectsOf = (p: ParsedText, i: number) =>
+    inputs[i].manifestsOnly === true ? p.objects.filter((o) => isRecord(o.value) && 'kind' in o.value) : p.objects;
+  const perInput = parsed.map(objectsOf);
   const entries = perInput.flat();
   const objects = entries.map((e) => e.value);
   const before = validateManifests(objects, options);
@@ -111,7 +111,7 @@ export function fixManifestSet(inputs: readonly FixInputText[], options: FixOpti
 
   const byObject = new Map<number, Diagnostic[]>();
   for (const d of before) {
-    const i = diagnosticSubject(d);
+    const i = d.location?.object;
     if (i === undefined) continue;
     const list = byObject.get(i);
     if (list) list.push(d);
@@ -165,9 +165,19 @@ export function fixManifestSet(inputs: readonly FixInputText[], options: FixOpti
     }
   });
 
-  const diagnostics = changes.length === 0 ? before : validateManifests(rereadObjects(entries), options);
+  const texts = parsed.map(renderText);
+  // What is left is judged on the output as written, so its positions are the output's lines.
+  const diagnostics =
+    changes.length === 0
+      ? before
+      : validateManifests(
+          parsed.flatMap((p, i) =>
+            objectsOf(p.docs.some((d) => d.changed) ? parseText(texts[i], p.source) : p, i).map((o) => o.value),
+          ),
+          options,
+        );
   return {
-    texts: parsed.map(renderText),
+    texts,
     changes,
     refused,
     diagnostics,

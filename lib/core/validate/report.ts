@@ -4,7 +4,7 @@
  */
 import { WAIVE_ANNOTATION, type Diagnostic, type ResourceRef, type RuleSetting, type Severity } from './types';
 import { RULES, RULES_BY_ID, type RuleId } from './rules';
-import { sourceOf } from './loader';
+import { parsePath, sourceOf, sourcePosition } from './loader';
 import { isRecord, rec, str } from './util';
 
 /**
@@ -49,14 +49,6 @@ export function resourceRef(obj: unknown): ResourceRef {
   };
 }
 
-/** The input index of the object each diagnostic is about, so `fixManifests` can act on the object it names. */
-const SUBJECTS = new WeakMap<Diagnostic, number>();
-
-/** The index in the `validateManifests` input of the object a diagnostic is about. */
-export function diagnosticSubject(d: Diagnostic): number | undefined {
-  return SUBJECTS.get(d);
-}
-
 export class DiagnosticSink {
   private readonly settings: Readonly<Record<string, RuleSetting>>;
   /** One bucket per input object, so output follows input order whatever pass found the problem. */
@@ -86,8 +78,16 @@ export class DiagnosticSink {
       const rule = RULES_BY_ID.get(ruleId);
       const level: Severity = setting ?? severity ?? rule?.defaultSeverity ?? 'error';
       resource ??= resourceRef(obj);
-      const d: Diagnostic = { ruleId, severity: level, message, ...(fix !== undefined ? { fix } : {}), path, resource };
-      SUBJECTS.set(d, index);
+      const position = sourcePosition(obj, path);
+      const d: Diagnostic = {
+        ruleId,
+        severity: level,
+        message,
+        ...(fix !== undefined ? { fix } : {}),
+        path,
+        resource,
+        location: { object: index, segments: parsePath(path), ...(position !== undefined ? { position } : {}) },
+      };
       (this.buckets[index] ??= []).push(d);
     };
   }

@@ -14,6 +14,19 @@ export interface ResourceRef {
   readonly source?: string;
 }
 
+/** Where a finding is: the object it is about and the field in it, read by every consumer instead of re-derived. */
+export interface DiagnosticLocation {
+  /** The object's index in the array given to `validateManifests`. */
+  readonly object: number;
+  /** The field as segments: `['spec', 'nodeSelector', 'kubernetes.io/os']` for `spec.nodeSelector[kubernetes.io/os]`. */
+  readonly segments: readonly (string | number)[];
+  /**
+   * Where the field (or, when it is absent, its nearest present parent) stands in the text the object was loaded
+   * from; absent for objects no loader read (built in code).
+   */
+  readonly position?: { readonly source?: string; readonly line: number; readonly column: number };
+}
+
 export interface Diagnostic {
   /** Stable kebab-case id, e.g. `windows-forbidden-field`. */
   readonly ruleId: string;
@@ -25,6 +38,8 @@ export interface Diagnostic {
   /** API-server notation: `spec.template.spec.containers[0].securityContext.runAsUser`. */
   readonly path: string;
   readonly resource: ResourceRef;
+  /** The object and field, structured; `validateManifests` always sets it. */
+  readonly location?: DiagnosticLocation;
 }
 
 export type RuleFamily =

@@ -103,15 +103,6 @@ export function formatFinding(f: CloudFinding): string {
   return `[${f.ruleId}] ${f.path}: ${f.message}${f.fix ? ` Fix: ${f.fix}` : ''}`;
 }
 
-function sameRef(d: Diagnostic, m: StackManifest): boolean {
-  const meta = (m.manifest.metadata ?? {}) as Record<string, unknown>;
-  return (
-    d.resource.kind === m.manifest.kind &&
-    d.resource.name === meta.name &&
-    (d.resource.namespace ?? undefined) === (typeof meta.namespace === 'string' ? meta.namespace : undefined)
-  );
-}
-
 /**
  * Every diagnostic of the stack's Kubernetes objects, validated together so cross-object rules (RuntimeClass,
  * gMSA spec and grant, namespace level, Services) see each other; each paired with the resource it is about.
@@ -128,7 +119,8 @@ export function kubernetesDiagnostics(
     manifests.map((m) => m.manifest),
     options,
   )) {
-    const owner = manifests.find((m) => sameRef(d, m));
+    // The finding's own location names the manifest it is about: no matching by kind and name.
+    const owner = d.location !== undefined ? manifests[d.location.object] : undefined;
     if (owner && touchesUnknown(d.path, owner.unknownPaths)) continue;
     out.push(owner ? { urn: owner.urn, diagnostic: d } : { diagnostic: d });
   }

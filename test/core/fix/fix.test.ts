@@ -1,6 +1,13 @@
 /** fixManifests: each fixable rule fixed (and left alone where the fix is not certain), faithful YAML output. */
 import { parse, parseAllDocuments, stringify } from 'yaml';
-import { fixManifests, RULES, validateManifests, WindowsValidationError, type FixOptions } from 'k8s-windows';
+import {
+  fixManifests,
+  loadManifests,
+  RULES,
+  validateManifests,
+  WindowsValidationError,
+  type FixOptions,
+} from 'k8s-windows';
 import { FIXERS, TARGET_FIXERS } from '../../../lib/core/fix/fixers';
 
 const IIS = 'mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022';
@@ -382,15 +389,14 @@ describe('bad input', () => {
 });
 
 describe('the remaining diagnostics', () => {
-  it('are what validateManifests says about the output', () => {
+  it('are what validateManifests says about the output, at its lines', () => {
     const text = deployment('a', `containers: [{name: a, image: '${IIS}'}]`);
     const r = fixManifests(text, { cloud: 'gke' });
-    expect(r.diagnostics).toEqual(
-      validateManifests(
-        parseAllDocuments(r.text).map((d) => d.toJS()),
-        { cloud: 'gke' } as never,
-      ),
-    );
+    expect(r.diagnostics).toEqual(validateManifests(loadManifests(r.text), { cloud: 'gke' }));
+    // The fix added lines above the container: the startupProbe advice points at the container's line in the output.
+    const probe = r.diagnostics.find((d) => d.ruleId === 'windows-startup-probe');
+    const line = r.text.split('\n')[(probe?.location?.position?.line ?? 0) - 1];
+    expect(line).toContain('containers:');
   });
 });
 

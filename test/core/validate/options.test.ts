@@ -1,5 +1,5 @@
 /** options.rules (off / re-level), the waive annotation, and the resource named on each diagnostic. */
-import { validateManifests, WAIVE_ANNOTATION } from 'k8s-windows';
+import { loadManifests, validateManifests, WAIVE_ANNOTATION } from 'k8s-windows';
 import { deployment, windowsPod, windowsSpec } from './fixtures';
 
 const bad = windowsSpec({ tolerations: undefined, securityContext: { runAsUser: 1000 } });
@@ -59,6 +59,18 @@ describe('diagnostic shape', () => {
       fix: 'Remove it: Windows pods cannot share the host PID namespace.',
       path: 'spec.template.spec.hostPID',
       resource: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', namespace: 'shop' },
+      // Built in code, not loaded from text: the object and the field, no source position.
+      location: { object: 0, segments: ['spec', 'template', 'spec', 'hostPID'] },
+    });
+  });
+
+  test('the location of a loaded object gives its source position, for every consumer', () => {
+    const text = `apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  os: {name: windows}\n  nodeSelector:\n    beta.kubernetes.io/os: windows\n  containers: [{name: a, image: 'mcr.microsoft.com/windows/nanoserver:ltsc2022'}]\n`;
+    const beta = validateManifests(loadManifests(text, 'pod.yaml')).find((d) => d.ruleId === 'windows-beta-os-label');
+    expect(beta?.location).toEqual({
+      object: 0,
+      segments: ['spec', 'nodeSelector', 'beta.kubernetes.io/os'],
+      position: { source: 'pod.yaml', line: 7, column: 5 },
     });
   });
 
