@@ -7,7 +7,8 @@ import { mkdirSync, readFileSync, readdirSync, unlinkSync, writeFileSync } from 
 import * as path from 'node:path';
 import { RULE_MODULES } from '../lib/core/rules';
 import { RULES } from '../lib/core/validate';
-import { formatRulePage } from '../lib/cli/format-rule-page';
+import { readRuleExamples } from './rule-examples';
+import { formatRulePage } from './rule-page';
 import { formatRulesMarkdown } from '../lib/cli/format-rules';
 
 export const RULE_PAGES = path.join(__dirname, '..', 'docs', 'rules');
@@ -15,7 +16,10 @@ export const RULE_PAGES = path.join(__dirname, '..', 'docs', 'rules');
 /** Each rule module's page: file name → text. */
 export function rulePages(): Map<string, string> {
   return new Map(
-    RULE_MODULES.map((rule) => [`${rule.meta.id}.md`, formatRulePage(rule, `lib/core/rules/${rule.meta.id}.ts`)]),
+    RULE_MODULES.map((rule) => [
+      `${rule.meta.id}.md`,
+      formatRulePage(rule, readRuleExamples(rule.meta.id), `lib/core/rules/${rule.meta.id}.ts`),
+    ]),
   );
 }
 

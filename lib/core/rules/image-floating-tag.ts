@@ -37,39 +37,4 @@ export default defineRule({
       }
     },
   },
-  examples: {
-    failing: [
-      {
-        title: 'A private image with a version tag: the reference cannot tell which builds it covers',
-        manifests: `apiVersion: v1
-kind: Pod
-metadata: {name: web}
-spec:
-  os: {name: windows}
-  containers:
-  - name: web
-    image: contoso.azurecr.io/shop/web:1.4.2
-`,
-        findings: [{ path: 'spec.containers[0].image' }],
-      },
-    ],
-    passing: [
-      {
-        title: "A known multi-arch publisher's build-less tag, and a digest",
-        manifests: `apiVersion: v1
-kind: Pod
-metadata: {name: web}
-spec:
-  os: {name: windows}
-  containers:
-  - name: web
-    image: mcr.microsoft.com/dotnet/framework/aspnet:4.8
-  - name: probe
-    image: registry.k8s.io/sig-storage/livenessprobe:v2.14.0
-  - name: pinned
-    image: contoso.azurecr.io/shop/web@sha256:${'a'.repeat(64)}
-`,
-      },
-    ],
-  },
 });

@@ -34,35 +34,4 @@ export default defineRule({
       }
     },
   },
-  examples: {
-    failing: [
-      {
-        title: 'microsoft/iis without a tag',
-        manifests: `apiVersion: v1
-kind: Pod
-metadata: {name: web}
-spec:
-  os: {name: windows}
-  containers:
-  - name: web
-    image: microsoft/iis
-`,
-        findings: [{ path: 'spec.containers[0].image' }],
-      },
-    ],
-    passing: [
-      {
-        title: 'The mcr.microsoft.com successor with the tag of the nodes',
-        manifests: `apiVersion: v1
-kind: Pod
-metadata: {name: web}
-spec:
-  os: {name: windows}
-  containers:
-  - name: web
-    image: mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022
-`,
-      },
-    ],
-  },
 });

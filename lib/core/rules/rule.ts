@@ -1,15 +1,15 @@
 /**
  * What a rule is: one module, named by its id, holding everything about it — its catalogue entry (family, default
  * severity and why, summary, docs), the cases in which it reports at another severity, its check (message and fix
- * hint beside the detection), its fixers, and its examples. The registry (./index.ts) lists the modules; the engine,
- * `fix`, `k8s-windows rules`, the README table, the rule pages (docs/rules/) and the example tests read them.
+ * hint beside the detection) and its fixers — and beside it `<id>.examples.yaml`, its failing and passing
+ * manifests (run as tests, shown on its page). The registry (./index.ts) lists the modules; the engine, `fix`,
+ * `k8s-windows rules`, the README table and the rule pages (docs/rules/) read them.
  */
 import type { Fixer, TargetFixer } from '../validate/fixes';
 import type { SetIndex } from '../validate/context';
 import type { PodFacts } from '../validate/pod';
 import type { RuleFamily, RuleInfo, Severity, ValidateOptions } from '../validate/types';
 import type { Rec } from '../validate/util';
-import type { FixOptions } from '../fix/options';
 
 /**
  * A case in which a rule reports at another severity than its default, named so the metadata shows it (never a
@@ -78,22 +78,6 @@ export type RuleCheck<C extends string = string> =
       readonly run: (object: Rec, context: ObjectRuleContext, report: RuleReport<C>) => void;
     };
 
-/** One example: manifests (YAML text) and what the rule says about them. */
-export interface RuleExample {
-  /** What it shows, one line: a heading on the rule's page. */
-  readonly title: string;
-  /** One or more YAML documents. */
-  readonly manifests: string;
-  readonly options?: FixOptions;
-}
-
-export interface FailingExample extends RuleExample {
-  /** The findings of this rule, in order: their path and, when not the default, their case. */
-  readonly findings: readonly [{ readonly path: string; readonly case?: string }, ...{ path: string; case?: string }[]];
-  /** For a fixable rule: the manifests after `fixManifests` (then without this rule's findings), or `'unchanged'`. */
-  readonly fixed?: string;
-}
-
 export interface RuleModule<Id extends string = string, C extends string = string> {
   readonly meta: RuleMeta<Id, C>;
   readonly check: RuleCheck<C>;
@@ -101,11 +85,6 @@ export interface RuleModule<Id extends string = string, C extends string = strin
   readonly fix?: Fixer;
   /** Brings every Windows pod to the user's target (its taints, its release), whether or not there is a finding. */
   readonly targetFix?: TargetFixer;
-  /** At least one failing and one passing example: the build fails without them. */
-  readonly examples: {
-    readonly failing: readonly [FailingExample, ...FailingExample[]];
-    readonly passing: readonly [RuleExample, ...RuleExample[]];
-  };
 }
 
 /** Declares a rule module, keeping its id and case names as literal types. */

@@ -57,39 +57,4 @@ export default defineRule({
       }
     },
   },
-  examples: {
-    failing: [
-      {
-        title: 'Pinned to Windows Server 2019 on Kubernetes 1.33',
-        options: { kubernetesVersion: '1.33' },
-        manifests: `apiVersion: v1
-kind: Pod
-metadata: {name: web}
-spec:
-  os: {name: windows}
-  nodeSelector: {kubernetes.io/os: windows, node.kubernetes.io/windows-build: '10.0.17763'}
-  containers:
-  - name: web
-    image: mcr.microsoft.com/windows/nanoserver:ltsc2019
-`,
-        findings: [{ path: 'spec.nodeSelector[node.kubernetes.io/windows-build]' }],
-      },
-    ],
-    passing: [
-      {
-        title: 'Windows Server 2022 on Kubernetes 1.33',
-        options: { kubernetesVersion: '1.33' },
-        manifests: `apiVersion: v1
-kind: Pod
-metadata: {name: web}
-spec:
-  os: {name: windows}
-  nodeSelector: {kubernetes.io/os: windows, node.kubernetes.io/windows-build: '10.0.20348'}
-  containers:
-  - name: web
-    image: mcr.microsoft.com/windows/nanoserver:ltsc2022
-`,
-      },
-    ],
-  },
 });

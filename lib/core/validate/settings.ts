@@ -106,6 +106,19 @@ function readTolerations(value: unknown, path: string, issues: ValidationIssue[]
   return out;
 }
 
+/** `value` when it is one of `allowed`; otherwise an issue naming the value and the choices. */
+function oneOf<T extends string>(
+  value: unknown,
+  allowed: readonly T[],
+  path: string,
+  what: string,
+  issues: ValidationIssue[],
+): T | undefined {
+  if ((allowed as readonly unknown[]).includes(value)) return value as T;
+  issues.push({ path, message: `${JSON.stringify(value)} is not ${what}.`, fix: `Use one of ${allowed.join(', ')}.` });
+  return undefined;
+}
+
 /**
  * Reads hand-written settings (untyped: parsed YAML or JSON) at `where` (`properties`, `functionConfig.spec`,
  * `config`), taking only the `accepted` names. Numbers where YAML turned a release into one (`2022`) are taken;
@@ -175,13 +188,7 @@ export function readSettings(
           });
         break;
       case 'cloud':
-        if ((CLOUDS as readonly unknown[]).includes(value)) out.cloud = value as Cloud;
-        else
-          issues.push({
-            path: at(name),
-            message: `${JSON.stringify(value)} is not a cloud the rules know.`,
-            fix: `Use one of ${CLOUDS.join(', ')}, or leave it out.`,
-          });
+        out.cloud = oneOf(value, CLOUDS, at(name), 'a cloud the rules know', issues);
         break;
       case 'tolerations': {
         const taints = readTolerations(value, at(name), issues);
@@ -198,13 +205,7 @@ export function readSettings(
         else issues.push({ path: at(name), message: `${JSON.stringify(value)} is not true or false.` });
         break;
       case 'failOn':
-        if ((SEVERITIES as readonly unknown[]).includes(value)) out.failOn = value as Severity;
-        else
-          issues.push({
-            path: at(name),
-            message: `${JSON.stringify(value)} is not a severity.`,
-            fix: `Use one of ${SEVERITIES.join(', ')}.`,
-          });
+        out.failOn = oneOf(value, SEVERITIES, at(name), 'a severity', issues);
         break;
       default: {
         const unknownSetting: never = setting;

@@ -1,20 +1,24 @@
 /**
- * Every rule module's examples, run as tests (as eslint's RuleTester runs a rule's valid and invalid cases): a
+ * Every rule module's examples (lib/core/rules/<id>.examples.yaml), run as tests (as eslint's RuleTester runs a rule's valid and invalid cases): a
  * failing example reports exactly its findings, at their paths and severities; a passing one reports none of the
  * rule; a fixable rule's fixed text is what `fixManifests` writes, and no finding of the rule is left in it.
  */
 import { fixManifests, loadManifests, RULES_BY_ID, validateManifests } from 'k8s-windows';
 import { RULE_MODULES, type RuleModule } from '../../../lib/core/rules';
+import { readdirSync } from 'node:fs';
+import { readRuleExamples, RULES_DIR } from '../../../scripts/rule-examples';
 
 const findingsOf = (rule: RuleModule, manifests: string, options = {}) =>
   validateManifests(loadManifests(manifests), options).filter((d) => d.ruleId === rule.meta.id);
 
-describe.each(RULE_MODULES.map((rule) => [rule.meta.id, rule] as const))('%s', (_id, rule: RuleModule) => {
+describe.each(RULE_MODULES.map((rule) => [rule.meta.id, rule] as const))('%s', (id, rule: RuleModule) => {
+  const examples = readRuleExamples(id);
+
   test('is in the catalogue as its module declares it', () => {
     expect(RULES_BY_ID.get(rule.meta.id)).toEqual(rule.meta);
   });
 
-  test.each(rule.examples.failing.map((e) => [e.title, e] as const))('fails: %s', (_title, example) => {
+  test.each(examples.failing.map((e) => [e.title, e] as const))('fails: %s', (_title, example) => {
     const found = findingsOf(rule, example.manifests, example.options);
     const severityOf = (c?: string) =>
       c === undefined ? rule.meta.defaultSeverity : rule.meta.cases?.find((x) => x.name === c)?.severity;
@@ -31,14 +35,20 @@ describe.each(RULE_MODULES.map((rule) => [rule.meta.id, rule] as const))('%s', (
     }
   });
 
-  test.each(rule.examples.passing.map((e) => [e.title, e] as const))('passes: %s', (_title, example) => {
+  test.each(examples.passing.map((e) => [e.title, e] as const))('passes: %s', (_title, example) => {
     expect(findingsOf(rule, example.manifests, example.options)).toEqual([]);
   });
 
   test('a fixable rule shows its fix in an example; every case has one', () => {
-    if (rule.meta.fixable !== undefined) expect(rule.examples.failing.some((e) => e.fixed !== undefined)).toBe(true);
+    if (rule.meta.fixable !== undefined) expect(examples.failing.some((e) => e.fixed !== undefined)).toBe(true);
     for (const c of rule.meta.cases ?? []) {
-      expect(rule.examples.failing.some((e) => e.findings.some((f) => f.case === c.name))).toBe(true);
+      expect(examples.failing.some((e) => e.findings.some((f) => f.case === c.name))).toBe(true);
     }
   });
+});
+
+test('every examples file belongs to a rule module', () => {
+  const ids = new Set<string>(RULE_MODULES.map((r) => r.meta.id));
+  const files = readdirSync(RULES_DIR).filter((f) => f.endsWith('.examples.yaml'));
+  expect(files.filter((f) => !ids.has(f.replace(/\.examples\.yaml$/, '')))).toEqual([]);
 });
