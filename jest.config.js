@@ -1,8 +1,12 @@
-/** @type {import('jest').Config} */
-module.exports = {
+/**
+ * Two projects: `unit` runs in-process (the engine, the constructs under cdk8s Testing, Pulumi under mocks, the CLI
+ * through its run function); `e2e` runs whole programs as a user would (child processes: the CLI binary, the
+ * example app's synth, the Pulumi plan, the packed-entry isolation). `npm test` runs both; `npm run test:unit`
+ * gives the fast loop.
+ * @type {import('jest').Config}
+ */
+const shared = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/test'],
-  testMatch: ['**/*.test.ts'],
   // Transpile only (tsconfig has isolatedModules): `npm run typecheck` type-checks the whole tree once.
   // ts-jest, not @swc/jest: @swc/core's per-platform binaries are not all on the registry this project installs
   // from, which leaves `npm ci` unable to trust the lockfile.
@@ -14,5 +18,28 @@ module.exports = {
     '^k8s-windows/pulumi$': '<rootDir>/lib/pulumi/index.ts',
     '^k8s-windows/pulumi/(eks|aks|gke|policy)$': '<rootDir>/lib/pulumi/$1/index.ts',
   },
+};
+
+/** The test files that start child processes. */
+const E2E = [
+  '<rootDir>/test/cdk8s/example.test.ts',
+  '<rootDir>/test/cli/commands.test.ts',
+  '<rootDir>/test/cli/fix.test.ts',
+  '<rootDir>/test/pulumi/isolation.test.ts',
+  '<rootDir>/test/pulumi/plan.test.ts',
+  '<rootDir>/test/pulumi/refused-outputs.test.ts',
+];
+
+module.exports = {
   testTimeout: 30000,
+  projects: [
+    {
+      ...shared,
+      displayName: 'unit',
+      roots: ['<rootDir>/test'],
+      testMatch: ['**/*.test.ts'],
+      testPathIgnorePatterns: E2E,
+    },
+    { ...shared, displayName: 'e2e', roots: ['<rootDir>/test'], testMatch: E2E },
+  ],
 };

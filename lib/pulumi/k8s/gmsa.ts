@@ -20,6 +20,7 @@ import {
 } from '../../core/gmsa-credspec';
 import { gmsaCredentialSpecNameProblems, isDns1123Subdomain } from '../../core/windows-options';
 import { requireArgs, throwInputErrors } from '../errors';
+import { logWarnings } from '../node-pool';
 import type { GmsaCredentialSpecReference } from './windows-pod';
 
 const RBAC_API_GROUP = 'rbac.authorization.k8s.io';
@@ -95,11 +96,10 @@ export class GmsaCredentialSpec extends pulumi.ComponentResource implements Gmsa
     throwInputErrors(subject, issues);
 
     super('k8s-windows:kubernetes:GmsaCredentialSpec', name, {}, opts);
-    for (const p of built.problems) {
-      if (p.severity === 'warning') {
-        pulumi.log.warn(`[${p.ruleId}] ${p.path}: ${p.message}${p.fix ? ` Fix: ${p.fix}` : ''}`, this);
-      }
-    }
+    logWarnings(
+      built.problems.filter((p) => p.severity === 'warning'),
+      this,
+    );
     this.resourceName = name;
     this.credentialSpecName = credentialSpecName;
     this.credspec = built.credspec;
