@@ -218,7 +218,10 @@ const MULTI_ARCH_PUBLISHERS: readonly RegExp[] = [
   /^mcr\.microsoft\.com\/(?:oss|k8s|dotnet)\//,
 ];
 
-/** The advice for a tag that names no build, shared by the validator and the constructs. */
+/**
+ * The advice for a tag that names no build, shared by the validator and the constructs.
+ * @internal
+ */
 export const BUILDLESS_TAG_FIX =
   "Check the tag's manifest (docker manifest inspect) has an entry for your nodes' build, or use the tag for your nodes' release (e.g. '...-ltsc2022').";
 

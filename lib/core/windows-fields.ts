@@ -51,9 +51,15 @@ export const FORBIDDEN_CONTAINER_SECURITY_FIELDS = [
 ] as const;
 export type ForbiddenContainerSecurityField = (typeof FORBIDDEN_CONTAINER_SECURITY_FIELDS)[number];
 
-/** The API server's words for these fields (validation.go: `field.Forbidden(path, "cannot be set for a windows pod")`). */
+/**
+ * The API server's words for these fields (validation.go: `field.Forbidden(path, "cannot be set for a windows pod")`).
+ * @internal
+ */
 export const FORBIDDEN_DETAIL = 'cannot be set for a windows pod';
-/** `spec.resources` (pod-level resources) on a Windows pod (validation.go: "may not be set for a windows pod"). */
+/**
+ * `spec.resources` (pod-level resources) on a Windows pod (validation.go: "may not be set for a windows pod").
+ * @internal
+ */
 export const POD_RESOURCES_FORBIDDEN_DETAIL = 'may not be set for a windows pod';
 
 /** The Windows equivalent to suggest for each forbidden field, where there is one. */

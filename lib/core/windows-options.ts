@@ -9,11 +9,20 @@
 export const MAX_GMSA_CREDENTIAL_SPEC_BYTES = 64 * 1024;
 const MAX_DOMAIN_BYTES = 256;
 const MAX_USER_BYTES = 104;
-/** A NetBIOS domain name: 1-15 characters, none of `\\ / : * ? " < > |`, not starting with a period. */
+/**
+ * A NetBIOS domain name: 1-15 characters, none of `\\ / : * ? " < > |`, not starting with a period.
+ * @internal
+ */
 export const NETBIOS_DOMAIN_NAME = /^[^\\/:*?"<>|.][^\\/:*?"<>|]{0,14}$/;
-/** One label of a DNS name, any case (RFC 1123). */
+/**
+ * One label of a DNS name, any case (RFC 1123).
+ * @internal
+ */
 export const DNS_LABEL = /^[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?$/;
-/** Characters a Windows account name (user part, sAMAccountName) cannot hold. */
+/**
+ * Characters a Windows account name (user part, sAMAccountName) cannot hold.
+ * @internal
+ */
 export const ACCOUNT_NAME_FORBIDDEN_CHARS = /["/\\:;|=,+*?<>@[\]]/;
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARS = /[\x00-\x1f\x7f]/;
