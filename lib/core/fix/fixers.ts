@@ -6,7 +6,6 @@
 import { API_SERVER_FIXES } from '../validate/checks/api-server';
 import { HOST_PROCESS_FIXES } from '../validate/checks/host-process';
 import { RULE_MODULES } from '../rules';
-import { POD_FEATURE_FIXES } from '../validate/checks/pod-features';
 import { SCHEDULING_FIXES, SCHEDULING_TARGET_FIXES } from '../validate/checks/scheduling';
 import type { Fixer, TargetFixer } from '../validate/fixes';
 
@@ -27,7 +26,6 @@ function fromModules<K extends 'fix' | 'targetFix'>(kind: K) {
 export const FIXERS: ReadonlyMap<string, Fixer> = gather<Fixer>([
   API_SERVER_FIXES,
   HOST_PROCESS_FIXES,
-  POD_FEATURE_FIXES,
   SCHEDULING_FIXES,
   fromModules('fix'),
 ]);

@@ -8,6 +8,8 @@ import imageBuildUnpinned from './image-build-unpinned';
 import imageFloatingTag from './image-floating-tag';
 import imageLegacyRepository from './image-legacy-repository';
 import imageSac from './image-sac';
+import windowsHostPort from './windows-host-port';
+import windowsHostPortCni from './windows-host-port-cni';
 import windowsReleaseSupport from './windows-release-support';
 
 export const RULE_MODULES = [
@@ -17,6 +19,8 @@ export const RULE_MODULES = [
   imageLegacyRepository,
   imageFloatingTag,
   windowsReleaseSupport,
+  windowsHostPort,
+  windowsHostPortCni,
 ] as const;
 
 /** The id of a rule that lives in a module. */

@@ -353,17 +353,6 @@ const RULE_LIST = [
       'The API server admits it and the pod runs, on the pod network instead of the host network it asked for.',
   },
   {
-    id: 'windows-host-port',
-    family: 'pod-features',
-    defaultSeverity: 'error',
-    summary: 'hostPort on a Windows container, or a HostProcess hostPort that differs from its containerPort.',
-    rationale:
-      'Windows maps host ports only through CNIs with the portMappings capability; HostProcess pods use the host network, where the API server requires hostPort to equal containerPort.',
-    docs: NETWORKING,
-    severityReason:
-      'Error when the API server rejects it (a HostProcess hostPort that differs from containerPort); info elsewhere, where it works only with a CNI that maps ports.',
-  },
-  {
     id: 'windows-emptydir-memory',
     family: 'pod-features',
     defaultSeverity: 'error',
@@ -530,7 +519,6 @@ const FIXABLE: Readonly<Partial<Record<RuleId, string>>> = {
   'windows-toleration-missing':
     'Adds a toleration for each taint of the target (--toleration, or a --cloud preset that taints); none without one.',
   'linux-node-selector-missing': 'With pinLinux (--pin-linux): adds nodeSelector kubernetes.io/os: linux.',
-  'windows-host-port': 'On HostProcess pods: sets hostPort to the containerPort (other pods are left to you).',
 };
 
 /** Catalogue order: by family, in this order (every family named, so a new one fails the build here). */

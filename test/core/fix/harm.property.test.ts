@@ -500,8 +500,6 @@ function check(
       FIXERS.has(d.ruleId) &&
       !(d.ruleId === 'windows-toleration-missing' && taints.length === 0) &&
       !(d.ruleId === 'linux-node-selector-missing' && !o.pinLinux) &&
-      // A plain hostPort on a non-HostProcess pod is CNI advice, not a change fix can make.
-      !(d.ruleId === 'windows-host-port' && d.severity === 'info') &&
       !result.refused.some((r) => r.resource.name === d.resource.name && (r.ruleId === d.ruleId || r.path === d.path)),
   );
   expect(left.map((d) => `${d.resource.name} ${d.ruleId} ${d.path}`)).toEqual([]);

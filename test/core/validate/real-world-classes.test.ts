@@ -275,9 +275,10 @@ describe('HostProcess host ports', () => {
     expect(rule(validateManifests([pod(spec(9182))]), 'windows-host-port')).toEqual([]);
   });
 
-  test('outside HostProcess a hostPort depends on the CNI: info', () => {
+  test('outside HostProcess a hostPort depends on the CNI: info, under its own id', () => {
     const p = pod(windowsSpec({ containers: [container({ ports: [{ containerPort: 80, hostPort: 4444 }] })] }));
-    expect(rule(validateManifests([p]), 'windows-host-port')).toMatchObject([{ severity: 'info' }]);
+    expect(rule(validateManifests([p]), 'windows-host-port-cni')).toMatchObject([{ severity: 'info' }]);
+    expect(rule(validateManifests([p]), 'windows-host-port')).toEqual([]);
   });
 });
 

@@ -319,28 +319,6 @@ const CASES: Record<ListedRuleId, RuleCase> = {
     pass: [windowsPod({ hostNetwork: false })],
     path: 'spec.hostNetwork',
   },
-  'windows-host-port': {
-    fail: [
-      pod(
-        hostProcessSpec({
-          containers: [
-            container({ image: 'registry.k8s.io/pause:3.10', ports: [{ containerPort: 9182, hostPort: 9100 }] }),
-          ],
-        }),
-      ),
-    ],
-    pass: [
-      pod(
-        hostProcessSpec({
-          containers: [
-            container({ image: 'registry.k8s.io/pause:3.10', ports: [{ containerPort: 9182, hostPort: 9182 }] }),
-          ],
-        }),
-      ),
-      windowsPod({ containers: [container({ ports: [{ containerPort: 80 }] })] }),
-    ],
-    path: 'spec.containers[0].ports[0].hostPort',
-  },
   'windows-emptydir-memory': {
     fail: [windowsPod({ volumes: [{ name: 'cache', emptyDir: { medium: 'Memory' } }] })],
     pass: [windowsPod({ volumes: [{ name: 'cache', emptyDir: {} }] })],

@@ -1,11 +1,11 @@
 /**
- * Pod features Windows nodes do not have (https://kubernetes.io/docs/concepts/windows/intro/): host networking and ports outside HostProcess,
+ * Pod features Windows nodes do not have (https://kubernetes.io/docs/concepts/windows/intro/): host networking outside HostProcess
+ * (host ports: lib/core/rules/windows-host-port*.ts),
  * memory-backed emptyDir, raw block devices, mount propagation, Linux paths and Linux-only volume types.
  */
-import type { FixerTable } from '../fixes';
 import type { PodFacts } from '../pod';
 import type { Report } from '../report';
-import { arr, has, isRecord, join, own, rec, show } from '../util';
+import { arr, has, isRecord, join, rec, show } from '../util';
 
 /** In-tree volume plugins with no Windows implementation. */
 const LINUX_ONLY_VOLUMES = [
@@ -80,25 +80,7 @@ export function checkPodFeatures(p: PodFacts, report: Report): void {
     }
   });
   for (const c of p.containers) {
-    if (c.hostProcess) {
-      checkHostNetworkPorts(c.c, c.path, report);
-      continue;
-    }
-    arr(c.c, 'ports').forEach((port, i) => {
-      const hostPort = own(port, 'hostPort');
-      if (hostPort === undefined || hostPort === null || hostPort === 0) return;
-      const path = join(`${join(c.path, 'ports')}[${i}]`, 'hostPort');
-      // Windows maps host ports only through CNIs with the portMappings capability (win-bridge, win-overlay,
-      // recent AWS vpc-bridge); many Windows CNI setups have none. The pod runs either way: advice.
-      // https://kubernetes.io/docs/concepts/services-networking/windows-networking/
-      report(
-        'windows-host-port',
-        path,
-        `${path} ${show(hostPort)}: on Windows a hostPort works only when the node's CNI maps ports (win-bridge or win-overlay with the portMappings capability); otherwise nothing listens on the host port.`,
-        'Check your Windows CNI supports port mappings, or expose the port through a Service (NodePort or LoadBalancer).',
-        'info',
-      );
-    });
+    if (c.hostProcess) continue;
     if (arr(c.c, 'volumeDevices').length > 0) {
       const path = join(c.path, 'volumeDevices');
       report(
@@ -133,36 +115,3 @@ export function checkPodFeatures(p: PodFacts, report: Report): void {
     });
   }
 }
-
-/**
- * HostProcess pods use the host network, and for hostNetwork pods the API server requires each hostPort to equal
- * its containerPort (validation.go `validateHostNetwork`: "must match `containerPort` when `hostNetwork` is true").
- * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/apis/core/validation/validation.go
- */
-function checkHostNetworkPorts(c: Record<string, unknown>, containerPath: string, report: Report): void {
-  arr(c, 'ports').forEach((port, i) => {
-    const hostPort = own(port, 'hostPort');
-    const containerPort = own(port, 'containerPort');
-    if (hostPort === undefined || hostPort === null || hostPort === 0 || hostPort === containerPort) return;
-    const path = join(`${join(containerPath, 'ports')}[${i}]`, 'hostPort');
-    report(
-      'windows-host-port',
-      path,
-      `${path} ${show(hostPort)}: Invalid value: must match \`containerPort\` (${show(containerPort)}) when \`hostNetwork\` is true, as it is for HostProcess pods.`,
-      `Set hostPort to ${show(containerPort)}, or remove it (the container listens on the host network anyway).`,
-    );
-  });
-}
-
-/** HostProcess containers listen on the host: their hostPort is made equal to the containerPort. */
-export const POD_FEATURE_FIXES: FixerTable = {
-  'windows-host-port': ({ diagnostic, pod }) => {
-    if (!pod.hostProcess) return [];
-    const portPath = diagnostic.path.replace(/\.hostPort$/, '');
-    const port = pod.containers
-      .flatMap((c) => arr(c.c, 'ports').map((p, i) => [`${join(c.path, 'ports')}[${i}]`, p] as const))
-      .find(([path]) => path === portPath)?.[1];
-    const containerPort = own(port, 'containerPort');
-    return typeof containerPort === 'number' ? [{ op: 'set', path: diagnostic.path, value: containerPort }] : [];
-  },
-};
