@@ -420,6 +420,7 @@ function checkContainerProps(
   index: number,
   options: ResolvedWindowsOptions,
   issues: IssueCollector,
+  warn: (w: WindowsWarning) => void,
 ): void {
   const sc = props.securityContext as Json | undefined;
   if (sc) {
@@ -433,6 +434,15 @@ function checkContainerProps(
           `${field}: ${show(value)} ${FORBIDDEN_DETAIL}.`,
           WINDOWS_ALTERNATIVE[field],
         );
+      } else if (FORBIDDEN_CONTAINER_FIELDS.has(field)) {
+        // `privileged: false` asks for what a Windows container is anyway, but the API server refuses the field
+        // itself: it is left out of the manifest, and the user is told (never dropped silently).
+        warn({
+          ruleId: 'windows-forbidden-field',
+          path: `${path}.securityContext.${field}`,
+          message: `securityContext.${prop}: ${show(value)} is left out of the manifest: the API server refuses ${field} on Windows pods whatever its value, and ${show(value)} is what a Windows container does anyway.`,
+          fix: `Remove ${prop} from the container's securityContext props.`,
+        });
       }
       if (field === 'runAsNonRoot' && options.hostProcess) {
         issues.add(
@@ -461,6 +471,7 @@ export function checkPodProps(
   options: ResolvedWindowsOptions,
   issues: IssueCollector,
   prefix: string,
+  warn: (w: WindowsWarning) => void,
 ): void {
   let podSc: Json | undefined;
   const userPodSc = props.securityContext as Json | undefined;
@@ -514,9 +525,14 @@ export function checkPodProps(
     const list = APP_CONTAINER_LISTS[l];
     const containers = props[list];
     if (containers === undefined) continue;
-    for (let i = 0; i < containers.length; i++) checkContainerProps(containers[i], prefix, list, i, options, issues);
+    for (let i = 0; i < containers.length; i++) {
+      checkContainerProps(containers[i], prefix, list, i, options, issues, warn);
+    }
   }
-  if (hasPodFeatures(props)) checkWindowsPodFeatures(featureView(props), options.hostProcess ?? false, prefix, issues);
+  // Refusals now; the warnings are given once, at synth, when the rendered pod spec is converted.
+  if (hasPodFeatures(props)) {
+    checkWindowsPodFeatures(featureView(props), options.hostProcess ?? false, prefix, issues, () => undefined);
+  }
 }
 
 /** Whether the props use anything `checkWindowsPodFeatures` looks at, so most workloads skip building the view. */

@@ -24,6 +24,7 @@ import {
   recordContainer,
   renderAsWindows,
   renderNoPodSecurityDefaults,
+  warnOn,
   windowsContainerProps,
   workloadSource,
 } from './windows-pod';
@@ -67,7 +68,7 @@ export function setUpWindowsWorkload(
     windows === undefined
       ? defaultWindowsOptions()
       : resolveWindowsProps(windows, typeof gmsa === 'string' ? gmsa : gmsa?.name, issues);
-  checkPodProps(props, options, issues, podSpecPlace(apiObject.kind).prefix);
+  checkPodProps(props, options, issues, podSpecPlace(apiObject.kind).prefix, warnOn(workload));
   refuseIfAny(workload, issues);
   if (gmsa !== undefined && typeof gmsa !== 'string') gmsa.grantUse(ensureServiceAccount(workload));
   renderNoPodSecurityDefaults(workload, props);

@@ -30,13 +30,19 @@ import { checkListEntries, checkWindowsOptionsFormat, checkWindowsPodFeatures } 
 /** How strict the pod's security settings are. */
 export type WindowsSecurityProfile = 'baseline' | 'restricted';
 
-/** A soft problem found while converting: the caller reports it (cdk8s Annotations, pulumi.log.warn). */
+/**
+ * A soft problem found while converting, under the rule id `validateManifests` reports it with: the caller reports
+ * it (cdk8s Annotations, pulumi.log.warn). What the engine calls a warning or advice never makes a construct refuse.
+ */
 export interface WindowsWarning {
   readonly ruleId: string;
   readonly path: string;
   readonly message: string;
   readonly fix?: string;
 }
+
+/** Where conversion warnings go. */
+export type WarningSink = (warning: WindowsWarning) => void;
 
 export interface ToWindowsPodSpecOptions {
   /**
@@ -189,8 +195,8 @@ function convertPodSpec(podSpec: PodSpec, options: ToWindowsPodSpecOptions, copy
 
   if (target) applyScheduling(spec, target, prefix, issues);
   stripPodFields(spec, prefix, issues, remove, options.frameworkDefaults);
-  const podWindowsOptions = applyIdentity(spec, options, hostProcess, profile, prefix, issues, remove);
-  checkWindowsPodFeatures(spec, hostProcess, prefix, issues);
+  const podWindowsOptions = applyIdentity(spec, options, hostProcess, profile, prefix, issues, remove, warn);
+  checkWindowsPodFeatures(spec, hostProcess, prefix, issues, warn);
 
   // Indexed loops and paths built only where needed: this runs for every pod a construct renders, mostly before the
   // JIT has optimized it, where `for...of` costs several times more (bench/synth-fresh.bench.ts).
@@ -436,6 +442,7 @@ function applyIdentity(
   prefix: string,
   issues: IssueCollector,
   remove: RemoveField,
+  warn: WarningSink,
 ): PodSecurityContext['windowsOptions'] | undefined {
   const given = spec.securityContext?.windowsOptions;
   // The common pod: no identity asked for or written. Only hostNetwork is left to check.
@@ -446,7 +453,7 @@ function applyIdentity(
     options.runAsUserName === undefined &&
     options.gmsaCredentialSpecName === undefined
   ) {
-    checkNoHostNetwork(spec, prefix, issues, remove);
+    checkNoHostNetwork(spec, prefix, remove, warn);
     return undefined;
   }
   const existing = given ?? {};
@@ -521,7 +528,7 @@ function applyIdentity(
       );
     }
   } else {
-    checkNoHostNetwork(spec, prefix, issues, remove);
+    checkNoHostNetwork(spec, prefix, remove, warn);
     if (existing.hostProcess === true) {
       issues.add(
         `${path}.hostProcess`,
@@ -544,15 +551,21 @@ function applyIdentity(
   return Object.keys(wo).length > 0 ? wo : undefined;
 }
 
-/** A pod that is not HostProcess keeps no hostNetwork: `true` is an issue, `false` (a framework default) is dropped. */
-function checkNoHostNetwork(spec: PodSpec, prefix: string, issues: IssueCollector, remove: RemoveField): void {
+/**
+ * A pod that is not HostProcess: `hostNetwork: false` (a framework default) is dropped; `true`, which the API server
+ * admits and the Windows kubelet ignores, stays as written and is the engine's `windows-host-network` warning.
+ */
+function checkNoHostNetwork(spec: PodSpec, prefix: string, remove: RemoveField, warn: WarningSink): void {
   if (spec.hostNetwork === undefined) return;
   if (spec.hostNetwork === true) {
-    issues.add(
-      `${prefix}.hostNetwork`,
-      'hostNetwork: true is not available to Windows pods (only to HostProcess pods).',
-      'Remove it, or set hostProcess.',
-    );
+    warn({
+      ruleId: 'windows-host-network',
+      path: `${prefix}.hostNetwork`,
+      message:
+        'hostNetwork: true is ignored: Windows pods get the host network only as HostProcess pods, so this pod runs on the pod network.',
+      fix: 'Remove hostNetwork, or make the workload HostProcess (the hostProcess option).',
+    });
+    return;
   }
   remove(spec as unknown as Json, 'hostNetwork');
 }

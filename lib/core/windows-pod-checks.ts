@@ -6,6 +6,7 @@
  * the validator calls an error.
  */
 import type { IssueCollector } from './errors';
+import type { WarningSink } from './pod-spec';
 import { CONTAINER_LISTS, type PodSpec } from './kube';
 import {
   MAX_GMSA_CREDENTIAL_SPEC_BYTES,
@@ -105,10 +106,11 @@ export function checkListEntries(spec: PodSpec, prefix: string, issues: IssueCol
 }
 
 /**
- * Pod features Windows nodes do not have, refused as the validator's `windows-host-port`, `windows-emptydir-memory`,
- * `windows-mount-propagation` and `windows-dns-host-net` rules report them; and on HostProcess (host-network) pods, a
- * `hostPort` other than its `containerPort`, which the API server rejects
- * ("must match `containerPort` when `hostNetwork` is true").
+ * Pod features Windows nodes do not have, judged as the validator judges them: refused where its rule is an error
+ * (`windows-emptydir-memory`, `windows-mount-propagation`, and on HostProcess (host-network) pods `windows-host-port`:
+ * a `hostPort` other than its `containerPort`, which the API server rejects, "must match `containerPort` when
+ * `hostNetwork` is true"), and a warning with the rule's id where it is advice (`windows-host-port-cni`,
+ * `windows-dns-host-net`).
  * @see https://kubernetes.io/docs/concepts/windows/intro/#compatibility-v1-pod
  * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/apis/core/validation/validation.go (validateHostNetwork)
  */
@@ -117,13 +119,16 @@ export function checkWindowsPodFeatures(
   hostProcess: boolean,
   prefix: string,
   issues: IssueCollector,
+  warn: WarningSink,
 ): void {
   if (!hostProcess && spec.dnsPolicy === 'ClusterFirstWithHostNet') {
-    issues.add(
-      `${prefix}.dnsPolicy`,
-      "dnsPolicy 'ClusterFirstWithHostNet' is not supported on Windows pods outside HostProcess.",
-      "Use dnsPolicy 'ClusterFirst' (the default).",
-    );
+    warn({
+      ruleId: 'windows-dns-host-net',
+      path: `${prefix}.dnsPolicy`,
+      message:
+        "dnsPolicy 'ClusterFirstWithHostNet' means nothing on a Windows pod outside HostProcess: the kubelet gives it cluster DNS, as with ClusterFirst.",
+      fix: "Use dnsPolicy 'ClusterFirst' (the default).",
+    });
   }
   const volumes = spec.volumes;
   if (volumes) {
@@ -152,11 +157,12 @@ export function checkWindowsPodFeatures(
           const hostPort = port.hostPort;
           if (hostPort === undefined || hostPort === null || hostPort === 0) continue;
           if (!hostProcess) {
-            issues.add(
-              `${prefix}.${list}[${i}].ports[${j}].hostPort`,
-              `hostPort ${show(hostPort)} is not supported on Windows (only HostProcess pods use host ports).`,
-              'Remove hostPort and expose the port through a Service (NodePort or LoadBalancer).',
-            );
+            warn({
+              ruleId: 'windows-host-port-cni',
+              path: `${prefix}.${list}[${i}].ports[${j}].hostPort`,
+              message: `hostPort ${show(hostPort)}: on Windows a hostPort works only when the node's CNI maps ports (win-bridge or win-overlay with the portMappings capability); otherwise nothing listens on the host port.`,
+              fix: 'Check your Windows CNI supports port mappings, or expose the port through a Service (NodePort or LoadBalancer).',
+            });
           } else if (hostPort !== port.containerPort) {
             issues.add(
               `${prefix}.${list}[${i}].ports[${j}].hostPort`,

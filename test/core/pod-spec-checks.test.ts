@@ -1,6 +1,6 @@
 /** `toWindowsPodSpec` refuses what the API server or a Windows node refuses, with every problem at once. */
 import fc from 'fast-check';
-import { WindowsValidationError, toWindowsPodSpec, type PodSpec } from 'k8s-windows';
+import { WindowsValidationError, toWindowsPodSpec, type PodSpec, type WindowsWarning } from 'k8s-windows';
 
 const IIS = 'mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022';
 
@@ -95,13 +95,25 @@ describe('pod features Windows lacks', () => {
     volumes: [{ name: 'cache', emptyDir: { medium: 'Memory' } }],
   };
 
-  test('are all refused on a regular Windows pod, naming each field', () => {
+  test('on a regular Windows pod, the errors of lint are refused and its advice is a warning with its rule id', () => {
     expect(paths(() => toWindowsPodSpec(featureful))).toEqual([
-      'spec.dnsPolicy',
       'spec.volumes[0].emptyDir.medium',
-      'spec.containers[0].ports[0].hostPort',
       'spec.containers[0].volumeMounts[0].mountPropagation',
     ]);
+    const warnings: WindowsWarning[] = [];
+    const advised: PodSpec = {
+      ...featureful,
+      volumes: [],
+      containers: [{ ...featureful.containers[0], volumeMounts: [] }],
+    };
+    const out = toWindowsPodSpec(advised, { onWarning: (w) => warnings.push(w) });
+    expect(warnings.map((w) => [w.ruleId, w.path])).toEqual([
+      ['windows-dns-host-net', 'spec.dnsPolicy'],
+      ['windows-host-port-cni', 'spec.containers[0].ports[0].hostPort'],
+    ]);
+    // What the user wrote is kept.
+    expect(out.dnsPolicy).toBe('ClusterFirstWithHostNet');
+    expect(out.containers[0].ports).toEqual([{ containerPort: 80, hostPort: 8080 }]);
   });
 
   test('on a HostProcess pod only a hostPort other than containerPort and the memory emptyDir are refused', () => {

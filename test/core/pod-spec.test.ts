@@ -191,10 +191,14 @@ describe('toWindowsPodSpec', () => {
     ]);
   });
 
-  test('hostNetwork without HostProcess is refused', () => {
-    expect(
-      issuesOf(() => toWindowsPodSpec({ hostNetwork: true, containers: [{ name: 'a', image: IIS }] }))[0].path,
-    ).toBe('spec.hostNetwork');
+  test('hostNetwork without HostProcess is kept and warned about (windows-host-network, a warning in lint)', () => {
+    const warnings: WindowsWarning[] = [];
+    const out = toWindowsPodSpec(
+      { hostNetwork: true, containers: [{ name: 'a', image: IIS }] },
+      { onWarning: (w) => warnings.push(w) },
+    );
+    expect(out.hostNetwork).toBe(true);
+    expect(warnings.map((w) => [w.ruleId, w.path])).toEqual([['windows-host-network', 'spec.hostNetwork']]);
   });
 
   test('contradicting scheduling and OS are refused', () => {
