@@ -11,6 +11,8 @@ import imageSac from './image-sac';
 import windowsHostPort from './windows-host-port';
 import windowsHostPortCni from './windows-host-port-cni';
 import windowsReleaseSupport from './windows-release-support';
+import windowsServiceExternalTrafficLocal from './windows-service-external-traffic-local';
+import windowsServiceSessionAffinityTimeout from './windows-service-session-affinity-timeout';
 
 export const RULE_MODULES = [
   imageBuildMismatch,
@@ -21,6 +23,8 @@ export const RULE_MODULES = [
   windowsReleaseSupport,
   windowsHostPort,
   windowsHostPortCni,
+  windowsServiceSessionAffinityTimeout,
+  windowsServiceExternalTrafficLocal,
 ] as const;
 
 /** The id of a rule that lives in a module. */

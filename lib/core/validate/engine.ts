@@ -9,7 +9,6 @@ import { checkHostProcess } from './checks/host-process';
 import { checkPodFeatures } from './checks/pod-features';
 import { checkPodSecurity } from './checks/pod-security';
 import { checkResourcesAndProbes } from './checks/resources';
-import { checkService, WindowsPodsByLabel } from './checks/services';
 import {
   checkLinuxPinned,
   checkRuntimeClass,
@@ -26,9 +25,10 @@ import {
   type RuleReport,
   type WindowsPodFinder,
 } from '../rules';
-import { buildIndex, namespaceOf, type SetIndex } from './context';
+import { buildIndex, type SetIndex } from './context';
 import { sourceOf } from './loader';
 import { analyzePod, type PodFacts } from './pod';
+import { WindowsPodsByLabel } from './windows-pods';
 import { DiagnosticSink, type Report } from './report';
 import type { RuleId } from './rules';
 import type { Diagnostic, ValidateOptions } from './types';
@@ -130,7 +130,6 @@ export function validateManifests(objects: readonly unknown[], options: Validate
   const { keys: sources, indexes: sourceIndexes } = groupBySource(list, opts.crossObjectScope);
   const pods: PodEntry[] = [];
   const windowsPods = new Map<string, WindowsPodsByLabel>();
-  const services: { obj: Rec; report: Report; source: string }[] = [];
   /** Objects that hold no pod, for the object rules. */
   const others: { obj: Rec; report: Report; source: string }[] = [];
 
@@ -164,9 +163,6 @@ export function validateManifests(objects: readonly unknown[], options: Validate
         break;
       case 'GMSACredentialSpec':
         checkCredspecObject(obj, report);
-        break;
-      case 'Service':
-        services.push({ obj, report, source: sources[i] });
         break;
       default:
         break;
@@ -218,10 +214,6 @@ export function validateManifests(objects: readonly unknown[], options: Validate
     }
     checkWildcardTolerations(p.facts, hybrid, p.report);
     if (hybrid) checkLinuxPinned(p.facts, p.report);
-  }
-  for (const s of services) {
-    const byLabel = windowsPods.get(s.source);
-    if (byLabel) checkService(s.obj, namespaceOf(s.obj), byLabel, s.report);
   }
   return sink.diagnostics();
 }

@@ -457,24 +457,6 @@ const RULE_LIST = [
     severityReason: 'Advice; warning when a livenessProbe gives the container less than a minute to start.',
   },
   // --- Services ---
-  {
-    id: 'windows-service-session-affinity-timeout',
-    family: 'services',
-    defaultSeverity: 'warning',
-    summary: 'sessionAffinityConfig.clientIP.timeoutSeconds on a Service selecting Windows pods.',
-    rationale: 'Windows kube-proxy does not support the session affinity timeout.',
-    docs: NETWORKING,
-    severityReason: 'The Service works, without the timeout.',
-  },
-  {
-    id: 'windows-service-external-traffic-local',
-    family: 'services',
-    defaultSeverity: 'warning',
-    summary: 'externalTrafficPolicy: Local on a Service selecting Windows pods.',
-    rationale: 'Windows kube-proxy needs Direct Server Return (DSR) enabled to honour externalTrafficPolicy: Local.',
-    docs: NETWORKING,
-    severityReason: 'Works only with DSR enabled in Windows kube-proxy.',
-  },
   // --- Pod Security Admission ---
   {
     id: 'pod-security-level',

@@ -15,7 +15,6 @@ import {
   namespace,
   pod,
   runtimeClass,
-  service,
   windowsPod,
   windowsSpec,
   WINDOWS_TOLERATION,
@@ -38,7 +37,6 @@ const hostAccount = (PluginInput: unknown): Record<string, unknown> =>
   credspecContent({
     ActiveDirectoryConfig: { HostAccountConfig: { PortableCcgVersion: '1', PluginGUID: AKS_PLUGIN, PluginInput } },
   });
-const labelled = (spec = windowsSpec()): Record<string, unknown> => pod(spec, { labels: { app: 'web' } });
 
 /** The rules not yet in modules (../../../lib/core/rules): a module's own examples are its cases. */
 type ListedRuleId = Exclude<RuleId, ModuleRuleId>;
@@ -413,19 +411,6 @@ const CASES: Record<ListedRuleId, RuleCase> = {
       }),
     ],
     path: 'spec.containers[0].startupProbe',
-  },
-  'windows-service-session-affinity-timeout': {
-    fail: [
-      labelled(),
-      service({ sessionAffinity: 'ClientIP', sessionAffinityConfig: { clientIP: { timeoutSeconds: 600 } } }),
-    ],
-    pass: [labelled(), service({ sessionAffinity: 'ClientIP' })],
-    path: 'spec.sessionAffinityConfig.clientIP.timeoutSeconds',
-  },
-  'windows-service-external-traffic-local': {
-    fail: [labelled(), service({ type: 'LoadBalancer', externalTrafficPolicy: 'Local' })],
-    pass: [labelled(), service({ type: 'LoadBalancer', externalTrafficPolicy: 'Cluster' })],
-    path: 'spec.externalTrafficPolicy',
   },
   'pod-security-level': {
     fail: [namespace('agents', 'baseline'), pod(hostProcessSpec(), { namespace: 'agents' })],

@@ -1,0 +1,37 @@
+/**
+ * windows-service-external-traffic-local: Windows kube-proxy honours `externalTrafficPolicy: Local` only with
+ * Direct Server Return (https://kubernetes.io/docs/concepts/services-networking/windows-networking/#limitations).
+ */
+import { namespaceOf } from '../validate/context';
+import { rec, stringMap } from '../validate/util';
+import { podName } from '../validate/windows-pods';
+import { NETWORKING } from './docs';
+import { defineRule } from './rule';
+
+export default defineRule({
+  meta: {
+    id: 'windows-service-external-traffic-local',
+    family: 'services',
+    defaultSeverity: 'warning',
+    summary: 'externalTrafficPolicy: Local on a Service selecting Windows pods.',
+    rationale: 'Windows kube-proxy needs Direct Server Return (DSR) enabled to honour externalTrafficPolicy: Local.',
+    docs: NETWORKING,
+    severityReason: 'Works only with DSR enabled in Windows kube-proxy.',
+  },
+  check: {
+    scope: 'object',
+    kinds: ['Service'],
+    run(service, { windowsPods }, report) {
+      const spec = rec(service, 'spec');
+      if (spec?.externalTrafficPolicy !== 'Local') return;
+      const target = windowsPods.find(namespaceOf(service), stringMap(spec, 'selector'));
+      if (!target) return;
+      const path = 'spec.externalTrafficPolicy';
+      report(
+        path,
+        `${path} 'Local' on a Service selecting Windows pods (${podName(target)}) works only when Windows kube-proxy runs with Direct Server Return (DSR).`,
+        'Enable DSR on Windows kube-proxy (--enable-dsr, WinDSR feature gate), or use externalTrafficPolicy: Cluster.',
+      );
+    },
+  },
+});
