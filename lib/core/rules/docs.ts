@@ -3,3 +3,4 @@ export const K8S_WINDOWS = 'https://kubernetes.io/docs/concepts/windows/intro/';
 export const VERSION_COMPAT =
   'https://learn.microsoft.com/virtualization/windowscontainers/deploy-containers/version-compatibility';
 export const NETWORKING = 'https://kubernetes.io/docs/concepts/services-networking/windows-networking/';
+export const RESOURCES = 'https://kubernetes.io/docs/concepts/configuration/windows-resource-management/';

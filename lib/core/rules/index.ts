@@ -9,6 +9,10 @@ import imageFloatingTag from './image-floating-tag';
 import imageLegacyRepository from './image-legacy-repository';
 import imageSac from './image-sac';
 import windowsHostPort from './windows-host-port';
+import windowsHugepages from './windows-hugepages';
+import windowsMemoryRequestLimit from './windows-memory-request-limit';
+import windowsStartupProbe from './windows-startup-probe';
+import windowsTcpProbe from './windows-tcp-probe';
 import windowsHostPortCni from './windows-host-port-cni';
 import windowsReleaseSupport from './windows-release-support';
 import windowsServiceExternalTrafficLocal from './windows-service-external-traffic-local';
@@ -23,6 +27,10 @@ export const RULE_MODULES = [
   windowsReleaseSupport,
   windowsHostPort,
   windowsHostPortCni,
+  windowsMemoryRequestLimit,
+  windowsHugepages,
+  windowsTcpProbe,
+  windowsStartupProbe,
   windowsServiceSessionAffinityTimeout,
   windowsServiceExternalTrafficLocal,
 ] as const;

@@ -8,7 +8,6 @@ import { checkCredspecObject, checkPodGmsa } from './checks/gmsa';
 import { checkHostProcess } from './checks/host-process';
 import { checkPodFeatures } from './checks/pod-features';
 import { checkPodSecurity } from './checks/pod-security';
-import { checkResourcesAndProbes } from './checks/resources';
 import {
   checkLinuxPinned,
   checkRuntimeClass,
@@ -152,7 +151,6 @@ export function validateManifests(objects: readonly unknown[], options: Validate
       checkPodGmsa(facts, index, local, report);
       checkWindowsScheduling(facts, opts, report);
       checkPodFeatures(facts, report);
-      checkResourcesAndProbes(facts, report);
       checkPodSecurity(facts, index, opts, report);
       return;
     }

@@ -18,7 +18,6 @@ const VERSION_COMPAT =
 const RUNTIME_CLASS = 'https://kubernetes.io/docs/concepts/containers/runtime-class/';
 const STORAGE = 'https://kubernetes.io/docs/concepts/storage/windows-storage/';
 const NETWORKING = 'https://kubernetes.io/docs/concepts/services-networking/windows-networking/';
-const RESOURCES = 'https://kubernetes.io/docs/concepts/configuration/windows-resource-management/';
 const PSS = 'https://kubernetes.io/docs/concepts/security/pod-security-standards/';
 const OBJECTS = 'https://kubernetes.io/docs/concepts/overview/working-with-objects/';
 
@@ -417,45 +416,7 @@ const RULE_LIST = [
     severityReason: 'The pod gets cluster DNS as with ClusterFirst; the setting is only misleading.',
   },
   // --- resources ---
-  {
-    id: 'windows-memory-request-limit',
-    family: 'resources',
-    defaultSeverity: 'info',
-    summary: 'A Windows container whose memory request differs from its limit.',
-    rationale:
-      'Windows has no OOM killer: job objects page instead, so overcommitted memory degrades the node; set request = limit or only the limit.',
-    docs: RESOURCES,
-    severityReason: 'The pod runs; overcommit degrades the node only under memory pressure.',
-  },
-  {
-    id: 'windows-hugepages',
-    family: 'resources',
-    defaultSeverity: 'error',
-    summary: 'hugepages-* resources on a Windows container.',
-    rationale: 'Huge pages are not supported on Windows nodes.',
-    docs: RESOURCES,
-    severityReason: 'Not supported on Windows nodes.',
-  },
   // --- probes ---
-  {
-    id: 'windows-tcp-probe',
-    family: 'probes',
-    defaultSeverity: 'info',
-    summary: 'A tcpSocket probe on a Windows container.',
-    rationale: 'tcpSocket probes are limited on Windows; exec and httpGet probes work.',
-    docs: K8S_WINDOWS,
-    severityReason: 'tcpSocket probes work on Windows nodes; exec and httpGet are the better-trodden path.',
-  },
-  {
-    id: 'windows-startup-probe',
-    family: 'probes',
-    defaultSeverity: 'info',
-    summary: 'A large Windows image (servercore, server, .NET Framework) without a startupProbe.',
-    rationale:
-      'Windows containers start 10-30 s slower and these images are gigabytes: a liveness probe kills them before they are up (warning when one is set).',
-    docs: K8S_WINDOWS,
-    severityReason: 'Advice; warning when a livenessProbe gives the container less than a minute to start.',
-  },
   // --- Services ---
   // --- Pod Security Admission ---
   {

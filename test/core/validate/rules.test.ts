@@ -373,45 +373,6 @@ const CASES: Record<ListedRuleId, RuleCase> = {
     pass: [windowsPod({ dnsPolicy: 'ClusterFirst' })],
     path: 'spec.dnsPolicy',
   },
-  'windows-memory-request-limit': {
-    fail: [
-      windowsPod({
-        containers: [container({ resources: { requests: { memory: '1Gi' }, limits: { memory: '2Gi' } } })],
-      }),
-    ],
-    pass: [
-      windowsPod({
-        containers: [container({ resources: { requests: { memory: '1Gi' }, limits: { memory: '1024Mi' } } })],
-      }),
-    ],
-    path: 'spec.containers[0].resources.requests.memory',
-  },
-  'windows-hugepages': {
-    fail: [
-      windowsPod({ containers: [container({ resources: { limits: { 'hugepages-2Mi': '100Mi', memory: '1Gi' } } })] }),
-    ],
-    pass: [windowsPod({ containers: [container({ resources: { limits: { memory: '1Gi' } } })] })],
-    path: 'spec.containers[0].resources.limits[hugepages-2Mi]',
-  },
-  'windows-tcp-probe': {
-    fail: [windowsPod({ containers: [container({ livenessProbe: { tcpSocket: { port: 80 } } })] })],
-    pass: [windowsPod({ containers: [container({ livenessProbe: { httpGet: { path: '/', port: 80 } } })] })],
-    path: 'spec.containers[0].livenessProbe.tcpSocket',
-  },
-  'windows-startup-probe': {
-    fail: [windowsPod({ containers: [container({ image: 'mcr.microsoft.com/windows/servercore:ltsc2022' })] })],
-    pass: [
-      windowsPod({
-        containers: [
-          container({
-            image: 'mcr.microsoft.com/windows/servercore:ltsc2022',
-            startupProbe: { exec: { command: ['cmd', '/c', 'exit 0'] } },
-          }),
-        ],
-      }),
-    ],
-    path: 'spec.containers[0].startupProbe',
-  },
   'pod-security-level': {
     fail: [namespace('agents', 'baseline'), pod(hostProcessSpec(), { namespace: 'agents' })],
     pass: [namespace('agents', 'privileged'), pod(hostProcessSpec(), { namespace: 'agents' })],

@@ -1,0 +1,54 @@
+/**
+ * windows-memory-request-limit: Windows enforces memory limits with job objects and has no OOM killer, so memory
+ * overcommitted through a request below the limit pages the whole node
+ * (https://kubernetes.io/docs/concepts/configuration/windows-resource-management/#resource-management-memory).
+ */
+import { parseQuantity } from '../validate/quantity';
+import { has, join, own, rec, show } from '../validate/util';
+import { RESOURCES } from './docs';
+import { defineRule } from './rule';
+
+export default defineRule({
+  meta: {
+    id: 'windows-memory-request-limit',
+    family: 'resources',
+    defaultSeverity: 'info',
+    summary: 'A Windows container whose memory request differs from its limit.',
+    rationale:
+      'Windows has no OOM killer: job objects page instead, so overcommitted memory degrades the node; set request = limit or only the limit.',
+    docs: RESOURCES,
+    severityReason: 'The pod runs; overcommit degrades the node only under memory pressure.',
+  },
+  check: {
+    scope: 'pod',
+    run(p, _context, report) {
+      if (!p.windows) return;
+      for (const c of p.containers) {
+        const resources = rec(c.c, 'resources');
+        const requests = rec(resources, 'requests');
+        if (c.hostProcess || !has(requests, 'memory')) continue;
+        const request = own(requests, 'memory');
+        const limit = own(rec(resources, 'limits'), 'memory');
+        const path = join(c.path, 'resources.requests.memory');
+        if (limit === undefined || limit === null) {
+          report(
+            path,
+            `${path} ${show(request)} has no memory limit: Windows has no OOM killer, so the container pages the node instead of being stopped.`,
+            `Set resources.limits.memory to ${show(request)} (or set only the limit).`,
+          );
+          continue;
+        }
+        const r = parseQuantity(request);
+        const l = parseQuantity(limit);
+        if (r === undefined || l === undefined || Math.abs(r - l) <= 1e-9 * Math.max(Math.abs(r), Math.abs(l), 1)) {
+          continue;
+        }
+        report(
+          path,
+          `${path} ${show(request)} differs from limits.memory ${show(limit)}: Windows overcommits by paging, which slows the whole node.`,
+          `Set requests.memory equal to limits.memory (${show(limit)}), or set only the limit.`,
+        );
+      }
+    },
+  },
+});

@@ -1,0 +1,32 @@
+/** windows-tcp-probe: tcpSocket probes are limited on Windows (https://kubernetes.io/docs/concepts/windows/intro/). */
+import { has, join, rec } from '../validate/util';
+import { K8S_WINDOWS } from './docs';
+import { defineRule } from './rule';
+
+const PROBES = ['livenessProbe', 'readinessProbe', 'startupProbe'] as const;
+
+export default defineRule({
+  meta: {
+    id: 'windows-tcp-probe',
+    family: 'probes',
+    defaultSeverity: 'info',
+    summary: 'A tcpSocket probe on a Windows container.',
+    rationale: 'tcpSocket probes are limited on Windows; exec and httpGet probes work.',
+    docs: K8S_WINDOWS,
+    severityReason: 'tcpSocket probes work on Windows nodes; exec and httpGet are the better-trodden path.',
+  },
+  check: {
+    scope: 'pod',
+    run(p, _context, report) {
+      if (!p.windows) return;
+      for (const c of p.containers) {
+        if (c.list === 'ephemeralContainers' || c.hostProcess) continue;
+        for (const probe of PROBES) {
+          if (!has(rec(c.c, probe), 'tcpSocket')) continue;
+          const path = join(c.path, probe, 'tcpSocket');
+          report(path, `${path}: tcpSocket probes are limited on Windows.`, 'Use an httpGet or exec probe.');
+        }
+      }
+    },
+  },
+});
