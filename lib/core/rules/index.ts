@@ -8,6 +8,7 @@ import imageBuildUnpinned from './image-build-unpinned';
 import imageFloatingTag from './image-floating-tag';
 import imageLegacyRepository from './image-legacy-repository';
 import imageSac from './image-sac';
+import podSecurityLevel from './pod-security-level';
 import windowsHostPort from './windows-host-port';
 import windowsHugepages from './windows-hugepages';
 import windowsMemoryRequestLimit from './windows-memory-request-limit';
@@ -33,6 +34,7 @@ export const RULE_MODULES = [
   windowsStartupProbe,
   windowsServiceSessionAffinityTimeout,
   windowsServiceExternalTrafficLocal,
+  podSecurityLevel,
 ] as const;
 
 /** The id of a rule that lives in a module. */

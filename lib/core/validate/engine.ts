@@ -7,7 +7,6 @@ import { checkApiServer } from './checks/api-server';
 import { checkCredspecObject, checkPodGmsa } from './checks/gmsa';
 import { checkHostProcess } from './checks/host-process';
 import { checkPodFeatures } from './checks/pod-features';
-import { checkPodSecurity } from './checks/pod-security';
 import {
   checkLinuxPinned,
   checkRuntimeClass,
@@ -151,7 +150,6 @@ export function validateManifests(objects: readonly unknown[], options: Validate
       checkPodGmsa(facts, index, local, report);
       checkWindowsScheduling(facts, opts, report);
       checkPodFeatures(facts, report);
-      checkPodSecurity(facts, index, opts, report);
       return;
     }
     others.push({ obj, report, source: sources[i] });

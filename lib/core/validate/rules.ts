@@ -18,7 +18,6 @@ const VERSION_COMPAT =
 const RUNTIME_CLASS = 'https://kubernetes.io/docs/concepts/containers/runtime-class/';
 const STORAGE = 'https://kubernetes.io/docs/concepts/storage/windows-storage/';
 const NETWORKING = 'https://kubernetes.io/docs/concepts/services-networking/windows-networking/';
-const PSS = 'https://kubernetes.io/docs/concepts/security/pod-security-standards/';
 const OBJECTS = 'https://kubernetes.io/docs/concepts/overview/working-with-objects/';
 
 const RULE_LIST = [
@@ -419,16 +418,6 @@ const RULE_LIST = [
   // --- probes ---
   // --- Services ---
   // --- Pod Security Admission ---
-  {
-    id: 'pod-security-level',
-    family: 'pod-security',
-    defaultSeverity: 'error',
-    summary: "A Windows pod that does not meet its Namespace's pod-security.kubernetes.io/enforce level.",
-    rationale:
-      'Pod Security Admission rejects it; HostProcess pods need a privileged namespace, restricted still wants runAsNonRoot.',
-    docs: PSS,
-    severityReason: 'Pod Security Admission rejects the pod.',
-  },
   // --- input ---
   {
     id: 'input-invalid-document',

@@ -12,7 +12,6 @@ import {
   gmsaRbac,
   hostProcessSpec,
   linuxPod,
-  namespace,
   pod,
   runtimeClass,
   windowsPod,
@@ -372,11 +371,6 @@ const CASES: Record<ListedRuleId, RuleCase> = {
     fail: [windowsPod({ dnsPolicy: 'ClusterFirstWithHostNet' })],
     pass: [windowsPod({ dnsPolicy: 'ClusterFirst' })],
     path: 'spec.dnsPolicy',
-  },
-  'pod-security-level': {
-    fail: [namespace('agents', 'baseline'), pod(hostProcessSpec(), { namespace: 'agents' })],
-    pass: [namespace('agents', 'privileged'), pod(hostProcessSpec(), { namespace: 'agents' })],
-    path: 'spec.securityContext.windowsOptions.hostProcess',
   },
   'input-invalid-document': {
     fail: [42],

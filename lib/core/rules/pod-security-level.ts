@@ -1,0 +1,65 @@
+/**
+ * pod-security-level: Pod Security Admission checks a pod against its Namespace's
+ * `pod-security.kubernetes.io/enforce` level, at the namespace's `enforce-version`
+ * (https://kubernetes.io/docs/concepts/security/pod-security-standards/,
+ * https://kubernetes.io/docs/concepts/security/pod-security-admission/). The checks are the upstream ones, in
+ * lib/core/pod-security.
+ */
+import {
+  POD_SECURITY_ENFORCE_LABEL,
+  POD_SECURITY_ENFORCE_VERSION_LABEL,
+  POD_SECURITY_LEVELS,
+  podSecurityViolations,
+  type PodSecurityLevel,
+} from '../pod-security';
+import { rec, stringMap } from '../validate/util';
+import { defineRule } from './rule';
+
+function isLevel(v: string | undefined): v is PodSecurityLevel {
+  return v !== undefined && (POD_SECURITY_LEVELS as readonly string[]).includes(v);
+}
+
+export default defineRule({
+  meta: {
+    id: 'pod-security-level',
+    family: 'pod-security',
+    defaultSeverity: 'error',
+    summary: "A Windows pod that does not meet its Namespace's pod-security.kubernetes.io/enforce level.",
+    rationale:
+      'Pod Security Admission rejects it; HostProcess pods need a privileged namespace, restricted still wants runAsNonRoot.',
+    docs: 'https://kubernetes.io/docs/concepts/security/pod-security-standards/',
+    severityReason: 'Pod Security Admission rejects the pod.',
+  },
+  check: {
+    scope: 'pod',
+    run(p, { index, options }, report) {
+      if (!p.windows) return;
+      const ns = index.namespaces.get(p.namespace);
+      if (!ns) return;
+      const labels = stringMap(rec(ns, 'metadata'), 'labels');
+      const enforce = labels[POD_SECURITY_ENFORCE_LABEL];
+      if (!isLevel(enforce) || enforce === 'privileged') return;
+      const pinned = labels[POD_SECURITY_ENFORCE_VERSION_LABEL];
+      const version = pinned !== undefined && pinned !== 'latest' ? pinned : options.kubernetesVersion;
+      let violations;
+      try {
+        violations = podSecurityViolations(p.obj, typeof version === 'string' ? { kubernetesVersion: version } : {});
+      } catch {
+        return;
+      }
+      for (const v of violations) {
+        // A restricted namespace refuses both kinds; a baseline one only what breaks baseline.
+        if (enforce === 'baseline' && v.level !== 'baseline') continue;
+        const hostProcessHint =
+          v.check === 'windowsHostProcess' || (p.hostProcess && v.check === 'hostNamespaces')
+            ? ` HostProcess pods need a namespace labelled ${POD_SECURITY_ENFORCE_LABEL}: privileged.`
+            : '';
+        report(
+          v.path,
+          `Namespace '${p.namespace}' enforces Pod Security '${enforce}', which rejects this pod: ${v.message}`,
+          `${v.fix}${hostProcessHint}`,
+        );
+      }
+    },
+  },
+});
