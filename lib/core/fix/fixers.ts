@@ -4,7 +4,6 @@
  * declares the same set (a test keeps them in step).
  */
 import { API_SERVER_FIXES } from '../validate/checks/api-server';
-import { HOST_PROCESS_FIXES } from '../validate/checks/host-process';
 import { RULE_MODULES } from '../rules';
 import { SCHEDULING_FIXES, SCHEDULING_TARGET_FIXES } from '../validate/checks/scheduling';
 import type { Fixer, TargetFixer } from '../validate/fixes';
@@ -25,7 +24,6 @@ function fromModules<K extends 'fix' | 'targetFix'>(kind: K) {
 
 export const FIXERS: ReadonlyMap<string, Fixer> = gather<Fixer>([
   API_SERVER_FIXES,
-  HOST_PROCESS_FIXES,
   SCHEDULING_FIXES,
   fromModules('fix'),
 ]);

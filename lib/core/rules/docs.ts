@@ -4,3 +4,4 @@ export const VERSION_COMPAT =
   'https://learn.microsoft.com/virtualization/windowscontainers/deploy-containers/version-compatibility';
 export const NETWORKING = 'https://kubernetes.io/docs/concepts/services-networking/windows-networking/';
 export const RESOURCES = 'https://kubernetes.io/docs/concepts/configuration/windows-resource-management/';
+export const HOST_PROCESS = 'https://kubernetes.io/docs/tasks/configure-pod-container/create-hostprocess-pod/';

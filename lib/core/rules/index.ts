@@ -3,6 +3,11 @@
  * `./<rule-id>.ts`. The rules not yet moved into modules still sit in ../validate/rules.ts and ../validate/checks/
  * (issue 14 moves them family by family); `RULES` lists both.
  */
+import hostprocessAllOrNone from './hostprocess-all-or-none';
+import hostprocessHostNetwork from './hostprocess-host-network';
+import hostprocessMismatch from './hostprocess-mismatch';
+import hostprocessRunAsNonRoot from './hostprocess-run-as-non-root';
+import hostprocessRunAsUserName from './hostprocess-run-as-user-name';
 import imageBuildMismatch from './image-build-mismatch';
 import imageBuildUnpinned from './image-build-unpinned';
 import imageFloatingTag from './image-floating-tag';
@@ -20,6 +25,11 @@ import windowsServiceExternalTrafficLocal from './windows-service-external-traff
 import windowsServiceSessionAffinityTimeout from './windows-service-session-affinity-timeout';
 
 export const RULE_MODULES = [
+  hostprocessMismatch,
+  hostprocessAllOrNone,
+  hostprocessHostNetwork,
+  hostprocessRunAsUserName,
+  hostprocessRunAsNonRoot,
   imageBuildMismatch,
   imageSac,
   imageBuildUnpinned,

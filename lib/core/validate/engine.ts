@@ -5,7 +5,6 @@
 import { isWorkloadKind, locatePodSpec } from '../workloads';
 import { checkApiServer } from './checks/api-server';
 import { checkCredspecObject, checkPodGmsa } from './checks/gmsa';
-import { checkHostProcess } from './checks/host-process';
 import { checkPodFeatures } from './checks/pod-features';
 import {
   checkLinuxPinned,
@@ -146,7 +145,6 @@ export function validateManifests(objects: readonly unknown[], options: Validate
         byLabel.add(facts);
       }
       checkApiServer(facts, index, report);
-      checkHostProcess(facts, report);
       checkPodGmsa(facts, index, local, report);
       checkWindowsScheduling(facts, opts, report);
       checkPodFeatures(facts, report);

@@ -7,7 +7,6 @@ import type { RuleFamily, RuleInfo } from './types';
 
 const K8S_WINDOWS = 'https://kubernetes.io/docs/concepts/windows/intro/';
 const K8S_WINDOWS_GUIDE = 'https://kubernetes.io/docs/concepts/windows/user-guide/';
-const HOST_PROCESS = 'https://kubernetes.io/docs/tasks/configure-pod-container/create-hostprocess-pod/';
 const RUN_AS_USER_NAME = 'https://kubernetes.io/docs/tasks/configure-pod-container/configure-runasusername/';
 const GMSA = 'https://kubernetes.io/docs/tasks/configure-pod-container/configure-gmsa/';
 const CREDSPEC =
@@ -102,54 +101,6 @@ const RULE_LIST = [
     severityReason: 'The API server rejects the pod.',
   },
   // --- HostProcess ---
-  {
-    id: 'hostprocess-mismatch',
-    family: 'host-process',
-    defaultSeverity: 'error',
-    summary: "A container's windowsOptions.hostProcess differs from the pod's.",
-    rationale: 'The API server requires the pod and container values to be identical when both are set.',
-    docs: HOST_PROCESS,
-    severityReason: 'The API server rejects the pod.',
-  },
-  {
-    id: 'hostprocess-all-or-none',
-    family: 'host-process',
-    defaultSeverity: 'error',
-    summary: 'A pod mixes HostProcess and non-HostProcess containers.',
-    rationale: 'The API server requires every container (init and ephemeral included) to be HostProcess when one is.',
-    docs: HOST_PROCESS,
-    severityReason: 'The API server rejects the pod.',
-  },
-  {
-    id: 'hostprocess-host-network',
-    family: 'host-process',
-    defaultSeverity: 'error',
-    summary: 'A HostProcess pod without hostNetwork: true.',
-    rationale: 'The API server requires hostNetwork: true on pods with HostProcess containers.',
-    docs: HOST_PROCESS,
-    severityReason: 'The API server rejects the pod.',
-  },
-  {
-    id: 'hostprocess-run-as-user-name',
-    family: 'host-process',
-    defaultSeverity: 'error',
-    summary: 'A HostProcess container without a host account as runAsUserName.',
-    rationale:
-      'HostProcess containers run as a host account: NT AUTHORITY\\SYSTEM, NT AUTHORITY\\Local service or NT AUTHORITY\\NetworkService; the container accounts do not exist on the host.',
-    docs: HOST_PROCESS,
-    severityReason:
-      'A container account does not exist on the host: the container cannot start. A missing or unlisted account is a warning.',
-  },
-  {
-    id: 'hostprocess-run-as-non-root',
-    family: 'host-process',
-    defaultSeverity: 'error',
-    summary: 'runAsNonRoot set on a HostProcess pod.',
-    rationale:
-      'The kubelet cannot verify runAsNonRoot for HostProcess containers and refuses to start them; leave it unset.',
-    docs: HOST_PROCESS,
-    severityReason: 'The kubelet refuses to start the container.',
-  },
   // --- gMSA ---
   {
     id: 'gmsa-credspec-location',
@@ -443,7 +394,6 @@ const FIXABLE: Readonly<Partial<Record<RuleId, string>>> = {
   'windows-linux-only-field': 'Removes the field; the change report names it and its value.',
   'windows-os-name': "Lower-cases 'Windows' or 'Linux'; any other value is left to you.",
   'windows-os-unset': 'Sets spec.os.name: windows.',
-  'hostprocess-host-network': 'Sets hostNetwork: true.',
   'windows-node-selector-missing':
     'Adds nodeSelector kubernetes.io/os: windows when the pod selects no OS (a contradicting selector is left to you).',
   'windows-node-selector-affinity-only': 'Adds nodeSelector kubernetes.io/os: windows.',

@@ -12,7 +12,6 @@ import {
   gmsaRbac,
   hostProcessSpec,
   linuxPod,
-  pod,
   runtimeClass,
   windowsPod,
   windowsSpec,
@@ -90,64 +89,6 @@ const CASES: Record<ListedRuleId, RuleCase> = {
       windowsPod({ securityContext: { windowsOptions: { gmsaCredentialSpec: '{"CmsPlugins":["ActiveDirectory"]}' } } }),
     ],
     path: 'spec.securityContext.windowsOptions.gmsaCredentialSpec',
-  },
-  'hostprocess-mismatch': {
-    fail: [
-      pod(
-        hostProcessSpec({ containers: [container({ securityContext: { windowsOptions: { hostProcess: false } } })] }),
-      ),
-    ],
-    pass: [
-      pod(hostProcessSpec({ containers: [container({ securityContext: { windowsOptions: { hostProcess: true } } })] })),
-    ],
-    path: 'spec.containers[0].securityContext.windowsOptions.hostProcess',
-  },
-  'hostprocess-all-or-none': {
-    fail: [
-      pod(
-        hostProcessSpec({
-          securityContext: { windowsOptions: { runAsUserName: 'NT AUTHORITY\\SYSTEM' } },
-          initContainers: [container({ name: 'init' })],
-          containers: [container({ securityContext: { windowsOptions: { hostProcess: true } } })],
-        }),
-      ),
-    ],
-    pass: [pod(hostProcessSpec({ initContainers: [container({ name: 'init' })] }))],
-    path: 'spec',
-  },
-  'hostprocess-host-network': {
-    fail: [pod(hostProcessSpec({ hostNetwork: undefined }))],
-    pass: [pod(hostProcessSpec())],
-    path: 'spec.hostNetwork',
-  },
-  'hostprocess-run-as-user-name': {
-    fail: [
-      pod(
-        hostProcessSpec({ securityContext: { windowsOptions: { hostProcess: true, runAsUserName: 'ContainerUser' } } }),
-      ),
-    ],
-    pass: [
-      pod(
-        hostProcessSpec({
-          securityContext: { windowsOptions: { hostProcess: true, runAsUserName: 'NT AUTHORITY\\Local service' } },
-        }),
-      ),
-    ],
-    path: 'spec.securityContext.windowsOptions.runAsUserName',
-  },
-  'hostprocess-run-as-non-root': {
-    fail: [
-      pod(
-        hostProcessSpec({
-          securityContext: {
-            runAsNonRoot: true,
-            windowsOptions: { hostProcess: true, runAsUserName: 'NT AUTHORITY\\SYSTEM' },
-          },
-        }),
-      ),
-    ],
-    pass: [pod(hostProcessSpec())],
-    path: 'spec.securityContext.runAsNonRoot',
   },
   'gmsa-credspec-location': {
     fail: [

@@ -1,0 +1,32 @@
+/**
+ * hostprocess-all-or-none: when one container is HostProcess, the API server requires every container (init and
+ * ephemeral included) to be (kube-apiserver validation.go `validateWindowsHostProcessPod`,
+ * https://github.com/kubernetes/kubernetes/blob/master/pkg/apis/core/validation/validation.go).
+ */
+import { HOST_PROCESS } from './docs';
+import { defineRule } from './rule';
+
+export default defineRule({
+  meta: {
+    id: 'hostprocess-all-or-none',
+    family: 'host-process',
+    defaultSeverity: 'error',
+    summary: 'A pod mixes HostProcess and non-HostProcess containers.',
+    rationale: 'The API server requires every container (init and ephemeral included) to be HostProcess when one is.',
+    docs: HOST_PROCESS,
+    severityReason: 'The API server rejects the pod.',
+  },
+  check: {
+    scope: 'pod',
+    run(p, _context, report) {
+      if (!p.hostProcess) return;
+      const others = p.containers.filter((c) => !c.hostProcess);
+      if (others.length === 0) return;
+      report(
+        p.path,
+        `${p.path}: Invalid value: If pod contains any hostProcess containers then all containers must be HostProcess containers; not HostProcess: ${others.map((c) => c.path).join(', ')}.`,
+        'Set securityContext.windowsOptions.hostProcess: true at pod level so every container, init containers included, inherits it.',
+      );
+    },
+  },
+});

@@ -1,0 +1,34 @@
+/**
+ * hostprocess-host-network: the API server requires hostNetwork: true on a pod with HostProcess containers
+ * (kube-apiserver validation.go `validateWindowsHostProcessPod`: "hostNetwork must be true if pod contains any
+ * hostProcess containers", https://github.com/kubernetes/kubernetes/blob/master/pkg/apis/core/validation/validation.go).
+ */
+import { join, show } from '../validate/util';
+import { HOST_PROCESS } from './docs';
+import { defineRule } from './rule';
+
+export default defineRule({
+  meta: {
+    id: 'hostprocess-host-network',
+    family: 'host-process',
+    defaultSeverity: 'error',
+    summary: 'A HostProcess pod without hostNetwork: true.',
+    rationale: 'The API server requires hostNetwork: true on pods with HostProcess containers.',
+    docs: HOST_PROCESS,
+    severityReason: 'The API server rejects the pod.',
+    fixable: 'Sets hostNetwork: true.',
+  },
+  check: {
+    scope: 'pod',
+    run(p, _context, report) {
+      if (!p.hostProcess || p.spec.hostNetwork === true) return;
+      const path = join(p.path, 'hostNetwork');
+      report(
+        path,
+        `${path} ${show(p.spec.hostNetwork ?? false)}: Invalid value: hostNetwork must be true if pod contains any hostProcess containers.`,
+        'Set hostNetwork: true.',
+      );
+    },
+  },
+  fix: ({ diagnostic }) => [{ op: 'set', path: diagnostic.path, value: true }],
+});

@@ -1,0 +1,40 @@
+/**
+ * hostprocess-run-as-non-root: the kubelet cannot verify runAsNonRoot for HostProcess containers and refuses to
+ * start them (https://kubernetes.io/docs/tasks/configure-pod-container/create-hostprocess-pod/).
+ */
+import { join, rec } from '../validate/util';
+import { HOST_PROCESS } from './docs';
+import { defineRule } from './rule';
+
+export default defineRule({
+  meta: {
+    id: 'hostprocess-run-as-non-root',
+    family: 'host-process',
+    defaultSeverity: 'error',
+    summary: 'runAsNonRoot set on a HostProcess pod.',
+    rationale:
+      'The kubelet cannot verify runAsNonRoot for HostProcess containers and refuses to start them; leave it unset.',
+    docs: HOST_PROCESS,
+    severityReason: 'The kubelet refuses to start the container.',
+  },
+  check: {
+    scope: 'pod',
+    run(p, _context, report) {
+      if (!p.hostProcess) return;
+      const places: [string, unknown][] = [
+        [join(p.path, 'securityContext.runAsNonRoot'), rec(p.spec, 'securityContext')?.runAsNonRoot],
+      ];
+      for (const c of p.containers) {
+        places.push([join(c.path, 'securityContext.runAsNonRoot'), rec(c.c, 'securityContext')?.runAsNonRoot]);
+      }
+      for (const [path, value] of places) {
+        if (value !== true) continue;
+        report(
+          path,
+          `${path} true on a HostProcess pod: the kubelet cannot verify runAsNonRoot for HostProcess containers and refuses to start them.`,
+          'Remove runAsNonRoot; choose the account with runAsUserName.',
+        );
+      }
+    },
+  },
+});

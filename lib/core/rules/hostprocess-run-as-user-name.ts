@@ -1,0 +1,81 @@
+/**
+ * hostprocess-run-as-user-name: HostProcess containers run as a host account (NT AUTHORITY\SYSTEM,
+ * NT AUTHORITY\Local service, NT AUTHORITY\NetworkService); the container accounts do not exist on the host
+ * (https://kubernetes.io/docs/tasks/configure-pod-container/create-hostprocess-pod/#choosing-a-user-account).
+ */
+import { CONTAINER_ADMINISTRATOR, CONTAINER_USER, HOST_PROCESS_USERS, isHostProcessUser } from '../windows-options';
+import { join, rec, show } from '../validate/util';
+import { HOST_PROCESS } from './docs';
+import { defineRule } from './rule';
+
+const HOST_USERS_TEXT = HOST_PROCESS_USERS.join("', '");
+/** The accounts that exist only inside containers, never on the host. */
+const CONTAINER_ACCOUNTS = [CONTAINER_USER, CONTAINER_ADMINISTRATOR].map((u) => u.toLowerCase());
+
+export default defineRule({
+  meta: {
+    id: 'hostprocess-run-as-user-name',
+    family: 'host-process',
+    defaultSeverity: 'error',
+    summary: 'A HostProcess container without a host account as runAsUserName.',
+    rationale:
+      'HostProcess containers run as a host account: NT AUTHORITY\\SYSTEM, NT AUTHORITY\\Local service or NT AUTHORITY\\NetworkService; the container accounts do not exist on the host.',
+    docs: HOST_PROCESS,
+    severityReason:
+      'A container account does not exist on the host: the container cannot start. A missing or unlisted account is a warning.',
+    cases: [
+      {
+        name: 'no-user',
+        severity: 'warning',
+        when: "No runAsUserName on the container or the pod: it runs as the image's default user, which the manifest does not show.",
+      },
+      {
+        name: 'unlisted-account',
+        severity: 'warning',
+        when: 'An account other than the documented host accounts: a local users group works on recent Windows and containerd versions (not verified here), so it is not refused.',
+      },
+    ],
+  },
+  check: {
+    scope: 'pod',
+    run(p, _context, report) {
+      if (!p.hostProcess) return;
+      const podUser = rec(rec(p.spec, 'securityContext'), 'windowsOptions')?.runAsUserName;
+      const podUserPath = join(p.path, 'securityContext.windowsOptions.runAsUserName');
+      let podUserReported = false;
+      const fix = `Set runAsUserName to one of '${HOST_USERS_TEXT}'.`;
+      for (const c of p.containers) {
+        if (!c.hostProcess) continue;
+        const ownUser = rec(rec(c.c, 'securityContext'), 'windowsOptions')?.runAsUserName;
+        const user = ownUser ?? podUser;
+        const path = ownUser !== undefined ? join(c.path, 'securityContext.windowsOptions.runAsUserName') : podUserPath;
+        // A pod-level user is judged once, not once per container that inherits it.
+        if (ownUser === undefined && podUser !== undefined) {
+          if (podUserReported) continue;
+          podUserReported = true;
+        }
+        if (user === undefined || user === null) {
+          report(
+            join(c.path, 'securityContext.windowsOptions.runAsUserName'),
+            `HostProcess container ${c.path} has no runAsUserName, so it runs as the image's default user instead of a chosen host account.`,
+            fix,
+            'no-user',
+          );
+        } else if (typeof user !== 'string' || CONTAINER_ACCOUNTS.includes(user.toLowerCase())) {
+          report(
+            path,
+            `${path} ${show(user)} is a container account, which does not exist on the host a HostProcess container runs on.`,
+            fix,
+          );
+        } else if (!isHostProcessUser(user)) {
+          report(
+            path,
+            `${path} ${show(user)} is not one of the host accounts HostProcess containers are documented to run as.`,
+            `${fix} A local users group works only on recent Windows and containerd versions.`,
+            'unlisted-account',
+          );
+        }
+      }
+    },
+  },
+});
