@@ -5,3 +5,4 @@ export const VERSION_COMPAT =
 export const NETWORKING = 'https://kubernetes.io/docs/concepts/services-networking/windows-networking/';
 export const RESOURCES = 'https://kubernetes.io/docs/concepts/configuration/windows-resource-management/';
 export const HOST_PROCESS = 'https://kubernetes.io/docs/tasks/configure-pod-container/create-hostprocess-pod/';
+export const STORAGE = 'https://kubernetes.io/docs/concepts/storage/windows-storage/';

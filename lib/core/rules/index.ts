@@ -14,15 +14,23 @@ import imageFloatingTag from './image-floating-tag';
 import imageLegacyRepository from './image-legacy-repository';
 import imageSac from './image-sac';
 import podSecurityLevel from './pod-security-level';
+import windowsDnsHostNet from './windows-dns-host-net';
+import windowsEmptydirMemory from './windows-emptydir-memory';
+import windowsHostNetwork from './windows-host-network';
 import windowsHostPort from './windows-host-port';
-import windowsHugepages from './windows-hugepages';
-import windowsMemoryRequestLimit from './windows-memory-request-limit';
-import windowsStartupProbe from './windows-startup-probe';
-import windowsTcpProbe from './windows-tcp-probe';
 import windowsHostPortCni from './windows-host-port-cni';
+import windowsHugepages from './windows-hugepages';
+import windowsLinuxMountPath from './windows-linux-mount-path';
+import windowsLinuxVolumeType from './windows-linux-volume-type';
+import windowsMemoryRequestLimit from './windows-memory-request-limit';
+import windowsMountPropagation from './windows-mount-propagation';
+import windowsNfsVolume from './windows-nfs-volume';
 import windowsReleaseSupport from './windows-release-support';
 import windowsServiceExternalTrafficLocal from './windows-service-external-traffic-local';
 import windowsServiceSessionAffinityTimeout from './windows-service-session-affinity-timeout';
+import windowsStartupProbe from './windows-startup-probe';
+import windowsTcpProbe from './windows-tcp-probe';
+import windowsVolumeDevices from './windows-volume-devices';
 
 export const RULE_MODULES = [
   hostprocessMismatch,
@@ -36,8 +44,16 @@ export const RULE_MODULES = [
   imageLegacyRepository,
   imageFloatingTag,
   windowsReleaseSupport,
+  windowsHostNetwork,
   windowsHostPort,
   windowsHostPortCni,
+  windowsEmptydirMemory,
+  windowsVolumeDevices,
+  windowsMountPropagation,
+  windowsLinuxMountPath,
+  windowsLinuxVolumeType,
+  windowsNfsVolume,
+  windowsDnsHostNet,
   windowsMemoryRequestLimit,
   windowsHugepages,
   windowsTcpProbe,

@@ -5,7 +5,6 @@
 import { isWorkloadKind, locatePodSpec } from '../workloads';
 import { checkApiServer } from './checks/api-server';
 import { checkCredspecObject, checkPodGmsa } from './checks/gmsa';
-import { checkPodFeatures } from './checks/pod-features';
 import {
   checkLinuxPinned,
   checkRuntimeClass,
@@ -147,7 +146,6 @@ export function validateManifests(objects: readonly unknown[], options: Validate
       checkApiServer(facts, index, report);
       checkPodGmsa(facts, index, local, report);
       checkWindowsScheduling(facts, opts, report);
-      checkPodFeatures(facts, report);
       return;
     }
     others.push({ obj, report, source: sources[i] });

@@ -15,8 +15,6 @@ const GMSA_NON_DOMAIN = 'https://github.com/kubernetes-sigs/windows-gmsa';
 const VERSION_COMPAT =
   'https://learn.microsoft.com/virtualization/windowscontainers/deploy-containers/version-compatibility';
 const RUNTIME_CLASS = 'https://kubernetes.io/docs/concepts/containers/runtime-class/';
-const STORAGE = 'https://kubernetes.io/docs/concepts/storage/windows-storage/';
-const NETWORKING = 'https://kubernetes.io/docs/concepts/services-networking/windows-networking/';
 const OBJECTS = 'https://kubernetes.io/docs/concepts/overview/working-with-objects/';
 
 const RULE_LIST = [
@@ -291,80 +289,6 @@ const RULE_LIST = [
   },
   // --- images ---
   // --- unsupported pod features ---
-  {
-    id: 'windows-host-network',
-    family: 'pod-features',
-    defaultSeverity: 'warning',
-    summary: 'hostNetwork: true on a Windows pod that is not HostProcess.',
-    rationale: 'Windows pods get host networking only as HostProcess pods; elsewhere hostNetwork: true is ignored.',
-    docs: K8S_WINDOWS,
-    severityReason:
-      'The API server admits it and the pod runs, on the pod network instead of the host network it asked for.',
-  },
-  {
-    id: 'windows-emptydir-memory',
-    family: 'pod-features',
-    defaultSeverity: 'error',
-    summary: 'emptyDir with medium: Memory on a Windows pod.',
-    rationale: 'Windows has no tmpfs; memory-backed emptyDir volumes are not supported.',
-    docs: STORAGE,
-    severityReason: 'The volume cannot be created on Windows.',
-  },
-  {
-    id: 'windows-volume-devices',
-    family: 'pod-features',
-    defaultSeverity: 'error',
-    summary: 'volumeDevices (raw block) on a Windows container.',
-    rationale: 'Raw block volumes are not supported on Windows.',
-    docs: STORAGE,
-    severityReason: 'The volume cannot be attached on Windows.',
-  },
-  {
-    id: 'windows-mount-propagation',
-    family: 'pod-features',
-    defaultSeverity: 'error',
-    summary: 'mountPropagation on a Windows volume mount.',
-    rationale: 'Mount propagation is not supported on Windows.',
-    docs: STORAGE,
-    severityReason: 'Not supported on Windows.',
-  },
-  {
-    id: 'windows-linux-mount-path',
-    family: 'pod-features',
-    defaultSeverity: 'info',
-    summary: 'A Linux mount path (/var, /etc, /proc, /sys, /dev, /run, /tmp) in a Windows container.',
-    rationale: 'Windows paths are C:\\...; a Linux path becomes C:\\var\\... which the Windows app does not read.',
-    docs: STORAGE,
-    severityReason: 'The mount works at C:\\...; only the app knows whether it reads that path.',
-  },
-  {
-    id: 'windows-linux-volume-type',
-    family: 'pod-features',
-    defaultSeverity: 'error',
-    summary: 'A Linux-only volume type (cephfs, glusterfs, rbd, iscsi, fc, ...) on a Windows pod.',
-    rationale: 'These in-tree volume plugins have no Windows implementation.',
-    docs: STORAGE,
-    severityReason: 'The volume plugin has no Windows implementation.',
-  },
-  {
-    id: 'windows-nfs-volume',
-    family: 'pod-features',
-    defaultSeverity: 'warning',
-    summary: 'An nfs volume on a Windows pod.',
-    rationale: 'NFS support on Windows nodes is limited; SMB through smb.csi.k8s.io is the supported share.',
-    docs: STORAGE,
-    severityReason: 'The in-tree NFS plugin has no Windows support; some setups mount NFS through CSI.',
-  },
-  {
-    id: 'windows-dns-host-net',
-    family: 'pod-features',
-    defaultSeverity: 'info',
-    summary: 'dnsPolicy: ClusterFirstWithHostNet on a Windows pod that is not HostProcess.',
-    rationale:
-      'Windows pods have no host network outside HostProcess, so the policy has no effect: the kubelet gives the pod cluster DNS, as ClusterFirst does. Vendors (Splunk, vSphere CSI) ship it on Windows DaemonSets.',
-    docs: NETWORKING,
-    severityReason: 'The pod gets cluster DNS as with ClusterFirst; the setting is only misleading.',
-  },
   // --- resources ---
   // --- probes ---
   // --- Services ---

@@ -252,67 +252,6 @@ const CASES: Record<ListedRuleId, RuleCase> = {
     pass: [windowsPod()],
     path: 'spec.nodeSelector[beta.kubernetes.io/os]',
   },
-  'windows-host-network': {
-    fail: [windowsPod({ hostNetwork: true })],
-    pass: [windowsPod({ hostNetwork: false })],
-    path: 'spec.hostNetwork',
-  },
-  'windows-emptydir-memory': {
-    fail: [windowsPod({ volumes: [{ name: 'cache', emptyDir: { medium: 'Memory' } }] })],
-    pass: [windowsPod({ volumes: [{ name: 'cache', emptyDir: {} }] })],
-    path: 'spec.volumes[0].emptyDir.medium',
-  },
-  'windows-volume-devices': {
-    fail: [windowsPod({ containers: [container({ volumeDevices: [{ name: 'disk', devicePath: '/dev/xvda' }] })] })],
-    pass: [windowsPod({ containers: [container({ volumeMounts: [{ name: 'disk', mountPath: 'C:\\data' }] })] })],
-    path: 'spec.containers[0].volumeDevices',
-  },
-  'windows-mount-propagation': {
-    fail: [
-      windowsPod({
-        containers: [
-          container({ volumeMounts: [{ name: 'd', mountPath: 'C:\\data', mountPropagation: 'HostToContainer' }] }),
-        ],
-      }),
-    ],
-    pass: [
-      windowsPod({
-        containers: [container({ volumeMounts: [{ name: 'd', mountPath: 'C:\\data', mountPropagation: 'None' }] })],
-      }),
-    ],
-    path: 'spec.containers[0].volumeMounts[0].mountPropagation',
-  },
-  'windows-linux-mount-path': {
-    fail: [windowsPod({ containers: [container({ volumeMounts: [{ name: 'config', mountPath: '/etc/app' }] })] })],
-    pass: [
-      windowsPod({
-        containers: [
-          container({
-            volumeMounts: [
-              { name: 'config', mountPath: 'C:/app/config' },
-              { name: 'token', mountPath: '/var/run/secrets/tokens' },
-            ],
-          }),
-        ],
-      }),
-    ],
-    path: 'spec.containers[0].volumeMounts[0].mountPath',
-  },
-  'windows-linux-volume-type': {
-    fail: [windowsPod({ volumes: [{ name: 'data', cephfs: { monitors: ['10.0.0.1:6789'] } }] })],
-    pass: [windowsPod({ volumes: [{ name: 'data', persistentVolumeClaim: { claimName: 'data' } }] })],
-    path: 'spec.volumes[0].cephfs',
-  },
-  'windows-nfs-volume': {
-    fail: [windowsPod({ volumes: [{ name: 'share', nfs: { server: 'nfs', path: '/export' } }] })],
-    pass: [windowsPod({ volumes: [{ name: 'share', csi: { driver: 'smb.csi.k8s.io' } }] })],
-    path: 'spec.volumes[0].nfs',
-  },
-  'windows-dns-host-net': {
-    fail: [windowsPod({ dnsPolicy: 'ClusterFirstWithHostNet' })],
-    pass: [windowsPod({ dnsPolicy: 'ClusterFirst' })],
-    path: 'spec.dnsPolicy',
-  },
   'input-invalid-document': {
     fail: [42],
     pass: [windowsPod()],

@@ -1,0 +1,32 @@
+/** windows-emptydir-memory: Windows has no tmpfs (https://kubernetes.io/docs/concepts/storage/windows-storage/). */
+import { podVolumes } from '../validate/pod-volumes';
+import { join, rec } from '../validate/util';
+import { STORAGE } from './docs';
+import { defineRule } from './rule';
+
+export default defineRule({
+  meta: {
+    id: 'windows-emptydir-memory',
+    family: 'pod-features',
+    defaultSeverity: 'error',
+    summary: 'emptyDir with medium: Memory on a Windows pod.',
+    rationale: 'Windows has no tmpfs; memory-backed emptyDir volumes are not supported.',
+    docs: STORAGE,
+    severityReason: 'The volume cannot be created on Windows.',
+  },
+  check: {
+    scope: 'pod',
+    run(p, _context, report) {
+      if (!p.windows) return;
+      for (const { v, path: base } of podVolumes(p)) {
+        if (rec(v, 'emptyDir')?.medium !== 'Memory') continue;
+        const path = join(base, 'emptyDir.medium');
+        report(
+          path,
+          `${path} 'Memory': Windows has no tmpfs, so memory-backed emptyDir volumes are not supported.`,
+          'Remove medium (a disk-backed emptyDir).',
+        );
+      }
+    },
+  },
+});

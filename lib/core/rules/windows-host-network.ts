@@ -1,0 +1,32 @@
+/**
+ * windows-host-network: Windows pods get the host network only as HostProcess pods; elsewhere `hostNetwork: true`
+ * is admitted and ignored (https://kubernetes.io/docs/concepts/windows/intro/#compatibility-v1-pod).
+ */
+import { join } from '../validate/util';
+import { K8S_WINDOWS } from './docs';
+import { defineRule } from './rule';
+
+export default defineRule({
+  meta: {
+    id: 'windows-host-network',
+    family: 'pod-features',
+    defaultSeverity: 'warning',
+    summary: 'hostNetwork: true on a Windows pod that is not HostProcess.',
+    rationale: 'Windows pods get host networking only as HostProcess pods; elsewhere hostNetwork: true is ignored.',
+    docs: K8S_WINDOWS,
+    severityReason:
+      'The API server admits it and the pod runs, on the pod network instead of the host network it asked for.',
+  },
+  check: {
+    scope: 'pod',
+    run(p, _context, report) {
+      if (!p.windows || p.hostProcess || p.spec.hostNetwork !== true) return;
+      const path = join(p.path, 'hostNetwork');
+      report(
+        path,
+        `${path} true is ignored: Windows pods get the host network only as HostProcess pods, so this pod runs on the pod network.`,
+        'Remove hostNetwork, or make the pod HostProcess (securityContext.windowsOptions.hostProcess: true).',
+      );
+    },
+  },
+});

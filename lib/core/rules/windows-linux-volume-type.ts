@@ -1,0 +1,51 @@
+/**
+ * windows-linux-volume-type: in-tree volume plugins with no Windows implementation
+ * (https://kubernetes.io/docs/concepts/storage/windows-storage/).
+ */
+import { podVolumes } from '../validate/pod-volumes';
+import { has, join } from '../validate/util';
+import { STORAGE } from './docs';
+import { defineRule } from './rule';
+
+const LINUX_ONLY_VOLUMES = [
+  'cephfs',
+  'glusterfs',
+  'rbd',
+  'iscsi',
+  'fc',
+  'flocker',
+  'quobyte',
+  'storageos',
+  'scaleIO',
+  'portworxVolume',
+  'photonPersistentDisk',
+] as const;
+
+export default defineRule({
+  meta: {
+    id: 'windows-linux-volume-type',
+    family: 'pod-features',
+    defaultSeverity: 'error',
+    summary: 'A Linux-only volume type (cephfs, glusterfs, rbd, iscsi, fc, ...) on a Windows pod.',
+    rationale: 'These in-tree volume plugins have no Windows implementation.',
+    docs: STORAGE,
+    severityReason: 'The volume plugin has no Windows implementation.',
+  },
+  check: {
+    scope: 'pod',
+    run(p, _context, report) {
+      if (!p.windows) return;
+      for (const { v, path: base } of podVolumes(p)) {
+        for (const type of LINUX_ONLY_VOLUMES) {
+          if (!has(v, type)) continue;
+          const path = join(base, type);
+          report(
+            path,
+            `${path}: the ${type} volume plugin has no Windows implementation.`,
+            'Use a CSI driver with Windows support (smb.csi.k8s.io, disk CSI drivers) through a PersistentVolumeClaim.',
+          );
+        }
+      }
+    },
+  },
+});

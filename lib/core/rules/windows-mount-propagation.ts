@@ -1,0 +1,32 @@
+/** windows-mount-propagation: mount propagation is not supported on Windows (https://kubernetes.io/docs/concepts/storage/windows-storage/). */
+import { podMounts } from '../validate/pod-volumes';
+import { has, join, show } from '../validate/util';
+import { STORAGE } from './docs';
+import { defineRule } from './rule';
+
+export default defineRule({
+  meta: {
+    id: 'windows-mount-propagation',
+    family: 'pod-features',
+    defaultSeverity: 'error',
+    summary: 'mountPropagation on a Windows volume mount.',
+    rationale: 'Mount propagation is not supported on Windows.',
+    docs: STORAGE,
+    severityReason: 'Not supported on Windows.',
+  },
+  check: {
+    scope: 'pod',
+    run(p, _context, report) {
+      if (!p.windows) return;
+      for (const { m, path: base } of podMounts(p)) {
+        if (!has(m, 'mountPropagation') || m.mountPropagation === 'None') continue;
+        const path = join(base, 'mountPropagation');
+        report(
+          path,
+          `${path} ${show(m.mountPropagation)}: mount propagation is not supported on Windows.`,
+          'Remove mountPropagation.',
+        );
+      }
+    },
+  },
+});

@@ -1,0 +1,35 @@
+/**
+ * windows-nfs-volume: the in-tree NFS plugin has limited Windows support; SMB through smb.csi.k8s.io is the
+ * supported share (https://kubernetes.io/docs/concepts/storage/windows-storage/).
+ */
+import { podVolumes } from '../validate/pod-volumes';
+import { has, join } from '../validate/util';
+import { STORAGE } from './docs';
+import { defineRule } from './rule';
+
+export default defineRule({
+  meta: {
+    id: 'windows-nfs-volume',
+    family: 'pod-features',
+    defaultSeverity: 'warning',
+    summary: 'An nfs volume on a Windows pod.',
+    rationale: 'NFS support on Windows nodes is limited; SMB through smb.csi.k8s.io is the supported share.',
+    docs: STORAGE,
+    severityReason: 'The in-tree NFS plugin has no Windows support; some setups mount NFS through CSI.',
+  },
+  check: {
+    scope: 'pod',
+    run(p, _context, report) {
+      if (!p.windows) return;
+      for (const { v, path: base } of podVolumes(p)) {
+        if (!has(v, 'nfs')) continue;
+        const path = join(base, 'nfs');
+        report(
+          path,
+          `${path}: NFS support on Windows nodes is limited.`,
+          'Prefer SMB through the smb.csi.k8s.io CSI driver.',
+        );
+      }
+    },
+  },
+});

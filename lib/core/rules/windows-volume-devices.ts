@@ -1,0 +1,31 @@
+/** windows-volume-devices: raw block volumes are not supported on Windows (https://kubernetes.io/docs/concepts/storage/windows-storage/). */
+import { arr, join } from '../validate/util';
+import { STORAGE } from './docs';
+import { defineRule } from './rule';
+
+export default defineRule({
+  meta: {
+    id: 'windows-volume-devices',
+    family: 'pod-features',
+    defaultSeverity: 'error',
+    summary: 'volumeDevices (raw block) on a Windows container.',
+    rationale: 'Raw block volumes are not supported on Windows.',
+    docs: STORAGE,
+    severityReason: 'The volume cannot be attached on Windows.',
+  },
+  check: {
+    scope: 'pod',
+    run(p, _context, report) {
+      if (!p.windows) return;
+      for (const c of p.containers) {
+        if (c.hostProcess || arr(c.c, 'volumeDevices').length === 0) continue;
+        const path = join(c.path, 'volumeDevices');
+        report(
+          path,
+          `${path}: raw block volumes are not supported on Windows.`,
+          'Use a filesystem volume (volumeMounts) instead.',
+        );
+      }
+    },
+  },
+});
