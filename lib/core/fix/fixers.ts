@@ -3,7 +3,6 @@
  * (`FIXERS`), and the fixers that bring every Windows pod to the user's target (`TARGET_FIXERS`). `RULES[].fixable`
  * declares the same set (a test keeps them in step).
  */
-import { API_SERVER_FIXES } from '../validate/checks/api-server';
 import { RULE_MODULES } from '../rules';
 import { SCHEDULING_FIXES, SCHEDULING_TARGET_FIXES } from '../validate/checks/scheduling';
 import type { Fixer, TargetFixer } from '../validate/fixes';
@@ -22,11 +21,7 @@ function fromModules<K extends 'fix' | 'targetFix'>(kind: K) {
   return table;
 }
 
-export const FIXERS: ReadonlyMap<string, Fixer> = gather<Fixer>([
-  API_SERVER_FIXES,
-  SCHEDULING_FIXES,
-  fromModules('fix'),
-]);
+export const FIXERS: ReadonlyMap<string, Fixer> = gather<Fixer>([SCHEDULING_FIXES, fromModules('fix')]);
 
 export const TARGET_FIXERS: ReadonlyMap<string, TargetFixer> = gather<TargetFixer>([
   SCHEDULING_TARGET_FIXES,

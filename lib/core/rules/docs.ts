@@ -6,3 +6,5 @@ export const NETWORKING = 'https://kubernetes.io/docs/concepts/services-networki
 export const RESOURCES = 'https://kubernetes.io/docs/concepts/configuration/windows-resource-management/';
 export const HOST_PROCESS = 'https://kubernetes.io/docs/tasks/configure-pod-container/create-hostprocess-pod/';
 export const STORAGE = 'https://kubernetes.io/docs/concepts/storage/windows-storage/';
+export const K8S_WINDOWS_GUIDE = 'https://kubernetes.io/docs/concepts/windows/user-guide/';
+export const GMSA = 'https://kubernetes.io/docs/tasks/configure-pod-container/configure-gmsa/';

@@ -3,6 +3,8 @@
  * `./<rule-id>.ts`. The rules not yet moved into modules still sit in ../validate/rules.ts and ../validate/checks/
  * (issue 14 moves them family by family); `RULES` lists both.
  */
+import gmsaInlineSpecSize from './gmsa-inline-spec-size';
+import gmsaNameFormat from './gmsa-name-format';
 import hostprocessAllOrNone from './hostprocess-all-or-none';
 import hostprocessHostNetwork from './hostprocess-host-network';
 import hostprocessMismatch from './hostprocess-mismatch';
@@ -16,16 +18,22 @@ import imageSac from './image-sac';
 import podSecurityLevel from './pod-security-level';
 import windowsDnsHostNet from './windows-dns-host-net';
 import windowsEmptydirMemory from './windows-emptydir-memory';
+import windowsForbiddenField from './windows-forbidden-field';
 import windowsHostNetwork from './windows-host-network';
 import windowsHostPort from './windows-host-port';
 import windowsHostPortCni from './windows-host-port-cni';
 import windowsHugepages from './windows-hugepages';
 import windowsLinuxMountPath from './windows-linux-mount-path';
+import windowsLinuxOnlyField from './windows-linux-only-field';
 import windowsLinuxVolumeType from './windows-linux-volume-type';
 import windowsMemoryRequestLimit from './windows-memory-request-limit';
 import windowsMountPropagation from './windows-mount-propagation';
 import windowsNfsVolume from './windows-nfs-volume';
+import windowsOptionsOnLinuxPod from './windows-options-on-linux-pod';
+import windowsOsName from './windows-os-name';
+import windowsOsUnset from './windows-os-unset';
 import windowsReleaseSupport from './windows-release-support';
+import windowsRunAsUserName from './windows-run-as-user-name';
 import windowsServiceExternalTrafficLocal from './windows-service-external-traffic-local';
 import windowsServiceSessionAffinityTimeout from './windows-service-session-affinity-timeout';
 import windowsStartupProbe from './windows-startup-probe';
@@ -33,6 +41,14 @@ import windowsTcpProbe from './windows-tcp-probe';
 import windowsVolumeDevices from './windows-volume-devices';
 
 export const RULE_MODULES = [
+  windowsForbiddenField,
+  windowsLinuxOnlyField,
+  windowsOsName,
+  windowsOptionsOnLinuxPod,
+  windowsOsUnset,
+  windowsRunAsUserName,
+  gmsaNameFormat,
+  gmsaInlineSpecSize,
   hostprocessMismatch,
   hostprocessAllOrNone,
   hostprocessHostNetwork,

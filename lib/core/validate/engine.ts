@@ -3,7 +3,6 @@
  * whole set (Linux pods in a hybrid set, Services in front of Windows pods). Never throws on any JSON input.
  */
 import { isWorkloadKind, locatePodSpec } from '../workloads';
-import { checkApiServer } from './checks/api-server';
 import { checkCredspecObject, checkPodGmsa } from './checks/gmsa';
 import {
   checkLinuxPinned,
@@ -143,7 +142,6 @@ export function validateManifests(objects: readonly unknown[], options: Validate
         if (!byLabel) windowsPods.set(source, (byLabel = new WindowsPodsByLabel()));
         byLabel.add(facts);
       }
-      checkApiServer(facts, index, report);
       checkPodGmsa(facts, index, local, report);
       checkWindowsScheduling(facts, opts, report);
       return;

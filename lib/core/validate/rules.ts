@@ -5,9 +5,7 @@
 import { RULE_MODULES, type ModuleRuleId } from '../rules';
 import type { RuleFamily, RuleInfo } from './types';
 
-const K8S_WINDOWS = 'https://kubernetes.io/docs/concepts/windows/intro/';
 const K8S_WINDOWS_GUIDE = 'https://kubernetes.io/docs/concepts/windows/user-guide/';
-const RUN_AS_USER_NAME = 'https://kubernetes.io/docs/tasks/configure-pod-container/configure-runasusername/';
 const GMSA = 'https://kubernetes.io/docs/tasks/configure-pod-container/configure-gmsa/';
 const CREDSPEC =
   'https://learn.microsoft.com/virtualization/windowscontainers/manage-containers/manage-serviceaccounts';
@@ -19,85 +17,7 @@ const OBJECTS = 'https://kubernetes.io/docs/concepts/overview/working-with-objec
 
 const RULE_LIST = [
   // --- API server (validation.go): reproduced with the API server's paths ---
-  {
-    id: 'windows-forbidden-field',
-    family: 'api-server',
-    defaultSeverity: 'error',
-    summary: 'A field the API server forbids on pods with spec.os.name: windows.',
-    rationale:
-      'kube-apiserver rejects Windows pods that set Linux-only security fields, host namespaces, sysctls or pod-level resources ("cannot be set for a windows pod").',
-    docs: K8S_WINDOWS,
-    severityReason: 'The API server rejects the pod.',
-  },
-  {
-    id: 'windows-linux-only-field',
-    family: 'api-server',
-    defaultSeverity: 'info',
-    summary: 'A Linux-only field on a pod that is Windows by its scheduling or images but has no spec.os.',
-    rationale:
-      'Without spec.os the API server accepts the field, but the Windows node ignores it or fails the container; setting spec.os.name: windows turns it into an error.',
-    docs: K8S_WINDOWS,
-    severityReason:
-      'Without spec.os the API server admits the pod and the Windows kubelet ignores these fields; charts often set them on purpose to pass Pod Security restricted.',
-  },
-  {
-    id: 'windows-os-name',
-    family: 'api-server',
-    defaultSeverity: 'error',
-    summary: 'spec.os.name is empty or not linux/windows.',
-    rationale: 'The API server accepts only `linux` and `windows` (NotSupported) and refuses an empty name (Required).',
-    docs: K8S_WINDOWS_GUIDE,
-    severityReason: 'The API server rejects the pod.',
-  },
-  {
-    id: 'windows-options-on-linux-pod',
-    family: 'api-server',
-    defaultSeverity: 'error',
-    summary: 'windowsOptions set on a pod with spec.os.name: linux.',
-    rationale: 'The API server rejects windowsOptions at pod or container level on Linux pods, even `{}`.',
-    docs: K8S_WINDOWS_GUIDE,
-    severityReason: 'The API server rejects the pod.',
-  },
-  {
-    id: 'windows-os-unset',
-    family: 'api-server',
-    defaultSeverity: 'info',
-    summary: 'A Windows pod without spec.os.name: windows.',
-    rationale:
-      'spec.os.name lets the API server check Windows rules at admission and gives the Pod Security restricted exemptions; without it mistakes surface on the node.',
-    docs: K8S_WINDOWS_GUIDE,
-    severityReason:
-      'The pod runs without it; warning only in a namespace that enforces restricted, where the Windows exemptions depend on spec.os.',
-  },
   // --- windowsOptions formats (API server, any pod) ---
-  {
-    id: 'windows-run-as-user-name',
-    family: 'windows-options',
-    defaultSeverity: 'error',
-    summary: 'windowsOptions.runAsUserName is not a valid Windows user name.',
-    rationale:
-      'The API server checks runAsUserName: no control characters, at most one backslash, a NetBIOS or DNS domain, a user part of 1-104 bytes without "/\\:;|=,+*?<>@[].',
-    docs: RUN_AS_USER_NAME,
-    severityReason: 'The API server rejects the pod.',
-  },
-  {
-    id: 'gmsa-name-format',
-    family: 'windows-options',
-    defaultSeverity: 'error',
-    summary: 'windowsOptions.gmsaCredentialSpecName is not a DNS-1123 subdomain.',
-    rationale: 'It names a GMSACredentialSpec object, so the API server requires a lowercase DNS-1123 subdomain.',
-    docs: GMSA,
-    severityReason: 'The API server rejects the pod.',
-  },
-  {
-    id: 'gmsa-inline-spec-size',
-    family: 'windows-options',
-    defaultSeverity: 'error',
-    summary: 'windowsOptions.gmsaCredentialSpec is empty or longer than 65536 bytes.',
-    rationale: 'The API server rejects an empty inline credential spec and one over 64 KiB.',
-    docs: GMSA,
-    severityReason: 'The API server rejects the pod.',
-  },
   // --- HostProcess ---
   // --- gMSA ---
   {
@@ -314,10 +234,6 @@ export type RuleId = (typeof RULE_LIST)[number]['id'] | ModuleRuleId;
  * in step.
  */
 const FIXABLE: Readonly<Partial<Record<RuleId, string>>> = {
-  'windows-forbidden-field': 'Removes the field; the change report names it and its value.',
-  'windows-linux-only-field': 'Removes the field; the change report names it and its value.',
-  'windows-os-name': "Lower-cases 'Windows' or 'Linux'; any other value is left to you.",
-  'windows-os-unset': 'Sets spec.os.name: windows.',
   'windows-node-selector-missing':
     'Adds nodeSelector kubernetes.io/os: windows when the pod selects no OS (a contradicting selector is left to you).',
   'windows-node-selector-affinity-only': 'Adds nodeSelector kubernetes.io/os: windows.',

@@ -42,54 +42,6 @@ const MODULE_IDS: ReadonlySet<string> = new Set(RULE_MODULES.map((r) => r.meta.i
 const LISTED = RULES.filter((r) => !MODULE_IDS.has(r.id));
 
 const CASES: Record<ListedRuleId, RuleCase> = {
-  'windows-forbidden-field': {
-    fail: [windowsPod({ securityContext: { runAsUser: 1000 } })],
-    pass: [windowsPod({ securityContext: { windowsOptions: { runAsUserName: 'ContainerUser' } } })],
-    path: 'spec.securityContext.runAsUser',
-  },
-  'windows-linux-only-field': {
-    fail: [windowsPod({ os: undefined, securityContext: { runAsUser: 1000 } })],
-    pass: [windowsPod({ os: undefined })],
-    path: 'spec.securityContext.runAsUser',
-  },
-  'windows-os-name': {
-    fail: [windowsPod({ os: { name: 'Windows' } })],
-    pass: [windowsPod()],
-    path: 'spec.os',
-  },
-  'windows-options-on-linux-pod': {
-    fail: [linuxPod({ os: { name: 'linux' }, securityContext: { windowsOptions: {} } })],
-    pass: [linuxPod({ os: { name: 'linux' } })],
-    path: 'spec.securityContext.windowsOptions',
-  },
-  'windows-os-unset': {
-    fail: [windowsPod({ os: undefined })],
-    pass: [windowsPod()],
-    path: 'spec.os',
-  },
-  'windows-run-as-user-name': {
-    fail: [
-      windowsPod({ containers: [container({ securityContext: { windowsOptions: { runAsUserName: 'a\\b\\c' } } })] }),
-    ],
-    pass: [
-      windowsPod({
-        containers: [container({ securityContext: { windowsOptions: { runAsUserName: 'ContainerUser' } } })],
-      }),
-    ],
-    path: 'spec.containers[0].securityContext.windowsOptions.runAsUserName',
-  },
-  'gmsa-name-format': {
-    fail: [gmsaPod('WebApp_GMSA')],
-    pass: [gmsaPod('webapp-gmsa')],
-    path: 'spec.securityContext.windowsOptions.gmsaCredentialSpecName',
-  },
-  'gmsa-inline-spec-size': {
-    fail: [windowsPod({ securityContext: { windowsOptions: { gmsaCredentialSpec: '' } } })],
-    pass: [
-      windowsPod({ securityContext: { windowsOptions: { gmsaCredentialSpec: '{"CmsPlugins":["ActiveDirectory"]}' } } }),
-    ],
-    path: 'spec.securityContext.windowsOptions.gmsaCredentialSpec',
-  },
   'gmsa-credspec-location': {
     fail: [
       {

@@ -1,0 +1,45 @@
+/**
+ * gmsa-inline-spec-size: the API server rejects an empty inline `windowsOptions.gmsaCredentialSpec` and one over
+ * 64 KiB (kube-apiserver validation.go `validateWindowsSecurityContextOptions`,
+ * https://kubernetes.io/docs/tasks/configure-pod-container/configure-gmsa/).
+ */
+import { MAX_GMSA_CREDENTIAL_SPEC_BYTES } from '../windows-options';
+import { podWindowsOptions } from '../validate/pod-windows-options';
+import { byteLength, join, own, show } from '../validate/util';
+import { GMSA } from './docs';
+import { defineRule } from './rule';
+
+export default defineRule({
+  meta: {
+    id: 'gmsa-inline-spec-size',
+    family: 'windows-options',
+    defaultSeverity: 'error',
+    summary: 'windowsOptions.gmsaCredentialSpec is empty or longer than 65536 bytes.',
+    rationale: 'The API server rejects an empty inline credential spec and one over 64 KiB.',
+    docs: GMSA,
+    severityReason: 'The API server rejects the pod.',
+  },
+  check: {
+    scope: 'pod',
+    run(p, _context, report) {
+      for (const { options, path } of podWindowsOptions(p)) {
+        const inline = own(options, 'gmsaCredentialSpec');
+        if (inline === undefined || inline === null) continue;
+        const specPath = join(path, 'gmsaCredentialSpec');
+        if (typeof inline !== 'string' || inline.length === 0) {
+          report(
+            specPath,
+            `${specPath} ${show(inline)}: Invalid value: gmsaCredentialSpec cannot be an empty string.`,
+            'Remove it and name a GMSACredentialSpec in gmsaCredentialSpecName; the gMSA webhook fills it in.',
+          );
+        } else if (byteLength(inline) > MAX_GMSA_CREDENTIAL_SPEC_BYTES) {
+          report(
+            specPath,
+            `${specPath} is ${byteLength(inline)} bytes: Invalid value: gmsaCredentialSpec size must be under ${MAX_GMSA_CREDENTIAL_SPEC_BYTES} bytes.`,
+            'Shrink the credential spec (only one account is needed), or reference a GMSACredentialSpec by name.',
+          );
+        }
+      }
+    },
+  },
+});

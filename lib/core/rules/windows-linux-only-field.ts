@@ -1,0 +1,39 @@
+/**
+ * windows-linux-only-field: a pod that is Windows by its scheduling or images but has no `spec.os` passes admission
+ * with the fields the API server forbids on declared Windows pods; the Windows kubelet ignores them or fails the
+ * container (https://kubernetes.io/docs/concepts/windows/intro/#compatibility-v1-pod).
+ */
+import { WINDOWS_ALTERNATIVE } from '../windows-fields';
+import { forbiddenFields, removeField } from '../validate/pod-forbidden';
+import { show } from '../validate/util';
+import { K8S_WINDOWS } from './docs';
+import { defineRule } from './rule';
+
+export default defineRule({
+  meta: {
+    id: 'windows-linux-only-field',
+    family: 'api-server',
+    defaultSeverity: 'info',
+    summary: 'A Linux-only field on a pod that is Windows by its scheduling or images but has no spec.os.',
+    rationale:
+      'Without spec.os the API server accepts the field, but the Windows node ignores it or fails the container; setting spec.os.name: windows turns it into an error.',
+    docs: K8S_WINDOWS,
+    severityReason:
+      'Without spec.os the API server admits the pod and the Windows kubelet ignores these fields; charts often set them on purpose to pass Pod Security restricted.',
+    fixable: 'Removes the field; the change report names it and its value.',
+  },
+  check: {
+    scope: 'pod',
+    run(p, _context, report) {
+      if (!p.windows || p.declaredOs === 'windows') return;
+      for (const { path, value, field } of forbiddenFields(p)) {
+        report(
+          path,
+          `${path} ${show(value)} is Linux-only, and this pod is Windows (${p.evidence}): the Windows node ignores it or fails the container.`,
+          `${WINDOWS_ALTERNATIVE[field] ?? 'Remove it.'} Then set spec.os.name: windows so the API server checks these fields.`,
+        );
+      }
+    },
+  },
+  fix: removeField,
+});

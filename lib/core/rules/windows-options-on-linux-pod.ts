@@ -1,0 +1,38 @@
+/**
+ * windows-options-on-linux-pod: a pod with `spec.os.name: linux` may not carry windowsOptions at pod or container
+ * level, not even `{}` (kube-apiserver validation.go `validateLinux`,
+ * https://github.com/kubernetes/kubernetes/blob/master/pkg/apis/core/validation/validation.go).
+ */
+import { has, join, own, rec, show } from '../validate/util';
+import { K8S_WINDOWS_GUIDE } from './docs';
+import { defineRule } from './rule';
+
+export default defineRule({
+  meta: {
+    id: 'windows-options-on-linux-pod',
+    family: 'api-server',
+    defaultSeverity: 'error',
+    summary: 'windowsOptions set on a pod with spec.os.name: linux.',
+    rationale: 'The API server rejects windowsOptions at pod or container level on Linux pods, even `{}`.',
+    docs: K8S_WINDOWS_GUIDE,
+    severityReason: 'The API server rejects the pod.',
+  },
+  check: {
+    scope: 'pod',
+    run(p, _context, report) {
+      if (p.declaredOs !== 'linux') return;
+      // Any value counts, `{}` and null included: the API server checks that the field is set.
+      const places: [unknown, string][] = [[rec(p.spec, 'securityContext'), p.path]];
+      for (const c of p.containers) places.push([rec(c.c, 'securityContext'), c.path]);
+      for (const [sc, base] of places) {
+        if (!has(sc, 'windowsOptions')) continue;
+        const path = join(base, 'securityContext.windowsOptions');
+        report(
+          path,
+          `${path} ${show(own(sc, 'windowsOptions'))}: Forbidden: windows options cannot be set for a linux pod.`,
+          'Remove windowsOptions, or set spec.os.name: windows if this is a Windows pod.',
+        );
+      }
+    },
+  },
+});

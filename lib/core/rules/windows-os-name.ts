@@ -1,0 +1,54 @@
+/**
+ * windows-os-name: `spec.os.name` must be exactly `linux` or `windows` (NotSupported), and not empty (Required),
+ * checked for every pod (kube-apiserver validation.go `validateOS`,
+ * https://github.com/kubernetes/kubernetes/blob/master/pkg/apis/core/validation/validation.go).
+ */
+import { join, own, rec, show } from '../validate/util';
+import { K8S_WINDOWS_GUIDE } from './docs';
+import { defineRule } from './rule';
+
+const VALID_OS = ['linux', 'windows'];
+
+export default defineRule({
+  meta: {
+    id: 'windows-os-name',
+    family: 'api-server',
+    defaultSeverity: 'error',
+    summary: 'spec.os.name is empty or not linux/windows.',
+    rationale: 'The API server accepts only `linux` and `windows` (NotSupported) and refuses an empty name (Required).',
+    docs: K8S_WINDOWS_GUIDE,
+    severityReason: 'The API server rejects the pod.',
+    fixable: "Lower-cases 'Windows' or 'Linux'; any other value is left to you.",
+  },
+  check: {
+    scope: 'pod',
+    run(p, _context, report) {
+      const os = own(p.spec, 'os');
+      if (os === undefined || os === null) return;
+      const name = rec(p.spec, 'os')?.name;
+      if (name === undefined || name === null || name === '') {
+        report(
+          join(p.path, 'os.name'),
+          'spec.os.name is empty: Required value: cannot be empty.',
+          "Set os.name to 'windows' for Windows pods or 'linux' for Linux pods.",
+        );
+      } else if (!VALID_OS.includes(name as string)) {
+        report(
+          join(p.path, 'os'),
+          `spec.os.name ${show(name)} is not supported: supported values: "linux", "windows".`,
+          typeof name === 'string' && name.toLowerCase() === 'windows'
+            ? "Write 'windows' in lower case."
+            : "Use 'windows' or 'linux'.",
+        );
+      }
+    },
+  },
+  fix: ({ pod }) => {
+    const name = rec(pod.spec, 'os')?.name;
+    if (typeof name !== 'string') return [];
+    const lower = name.toLowerCase();
+    return lower !== name && VALID_OS.includes(lower)
+      ? [{ op: 'set', path: join(pod.path, 'os.name'), value: lower }]
+      : [];
+  },
+});
