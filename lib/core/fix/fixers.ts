@@ -4,7 +4,6 @@
  * declares the same set (a test keeps them in step).
  */
 import { RULE_MODULES } from '../rules';
-import { SCHEDULING_FIXES, SCHEDULING_TARGET_FIXES } from '../validate/checks/scheduling';
 import type { Fixer, TargetFixer } from '../validate/fixes';
 
 function gather<F>(tables: readonly Readonly<Partial<Record<string, F>>>[]): ReadonlyMap<string, F> {
@@ -21,9 +20,6 @@ function fromModules<K extends 'fix' | 'targetFix'>(kind: K) {
   return table;
 }
 
-export const FIXERS: ReadonlyMap<string, Fixer> = gather<Fixer>([SCHEDULING_FIXES, fromModules('fix')]);
+export const FIXERS: ReadonlyMap<string, Fixer> = gather<Fixer>([fromModules('fix')]);
 
-export const TARGET_FIXERS: ReadonlyMap<string, TargetFixer> = gather<TargetFixer>([
-  SCHEDULING_TARGET_FIXES,
-  fromModules('targetFix'),
-]);
+export const TARGET_FIXERS: ReadonlyMap<string, TargetFixer> = gather<TargetFixer>([fromModules('targetFix')]);

@@ -8,3 +8,8 @@ export const HOST_PROCESS = 'https://kubernetes.io/docs/tasks/configure-pod-cont
 export const STORAGE = 'https://kubernetes.io/docs/concepts/storage/windows-storage/';
 export const K8S_WINDOWS_GUIDE = 'https://kubernetes.io/docs/concepts/windows/user-guide/';
 export const GMSA = 'https://kubernetes.io/docs/tasks/configure-pod-container/configure-gmsa/';
+export const RUNTIME_CLASS = 'https://kubernetes.io/docs/concepts/containers/runtime-class/';
+export const CREDSPEC =
+  'https://learn.microsoft.com/virtualization/windowscontainers/manage-containers/manage-serviceaccounts';
+export const GMSA_NON_DOMAIN = 'https://github.com/kubernetes-sigs/windows-gmsa';
+export const OBJECTS = 'https://kubernetes.io/docs/concepts/overview/working-with-objects/';

@@ -1,10 +1,18 @@
 /**
  * The registry of rule modules, in catalogue order within each family. A rule is found by its id: its module is
- * `./<rule-id>.ts`. The rules not yet moved into modules still sit in ../validate/rules.ts and ../validate/checks/
- * (issue 14 moves them family by family); `RULES` lists both.
+ * `./<rule-id>.ts`.
  */
+import gmsaCredspecAccountSid from './gmsa-credspec-account-sid';
+import gmsaCredspecAccounts from './gmsa-credspec-accounts';
+import gmsaCredspecFormat from './gmsa-credspec-format';
+import gmsaCredspecLocation from './gmsa-credspec-location';
+import gmsaCredspecName from './gmsa-credspec-name';
+import gmsaCredspecNotFound from './gmsa-credspec-not-found';
+import gmsaHostAccountConfig from './gmsa-host-account-config';
+import gmsaInitContainer from './gmsa-init-container';
 import gmsaInlineSpecSize from './gmsa-inline-spec-size';
 import gmsaNameFormat from './gmsa-name-format';
+import gmsaRbacMissing from './gmsa-rbac-missing';
 import hostprocessAllOrNone from './hostprocess-all-or-none';
 import hostprocessHostNetwork from './hostprocess-host-network';
 import hostprocessMismatch from './hostprocess-mismatch';
@@ -15,7 +23,14 @@ import imageBuildUnpinned from './image-build-unpinned';
 import imageFloatingTag from './image-floating-tag';
 import imageLegacyRepository from './image-legacy-repository';
 import imageSac from './image-sac';
+import inputInvalidDocument from './input-invalid-document';
+import linuxNodeSelectorMissing from './linux-node-selector-missing';
 import podSecurityLevel from './pod-security-level';
+import runtimeclassHandler from './runtimeclass-handler';
+import runtimeclassReleaseMismatch from './runtimeclass-release-mismatch';
+import wildcardToleration from './wildcard-toleration';
+import windowsBetaOsLabel from './windows-beta-os-label';
+import windowsBuildRetired from './windows-build-retired';
 import windowsDnsHostNet from './windows-dns-host-net';
 import windowsEmptydirMemory from './windows-emptydir-memory';
 import windowsForbiddenField from './windows-forbidden-field';
@@ -23,12 +38,15 @@ import windowsHostNetwork from './windows-host-network';
 import windowsHostPort from './windows-host-port';
 import windowsHostPortCni from './windows-host-port-cni';
 import windowsHugepages from './windows-hugepages';
+import windowsIsolationAnnotation from './windows-isolation-annotation';
 import windowsLinuxMountPath from './windows-linux-mount-path';
 import windowsLinuxOnlyField from './windows-linux-only-field';
 import windowsLinuxVolumeType from './windows-linux-volume-type';
 import windowsMemoryRequestLimit from './windows-memory-request-limit';
 import windowsMountPropagation from './windows-mount-propagation';
 import windowsNfsVolume from './windows-nfs-volume';
+import windowsNodeSelectorAffinityOnly from './windows-node-selector-affinity-only';
+import windowsNodeSelectorMissing from './windows-node-selector-missing';
 import windowsOptionsOnLinuxPod from './windows-options-on-linux-pod';
 import windowsOsName from './windows-os-name';
 import windowsOsUnset from './windows-os-unset';
@@ -38,6 +56,7 @@ import windowsServiceExternalTrafficLocal from './windows-service-external-traff
 import windowsServiceSessionAffinityTimeout from './windows-service-session-affinity-timeout';
 import windowsStartupProbe from './windows-startup-probe';
 import windowsTcpProbe from './windows-tcp-probe';
+import windowsTolerationMissing from './windows-toleration-missing';
 import windowsVolumeDevices from './windows-volume-devices';
 
 export const RULE_MODULES = [
@@ -54,6 +73,25 @@ export const RULE_MODULES = [
   hostprocessHostNetwork,
   hostprocessRunAsUserName,
   hostprocessRunAsNonRoot,
+  gmsaCredspecLocation,
+  gmsaCredspecFormat,
+  gmsaCredspecAccountSid,
+  gmsaCredspecAccounts,
+  gmsaHostAccountConfig,
+  gmsaCredspecName,
+  gmsaCredspecNotFound,
+  gmsaRbacMissing,
+  gmsaInitContainer,
+  windowsNodeSelectorMissing,
+  windowsNodeSelectorAffinityOnly,
+  windowsTolerationMissing,
+  wildcardToleration,
+  linuxNodeSelectorMissing,
+  runtimeclassHandler,
+  runtimeclassReleaseMismatch,
+  windowsBuildRetired,
+  windowsIsolationAnnotation,
+  windowsBetaOsLabel,
   imageBuildMismatch,
   imageSac,
   imageBuildUnpinned,
@@ -77,6 +115,7 @@ export const RULE_MODULES = [
   windowsServiceSessionAffinityTimeout,
   windowsServiceExternalTrafficLocal,
   podSecurityLevel,
+  inputInvalidDocument,
 ] as const;
 
 /** The id of a rule that lives in a module. */

@@ -76,11 +76,26 @@ export type RuleCheck<C extends string = string> =
       readonly scope: 'object';
       readonly kinds: readonly string[];
       readonly run: (object: Rec, context: ObjectRuleContext, report: RuleReport<C>) => void;
+    }
+  | {
+      /**
+       * Every document of the input, before it is read as an object: whether it is one. Only documents that are
+       * objects (a mapping with apiVersion and kind) are checked further.
+       */
+      readonly scope: 'document';
+      readonly run: (document: unknown, context: DocumentRuleContext, report: RuleReport<C>) => void;
     };
+
+/** What a document rule sees besides the document. */
+export interface DocumentRuleContext {
+  /** The document's index in the input (0-based). */
+  readonly position: number;
+}
 
 export interface RuleModule<Id extends string = string, C extends string = string> {
   readonly meta: RuleMeta<Id, C>;
-  readonly check: RuleCheck<C>;
+  /** Where the rule looks: one place, or several (a build pin is judged on pods and on RuntimeClasses). */
+  readonly check: RuleCheck<C> | readonly RuleCheck<C>[];
   /** Fixes one finding with certainty, or returns no edit. */
   readonly fix?: Fixer;
   /** Brings every Windows pod to the user's target (its taints, its release), whether or not there is a finding. */
@@ -92,6 +107,11 @@ export function defineRule<const Id extends string, const C extends string = nev
   rule: RuleModule<Id, C>,
 ): RuleModule<Id, C> {
   return rule;
+}
+
+/** A rule's checks, as a list. */
+export function checksOf<C extends string>(rule: RuleModule<string, C>): readonly RuleCheck<C>[] {
+  return Array.isArray(rule.check) ? rule.check : [rule.check as RuleCheck<C>];
 }
 
 /** The severity of a finding in `caseName` (the rule's default without one). */

@@ -3,15 +3,9 @@
  * whole set (Linux pods in a hybrid set, Services in front of Windows pods). Never throws on any JSON input.
  */
 import { isWorkloadKind, locatePodSpec } from '../workloads';
-import { checkCredspecObject, checkPodGmsa } from './checks/gmsa';
-import {
-  checkLinuxPinned,
-  checkRuntimeClass,
-  checkWildcardTolerations,
-  checkWindowsScheduling,
-} from './checks/scheduling';
 import {
   caseSeverity,
+  checksOf,
   RULE_MODULES,
   type ObjectRuleContext,
   type PodRuleContext,
@@ -27,37 +21,7 @@ import { WindowsPodsByLabel } from './windows-pods';
 import { DiagnosticSink, type Report } from './report';
 import type { RuleId } from './rules';
 import type { Diagnostic, ValidateOptions } from './types';
-import { isRecord, type Rec } from './util';
-
-function describe(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  return `a ${typeof v}`;
-}
-
-/** Documents that are not Kubernetes objects. */
-function checkDocument(obj: unknown, position: number, report: Report): obj is Rec {
-  if (!isRecord(obj)) {
-    report(
-      'input-invalid-document',
-      '',
-      `Document ${position + 1} is ${describe(obj)}, not a Kubernetes object.`,
-      'Each YAML document must be a mapping with apiVersion, kind and metadata.',
-    );
-    return false;
-  }
-  const missing = ['apiVersion', 'kind'].filter((k) => typeof obj[k] !== 'string' || obj[k] === '');
-  if (missing.length > 0) {
-    report(
-      'input-invalid-document',
-      missing[0],
-      `Document ${position + 1} has no ${missing.join(' or ')}, so it is not a Kubernetes object.`,
-      `Add ${missing.join(' and ')}.`,
-    );
-    return false;
-  }
-  return true;
-}
+import { isRecord, missingObjectFields, type Rec } from './util';
 
 interface PodEntry {
   readonly facts: PodFacts;
@@ -86,6 +50,43 @@ class RuleReporter<K extends RuleCheck> {
 }
 type PodRuleReporter = RuleReporter<Extract<RuleCheck, { scope: 'pod' }>>;
 type ObjectRuleReporter = RuleReporter<Extract<RuleCheck, { scope: 'object' }>>;
+type DocumentRuleReporter = RuleReporter<Extract<RuleCheck, { scope: 'document' }>>;
+
+/** Every rule's checks, by where they look, each with its reporter. */
+interface RuleChecks {
+  readonly document: DocumentRuleReporter[];
+  readonly pod: PodRuleReporter[];
+  /** By object kind. */
+  readonly object: Map<string, ObjectRuleReporter[]>;
+}
+
+function ruleChecks(): RuleChecks {
+  const checks: RuleChecks = { document: [], pod: [], object: new Map() };
+  for (const rule of RULE_MODULES as readonly RuleModule[]) {
+    for (const check of checksOf(rule)) {
+      switch (check.scope) {
+        case 'document':
+          checks.document.push(new RuleReporter(rule, check));
+          break;
+        case 'pod':
+          checks.pod.push(new RuleReporter(rule, check));
+          break;
+        case 'object':
+          for (const kind of check.kinds) {
+            const list = checks.object.get(kind) ?? [];
+            list.push(new RuleReporter(rule, check));
+            checks.object.set(kind, list);
+          }
+          break;
+        default: {
+          const never: never = check;
+          throw new Error(`unknown rule scope ${JSON.stringify(never)}`);
+        }
+      }
+    }
+  }
+  return checks;
+}
 
 /** No Windows pods: what a file without any offers the object rules. */
 const NO_WINDOWS_PODS: WindowsPodFinder = { find: () => undefined };
@@ -128,82 +129,54 @@ export function validateManifests(objects: readonly unknown[], options: Validate
   /** Objects that hold no pod, for the object rules. */
   const others: { obj: Rec; report: Report; source: string }[] = [];
 
+  const rules = ruleChecks();
+
   list.forEach((obj, i) => {
     const loc = isRecord(obj) && isWorkloadKind(obj.kind) ? locatePodSpec(obj) : undefined;
     const report = sink.reporter(i, obj, loc?.podMetadata);
-    if (!checkDocument(obj, i, report)) return;
+    for (const r of rules.document) {
+      r.target = report;
+      r.check.run(obj, { position: i }, r.emit);
+    }
+    // Only Kubernetes objects are read further: the document rules said what the others lack.
+    if (missingObjectFields(obj)?.length !== 0) return;
+    const object = obj as Rec;
     if (loc) {
       const source = sources[i];
       const local = sourceIndexes.get(source) ?? index;
-      const facts = analyzePod(obj, loc, index, opts);
+      const facts = analyzePod(object, loc, index, opts);
       pods.push({ facts, report, source, local });
       if (facts.windows) {
         let byLabel = windowsPods.get(source);
         if (!byLabel) windowsPods.set(source, (byLabel = new WindowsPodsByLabel()));
         byLabel.add(facts);
       }
-      checkPodGmsa(facts, index, local, report);
-      checkWindowsScheduling(facts, opts, report);
       return;
     }
-    others.push({ obj, report, source: sources[i] });
-    switch (obj.kind) {
-      case 'RuntimeClass':
-        checkRuntimeClass(obj, report);
-        break;
-      case 'GMSACredentialSpec':
-        checkCredspecObject(obj, report);
-        break;
-      default:
-        break;
-    }
+    others.push({ obj: object, report, source: sources[i] });
   });
 
   const hybridSources = new Set(pods.filter((p) => p.facts.windows).map((p) => p.source));
-  const podRules: PodRuleReporter[] = [];
-  const objectRules = new Map<string, ObjectRuleReporter[]>();
-  for (const rule of RULE_MODULES as readonly RuleModule[]) {
-    const check = rule.check;
-    switch (check.scope) {
-      case 'pod':
-        podRules.push(new RuleReporter(rule, check));
-        break;
-      case 'object':
-        for (const kind of check.kinds) {
-          const list = objectRules.get(kind) ?? [];
-          list.push(new RuleReporter(rule, check));
-          objectRules.set(kind, list);
-        }
-        break;
-      default: {
-        const never: never = check;
-        throw new Error(`unknown rule scope ${JSON.stringify(never)}`);
-      }
-    }
-  }
   for (const o of others) {
-    const rules = objectRules.get(String(o.obj.kind));
-    if (rules === undefined) continue;
+    const objectRules = rules.object.get(String(o.obj.kind));
+    if (objectRules === undefined) continue;
     const context: ObjectRuleContext = {
       options: opts,
       index,
       local: sourceIndexes.get(o.source) ?? index,
       windowsPods: windowsPods.get(o.source) ?? NO_WINDOWS_PODS,
     };
-    for (const r of rules) {
+    for (const r of objectRules) {
       r.target = o.report;
       r.check.run(o.obj, context, r.emit);
     }
   }
   for (const p of pods) {
-    const hybrid = hybridSources.has(p.source);
-    const context: PodRuleContext = { options: opts, index, local: p.local, hybrid };
-    for (const r of podRules) {
+    const context: PodRuleContext = { options: opts, index, local: p.local, hybrid: hybridSources.has(p.source) };
+    for (const r of rules.pod) {
       r.target = p.report;
       r.check.run(p.facts, context, r.emit);
     }
-    checkWildcardTolerations(p.facts, hybrid, p.report);
-    if (hybrid) checkLinuxPinned(p.facts, p.report);
   }
   return sink.diagnostics();
 }

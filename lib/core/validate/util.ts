@@ -93,3 +93,9 @@ export function byteLength(s: string): number {
 export function isPlaceholder(v: unknown): boolean {
   return typeof v === 'string' && /\$\{[^}]*\}|\{\{.*\}\}|^<[^<>]+>$/.test(v.trim());
 }
+
+/** The required fields of a Kubernetes object a document lacks; undefined when it is not even a mapping. */
+export function missingObjectFields(doc: unknown): readonly string[] | undefined {
+  if (!isRecord(doc)) return undefined;
+  return ['apiVersion', 'kind'].filter((k) => typeof doc[k] !== 'string' || doc[k] === '');
+}

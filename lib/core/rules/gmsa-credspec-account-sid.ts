@@ -1,0 +1,27 @@
+/**
+ * gmsa-credspec-account-sid: DomainJoinConfig.Sid is the domain SID (S-1-5-21-a-b-c); an account SID adds a RID (https://learn.microsoft.com/windows-server/identity/ad-ds/manage/understand-security-identifiers).
+ * The content checks live in ../gmsa-credspec, shared with the GmsaCredentialSpec builders of cdk8s and Pulumi,
+ * so a construct refuses what this rule reports; this module reports their findings of this rule.
+ */
+import { credspecProblems } from '../validate/credspecs';
+import { CREDSPEC } from './docs';
+import { defineRule } from './rule';
+
+export default defineRule({
+  meta: {
+    id: 'gmsa-credspec-account-sid',
+    family: 'gmsa',
+    defaultSeverity: 'warning',
+    summary: 'DomainJoinConfig.Sid is an account SID, not the domain SID.',
+    rationale: 'Some vendor docs put the gMSA account SID (with a trailing RID) where the domain SID belongs.',
+    docs: CREDSPEC,
+    severityReason: 'Works with some CCG plugins, fails lookups with others.',
+  },
+  check: {
+    scope: 'object',
+    kinds: ['GMSACredentialSpec'],
+    run(obj, _context, report) {
+      for (const p of credspecProblems(obj, 'gmsa-credspec-account-sid')) report(p.path, p.message, p.fix);
+    },
+  },
+});

@@ -1,0 +1,27 @@
+/**
+ * gmsa-credspec-accounts: New-CredentialSpec lists the primary account once per scope, by DNS name and by NetBIOS name (https://learn.microsoft.com/virtualization/windowscontainers/manage-containers/manage-serviceaccounts#create-a-credential-spec).
+ * The content checks live in ../gmsa-credspec, shared with the GmsaCredentialSpec builders of cdk8s and Pulumi,
+ * so a construct refuses what this rule reports; this module reports their findings of this rule.
+ */
+import { credspecProblems } from '../validate/credspecs';
+import { CREDSPEC } from './docs';
+import { defineRule } from './rule';
+
+export default defineRule({
+  meta: {
+    id: 'gmsa-credspec-accounts',
+    family: 'gmsa',
+    defaultSeverity: 'warning',
+    summary: 'The primary gMSA account is not listed twice, scoped by DNS name and by NetBIOS name.',
+    rationale: 'New-CredentialSpec lists the account for both scopes; lookups by the missing scope fail.',
+    docs: CREDSPEC,
+    severityReason: 'Works until something looks the account up by the missing scope.',
+  },
+  check: {
+    scope: 'object',
+    kinds: ['GMSACredentialSpec'],
+    run(obj, _context, report) {
+      for (const p of credspecProblems(obj, 'gmsa-credspec-accounts')) report(p.path, p.message, p.fix);
+    },
+  },
+});

@@ -1,0 +1,28 @@
+/**
+ * gmsa-credspec-format: the credspec New-CredentialSpec writes has fixed formats (https://learn.microsoft.com/virtualization/windowscontainers/manage-containers/manage-serviceaccounts); the CRD checks only types, so a malformed one fails when the container starts.
+ * The content checks live in ../gmsa-credspec, shared with the GmsaCredentialSpec builders of cdk8s and Pulumi,
+ * so a construct refuses what this rule reports; this module reports their findings of this rule.
+ */
+import { credspecProblems } from '../validate/credspecs';
+import { CREDSPEC } from './docs';
+import { defineRule } from './rule';
+
+export default defineRule({
+  meta: {
+    id: 'gmsa-credspec-format',
+    family: 'gmsa',
+    defaultSeverity: 'error',
+    summary: 'A credspec field with the wrong format (CmsPlugins, Sid, Guid, NetBiosName, DNS names, accounts).',
+    rationale:
+      'The CRD schema only checks types; a malformed credspec is accepted and fails when the container starts.',
+    docs: CREDSPEC,
+    severityReason: 'The container fails to start with its identity.',
+  },
+  check: {
+    scope: 'object',
+    kinds: ['GMSACredentialSpec'],
+    run(obj, _context, report) {
+      for (const p of credspecProblems(obj, 'gmsa-credspec-format')) report(p.path, p.message, p.fix);
+    },
+  },
+});

@@ -1,0 +1,42 @@
+/**
+ * gmsa-credspec-location: the GMSACredentialSpec CRD keeps `credspec` at the top level of the object and prunes
+ * unknown fields, so a credspec nested under `spec` is dropped and pods get no identity
+ * (https://github.com/kubernetes-sigs/windows-gmsa/blob/master/admission-webhook/deploy/gmsa-crd.yml).
+ */
+import { credspecLocation } from '../validate/credspecs';
+import { GMSA } from './docs';
+import { defineRule } from './rule';
+
+export default defineRule({
+  meta: {
+    id: 'gmsa-credspec-location',
+    family: 'gmsa',
+    defaultSeverity: 'error',
+    summary: 'A GMSACredentialSpec whose credspec is missing or nested under spec.',
+    rationale:
+      'The CRD keeps credspec at the top level and prunes unknown keys, so a credspec under spec is dropped and pods get no identity.',
+    docs: GMSA,
+    severityReason: 'The pods get no gMSA identity.',
+  },
+  check: {
+    scope: 'object',
+    kinds: ['GMSACredentialSpec'],
+    run(obj, _context, report) {
+      const at = credspecLocation(obj);
+      if (at?.path === 'credspec') return;
+      if (at) {
+        report(
+          at.path,
+          'spec.credspec is nested under spec: the CRD keeps credspec at the top level and prunes spec, so pods get no gMSA identity.',
+          'Move credspec to the top level of the object, beside metadata.',
+        );
+      } else {
+        report(
+          'credspec',
+          'The GMSACredentialSpec has no top-level credspec.',
+          'Add credspec: the JSON New-CredentialSpec generates, as YAML, at the top level.',
+        );
+      }
+    },
+  },
+});

@@ -1,0 +1,51 @@
+/**
+ * gmsa-credspec-name: pods name the credspec in `gmsaCredentialSpecName`, which the API server requires to be a
+ * lowercase DNS-1123 subdomain; the GMSACredentialSpec is cluster-scoped, so a namespace on it is ignored
+ * (https://kubernetes.io/docs/tasks/configure-pod-container/configure-gmsa/).
+ */
+import { isDns1123Subdomain } from '../windows-options';
+import { has, own, rec, show } from '../validate/util';
+import { GMSA } from './docs';
+import { defineRule } from './rule';
+
+export default defineRule({
+  meta: {
+    id: 'gmsa-credspec-name',
+    family: 'gmsa',
+    defaultSeverity: 'error',
+    summary: 'A GMSACredentialSpec name pods cannot reference, or a namespace on the cluster-scoped object.',
+    rationale: 'Pods name the credspec in gmsaCredentialSpecName, which must be a lowercase DNS-1123 subdomain.',
+    docs: GMSA,
+    severityReason: 'Pods cannot reference it (a namespace on the object is a warning: it is ignored).',
+    cases: [
+      {
+        name: 'namespace',
+        severity: 'warning',
+        when: 'metadata.namespace on the cluster-scoped object: it is ignored, but says the credspec belongs to one namespace when every namespace can use it.',
+      },
+    ],
+  },
+  check: {
+    scope: 'object',
+    kinds: ['GMSACredentialSpec'],
+    run(obj, _context, report) {
+      const meta = rec(obj, 'metadata');
+      const name = own(meta, 'name');
+      if (typeof name === 'string' && !isDns1123Subdomain(name)) {
+        report(
+          'metadata.name',
+          `metadata.name '${name}' is not a lowercase DNS-1123 subdomain (a-z, 0-9, '-', '.'; at most 253 characters): pods cannot name it in gmsaCredentialSpecName.`,
+          `Rename it to '${name.toLowerCase().replace(/[^a-z0-9.-]+/g, '-')}'.`,
+        );
+      }
+      if (has(meta, 'namespace')) {
+        report(
+          'metadata.namespace',
+          `metadata.namespace ${show(own(meta, 'namespace'))} is set on a cluster-scoped GMSACredentialSpec.`,
+          'Remove metadata.namespace.',
+          'namespace',
+        );
+      }
+    },
+  },
+});

@@ -1,0 +1,28 @@
+/**
+ * gmsa-host-account-config: nodes that are not domain-joined fetch the gMSA through a CCG plugin named by PluginGUID, reading PluginInput in its own format (https://learn.microsoft.com/virtualization/windowscontainers/manage-containers/manage-serviceaccounts#gmsa-for-non-domain-joined-container-hosts).
+ * The content checks live in ../gmsa-credspec, shared with the GmsaCredentialSpec builders of cdk8s and Pulumi,
+ * so a construct refuses what this rule reports; this module reports their findings of this rule.
+ */
+import { credspecProblems } from '../validate/credspecs';
+import { GMSA_NON_DOMAIN } from './docs';
+import { defineRule } from './rule';
+
+export default defineRule({
+  meta: {
+    id: 'gmsa-host-account-config',
+    family: 'gmsa',
+    defaultSeverity: 'error',
+    summary: 'HostAccountConfig with a malformed PluginGUID or PluginInput.',
+    rationale:
+      'Non-domain-joined nodes fetch the gMSA through a CCG plugin; a wrong GUID or input format leaves the container without an identity.',
+    docs: GMSA_NON_DOMAIN,
+    severityReason: 'Non-domain-joined nodes cannot fetch the gMSA.',
+  },
+  check: {
+    scope: 'object',
+    kinds: ['GMSACredentialSpec'],
+    run(obj, _context, report) {
+      for (const p of credspecProblems(obj, 'gmsa-host-account-config')) report(p.path, p.message, p.fix);
+    },
+  },
+});

@@ -1,0 +1,36 @@
+/**
+ * gmsa-init-container: the gMSA webhook expands gmsaCredentialSpecName into the credspec only for the pod and its
+ * regular containers, not init containers, which then run without the identity
+ * (https://github.com/kubernetes-sigs/windows-gmsa/blob/master/admission-webhook/webhook.go).
+ */
+import { join, rec, str } from '../validate/util';
+import { GMSA_NON_DOMAIN } from './docs';
+import { defineRule } from './rule';
+
+export default defineRule({
+  meta: {
+    id: 'gmsa-init-container',
+    family: 'gmsa',
+    defaultSeverity: 'warning',
+    summary: 'gmsaCredentialSpecName on an init container.',
+    rationale: 'The gMSA webhook does not expand init containers: they run without the gMSA identity.',
+    docs: GMSA_NON_DOMAIN,
+    severityReason: 'The init container runs, without the identity it was given.',
+  },
+  check: {
+    scope: 'pod',
+    run(p, _context, report) {
+      for (const c of p.containers) {
+        if (c.list !== 'initContainers') continue;
+        const n = str(rec(rec(c.c, 'securityContext'), 'windowsOptions'), 'gmsaCredentialSpecName');
+        if (n === undefined) continue;
+        const path = join(c.path, 'securityContext.windowsOptions.gmsaCredentialSpecName');
+        report(
+          path,
+          `${path} '${n}' is on an init container, which the gMSA webhook does not expand: it runs without the gMSA identity.`,
+          'Move the Active Directory work into a regular container, or accept that the init container runs without gMSA.',
+        );
+      }
+    },
+  },
+});

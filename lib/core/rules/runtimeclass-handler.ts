@@ -1,0 +1,40 @@
+/**
+ * runtimeclass-handler: containerd on Windows runs pods through the `runhcs-wcow-process` and
+ * `runhcs-wcow-hypervisor` handlers; any other handler fails sandbox creation
+ * (https://kubernetes.io/docs/concepts/windows/user-guide/#runtimeclass,
+ * https://github.com/containerd/containerd/blob/main/docs/cri/config.md).
+ */
+import { OS_LABEL } from '../kube';
+import { isWindowsRuntimeHandler, WINDOWS_RUNTIME_HANDLERS } from '../releases';
+import { rec, show, str, stringMap } from '../validate/util';
+import { RUNTIME_CLASS } from './docs';
+import { defineRule } from './rule';
+
+export default defineRule({
+  meta: {
+    id: 'runtimeclass-handler',
+    family: 'scheduling',
+    defaultSeverity: 'error',
+    summary: 'A Windows RuntimeClass whose handler is not runhcs-wcow-process or runhcs-wcow-hypervisor.',
+    rationale:
+      'containerd on Windows runs pods through the runhcs-wcow-* handlers; any other handler fails sandbox creation.',
+    docs: RUNTIME_CLASS,
+    severityReason: 'Every pod of the class fails sandbox creation.',
+  },
+  check: {
+    scope: 'object',
+    kinds: ['RuntimeClass'],
+    run(obj, _context, report) {
+      const handler = obj.handler;
+      const selector = stringMap(rec(obj, 'scheduling'), 'nodeSelector');
+      if (selector[OS_LABEL] !== 'windows' && !isWindowsRuntimeHandler(handler)) return;
+      const handlers = Object.values(WINDOWS_RUNTIME_HANDLERS);
+      if (typeof handler === 'string' && handlers.some((h) => handler.startsWith(h))) return;
+      report(
+        'handler',
+        `handler ${show(handler)} is not a containerd Windows handler: pods of RuntimeClass '${str(rec(obj, 'metadata'), 'name') ?? ''}' fail to create their sandbox.`,
+        `Use handler '${WINDOWS_RUNTIME_HANDLERS.process}' (process isolation) or '${WINDOWS_RUNTIME_HANDLERS.hyperv}' (Hyper-V isolation, experimental upstream).`,
+      );
+    },
+  },
+});

@@ -1,0 +1,38 @@
+/**
+ * wildcard-toleration: a toleration with `operator: Exists` and no key tolerates every taint
+ * (https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/), the Windows taint included.
+ * Pods that select their OS by nodeSelector or affinity are exempt (typically node-agent DaemonSets): the
+ * selector, not the taint, keeps them on their OS.
+ */
+import { OS_LABEL } from '../kube';
+import { K8S_WINDOWS_GUIDE } from './docs';
+import { defineRule } from './rule';
+
+export default defineRule({
+  meta: {
+    id: 'wildcard-toleration',
+    family: 'scheduling',
+    defaultSeverity: 'warning',
+    summary: 'A toleration with operator: Exists and no key, which tolerates every taint.',
+    rationale: 'It swallows the Windows taint, so the pod can land on nodes of the other OS.',
+    docs: K8S_WINDOWS_GUIDE,
+    severityReason: 'The pod can land on nodes of the other OS.',
+  },
+  check: {
+    scope: 'pod',
+    run(p, { hybrid }, report) {
+      if (p.osBySelector !== undefined || p.osByAffinity !== undefined) return;
+      // A Linux pod can only land on the other OS where Windows nodes exist: judged beside Windows pods only.
+      if (!p.windows && !hybrid) return;
+      for (const { t, path } of p.tolerations) {
+        if (path.endsWith('runtimeClassName')) continue;
+        if (t.operator !== 'Exists' || (t.key !== undefined && t.key !== null && t.key !== '')) continue;
+        report(
+          path,
+          `${path} tolerates every taint (operator: Exists without a key), including the Windows taint, and the pod selects no ${OS_LABEL}: it can land on nodes of the other OS.`,
+          `Tolerate specific taints, or add nodeSelector { ${OS_LABEL}: ${p.windows ? 'windows' : 'linux'} }.`,
+        );
+      }
+    },
+  },
+});

@@ -1,0 +1,55 @@
+/**
+ * windows-build-retired: no supported node runs Windows Server 2016 or a SAC release (1709 to 20H2), so no node
+ * carries their `node.kubernetes.io/windows-build` label and every pod pinned to one stays Pending
+ * (https://learn.microsoft.com/virtualization/windowscontainers/deploy-containers/version-compatibility,
+ * https://kubernetes.io/docs/concepts/windows/intro/#windows-os-version-support). Judged where the pin is written:
+ * on the pod, or on the RuntimeClass (whose pods then all inherit it).
+ */
+import { WINDOWS_BUILD_LABEL } from '../kube';
+import { retiredRelease } from '../releases';
+import { supportedBuilds } from '../validate/pod-scheduling';
+import { join, key, rec, str, stringMap } from '../validate/util';
+import { VERSION_COMPAT } from './docs';
+import { defineRule } from './rule';
+
+export default defineRule({
+  meta: {
+    id: 'windows-build-retired',
+    family: 'scheduling',
+    defaultSeverity: 'error',
+    summary:
+      'A nodeSelector or RuntimeClass that pins node.kubernetes.io/windows-build to a retired release (2016, SAC 1709-20H2).',
+    rationale:
+      'No supported node runs Windows Server 2016 or a SAC release, so no node carries the label: every pod pinned to it stays Pending.',
+    docs: VERSION_COMPAT,
+    severityReason: 'No node carries the label: the pods stay Pending.',
+  },
+  check: [
+    {
+      scope: 'pod',
+      run(p, _context, report) {
+        // A pin inherited from the RuntimeClass is reported once, on the RuntimeClass.
+        if (!p.windows || p.retiredPin === undefined || p.retiredPin.path.endsWith('runtimeClassName')) return;
+        report(
+          p.retiredPin.path,
+          `This pod pins ${p.retiredPin.via}, ${p.retiredPin.release.displayName}, which no supported node runs: no node carries this label, so the pod stays Pending.`,
+          `Pin a supported build: ${supportedBuilds()}, with images of the same release.`,
+        );
+      },
+    },
+    {
+      scope: 'object',
+      kinds: ['RuntimeClass'],
+      run(obj, _context, report) {
+        const build = stringMap(rec(obj, 'scheduling'), 'nodeSelector')[WINDOWS_BUILD_LABEL];
+        const retired = build !== undefined && /^\d+\.\d+\.\d+/.test(build) ? retiredRelease(build) : undefined;
+        if (!retired) return;
+        report(
+          join('scheduling.nodeSelector', key(WINDOWS_BUILD_LABEL)),
+          `RuntimeClass '${str(rec(obj, 'metadata'), 'name') ?? ''}' pins ${WINDOWS_BUILD_LABEL}=${build}, ${retired.displayName}, which no supported node runs: every pod of this class stays Pending.`,
+          `Pin a supported build: ${supportedBuilds()}.`,
+        );
+      },
+    },
+  ],
+});
