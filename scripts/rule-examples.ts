@@ -14,7 +14,11 @@ export const RULES_DIR = path.join(__dirname, '..', 'lib', 'core', 'rules');
 export interface RuleExample {
   /** What it shows, one line: a heading on the rule's page. */
   readonly title: string;
-  /** One or more YAML documents. */
+  /**
+   * One or more YAML documents: Kubernetes objects, or for a cloud rule the Pulumi resources of a stack, each
+   * `{ type, name?, props }` (a provider resource, as the policy pack sees it) or `{ type, name?, args }` (a
+   * k8s-windows component, built under Pulumi mocks).
+   */
   readonly manifests: string;
   readonly options?: FixOptions;
 }

@@ -59,14 +59,14 @@ async function stackViolations(
 }
 
 /** Calls a resource policy's validateResource with fake args; returns the reported messages. */
-async function resourceViolations(name: string, r: FakeResource): Promise<string[]> {
+async function resourceViolations(name: string, r: FakeResource, config: object = {}): Promise<string[]> {
   const report = jest.fn<void, Parameters<ReportViolation>>();
   const args = {
     type: r.type,
     name: r.name,
     urn: urnOf(r),
     props: proxy.unknownCheckingProxy(r.props),
-    getConfig: () => ({}),
+    getConfig: () => config,
   } as unknown as ResourceValidationArgs;
   const validate = policy(name).validateResource;
   for (const v of Array.isArray(validate) ? validate : validate ? [validate] : []) await v(args, report);
@@ -444,6 +444,38 @@ describe('the pack', () => {
         urn: urnOf(bad),
       },
     ]);
+  });
+});
+
+describe('cloud rules under the rules config (one settings reader for every policy)', () => {
+  const group: FakeResource = {
+    type: 'aws:eks/nodeGroup:NodeGroup',
+    name: 'win',
+    props: {
+      amiType: 'WINDOWS_CORE_2022_x86_64',
+      diskSize: 20,
+      taints: [{ key: 'os', value: 'windows', effect: 'NO_SCHEDULE' }],
+    },
+  };
+
+  test('off drops a cloud rule, a severity moves it between the mandatory and the advisory policy', async () => {
+    expect(await resourceViolations(POLICY_NAMES.nodePools, group)).toEqual([
+      expect.stringMatching(/^\[eks-windows-disk-size\] diskSize: /),
+    ]);
+    const off = { rules: { 'eks-windows-disk-size': 'off' } };
+    expect(await resourceViolations(POLICY_NAMES.nodePools, group, off)).toEqual([]);
+    const relevel = { rules: { 'eks-windows-disk-size': 'warning' } };
+    expect(await resourceViolations(POLICY_NAMES.nodePools, group, relevel)).toEqual([]);
+    expect(await resourceViolations(POLICY_NAMES.nodePoolsAdvice, group, relevel)).toContainEqual(
+      expect.stringMatching(/^\[eks-windows-disk-size\] /),
+    );
+  });
+
+  test('an unknown rule id in the config is a violation of the mandatory policy, with the close match', async () => {
+    const messages = await resourceViolations(POLICY_NAMES.nodePools, group, {
+      rules: { 'eks-windows-disksize': 'off' },
+    });
+    expect(messages[0]).toMatch(/^\[policy config\] config\.rules\.eks-windows-disksize: .*eks-windows-disk-size/);
   });
 });
 

@@ -2,6 +2,26 @@
  * The registry of rule modules, in catalogue order within each family. A rule is found by its id: its module is
  * `./<rule-id>.ts`.
  */
+import aksWindowsAgentPool from './aks-windows-agent-pool';
+import aksWindowsCluster from './aks-windows-cluster';
+import aksWindowsFips from './aks-windows-fips';
+import aksWindowsNetworkPlugin from './aks-windows-network-plugin';
+import aksWindowsPasswordPlaintext from './aks-windows-password-plaintext';
+import eksWindowsAmiType from './eks-windows-ami-type';
+import eksWindowsAutoscalerTags from './eks-windows-autoscaler-tags';
+import eksWindowsDeprecatedRelease from './eks-windows-deprecated-release';
+import eksWindowsDiskSize from './eks-windows-disk-size';
+import eksWindowsInstanceArch from './eks-windows-instance-arch';
+import eksWindowsInstanceMemory from './eks-windows-instance-memory';
+import eksWindowsIpam from './eks-windows-ipam';
+import eksWindowsKubernetesVersion from './eks-windows-kubernetes-version';
+import eksWindowsLinuxNodeGroup from './eks-windows-linux-node-group';
+import eksWindowsSystemReserved from './eks-windows-system-reserved';
+import eksWindowsTaint from './eks-windows-taint';
+import eksWindowsTaintEffect from './eks-windows-taint-effect';
+import eksWindowsVpcResourceController from './eks-windows-vpc-resource-controller';
+import gkeWindowsCluster from './gke-windows-cluster';
+import gkeWindowsNodePool from './gke-windows-node-pool';
 import gmsaCredspecAccountSid from './gmsa-credspec-account-sid';
 import gmsaCredspecAccounts from './gmsa-credspec-accounts';
 import gmsaCredspecFormat from './gmsa-credspec-format';
@@ -45,12 +65,16 @@ import windowsLinuxVolumeType from './windows-linux-volume-type';
 import windowsMemoryRequestLimit from './windows-memory-request-limit';
 import windowsMountPropagation from './windows-mount-propagation';
 import windowsNfsVolume from './windows-nfs-volume';
+import windowsNodeMemory from './windows-node-memory';
+import windowsNodePoolUntainted from './windows-node-pool-untainted';
 import windowsNodeSelectorAffinityOnly from './windows-node-selector-affinity-only';
 import windowsNodeSelectorMissing from './windows-node-selector-missing';
 import windowsOptionsOnLinuxPod from './windows-options-on-linux-pod';
 import windowsOsName from './windows-os-name';
 import windowsOsUnset from './windows-os-unset';
+import windowsReleaseDeprecated from './windows-release-deprecated';
 import windowsReleaseSupport from './windows-release-support';
+import windowsReleaseUnpinned from './windows-release-unpinned';
 import windowsRunAsUserName from './windows-run-as-user-name';
 import windowsServiceExternalTrafficLocal from './windows-service-external-traffic-local';
 import windowsServiceSessionAffinityTimeout from './windows-service-session-affinity-timeout';
@@ -115,6 +139,30 @@ export const RULE_MODULES = [
   windowsServiceSessionAffinityTimeout,
   windowsServiceExternalTrafficLocal,
   podSecurityLevel,
+  windowsNodePoolUntainted,
+  windowsReleaseDeprecated,
+  windowsReleaseUnpinned,
+  windowsNodeMemory,
+  eksWindowsAmiType,
+  eksWindowsKubernetesVersion,
+  eksWindowsDeprecatedRelease,
+  eksWindowsTaintEffect,
+  eksWindowsTaint,
+  eksWindowsInstanceArch,
+  eksWindowsDiskSize,
+  eksWindowsAutoscalerTags,
+  eksWindowsInstanceMemory,
+  eksWindowsSystemReserved,
+  eksWindowsLinuxNodeGroup,
+  eksWindowsVpcResourceController,
+  eksWindowsIpam,
+  aksWindowsAgentPool,
+  aksWindowsCluster,
+  aksWindowsNetworkPlugin,
+  aksWindowsFips,
+  aksWindowsPasswordPlaintext,
+  gkeWindowsNodePool,
+  gkeWindowsCluster,
   inputInvalidDocument,
 ] as const;
 

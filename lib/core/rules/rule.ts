@@ -84,6 +84,16 @@ export type RuleCheck<C extends string = string> =
        */
       readonly scope: 'document';
       readonly run: (document: unknown, context: DocumentRuleContext, report: RuleReport<C>) => void;
+    }
+  | {
+      /**
+       * Cloud resources as Pulumi sees them: the provider resources the policy pack checks (their type tokens,
+       * `aws:eks/nodeGroup:NodeGroup`) and the k8s-windows components that check their own args
+       * (`k8s-windows:eks:WindowsNodePool`). The checks are the clouds' pure check modules in lib/pulumi, which
+       * the core cannot import; the module names them, and the cloud examples test runs them on its examples.
+       */
+      readonly scope: 'cloud';
+      readonly resources: readonly string[];
     };
 
 /** What a document rule sees besides the document. */

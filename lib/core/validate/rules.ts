@@ -21,7 +21,11 @@ const FAMILY_ORDER: Readonly<Record<RuleFamily, number>> = {
   probes: 8,
   services: 9,
   'pod-security': 10,
-  input: 11,
+  'node-pools': 11,
+  eks: 12,
+  aks: 13,
+  gke: 14,
+  input: 15,
 };
 
 /** The rule catalogue, in the order `k8s-windows rules` lists it: by family, then as registered. */

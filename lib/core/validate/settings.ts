@@ -215,3 +215,16 @@ export function readSettings(
   }
   return { settings: out, issues };
 }
+
+/**
+ * A finding under the user's rule settings: dropped when its rule is `off`, re-levelled when it is given a
+ * severity, as `validateManifests` applies `options.rules` (the cloud checks of the policy pack use this).
+ */
+export function applyRuleSetting<T extends { readonly ruleId: string; readonly severity: Severity }>(
+  finding: T,
+  rules: Readonly<Record<string, RuleSetting>> | undefined,
+): T | undefined {
+  const setting = rules !== undefined && Object.hasOwn(rules, finding.ruleId) ? rules[finding.ruleId] : undefined;
+  if (setting === 'off') return undefined;
+  return setting === undefined || setting === finding.severity ? finding : { ...finding, severity: setting };
+}

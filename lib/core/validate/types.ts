@@ -54,6 +54,10 @@ export type RuleFamily =
   | 'probes'
   | 'services'
   | 'pod-security'
+  | 'node-pools'
+  | 'eks'
+  | 'aks'
+  | 'gke'
   | 'input';
 
 export interface RuleInfo {

@@ -12,6 +12,7 @@ export {
   POLICY_NAMES,
   type WindowsPolicyPackOptions,
   type WindowsKubernetesPolicyConfig,
+  type WindowsCloudPolicyConfig,
 } from './policies';
 export { manifestOf, kubernetesTypeOf, type StackManifest } from './manifests';
 export {

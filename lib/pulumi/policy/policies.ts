@@ -19,7 +19,7 @@ import type {
 import { RULES_BY_ID, validateManifests } from '../../core/validate';
 import { CLOUDS } from '../../core/cloud-gates';
 import type { ValidationIssue } from '../../core/errors';
-import { readSettings, RULE_SETTINGS } from '../../core/validate/settings';
+import { applyRuleSetting, readSettings, RULE_SETTINGS } from '../../core/validate/settings';
 import { WINDOWS_RELEASES } from '../../core/releases';
 import type { Diagnostic, RuleSetting, ValidateOptions } from '../../core/validate/types';
 import { manifestOf, type StackManifest } from './manifests';
@@ -103,6 +103,42 @@ export function formatFinding(f: CloudFinding): string {
   return `[${f.ruleId}] ${f.path}: ${f.message}${f.fix ? ` Fix: ${f.fix}` : ''}`;
 }
 
+/** Configuration of the node-pool and cluster policies: the cloud rules are re-levelled and turned off by id too. */
+export interface WindowsCloudPolicyConfig {
+  /**
+   * Disable or re-level cloud rules by id (`{ "eks-windows-autoscaler-tags": "off" }`).
+   * @default {}
+   */
+  readonly rules?: Readonly<Record<string, RuleSetting>>;
+}
+
+const CLOUD_CONFIG_SCHEMA: PolicyConfigSchema = {
+  properties: {
+    rules: { type: 'object', additionalProperties: { type: 'string', enum: [...RULE_SETTINGS] } },
+  },
+};
+
+/**
+ * The cloud policies' config, read by the engine's settings reader. Its problems are said by the mandatory
+ * policy, once (`said` remembers them: a resource policy runs once per resource).
+ */
+function cloudRulesFrom(
+  config: WindowsCloudPolicyConfig | undefined,
+  level: Level,
+  reportViolation: ReportViolation,
+  said: Set<string>,
+): Readonly<Record<string, RuleSetting>> | undefined {
+  const { settings, issues } = readSettings(config ?? {}, 'config', ['rules']);
+  if (level === 'mandatory') {
+    for (const i of issues) {
+      const text = `[policy config] ${i.path}: ${i.message}${i.fix ? ` Fix: ${i.fix}` : ''}`;
+      if (!said.has(text)) reportViolation(text);
+      said.add(text);
+    }
+  }
+  return settings.rules;
+}
+
 /**
  * Every diagnostic of the stack's Kubernetes objects, validated together so cross-object rules (RuntimeClass,
  * gMSA spec and grant, namespace level, Services) see each other; each paired with the resource it is about.
@@ -155,6 +191,7 @@ function kubernetesPolicy(level: Level): StackValidationPolicy {
 }
 
 function nodePoolPolicy(level: Level): ResourceValidationPolicy {
+  const said = new Set<string>();
   return {
     name: level === 'mandatory' ? POLICY_NAMES.nodePools : POLICY_NAMES.nodePoolsAdvice,
     description:
@@ -162,15 +199,19 @@ function nodePoolPolicy(level: Level): ResourceValidationPolicy {
         ? 'Windows node pools (EKS node groups, AKS agent pools, GKE node pools) the cloud refuses or that break Windows scheduling.'
         : 'Windows node pools that work badly: deprecated releases, small nodes, unpinned releases, missing autoscaler tags.',
     enforcementLevel: level,
+    configSchema: CLOUD_CONFIG_SCHEMA,
     validateResource: (args: ResourceValidationArgs, reportViolation: ReportViolation) => {
-      for (const f of nodePoolFindings(args.type, args.props)) {
-        if (wanted(level, f.severity)) reportViolation(formatFinding(f));
+      const rules = cloudRulesFrom(args.getConfig<WindowsCloudPolicyConfig>(), level, reportViolation, said);
+      for (const found of nodePoolFindings(args.type, args.props)) {
+        const f = applyRuleSetting(found, rules);
+        if (f && wanted(level, f.severity)) reportViolation(formatFinding(f));
       }
     },
   };
 }
 
 function clusterPolicy(level: Level): StackValidationPolicy {
+  const said = new Set<string>();
   return {
     name: level === 'mandatory' ? POLICY_NAMES.clusters : POLICY_NAMES.clustersAdvice,
     description:
@@ -178,9 +219,12 @@ function clusterPolicy(level: Level): StackValidationPolicy {
         ? 'Clusters that cannot take the Windows pools the stack declares (AKS windowsProfile and Azure CNI; GKE Standard, VPC-native, a Linux pool).'
         : 'Cluster settings that make Windows pools fragile (AKS network plugin left to the default; no EKS VPC resource controller policy or Windows IPAM in the stack).',
     enforcementLevel: level,
+    configSchema: CLOUD_CONFIG_SCHEMA,
     validateStack: (args: StackValidationArgs, reportViolation: ReportViolation) => {
+      const rules = cloudRulesFrom(args.getConfig<WindowsCloudPolicyConfig>(), level, reportViolation, said);
       for (const { urn, finding } of clusterFindings(args.resources)) {
-        if (wanted(level, finding.severity)) reportViolation(formatFinding(finding), urn);
+        const f = applyRuleSetting(finding, rules);
+        if (f && wanted(level, f.severity)) reportViolation(formatFinding(f), urn);
       }
     },
   };

@@ -1,0 +1,18 @@
+/**
+ * aks-windows-fips: AKS documents FIPS-only images for some Windows releases (https://learn.microsoft.com/azure/aks/enable-fips-nodes). A cloud rule: the policy pack and the k8s-windows
+ * components check it on azure-native:containerservice:AgentPool, k8s-windows:aks:WindowsNodePool, in lib/pulumi/aks/agent-pool-checks.ts; this module is its catalogue entry.
+ */
+import { defineRule } from './rule';
+
+export default defineRule({
+  meta: {
+    id: 'aks-windows-fips',
+    family: 'aks',
+    defaultSeverity: 'warning',
+    summary: 'A Windows Server 2025 AKS pool that does not set enableFIPS.',
+    rationale: 'AKS requires a FIPS-enabled image for the Windows releases that only ship one.',
+    docs: 'https://learn.microsoft.com/azure/aks/enable-fips-nodes',
+    severityReason: 'The pool may be refused or get another image.',
+  },
+  check: { scope: 'cloud', resources: ['azure-native:containerservice:AgentPool', 'k8s-windows:aks:WindowsNodePool'] },
+});

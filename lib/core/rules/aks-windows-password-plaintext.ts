@@ -1,0 +1,18 @@
+/**
+ * aks-windows-password-plaintext: Pulumi encrypts a value only when it is a secret (https://www.pulumi.com/docs/iac/concepts/secrets/). A cloud rule: the policy pack and the k8s-windows
+ * components check it on k8s-windows:aks:WindowsNodePool, in lib/pulumi/aks/cluster.ts (plaintextPasswordWarnings); this module is its catalogue entry.
+ */
+import { defineRule } from './rule';
+
+export default defineRule({
+  meta: {
+    id: 'aks-windows-password-plaintext',
+    family: 'aks',
+    defaultSeverity: 'warning',
+    summary: 'The Windows admin password is a plain string in the program.',
+    rationale: 'A literal password ends up in source control; Pulumi keeps it secret only when it is one.',
+    docs: 'https://www.pulumi.com/docs/iac/concepts/secrets/',
+    severityReason: 'The cluster works; the password leaks.',
+  },
+  check: { scope: 'cloud', resources: ['k8s-windows:aks:WindowsNodePool'] },
+});

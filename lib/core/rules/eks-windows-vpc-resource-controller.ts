@@ -1,0 +1,18 @@
+/**
+ * eks-windows-vpc-resource-controller: Windows pods get IPs from the VPC resource controller, which needs the AmazonEKSVPCResourceController policy (https://docs.aws.amazon.com/eks/latest/userguide/windows-support.html#enable-windows-support). A cloud rule: the policy pack and the k8s-windows
+ * components check it on aws:eks/cluster:Cluster, aws:iam/role:Role, aws:eks/nodeGroup:NodeGroup, in lib/pulumi/eks/cluster-checks.ts; this module is its catalogue entry.
+ */
+import { defineRule } from './rule';
+
+export default defineRule({
+  meta: {
+    id: 'eks-windows-vpc-resource-controller',
+    family: 'eks',
+    defaultSeverity: 'warning',
+    summary: 'A stack with EKS Windows nodes whose cluster role lacks the AmazonEKSVPCResourceController policy.',
+    rationale: 'The VPC resource controller gives Windows pods their IPs; it acts with the cluster role.',
+    docs: 'https://docs.aws.amazon.com/eks/latest/userguide/windows-support.html#enable-windows-support',
+    severityReason: 'The policy may be attached outside the stack.',
+  },
+  check: { scope: 'cloud', resources: ['aws:eks/cluster:Cluster', 'aws:iam/role:Role', 'aws:eks/nodeGroup:NodeGroup'] },
+});

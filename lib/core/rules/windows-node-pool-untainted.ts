@@ -1,0 +1,28 @@
+/**
+ * windows-node-pool-untainted: Kubernetes keeps Linux pods off Windows nodes only by taint or by their own selector (https://kubernetes.io/docs/concepts/windows/user-guide/#taints-and-tolerations). A cloud rule: the policy pack and the k8s-windows
+ * components check it on azure-native:containerservice:AgentPool, gcp:container/nodePool:NodePool, k8s-windows:eks:WindowsNodePool, k8s-windows:aks:WindowsNodePool, k8s-windows:gke:WindowsNodePool, in lib/pulumi/node-pool.ts (nodePoolWarnings), lib/pulumi/aks/agent-pool-checks.ts, lib/pulumi/gke/node-pool-checks.ts; this module is its catalogue entry.
+ */
+import { defineRule } from './rule';
+
+export default defineRule({
+  meta: {
+    id: 'windows-node-pool-untainted',
+    family: 'node-pools',
+    defaultSeverity: 'warning',
+    summary: 'A Windows node pool without a NoSchedule or NoExecute taint.',
+    rationale:
+      'Linux pods that do not select kubernetes.io/os land on an untainted Windows node and fail to pull their images.',
+    docs: 'https://kubernetes.io/docs/concepts/windows/user-guide/#taints-and-tolerations',
+    severityReason: 'Only Linux pods without an OS selector are hurt; they sit in ImagePullBackOff.',
+  },
+  check: {
+    scope: 'cloud',
+    resources: [
+      'azure-native:containerservice:AgentPool',
+      'gcp:container/nodePool:NodePool',
+      'k8s-windows:eks:WindowsNodePool',
+      'k8s-windows:aks:WindowsNodePool',
+      'k8s-windows:gke:WindowsNodePool',
+    ],
+  },
+});

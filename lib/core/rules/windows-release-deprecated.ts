@@ -1,0 +1,28 @@
+/**
+ * windows-release-deprecated: Windows Server 2019 leaves mainstream support and the clouds retire its node images (https://kubernetes.io/docs/concepts/windows/intro/#windows-os-version-support). A cloud rule: the policy pack and the k8s-windows
+ * components check it on azure-native:containerservice:AgentPool, gcp:container/nodePool:NodePool, k8s-windows:eks:WindowsNodePool, k8s-windows:aks:WindowsNodePool, k8s-windows:gke:WindowsNodePool, in lib/pulumi/node-pool.ts (releaseSupportWarnings); this module is its catalogue entry.
+ */
+import { defineRule } from './rule';
+
+export default defineRule({
+  meta: {
+    id: 'windows-release-deprecated',
+    family: 'node-pools',
+    defaultSeverity: 'warning',
+    summary: 'A Windows node pool on a deprecated release (Windows Server 2019).',
+    rationale:
+      'Clouds and upstream Kubernetes are retiring Windows Server 2019 nodes; images must be rebuilt for the next release.',
+    docs: 'https://kubernetes.io/docs/concepts/windows/intro/#windows-os-version-support',
+    severityReason: 'The pool runs today; it has a deadline.',
+  },
+  check: {
+    scope: 'cloud',
+    resources: [
+      'azure-native:containerservice:AgentPool',
+      'gcp:container/nodePool:NodePool',
+      'k8s-windows:eks:WindowsNodePool',
+      'k8s-windows:aks:WindowsNodePool',
+      'k8s-windows:gke:WindowsNodePool',
+    ],
+  },
+});

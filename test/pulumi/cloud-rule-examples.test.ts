@@ -1,0 +1,142 @@
+/**
+ * The cloud rules' examples (lib/core/rules/<id>.examples.yaml), run where the cloud checks live: provider
+ * resources through the policy pack's node-pool and cluster checks, k8s-windows components built under Pulumi
+ * mocks (their warnings read from `pulumi.log.warn`). A failing example yields exactly its findings, at their paths
+ * and severities; a passing one none of the rule.
+ */
+import { parseAllDocuments } from 'yaml';
+import { RULES_BY_ID } from 'k8s-windows';
+import { checksOf, RULE_MODULES, type RuleModule } from '../../lib/core/rules';
+import { readRuleExamples } from '../../scripts/rule-examples';
+import { clusterFindings, nodePoolFindings } from '../../lib/pulumi/policy/node-pools';
+import type * as eksModule from 'k8s-windows/pulumi/eks';
+import type * as aksModule from 'k8s-windows/pulumi/aks';
+import type * as gkeModule from 'k8s-windows/pulumi/gke';
+import { mockPulumi } from './mocks';
+
+const { warn } = mockPulumi((type, name) => {
+  if (type === 'aws:iam/role:Role') return { arn: `arn:aws:iam::123456789012:role/${name}`, name };
+  if (type === 'aws:eks/nodeGroup:NodeGroup') return { resources: [{ autoscalingGroups: [{ name: `eks-${name}` }] }] };
+  return {};
+});
+
+let eks: typeof eksModule;
+let aks: typeof aksModule;
+let gke: typeof gkeModule;
+beforeAll(async () => {
+  // Load after setMocks so the provider modules register against the mocked runtime.
+  eks = await import('k8s-windows/pulumi/eks');
+  aks = await import('k8s-windows/pulumi/aks');
+  gke = await import('k8s-windows/pulumi/gke');
+});
+
+interface Finding {
+  readonly ruleId: string;
+  readonly severity: string;
+  readonly path: string;
+}
+
+type Args = Record<string, unknown>;
+
+/** The components an example can build, by type token. */
+function build(type: string, name: string, args: Args): unknown {
+  switch (type) {
+    case 'k8s-windows:eks:WindowsNodePool':
+      return new eks.WindowsNodePool(name, args as never);
+    case 'k8s-windows:eks:SelfManagedWindowsNodePool':
+      return new eks.SelfManagedWindowsNodePool(name, args as never);
+    case 'k8s-windows:eks:WindowsClusterPrerequisites':
+      return new eks.WindowsClusterPrerequisites(name, args as never);
+    case 'k8s-windows:aks:WindowsNodePool':
+      return new aks.WindowsNodePool(name, args as never);
+    case 'k8s-windows:gke:WindowsNodePool':
+      return new gke.WindowsNodePool(name, args as never);
+    default:
+      throw new Error(`no component ${type} for examples`);
+  }
+}
+
+/** `[rule-id] path: message` (path absent for pool-wide warnings), as components log warnings. */
+function fromWarning(line: string): Finding | undefined {
+  const m = /^\[([a-z0-9-]+)\] (?:([^\s:]+): )?/.exec(line);
+  return m ? { ruleId: m[1], severity: 'warning', path: m[2] ?? '' } : undefined;
+}
+
+function findingsOf(manifests: string): Finding[] {
+  const docs = parseAllDocuments(manifests).map(
+    (d) => d.toJS() as { type: string; name?: string; props?: Args; args?: Args },
+  );
+  const resources = docs.filter((d) => !d.type.startsWith('k8s-windows:'));
+  const out: Finding[] = [];
+  for (const r of resources) out.push(...nodePoolFindings(r.type, r.props ?? {}));
+  const stack = resources.map((r, i) => ({
+    type: r.type,
+    name: r.name ?? `r${i}`,
+    urn: `urn:${i}`,
+    props: r.props ?? {},
+  }));
+  out.push(...clusterFindings(stack).map((x) => x.finding));
+  warn.mockClear();
+  docs.forEach((d, i) => {
+    if (d.type.startsWith('k8s-windows:')) build(d.type, d.name ?? `c${i}`, d.args ?? {});
+  });
+  for (const call of warn.mock.calls) {
+    const f = fromWarning(String(call[0]));
+    if (f) out.push(f);
+  }
+  return out;
+}
+
+const CLOUD_RULES = (RULE_MODULES as readonly RuleModule[]).filter((r) => checksOf(r).some((c) => c.scope === 'cloud'));
+
+test('the cloud rules are in the catalogue', () => {
+  expect(CLOUD_RULES.length).toBeGreaterThan(20);
+  for (const r of CLOUD_RULES) expect(RULES_BY_ID.get(r.meta.id)).toEqual(r.meta);
+});
+
+describe.each(CLOUD_RULES.map((rule) => [rule.meta.id, rule] as const))('%s', (id, rule) => {
+  const examples = readRuleExamples(id);
+  const severityOf = (c?: string) =>
+    c === undefined ? rule.meta.defaultSeverity : rule.meta.cases?.find((x) => x.name === c)?.severity;
+
+  test.each(examples.failing.map((e) => [e.title, e] as const))('fails: %s', (_title, example) => {
+    const found = findingsOf(example.manifests).filter((f) => f.ruleId === id);
+    expect(found.map((f) => [f.path, f.severity])).toEqual(example.findings.map((f) => [f.path, severityOf(f.case)]));
+  });
+
+  test.each(examples.passing.map((e) => [e.title, e] as const))('passes: %s', (_title, example) => {
+    expect(findingsOf(example.manifests).filter((f) => f.ruleId === id)).toEqual([]);
+  });
+
+  test('every case has an example', () => {
+    for (const c of rule.meta.cases ?? []) {
+      expect(examples.failing.some((e) => e.findings.some((f) => f.case === c.name))).toBe(true);
+    }
+  });
+});
+
+test('every rule id the Pulumi side reports is in the catalogue', async () => {
+  const { EKS_RULE_IDS } = await import('../../lib/pulumi/eks/node-group-check');
+  const { EKS_CLUSTER_RULE_IDS } = await import('../../lib/pulumi/eks/cluster-checks');
+  const { NODE_POOL_RULE_IDS } = await import('../../lib/pulumi/node-pool');
+  const policy = await import('../../lib/pulumi/policy/node-pools');
+  const ids = [
+    ...Object.values(EKS_RULE_IDS),
+    ...Object.values(EKS_CLUSTER_RULE_IDS),
+    ...Object.values(NODE_POOL_RULE_IDS),
+    policy.AKS_AGENT_POOL_RULE,
+    policy.AKS_CLUSTER_RULE,
+    policy.GKE_NODE_POOL_RULE,
+    policy.GKE_CLUSTER_RULE,
+  ];
+  // And every id written as a literal (`ruleId: 'aks-windows-fips'`) in lib/pulumi.
+  const { readdirSync, readFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const root = join(__dirname, '../../lib/pulumi');
+  for (const file of readdirSync(root, { recursive: true, encoding: 'utf8' })) {
+    if (!file.endsWith('.ts')) continue;
+    for (const m of readFileSync(join(root, file), 'utf8').matchAll(/ruleId: '([a-z0-9-]+)'/g)) ids.push(m[1]);
+  }
+  expect(ids.filter((id) => !RULES_BY_ID.has(id))).toEqual([]);
+  expect(ids.length).toBeGreaterThan(20);
+});
