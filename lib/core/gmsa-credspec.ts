@@ -6,6 +6,7 @@
  * per scope (DNS name and NetBIOS name), and for nodes that are not domain-joined a `HostAccountConfig` naming a
  * container credential guard (CCG) plugin that fetches a domain account from a secret store.
  */
+import type { Finding } from './validate/types';
 import {
   ACCOUNT_NAME_FORBIDDEN_CHARS,
   DNS_LABEL,
@@ -169,14 +170,12 @@ export interface CredentialSpecInput {
 export type CredspecRuleId =
   'gmsa-credspec-format' | 'gmsa-credspec-account-sid' | 'gmsa-credspec-accounts' | 'gmsa-host-account-config';
 
-/** One problem with a credspec: where, what, how bad and what to write instead. */
-export interface CredspecProblem {
+/** One problem with a credspec: a finding of a credspec rule. */
+export interface CredspecProblem extends Finding {
   readonly ruleId: CredspecRuleId;
   readonly severity: 'error' | 'warning';
   /** A prop path (`domain.sid`) for inputs, or `credspec.DomainJoinConfig.Sid` for documents. */
   readonly path: string;
-  readonly message: string;
-  readonly fix?: string;
 }
 
 type Check = Omit<CredspecProblem, 'path'>;

@@ -34,11 +34,9 @@ export type WindowsSecurityProfile = 'baseline' | 'restricted';
  * A soft problem found while converting, under the rule id `validateManifests` reports it with: the caller reports
  * it (cdk8s Annotations, pulumi.log.warn). What the engine calls a warning or advice never makes a construct refuse.
  */
-export interface WindowsWarning {
+export interface WindowsWarning extends ValidationIssue {
+  /** The rule's id in the catalogue (`RULES`). */
   readonly ruleId: string;
-  readonly path: string;
-  readonly message: string;
-  readonly fix?: string;
 }
 
 /** Where conversion warnings go. */

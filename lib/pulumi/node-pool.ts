@@ -420,16 +420,12 @@ export function nodePoolTarget(options: NodePoolTargetOptions): WindowsNodeTarge
 // ---------------------------------------------------------------------------------------------------------------
 
 /** A soft problem: the pool works, but badly or fragile. Components log it with `pulumi.log.warn`. */
-export interface NodePoolWarning {
-  /** Stable kebab-case id, so users can search and waive it. */
-  readonly ruleId: string;
+export interface NodePoolWarning extends Omit<WindowsWarning, 'path'> {
   /**
    * The arg the warning is about.
    * @default - none: the warning is about the pool as a whole
    */
   readonly path?: string;
-  readonly message: string;
-  readonly fix?: string;
 }
 
 /** Ids of the warnings every cloud's Windows pool can raise. */

@@ -11,9 +11,11 @@
  * - Errors and warnings name a concrete failure; advice is info. Some advice becomes a warning with context: a
  *   namespace that enforces restricted, `options.cloud` (GKE taints Windows nodes; EKS reads the nodeSelector).
  * - HostProcess consistency and windowsOptions formats are checked for every pod, whatever its OS.
- * - A finding may carry another severity than its rule's default when the input cannot settle it (an RBAC grant
- *   the pod's own file says nothing about is `info`; a HostProcess user that may be a local group is `warning`);
- *   `options.rules` re-levels every finding of a rule regardless.
+ * - A finding may carry another severity than its rule's default in a case its rule names (`RuleInfo.cases`: an
+ *   RBAC grant the pod's own file says nothing about is `info`; a HostProcess user that may be a local group is
+ *   `warning`); `options.rules` re-levels every finding of a rule regardless.
+ * - The catalogue also holds the cloud rules (families `node-pools`, `eks`, `aks`, `gke`), checked on Pulumi
+ *   resources by the policy pack and the node-pool components, never on manifests.
  * - Cross-object rules look only inside the given set, and by default only inside one loaded file for the rules
  *   that compare a pod with its neighbours (`options.crossObjectScope`); a RuntimeClass, Namespace or role that
  *   is not in the set is never assumed bad.

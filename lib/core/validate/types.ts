@@ -1,5 +1,6 @@
 /** The public shapes of the rule engine: diagnostics, rule metadata and options. */
 import type { Cloud } from '../cloud-gates';
+import type { ValidationIssue } from '../errors';
 import type { WindowsRelease } from '../releases';
 
 export type Severity = 'error' | 'warning' | 'info';
@@ -27,14 +28,19 @@ export interface DiagnosticLocation {
   readonly position?: { readonly source?: string; readonly line: number; readonly column: number };
 }
 
-export interface Diagnostic {
-  /** Stable kebab-case id, e.g. `windows-forbidden-field`. */
+/**
+ * One thing wrong, as every rule reports it: a `ValidationIssue` (the field, what is wrong with its value, what to
+ * write instead) under a rule's id and severity. Diagnostics of manifests, cloud findings of the policy pack and
+ * credspec problems are findings.
+ */
+export interface Finding extends ValidationIssue {
+  /** Stable kebab-case id, e.g. `windows-forbidden-field`: the catalogue (`RULES`) lists them all. */
   readonly ruleId: string;
   readonly severity: Severity;
-  /** One sentence: what is wrong, on which value. */
-  readonly message: string;
-  /** What to write instead. */
-  readonly fix?: string;
+}
+
+/** A finding on a Kubernetes object: the object it is about, and where in it. */
+export interface Diagnostic extends Finding {
   /** API-server notation: `spec.template.spec.containers[0].securityContext.runAsUser`. */
   readonly path: string;
   readonly resource: ResourceRef;

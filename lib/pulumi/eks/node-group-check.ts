@@ -6,7 +6,7 @@ import { isRecord } from '../../core/json';
 import type { ValidationIssue } from '../../core/errors';
 import { DEFAULT_WINDOWS_RELEASE, releaseInfo } from '../../core/releases';
 import { TAINT_EFFECTS, WINDOWS_TAINT, taintLiteral } from '../../core/target';
-import type { Severity } from '../../core/validate/types';
+import type { Finding, Severity } from '../../core/validate/types';
 import { CLOUD_TAINT_EFFECTS, checkCloudReleaseForKubernetes, toCloudTaintEffect } from '../node-pool';
 import {
   eksWindowsAmiType,
@@ -46,11 +46,8 @@ export const EKS_RULE_IDS = {
 /** Windows Server needs 32 GB (30 GiB) of disk (Microsoft system requirements); AWS Windows AMI root snapshots are 30 GiB. */
 export const MIN_WINDOWS_DISK_SIZE_GIB = 30;
 
-/** A `ValidationIssue` with the rule that found it and how bad it is, for the policy pack. */
-export interface EksNodeGroupIssue extends ValidationIssue {
-  readonly ruleId: string;
-  readonly severity: Severity;
-}
+/** A finding of an EKS node group or cluster check, for the policy pack. */
+export type EksNodeGroupIssue = Finding;
 
 /**
  * Validates a raw `aws.eks.NodeGroup`'s inputs when its amiType is (or looks like) Windows: amiType spelling,

@@ -3,7 +3,7 @@
  * node pools and clusters users wrote without our components). Only the clouds' pure check modules are loaded:
  * the pack never loads `@pulumi/aws`, `@pulumi/azure-native` or `@pulumi/gcp`.
  */
-import type { Severity } from '../../core/validate/types';
+import type { Finding } from '../../core/validate/types';
 import {
   aksAgentPoolWarnings,
   aksClusterWarnings,
@@ -22,15 +22,8 @@ import { readProps } from './props';
 
 type Json = Record<string, unknown>;
 
-/** One problem with a cloud resource's inputs. */
-export interface CloudFinding {
-  readonly ruleId: string;
-  readonly severity: Severity;
-  /** Input path: `amiType`, `nodeConfig.taints[0].effect`. */
-  readonly path: string;
-  readonly message: string;
-  readonly fix?: string;
-}
+/** One problem with a cloud resource's inputs, at an input path (`amiType`, `nodeConfig.taints[0].effect`). */
+export type CloudFinding = Finding;
 
 /** Pulumi type tokens of the raw cloud resources checked. Azure Native also has versioned modules. */
 export const EKS_NODE_GROUP_TYPE = 'aws:eks/nodeGroup:NodeGroup';
