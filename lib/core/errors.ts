@@ -19,6 +19,9 @@ export class WindowsValidationError extends Error {
     super(WindowsValidationError.format(issues, subject));
     this.name = 'WindowsValidationError';
     this.issues = issues;
+    // The message lists every issue already: kept off Node's printout of an uncaught error (util.inspect shows
+    // enumerable own properties after the stack), so the list is not printed twice.
+    Object.defineProperty(this, 'issues', { enumerable: false });
   }
 
   private static format(issues: readonly ValidationIssue[], subject?: string): string {
