@@ -12,7 +12,9 @@ const findingsOf = (rule: RuleModule, manifests: string, options = {}) =>
   validateManifests(loadManifests(manifests), options).filter((d) => d.ruleId === rule.meta.id);
 
 /** The rules checked on manifests; the cloud rules' examples run in test/pulumi/cloud-rule-examples.test.ts. */
-const MANIFEST_RULES = (RULE_MODULES as readonly RuleModule[]).filter((r) => !checksOf(r).some((c) => c.scope === 'cloud'));
+const MANIFEST_RULES = (RULE_MODULES as readonly RuleModule[]).filter(
+  (r) => !checksOf(r).some((c) => c.scope === 'cloud'),
+);
 
 describe.each(MANIFEST_RULES.map((rule) => [rule.meta.id, rule] as const))('%s', (id, rule: RuleModule) => {
   const examples = readRuleExamples(id);
