@@ -1,7 +1,10 @@
 /**
- * aks-windows-agent-pool: AKS Windows node pools have their own naming, mode and release limits (https://learn.microsoft.com/azure/aks/windows-faq). A cloud rule: the policy pack and the k8s-windows
- * components check it on azure-native:containerservice:AgentPool, k8s-windows:aks:WindowsNodePool, in lib/pulumi/aks/agent-pool-checks.ts (checkAksAgentPoolInputs); this module is its catalogue entry.
+ * aks-windows-agent-pool: AKS Windows node pools have their own naming, mode and release limits
+ * (https://learn.microsoft.com/azure/aks/windows-faq). A cloud rule: the policy pack and the components check it on
+ * the resources its check lists, in lib/pulumi/aks/agent-pool-checks.ts (checkAksAgentPoolInputs); this module is
+ * its catalogue entry.
  */
+import { AKS_AGENT_POOL, AKS_POOL_COMPONENT } from './cloud-resources';
 import { defineRule } from './rule';
 
 export default defineRule({
@@ -16,5 +19,5 @@ export default defineRule({
     docs: 'https://learn.microsoft.com/azure/aks/windows-faq',
     severityReason: 'AKS refuses the pool, or its nodes cannot run Windows pods.',
   },
-  check: { scope: 'cloud', resources: ['azure-native:containerservice:AgentPool', 'k8s-windows:aks:WindowsNodePool'] },
+  check: { scope: 'cloud', resources: [AKS_AGENT_POOL, AKS_POOL_COMPONENT] },
 });

@@ -1,7 +1,10 @@
 /**
- * aks-windows-cluster: AKS Windows pools need a windowsProfile and Azure CNI (https://learn.microsoft.com/azure/aks/windows-faq). A cloud rule: the policy pack and the k8s-windows
- * components check it on azure-native:containerservice:ManagedCluster, k8s-windows:aks:WindowsNodePool, in lib/pulumi/aks/cluster.ts (checkAksClusterForWindows); this module is its catalogue entry.
+ * aks-windows-cluster: AKS Windows pools need a windowsProfile and Azure CNI
+ * (https://learn.microsoft.com/azure/aks/windows-faq). A cloud rule: the policy pack and the components check it on
+ * the resources its check lists, in lib/pulumi/aks/cluster.ts (checkAksClusterForWindows); this module is its
+ * catalogue entry.
  */
+import { AKS_CLUSTER, AKS_POOL_COMPONENT } from './cloud-resources';
 import { defineRule } from './rule';
 
 export default defineRule({
@@ -17,6 +20,6 @@ export default defineRule({
   },
   check: {
     scope: 'cloud',
-    resources: ['azure-native:containerservice:ManagedCluster', 'k8s-windows:aks:WindowsNodePool'],
+    resources: [AKS_CLUSTER, AKS_POOL_COMPONENT],
   },
 });

@@ -1,7 +1,9 @@
 /**
- * aks-windows-fips: AKS documents FIPS-only images for some Windows releases (https://learn.microsoft.com/azure/aks/enable-fips-nodes). A cloud rule: the policy pack and the k8s-windows
- * components check it on azure-native:containerservice:AgentPool, k8s-windows:aks:WindowsNodePool, in lib/pulumi/aks/agent-pool-checks.ts; this module is its catalogue entry.
+ * aks-windows-fips: AKS documents FIPS-only images for some Windows releases
+ * (https://learn.microsoft.com/azure/aks/enable-fips-nodes). A cloud rule: the policy pack and the components check
+ * it on the resources its check lists, in lib/pulumi/aks/agent-pool-checks.ts; this module is its catalogue entry.
  */
+import { AKS_AGENT_POOL, AKS_POOL_COMPONENT } from './cloud-resources';
 import { defineRule } from './rule';
 
 export default defineRule({
@@ -14,5 +16,5 @@ export default defineRule({
     docs: 'https://learn.microsoft.com/azure/aks/enable-fips-nodes',
     severityReason: 'The pool may be refused or get another image.',
   },
-  check: { scope: 'cloud', resources: ['azure-native:containerservice:AgentPool', 'k8s-windows:aks:WindowsNodePool'] },
+  check: { scope: 'cloud', resources: [AKS_AGENT_POOL, AKS_POOL_COMPONENT] },
 });

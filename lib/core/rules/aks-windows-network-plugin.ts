@@ -1,7 +1,10 @@
 /**
- * aks-windows-network-plugin: kubenet does not support Windows node pools (https://learn.microsoft.com/azure/aks/concepts-network). A cloud rule: the policy pack and the k8s-windows
- * components check it on azure-native:containerservice:ManagedCluster, k8s-windows:aks:WindowsNodePool, in lib/pulumi/aks/cluster.ts (aksClusterWarnings); this module is its catalogue entry.
+ * aks-windows-network-plugin: kubenet does not support Windows node pools
+ * (https://learn.microsoft.com/azure/aks/concepts-network). A cloud rule: the policy pack and the components check
+ * it on the resources its check lists, in lib/pulumi/aks/cluster.ts (aksClusterWarnings); this module is its
+ * catalogue entry.
  */
+import { AKS_CLUSTER, AKS_POOL_COMPONENT } from './cloud-resources';
 import { defineRule } from './rule';
 
 export default defineRule({
@@ -16,6 +19,6 @@ export default defineRule({
   },
   check: {
     scope: 'cloud',
-    resources: ['azure-native:containerservice:ManagedCluster', 'k8s-windows:aks:WindowsNodePool'],
+    resources: [AKS_CLUSTER, AKS_POOL_COMPONENT],
   },
 });

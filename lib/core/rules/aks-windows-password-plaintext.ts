@@ -1,7 +1,10 @@
 /**
- * aks-windows-password-plaintext: Pulumi encrypts a value only when it is a secret (https://www.pulumi.com/docs/iac/concepts/secrets/). A cloud rule: the policy pack and the k8s-windows
- * components check it on k8s-windows:aks:WindowsNodePool, in lib/pulumi/aks/cluster.ts (plaintextPasswordWarnings); this module is its catalogue entry.
+ * aks-windows-password-plaintext: Pulumi encrypts a value only when it is a secret
+ * (https://www.pulumi.com/docs/iac/concepts/secrets/). A cloud rule: the policy pack and the components check it on
+ * the resources its check lists, in lib/pulumi/aks/cluster.ts (plaintextPasswordWarnings); this module is its
+ * catalogue entry.
  */
+import { AKS_POOL_COMPONENT } from './cloud-resources';
 import { defineRule } from './rule';
 
 export default defineRule({
@@ -14,5 +17,5 @@ export default defineRule({
     docs: 'https://www.pulumi.com/docs/iac/concepts/secrets/',
     severityReason: 'The cluster works; the password leaks.',
   },
-  check: { scope: 'cloud', resources: ['k8s-windows:aks:WindowsNodePool'] },
+  check: { scope: 'cloud', resources: [AKS_POOL_COMPONENT] },
 });

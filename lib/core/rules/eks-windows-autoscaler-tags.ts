@@ -1,7 +1,10 @@
 /**
- * eks-windows-autoscaler-tags: Cluster Autoscaler reads node-template tags to model the nodes of an empty group (https://github.com/kubernetes/autoscaler/blob/master/cluster-autoscaler/cloudprovider/aws/README.md#auto-discovery-setup). A cloud rule: the policy pack and the k8s-windows
- * components check it on aws:eks/nodeGroup:NodeGroup, k8s-windows:eks:WindowsNodePool, in lib/pulumi/eks/node-group-check.ts, lib/pulumi/eks/pool-args.ts; this module is its catalogue entry.
+ * eks-windows-autoscaler-tags: Cluster Autoscaler reads node-template tags to model the nodes of an empty group
+ * (https://github.com/kubernetes/autoscaler/blob/master/cluster-autoscaler/cloudprovider/aws/README.md#auto-discovery-setup).
+ * A cloud rule: the policy pack and the components check it on the resources its check lists, in
+ * lib/pulumi/eks/node-group-check.ts, lib/pulumi/eks/pool-args.ts; this module is its catalogue entry.
  */
+import { EKS_NODE_GROUP, EKS_POOL_COMPONENT } from './cloud-resources';
 import { defineRule } from './rule';
 
 export default defineRule({
@@ -22,5 +25,5 @@ export default defineRule({
       },
     ],
   },
-  check: { scope: 'cloud', resources: ['aws:eks/nodeGroup:NodeGroup', 'k8s-windows:eks:WindowsNodePool'] },
+  check: { scope: 'cloud', resources: [EKS_NODE_GROUP, EKS_POOL_COMPONENT] },
 });

@@ -1,7 +1,10 @@
 /**
- * eks-windows-disk-size: Windows Server needs 32 GB of disk and AWS Windows AMI snapshots are 30 GiB (https://learn.microsoft.com/windows-server/get-started/hardware-requirements). A cloud rule: the policy pack and the k8s-windows
- * components check it on aws:eks/nodeGroup:NodeGroup, in lib/pulumi/eks/node-group-check.ts; this module is its catalogue entry.
+ * eks-windows-disk-size: Windows Server needs 32 GB of disk and AWS Windows AMI snapshots are 30 GiB
+ * (https://learn.microsoft.com/windows-server/get-started/hardware-requirements). A cloud rule: the policy pack and
+ * the components check it on the resources its check lists, in lib/pulumi/eks/node-group-check.ts; this module is
+ * its catalogue entry.
  */
+import { EKS_NODE_GROUP } from './cloud-resources';
 import { defineRule } from './rule';
 
 export default defineRule({
@@ -14,5 +17,5 @@ export default defineRule({
     docs: 'https://learn.microsoft.com/windows-server/get-started/hardware-requirements',
     severityReason: 'No node can start.',
   },
-  check: { scope: 'cloud', resources: ['aws:eks/nodeGroup:NodeGroup'] },
+  check: { scope: 'cloud', resources: [EKS_NODE_GROUP] },
 });

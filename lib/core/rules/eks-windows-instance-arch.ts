@@ -1,7 +1,10 @@
 /**
- * eks-windows-instance-arch: EKS Windows AMIs exist for x86_64 only (https://docs.aws.amazon.com/eks/latest/userguide/windows-support.html). A cloud rule: the policy pack and the k8s-windows
- * components check it on aws:eks/nodeGroup:NodeGroup, k8s-windows:eks:WindowsNodePool, k8s-windows:eks:SelfManagedWindowsNodePool, in lib/pulumi/eks/instance-types.ts; this module is its catalogue entry.
+ * eks-windows-instance-arch: EKS Windows AMIs exist for x86_64 only
+ * (https://docs.aws.amazon.com/eks/latest/userguide/windows-support.html). A cloud rule: the policy pack and the
+ * components check it on the resources its check lists, in lib/pulumi/eks/instance-types.ts; this module is its
+ * catalogue entry.
  */
+import { EKS_NODE_GROUP, EKS_POOL_COMPONENT, EKS_SELF_MANAGED_COMPONENT } from './cloud-resources';
 import { defineRule } from './rule';
 
 export default defineRule({
@@ -16,10 +19,6 @@ export default defineRule({
   },
   check: {
     scope: 'cloud',
-    resources: [
-      'aws:eks/nodeGroup:NodeGroup',
-      'k8s-windows:eks:WindowsNodePool',
-      'k8s-windows:eks:SelfManagedWindowsNodePool',
-    ],
+    resources: [EKS_NODE_GROUP, EKS_POOL_COMPONENT, EKS_SELF_MANAGED_COMPONENT],
   },
 });

@@ -1,7 +1,10 @@
 /**
- * eks-windows-instance-memory: Windows Server needs memory of its own before pods (https://learn.microsoft.com/windows-server/get-started/hardware-requirements). A cloud rule: the policy pack and the k8s-windows
- * components check it on k8s-windows:eks:WindowsNodePool, k8s-windows:eks:SelfManagedWindowsNodePool, in lib/pulumi/eks/pool-args.ts (checkPoolInstanceType); this module is its catalogue entry.
+ * eks-windows-instance-memory: Windows Server needs memory of its own before pods
+ * (https://learn.microsoft.com/windows-server/get-started/hardware-requirements). A cloud rule: the policy pack and
+ * the components check it on the resources its check lists, in lib/pulumi/eks/pool-args.ts (checkPoolInstanceType);
+ * this module is its catalogue entry.
  */
+import { EKS_POOL_COMPONENT, EKS_SELF_MANAGED_COMPONENT } from './cloud-resources';
 import { defineRule } from './rule';
 
 export default defineRule({
@@ -16,6 +19,6 @@ export default defineRule({
   },
   check: {
     scope: 'cloud',
-    resources: ['k8s-windows:eks:WindowsNodePool', 'k8s-windows:eks:SelfManagedWindowsNodePool'],
+    resources: [EKS_POOL_COMPONENT, EKS_SELF_MANAGED_COMPONENT],
   },
 });

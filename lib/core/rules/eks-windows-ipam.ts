@@ -1,7 +1,10 @@
 /**
- * eks-windows-ipam: Windows pods get IPs only with enable-windows-ipam set (https://docs.aws.amazon.com/eks/latest/userguide/windows-support.html#enable-windows-support). A cloud rule: the policy pack and the k8s-windows
- * components check it on aws:eks/addon:Addon, kubernetes:core/v1:ConfigMap, aws:eks/nodeGroup:NodeGroup, in lib/pulumi/eks/cluster-checks.ts; this module is its catalogue entry.
+ * eks-windows-ipam: Windows pods get IPs only with enable-windows-ipam set
+ * (https://docs.aws.amazon.com/eks/latest/userguide/windows-support.html#enable-windows-support). A cloud rule: the
+ * policy pack and the components check it on the resources its check lists, in lib/pulumi/eks/cluster-checks.ts;
+ * this module is its catalogue entry.
  */
+import { CONFIG_MAP, EKS_ADDON, EKS_NODE_GROUP } from './cloud-resources';
 import { defineRule } from './rule';
 
 export default defineRule({
@@ -17,6 +20,6 @@ export default defineRule({
   },
   check: {
     scope: 'cloud',
-    resources: ['aws:eks/addon:Addon', 'kubernetes:core/v1:ConfigMap', 'aws:eks/nodeGroup:NodeGroup'],
+    resources: [EKS_ADDON, CONFIG_MAP, EKS_NODE_GROUP],
   },
 });

@@ -1,7 +1,10 @@
 /**
- * eks-windows-kubernetes-version: EKS publishes each Windows AMI for a range of Kubernetes versions (https://docs.aws.amazon.com/eks/latest/userguide/eks-ami-versions-windows.html). A cloud rule: the policy pack and the k8s-windows
- * components check it on aws:eks/nodeGroup:NodeGroup, k8s-windows:eks:WindowsNodePool, in lib/pulumi/eks/node-group-check.ts (checkCloudReleaseForKubernetes); this module is its catalogue entry.
+ * eks-windows-kubernetes-version: EKS publishes each Windows AMI for a range of Kubernetes versions
+ * (https://docs.aws.amazon.com/eks/latest/userguide/eks-ami-versions-windows.html). A cloud rule: the policy pack
+ * and the components check it on the resources its check lists, in lib/pulumi/eks/node-group-check.ts
+ * (checkCloudReleaseForKubernetes); this module is its catalogue entry.
  */
+import { EKS_NODE_GROUP, EKS_POOL_COMPONENT } from './cloud-resources';
 import { defineRule } from './rule';
 
 export default defineRule({
@@ -14,5 +17,5 @@ export default defineRule({
     docs: 'https://docs.aws.amazon.com/eks/latest/userguide/eks-ami-versions-windows.html',
     severityReason: 'EKS refuses the node group.',
   },
-  check: { scope: 'cloud', resources: ['aws:eks/nodeGroup:NodeGroup', 'k8s-windows:eks:WindowsNodePool'] },
+  check: { scope: 'cloud', resources: [EKS_NODE_GROUP, EKS_POOL_COMPONENT] },
 });

@@ -1,7 +1,10 @@
 /**
- * eks-windows-linux-node-group: EKS needs at least one Linux node for CoreDNS and the VPC resource controller (https://docs.aws.amazon.com/eks/latest/userguide/windows-support.html). A cloud rule: the policy pack and the k8s-windows
- * components check it on k8s-windows:eks:WindowsClusterPrerequisites, in lib/pulumi/eks/cluster-prerequisites.ts; this module is its catalogue entry.
+ * eks-windows-linux-node-group: EKS needs at least one Linux node for CoreDNS and the VPC resource controller
+ * (https://docs.aws.amazon.com/eks/latest/userguide/windows-support.html). A cloud rule: the policy pack and the
+ * components check it on the resources its check lists, in lib/pulumi/eks/cluster-prerequisites.ts; this module is
+ * its catalogue entry.
  */
+import { EKS_PREREQUISITES_COMPONENT } from './cloud-resources';
 import { defineRule } from './rule';
 
 export default defineRule({
@@ -15,5 +18,5 @@ export default defineRule({
     docs: 'https://docs.aws.amazon.com/eks/latest/userguide/windows-support.html',
     severityReason: 'Windows nodes join but pods get no DNS or IP until a Linux node exists.',
   },
-  check: { scope: 'cloud', resources: ['k8s-windows:eks:WindowsClusterPrerequisites'] },
+  check: { scope: 'cloud', resources: [EKS_PREREQUISITES_COMPONENT] },
 });

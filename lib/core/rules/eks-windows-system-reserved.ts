@@ -1,7 +1,10 @@
 /**
- * eks-windows-system-reserved: Kubernetes advises reserving at least 2GiB of memory for the Windows OS (https://kubernetes.io/docs/concepts/configuration/windows-resource-management/#resource-reservation). A cloud rule: the policy pack and the k8s-windows
- * components check it on k8s-windows:eks:SelfManagedWindowsNodePool, in lib/pulumi/eks/self-managed-node-pool.ts; this module is its catalogue entry.
+ * eks-windows-system-reserved: Kubernetes advises reserving at least 2GiB of memory for the Windows OS
+ * (https://kubernetes.io/docs/concepts/configuration/windows-resource-management/#resource-reservation). A cloud
+ * rule: the policy pack and the components check it on the resources its check lists, in
+ * lib/pulumi/eks/self-managed-node-pool.ts; this module is its catalogue entry.
  */
+import { EKS_SELF_MANAGED_COMPONENT } from './cloud-resources';
 import { defineRule } from './rule';
 
 export default defineRule({
@@ -14,5 +17,5 @@ export default defineRule({
     docs: 'https://kubernetes.io/docs/concepts/configuration/windows-resource-management/#resource-reservation',
     severityReason: 'Nodes run, until pods starve the OS.',
   },
-  check: { scope: 'cloud', resources: ['k8s-windows:eks:SelfManagedWindowsNodePool'] },
+  check: { scope: 'cloud', resources: [EKS_SELF_MANAGED_COMPONENT] },
 });

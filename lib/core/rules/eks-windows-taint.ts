@@ -1,7 +1,10 @@
 /**
- * eks-windows-taint: EKS Windows nodes carry only the taints the node group gives them (https://aws.github.io/aws-eks-best-practices/windows/docs/scheduling/). A cloud rule: the policy pack and the k8s-windows
- * components check it on aws:eks/nodeGroup:NodeGroup, in lib/pulumi/eks/node-group-check.ts; this module is its catalogue entry.
+ * eks-windows-taint: EKS Windows nodes carry only the taints the node group gives them
+ * (https://aws.github.io/aws-eks-best-practices/windows/docs/scheduling/). A cloud rule: the policy pack and the
+ * components check it on the resources its check lists, in lib/pulumi/eks/node-group-check.ts; this module is its
+ * catalogue entry.
  */
+import { EKS_NODE_GROUP } from './cloud-resources';
 import { defineRule } from './rule';
 
 export default defineRule({
@@ -14,5 +17,5 @@ export default defineRule({
     docs: 'https://aws.github.io/aws-eks-best-practices/windows/docs/scheduling/',
     severityReason: 'Only Linux pods without an OS selector are hurt.',
   },
-  check: { scope: 'cloud', resources: ['aws:eks/nodeGroup:NodeGroup'] },
+  check: { scope: 'cloud', resources: [EKS_NODE_GROUP] },
 });

@@ -1,7 +1,10 @@
 /**
- * gke-windows-cluster: GKE runs Windows pools only in Standard, VPC-native clusters with a Linux pool (https://cloud.google.com/kubernetes-engine/docs/how-to/creating-a-cluster-windows). A cloud rule: the policy pack and the k8s-windows
- * components check it on gcp:container/cluster:Cluster, k8s-windows:gke:WindowsNodePool, in lib/pulumi/gke/cluster-checks.ts (checkGkeClusterForWindows); this module is its catalogue entry.
+ * gke-windows-cluster: GKE runs Windows pools only in Standard, VPC-native clusters with a Linux pool
+ * (https://cloud.google.com/kubernetes-engine/docs/how-to/creating-a-cluster-windows). A cloud rule: the policy
+ * pack and the components check it on the resources its check lists, in lib/pulumi/gke/cluster-checks.ts
+ * (checkGkeClusterForWindows); this module is its catalogue entry.
  */
+import { GKE_CLUSTER, GKE_POOL_COMPONENT } from './cloud-resources';
 import { defineRule } from './rule';
 
 export default defineRule({
@@ -14,5 +17,5 @@ export default defineRule({
     docs: 'https://cloud.google.com/kubernetes-engine/docs/how-to/creating-a-cluster-windows',
     severityReason: 'GKE refuses the Windows pool.',
   },
-  check: { scope: 'cloud', resources: ['gcp:container/cluster:Cluster', 'k8s-windows:gke:WindowsNodePool'] },
+  check: { scope: 'cloud', resources: [GKE_CLUSTER, GKE_POOL_COMPONENT] },
 });

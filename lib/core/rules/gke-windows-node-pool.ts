@@ -1,7 +1,10 @@
 /**
- * gke-windows-node-pool: GKE Windows node pools have their own image and machine type limits (https://cloud.google.com/kubernetes-engine/docs/how-to/creating-a-cluster-windows). A cloud rule: the policy pack and the k8s-windows
- * components check it on gcp:container/nodePool:NodePool, k8s-windows:gke:WindowsNodePool, in lib/pulumi/gke/node-pool-checks.ts (checkGkeNodePoolInputs); this module is its catalogue entry.
+ * gke-windows-node-pool: GKE Windows node pools have their own image and machine type limits
+ * (https://cloud.google.com/kubernetes-engine/docs/how-to/creating-a-cluster-windows). A cloud rule: the policy
+ * pack and the components check it on the resources its check lists, in lib/pulumi/gke/node-pool-checks.ts
+ * (checkGkeNodePoolInputs); this module is its catalogue entry.
  */
+import { GKE_NODE_POOL, GKE_POOL_COMPONENT } from './cloud-resources';
 import { defineRule } from './rule';
 
 export default defineRule({
@@ -16,5 +19,5 @@ export default defineRule({
     docs: 'https://cloud.google.com/kubernetes-engine/docs/how-to/creating-a-cluster-windows',
     severityReason: 'GKE refuses the pool, or its nodes cannot run Windows pods.',
   },
-  check: { scope: 'cloud', resources: ['gcp:container/nodePool:NodePool', 'k8s-windows:gke:WindowsNodePool'] },
+  check: { scope: 'cloud', resources: [GKE_NODE_POOL, GKE_POOL_COMPONENT] },
 });

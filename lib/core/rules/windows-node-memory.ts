@@ -1,7 +1,10 @@
 /**
- * windows-node-memory: Windows Server needs memory of its own before pods (https://learn.microsoft.com/windows-server/get-started/hardware-requirements). A cloud rule: the policy pack and the k8s-windows
- * components check it on azure-native:containerservice:AgentPool, gcp:container/nodePool:NodePool, k8s-windows:aks:WindowsNodePool, k8s-windows:gke:WindowsNodePool, in lib/pulumi/node-pool.ts (nodeMemoryWarnings); this module is its catalogue entry.
+ * windows-node-memory: Windows Server needs memory of its own before pods
+ * (https://learn.microsoft.com/windows-server/get-started/hardware-requirements). A cloud rule: the policy pack and
+ * the components check it on the resources its check lists, in lib/pulumi/node-pool.ts (nodeMemoryWarnings); this
+ * module is its catalogue entry.
  */
+import { AKS_AGENT_POOL, AKS_POOL_COMPONENT, GKE_NODE_POOL, GKE_POOL_COMPONENT } from './cloud-resources';
 import { defineRule } from './rule';
 
 export default defineRule({
@@ -16,11 +19,6 @@ export default defineRule({
   },
   check: {
     scope: 'cloud',
-    resources: [
-      'azure-native:containerservice:AgentPool',
-      'gcp:container/nodePool:NodePool',
-      'k8s-windows:aks:WindowsNodePool',
-      'k8s-windows:gke:WindowsNodePool',
-    ],
+    resources: [AKS_AGENT_POOL, GKE_NODE_POOL, AKS_POOL_COMPONENT, GKE_POOL_COMPONENT],
   },
 });

@@ -1,7 +1,10 @@
 /**
- * windows-node-pool-untainted: Kubernetes keeps Linux pods off Windows nodes only by taint or by their own selector (https://kubernetes.io/docs/concepts/windows/user-guide/#taints-and-tolerations). A cloud rule: the policy pack and the k8s-windows
- * components check it on azure-native:containerservice:AgentPool, gcp:container/nodePool:NodePool, k8s-windows:eks:WindowsNodePool, k8s-windows:aks:WindowsNodePool, k8s-windows:gke:WindowsNodePool, in lib/pulumi/node-pool.ts (nodePoolWarnings), lib/pulumi/aks/agent-pool-checks.ts, lib/pulumi/gke/node-pool-checks.ts; this module is its catalogue entry.
+ * windows-node-pool-untainted: Kubernetes keeps Linux pods off Windows nodes only by taint or by their own selector
+ * (https://kubernetes.io/docs/concepts/windows/user-guide/#taints-and-tolerations). A cloud rule: the policy pack
+ * and the components check it on the resources its check lists, in lib/pulumi/node-pool.ts (nodePoolWarnings),
+ * lib/pulumi/aks/agent-pool-checks.ts, lib/pulumi/gke/node-pool-checks.ts; this module is its catalogue entry.
  */
+import { WINDOWS_NODE_POOLS } from './cloud-resources';
 import { defineRule } from './rule';
 
 export default defineRule({
@@ -17,12 +20,6 @@ export default defineRule({
   },
   check: {
     scope: 'cloud',
-    resources: [
-      'azure-native:containerservice:AgentPool',
-      'gcp:container/nodePool:NodePool',
-      'k8s-windows:eks:WindowsNodePool',
-      'k8s-windows:aks:WindowsNodePool',
-      'k8s-windows:gke:WindowsNodePool',
-    ],
+    resources: WINDOWS_NODE_POOLS,
   },
 });

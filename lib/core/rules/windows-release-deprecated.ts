@@ -1,7 +1,10 @@
 /**
- * windows-release-deprecated: Windows Server 2019 leaves mainstream support and the clouds retire its node images (https://kubernetes.io/docs/concepts/windows/intro/#windows-os-version-support). A cloud rule: the policy pack and the k8s-windows
- * components check it on azure-native:containerservice:AgentPool, gcp:container/nodePool:NodePool, k8s-windows:eks:WindowsNodePool, k8s-windows:aks:WindowsNodePool, k8s-windows:gke:WindowsNodePool, in lib/pulumi/node-pool.ts (releaseSupportWarnings); this module is its catalogue entry.
+ * windows-release-deprecated: Windows Server 2019 leaves mainstream support and the clouds retire its node images
+ * (https://kubernetes.io/docs/concepts/windows/intro/#windows-os-version-support). A cloud rule: the policy pack
+ * and the components check it on the resources its check lists, in lib/pulumi/node-pool.ts
+ * (releaseSupportWarnings); this module is its catalogue entry.
  */
+import { WINDOWS_NODE_POOLS } from './cloud-resources';
 import { defineRule } from './rule';
 
 export default defineRule({
@@ -17,12 +20,6 @@ export default defineRule({
   },
   check: {
     scope: 'cloud',
-    resources: [
-      'azure-native:containerservice:AgentPool',
-      'gcp:container/nodePool:NodePool',
-      'k8s-windows:eks:WindowsNodePool',
-      'k8s-windows:aks:WindowsNodePool',
-      'k8s-windows:gke:WindowsNodePool',
-    ],
+    resources: WINDOWS_NODE_POOLS,
   },
 });

@@ -1,7 +1,10 @@
 /**
- * windows-release-unpinned: AKS picks the Windows release from the Kubernetes version when osSKU is unset (https://learn.microsoft.com/azure/aks/upgrade-windows-os). A cloud rule: the policy pack and the k8s-windows
- * components check it on azure-native:containerservice:AgentPool, gcp:container/nodePool:NodePool, in lib/pulumi/aks/agent-pool-checks.ts, lib/pulumi/gke/node-pool-checks.ts; this module is its catalogue entry.
+ * windows-release-unpinned: AKS picks the Windows release from the Kubernetes version when osSKU is unset
+ * (https://learn.microsoft.com/azure/aks/upgrade-windows-os). A cloud rule: the policy pack and the components
+ * check it on the resources its check lists, in lib/pulumi/aks/agent-pool-checks.ts,
+ * lib/pulumi/gke/node-pool-checks.ts; this module is its catalogue entry.
  */
+import { AKS_AGENT_POOL, GKE_NODE_POOL } from './cloud-resources';
 import { defineRule } from './rule';
 
 export default defineRule({
@@ -16,5 +19,5 @@ export default defineRule({
     docs: 'https://learn.microsoft.com/azure/aks/upgrade-windows-os',
     severityReason: 'The pool runs; an upgrade can break the image match.',
   },
-  check: { scope: 'cloud', resources: ['azure-native:containerservice:AgentPool', 'gcp:container/nodePool:NodePool'] },
+  check: { scope: 'cloud', resources: [AKS_AGENT_POOL, GKE_NODE_POOL] },
 });

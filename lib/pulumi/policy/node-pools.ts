@@ -19,6 +19,7 @@ import {
   isWindowsImageType,
 } from '../gke/checks';
 import { readProps } from './props';
+import { EKS_NODE_GROUP, GKE_CLUSTER, GKE_NODE_POOL } from '../../core/rules/cloud-resources';
 
 type Json = Record<string, unknown>;
 
@@ -26,9 +27,9 @@ type Json = Record<string, unknown>;
 export type CloudFinding = Finding;
 
 /** Pulumi type tokens of the raw cloud resources checked. Azure Native also has versioned modules. */
-export const EKS_NODE_GROUP_TYPE = 'aws:eks/nodeGroup:NodeGroup';
-export const GKE_NODE_POOL_TYPE = 'gcp:container/nodePool:NodePool';
-export const GKE_CLUSTER_TYPE = 'gcp:container/cluster:Cluster';
+export const EKS_NODE_GROUP_TYPE = EKS_NODE_GROUP;
+export const GKE_NODE_POOL_TYPE = GKE_NODE_POOL;
+export const GKE_CLUSTER_TYPE = GKE_CLUSTER;
 const AKS_AGENT_POOL = /^azure-native:containerservice(\/v[0-9a-z]+)?:AgentPool$/;
 const AKS_MANAGED_CLUSTER = /^azure-native:containerservice(\/v[0-9a-z]+)?:ManagedCluster$/;
 
