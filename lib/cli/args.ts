@@ -23,14 +23,30 @@ export type RulesFormat = (typeof RULES_FORMATS)[number];
 /** The input argument that means standard input. */
 export const STDIN_ARG = '-';
 
-/** Formats of the change report of `fix` (written to standard error). */
-export const FIX_REPORTS = ['text', 'json'] as const;
+/** Formats of the report of `fix` (its changes, the fixes not made and the findings left). */
+export const FIX_REPORTS = ['text', 'json', 'sarif'] as const;
 export type FixReport = (typeof FIX_REPORTS)[number];
+
+/** What fails a run (`--fail-on`): findings at this severity or above. */
+export const FAIL_ON = ['error', 'warning', 'info'] as const;
+export type FailOn = (typeof FAIL_ON)[number];
+
+/** The options `lint` and `fix` share: the config file and the exit policy. */
+export interface RunPolicy {
+  /** `--config FILE`: the config file to read instead of the one found upward. */
+  readonly config?: string;
+  /** `--no-config`: read no config file. */
+  readonly noConfig: boolean;
+  /** `--fail-on`: the lowest severity that fails the run. @default 'error' (or the config file's) */
+  readonly failOn?: FailOn;
+  /** `--max-warnings N`: fail when more warnings than N are left. @default - no limit */
+  readonly maxWarnings?: number;
+}
 
 export type CommandName = 'lint' | 'fix' | 'rules';
 export const COMMANDS: readonly CommandName[] = ['lint', 'fix', 'rules'];
 
-export interface LintCommand {
+export interface LintCommand extends RunPolicy {
   readonly kind: 'lint';
   /** Files, directories and `-`, in the order given. */
   readonly inputs: readonly string[];
@@ -49,13 +65,22 @@ export interface LintCommand {
   readonly stdinFilename?: string;
 }
 
-export interface FixCommand {
+export interface FixCommand extends RunPolicy {
   readonly kind: 'fix';
   /** Files, directories and `-`, in the order given (`-` alone with `--krm`). */
   readonly inputs: readonly string[];
   /** Rewrite files in place instead of printing to standard output. */
   readonly write: boolean;
+  /** Print a unified diff of what would change; write nothing. */
+  readonly diff: boolean;
+  /** Report what would change; print and write no manifests. */
+  readonly dryRun: boolean;
+  /** The report's format (`--format`, or its older name `--report`). */
   readonly report: FixReport;
+  /** Write the report to this file instead of the terminal. */
+  readonly reportFile?: string;
+  /** Report only the errors left: no change lines, no warnings or advice. */
+  readonly quiet: boolean;
   /** Read and write a KRM ResourceList (a Kustomize exec function). */
   readonly krm: boolean;
   readonly rules: Readonly<Record<string, RuleSetting>>;
@@ -111,7 +136,16 @@ const GLOBAL_OPTIONS = {
   version: { type: 'boolean' },
 } as const satisfies Record<string, OptionSpec>;
 
+/** The config file and exit policy options of `lint` and `fix`. */
+const POLICY_OPTIONS = {
+  config: { type: 'string', short: 'c' },
+  'no-config': { type: 'boolean' },
+  'fail-on': { type: 'string' },
+  'max-warnings': { type: 'string' },
+} as const satisfies Record<string, OptionSpec>;
+
 const LINT_OPTIONS = {
+  ...POLICY_OPTIONS,
   format: { type: 'string', short: 'f' },
   disable: { type: 'string', multiple: true },
   severity: { type: 'string', multiple: true },
@@ -125,8 +159,14 @@ const LINT_OPTIONS = {
 } as const satisfies Record<string, OptionSpec>;
 
 const FIX_OPTIONS = {
+  ...POLICY_OPTIONS,
   write: { type: 'boolean', short: 'w' },
+  diff: { type: 'boolean' },
+  'dry-run': { type: 'boolean' },
+  format: { type: 'string', short: 'f' },
   report: { type: 'string' },
+  'report-file': { type: 'string' },
+  quiet: { type: 'boolean', short: 'q' },
   toleration: { type: 'string', multiple: true },
   cloud: { type: 'string' },
   'windows-release': { type: 'string' },
@@ -210,10 +250,12 @@ function parseLint(argv: readonly string[], ruleIds: readonly string[]): LintCom
   if (positionals.length === 0) {
     problems.push(`no input: name files or directories to lint, or '${STDIN_ARG}' to read standard input.`);
   }
+  const policy = parsePolicy(values, problems);
   if (problems.length > 0) throw new UsageError(problems, 'lint');
 
   return {
     kind: 'lint',
+    ...policy,
     inputs: positionals,
     format: format as LintFormat,
     rules,
@@ -223,6 +265,33 @@ function parseLint(argv: readonly string[], ruleIds: readonly string[]): LintCom
     quiet: values.quiet === true,
     allowEmpty: values['allow-empty'] === true,
     ...(stdinFilename !== undefined ? { stdinFilename } : {}),
+  };
+}
+
+/** `--config`, `--no-config`, `--fail-on` and `--max-warnings`, checked. */
+function parsePolicy(
+  values: {
+    config?: string;
+    'no-config'?: boolean;
+    'fail-on'?: string;
+    'max-warnings'?: string;
+  },
+  problems: string[],
+): RunPolicy {
+  const noConfig = values['no-config'] === true;
+  if (noConfig && values.config !== undefined) problems.push('--config and --no-config: give one of them.');
+  const failOn = values['fail-on'];
+  if (failOn !== undefined && !isOneOf(failOn, FAIL_ON)) problems.push(badChoice('--fail-on', failOn, FAIL_ON));
+  const max = values['max-warnings'];
+  const maxWarnings = max !== undefined && /^\d+$/.test(max) ? Number(max) : undefined;
+  if (max !== undefined && maxWarnings === undefined) {
+    problems.push(`--max-warnings '${max}' is not a count: write a whole number, 0 or more.`);
+  }
+  return {
+    noConfig,
+    ...(values.config !== undefined ? { config: values.config } : {}),
+    ...(failOn !== undefined && isOneOf(failOn, FAIL_ON) ? { failOn } : {}),
+    ...(maxWarnings !== undefined ? { maxWarnings } : {}),
   };
 }
 
@@ -271,8 +340,18 @@ function parseFix(argv: readonly string[], ruleIds: readonly string[]): FixComma
   const { values, positionals, order } = parseStrict(argv, FIX_OPTIONS, 'fix');
   if (values.help) return { kind: 'help', topic: 'fix' };
   const problems: string[] = [];
-  const report = values.report ?? 'text';
-  if (!isOneOf(report, FIX_REPORTS)) problems.push(badChoice('--report', report, FIX_REPORTS));
+  if (values.format !== undefined && values.report !== undefined && values.format !== values.report) {
+    problems.push('--format and --report name the same thing (--report is its older name): give one of them.');
+  }
+  const report = values.format ?? values.report ?? 'text';
+  if (!isOneOf(report, FIX_REPORTS)) {
+    problems.push(badChoice(values.format !== undefined ? '--format' : '--report', report, FIX_REPORTS));
+  }
+  const policy = parsePolicy(values, problems);
+  const diff = values.diff === true;
+  const dryRun = values['dry-run'] === true;
+  const reportFile = values['report-file'];
+  if (reportFile !== undefined && reportFile.trim() === '') problems.push('--report-file needs a file name.');
   const rules = parseRuleSettings(order, ruleIds, problems);
   const windowsRelease = parseRelease(values['windows-release'], problems);
   const kubernetesVersion = values['kubernetes-version'];
@@ -302,6 +381,9 @@ function parseFix(argv: readonly string[], ruleIds: readonly string[]): FixComma
     problems.push(`--krm reads one ResourceList from standard input; got '${positionals.join(' ')}'.`);
   }
   if (krm && write) problems.push('--krm writes the ResourceList to standard output; --write does not apply.');
+  if (krm && (diff || dryRun))
+    problems.push('--krm returns the fixed ResourceList to Kustomize; --diff and --dry-run do not apply.');
+  if (diff && write) problems.push('--diff prints what would change and writes nothing: drop --write, or --diff.');
   if (write && inputs.includes(STDIN_ARG)) {
     problems.push(
       `--write rewrites files in place; standard input ('${STDIN_ARG}') has no file to write. Drop --write to print the result.`,
@@ -313,9 +395,14 @@ function parseFix(argv: readonly string[], ruleIds: readonly string[]): FixComma
   if (problems.length > 0) throw new UsageError(problems, 'fix');
   return {
     kind: 'fix',
+    ...policy,
     inputs,
-    write,
+    write: write && !dryRun,
+    diff,
+    dryRun,
     report: report as FixReport,
+    ...(reportFile !== undefined ? { reportFile } : {}),
+    quiet: values.quiet === true,
     krm,
     rules,
     ...(windowsRelease !== undefined ? { windowsRelease } : {}),

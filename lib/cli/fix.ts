@@ -5,44 +5,52 @@
  * changes and findings as `results`.
  */
 import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { createTwoFilesPatch } from 'diff';
 import { parseDocument } from 'yaml';
-import { fixManifestSet, type FixChange, type FixOptions, type FixRefusal } from '../core/fix';
-import { readSettings } from '../core/validate/settings';
+import { fixManifestSet, type FixChange, type FixOptions, type FixRefusal, type FixSetResult } from '../core/fix';
+import { RULES } from '../core/validate';
+import { readSettings, type EngineSettings } from '../core/validate/settings';
 import type { Diagnostic } from '../core/validate/types';
 import { isRecord } from '../core/validate/util';
 import type { FixCommand } from './args';
-import type { InputProblem } from './files';
+import { STDIN_SOURCE, type InputProblem } from './files';
+import { formatSarif } from './format-sarif';
 import { formatText, resourceLabel } from './format-text';
-import { TOOL_NAME } from './package-info';
+import { packageInfo, TOOL_NAME } from './package-info';
 import {
   describeProblem,
   emptyStdinProblem,
   EXIT_LINT_ERRORS,
   EXIT_OK,
   EXIT_USAGE,
+  jsonReport,
+  loadProblems,
   readInputs,
+  validateOptions,
   type CliIO,
 } from './run';
+import { failsRun, resolveRunSettings } from './settings';
 
 /** The KRM ResourceList kind and API version (https://github.com/kubernetes-sigs/kustomize/blob/master/cmd/config/docs/api-conventions/functions-spec.md). */
 export const RESOURCE_LIST_KIND = 'ResourceList';
 export const RESOURCE_LIST_API_VERSION = 'config.kubernetes.io/v1';
 
-function optionsOf(command: FixCommand): FixOptions {
+/** `fixManifestSet`'s options from a run's settings (the config file under the command line). */
+function optionsOf(settings: EngineSettings): FixOptions {
   return {
-    rules: command.rules,
-    ...(command.windowsRelease !== undefined ? { windowsRelease: command.windowsRelease } : {}),
-    ...(command.kubernetesVersion !== undefined ? { kubernetesVersion: command.kubernetesVersion } : {}),
-    tolerations: command.tolerations,
-    ...(command.cloud !== undefined ? { cloud: command.cloud } : {}),
-    ...(command.runtimeClassName !== undefined ? { runtimeClassName: command.runtimeClassName } : {}),
-    pinLinux: command.pinLinux,
+    ...validateOptions(settings),
+    tolerations: settings.tolerations ?? [],
+    ...(settings.runtimeClassName !== undefined ? { runtimeClassName: settings.runtimeClassName } : {}),
+    pinLinux: settings.pinLinux === true,
   };
 }
 
 export async function runFix(command: FixCommand, io: CliIO): Promise<number> {
-  const { read, problems } = await readInputs(command, io);
-  if (command.krm) return runKrm(read[0]?.text, problems, optionsOf(command), io);
+  const cwd = io.cwd ?? process.cwd();
+  const { settings, ignored } = resolveRunSettings(command, cwd, io.env ?? process.env);
+  const { read, problems } = await readInputs(command, io, ignored);
+  if (command.krm) return runKrm(read[0]?.text, problems, optionsOf(settings), io);
 
   const result = fixManifestSet(
     read.map(({ input, text, display }) => ({
@@ -50,20 +58,21 @@ export async function runFix(command: FixCommand, io: CliIO): Promise<number> {
       source: display,
       manifestsOnly: input.kind === 'file' && input.discovered,
     })),
-    optionsOf(command),
+    optionsOf(settings),
   );
   read.forEach(({ input, display }, i) => {
     if (input.kind !== 'stdin' || command.allowEmpty || result.objectCounts[i] > 0) return;
     if (result.errors.some((e) => e.source === display)) return;
     problems.push(emptyStdinProblem(display));
   });
-  for (const e of result.errors) {
-    problems.push({
-      ...(e.source !== undefined ? { source: e.source } : {}),
-      line: e.line,
-      column: e.column,
-      message: e.message,
-    });
+  for (const { text, display } of read) {
+    problems.push(
+      ...loadProblems(
+        result.errors.filter((e) => (e.source ?? STDIN_SOURCE) === display),
+        text,
+        display,
+      ),
+    );
   }
 
   let written = 0;
@@ -81,7 +90,14 @@ export async function runFix(command: FixCommand, io: CliIO): Promise<number> {
         });
       }
     }
-  } else {
+  } else if (command.diff) {
+    io.stdout.write(
+      read
+        .map(({ text, display }, i) => unifiedDiff(display, text, result.texts[i]))
+        .filter((d) => d !== '')
+        .join(''),
+    );
+  } else if (!command.dryRun) {
     io.stdout.write(
       joinOutputs(
         read
@@ -91,29 +107,95 @@ export async function runFix(command: FixCommand, io: CliIO): Promise<number> {
     );
   }
 
-  if (command.report === 'json') {
-    // One JSON document on stderr: input problems are in it, not printed beside it.
-    io.stderr.write(
-      `${JSON.stringify(
-        { changes: result.changes, refused: result.refused, diagnostics: result.diagnostics, inputProblems: problems },
-        null,
-        2,
-      )}\n`,
-    );
-  } else {
+  // The report goes where no manifests go: a named file, else stdout when it carries nothing else, else stderr.
+  const carriesManifests = !command.write && !command.dryRun;
+  const reportText = formatReport(command, result, problems, { written, inputs: read.length, cwd });
+  if (command.reportFile !== undefined) {
+    try {
+      await fs.writeFile(path.resolve(cwd, command.reportFile), reportText);
+    } catch (err) {
+      problems.push({
+        source: command.reportFile,
+        message: `cannot write the report: ${err instanceof Error ? err.message : String(err)}`,
+      });
+    }
+  } else if (reportText !== '') {
+    (carriesManifests ? io.stderr : io.stdout).write(reportText);
+  }
+  // Input problems are in a JSON or SARIF report; in text they lead it, on stderr whatever else is where.
+  if (command.report === 'text' || command.reportFile !== undefined) {
     for (const p of problems) io.stderr.write(`${TOOL_NAME}: ${describeProblem(p)}\n`);
-    io.stderr.write(
-      formatChanges(result.changes, result.refused, result.diagnostics, {
-        objects: result.objectCount,
-        written,
-        write: command.write,
-        inputs: read.length,
-        problems: problems.length,
-      }),
-    );
   }
   if (problems.length > 0) return EXIT_USAGE;
-  return result.diagnostics.some((d) => d.severity === 'error') ? EXIT_LINT_ERRORS : EXIT_OK;
+  return failsRun(result.diagnostics, settings) ? EXIT_LINT_ERRORS : EXIT_OK;
+}
+
+/** The report of a fix run in the chosen format; '' when `--quiet` leaves nothing to say. */
+function formatReport(
+  command: FixCommand,
+  result: FixSetResult,
+  problems: readonly InputProblem[],
+  counts: { written: number; inputs: number; cwd: string },
+): string {
+  const left = command.quiet ? result.diagnostics.filter((d) => d.severity === 'error') : result.diagnostics;
+  const locate = (d: Diagnostic) => ({
+    diagnostic: d,
+    ...(d.location?.position?.source !== undefined || d.resource.source !== undefined
+      ? { source: d.location?.position?.source ?? d.resource.source }
+      : {}),
+    ...(d.location?.position !== undefined
+      ? { line: d.location.position.line, column: d.location.position.column }
+      : {}),
+  });
+  switch (command.report) {
+    case 'json':
+      return `${JSON.stringify(
+        jsonReport({
+          findings: left.map(locate),
+          problems,
+          objects: result.objectCount,
+          inputs: counts.inputs,
+          extra: {
+            changes: command.quiet ? [] : result.changes,
+            refused: result.refused,
+            written: command.write ? counts.written : 0,
+            dryRun: command.dryRun || command.diff,
+          },
+        }),
+        null,
+        2,
+      )}\n`;
+    case 'sarif':
+      return `${JSON.stringify(
+        formatSarif(left.map(locate), { rules: RULES, tool: packageInfo(), cwd: counts.cwd, inputProblems: problems }),
+        null,
+        2,
+      )}\n`;
+    case 'text':
+      if (command.quiet && left.length === 0) return '';
+      return formatChanges(command.quiet ? [] : result.changes, result.refused, left, {
+        objects: result.objectCount,
+        written: counts.written,
+        write: command.write,
+        dryRun: command.dryRun || command.diff,
+        inputs: counts.inputs,
+        problems: problems.length,
+      });
+    default: {
+      const unknownReport: never = command.report;
+      throw new Error(`unhandled report format ${String(unknownReport)}`);
+    }
+  }
+}
+
+/** A unified diff of one input (`--- a/file`, `+++ b/file`, as git shows it); '' when nothing changed. */
+function unifiedDiff(display: string, before: string, after: string): string {
+  if (before === after) return '';
+  const patch = createTwoFilesPatch(`a/${display}`, `b/${display}`, before, after, undefined, undefined, {
+    context: 3,
+  });
+  // jsdiff leads with a "=====" separator line, which is not part of a unified diff (git apply and patch skip it).
+  return patch.startsWith('=') ? patch.slice(patch.indexOf('\n') + 1) : patch;
 }
 
 /**
@@ -160,6 +242,8 @@ interface ReportCounts {
   readonly objects: number;
   readonly written: number;
   readonly write: boolean;
+  /** Nothing was written or printed (`--dry-run`, `--diff`): say "would". */
+  readonly dryRun?: boolean;
   readonly inputs: number;
   readonly problems: number;
 }
@@ -187,8 +271,9 @@ export function formatChanges(
   const objects = new Set(changes.map((c) => `${c.resource.source}\u0000${resourceLabel(c.resource)}`)).size;
   const where = counts.write ? `; ${counts.written} file${counts.written === 1 ? '' : 's'} rewritten` : '';
   const notMade = refused.length > 0 ? `; ${refused.length} fix${refused.length === 1 ? '' : 'es'} not made` : '';
+  const would = counts.dryRun === true ? ' (dry run: nothing written)' : '';
   out.push(
-    `${TOOL_NAME} fix: ${changes.length} change${changes.length === 1 ? '' : 's'} in ${objects} object${objects === 1 ? '' : 's'}${where}${notMade}.`,
+    `${TOOL_NAME} fix: ${changes.length} change${changes.length === 1 ? '' : 's'} in ${objects} object${objects === 1 ? '' : 's'}${where}${notMade}${would}.`,
   );
   if (diagnostics.length > 0) {
     out.push('Left to fix by hand:');

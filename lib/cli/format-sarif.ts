@@ -53,6 +53,19 @@ export interface SarifResult {
   readonly message: { readonly text: string };
   readonly locations: readonly SarifLocation[];
   readonly properties: { readonly path: string };
+  /**
+   * The suppression written for the result: `inSource` for an annotation on the object, `external` for the config
+   * file; `status: 'rejected'` when it is not honoured (SARIF 2.1.0, "suppression object",
+   * https://docs.oasis-open.org/sarif/sarif/v2.1.0/sarif-v2.1.0.html).
+   */
+  readonly suppressions?: readonly SarifSuppression[];
+}
+
+export interface SarifSuppression {
+  readonly kind: 'inSource' | 'external';
+  readonly status: 'accepted' | 'rejected';
+  readonly justification: string;
+  readonly location?: SarifLocation;
 }
 
 export interface SarifNotification {
@@ -150,6 +163,19 @@ export function formatSarif(items: readonly LocatedDiagnostic[], options: SarifF
         },
       ],
       properties: { path: d.path },
+      ...(d.suppression !== undefined
+        ? {
+            suppressions: [
+              {
+                kind: d.suppression.kind === 'annotation' ? 'inSource' : 'external',
+                status: d.suppression.honoured ? 'accepted' : 'rejected',
+                justification: d.suppression.honoured
+                  ? d.suppression.reason
+                  : `${d.suppression.reason} (not honoured: the API server rejects the object)`,
+              },
+            ],
+          }
+        : {}),
     };
   });
   const notifications = options.inputProblems.map((p): SarifNotification => {

@@ -17,6 +17,11 @@ export interface TextFormatOptions {
   readonly inputProblemCount: number;
   /** Mark the findings `k8s-windows fix` can change, and count them (lint; not for what fix itself left). */
   readonly markFixable: boolean;
+  /**
+   * Findings a suppression hides: listed after the report, one line each with the reason.
+   * @default []
+   */
+  readonly suppressed?: readonly LocatedDiagnostic[];
 }
 
 /** Heading for diagnostics whose object came from no known file. */
@@ -92,7 +97,14 @@ export function formatText(items: readonly LocatedDiagnostic[], options: TextFor
   const scope =
     `${options.objectCount} object${options.objectCount === 1 ? '' : 's'} from ${options.inputCount} input${options.inputCount === 1 ? '' : 's'}` +
     (n > 0 ? `; ${n} input problem${n === 1 ? '' : 's'} reported on stderr` : '');
-  if (items.length === 0) return `${n > 0 ? paint('red', '✖') : paint('green', '✔')} No problems in ${scope}.\n`;
+  const suppressed = options.suppressed ?? [];
+  const suppressedLines = formatSuppressed(suppressed, paint);
+  if (items.length === 0) {
+    if (n > 0 && options.objectCount === 0) {
+      return `${paint('red', '✖')} Nothing checked: ${n} input problem${n === 1 ? '' : 's'} reported on stderr.\n`;
+    }
+    return `${suppressedLines}${n > 0 ? paint('red', '✖') : paint('green', '✔')} No problems in ${scope}${suppressedCount(suppressed)}.\n`;
+  }
 
   // Group by file (first-seen order), then by resource (order of first line), then by position.
   const files = new Map<string, Map<string, LocatedDiagnostic[]>>();
@@ -127,17 +139,42 @@ export function formatText(items: readonly LocatedDiagnostic[], options: TextFor
           out.push(`${indent}${paint('dim', `at ${printable(d.path)}`)}`);
         }
         if (d.fix !== undefined) out.push(`${indent}fix: ${printable(d.fix)}`);
+        if (d.suppression !== undefined && !d.suppression.honoured) {
+          out.push(
+            `${indent}${paint('dim', `not suppressed: the API server rejects this whatever ${printable(d.suppression.from)} says (${printable(d.suppression.reason)})`)}`,
+          );
+        }
       }
     }
     out.push('');
   }
+  if (suppressedLines !== '') out.push(suppressedLines.trimEnd(), '');
   const { counts, text } = summarize(items.map((i) => i.diagnostic));
   const mark = counts.error > 0 || n > 0 ? paint('red', '✖') : paint('yellow', '⚠');
-  out.push(`${mark} ${paint('bold', text)} in ${scope}`);
+  out.push(`${mark} ${paint('bold', text)} in ${scope}${suppressedCount(suppressed)}`);
   const fixable = options.markFixable ? items.filter((i) => isFixable(i.diagnostic)).length : 0;
   // "Potentially": a fixer leaves a finding alone when the edit is not certain for it (k8s-windows fix --help).
   if (fixable > 0) out.push(`  ${fixable} of them potentially fixable with \`k8s-windows fix\`.`);
   return `${out.join('\n')}\n`;
+}
+
+/** `; 2 suppressed` for the summary line, or ''. */
+function suppressedCount(suppressed: readonly LocatedDiagnostic[]): string {
+  return suppressed.length > 0 ? `; ${suppressed.length} suppressed` : '';
+}
+
+/** The suppressed findings, one line each: where, the rule, the reason and where it was written. */
+function formatSuppressed(items: readonly LocatedDiagnostic[], paint: (style: Style, s: string) => string): string {
+  if (items.length === 0) return '';
+  const lines = [paint('bold', 'Suppressed:')];
+  for (const item of items) {
+    const d = item.diagnostic;
+    const where = `${item.source ?? UNKNOWN_SOURCE}${item.line !== undefined ? `:${item.line}:${item.column ?? 1}` : ''}`;
+    lines.push(
+      `  ${paint('dim', printable(where))}  ${printable(resourceLabel(d.resource))}  ${d.ruleId}: ${printable(d.suppression?.reason ?? '')} ${paint('dim', `(${printable(d.suppression?.from ?? '')})`)}`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
 }
 
 /** Whether `k8s-windows fix` has a fixer for the diagnostic's rule. */

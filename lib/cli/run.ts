@@ -3,7 +3,8 @@
  * `k8s-windows: <message>` and never a stack trace; `main.ts` only wires it to the process.
  */
 import { promises as fs } from 'node:fs';
-import { loadManifestsWithErrors, RULES, validateManifests } from '../core/validate';
+import { loadManifestsWithErrors, RULES, RULES_BY_ID, validateManifests } from '../core/validate';
+import type { EngineSettings } from '../core/validate/settings';
 import type { Diagnostic, ValidateOptions } from '../core/validate/types';
 import { parseCommand, UsageError, type LintCommand, type RulesCommand } from './args';
 import { runFix } from './fix';
@@ -14,6 +15,7 @@ import { formatText } from './format-text';
 import { helpText } from './help';
 import { createLocator, type LoadedObject, type LocatedDiagnostic } from './locate';
 import { packageInfo, TOOL_NAME } from './package-info';
+import { ConfigError, failsRun, resolveRunSettings } from './settings';
 
 /** Anything with `write(string)`: a process stream, or a test sink. */
 export interface OutputSink {
@@ -82,6 +84,10 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
       io.stderr.write(`Run '${helpCommand}' for usage.\n`);
       return EXIT_USAGE;
     }
+    if (err instanceof ConfigError) {
+      for (const line of err.problems) io.stderr.write(`${TOOL_NAME}: ${line}\n`);
+      return EXIT_USAGE;
+    }
     io.stderr.write(`${TOOL_NAME}: ${err instanceof Error ? err.message : String(err)}\n`);
     return EXIT_USAGE;
   }
@@ -107,7 +113,9 @@ function runRules(command: RulesCommand, io: CliIO): number {
 }
 
 async function runLint(command: LintCommand, io: CliIO): Promise<number> {
-  const { read, problems } = await readInputs(command, io);
+  const cwd = io.cwd ?? process.cwd();
+  const { settings, ignored } = resolveRunSettings(command, cwd, io.env ?? process.env);
+  const { read, problems } = await readInputs(command, io, ignored);
   const loaded: LoadedObject[] = [];
   const inputCount = read.length;
   for (const { input, text, display } of read) {
@@ -120,55 +128,61 @@ async function runLint(command: LintCommand, io: CliIO): Promise<number> {
       if (input.kind === 'file' && input.discovered && !hasKind(object)) continue;
       loaded.push({ object, source: display });
     }
-    for (const e of errors) {
-      problems.push({ source: e.source ?? display, line: e.line, column: e.column, message: e.message });
-    }
+    problems.push(...loadProblems(errors, text, display));
   }
 
-  const options: ValidateOptions = {
-    rules: command.rules,
-    ...(command.windowsRelease !== undefined ? { windowsRelease: command.windowsRelease } : {}),
-    ...(command.kubernetesVersion !== undefined ? { kubernetesVersion: command.kubernetesVersion } : {}),
-    ...(command.cloud !== undefined ? { cloud: command.cloud } : {}),
-  };
   const all = validateManifests(
     loaded.map((l) => l.object),
-    options,
+    { ...validateOptions(settings), includeSuppressed: true },
   );
-  const diagnostics: Diagnostic[] = command.quiet ? all.filter((d) => d.severity === 'error') : all;
+  const reported = all.filter((d) => d.suppression?.honoured !== true);
+  const suppressed = all.filter((d) => d.suppression?.honoured === true);
+  const shown = command.quiet ? reported.filter((d) => d.severity === 'error') : reported;
 
   // Input problems first: on a terminal they then sit above the report that the summary line closes.
   for (const p of problems) io.stderr.write(`${TOOL_NAME}: ${describeProblem(p)}\n`);
+  const locate = createLocator(loaded);
 
   switch (command.format) {
-    case 'json': {
-      const locate = createLocator(loaded);
+    case 'json':
       io.stdout.write(
-        `${JSON.stringify([...problems.map(problemEntry), ...diagnostics.map((d) => jsonEntry(locate(d)))], null, 2)}\n`,
+        `${JSON.stringify(
+          jsonReport({
+            findings: [...shown, ...(command.quiet ? [] : suppressed)].map(locate),
+            problems,
+            objects: loaded.length,
+            inputs: inputCount,
+          }),
+          null,
+          2,
+        )}\n`,
       );
       break;
-    }
     case 'sarif': {
-      const locate = createLocator(loaded);
-      const log = formatSarif(diagnostics.map(locate), {
+      if (read.some((r) => r.input.kind === 'stdin') && command.stdinFilename === undefined) {
+        io.stderr.write(
+          `${TOOL_NAME}: note: SARIF results of standard input name '${STDIN_SOURCE}', which code scanning cannot place: pass --stdin-filename with the path of the rendered file in the repository, or lint that file.\n`,
+        );
+      }
+      const log = formatSarif([...shown, ...suppressed].map(locate), {
         rules: RULES,
         tool: packageInfo(),
-        cwd: io.cwd ?? process.cwd(),
+        cwd,
         inputProblems: problems,
       });
       io.stdout.write(`${JSON.stringify(log, null, 2)}\n`);
       break;
     }
     case 'text': {
-      if (command.quiet && diagnostics.length === 0) break;
-      const locate = createLocator(loaded);
+      if (command.quiet && shown.length === 0) break;
       io.stdout.write(
-        formatText(diagnostics.map(locate), {
+        formatText(shown.map(locate), {
           color: useColor(io.env ?? process.env, io.isTTY === true),
           objectCount: loaded.length,
           inputCount,
           inputProblemCount: problems.length,
           markFixable: true,
+          suppressed: command.quiet ? [] : suppressed.map(locate),
         }),
       );
       break;
@@ -180,13 +194,86 @@ async function runLint(command: LintCommand, io: CliIO): Promise<number> {
   }
 
   if (problems.length > 0) return EXIT_USAGE;
-  return diagnostics.some((d) => d.severity === 'error') ? EXIT_LINT_ERRORS : EXIT_OK;
+  return failsRun(reported, settings) ? EXIT_LINT_ERRORS : EXIT_OK;
 }
 
-/** The rule id JSON output gives input problems (unreadable files, malformed YAML): they are not rules. */
-export const INPUT_PROBLEM_ID = 'input-unreadable';
+/** The engine's options from a run's settings. */
+export function validateOptions(settings: EngineSettings): ValidateOptions {
+  return {
+    ...(settings.rules !== undefined ? { rules: settings.rules } : {}),
+    ...(settings.windowsRelease !== undefined ? { windowsRelease: settings.windowsRelease } : {}),
+    ...(settings.kubernetesVersion !== undefined ? { kubernetesVersion: settings.kubernetesVersion } : {}),
+    ...(settings.cloud !== undefined ? { cloud: settings.cloud } : {}),
+    ...(settings.suppressions !== undefined ? { suppressions: settings.suppressions } : {}),
+  };
+}
 
-/** A diagnostic in JSON output: the engine's fields plus where it points, as text and SARIF give it. */
+/**
+ * Malformed YAML as input problems. A text with Helm's `{{ ... }}` actions is an unrendered chart template: one
+ * hint says to render it first, instead of a list of YAML syntax errors only.
+ */
+export function loadProblems(
+  errors: readonly { source?: string; line: number; column: number; message: string }[],
+  text: string,
+  display: string,
+): InputProblem[] {
+  if (errors.length === 0) return [];
+  const out: InputProblem[] = errors.map((e) => ({
+    source: e.source ?? display,
+    line: e.line,
+    column: e.column,
+    message: e.message,
+  }));
+  if (/\{\{-?\s/.test(text)) {
+    out.unshift({
+      source: display,
+      message: `looks like an unrendered Helm template ({{ ... }}): render the chart first and lint the output, e.g. helm template my-release ./chart | ${TOOL_NAME} lint --stdin-filename rendered.yaml -`,
+    });
+  }
+  return out;
+}
+
+/** The tool, what was checked and what was found: the JSON output of `lint` (and of `fix --format json`). */
+export function jsonReport(input: {
+  readonly findings: readonly LocatedDiagnostic[];
+  readonly problems: readonly InputProblem[];
+  readonly objects: number;
+  readonly inputs: number;
+  readonly extra?: Readonly<Record<string, unknown>>;
+}): Record<string, unknown> {
+  const counts = { error: 0, warning: 0, info: 0 };
+  let fixable = 0;
+  let suppressed = 0;
+  const findings = input.findings.map((item) => {
+    const d = item.diagnostic;
+    const isFixable = RULES_BY_ID.get(d.ruleId)?.fixable !== undefined;
+    if (d.suppression?.honoured === true) suppressed++;
+    else {
+      counts[d.severity]++;
+      if (isFixable) fixable++;
+    }
+    return { ...jsonEntry(item), fixable: isFixable };
+  });
+  const info = packageInfo();
+  return {
+    tool: { name: info.name, version: info.version },
+    summary: {
+      inputs: input.inputs,
+      objects: input.objects,
+      errors: counts.error,
+      warnings: counts.warning,
+      info: counts.info,
+      fixable,
+      suppressed,
+      inputProblems: input.problems.length,
+    },
+    ...(input.extra ?? {}),
+    findings,
+    inputProblems: input.problems.map(problemEntry),
+  };
+}
+
+/** A finding in JSON output: the engine's fields plus where it points, as text and SARIF give it. */
 function jsonEntry(item: LocatedDiagnostic): Diagnostic & { source?: string; line?: number; column?: number } {
   return {
     ...item.diagnostic,
@@ -195,14 +282,10 @@ function jsonEntry(item: LocatedDiagnostic): Diagnostic & { source?: string; lin
   };
 }
 
-/** An input problem in JSON output, shaped like a diagnostic so one array holds everything. */
+/** An input problem in JSON output: where, as far as known, and what. */
 function problemEntry(p: InputProblem): Record<string, unknown> {
   return {
-    ruleId: INPUT_PROBLEM_ID,
-    severity: 'error',
     message: p.message,
-    path: '',
-    resource: p.source !== undefined ? { source: p.source } : {},
     ...(p.source !== undefined ? { source: p.source } : {}),
     ...(p.line !== undefined ? { line: p.line, column: p.column ?? 1 } : {}),
   };
@@ -222,8 +305,18 @@ export interface ReadInput {
 export async function readInputs(
   command: { readonly inputs: readonly string[]; readonly stdinFilename?: string },
   io: CliIO,
+  ignored: (input: Input) => boolean = () => false,
 ): Promise<{ read: ReadInput[]; problems: InputProblem[] }> {
-  const collected = await collectInputs(command.inputs, io.cwd ?? process.cwd());
+  const all = await collectInputs(command.inputs, io.cwd ?? process.cwd());
+  const inputs = all.inputs.filter((input) => {
+    if (!ignored(input)) return true;
+    // A file named on the command line and ignored by the config is said, so an empty report does not mislead.
+    if (input.kind === 'file' && !input.discovered) {
+      io.stderr.write(`${TOOL_NAME}: note: ${input.display} is ignored by the config file's ignore list.\n`);
+    }
+    return false;
+  });
+  const collected = { inputs, problems: all.problems };
   const problems: InputProblem[] = [...collected.problems];
   const stdinName = command.stdinFilename ?? STDIN_SOURCE;
   const displays = collected.inputs.map((input) => (input.kind === 'stdin' ? stdinName : input.display));

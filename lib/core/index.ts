@@ -43,5 +43,6 @@ export {
 } from './gmsa-credspec';
 export * from './validate';
 export * from './fix';
+export * from './config';
 export * from './cloud-gates';
 export * from './karpenter';

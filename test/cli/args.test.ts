@@ -17,6 +17,7 @@ describe('parseCommand', () => {
   test('lint with defaults', () => {
     expect(parseCommand(['lint', 'a.yaml', '-', 'dir'], IDS)).toEqual({
       kind: 'lint',
+      noConfig: false,
       inputs: ['a.yaml', '-', 'dir'],
       format: 'text',
       rules: {},
@@ -51,6 +52,7 @@ describe('parseCommand', () => {
       ),
     ).toEqual({
       kind: 'lint',
+      noConfig: false,
       inputs: ['x.yaml'],
       format: 'sarif',
       rules: { 'windows-host-network': 'off', 'image-floating-tag': 'off', 'windows-forbidden-field': 'warning' },

@@ -57,10 +57,12 @@ describe('k8s-windows fix', () => {
   it('--report json: changes, the findings left and input problems as JSON on stderr', async () => {
     const r = await cli(['fix', '--report', 'json', '-'], { stdin: WEB });
     const report = JSON.parse(r.stderr) as {
+      tool: { name: string };
       changes: { ruleId: string }[];
-      diagnostics: unknown[];
+      findings: unknown[];
       inputProblems: unknown[];
     };
+    expect(report.tool.name).toBe('k8s-windows');
     expect(report.changes.map((c) => c.ruleId)).toEqual([
       'windows-linux-only-field',
       'windows-os-unset',
@@ -90,15 +92,16 @@ describe('k8s-windows fix', () => {
 
       const r = await cli(['fix', '--write', '.'], { cwd: dir });
       expect(r.code).toBe(0);
-      expect(r.stdout).toBe('');
-      expect(r.stderr).toContain('1 file rewritten');
+      // With --write no manifests go to stdout: the report does.
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toContain('1 file rewritten');
       expect(readFileSync(path.join(dir, 'web.yaml'), 'utf8')).toBe(printed.stdout.slice(`${CONFIG}---\n`.length));
       expect(readFileSync(path.join(dir, 'cfg.yaml'), 'utf8')).toBe(CONFIG);
       expect(statSync(path.join(dir, 'cfg.yaml')).mtimeMs).toBe(before);
       expect(readFileSync(path.join(dir, 'chart/values.yaml'), 'utf8')).toBe('replicas: 2\n');
 
       const again = await cli(['fix', '--write', '.'], { cwd: dir });
-      expect(again.stderr).toContain('k8s-windows fix: 0 changes in 0 objects; 0 files rewritten.');
+      expect(again.stdout).toContain('k8s-windows fix: 0 changes in 0 objects; 0 files rewritten.');
     } finally {
       cleanup();
     }

@@ -18,10 +18,10 @@ function expected(options: ValidateOptions = {}, source = WEB, text = WEB_TEXT):
  * JSON output minus what the CLI adds to the engine's diagnostics: where each points (source, line, column, tested
  * in input.test.ts) and the input problems.
  */
-function engineView(entries: unknown): Diagnostic[] {
-  return (entries as (Diagnostic & { source?: string; line?: number; column?: number })[])
-    .filter((d) => d.ruleId !== 'input-unreadable')
-    .map(({ source: _source, line: _line, column: _column, ...d }) => d);
+function engineView(report: unknown): Diagnostic[] {
+  return (
+    report as { findings: (Diagnostic & { source?: string; line?: number; column?: number; fixable: boolean })[] }
+  ).findings.map(({ source: _source, line: _line, column: _column, fixable: _fixable, ...d }) => d);
 }
 
 async function lintJson(...args: string[]): Promise<{ code: number; diagnostics: Diagnostic[]; stderr: string }> {
@@ -34,7 +34,7 @@ describe('k8s-windows lint --format json', () => {
     const r = await cli(['lint', '--format', 'json', WEB]);
     const diagnostics = expected();
     expect(engineView(JSON.parse(r.stdout))).toEqual(diagnostics);
-    expect(r.stdout).toMatch(/^\[\n {2}\{\n {4}"ruleId": /);
+    expect(r.stdout).toMatch(/^\{\n {2}"tool": \{\n {4}"name": "k8s-windows",/);
     expect(diagnostics.some((d) => d.severity === 'error')).toBe(true);
     expect(r.code).toBe(1);
     expect(r.stderr).toBe('');
@@ -52,9 +52,16 @@ describe('k8s-windows lint --format json', () => {
     );
   });
 
-  test('exit 0 and [] for a clean manifest', async () => {
+  test('exit 0 and no findings for a clean manifest', async () => {
     const r = await cli(['lint', '--format', 'json', 'configmap.yaml']);
-    expect(r).toEqual({ code: 0, stdout: '[]\n', stderr: '' });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toEqual({
+      tool: { name: 'k8s-windows', version: expect.any(String) },
+      summary: { inputs: 1, objects: 1, errors: 0, warnings: 0, info: 0, fixable: 0, suppressed: 0, inputProblems: 0 },
+      findings: [],
+      inputProblems: [],
+    });
   });
 
   test('exit 0 when only warnings and info remain', async () => {
@@ -189,7 +196,7 @@ describe('inputs', () => {
     });
     try {
       const r = await cli(['lint', '--format', 'json', '.'], { cwd: tree.dir });
-      const sources = new Set((JSON.parse(r.stdout) as Diagnostic[]).map((d) => d.resource.source));
+      const sources = new Set(engineView(JSON.parse(r.stdout)).map((d) => d.resource.source));
       expect([...sources].sort()).toEqual(['a.yaml', 'sub/b.yml']);
       expect(r.code).toBe(1);
       expect(r.stderr).toBe('');
@@ -212,10 +219,10 @@ describe('inputs', () => {
     });
     try {
       const walked = await cli(['lint', '--format', 'json', '.'], { cwd: tree.dir });
-      const diagnostics = JSON.parse(walked.stdout) as Diagnostic[];
+      const diagnostics = engineView(JSON.parse(walked.stdout));
       expect(new Set(diagnostics.map((d) => d.resource.source))).toEqual(new Set(['dist/app.k8s.yaml']));
       const named = await cli(['lint', '--format', 'json', 'chart/values.yaml'], { cwd: tree.dir });
-      expect((JSON.parse(named.stdout) as Diagnostic[]).map((d) => d.ruleId)).toEqual(['input-invalid-document']);
+      expect(engineView(JSON.parse(named.stdout)).map((d) => d.ruleId)).toEqual(['input-invalid-document']);
     } finally {
       tree.cleanup();
     }

@@ -16,7 +16,8 @@ import { validateManifests } from '../validate/engine';
 import type { FixEdit, FixTarget } from '../validate/fixes';
 import type { LoadError } from '../validate/loader';
 import { analyzePod, type PodFacts } from '../validate/pod';
-import { resourceRef, waivers } from '../validate/report';
+import { resourceRef } from '../validate/report';
+import { Suppressions } from '../validate/suppressions';
 import type { Diagnostic, ResourceRef, RuleSetting } from '../validate/types';
 import { isRecord, show } from '../validate/util';
 import { applyEdit, checkEdit, parseText, renderText, type ParsedText } from './document';
@@ -106,8 +107,11 @@ export function fixManifestSet(inputs: readonly FixInputText[], options: FixOpti
   const perInput = parsed.map(objectsOf);
   const entries = perInput.flat();
   const objects = entries.map((e) => e.value);
-  const before = validateManifests(objects, options);
+  // A suppressed finding is left alone, so fix acts only on what is reported.
+  const validateOptions = { ...options, includeSuppressed: false };
+  const before = validateManifests(objects, validateOptions);
   const index = buildIndex(objects);
+  const suppressions = new Suppressions(options.suppressions);
 
   const byObject = new Map<number, Diagnostic[]>();
   for (const d of before) {
@@ -126,7 +130,7 @@ export function fixManifestSet(inputs: readonly FixInputText[], options: FixOpti
     const loc = locatePodSpec(obj);
     if (!loc) return;
     const pod = analyzePod(obj, loc, index, options);
-    const edits = editsFor(pod, byObject.get(i) ?? [], target, active(options.rules, waivers(obj, loc.podMetadata)));
+    const edits = editsFor(pod, byObject.get(i) ?? [], target, active(options.rules, suppressions.of(obj, loc)));
     if (edits.length === 0) return;
     const resource = resourceRef(obj);
     const refuse = (ruleId: string, path: string, reason: string) =>
@@ -174,7 +178,7 @@ export function fixManifestSet(inputs: readonly FixInputText[], options: FixOpti
           parsed.flatMap((p, i) =>
             objectsOf(p.docs.some((d) => d.changed) ? parseText(texts[i], p.source) : p, i).map((o) => o.value),
           ),
-          options,
+          validateOptions,
         );
   return {
     texts,
@@ -213,10 +217,13 @@ export function fixManifests(text: string, options: FixOptions & { readonly sour
 /** Rules whose fix removes a field the API server rejects once the pod has spec.os.name: windows. */
 const FORBIDDEN_FIELD_RULES: ReadonlySet<string> = new Set(['windows-forbidden-field', 'windows-linux-only-field']);
 
-/** Whether a rule is on for this object: not turned off, not waived. */
-function active(rules: Readonly<Record<string, RuleSetting>> | undefined, waived: ReadonlySet<string>) {
+/** Whether a rule is on for this object: not turned off, not suppressed. */
+function active(
+  rules: Readonly<Record<string, RuleSetting>> | undefined,
+  suppressed: ReadonlyMap<string, unknown> | undefined,
+) {
   return (ruleId: string): boolean =>
-    !waived.has('*') && !waived.has(ruleId) && !(isRecord(rules) && rules[ruleId] === 'off');
+    !suppressed?.has('*') && !suppressed?.has(ruleId) && !(isRecord(rules) && rules[ruleId] === 'off');
 }
 
 interface PlannedEdit {

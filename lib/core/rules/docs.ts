@@ -13,3 +13,4 @@ export const CREDSPEC =
   'https://learn.microsoft.com/virtualization/windowscontainers/manage-containers/manage-serviceaccounts';
 export const GMSA_NON_DOMAIN = 'https://github.com/kubernetes-sigs/windows-gmsa';
 export const OBJECTS = 'https://kubernetes.io/docs/concepts/overview/working-with-objects/';
+export const ANNOTATIONS = 'https://kubernetes.io/docs/concepts/overview/working-with-objects/annotations/';

@@ -18,6 +18,7 @@ export default defineRule({
     rationale: 'The API server rejects an empty inline credential spec and one over 64 KiB.',
     docs: GMSA,
     severityReason: 'The API server rejects the pod.',
+    rejectedByApiServer: true,
   },
   check: {
     scope: 'pod',

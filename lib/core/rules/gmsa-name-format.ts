@@ -28,6 +28,7 @@ export default defineRule({
     rationale: 'It names a GMSACredentialSpec object, so the API server requires a lowercase DNS-1123 subdomain.',
     docs: GMSA,
     severityReason: 'The API server rejects the pod.',
+    rejectedByApiServer: true,
   },
   check: {
     scope: 'pod',

@@ -15,6 +15,7 @@ export default defineRule({
     rationale: 'The API server requires every container (init and ephemeral included) to be HostProcess when one is.',
     docs: HOST_PROCESS,
     severityReason: 'The API server rejects the pod.',
+    rejectedByApiServer: true,
   },
   check: {
     scope: 'pod',

@@ -16,6 +16,7 @@ export default defineRule({
     rationale: 'The API server requires hostNetwork: true on pods with HostProcess containers.',
     docs: HOST_PROCESS,
     severityReason: 'The API server rejects the pod.',
+    rejectedByApiServer: true,
     fixable: 'Sets hostNetwork: true.',
   },
   check: {

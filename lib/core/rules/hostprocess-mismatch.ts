@@ -16,6 +16,7 @@ export default defineRule({
     rationale: 'The API server requires the pod and container values to be identical when both are set.',
     docs: HOST_PROCESS,
     severityReason: 'The API server rejects the pod.',
+    rejectedByApiServer: true,
   },
   check: {
     scope: 'pod',

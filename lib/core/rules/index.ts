@@ -44,6 +44,7 @@ import imageFloatingTag from './image-floating-tag';
 import imageLegacyRepository from './image-legacy-repository';
 import imageSac from './image-sac';
 import inputInvalidDocument from './input-invalid-document';
+import suppressionInvalid from './suppression-invalid';
 import linuxNodeSelectorMissing from './linux-node-selector-missing';
 import podSecurityLevel from './pod-security-level';
 import runtimeclassHandler from './runtimeclass-handler';
@@ -164,6 +165,7 @@ export const RULE_MODULES = [
   gkeWindowsNodePool,
   gkeWindowsCluster,
   inputInvalidDocument,
+  suppressionInvalid,
 ] as const;
 
 /** The id of a rule that lives in a module. */

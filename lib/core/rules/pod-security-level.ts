@@ -29,6 +29,7 @@ export default defineRule({
       'Pod Security Admission rejects it; HostProcess pods need a privileged namespace, restricted still wants runAsNonRoot.',
     docs: 'https://kubernetes.io/docs/concepts/security/pod-security-standards/',
     severityReason: 'Pod Security Admission rejects the pod.',
+    rejectedByApiServer: true,
   },
   check: {
     scope: 'pod',

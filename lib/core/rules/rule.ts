@@ -100,6 +100,8 @@ export type RuleCheck<C extends string = string> =
 export interface DocumentRuleContext {
   /** The document's index in the input (0-based). */
   readonly position: number;
+  /** Every rule id of the catalogue (what a suppression may name). */
+  readonly ruleIds: ReadonlySet<string>;
 }
 
 export interface RuleModule<Id extends string = string, C extends string = string> {

@@ -20,6 +20,7 @@ export default defineRule({
       'kube-apiserver rejects Windows pods that set Linux-only security fields, host namespaces, sysctls or pod-level resources ("cannot be set for a windows pod").',
     docs: K8S_WINDOWS,
     severityReason: 'The API server rejects the pod.',
+    rejectedByApiServer: true,
     fixable: 'Removes the field; the change report names it and its value.',
   },
   check: {

@@ -20,6 +20,7 @@ export default defineRule({
       'HostProcess pods use the host network, where the API server requires every hostPort to equal its containerPort.',
     docs: NETWORKING,
     severityReason: 'The API server rejects the pod.',
+    rejectedByApiServer: true,
     fixable: 'Sets hostPort to the containerPort.',
   },
   check: {

@@ -16,6 +16,7 @@ export default defineRule({
     rationale: 'The API server rejects windowsOptions at pod or container level on Linux pods, even `{}`.',
     docs: K8S_WINDOWS_GUIDE,
     severityReason: 'The API server rejects the pod.',
+    rejectedByApiServer: true,
   },
   check: {
     scope: 'pod',

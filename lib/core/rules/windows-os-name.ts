@@ -18,6 +18,7 @@ export default defineRule({
     rationale: 'The API server accepts only `linux` and `windows` (NotSupported) and refuses an empty name (Required).',
     docs: K8S_WINDOWS_GUIDE,
     severityReason: 'The API server rejects the pod.',
+    rejectedByApiServer: true,
     fixable: "Lower-cases 'Windows' or 'Linux'; any other value is left to you.",
   },
   check: {

@@ -18,6 +18,7 @@ export default defineRule({
       'The API server checks runAsUserName: no control characters, at most one backslash, a NetBIOS or DNS domain, a user part of 1-104 bytes without "/\\:;|=,+*?<>@[].',
     docs: 'https://kubernetes.io/docs/tasks/configure-pod-container/configure-runasusername/',
     severityReason: 'The API server rejects the pod.',
+    rejectedByApiServer: true,
   },
   check: {
     scope: 'pod',

@@ -19,7 +19,7 @@ import { sourceOf } from './loader';
 import { analyzePod, type PodFacts } from './pod';
 import { WindowsPodsByLabel } from './windows-pods';
 import { DiagnosticSink, type Report } from './report';
-import type { RuleId } from './rules';
+import { RULES_BY_ID, type RuleId } from './rules';
 import type { Diagnostic, ValidateOptions } from './types';
 import { isRecord, missingObjectFields, type Rec } from './util';
 
@@ -90,6 +90,9 @@ function ruleChecks(): RuleChecks {
   return checks;
 }
 
+/** Every rule id, for the document rules (what a suppression may name). */
+const RULE_IDS: ReadonlySet<string> = new Set(RULES_BY_ID.keys());
+
 /** No Windows pods: what a file without any offers the object rules. */
 const NO_WINDOWS_PODS: WindowsPodFinder = { find: () => undefined };
 
@@ -123,7 +126,7 @@ function groupBySource(
 export function validateManifests(objects: readonly unknown[], options: ValidateOptions = {}): Diagnostic[] {
   const list: readonly unknown[] = Array.isArray(objects) ? objects : [];
   const opts: ValidateOptions = isRecord(options) ? options : {};
-  const sink = new DiagnosticSink(list.length, opts.rules);
+  const sink = new DiagnosticSink(list.length, opts);
   const index = buildIndex(list);
   const { keys: sources, indexes: sourceIndexes } = groupBySource(list, opts.crossObjectScope);
   const pods: PodEntry[] = [];
@@ -135,10 +138,10 @@ export function validateManifests(objects: readonly unknown[], options: Validate
 
   list.forEach((obj, i) => {
     const loc = isRecord(obj) && isWorkloadKind(obj.kind) ? locatePodSpec(obj) : undefined;
-    const report = sink.reporter(i, obj, loc?.podMetadata);
+    const report = sink.reporter(i, obj, loc);
     for (const r of rules.document) {
       r.target = report;
-      r.check.run(obj, { position: i }, r.emit);
+      r.check.run(obj, { position: i, ruleIds: RULE_IDS }, r.emit);
     }
     // Only Kubernetes objects are read further: the document rules said what the others lack.
     if (missingObjectFields(obj)?.length !== 0) return;

@@ -1,10 +1,13 @@
 /**
- * Turns findings into diagnostics: applies `options.rules` (off / re-level) and the waive annotation, and names
- * the resource. Checks call `report(ruleId, path, message, fix)` and never see options.
+ * Turns findings into diagnostics: applies `options.rules` (off / re-level) and the suppressions (annotations on
+ * the object, the config file's), and names the resource. Checks call `report(ruleId, path, message, fix)` and
+ * never see options.
  */
-import { WAIVE_ANNOTATION, type Diagnostic, type ResourceRef, type RuleSetting, type Severity } from './types';
+import type { PodSpecLocation } from '../workloads';
+import type { Diagnostic, ResourceRef, RuleSetting, Severity, ValidateOptions } from './types';
 import { RULES, RULES_BY_ID, type RuleId } from './rules';
 import { parsePath, sourceOf, sourcePosition } from './loader';
+import { Suppressions, type WrittenSuppression } from './suppressions';
 import { isRecord, rec, str } from './util';
 
 /**
@@ -16,21 +19,10 @@ export type Report = (ruleId: RuleId, path: string, message: string, fix?: strin
 const RANKS: ReadonlyMap<string, number> = new Map(RULES.map((r, i) => [r.id, i]));
 const rank = (id: string): number => RANKS.get(id) ?? RANKS.size;
 
-const SETTINGS: ReadonlySet<string> = new Set<RuleSetting>(['off', 'error', 'warning', 'info']);
+/** The rule that checks suppressions: it cannot be suppressed itself. */
+const SUPPRESSION_RULE = 'suppression-invalid';
 
-/** The waived rule ids of one resource (its metadata and, for workloads, its pod template metadata). */
-export function waivers(obj: unknown, podMetadata: unknown): ReadonlySet<string> {
-  const out = new Set<string>();
-  for (const meta of [rec(obj, 'metadata'), podMetadata]) {
-    const value = str(rec(meta, 'annotations'), WAIVE_ANNOTATION);
-    if (value === undefined) continue;
-    for (const id of value.split(',')) {
-      const t = id.trim();
-      if (t !== '') out.add(t);
-    }
-  }
-  return out;
-}
+const SETTINGS: ReadonlySet<string> = new Set<RuleSetting>(['off', 'error', 'warning', 'info']);
 
 /** The resource a diagnostic is about: apiVersion, kind, name, namespace and the loader's source. */
 export function resourceRef(obj: unknown): ResourceRef {
@@ -53,9 +45,14 @@ export class DiagnosticSink {
   private readonly settings: Readonly<Record<string, RuleSetting>>;
   /** One bucket per input object, so output follows input order whatever pass found the problem. */
   private readonly buckets: Diagnostic[][];
+  private readonly suppressions: Suppressions;
+  private readonly includeSuppressed: boolean;
 
-  constructor(size: number, rules: unknown) {
+  constructor(size: number, options: ValidateOptions) {
+    const rules = options.rules;
     this.buckets = new Array<Diagnostic[]>(size);
+    this.suppressions = new Suppressions(Array.isArray(options.suppressions) ? options.suppressions : undefined);
+    this.includeSuppressed = options.includeSuppressed === true;
     const settings: Record<string, RuleSetting> = {};
     if (isRecord(rules)) {
       for (const id of Object.keys(rules)) {
@@ -67,16 +64,20 @@ export class DiagnosticSink {
   }
 
   /** A reporter for the object at `index` of the input. */
-  reporter(index: number, obj: unknown, podMetadata?: unknown): Report {
-    const waived = waivers(obj, podMetadata);
-    const all = waived.has('*');
+  reporter(index: number, obj: unknown, loc?: PodSpecLocation): Report {
     let resource: ResourceRef | undefined;
+    // Read on the object's first finding: most objects have none.
+    let suppressions: ReadonlyMap<string, WrittenSuppression> | undefined | null = null;
     return (ruleId, path, message, fix, severity) => {
-      if (all || waived.has(ruleId)) return;
       const setting = Object.prototype.hasOwnProperty.call(this.settings, ruleId) ? this.settings[ruleId] : undefined;
       if (setting === 'off') return;
       const rule = RULES_BY_ID.get(ruleId);
       const level: Severity = setting ?? severity ?? rule?.defaultSeverity ?? 'error';
+      if (suppressions === null) suppressions = this.suppressions.of(obj, loc);
+      const written = ruleId === SUPPRESSION_RULE ? undefined : (suppressions?.get(ruleId) ?? suppressions?.get('*'));
+      // An error the API server rejects the object for stays reported: suppressing it would not make it run.
+      const honoured = written !== undefined && !(rule?.rejectedByApiServer === true && level === 'error');
+      if (honoured && !this.includeSuppressed) return;
       resource ??= resourceRef(obj);
       const position = sourcePosition(obj, path);
       const d: Diagnostic = {
@@ -87,6 +88,7 @@ export class DiagnosticSink {
         path,
         resource,
         location: { object: index, segments: parsePath(path), ...(position !== undefined ? { position } : {}) },
+        ...(written !== undefined ? { suppression: { ...written, honoured } } : {}),
       };
       (this.buckets[index] ??= []).push(d);
     };

@@ -9,7 +9,7 @@ import { parseKubernetesMinor, parseWindowsRelease, type WindowsRelease } from '
 import { TAINT_EFFECTS, type Taint, type TaintEffect } from '../target';
 import { unknownRuleFix } from '../suggest';
 import { RULES_BY_ID } from './rules';
-import { SEVERITIES, type RuleSetting, type Severity } from './types';
+import { SEVERITIES, type ConfigSuppression, type RuleSetting, type Severity } from './types';
 
 /** Every setting a source may take; each front door names the ones it accepts. */
 export interface EngineSettings {
@@ -26,6 +26,12 @@ export interface EngineSettings {
   readonly pinLinux?: boolean;
   /** Lowest severity that fails the run. */
   readonly failOn?: Severity;
+  /** Fail when more warnings than this are left (eslint's `--max-warnings`). */
+  readonly maxWarnings?: number;
+  /** Paths (globs, relative to the config file) that `lint` and `fix` leave alone. */
+  readonly ignore?: readonly string[];
+  /** Rules accepted on the objects named, each with its reason. */
+  readonly suppressions?: readonly ConfigSuppression[];
 }
 
 export type SettingName = keyof EngineSettings;
@@ -207,6 +213,31 @@ export function readSettings(
       case 'failOn':
         out.failOn = oneOf(value, SEVERITIES, at(name), 'a severity', issues);
         break;
+      case 'maxWarnings':
+        if (typeof value === 'number' && Number.isInteger(value) && value >= 0) out.maxWarnings = value;
+        else
+          issues.push({
+            path: at(name),
+            message: `${JSON.stringify(value)} is not a count of warnings.`,
+            fix: 'Write a whole number, 0 or more.',
+          });
+        break;
+      case 'ignore': {
+        const list = Array.isArray(value) ? value : [value];
+        const globs = list.filter((g): g is string => typeof g === 'string' && g.trim() !== '');
+        if (globs.length !== list.length) {
+          issues.push({
+            path: at(name),
+            message: `${JSON.stringify(value)} is not a list of paths.`,
+            fix: "Write paths or globs relative to the config file: ignore: ['charts/*/templates/**'].",
+          });
+        }
+        out.ignore = globs;
+        break;
+      }
+      case 'suppressions':
+        out.suppressions = readSuppressions(value, at(name), issues);
+        break;
       default: {
         const unknownSetting: never = setting;
         throw new Error(`unhandled setting ${String(unknownSetting)}`);
@@ -214,6 +245,87 @@ export function readSettings(
     }
   }
   return { settings: out, issues };
+}
+
+const SUPPRESSION_KEYS = ['rules', 'kind', 'namespace', 'name', 'reason'] as const;
+
+/** `suppressions:` of a config: each entry names its rules and why, and optionally the objects (kind, namespace, name). */
+function readSuppressions(value: unknown, path: string, issues: ValidationIssue[]): ConfigSuppression[] {
+  if (!Array.isArray(value)) {
+    issues.push({
+      path,
+      message: 'suppressions is not a list.',
+      fix: "Write suppressions: [{ rules: [<rule-id>], name: <object name>, reason: '<why>' }].",
+    });
+    return [];
+  }
+  const out: ConfigSuppression[] = [];
+  value.forEach((entry, i) => {
+    const at = `${path}[${i}]`;
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+      issues.push({
+        path: at,
+        message: `${JSON.stringify(entry)} is not a mapping.`,
+        fix: `Use the keys ${SUPPRESSION_KEYS.join(', ')}.`,
+      });
+      return;
+    }
+    const e = entry as Record<string, unknown>;
+    let ok = true;
+    for (const key of Object.keys(e)) {
+      if (!(SUPPRESSION_KEYS as readonly string[]).includes(key)) {
+        issues.push({
+          path: `${at}.${key}`,
+          message: `'${key}' is not a suppression key.`,
+          fix: `Use ${SUPPRESSION_KEYS.join(', ')}.`,
+        });
+        ok = false;
+      }
+    }
+    const rules = items(e.rules);
+    if (rules === undefined || rules.length === 0) {
+      issues.push({
+        path: `${at}.rules`,
+        message: 'names no rule.',
+        fix: "Write rules: [<rule-id>] ('*' for every rule).",
+      });
+      ok = false;
+    } else {
+      for (const id of rules) {
+        if (id === '*' || (typeof id === 'string' && RULES_BY_ID.has(id))) continue;
+        issues.push({
+          path: `${at}.rules`,
+          message: `${JSON.stringify(id)} is not a rule id.`,
+          fix: unknownRuleFix(String(id), [...RULES_BY_ID.keys()]),
+        });
+        ok = false;
+      }
+    }
+    if (typeof e.reason !== 'string' || e.reason.trim() === '') {
+      issues.push({
+        path: `${at}.reason`,
+        message: 'gives no reason.',
+        fix: 'Say why the findings are accepted: it is shown beside every finding the entry suppresses.',
+      });
+      ok = false;
+    }
+    for (const key of ['kind', 'namespace', 'name'] as const) {
+      if (e[key] !== undefined && (typeof e[key] !== 'string' || e[key] === '')) {
+        issues.push({ path: `${at}.${key}`, message: `${JSON.stringify(e[key])} is not a ${key}.` });
+        ok = false;
+      }
+    }
+    if (!ok) return;
+    out.push({
+      rules: rules as string[],
+      ...(typeof e.kind === 'string' ? { kind: e.kind } : {}),
+      ...(typeof e.namespace === 'string' ? { namespace: e.namespace } : {}),
+      ...(typeof e.name === 'string' ? { name: e.name } : {}),
+      reason: (e.reason as string).trim(),
+      from: at,
+    });
+  });
+  return out;
 }
 
 /**

@@ -46,6 +46,42 @@ export interface Diagnostic extends Finding {
   readonly resource: ResourceRef;
   /** The object and field, structured; `validateManifests` always sets it. */
   readonly location?: DiagnosticLocation;
+  /**
+   * The suppression written for this finding (an annotation on the object, an entry of the config file). Findings
+   * it hides are returned only with `includeSuppressed`; one it may not hide (`honoured: false`) is reported as usual.
+   */
+  readonly suppression?: SuppressionInfo;
+}
+
+/** A suppression that matched a finding: where it was written, why, and whether it hides the finding. */
+export interface SuppressionInfo {
+  /** Written on the object (an annotation) or in the config file. */
+  readonly kind: 'annotation' | 'config';
+  /** The reason the user wrote. */
+  readonly reason: string;
+  /** Where: `metadata.annotations[suppress.k8s-windows.io/windows-startup-probe]`, `.k8s-windows.yaml suppressions[0]`. */
+  readonly from: string;
+  /**
+   * `false` when the finding stays reported whatever the suppression says: an error the API server rejects the
+   * object for (a suppression hides a judgement, never a refusal that will happen anyway).
+   */
+  readonly honoured: boolean;
+}
+
+/** A suppression in the config file: the rules it hides on the objects it names, and why. */
+export interface ConfigSuppression {
+  /** Rule ids, or `*` for every rule. */
+  readonly rules: readonly string[];
+  /** Match objects of this kind (`Deployment`). @default - any kind */
+  readonly kind?: string;
+  /** Match objects in this namespace (a glob: `team-*`). @default - any namespace */
+  readonly namespace?: string;
+  /** Match objects with this name (a glob: `legacy-*`). @default - any name */
+  readonly name?: string;
+  /** Why the finding is accepted: shown beside every finding it hides. */
+  readonly reason: string;
+  /** Where it was written (`.k8s-windows.yaml suppressions[0]`), for the report. */
+  readonly from?: string;
 }
 
 export type RuleFamily =
@@ -78,6 +114,11 @@ export interface RuleInfo {
   readonly docs: string;
   /** Why the rule sits at its default severity: what happens to the workload. */
   readonly severityReason: string;
+  /**
+   * The API server (or its Pod Security admission) refuses an object this rule reports as an error: a suppression
+   * cannot make it run, so such a finding stays reported whatever the suppression says.
+   */
+  readonly rejectedByApiServer?: boolean;
   /**
    * How `fixManifests` (`k8s-windows fix`) fixes a finding of this rule, in one line; absent when it cannot. A
    * fixable rule's fixer may still leave a finding alone when the fix is not certain for it (then it stays reported).
@@ -124,7 +165,29 @@ export interface ValidateOptions {
    * @default 'source'
    */
   readonly crossObjectScope?: 'source' | 'set';
+  /**
+   * Suppressions from a config file, by rule and object (kind, namespace, name). Annotations on the objects
+   * themselves (`suppress.k8s-windows.io/<rule-id>: <reason>`) are read in any case.
+   * @default []
+   */
+  readonly suppressions?: readonly ConfigSuppression[];
+  /**
+   * Also return the findings a suppression hides, each with its `suppression` (for reports that list them, such
+   * as SARIF's `suppressions`).
+   * @default false
+   */
+  readonly includeSuppressed?: boolean;
 }
 
-/** Annotation that waives rules on one resource: a comma-separated list of rule ids, or `*`. */
+/**
+ * The prefix of the annotation that suppresses one rule on one object, its value the reason:
+ * `suppress.k8s-windows.io/windows-startup-probe: "the app answers its liveness probe within 10 s"` (as
+ * kube-linter's `ignore-check.kube-linter.io/<check>` does).
+ */
+export const SUPPRESS_ANNOTATION_PREFIX = 'suppress.k8s-windows.io/';
+
+/**
+ * The older annotation that waives rules on one resource without a reason: a comma-separated list of rule ids,
+ * or `*`. Still read; `suppression-invalid` asks for the per-rule annotation with a reason instead.
+ */
 export const WAIVE_ANNOTATION = 'k8s-windows.io/waive';

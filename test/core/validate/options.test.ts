@@ -1,5 +1,5 @@
 /** options.rules (off / re-level), the waive annotation, and the resource named on each diagnostic. */
-import { loadManifests, validateManifests, WAIVE_ANNOTATION } from 'k8s-windows';
+import { loadManifests, SUPPRESS_ANNOTATION_PREFIX, validateManifests, WAIVE_ANNOTATION } from 'k8s-windows';
 import { deployment, windowsPod, windowsSpec } from './fixtures';
 
 const bad = windowsSpec({ tolerations: undefined, securityContext: { runAsUser: 1000 } });
@@ -29,23 +29,62 @@ describe('options.rules', () => {
   });
 });
 
-describe(`waive annotation ${WAIVE_ANNOTATION}`, () => {
-  test('on the resource metadata waives the listed rules', () => {
-    const d = deployment(bad, { annotations: { [WAIVE_ANNOTATION]: 'windows-toleration-missing, other-rule' } });
+describe(`suppressions: ${SUPPRESS_ANNOTATION_PREFIX}<rule-id> and ${WAIVE_ANNOTATION}`, () => {
+  const suppress = (id: string, reason: string) => ({ [`${SUPPRESS_ANNOTATION_PREFIX}${id}`]: reason });
+
+  test('a per-rule annotation on the resource suppresses that rule, with its reason', () => {
+    const d = deployment(bad, { annotations: suppress('windows-toleration-missing', 'our pools are untainted') });
     expect(ids(validateManifests([d]))).toEqual(['windows-forbidden-field']);
+    const all = validateManifests([d], { includeSuppressed: true });
+    expect(all.find((x) => x.ruleId === 'windows-toleration-missing')?.suppression).toEqual({
+      kind: 'annotation',
+      reason: 'our pools are untainted',
+      from: 'metadata.annotations[suppress.k8s-windows.io/windows-toleration-missing]',
+      honoured: true,
+    });
   });
 
-  test('on the pod template metadata waives them too', () => {
-    const d = deployment(bad, {}, { annotations: { [WAIVE_ANNOTATION]: 'windows-forbidden-field' } });
-    expect(ids(validateManifests([d]))).toEqual(['windows-toleration-missing']);
+  test('on the pod template metadata too', () => {
+    const d = deployment(bad, {}, { annotations: suppress('windows-toleration-missing', 'untainted pools') });
+    expect(ids(validateManifests([d]))).toEqual(['windows-forbidden-field']);
+    expect(
+      validateManifests([d], { includeSuppressed: true }).find((x) => x.ruleId === 'windows-toleration-missing')
+        ?.suppression?.from,
+    ).toBe('spec.template.metadata.annotations[suppress.k8s-windows.io/windows-toleration-missing]');
   });
 
-  test('* waives every rule of that resource only', () => {
+  test('an error the API server rejects the object for stays reported, its suppression marked not honoured', () => {
+    const d = deployment(bad, {}, { annotations: suppress('windows-forbidden-field', 'we need runAsUser') });
+    const [forbidden] = validateManifests([d]).filter((x) => x.ruleId === 'windows-forbidden-field');
+    expect(forbidden.suppression).toMatchObject({ honoured: false, reason: 'we need runAsUser' });
+  });
+
+  test('the older waive list still suppresses (not API-rejected errors), and asks for reasons; unknown ids are errors', () => {
+    const d = deployment(bad, { annotations: { [WAIVE_ANNOTATION]: 'windows-toleration-missing, other-rule' } });
+    expect(validateManifests([d]).map((x) => [x.ruleId, x.severity])).toEqual([
+      ['windows-forbidden-field', 'error'],
+      ['suppression-invalid', 'error'],
+      ['suppression-invalid', 'warning'],
+    ]);
+  });
+
+  test('* suppresses every rule of that resource only, except API-rejected errors', () => {
     const waived = deployment(bad, { annotations: { [WAIVE_ANNOTATION]: '*' } });
     const other = windowsPod({ tolerations: undefined });
     expect(validateManifests([waived, other]).map((d) => [d.ruleId, d.resource.kind])).toEqual([
+      ['windows-forbidden-field', 'Deployment'],
+      ['suppression-invalid', 'Deployment'],
       ['windows-toleration-missing', 'Pod'],
     ]);
+  });
+
+  test('config suppressions match kind, namespace and name globs', () => {
+    const d = deployment(bad, { namespace: 'team-a' });
+    const only = (s: object) =>
+      ids(validateManifests([d], { suppressions: [{ rules: ['windows-toleration-missing'], reason: 'r', ...s }] }));
+    expect(only({ namespace: 'team-*', kind: 'Deployment' })).toEqual(['windows-forbidden-field']);
+    expect(only({ namespace: 'team-b' })).toEqual(['windows-forbidden-field', 'windows-toleration-missing']);
+    expect(only({ kind: 'StatefulSet' })).toEqual(['windows-forbidden-field', 'windows-toleration-missing']);
   });
 });
 

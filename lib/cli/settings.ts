@@ -1,0 +1,96 @@
+/**
+ * What `lint` and `fix` run with: the config file (named with `--config`, or found from the working directory
+ * upward) overlaid by the command line, its ignored paths, and the exit policy (`--fail-on`, `--max-warnings`).
+ */
+import * as path from 'node:path';
+import picomatch from 'picomatch';
+import { loadConfig, mergeSettings, type LoadedConfig } from '../core/config';
+import type { EngineSettings } from '../core/validate/settings';
+import type { Diagnostic, Severity } from '../core/validate/types';
+import type { FixCommand, LintCommand } from './args';
+import type { Input } from './files';
+
+/** Problems in the config file: printed one per line, exit 2 (no pointer to --help: the file is what to fix). */
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(problems.join('\n'));
+    this.name = 'ConfigError';
+  }
+}
+
+export interface RunSettings {
+  readonly settings: EngineSettings;
+  /** The config file read, if any. */
+  readonly config?: LoadedConfig;
+  /** Whether a file input is left alone by the config's `ignore`. */
+  readonly ignored: (input: Input) => boolean;
+}
+
+/** The command line as settings: only what was given, so the config file's values stand where it is silent. */
+function commandSettings(command: LintCommand | FixCommand): EngineSettings {
+  const fix =
+    command.kind === 'fix'
+      ? {
+          ...(command.tolerations.length > 0 ? { tolerations: command.tolerations } : {}),
+          ...(command.runtimeClassName !== undefined ? { runtimeClassName: command.runtimeClassName } : {}),
+          ...(command.pinLinux ? { pinLinux: true } : {}),
+        }
+      : {};
+  return {
+    ...(Object.keys(command.rules).length > 0 ? { rules: command.rules } : {}),
+    ...(command.windowsRelease !== undefined ? { windowsRelease: command.windowsRelease } : {}),
+    ...(command.kubernetesVersion !== undefined ? { kubernetesVersion: command.kubernetesVersion } : {}),
+    ...(command.cloud !== undefined ? { cloud: command.cloud } : {}),
+    ...(command.failOn !== undefined ? { failOn: command.failOn } : {}),
+    ...(command.maxWarnings !== undefined ? { maxWarnings: command.maxWarnings } : {}),
+    ...fix,
+  };
+}
+
+/**
+ * The settings of a run. A config file with problems stops it (exit 2) with every problem listed, as a bad
+ * command line does; the tolerations of both add up (a taint is not overridden by another).
+ */
+export function resolveRunSettings(
+  command: LintCommand | FixCommand,
+  cwd: string,
+  env: Readonly<Record<string, string | undefined>>,
+): RunSettings {
+  const config = command.noConfig
+    ? undefined
+    : loadConfig({ cwd, env, ...(command.config !== undefined ? { path: command.config } : {}) });
+  if (config !== undefined && config.issues.length > 0) {
+    throw new ConfigError(config.issues.map((i) => `${i.path}: ${i.message}${i.fix ? ` ${i.fix}` : ''}`));
+  }
+  const own = commandSettings(command);
+  const merged = mergeSettings(config?.settings, own);
+  const settings =
+    config?.settings.tolerations && own.tolerations
+      ? { ...merged, tolerations: [...config.settings.tolerations, ...own.tolerations] }
+      : merged;
+  const globs = config?.settings.ignore ?? [];
+  const match = globs.length > 0 ? picomatch([...globs], { dot: true }) : undefined;
+  const ignored = (input: Input): boolean => {
+    if (match === undefined || config === undefined || input.kind !== 'file') return false;
+    const relative = path.relative(config.dir, input.path).split(path.sep).join('/');
+    return !relative.startsWith('../') && match(relative);
+  };
+  return { settings, ...(config !== undefined ? { config } : {}), ignored };
+}
+
+const RANK: Readonly<Record<Severity, number>> = { error: 0, warning: 1, info: 2 };
+
+/**
+ * Whether the findings fail the run: any at `failOn` or above (default: errors), or more warnings than
+ * `maxWarnings`. Suppressed findings do not count; those whose suppression is not honoured do.
+ */
+export function failsRun(diagnostics: readonly Diagnostic[], settings: EngineSettings): boolean {
+  const failOn = settings.failOn ?? 'error';
+  let warnings = 0;
+  for (const d of diagnostics) {
+    if (d.suppression?.honoured === true) continue;
+    if (RANK[d.severity] <= RANK[failOn]) return true;
+    if (d.severity === 'warning') warnings++;
+  }
+  return settings.maxWarnings !== undefined && warnings > settings.maxWarnings;
+}

@@ -1,0 +1,62 @@
+/**
+ * suppression-invalid: a suppression annotation must name a rule that exists and say why
+ * (`suppress.k8s-windows.io/<rule-id>: <reason>`, as kube-linter's `ignore-check.kube-linter.io/<check>: <reason>`,
+ * https://docs.kubelinter.io/#/configuring-kubelinter?id=ignoring-violations-for-specific-cases). A typo'd id
+ * suppresses nothing, and a suppression without a reason cannot be reviewed.
+ */
+import { unknownRuleFix } from '../suggest';
+import { suppressionAnnotations } from '../validate/suppressions';
+import { SUPPRESS_ANNOTATION_PREFIX, WAIVE_ANNOTATION } from '../validate/types';
+import { isRecord } from '../validate/util';
+import { isWorkloadKind, locatePodSpec } from '../workloads';
+import { ANNOTATIONS } from './docs';
+import { defineRule } from './rule';
+
+const PER_RULE = `${SUPPRESS_ANNOTATION_PREFIX}<rule-id>: "<why this finding is accepted>"`;
+
+export default defineRule({
+  meta: {
+    id: 'suppression-invalid',
+    family: 'input',
+    defaultSeverity: 'error',
+    summary: 'A suppression annotation that names no rule, or gives no reason.',
+    rationale:
+      "A typo'd rule id suppresses nothing while it looks as if it did; a suppression without a reason cannot be reviewed.",
+    docs: ANNOTATIONS,
+    severityReason: 'The finding the user meant to suppress is not suppressed.',
+    cases: [
+      {
+        name: 'no-reason',
+        severity: 'warning',
+        when: `The annotation suppresses, but gives no reason (an empty value, or the older ${WAIVE_ANNOTATION} list).`,
+      },
+    ],
+  },
+  check: {
+    scope: 'document',
+    run(doc, { ruleIds }, report) {
+      if (!isRecord(doc)) return;
+      const loc = isWorkloadKind(doc.kind) ? locatePodSpec(doc) : undefined;
+      for (const a of suppressionAnnotations(doc, loc)) {
+        for (const id of a.ruleIds) {
+          if ((a.legacy && id === '*') || ruleIds.has(id)) continue;
+          report(
+            a.path,
+            `${a.path}: '${id}' is not a rule id, so this suppresses nothing.`,
+            unknownRuleFix(id, [...ruleIds]),
+          );
+        }
+        if (a.legacy) {
+          report(
+            a.path,
+            `${a.path} suppresses ${a.ruleIds.join(', ') || 'nothing'} without a reason.`,
+            `Write one annotation per rule with the reason as its value: ${PER_RULE}.${a.ruleIds.includes('*') ? ' "*" hides every rule, new ones included: name the rules.' : ''}`,
+            'no-reason',
+          );
+        } else if (a.reason === undefined || a.reason === '') {
+          report(a.path, `${a.path} gives no reason.`, `Write why the finding is accepted: ${PER_RULE}.`, 'no-reason');
+        }
+      }
+    },
+  },
+});
