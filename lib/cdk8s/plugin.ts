@@ -31,6 +31,8 @@ import {
 } from '../core/validate';
 import { formatPath } from '../core/validate/loader';
 import { readSettings } from '../core/validate/settings';
+import { isRecord } from '../core/validate/util';
+import { loadConfig, mergeSettings } from '../core/config';
 
 // ---------------------------------------------------------------------------------------------------------------
 // The parts of cdk8s-cli's plugin contract (cdk8s-cli/lib/plugins/validation.d.ts) this plugin uses.
@@ -96,20 +98,46 @@ export interface WindowsValidationProperties {
    * @default 'error'
    */
   readonly failOn?: Severity;
+  /**
+   * The k8s-windows config file (`.k8s-windows.yaml`: rules, suppressions, cloud, versions), relative to the
+   * directory `cdk8s synth` runs in. These properties win over it, rule by rule.
+   * @default - `.k8s-windows.yaml` found from the working directory upward (or `K8S_WINDOWS_CONFIG`); none if absent
+   */
+  readonly config?: string;
 }
 
 const DEFAULT_FAIL_ON: Severity = 'error'; // errors are what the API server or the node rejects (DESIGN: Validation)
 
-/** Checks the properties from `cdk8s.yaml` (untyped YAML) with the engine's settings reader, into engine options. */
+/**
+ * Checks the properties from `cdk8s.yaml` (untyped YAML) with the engine's settings reader, over the config file,
+ * into engine options.
+ */
 function resolveProperties(raw: unknown): { options: ValidateOptions; failOn: Severity } {
-  const { settings, issues } = readSettings(raw, 'properties', [
+  const configPath = isRecord(raw) && typeof raw.config === 'string' ? raw.config : undefined;
+  const rest = isRecord(raw) ? Object.fromEntries(Object.entries(raw).filter(([k]) => k !== 'config')) : raw;
+  const { settings: own, issues } = readSettings(rest, 'properties', [
     'rules',
     'windowsRelease',
     'kubernetesVersion',
     'cloud',
     'failOn',
+    'suppressions',
   ]);
-  if (issues.length > 0) throw new WindowsValidationError(issues, 'k8s-windows validation plugin (cdk8s.yaml)');
+  const config = loadConfig({
+    cwd: process.cwd(),
+    env: process.env,
+    ...(configPath !== undefined ? { path: configPath } : {}),
+  });
+  const all = [...(config?.issues ?? []), ...issues];
+  if (isRecord(raw) && raw.config !== undefined && configPath === undefined) {
+    all.push({
+      path: 'properties.config',
+      message: `${JSON.stringify(raw.config)} is not a file path.`,
+      fix: "Write config: '.k8s-windows.yaml' (relative to where cdk8s synth runs).",
+    });
+  }
+  if (all.length > 0) throw new WindowsValidationError(all, 'k8s-windows validation plugin (cdk8s.yaml)');
+  const settings = mergeSettings(config?.settings, own);
   return {
     options: {
       rules: settings.rules ?? {},
@@ -118,6 +146,7 @@ function resolveProperties(raw: unknown): { options: ValidateOptions; failOn: Se
       ...(settings.cloud !== undefined ? { cloud: settings.cloud } : {}),
       ...(settings.windowsRelease !== undefined ? { windowsRelease: settings.windowsRelease } : {}),
       ...(settings.kubernetesVersion !== undefined ? { kubernetesVersion: settings.kubernetesVersion } : {}),
+      ...(settings.suppressions !== undefined ? { suppressions: settings.suppressions } : {}),
     },
     failOn: settings.failOn ?? DEFAULT_FAIL_ON,
   };

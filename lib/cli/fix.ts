@@ -319,6 +319,7 @@ function krmOptions(functionConfig: unknown, base: FixOptions): FixOptions {
     'tolerations',
     'runtimeClassName',
     'pinLinux',
+    'suppressions',
   ]);
   if (issues.length > 0) {
     throw new KrmError(issues.map((i) => `${i.path}: ${i.message}${i.fix ? ` ${i.fix}` : ''}`).join(' '));
@@ -328,6 +329,7 @@ function krmOptions(functionConfig: unknown, base: FixOptions): FixOptions {
     ...settings,
     tolerations: [...(base.tolerations ?? []), ...(settings.tolerations ?? [])],
     rules: { ...base.rules, ...settings.rules },
+    suppressions: [...(base.suppressions ?? []), ...(settings.suppressions ?? [])],
   };
 }
 

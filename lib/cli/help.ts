@@ -1,6 +1,7 @@
 /** The `--help` texts. Exit codes and input handling are documented here, where users look for them. */
 import { WINDOWS_RELEASES } from '../core/releases';
-import { WAIVE_ANNOTATION } from '../core/validate/types';
+import { CONFIG_ENV, CONFIG_FILE_NAMES } from '../core/config';
+import { SUPPRESS_ANNOTATION_PREFIX } from '../core/validate/types';
 import type { CommandName } from './args';
 import { MANIFEST_EXTENSIONS } from './files';
 import { CLOUDS } from '../core/cloud-gates';
@@ -27,6 +28,24 @@ Examples:
   helm template my-release ./chart | k8s-windows fix --cloud gke - > fixed.yaml
 `;
 
+const POLICY_OPTIONS = `  -c, --config <file>              the config file (default: ${CONFIG_FILE_NAMES[0]} in the working
+                                   directory or the nearest directory above it; or $${CONFIG_ENV})
+  --no-config                      read no config file
+  --fail-on <error|warning|info>   the lowest severity that fails the run (default: error)
+  --max-warnings <n>               fail when more than n warnings are left`;
+
+const CONFIG = `Config file (${CONFIG_FILE_NAMES[0]}; the command line wins over it, rule by rule):
+  rules: {<rule>: off|error|warning|info}    cloud, kubernetesVersion, windowsRelease, failOn,
+  maxWarnings, tolerations, runtimeClassName, pinLinux (as the options), and
+  ignore: [<glob relative to the file>]      files lint and fix leave alone
+  suppressions: [{rules: [<rule>], kind, namespace, name (globs), reason: <why>}]
+
+Suppressions: annotate the object (or a workload's pod template) once per rule, the value the reason:
+  ${SUPPRESS_ANNOTATION_PREFIX}<rule>: "<why this finding is accepted>"
+Suppressed findings are listed with their reason (text: after the report; json: 'suppression';
+sarif: 'suppressions'). A rule id that does not exist, or a suppression without a reason, is
+reported (suppression-invalid). An error the API server rejects the object for is never hidden.`;
+
 const FIX = `Usage: k8s-windows fix [options] <files|directories|->
 
 Fixes what the rules are certain of and prints the fixed manifests on standard output (--write:
@@ -50,10 +69,18 @@ a merge key is edited: such a fix is reported as not made, with why, for every o
 Everything else is reported as lint reports it ('k8s-windows rules --format json' shows which rules
 are fixable and how).
 
+Where things go: the fixed manifests on standard output (none with --write, --diff or --dry-run);
+the report (changes, fixes not made, findings left) on standard error while standard output carries
+manifests, else on standard output, or in --report-file.
+
 Options:
   -w, --write                      rewrite the files in place (not with '-')
-  --report <text|json>             the change report and the findings left, on standard error
-                                   (default: text)
+  --diff                           print a unified diff of what would change; write nothing
+  --dry-run                        report what would change; print and write no manifests
+  -f, --format <text|json|sarif>   the report's format (default: text; json is lint's envelope with
+                                   changes, refused and written added); --report is its older name
+  --report-file <file>             write the report to this file
+  -q, --quiet                      report only the errors left: no change lines, no warnings or advice
   --toleration <key=value:Effect>  a taint your Windows nodes carry (repeatable; 'key:Effect' for a
                                    taint without value)
   --cloud <${CLOUDS.join('|')}>            add the taints the cloud puts on Windows nodes itself: gke taints
@@ -71,15 +98,18 @@ Options:
   --disable <rule[,rule...]>       turn rules off: their findings are neither fixed nor reported
   --severity <rule=level[,...]>    set a rule's severity, as for lint
   --kubernetes-version <1.x>       the cluster's Kubernetes version, as for lint
+${POLICY_OPTIONS}
   -h, --help                       show this help
+
+${CONFIG}
 
 Helm post-renderer (stdin to stdout, non-zero on errors left):
   helm install web ./chart --post-renderer ./k8s-windows-fix.sh
 Kustomize: see the README's fix section (an exec KRM function with --krm).
 
 Exit codes (as lint):
-  0  nothing left at error severity
-  1  errors left that fix could not settle (the fixed manifests are still printed or written)
+  0  nothing left at the --fail-on severity (default: error), and no more than --max-warnings
+  1  findings left that fail the run (the fixed manifests are still printed or written)
   2  bad usage, or input that could not be read or parsed (those documents are left as they were)
 `;
 
@@ -102,9 +132,11 @@ Options:
                                      text   grouped by file and resource; colour on a terminal
                                             (NO_COLOR turns it off, FORCE_COLOR forces it);
                                             '(fixable)' marks what 'k8s-windows fix' can change
-                                     json   the diagnostics array, each with source, line and
-                                            column, plus input problems (ruleId input-unreadable)
-                                     sarif  SARIF 2.1.0, for GitHub code scanning
+                                     json   { tool, summary, findings, inputProblems }: each finding
+                                            with source, line, column and fixable
+                                     sarif  SARIF 2.1.0, for GitHub code scanning (lint files in
+                                            the repository, or name standard input with
+                                            --stdin-filename, so code scanning can place results)
   --disable <rule[,rule...]>       turn rules off (repeatable)
   --severity <rule=level[,...]>    set a rule's severity: error, warning, info or off (repeatable;
                                    the last mention of a rule wins)
@@ -118,13 +150,16 @@ Options:
   --allow-empty                    accept standard input with no objects (default: exit 2, since empty
                                    input usually means the command before the pipe failed)
   --stdin-filename <name>          the file name to report standard input under (default: <stdin>)
+${POLICY_OPTIONS}
   -h, --help                       show this help
 
-A resource can waive rules with the annotation ${WAIVE_ANNOTATION}: "<rule>,<rule>" (or "*").
+${CONFIG}
+
+An unrendered Helm template ({{ ... }}) is not YAML: render it first (helm template ... | k8s-windows lint -).
 
 Exit codes:
-  0  no error-severity problems (warnings and info do not fail)
-  1  at least one error-severity problem
+  0  no finding at the --fail-on severity (default: error) and no more than --max-warnings warnings
+  1  findings that fail the run (by default: at least one error)
   2  bad usage, or input that could not be read: a missing file, an unreadable directory, a directory
      without manifests, binary or invalid UTF-8 input, empty standard input (without --allow-empty), a
      document nested too deeply, or a YAML/JSON syntax error. The rest of the input is still linted and reported,

@@ -255,6 +255,28 @@ spec:
     expect(() => new WindowsValidation({ windowsRelease: 2022, failOn: 'info' })).not.toThrow();
   });
 
+  test('reads the k8s-windows config file (rules, suppressions); cdk8s.yaml properties win rule by rule', async () => {
+    const config = join(dir, 'team.k8s-windows.yaml');
+    writeFileSync(
+      config,
+      [
+        'rules:',
+        "  windows-startup-probe: 'off'",
+        '  windows-forbidden-field: warning',
+        'failOn: warning',
+        'suppressions:',
+        '  - rules: [windows-toleration-missing]',
+        '    reason: our Windows pools carry no taint',
+        '',
+      ].join('\n'),
+    );
+    const ctx = await run({ 'app.k8s.yaml': FORBIDDEN }, { config, rules: { 'windows-forbidden-field': 'error' } });
+    expect(ctx.violations.map((v) => v.ruleName)).toEqual(['windows-forbidden-field [error]']);
+    expect(ctx.submitted[0].metadata?.failOn).toBe('warning');
+    writeFileSync(config, "rules:\n  windows-startup-prob: 'off'\n");
+    expect(() => new WindowsValidation({ config })).toThrow(/team.k8s-windows.yaml: rules.windows-startup-prob/);
+  });
+
   test('no properties: defaults', () => {
     expect(() => new WindowsValidation()).not.toThrow();
     expect(() => new WindowsValidation({})).not.toThrow();

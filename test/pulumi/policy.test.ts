@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type {
   ReportViolation,
   ResourceValidationArgs,
@@ -14,6 +17,7 @@ import {
   runPolicies,
   windowsPolicies,
   windowsPolicyPackArgs,
+  createWindowsPolicies,
 } from 'k8s-windows/pulumi/policy';
 
 // The policy SDK's preview placeholders and proxy: what a policy sees for values not known yet.
@@ -31,8 +35,10 @@ interface FakeResource {
   readonly props: Json;
 }
 
-function policy(name: string): ResourceValidationPolicy & StackValidationPolicy {
-  const found = windowsPolicies.find((p) => p.name === name);
+/** A policy of the pack; with `settings`, of a pack reading those settings (as a config file holds them). */
+function policy(name: string, settings?: object): ResourceValidationPolicy & StackValidationPolicy {
+  const policies = settings === undefined ? windowsPolicies : createWindowsPolicies({ settings: { ...settings } });
+  const found = policies.find((p) => p.name === name);
   if (!found) throw new Error(`no policy ${name}`);
   return found as ResourceValidationPolicy & StackValidationPolicy;
 }
@@ -43,32 +49,32 @@ const urnOf = (r: { type: string; name: string }): string => `urn:pulumi:dev::pr
 async function stackViolations(
   name: string,
   resources: readonly FakeResource[],
-  config: object = {},
+  settings: object = {},
 ): Promise<[string, string | undefined][]> {
   const report = jest.fn<void, Parameters<ReportViolation>>();
   const args = {
     resources: resources.map((r) => ({ ...r, urn: urnOf(r), props: proxy.unknownCheckingProxy(r.props) })),
     stackTags: new Map(),
-    getConfig: () => config,
+    getConfig: () => ({}),
     notApplicable: () => {
       throw new Error('not applicable');
     },
   } as unknown as StackValidationArgs;
-  await policy(name).validateStack(args, report);
+  await policy(name, settings).validateStack(args, report);
   return report.mock.calls.map(([message, urn]) => [message, urn]);
 }
 
 /** Calls a resource policy's validateResource with fake args; returns the reported messages. */
-async function resourceViolations(name: string, r: FakeResource, config: object = {}): Promise<string[]> {
+async function resourceViolations(name: string, r: FakeResource, settings: object = {}): Promise<string[]> {
   const report = jest.fn<void, Parameters<ReportViolation>>();
   const args = {
     type: r.type,
     name: r.name,
     urn: urnOf(r),
     props: proxy.unknownCheckingProxy(r.props),
-    getConfig: () => config,
+    getConfig: () => ({}),
   } as unknown as ResourceValidationArgs;
-  const validate = policy(name).validateResource;
+  const validate = policy(name, settings).validateResource;
   for (const v of Array.isArray(validate) ? validate : validate ? [validate] : []) await v(args, report);
   return report.mock.calls.map(([message]) => message);
 }
@@ -207,23 +213,73 @@ describe(POLICY_NAMES.kubernetes, () => {
     expect(await stackViolations(POLICY_NAMES.kubernetes, [eventual])).toEqual([]);
   });
 
-  test('rules can be turned off through the policy config', async () => {
+  test('rules can be turned off through the k8s-windows settings', async () => {
     const bad = deployment('bad', { ...windowsPod, securityContext: { runAsUser: 1000 } });
     expect(
       await stackViolations(POLICY_NAMES.kubernetes, [bad], { rules: { 'windows-forbidden-field': 'off' } }),
     ).toEqual([]);
   });
 
-  test('a typo in the policy config is a violation naming it, once, and the rest of the config still applies', async () => {
+  test('a typo in the settings is a violation naming it, once, and the rest of the settings still applies', async () => {
     const bad = deployment('bad', { ...windowsPod, securityContext: { runAsUser: 1000 } });
     const config = { rules: { 'windows-forbidden-feild': 'off' }, kubernetesVersion: '1.32' };
     const mandatory = (await stackViolations(POLICY_NAMES.kubernetes, [bad], config)).map(([m]) => m);
     expect(mandatory).toContain(
-      "[policy config] config.rules.windows-forbidden-feild: 'windows-forbidden-feild' is not a rule id. Fix: Did you mean 'windows-forbidden-field'?",
+      "[k8s-windows config] config.rules.windows-forbidden-feild: 'windows-forbidden-feild' is not a rule id. Fix: Did you mean 'windows-forbidden-field'?",
     );
     expect(mandatory.some((m) => m.startsWith('[windows-forbidden-field]'))).toBe(true);
     const advice = (await stackViolations(POLICY_NAMES.kubernetesAdvice, [bad], config)).map(([m]) => m);
-    expect(advice.filter((m) => m.startsWith('[policy config]'))).toEqual([]);
+    expect(advice.filter((m) => m.startsWith('[k8s-windows config]'))).toEqual([]);
+  });
+
+  test('a rule raised to error is reported once, by the mandatory policy of the pair', async () => {
+    const untolerated = deployment('untolerated', { ...windowsPod, tolerations: undefined } as never);
+    const settings = { rules: { 'windows-toleration-missing': 'error' } };
+    const mandatory = (await stackViolations(POLICY_NAMES.kubernetes, [untolerated], settings)).map(([m]) => m);
+    const advice = (await stackViolations(POLICY_NAMES.kubernetesAdvice, [untolerated], settings)).map(([m]) => m);
+    expect(mandatory.filter((m) => m.startsWith('[windows-toleration-missing]'))).toHaveLength(1);
+    expect(advice.filter((m) => m.startsWith('[windows-toleration-missing]'))).toEqual([]);
+  });
+
+  test('settings given to a policy itself (--policy-pack-config) are not read: one violation says where they go', async () => {
+    const report = jest.fn<void, Parameters<ReportViolation>>();
+    const args = {
+      resources: [],
+      stackTags: new Map(),
+      getConfig: () => ({ rules: { 'windows-startup-probe': 'off' } }),
+      notApplicable: () => undefined,
+    } as unknown as StackValidationArgs;
+    await policy(POLICY_NAMES.kubernetes, {}).validateStack(args, report);
+    expect(report.mock.calls.map(([m]) => m)).toEqual([
+      expect.stringMatching(/^\[policy config\] windows-kubernetes: rules is not read here: .*\.k8s-windows\.yaml/),
+    ]);
+  });
+
+  test('the config file: K8S_WINDOWS_CONFIG names it for the policy pack', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'k8s-windows-policy-'));
+    const file = join(dir, 'k8s-windows.yaml');
+    writeFileSync(file, "rules:\n  windows-forbidden-field: 'off'\n");
+    const previous = process.env.K8S_WINDOWS_CONFIG;
+    process.env.K8S_WINDOWS_CONFIG = file;
+    try {
+      const bad = deployment('bad', { ...windowsPod, securityContext: { runAsUser: 1000 } });
+      const fresh = createWindowsPolicies().find((p) => p.name === POLICY_NAMES.kubernetes) as StackValidationPolicy;
+      const report = jest.fn<void, Parameters<ReportViolation>>();
+      await fresh.validateStack(
+        {
+          resources: [{ ...bad, urn: urnOf(bad) }],
+          stackTags: new Map(),
+          getConfig: () => ({}),
+          notApplicable: () => undefined,
+        } as unknown as StackValidationArgs,
+        report,
+      );
+      expect(report.mock.calls.map(([m]) => m).filter((m) => m.startsWith('[windows-forbidden-field]'))).toEqual([]);
+    } finally {
+      if (previous === undefined) delete process.env.K8S_WINDOWS_CONFIG;
+      else process.env.K8S_WINDOWS_CONFIG = previous;
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
@@ -475,7 +531,7 @@ describe('cloud rules under the rules config (one settings reader for every poli
     const messages = await resourceViolations(POLICY_NAMES.nodePools, group, {
       rules: { 'eks-windows-disksize': 'off' },
     });
-    expect(messages[0]).toMatch(/^\[policy config\] config\.rules\.eks-windows-disksize: .*eks-windows-disk-size/);
+    expect(messages[0]).toMatch(/^\[k8s-windows config\] config\.rules\.eks-windows-disksize: .*eks-windows-disk-size/);
   });
 });
 

@@ -5,14 +5,14 @@
  */
 export {
   windowsPolicies,
+  createWindowsPolicies,
   windowsPolicyPackArgs,
   kubernetesDiagnostics,
   formatDiagnostic,
   formatFinding,
   POLICY_NAMES,
   type WindowsPolicyPackOptions,
-  type WindowsKubernetesPolicyConfig,
-  type WindowsCloudPolicyConfig,
+  type WindowsPoliciesOptions,
 } from './policies';
 export { manifestOf, kubernetesTypeOf, type StackManifest } from './manifests';
 export {

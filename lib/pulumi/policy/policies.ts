@@ -8,7 +8,6 @@
 import type {
   EnforcementLevel,
   Policies,
-  PolicyConfigSchema,
   PolicyPackArgs,
   ReportViolation,
   ResourceValidationArgs,
@@ -17,11 +16,10 @@ import type {
   StackValidationPolicy,
 } from '@pulumi/policy';
 import { RULES_BY_ID, validateManifests } from '../../core/validate';
-import { CLOUDS } from '../../core/cloud-gates';
 import type { ValidationIssue } from '../../core/errors';
-import { applyRuleSetting, readSettings, RULE_SETTINGS } from '../../core/validate/settings';
-import { WINDOWS_RELEASES } from '../../core/releases';
-import type { Diagnostic, RuleSetting, ValidateOptions } from '../../core/validate/types';
+import { CONFIG_SETTINGS, loadConfig } from '../../core/config';
+import { applyRuleSetting, readSettings, type EngineSettings } from '../../core/validate/settings';
+import type { Diagnostic, ValidateOptions } from '../../core/validate/types';
 import { manifestOf, type StackManifest } from './manifests';
 import { clusterFindings, nodePoolFindings, type CloudFinding, type StackResource } from './node-pools';
 import { touchesUnknown } from './props';
@@ -36,60 +34,6 @@ export const POLICY_NAMES = {
   clustersAdvice: 'windows-clusters-advice',
 } as const;
 
-/** Configuration of the Kubernetes policies (`pulumi preview --policy-pack-config`), passed to `validateManifests`. */
-export interface WindowsKubernetesPolicyConfig {
-  /**
-   * Disable or re-level rules by id (`{ "windows-startup-probe": "off" }`).
-   * @default {}
-   */
-  readonly rules?: Readonly<Record<string, RuleSetting>>;
-  /**
-   * The Windows release of the cluster's Windows nodes, for image checks of pods that do not pin one.
-   * @default - unknown
-   */
-  readonly windowsRelease?: string;
-  /**
-   * The cluster's Kubernetes version (`1.32`), for version-dependent rules.
-   * @default - the newest rules
-   */
-  readonly kubernetesVersion?: string;
-  /**
-   * The cloud the stack's cluster runs on (`eks`, `aks`, `gke`): advice that depends on its Windows node defaults
-   * becomes a warning there (GKE taints Windows nodes; EKS reads the kubernetes.io/os nodeSelector).
-   * @default - unknown: such advice stays info
-   */
-  readonly cloud?: string;
-}
-
-const KUBERNETES_CONFIG_SCHEMA: PolicyConfigSchema = {
-  properties: {
-    rules: {
-      type: 'object',
-      additionalProperties: { type: 'string', enum: [...RULE_SETTINGS] },
-    },
-    windowsRelease: { type: 'string', enum: [...WINDOWS_RELEASES] },
-    kubernetesVersion: { type: 'string' },
-    cloud: { type: 'string', enum: [...CLOUDS] },
-  },
-};
-
-/**
- * The policy config read by the engine's one settings reader (the same words and strictness as cdk8s.yaml and a
- * KRM functionConfig): options, and every problem with it (an unknown rule id the schema cannot catch).
- */
-function validateOptionsFrom(config: WindowsKubernetesPolicyConfig | undefined): {
-  options: ValidateOptions;
-  issues: readonly ValidationIssue[];
-} {
-  const { settings, issues } = readSettings(config ?? {}, 'config', [
-    'rules',
-    'windowsRelease',
-    'kubernetesVersion',
-    'cloud',
-  ]);
-  return { options: settings, issues };
-}
-
 /** `[rule-id] Kind namespace/name: path: message Fix: ...`, and `(fixable: k8s-windows fix)` when it is. */
 export function formatDiagnostic(d: Diagnostic): string {
   const r = d.resource;
@@ -103,40 +47,61 @@ export function formatFinding(f: CloudFinding): string {
   return `[${f.ruleId}] ${f.path}: ${f.message}${f.fix ? ` Fix: ${f.fix}` : ''}`;
 }
 
-/** Configuration of the node-pool and cluster policies: the cloud rules are re-levelled and turned off by id too. */
-export interface WindowsCloudPolicyConfig {
+/**
+ * Where the policies' settings come from: one config for every policy (the mandatory and advisory policy of a
+ * concern must agree, or a rule raised to error would be reported by both).
+ */
+export interface WindowsPoliciesOptions {
   /**
-   * Disable or re-level cloud rules by id (`{ "eks-windows-autoscaler-tags": "off" }`).
-   * @default {}
+   * The settings, as a config file holds them (`rules`, `suppressions`, `cloud`, `kubernetesVersion`,
+   * `windowsRelease`), checked by the engine's settings reader.
+   * @default - the k8s-windows config file: `.k8s-windows.yaml` found from the policy pack's working directory
+   * upward, or the file `K8S_WINDOWS_CONFIG` names; none if absent
    */
-  readonly rules?: Readonly<Record<string, RuleSetting>>;
+  readonly settings?: Readonly<Record<string, unknown>>;
 }
 
-const CLOUD_CONFIG_SCHEMA: PolicyConfigSchema = {
-  properties: {
-    rules: { type: 'object', additionalProperties: { type: 'string', enum: [...RULE_SETTINGS] } },
-  },
-};
+/** The settings every policy reads, with the problems found in them (said once, by the mandatory policies). */
+interface PolicySettings {
+  readonly settings: EngineSettings;
+  readonly issues: readonly string[];
+}
+
+function loadPolicySettings(options: WindowsPoliciesOptions): PolicySettings {
+  const format = (i: ValidationIssue) => `[k8s-windows config] ${i.path}: ${i.message}${i.fix ? ` Fix: ${i.fix}` : ''}`;
+  if (options.settings !== undefined) {
+    const { settings, issues } = readSettings(options.settings, 'config', CONFIG_SETTINGS);
+    return { settings, issues: issues.map(format) };
+  }
+  const config = loadConfig({ cwd: process.cwd(), env: process.env });
+  return { settings: config?.settings ?? {}, issues: (config?.issues ?? []).map(format) };
+}
+
+/** The engine's options from the policies' settings. */
+function validateOptionsOf(settings: EngineSettings): ValidateOptions {
+  return {
+    ...(settings.rules !== undefined ? { rules: settings.rules } : {}),
+    ...(settings.windowsRelease !== undefined ? { windowsRelease: settings.windowsRelease } : {}),
+    ...(settings.kubernetesVersion !== undefined ? { kubernetesVersion: settings.kubernetesVersion } : {}),
+    ...(settings.cloud !== undefined ? { cloud: settings.cloud } : {}),
+    ...(settings.suppressions !== undefined ? { suppressions: settings.suppressions } : {}),
+  };
+}
 
 /**
- * The cloud policies' config, read by the engine's settings reader. Its problems are said by the mandatory
- * policy, once (`said` remembers them: a resource policy runs once per resource).
+ * What a mandatory policy says about its settings, once per run: the config file's problems, and settings given
+ * to the policy itself (`--policy-pack-config`), which k8s-windows no longer reads there.
  */
-function cloudRulesFrom(
-  config: WindowsCloudPolicyConfig | undefined,
-  level: Level,
-  reportViolation: ReportViolation,
-  said: Set<string>,
-): Readonly<Record<string, RuleSetting>> | undefined {
-  const { settings, issues } = readSettings(config ?? {}, 'config', ['rules']);
-  if (level === 'mandatory') {
-    for (const i of issues) {
-      const text = `[policy config] ${i.path}: ${i.message}${i.fix ? ` Fix: ${i.fix}` : ''}`;
-      if (!said.has(text)) reportViolation(text);
-      said.add(text);
-    }
-  }
-  return settings.rules;
+function settingsProblems(policyName: string, config: object | undefined, settings: PolicySettings): string[] {
+  const own = Object.keys(config ?? {});
+  return [
+    ...settings.issues,
+    ...(own.length > 0
+      ? [
+          `[policy config] ${policyName}: ${own.join(', ')} ${own.length === 1 ? 'is' : 'are'} not read here: k8s-windows takes its settings from .k8s-windows.yaml (one config for both policies of a concern, and for the CLI and the cdk8s plugin). Move ${own.length === 1 ? 'it' : 'them'} there.`,
+        ]
+      : []),
+  ];
 }
 
 /**
@@ -167,7 +132,7 @@ type Level = 'mandatory' | 'advisory';
 const isErrorSeverity = (severity: string): boolean => severity === 'error';
 const wanted = (level: Level, severity: string): boolean => (level === 'mandatory') === isErrorSeverity(severity);
 
-function kubernetesPolicy(level: Level): StackValidationPolicy {
+function kubernetesPolicy(level: Level, settings: () => PolicySettings): StackValidationPolicy {
   return {
     name: level === 'mandatory' ? POLICY_NAMES.kubernetes : POLICY_NAMES.kubernetesAdvice,
     description:
@@ -175,22 +140,29 @@ function kubernetesPolicy(level: Level): StackValidationPolicy {
         ? 'Kubernetes objects the API server would reject for Windows pods, or that cannot run on Windows nodes.'
         : 'Kubernetes objects that run on Windows badly or fragilely (warnings), and Windows advice.',
     enforcementLevel: level,
-    configSchema: KUBERNETES_CONFIG_SCHEMA,
     validateStack: (args: StackValidationArgs, reportViolation: ReportViolation) => {
-      const { options, issues } = validateOptionsFrom(args.getConfig<WindowsKubernetesPolicyConfig>());
+      const resolved = settings();
       // A config problem is said once, by the mandatory policy, and the rest still runs on what could be read.
       if (level === 'mandatory') {
-        for (const i of issues)
-          reportViolation(`[policy config] ${i.path}: ${i.message}${i.fix ? ` Fix: ${i.fix}` : ''}`);
+        for (const m of settingsProblems(POLICY_NAMES.kubernetes, args.getConfig<object>(), resolved))
+          reportViolation(m);
       }
-      for (const { urn, diagnostic } of kubernetesDiagnostics(args.resources, options)) {
+      for (const { urn, diagnostic } of kubernetesDiagnostics(args.resources, validateOptionsOf(resolved.settings))) {
         if (wanted(level, diagnostic.severity)) reportViolation(formatDiagnostic(diagnostic), urn);
       }
     },
   };
 }
 
-function nodePoolPolicy(level: Level): ResourceValidationPolicy {
+/** Says each settings problem once: a resource policy runs once per resource. */
+function sayOnce(reportViolation: ReportViolation, said: Set<string>, messages: readonly string[]): void {
+  for (const m of messages) {
+    if (!said.has(m)) reportViolation(m);
+    said.add(m);
+  }
+}
+
+function nodePoolPolicy(level: Level, settings: () => PolicySettings): ResourceValidationPolicy {
   const said = new Set<string>();
   return {
     name: level === 'mandatory' ? POLICY_NAMES.nodePools : POLICY_NAMES.nodePoolsAdvice,
@@ -199,9 +171,12 @@ function nodePoolPolicy(level: Level): ResourceValidationPolicy {
         ? 'Windows node pools (EKS node groups, AKS agent pools, GKE node pools) the cloud refuses or that break Windows scheduling.'
         : 'Windows node pools that work badly: deprecated releases, small nodes, unpinned releases, missing autoscaler tags.',
     enforcementLevel: level,
-    configSchema: CLOUD_CONFIG_SCHEMA,
     validateResource: (args: ResourceValidationArgs, reportViolation: ReportViolation) => {
-      const rules = cloudRulesFrom(args.getConfig<WindowsCloudPolicyConfig>(), level, reportViolation, said);
+      const resolved = settings();
+      if (level === 'mandatory') {
+        sayOnce(reportViolation, said, settingsProblems(POLICY_NAMES.nodePools, args.getConfig<object>(), resolved));
+      }
+      const rules = resolved.settings.rules;
       for (const found of nodePoolFindings(args.type, args.props)) {
         const f = applyRuleSetting(found, rules);
         if (f && wanted(level, f.severity)) reportViolation(formatFinding(f));
@@ -210,7 +185,7 @@ function nodePoolPolicy(level: Level): ResourceValidationPolicy {
   };
 }
 
-function clusterPolicy(level: Level): StackValidationPolicy {
+function clusterPolicy(level: Level, settings: () => PolicySettings): StackValidationPolicy {
   const said = new Set<string>();
   return {
     name: level === 'mandatory' ? POLICY_NAMES.clusters : POLICY_NAMES.clustersAdvice,
@@ -219,9 +194,12 @@ function clusterPolicy(level: Level): StackValidationPolicy {
         ? 'Clusters that cannot take the Windows pools the stack declares (AKS windowsProfile and Azure CNI; GKE Standard, VPC-native, a Linux pool).'
         : 'Cluster settings that make Windows pools fragile (AKS network plugin left to the default; no EKS VPC resource controller policy or Windows IPAM in the stack).',
     enforcementLevel: level,
-    configSchema: CLOUD_CONFIG_SCHEMA,
     validateStack: (args: StackValidationArgs, reportViolation: ReportViolation) => {
-      const rules = cloudRulesFrom(args.getConfig<WindowsCloudPolicyConfig>(), level, reportViolation, said);
+      const resolved = settings();
+      if (level === 'mandatory') {
+        sayOnce(reportViolation, said, settingsProblems(POLICY_NAMES.clusters, args.getConfig<object>(), resolved));
+      }
+      const rules = resolved.settings.rules;
       for (const { urn, finding } of clusterFindings(args.resources)) {
         const f = applyRuleSetting(finding, rules);
         if (f && wanted(level, f.severity)) reportViolation(formatFinding(f), urn);
@@ -230,17 +208,27 @@ function clusterPolicy(level: Level): StackValidationPolicy {
   };
 }
 
-/** Every k8s-windows policy: mandatory and advisory pairs for Kubernetes objects, node pools and clusters. */
-export const windowsPolicies: Policies = [
-  kubernetesPolicy('mandatory'),
-  kubernetesPolicy('advisory'),
-  nodePoolPolicy('mandatory'),
-  nodePoolPolicy('advisory'),
-  clusterPolicy('mandatory'),
-  clusterPolicy('advisory'),
-];
+/**
+ * The k8s-windows policies: mandatory and advisory pairs for Kubernetes objects, node pools and clusters, all
+ * reading one set of settings (read once, at the first policy run).
+ */
+export function createWindowsPolicies(options: WindowsPoliciesOptions = {}): Policies {
+  let loaded: PolicySettings | undefined;
+  const settings = () => (loaded ??= loadPolicySettings(options));
+  return [
+    kubernetesPolicy('mandatory', settings),
+    kubernetesPolicy('advisory', settings),
+    nodePoolPolicy('mandatory', settings),
+    nodePoolPolicy('advisory', settings),
+    clusterPolicy('mandatory', settings),
+    clusterPolicy('advisory', settings),
+  ];
+}
 
-export interface WindowsPolicyPackOptions {
+/** Every k8s-windows policy, with the settings of the config file found from the working directory. */
+export const windowsPolicies: Policies = createWindowsPolicies();
+
+export interface WindowsPolicyPackOptions extends WindowsPoliciesOptions {
   /**
    * Override every policy's enforcement level (`'advisory'` to try the pack without blocking deployments).
    * @default - mandatory for errors, advisory for warnings
@@ -259,7 +247,7 @@ export interface WindowsPolicyPackOptions {
  */
 export function windowsPolicyPackArgs(options: WindowsPolicyPackOptions = {}): PolicyPackArgs {
   const exclude = new Set(options.exclude ?? []);
-  const policies = windowsPolicies
+  const policies = (options.settings !== undefined ? createWindowsPolicies(options) : windowsPolicies)
     .filter((p) => !exclude.has(p.name))
     .map((p) => (options.enforcementLevel !== undefined ? { ...p, enforcementLevel: options.enforcementLevel } : p));
   return {
