@@ -2,8 +2,14 @@
  * Reads manifests the way `kubectl apply -f` does: multi-document YAML or JSON, `List` kinds unwrapped, empty
  * documents skipped. Positions stay available for every loaded object (for SARIF and editor output) without
  * adding visible fields: a WeakMap keeps each object's YAML document and line counter.
+ *
+ * Plain manifests take a fast path: each document is read by js-yaml (several times faster than building the
+ * `yaml` library's node tree), and the node tree with positions is built only for a document a finding points
+ * into. Anything the fast path does not read exactly as `yaml` does (directives, document end markers, anchors
+ * and aliases, tags it does not know, any error) goes through `yaml` as a whole, so errors read the same.
  */
-import { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Document } from 'yaml';
+import * as jsYaml from 'js-yaml';
+import { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments, parseDocument, type Document } from 'yaml';
 import { isRecord } from './util';
 
 export interface SourcePosition {
@@ -33,9 +39,131 @@ interface Origin {
   readonly source?: string;
   /** Where the object sits inside its document: `['items', 3]` for an item of a List. */
   readonly base: readonly (string | number)[];
+  /** Lines before the document's text, for a document parsed on its own (the fast path). */
+  readonly lineOffset?: number;
 }
 
-const ORIGINS = new WeakMap<object, Origin>();
+/** A document the fast path read: its text, parsed with positions only when a finding points into it. */
+interface LazyDocument {
+  readonly text: string;
+  /** Lines before it in the input. */
+  readonly lineOffset: number;
+  /** Where its keys and items start, from js-yaml's node events; null when they could not be read exactly. */
+  index?: PositionNode | null;
+  /** Its offset of each line start, for line and column. */
+  lineStarts?: number[];
+  parsed?: { readonly doc: Document.Parsed; readonly lineCounter: LineCounter };
+}
+
+/** A node as js-yaml composed it: where it starts, and its children (a mapping's keys and values alternate). */
+interface PositionNode {
+  readonly start: number;
+  kind?: string;
+  result?: unknown;
+  readonly children: PositionNode[];
+}
+
+/**
+ * Where the keys and items of a document start, read from js-yaml's node events (a second js-yaml pass over one
+ * document, several times cheaper than `yaml`'s node tree). Null when the events do not line up with the value
+ * (an empty sequence entry composes no node): `yaml` then gives the positions.
+ */
+function indexPositions(text: string): PositionNode | null {
+  const stack: PositionNode[] = [];
+  let root: PositionNode | undefined;
+  try {
+    jsYaml.load(text, {
+      schema: FAST_SCHEMA,
+      listener(event: string, state: { position: number; kind: string; result: unknown }) {
+        if (event === 'open') {
+          stack.push({ start: state.position, children: [] });
+          return;
+        }
+        const node = stack.pop();
+        if (node === undefined) return;
+        node.kind = state.kind;
+        node.result = state.result;
+        const parent = stack[stack.length - 1];
+        if (parent !== undefined) parent.children.push(node);
+        else root = node;
+      },
+    } as jsYaml.LoadOptions);
+  } catch {
+    return null;
+  }
+  return root !== undefined && linedUp(root) ? root : null;
+}
+
+/** Whether every mapping has a key and a value node per entry and every sequence a node per item. */
+function linedUp(root: PositionNode): boolean {
+  const todo = [root];
+  while (todo.length > 0) {
+    const node = todo.pop()!;
+    const node0 = unwrap(node);
+    if (node0.kind === 'mapping' && node0.children.length % 2 !== 0) return false;
+    if (node0.kind === 'sequence' && node0.children.length !== (node0.result as unknown[]).length) return false;
+    for (const c of node0.children) todo.push(c);
+  }
+  return true;
+}
+
+/** js-yaml composes a block sequence entry as a node around its content: the inner node holds the children. */
+function unwrap(node: PositionNode): PositionNode {
+  let n = node;
+  while (n.children.length === 1 && n.kind === n.children[0].kind && n.result === n.children[0].result)
+    n = n.children[0];
+  return n;
+}
+
+/** The offset of the key or item at `segments` (or of its nearest present parent), or undefined for none found. */
+function indexedOffset(root: PositionNode, segments: readonly (string | number)[]): number | undefined {
+  let node = unwrap(root);
+  let offset: number | undefined;
+  for (const seg of segments) {
+    if (node.kind === 'mapping') {
+      let found = -1;
+      for (let i = 0; i + 1 < node.children.length; i += 2) {
+        if (String(node.children[i].result) === String(seg)) found = i;
+      }
+      if (found < 0) break;
+      offset = node.children[found].start;
+      node = unwrap(node.children[found + 1]);
+    } else if (node.kind === 'sequence' && typeof seg === 'number' && seg < node.children.length) {
+      offset = node.children[seg].start;
+      node = unwrap(node.children[seg]);
+    } else {
+      break;
+    }
+  }
+  return offset;
+}
+
+function lineStartsOf(text: string): number[] {
+  const out = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) out.push(i + 1);
+  return out;
+}
+
+/** The 1-based line and column of `offset` in a fast-path document, counted from the start of the input. */
+function lazyPosition(lazy: LazyDocument, offset: number): { line: number; column: number } {
+  const starts = (lazy.lineStarts ??= lineStartsOf(lazy.text));
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid] <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return { line: lazy.lineOffset + lo + 1, column: offset - starts[lo] + 1 };
+}
+
+interface LazyOrigin {
+  readonly lazy: LazyDocument;
+  readonly source?: string;
+  readonly base: readonly (string | number)[];
+}
+
+const ORIGINS = new WeakMap<object, Origin | LazyOrigin>();
 
 /** kubectl's YAML reader resolves `<<` merge keys; aliases are bounded so a hostile document cannot explode. */
 const PARSE_OPTIONS = { merge: true, prettyErrors: false } as const;
@@ -72,7 +200,7 @@ function isListKind(kind: unknown): boolean {
   return typeof kind === 'string' && kind.endsWith('List');
 }
 
-function remember(obj: unknown, origin: Origin): void {
+function remember(obj: unknown, origin: Origin | LazyOrigin): void {
   if (typeof obj === 'object' && obj !== null && !ORIGINS.has(obj)) ORIGINS.set(obj, origin);
 }
 
@@ -80,9 +208,16 @@ function remember(obj: unknown, origin: Origin): void {
  * Loads every document it can and reports the malformed ones with their line and column, so one bad document in
  * a Helm or Kustomize output does not hide the rest.
  */
-export function loadManifestsWithErrors(input: string, source?: string): LoadResult {
+export function loadManifestsWithErrors(
+  input: string,
+  source?: string,
+  /** @internal `{ fast: false }` reads through `yaml` only: the tests hold the fast path to it. */
+  internal?: { readonly fast?: boolean },
+): LoadResult {
   // A byte-order mark is not part of the first line: positions are counted without it, as editors show them.
   const text = input.startsWith('\uFEFF') ? input.slice(1) : input;
+  const fast = internal?.fast === false ? undefined : loadFast(text, source);
+  if (fast !== undefined) return { objects: fast, errors: [] };
   const objects: unknown[] = [];
   const errors: LoadError[] = [];
   const lineCounter = new LineCounter();
@@ -100,6 +235,84 @@ export function loadManifestsWithErrors(input: string, source?: string): LoadRes
     }
   }
   return { objects, errors };
+}
+
+/** js-yaml's YAML 1.2 core schema with `<<` merge keys: what `yaml` reads with `{ merge: true }`. */
+const FAST_SCHEMA = jsYaml.CORE_SCHEMA.extend([
+  // js-yaml exports its built-in types at run time; its typings omit them.
+  (jsYaml as unknown as { readonly types: { readonly merge: jsYaml.Type } }).types.merge,
+]);
+
+/**
+ * What the fast path leaves to `yaml`: directives (`%YAML`), document end markers (`...`), anchors (an `&` that
+ * may start one: aliases need one, and `yaml` bounds their expansion) and explicit `?` keys (js-yaml places them
+ * otherwise). A false alarm only costs speed.
+ */
+const FAST_PATH_EXCLUDED = /^%|^\.\.\.(?:[ \t]|$)|(?:^|[\s[{,:-])&[^\s,[\]{}]|^[ \t-]*\?(?:[ \t]|$)/m;
+
+/** A line that starts a document: `---` alone or followed by a space or tab. */
+const DOCUMENT_START = /^---(?=[ \t\r\n]|$)/gm;
+
+/**
+ * Every object of `text` read by js-yaml, each remembered with its document's text for positions on demand; or
+ * undefined when the text holds anything the fast path leaves to `yaml` (including any error: `yaml` reports it).
+ */
+function loadFast(text: string, source: string | undefined): unknown[] | undefined {
+  if (FAST_PATH_EXCLUDED.test(text)) return undefined;
+  const objects: unknown[] = [];
+  const starts = [0];
+  for (const m of text.matchAll(DOCUMENT_START)) if (m.index > 0) starts.push(m.index);
+  let line = 0;
+  let previous = 0;
+  for (let i = 0; i < starts.length; i++) {
+    const start = starts[i];
+    const end = i + 1 < starts.length ? starts[i + 1] : text.length;
+    line += countLines(text, previous, start);
+    previous = start;
+    const chunk = text.slice(start, end);
+    let value: unknown;
+    try {
+      value = jsYaml.load(chunk, { schema: FAST_SCHEMA });
+    } catch {
+      return undefined;
+    }
+    if (value === null || value === undefined) continue;
+    if (depthExceeds(value, MAX_DOCUMENT_DEPTH)) return undefined;
+    const lazy: LazyDocument = { text: chunk, lineOffset: line };
+    const add = (v: unknown, base: readonly (string | number)[]) => {
+      remember(v, { lazy, ...(source !== undefined ? { source } : {}), base });
+      objects.push(v);
+    };
+    if (isRecord(value) && isListKind(value.kind) && Array.isArray(value.items)) {
+      value.items.forEach((item: unknown, k: number) => add(item, ['items', k]));
+    } else {
+      add(value, []);
+    }
+  }
+  return objects;
+}
+
+function countLines(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = text.indexOf('\n', from); i >= 0 && i < to; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+/** The positions of a fast-path document: its `yaml` node tree, built on first demand. */
+function parsedOrigin(origin: Origin | LazyOrigin): Origin {
+  if (!('lazy' in origin)) return origin;
+  const lazy = origin.lazy;
+  if (lazy.parsed === undefined) {
+    const lineCounter = new LineCounter();
+    const doc = parseDocument(lazy.text, { ...PARSE_OPTIONS, lineCounter }) as Document.Parsed;
+    lazy.parsed = { doc, lineCounter };
+  }
+  return {
+    ...lazy.parsed,
+    ...(origin.source !== undefined ? { source: origin.source } : {}),
+    base: origin.base,
+    lineOffset: lazy.lineOffset,
+  };
 }
 
 /**
@@ -254,8 +467,18 @@ export function formatPath(segments: readonly (string | number)[]): string {
  */
 export function sourcePosition(obj: unknown, path: string): SourcePosition | undefined {
   if (typeof obj !== 'object' || obj === null) return undefined;
-  const origin = ORIGINS.get(obj);
-  if (!origin) return undefined;
+  const found = ORIGINS.get(obj);
+  if (!found) return undefined;
+  if ('lazy' in found) {
+    const lazy = found.lazy;
+    if (lazy.index === undefined) lazy.index = indexPositions(lazy.text);
+    const offset = lazy.index === null ? undefined : indexedOffset(lazy.index, [...found.base, ...parsePath(path)]);
+    // Nothing found (or no index): the yaml node tree says where the document's content starts.
+    if (offset !== undefined) {
+      return { ...(found.source !== undefined ? { source: found.source } : {}), ...lazyPosition(lazy, offset) };
+    }
+  }
+  const origin = parsedOrigin(found);
   const { doc, lineCounter } = origin;
   let node: unknown = doc.contents;
   let offset = (doc.contents as { range?: [number, number, number] } | null)?.range?.[0] ?? doc.range[0];
@@ -278,5 +501,9 @@ export function sourcePosition(obj: unknown, path: string): SourcePosition | und
     }
   }
   const { line, col } = lineCounter.linePos(offset);
-  return { ...(origin.source !== undefined ? { source: origin.source } : {}), line, column: col };
+  return {
+    ...(origin.source !== undefined ? { source: origin.source } : {}),
+    line: line + (origin.lineOffset ?? 0),
+    column: col,
+  };
 }

@@ -1,0 +1,148 @@
+/**
+ * The loader's fast path (js-yaml, positions on demand) reads every document as the `yaml` path does: the same
+ * objects, the same positions, on the real-world corpus and on the YAML forms where the two parsers could differ.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import fc from 'fast-check';
+import { parseAllDocuments, stringify } from 'yaml';
+import { validateManifests } from '../../../lib/core/validate';
+import { loadManifestsWithErrors, sourcePosition } from '../../../lib/core/validate/loader';
+
+const CORPUS = path.join(__dirname, '../../fixtures/realworld');
+
+/** What the `yaml` path reads: every document's value, List items unwrapped, as the loader does. */
+function slowObjects(text: string): unknown[] {
+  return parseAllDocuments(text, { merge: true })
+    .map((d) => d.toJS({ maxAliasCount: 1000 }) as unknown)
+    .filter((v) => v !== null && v !== undefined)
+    .flatMap((v) => {
+      const r = v as { kind?: unknown; items?: unknown };
+      return typeof r.kind === 'string' && r.kind.endsWith('List') && Array.isArray(r.items) ? r.items : [v];
+    });
+}
+
+/** Every path in a value, in API-server notation, plus one absent field under each mapping. */
+function fieldPaths(value: unknown, prefix = ''): string[] {
+  if (typeof value !== 'object' || value === null) return [];
+  const out: string[] = [];
+  const entries: [string | number, unknown][] = Array.isArray(value)
+    ? value.map((v, i) => [i, v])
+    : Object.entries(value as Record<string, unknown>);
+  if (!Array.isArray(value)) out.push(`${prefix}${prefix ? '.' : ''}absentField`);
+  for (const [k, v] of entries) {
+    const p =
+      typeof k === 'number'
+        ? `${prefix}[${k}]`
+        : /^[A-Za-z0-9_-]+$/.test(k)
+          ? `${prefix}${prefix ? '.' : ''}${k}`
+          : `${prefix}[${k}]`;
+    out.push(p, ...fieldPaths(v, p));
+  }
+  return out;
+}
+
+describe('fast path', () => {
+  const files = readdirSync(CORPUS).filter((f) => /\.(ya?ml|json)$/.test(f));
+
+  test.each(files)('%s: the same objects, findings and positions as the yaml path', (file) => {
+    const text = readFileSync(path.join(CORPUS, file), 'utf8');
+    const { objects, errors } = loadManifestsWithErrors(text, file);
+    expect(errors).toEqual([]);
+    expect(objects).toEqual(slowObjects(text));
+    const slow = loadManifestsWithErrors(text, file, { fast: false }).objects;
+    expect(validateManifests(objects)).toEqual(validateManifests(slow));
+    // Every field of every object, located both ways (keys, list items, absent fields' parents).
+    objects.forEach((o, i) => {
+      for (const p of fieldPaths(o)) expect([p, sourcePosition(o, p)]).toEqual([p, sourcePosition(slow[i], p)]);
+    });
+  });
+
+  const TRICKY: Record<string, string> = {
+    'core schema scalars':
+      'a: yes\nb: on\nc: 0o17\nd: 0x1F\ne: 1e3\nf: .inf\ng: ~\nh: 2024-01-01\ni: "007"\nj: 1_000\nk: +12\n',
+    'merge keys': 'base: &b {x: 1}\nthing:\n  <<: *b\n  y: 2\n',
+    'document markers with content': '--- {kind: A}\n--- # c\nkind: B\n---\n',
+    'block scalars holding dashes': 'kind: A\ndata:\n  s: |\n    ---\n    line\n---\nkind: B\n',
+    'a List': 'kind: List\nitems:\n- {kind: A}\n- {kind: B}\n',
+    JSON: '{"kind": "A", "spec": {"n": 1, "s": "x"}}',
+    CRLF: 'kind: A\r\nspec:\r\n  a: 1\r\n---\r\nkind: B\r\n',
+    'quoted keys and values': '"kind": \'A\'\n? complex\n: value\n',
+    'empty entries': 'kind: A\nlist:\n- \n- b\n-\n  - c\nmap:\n  k:\n  j: {a: , b: [x]}\n',
+    'flow and block mixed':
+      'kind: A\nspec: {containers: [{name: a, image: b}, {name: c}], x: [1, [2, 3]]}\nz:\n  -   a: 1\n      b: 2\n',
+    'comments between keys': 'kind: A # c\n# x\nspec:\n  # y\n  a: 1 # z\n  b:\n    # w\n    - 1\n',
+  };
+
+  test.each(Object.entries(TRICKY))('%s: the same objects and positions', (_name, text) => {
+    const { objects } = loadManifestsWithErrors(text);
+    expect(objects).toEqual(slowObjects(text));
+    const slow = loadManifestsWithErrors(text, undefined, { fast: false }).objects;
+    objects.forEach((o, i) => {
+      for (const p of fieldPaths(o)) expect([p, sourcePosition(o, p)]).toEqual([p, sourcePosition(slow[i], p)]);
+    });
+  });
+
+  test('positions are counted from the start of the input, in every document', () => {
+    const text = '# head\nkind: A\nmetadata: {name: a}\n---\n\nkind: B\nspec:\n  containers:\n  - image: x\n';
+    const [a, b] = loadManifestsWithErrors(text, 'f.yaml').objects;
+    expect(sourcePosition(a, 'metadata.name')).toEqual({ source: 'f.yaml', line: 3, column: 12 });
+    expect(sourcePosition(b, 'spec.containers[0].image')).toEqual({ source: 'f.yaml', line: 9, column: 5 });
+  });
+
+  test('errors are reported by the yaml path, as before', () => {
+    const { objects, errors } = loadManifestsWithErrors('kind: A\n---\nkind: [unclosed\n---\nkind: C\n', 'f.yaml');
+    expect(objects).toEqual([{ kind: 'A' }, { kind: 'C' }]);
+    expect(errors).toEqual([expect.objectContaining({ source: 'f.yaml', line: 4 })]);
+  });
+});
+
+describe('fast path, generated documents', () => {
+  const key = fc.oneof(
+    fc.constantFrom('kind', 'spec', 'metadata', 'name', 'image', 'kubernetes.io/os', 'a b', 'x'),
+    fc.string({ minLength: 1, maxLength: 6 }),
+  );
+  const scalar = fc.oneof(
+    fc.string({ maxLength: 8 }),
+    fc.integer(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.constantFrom('yes', 'on', '0o17', '1e3', '~', '---', '- x', 'a: b', '#c', "it's", '"q"'),
+  );
+  const value = fc.letrec((tie) => ({
+    node: fc.oneof({ depthSize: 'small' }, scalar, tie('list'), tie('map')),
+    list: fc.array(tie('node'), { maxLength: 4 }),
+    map: fc.dictionary(key, tie('node'), { maxKeys: 4 }),
+  })).map;
+
+  test('the same objects and positions as the yaml path, in block and flow styles', () => {
+    fc.assert(
+      fc.property(
+        fc.array(value, { minLength: 1, maxLength: 3 }),
+        fc.record({ flow: fc.boolean(), indentSeq: fc.boolean(), indent: fc.constantFrom(2, 4) }),
+        (docs, style) => {
+          const text = docs
+            .map((d) =>
+              stringify(
+                { kind: 'Thing', ...d },
+                {
+                  indent: style.indent,
+                  indentSeq: style.indentSeq,
+                  ...(style.flow ? { collectionStyle: 'flow' as const } : {}),
+                },
+              ),
+            )
+            .join('---\n');
+          const fast = loadManifestsWithErrors(text, 'gen.yaml');
+          const slow = loadManifestsWithErrors(text, 'gen.yaml', { fast: false });
+          expect(fast).toEqual(slow);
+          fast.objects.forEach((o, i) => {
+            for (const p of fieldPaths(o))
+              expect([p, sourcePosition(o, p)]).toEqual([p, sourcePosition(slow.objects[i], p)]);
+          });
+        },
+      ),
+      { numRuns: Number(process.env.FAST_LOAD_RUNS ?? 300), seed: Number(process.env.FAST_LOAD_SEED ?? 20261125) },
+    );
+  });
+});
