@@ -3,6 +3,8 @@
  * `./<rule-id>.ts`.
  */
 import aksWindowsAgentPool from './aks-windows-agent-pool';
+import apiUnknownField from './api-unknown-field';
+import apiVersionRemoved from './api-version-removed';
 import aksWindowsCluster from './aks-windows-cluster';
 import aksWindowsFips from './aks-windows-fips';
 import aksWindowsNetworkPlugin from './aks-windows-network-plugin';
@@ -44,6 +46,7 @@ import imageFloatingTag from './image-floating-tag';
 import imageLegacyRepository from './image-legacy-repository';
 import imageSac from './image-sac';
 import inputInvalidDocument from './input-invalid-document';
+import memoryTooSmall from './memory-too-small';
 import linuxNodeSelectorMissing from './linux-node-selector-missing';
 import podSecurityLevel from './pod-security-level';
 import runtimeclassHandler from './runtimeclass-handler';
@@ -84,6 +87,8 @@ import windowsTolerationMissing from './windows-toleration-missing';
 import windowsVolumeDevices from './windows-volume-devices';
 
 export const RULE_MODULES = [
+  apiVersionRemoved,
+  apiUnknownField,
   windowsForbiddenField,
   windowsLinuxOnlyField,
   windowsOsName,
@@ -132,6 +137,7 @@ export const RULE_MODULES = [
   windowsLinuxVolumeType,
   windowsNfsVolume,
   windowsDnsHostNet,
+  memoryTooSmall,
   windowsMemoryRequestLimit,
   windowsHugepages,
   windowsTcpProbe,

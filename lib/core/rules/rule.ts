@@ -100,6 +100,7 @@ export type RuleCheck<C extends string = string> =
 export interface DocumentRuleContext {
   /** The document's index in the input (0-based). */
   readonly position: number;
+  readonly options: ValidateOptions;
 }
 
 export interface RuleModule<Id extends string = string, C extends string = string> {

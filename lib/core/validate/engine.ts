@@ -138,7 +138,7 @@ export function validateManifests(objects: readonly unknown[], options: Validate
     const report = sink.reporter(i, obj, loc?.podMetadata);
     for (const r of rules.document) {
       r.target = report;
-      r.check.run(obj, { position: i }, r.emit);
+      r.check.run(obj, { position: i, options: opts }, r.emit);
     }
     // Only Kubernetes objects are read further: the document rules said what the others lack.
     if (missingObjectFields(obj)?.length !== 0) return;

@@ -1,0 +1,48 @@
+/**
+ * api-unknown-field: a field the object's type does not have (a capital-E `Effect` in a toleration), which kubectl
+ * refuses under its default strict field validation (`--validate=strict`, the default since 1.27: `strict decoding
+ * error: unknown field "spec.tolerations[0].Effect"`;
+ * https://kubernetes.io/docs/reference/using-api/api-concepts/#field-validation). Without strict validation the
+ * server drops the field silently, which is worse: the toleration then has no effect. Fields are looked up in the
+ * OpenAPI definitions of the target version (lib/core/api/schema.ts); only built-in API groups are checked, never
+ * custom resources.
+ */
+import { apiSchema, closeFieldNames, groupOf, isBuiltinGroup, targetMinor, unknownFields } from '../api/schema';
+import { REMOVED_GROUPS } from '../api/removed';
+import { missingObjectFields, type Rec } from '../validate/util';
+import { FIELD_VALIDATION } from './docs';
+import { defineRule } from './rule';
+
+export default defineRule({
+  meta: {
+    id: 'api-unknown-field',
+    family: 'api-server',
+    defaultSeverity: 'error',
+    summary: 'A field the Kubernetes API does not have for that kind (a misspelling such as Effect for effect).',
+    rationale:
+      "kubectl's default strict field validation refuses an unknown field; with validation off the server drops it, so the setting (a toleration's effect, a resource limit) silently does nothing.",
+    docs: FIELD_VALIDATION,
+    severityReason: 'kubectl apply fails with a strict decoding error (or the field is silently dropped).',
+  },
+  check: {
+    scope: 'document',
+    run(doc, { options }, report) {
+      if (missingObjectFields(doc)?.length !== 0) return;
+      const object = doc as Rec & { apiVersion: string; kind: string };
+      if (!isBuiltinGroup(groupOf(object.apiVersion), REMOVED_GROUPS)) return;
+      // An apiVersion/kind the version does not serve is api-version-removed's finding, not a field's.
+      const type = apiSchema(targetMinor(options.kubernetesVersion)).kinds.get(`${object.apiVersion}/${object.kind}`);
+      if (!type) return;
+      for (const f of unknownFields(object, type)) {
+        const close = f.close.length > 0 ? f.close : closeFieldNames(f.type, f.name);
+        report(
+          f.path,
+          `${f.path}: unknown field "${f.name}" (${f.type.name.replace(/^Kube(\w+)Props$/, '$1')} has no such field): kubectl's strict field validation refuses it, and without validation the server drops it.`,
+          close.length > 0
+            ? `Did you mean ${close.map((c) => `'${c}'`).join(' or ')}? Field names are case-sensitive.`
+            : 'Remove the field, or move it to where it belongs.',
+        );
+      }
+    },
+  },
+});

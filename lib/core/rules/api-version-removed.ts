@@ -1,0 +1,92 @@
+/**
+ * api-version-removed: an object whose apiVersion the target Kubernetes version does not serve (a removed beta such
+ * as extensions/v1beta1 or apps/v1beta1 Deployments, node.k8s.io/v1beta1 RuntimeClass), which the API server
+ * refuses: `no matches for kind "Deployment" in version "extensions/v1beta1"`
+ * (https://kubernetes.io/docs/reference/using-api/deprecation-guide/). Only the built-in API groups are judged: any
+ * other group is a custom resource, served by its CRD.
+ */
+import { apiSchema, groupOf, isBuiltinGroup, knownMinors, servedIn, targetMinor } from '../api/schema';
+import { REMOVED_GROUPS, removedApi } from '../api/removed';
+import { missingObjectFields, type Rec } from '../validate/util';
+import { DEPRECATION_GUIDE } from './docs';
+import { defineRule } from './rule';
+
+/**
+ * Kinds of built-in groups the generated schema does not list: core/v1 Event (the generator keeps
+ * events.k8s.io/v1 Event under that name), the discovery documents and kubectl's List.
+ */
+export const UNLISTED_KINDS: ReadonlySet<string> = new Set([
+  'v1/Event',
+  'v1/EventList',
+  'v1/List',
+  'v1/APIGroup',
+  'v1/APIGroupList',
+  'v1/APIResourceList',
+  'v1/APIVersions',
+]);
+
+/** The apiVersions (of the target's) that serve `kind` in `group` or in `replacement`'s group. */
+function servedAlternatives(kind: string, group: string, minor: number): string[] {
+  const schema = apiSchema(minor);
+  const out: string[] = [];
+  for (const gvk of schema.kinds.keys()) {
+    const gv = gvk.slice(0, gvk.lastIndexOf('/'));
+    if (gvk.slice(gv.length + 1) === kind && groupOf(gv) === group) out.push(gv);
+  }
+  return out;
+}
+
+export default defineRule({
+  meta: {
+    id: 'api-version-removed',
+    family: 'api-server',
+    defaultSeverity: 'error',
+    summary: 'An apiVersion/kind the target Kubernetes version does not serve (a removed beta API).',
+    rationale:
+      'The API server refuses objects of API versions it no longer serves (extensions/v1beta1 and apps/v1beta1 Deployments since 1.16, node.k8s.io/v1beta1 RuntimeClass since 1.25): the manifest does not apply.',
+    docs: DEPRECATION_GUIDE,
+    severityReason: 'kubectl apply fails: no matches for the kind in that version.',
+  },
+  check: {
+    scope: 'document',
+    run(doc, { options }, report) {
+      if (missingObjectFields(doc)?.length !== 0) return;
+      const { apiVersion, kind } = doc as Rec & { apiVersion: string; kind: string };
+      const group = groupOf(apiVersion);
+      if (!isBuiltinGroup(group, REMOVED_GROUPS)) return;
+      const gvk = `${apiVersion}/${kind}`;
+      if (UNLISTED_KINDS.has(gvk)) return;
+      const minor = targetMinor(options.kubernetesVersion);
+      const removal = removedApi(apiVersion, kind);
+      const target = `Kubernetes 1.${minor}`;
+      if (removal && minor >= removal.removedIn) {
+        const instead = removal.replacement
+          ? `Use apiVersion: ${removal.replacement} (check the fields the new version changed: ${DEPRECATION_GUIDE}).`
+          : `${removal.note ?? 'No replacement.'}.`;
+        report(
+          'apiVersion',
+          `${apiVersion} ${kind} was removed in Kubernetes 1.${removal.removedIn}: ${target} refuses it (no matches for kind "${kind}" in version "${apiVersion}").`,
+          instead,
+        );
+        return;
+      }
+      // Served-ness beyond the guide's table is known only for the minors the schema data covers.
+      const minors = knownMinors();
+      if (removal || minor < minors[0] || minor > minors[minors.length - 1]) return;
+      if (apiSchema(minor).kinds.has(gvk)) return;
+      const served = servedIn(gvk);
+      const alternatives = servedAlternatives(kind, group, minor);
+      const instead =
+        alternatives.length > 0
+          ? `Use apiVersion: ${alternatives.join(' or ')}.`
+          : 'Check the apiVersion and kind (kubectl api-resources lists what the cluster serves).';
+      const why =
+        served.length === 0
+          ? `Kubernetes serves no kind "${kind}" in ${apiVersion}`
+          : served[0] > minor
+            ? `${apiVersion} ${kind} is served from Kubernetes 1.${served[0]}, not by ${target}`
+            : `${apiVersion} ${kind} was removed in Kubernetes 1.${served[served.length - 1] + 1}: ${target} does not serve it`;
+      report('apiVersion', `${why}.`, instead);
+    },
+  },
+});
