@@ -87,12 +87,12 @@ import windowsTolerationMissing from './windows-toleration-missing';
 import windowsVolumeDevices from './windows-volume-devices';
 
 export const RULE_MODULES = [
-  apiVersionRemoved,
-  apiUnknownField,
   windowsForbiddenField,
   windowsLinuxOnlyField,
   windowsOsName,
   windowsOptionsOnLinuxPod,
+  apiVersionRemoved,
+  apiUnknownField,
   windowsOsUnset,
   windowsRunAsUserName,
   gmsaNameFormat,
