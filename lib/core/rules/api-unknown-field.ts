@@ -23,6 +23,13 @@ export default defineRule({
       "kubectl's default strict field validation refuses an unknown field; with validation off the server drops it, so the setting (a toleration's effect, a resource limit) silently does nothing.",
     docs: FIELD_VALIDATION,
     severityReason: 'kubectl apply fails with a strict decoding error (or the field is silently dropped).',
+    cases: [
+      {
+        name: 'newer-target',
+        severity: 'warning',
+        when: 'The target Kubernetes version is newer than the API data the package has: the field may be new in it.',
+      },
+    ],
   },
   check: {
     scope: 'document',
@@ -31,16 +38,23 @@ export default defineRule({
       const object = doc as Rec & { apiVersion: string; kind: string };
       if (!isBuiltinGroup(groupOf(object.apiVersion), REMOVED_GROUPS)) return;
       // An apiVersion/kind the version does not serve is api-version-removed's finding, not a field's.
-      const type = apiSchema(targetMinor(options.kubernetesVersion)).kinds.get(`${object.apiVersion}/${object.kind}`);
+      const minor = targetMinor(options.kubernetesVersion);
+      const schema = apiSchema(minor);
+      const type = schema.kinds.get(`${object.apiVersion}/${object.kind}`);
       if (!type) return;
+      const newer = minor > schema.minor;
+      const caveat = newer
+        ? ` (by the API of Kubernetes 1.${schema.minor}, the newest this package knows: 1.${minor} may have added it)`
+        : '';
       for (const f of unknownFields(object, type)) {
         const close = f.close.length > 0 ? f.close : closeFieldNames(f.type, f.name);
         report(
           f.path,
-          `${f.path}: unknown field "${f.name}" (${f.type.name.replace(/^Kube(\w+)Props$/, '$1')} has no such field): kubectl's strict field validation refuses it, and without validation the server drops it.`,
+          `${f.path}: unknown field "${f.name}" (${f.type.name.replace(/^Kube(\w+)Props$/, '$1')} has no such field${caveat}): kubectl's strict field validation refuses it, and without validation the server drops it.`,
           close.length > 0
             ? `Did you mean ${close.map((c) => `'${c}'`).join(' or ')}? Field names are case-sensitive.`
             : 'Remove the field, or move it to where it belongs.',
+          newer ? 'newer-target' : undefined,
         );
       }
     },
