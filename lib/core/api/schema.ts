@@ -150,6 +150,8 @@ export function servedIn(gvk: string): number[] {
 export interface UnknownField {
   /** API-server path of the field: `spec.template.spec.tolerations[0].Effect`. */
   readonly path: string;
+  /** API-server path of the mapping that holds it: `spec.template.spec.tolerations[0]`. */
+  readonly parent: string;
   readonly name: string;
   /** The type's field names that are close to it, closest first. */
   readonly close: readonly string[];
@@ -159,7 +161,8 @@ export interface UnknownField {
 
 const PLAIN = /^[A-Za-z_$][\w$-]*$/;
 
-function fieldPath(base: string, name: string): string {
+/** `base.name`, or `base[name]` when the name is not a plain identifier. */
+export function fieldPath(base: string, name: string): string {
   if (!PLAIN.test(name)) return `${base}[${name}]`;
   return base === '' ? name : `${base}.${name}`;
 }
@@ -180,7 +183,7 @@ export function unknownFields(value: unknown, type: ApiType, path = '', out: Unk
     const child = (value as Record<string, unknown>)[name];
     const field = type.fields.get(name);
     if (field === undefined) {
-      out.push({ path: fieldPath(path, name), name, close: closeFieldNames(type, name), type });
+      out.push({ path: fieldPath(path, name), parent: path, name, close: closeFieldNames(type, name), type });
       continue;
     }
     // A type with no fields of its own (free-form JSON) is not checked inside.

@@ -7,11 +7,45 @@
  * OpenAPI definitions of the target version (lib/core/api/schema.ts); only built-in API groups are checked, never
  * custom resources.
  */
-import { apiSchema, closeFieldNames, groupOf, isBuiltinGroup, targetMinor, unknownFields } from '../api/schema';
+import {
+  apiSchema,
+  closeFieldNames,
+  fieldPath,
+  groupOf,
+  isBuiltinGroup,
+  newestMinor,
+  targetMinor,
+  unknownFields,
+} from '../api/schema';
 import { REMOVED_GROUPS } from '../api/removed';
+import type { Fixer } from '../validate/fixes';
 import { missingObjectFields, type Rec } from '../validate/util';
 import { FIELD_VALIDATION } from './docs';
 import { defineRule } from './rule';
+
+/**
+ * Renames a field whose name differs from a known one only in case (`Effect` → `effect`), when the mapping does not
+ * have the known name already: what was meant is then certain. Fixes run on pods (lib/core/fix), so this covers pod
+ * fields; the newest API data names the field (a fixer does not see the target version; a case-only rename does
+ * not differ between versions).
+ */
+const renameCase: Fixer = ({ diagnostic, pod }) => {
+  const object = pod.obj;
+  const type = apiSchema(newestMinor()).kinds.get(`${String(object.apiVersion)}/${String(object.kind)}`);
+  const found = type && unknownFields(object, type).find((f) => f.path === diagnostic.path);
+  if (!found) return [];
+  const same = found.close.filter((c) => c.toLowerCase() === found.name.toLowerCase());
+  const segments = diagnostic.location?.segments;
+  if (same.length !== 1 || !segments) return [];
+  let holder: unknown = object;
+  for (const s of segments.slice(0, -1)) holder = (holder as Record<string | number, unknown> | undefined)?.[s];
+  if (typeof holder !== 'object' || holder === null || Object.hasOwn(holder, same[0])) return [];
+  const value = (holder as Record<string, unknown>)[found.name];
+  return [
+    { op: 'set', path: fieldPath(found.parent, same[0]), value },
+    { op: 'remove', path: found.path },
+  ];
+};
 
 export default defineRule({
   meta: {
@@ -23,6 +57,7 @@ export default defineRule({
       "kubectl's default strict field validation refuses an unknown field; with validation off the server drops it, so the setting (a toleration's effect, a resource limit) silently does nothing.",
     docs: FIELD_VALIDATION,
     severityReason: 'kubectl apply fails with a strict decoding error (or the field is silently dropped).',
+    fixable: 'Renames a pod field that differs from a known one only in case (Effect to effect).',
     cases: [
       {
         name: 'newer-target',
@@ -31,6 +66,7 @@ export default defineRule({
       },
     ],
   },
+  fix: renameCase,
   check: {
     scope: 'document',
     run(doc, { options }, report) {
