@@ -7,7 +7,8 @@
  */
 import { apiSchema, groupOf, isBuiltinGroup, knownMinors, servedIn, targetMinor } from '../api/schema';
 import { REMOVED_GROUPS, removedApi } from '../api/removed';
-import { missingObjectFields, type Rec } from '../validate/util';
+import type { Fixer } from '../validate/fixes';
+import { isRecord, missingObjectFields, rec, type Rec } from '../validate/util';
 import { DEPRECATION_GUIDE } from './docs';
 import { defineRule } from './rule';
 
@@ -36,6 +37,33 @@ function servedAlternatives(kind: string, group: string, minor: number): string[
   return out;
 }
 
+/**
+ * Beta workload fields apps/v1 does not have (extensions/v1beta1 DeploymentSpec.rollbackTo, DaemonSetSpec
+ * .templateGeneration): an object with one is not moved, since what replaces them is the user's call.
+ */
+const BETA_ONLY_SPEC_FIELDS = ['rollbackTo', 'templateGeneration'];
+
+/**
+ * Moves a workload of a removed beta (extensions/v1beta1, apps/v1beta1, apps/v1beta2) to apps/v1, as `kubectl
+ * convert` did: apps/v1 requires spec.selector, which the betas defaulted from the template's labels
+ * (https://kubernetes.io/docs/reference/using-api/deprecation-guide/#deployment-v116), so it is written out from
+ * them. Anything else apps/v1 lacks is then an unknown field, reported as such.
+ */
+const toAppsV1: Fixer = ({ pod }) => {
+  const object = pod.obj;
+  const removal = removedApi(String(object.apiVersion), String(object.kind));
+  if (removal?.replacement !== 'apps/v1') return [];
+  const spec = rec(object, 'spec');
+  if (!spec || BETA_ONLY_SPEC_FIELDS.some((f) => Object.hasOwn(spec, f))) return [];
+  if (spec.selector !== undefined) return [{ op: 'set', path: 'apiVersion', value: 'apps/v1' }];
+  const labels = rec(rec(rec(spec, 'template'), 'metadata'), 'labels');
+  if (!isRecord(labels) || Object.keys(labels).length === 0) return [];
+  return [
+    { op: 'set', path: 'apiVersion', value: 'apps/v1' },
+    { op: 'set', path: 'spec.selector', value: { matchLabels: { ...labels } } },
+  ];
+};
+
 export default defineRule({
   meta: {
     id: 'api-version-removed',
@@ -46,7 +74,10 @@ export default defineRule({
       'The API server refuses objects of API versions it no longer serves (extensions/v1beta1 and apps/v1beta1 Deployments since 1.16, node.k8s.io/v1beta1 RuntimeClass since 1.25): the manifest does not apply.',
     docs: DEPRECATION_GUIDE,
     severityReason: 'kubectl apply fails: no matches for the kind in that version.',
+    fixable:
+      'Moves a Deployment, DaemonSet, ReplicaSet or StatefulSet of a removed beta to apps/v1, writing out spec.selector from the template labels as the beta defaulted it.',
   },
+  fix: toAppsV1,
   check: {
     scope: 'document',
     run(doc, { options }, report) {
