@@ -26,7 +26,15 @@ export const UNLISTED_KINDS: ReadonlySet<string> = new Set([
   'v1/APIVersions',
 ]);
 
-/** The apiVersions (of the target's) that serve `kind` in `group` or in `replacement`'s group. */
+/** Kubernetes' version priority: GA before beta before alpha, higher numbers first (v1, v1beta3, v1beta2, v1alpha1). */
+function versionRank(apiVersion: string): number {
+  const m = /v(\d+)(?:(alpha|beta)(\d+))?$/.exec(apiVersion);
+  if (!m) return 0;
+  const level = m[2] === undefined ? 2 : m[2] === 'beta' ? 1 : 0;
+  return level * 1e6 + Number(m[1]) * 1e3 + Number(m[3] ?? 0);
+}
+
+/** The apiVersions of `group` that serve `kind` in the target, the preferred first. */
 function servedAlternatives(kind: string, group: string, minor: number): string[] {
   const schema = apiSchema(minor);
   const out: string[] = [];
@@ -34,7 +42,7 @@ function servedAlternatives(kind: string, group: string, minor: number): string[
     const gv = gvk.slice(0, gvk.lastIndexOf('/'));
     if (gvk.slice(gv.length + 1) === kind && groupOf(gv) === group) out.push(gv);
   }
-  return out;
+  return out.sort((a, b) => versionRank(b) - versionRank(a));
 }
 
 /**
@@ -91,8 +99,16 @@ export default defineRule({
       const removal = removedApi(apiVersion, kind);
       const target = `Kubernetes 1.${minor}`;
       if (removal && minor >= removal.removedIn) {
-        const instead = removal.replacement
-          ? `Use apiVersion: ${removal.replacement} (check the fields the new version changed: ${DEPRECATION_GUIDE}).`
+        // The guide names today's replacement; a target that does not serve it yet (flowcontrol v1 before 1.29) is
+        // told what it does serve.
+        const minors = knownMinors();
+        const inData = minor >= minors[0] && minor <= minors[minors.length - 1];
+        const replacement =
+          removal.replacement && inData && !apiSchema(minor).kinds.has(`${removal.replacement}/${kind}`)
+            ? servedAlternatives(kind, groupOf(removal.replacement), minor).join(' or ') || removal.replacement
+            : removal.replacement;
+        const instead = replacement
+          ? `Use apiVersion: ${replacement} (check the fields the new version changed: ${DEPRECATION_GUIDE}).`
           : `${removal.note ?? 'No replacement.'}.`;
         report(
           'apiVersion',

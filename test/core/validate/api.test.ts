@@ -104,6 +104,14 @@ describe('api-version-removed', () => {
     expect(of(lint(text, { kubernetesVersion: '1.32' }), 'api-version-removed')).toHaveLength(1);
   });
 
+  test('the replacement is one the target serves: flowcontrol v1beta3 on 1.28 (v1 only from 1.29)', () => {
+    const text = 'apiVersion: flowcontrol.apiserver.k8s.io/v1beta1\nkind: FlowSchema\nmetadata: {name: f}\nspec: {}\n';
+    const [old] = of(lint(text, { kubernetesVersion: '1.28' }), 'api-version-removed');
+    expect(old.fix).toMatch(/^Use apiVersion: flowcontrol\.apiserver\.k8s\.io\/v1beta3 or /);
+    const [now] = of(lint(text, { kubernetesVersion: '1.30' }), 'api-version-removed');
+    expect(now.fix).toMatch(/^Use apiVersion: flowcontrol\.apiserver\.k8s\.io\/v1 /);
+  });
+
   test('an unknown kind in a built-in group; custom resources and core Events are not judged', () => {
     const text = [
       'apiVersion: apps/v1\nkind: Deploymnet\nmetadata: {name: a}',
