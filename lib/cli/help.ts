@@ -1,4 +1,5 @@
 /** The `--help` texts. Exit codes and input handling are documented here, where users look for them. */
+import { newestMinor } from '../core/api/schema';
 import { WINDOWS_RELEASES } from '../core/releases';
 import { CONFIG_ENV, CONFIG_FILE_NAMES } from '../core/config';
 import { SUPPRESS_ANNOTATION_PREFIX } from '../core/validate/types';
@@ -143,7 +144,9 @@ Options:
   --windows-release <${WINDOWS_RELEASES.join('|')}>
                                    the Windows Server release of the cluster's Windows nodes, for
                                    image compatibility checks when a pod does not pin one
-  --kubernetes-version <1.x>       the cluster's Kubernetes version, for version-dependent rules
+  --kubernetes-version <1.x>       the cluster's Kubernetes version (default 1.${newestMinor()}, the newest known):
+                                   objects are checked against its API (removed apiVersions, unknown
+                                   fields), and version-dependent rules follow it
   --cloud <eks|aks|gke>            the cloud the cluster runs on: GKE taints Windows nodes (a missing
                                    toleration is a warning), EKS reads the kubernetes.io/os nodeSelector
   -q, --quiet                      report errors only

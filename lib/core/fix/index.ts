@@ -214,6 +214,11 @@ export function fixManifests(text: string, options: FixOptions & { readonly sour
   };
 }
 
+/** Why a rule's fix removes a field, when it is not that the field is Linux-only. */
+const REMOVAL_REASONS: Readonly<Record<string, string>> = {
+  'api-unknown-field': 'an unknown field, renamed to the known name it differs from only in case',
+};
+
 /** Rules whose fix removes a field the API server rejects once the pod has spec.os.name: windows. */
 const FORBIDDEN_FIELD_RULES: ReadonlySet<string> = new Set(['windows-forbidden-field', 'windows-linux-only-field']);
 
@@ -289,7 +294,7 @@ function describe(edit: FixEdit, ruleId: string, resource: ResourceRef, previous
         path: edit.path,
         previous,
         resource,
-        message: `removed ${edit.path} ${show(previous)}: Linux-only, the API server forbids it on Windows pods${rule}.`,
+        message: `removed ${edit.path} ${show(previous)}: ${REMOVAL_REASONS[ruleId] ?? 'Linux-only, the API server forbids it on Windows pods'}${rule}.`,
       };
     default: {
       const unknownEdit: never = edit;

@@ -14,3 +14,6 @@ export const CREDSPEC =
 export const GMSA_NON_DOMAIN = 'https://github.com/kubernetes-sigs/windows-gmsa';
 export const OBJECTS = 'https://kubernetes.io/docs/concepts/overview/working-with-objects/';
 export const ANNOTATIONS = 'https://kubernetes.io/docs/concepts/overview/working-with-objects/annotations/';
+export const DEPRECATION_GUIDE = 'https://kubernetes.io/docs/reference/using-api/deprecation-guide/';
+export const FIELD_VALIDATION = 'https://kubernetes.io/docs/reference/using-api/api-concepts/#field-validation';
+export const QUANTITY = 'https://kubernetes.io/docs/reference/kubernetes-api/common-definitions/quantity/';

@@ -3,6 +3,8 @@
  * `./<rule-id>.ts`.
  */
 import aksWindowsAgentPool from './aks-windows-agent-pool';
+import apiUnknownField from './api-unknown-field';
+import apiVersionRemoved from './api-version-removed';
 import aksWindowsCluster from './aks-windows-cluster';
 import aksWindowsFips from './aks-windows-fips';
 import aksWindowsNetworkPlugin from './aks-windows-network-plugin';
@@ -44,6 +46,7 @@ import imageFloatingTag from './image-floating-tag';
 import imageLegacyRepository from './image-legacy-repository';
 import imageSac from './image-sac';
 import inputInvalidDocument from './input-invalid-document';
+import memoryTooSmall from './memory-too-small';
 import suppressionInvalid from './suppression-invalid';
 import linuxNodeSelectorMissing from './linux-node-selector-missing';
 import podSecurityLevel from './pod-security-level';
@@ -89,6 +92,8 @@ export const RULE_MODULES = [
   windowsLinuxOnlyField,
   windowsOsName,
   windowsOptionsOnLinuxPod,
+  apiVersionRemoved,
+  apiUnknownField,
   windowsOsUnset,
   windowsRunAsUserName,
   gmsaNameFormat,
@@ -133,6 +138,7 @@ export const RULE_MODULES = [
   windowsLinuxVolumeType,
   windowsNfsVolume,
   windowsDnsHostNet,
+  memoryTooSmall,
   windowsMemoryRequestLimit,
   windowsHugepages,
   windowsTcpProbe,

@@ -100,6 +100,7 @@ export type RuleCheck<C extends string = string> =
 export interface DocumentRuleContext {
   /** The document's index in the input (0-based). */
   readonly position: number;
+  readonly options: ValidateOptions;
   /** Every rule id of the catalogue (what a suppression may name). */
   readonly ruleIds: ReadonlySet<string>;
 }

@@ -141,7 +141,7 @@ export function validateManifests(objects: readonly unknown[], options: Validate
     const report = sink.reporter(i, obj, loc);
     for (const r of rules.document) {
       r.target = report;
-      r.check.run(obj, { position: i, ruleIds: RULE_IDS }, r.emit);
+      r.check.run(obj, { position: i, options: opts, ruleIds: RULE_IDS }, r.emit);
     }
     // Only Kubernetes objects are read further: the document rules said what the others lack.
     if (missingObjectFields(obj)?.length !== 0) return;

@@ -146,8 +146,10 @@ export interface ValidateOptions {
    */
   readonly windowsRelease?: WindowsRelease;
   /**
-   * The Kubernetes version of the cluster (`1.30`), for version-dependent rules (Pod Security, releases).
-   * @default - the newest rules
+   * The Kubernetes version of the cluster (`1.30`): objects are checked against its API (apiVersions it no longer
+   * serves, fields its types do not have: lib/core/api), and version-dependent rules (Pod Security, releases)
+   * follow it.
+   * @default - the newest version the package knows (its API data, its rules)
    */
   readonly kubernetesVersion?: string;
   /**

@@ -1,0 +1,55 @@
+/**
+ * memory-too-small: a memory request or limit below a mebibyte, almost always a misread suffix: `800m` is 800
+ * milli-bytes, 0.8 bytes, not 800 megabytes (`m` is milli; mega is `M`, mebi `Mi`:
+ * https://kubernetes.io/docs/reference/kubernetes-api/common-definitions/quantity/). No process runs in that: a
+ * limit that small is refused or kills the container at start (Docker documents a floor of 6 MiB:
+ * https://docs.docker.com/engine/containers/resource_constraints/#limit-a-containers-access-to-memory), and a
+ * request that small reserves nothing on the node.
+ */
+import { parseQuantity } from '../validate/quantity';
+import { join, own, rec, show } from '../validate/util';
+import { QUANTITY } from './docs';
+import { defineRule } from './rule';
+
+/** A mebibyte: below it a memory quantity cannot be meant. */
+const MIN_MEMORY = 2 ** 20;
+
+/** What the author most likely meant: `800m` → `800Mi`, a bare `512` → `512Mi`. */
+function meant(value: unknown): string | undefined {
+  const m = /^\s*(\d+(?:\.\d+)?)(m|k|)\s*$/.exec(String(value));
+  if (!m) return undefined;
+  return `${m[1]}${m[2] === 'k' ? 'Ki' : 'Mi'}`;
+}
+
+export default defineRule({
+  meta: {
+    id: 'memory-too-small',
+    family: 'resources',
+    defaultSeverity: 'error',
+    summary: 'A memory request or limit below 1Mi (memory: 800m is 0.8 bytes).',
+    rationale:
+      'm is milli, not mega: memory: 800m asks for 0.8 bytes. A limit that small cannot start a container; a request that small means the scheduler reserves nothing.',
+    docs: QUANTITY,
+    severityReason: 'The container cannot start under such a limit; such a request is never what was meant.',
+  },
+  check: {
+    scope: 'pod',
+    run(p, _context, report) {
+      for (const c of p.containers) {
+        const resources = rec(c.c, 'resources');
+        for (const section of ['requests', 'limits'] as const) {
+          const value = own(rec(resources, section), 'memory');
+          const bytes = parseQuantity(value);
+          if (bytes === undefined || bytes <= 0 || bytes >= MIN_MEMORY) continue;
+          const path = join(c.path, 'resources', section, 'memory');
+          const guess = meant(value);
+          report(
+            path,
+            `${path} ${show(value)} is ${+bytes.toPrecision(6)} bytes${/m\s*$/.test(String(value)) ? " ('m' is milli, not mega)" : ''}: no container runs in less than a mebibyte.`,
+            guess ? `Write ${guess} (mebibytes) if that is what was meant.` : 'Write the amount in Mi or Gi.',
+          );
+        }
+      }
+    },
+  },
+});

@@ -1,0 +1,201 @@
+/**
+ * The whole object against the API of the target Kubernetes version, on the shapes the real-world corpus showed:
+ * an extensions/v1beta1 Deployment (microsoft/SDN samples), a Windows toleration with a capital-E `Effect`, and
+ * `memory: 800m` (Azure/aks-engine's cpu-consumption test workload).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadManifests, validateManifests, type Diagnostic } from 'k8s-windows';
+import { apiSchema, knownMinors, newestMinor, unknownFields } from '../../../lib/core/api/schema';
+import { REMOVED_APIS } from '../../../lib/core/api/removed';
+import { generate } from '../../../scripts/api-schema';
+
+const lint = (text: string, options = {}): Diagnostic[] => validateManifests(loadManifests(text), options);
+const of = (ds: Diagnostic[], rule: string) => ds.filter((d) => d.ruleId === rule);
+
+const SDN_DEPLOYMENT = `
+apiVersion: extensions/v1beta1
+kind: Deployment
+metadata:
+  labels:
+    app: win-webserver
+  name: win-webserver
+spec:
+  replicas: 2
+  template:
+    metadata:
+      labels:
+        app: win-webserver
+      name: win-webserver
+    spec:
+      containers:
+      - name: windowswebserver
+        image: mcr.microsoft.com/windows/servercore:ltsc2022
+        command: [powershell.exe, -command, "echo hi"]
+      nodeSelector:
+        kubernetes.io/os: windows
+`;
+
+const EFFECT_DAEMONSET = `
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: csi-node-win, namespace: kube-system}
+spec:
+  selector:
+    matchLabels: {app: csi-node-win}
+  template:
+    metadata:
+      labels: {app: csi-node-win}
+    spec:
+      nodeSelector: {kubernetes.io/os: windows}
+      tolerations:
+      - key: "node.kubernetes.io/os"
+        operator: "Equal"
+        value: "windows"
+        Effect: "NoSchedule"
+      containers:
+      - name: node
+        image: mcr.microsoft.com/oss/kubernetes-csi/csi-node-driver-registrar:v2.10.0
+`;
+
+const MEMORY_800M = `
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: validate-windows-cpu-consumption}
+spec:
+  selector:
+    matchLabels: {app: iis-2019}
+  template:
+    metadata:
+      labels: {app: iis-2019}
+    spec:
+      nodeSelector: {kubernetes.io/os: windows}
+      containers:
+      - name: iis
+        image: mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2019
+        resources:
+          limits: {cpu: .25, memory: 800m}
+          requests: {cpu: .25, memory: 300m}
+`;
+
+describe('api-version-removed', () => {
+  test('an extensions/v1beta1 Deployment: removed in 1.16, use apps/v1', () => {
+    const [d, ...rest] = of(lint(SDN_DEPLOYMENT), 'api-version-removed');
+    expect(rest).toEqual([]);
+    expect(d).toMatchObject({ path: 'apiVersion', severity: 'error' });
+    expect(d.message).toContain('removed in Kubernetes 1.16');
+    expect(d.fix).toContain('apps/v1');
+    // Its fields are not judged against a schema the version does not have.
+    expect(of(lint(SDN_DEPLOYMENT), 'api-unknown-field')).toEqual([]);
+  });
+
+  test('node.k8s.io/v1beta1 RuntimeClass follows the target version: served by 1.24, refused by 1.25', () => {
+    const text =
+      'apiVersion: node.k8s.io/v1beta1\nkind: RuntimeClass\nmetadata: {name: w}\nhandler: runhcs-wcow-process\n';
+    expect(of(lint(text, { kubernetesVersion: '1.24' }), 'api-version-removed')).toEqual([]);
+    const [d] = of(lint(text, { kubernetesVersion: '1.25' }), 'api-version-removed');
+    expect(d.message).toContain('removed in Kubernetes 1.25');
+    expect(d.fix).toContain('node.k8s.io/v1');
+  });
+
+  test('removals inside the data range come from the data: flowcontrol v1beta3 is gone in 1.32', () => {
+    const text = 'apiVersion: flowcontrol.apiserver.k8s.io/v1beta3\nkind: FlowSchema\nmetadata: {name: f}\nspec: {}\n';
+    expect(of(lint(text, { kubernetesVersion: '1.31' }), 'api-version-removed')).toEqual([]);
+    expect(of(lint(text, { kubernetesVersion: '1.32' }), 'api-version-removed')).toHaveLength(1);
+  });
+
+  test('the replacement is one the target serves: flowcontrol v1beta3 on 1.28 (v1 only from 1.29)', () => {
+    const text = 'apiVersion: flowcontrol.apiserver.k8s.io/v1beta1\nkind: FlowSchema\nmetadata: {name: f}\nspec: {}\n';
+    const [old] = of(lint(text, { kubernetesVersion: '1.28' }), 'api-version-removed');
+    expect(old.fix).toMatch(/^Use apiVersion: flowcontrol\.apiserver\.k8s\.io\/v1beta3 or /);
+    const [now] = of(lint(text, { kubernetesVersion: '1.30' }), 'api-version-removed');
+    expect(now.fix).toMatch(/^Use apiVersion: flowcontrol\.apiserver\.k8s\.io\/v1 /);
+  });
+
+  test('an unknown kind in a built-in group; custom resources and core Events are not judged', () => {
+    const text = [
+      'apiVersion: apps/v1\nkind: Deploymnet\nmetadata: {name: a}',
+      'apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: b}\nspec: {Effect: x}',
+      'apiVersion: windows.k8s.io/v1\nkind: GMSACredentialSpec\nmetadata: {name: c}\ncredspec: {}',
+      'apiVersion: v1\nkind: Event\nmetadata: {name: d}\nreason: Pulled',
+    ].join('\n---\n');
+    const ds = lint(text);
+    expect(of(ds, 'api-version-removed').map((d) => d.resource.kind)).toEqual(['Deploymnet']);
+    expect(of(ds, 'api-unknown-field')).toEqual([]);
+  });
+
+  test('every removal the table words is one the schema data agrees with', () => {
+    const minors = knownMinors();
+    for (const r of REMOVED_APIS) {
+      for (const kind of r.kinds) {
+        for (const minor of minors) {
+          const served = apiSchema(minor).kinds.has(`${r.apiVersion}/${kind}`);
+          expect([`${r.apiVersion}/${kind} in 1.${minor}`, served]).toEqual([
+            `${r.apiVersion}/${kind} in 1.${minor}`,
+            minor < r.removedIn,
+          ]);
+        }
+      }
+    }
+  });
+});
+
+describe('api-unknown-field', () => {
+  test("a capital-E Effect in a Windows toleration: path and the close name 'effect'", () => {
+    const [d, ...rest] = of(lint(EFFECT_DAEMONSET), 'api-unknown-field');
+    expect(rest).toEqual([]);
+    expect(d).toMatchObject({ path: 'spec.template.spec.tolerations[0].Effect', severity: 'error' });
+    expect(d.message).toContain('unknown field "Effect"');
+    expect(d.fix).toContain("'effect'");
+  });
+
+  test('fields follow the target version: pod-level resources exist from 1.32', () => {
+    const text = `apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  resources: {limits: {memory: 1Gi}}
+  containers: [{name: c, image: nginx}]
+`;
+    expect(of(lint(text, { kubernetesVersion: '1.31' }), 'api-unknown-field').map((d) => d.path)).toEqual([
+      'spec.resources',
+    ]);
+    expect(of(lint(text, { kubernetesVersion: '1.32' }), 'api-unknown-field')).toEqual([]);
+    expect(of(lint(text), 'api-unknown-field')).toEqual([]);
+  });
+
+  test('maps of typed values are checked inside; free-form maps are not', () => {
+    const type = apiSchema(newestMinor()).kinds.get('v1/Pod')!;
+    const found = unknownFields(
+      {
+        metadata: { labels: { Any: 'x' }, annotations: { 'a/b': 'y' } },
+        spec: {
+          containers: [{ name: 'c', resources: { limits: { memory: '1Gi' } } }],
+          overhead: { cpu: '1' },
+          nodeSelector: { Weird: 'ok' },
+        },
+      },
+      type,
+    );
+    expect(found).toEqual([]);
+  });
+});
+
+describe('memory-too-small', () => {
+  test('memory: 800m is 0.8 bytes: an error naming the suffix, with 800Mi as the fix', () => {
+    const ds = of(lint(MEMORY_800M), 'memory-too-small');
+    expect(ds.map((d) => [d.path, d.severity])).toEqual([
+      ['spec.template.spec.containers[0].resources.requests.memory', 'error'],
+      ['spec.template.spec.containers[0].resources.limits.memory', 'error'],
+    ]);
+    expect(ds[1].message).toContain('0.8 bytes');
+    expect(ds[1].message).toContain("'m' is milli");
+    expect(ds[1].fix).toContain('800Mi');
+    expect(ds[0].fix).toContain('300Mi');
+  });
+});
+
+test('the committed schema data is what scripts/api-schema.ts generates from the cdk8s-plus imports', () => {
+  const committed = readFileSync(join(__dirname, '../../../lib/core/api/schema-data.ts'), 'utf8');
+  expect(generate() === committed).toBe(true);
+});
