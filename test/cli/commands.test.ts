@@ -39,13 +39,18 @@ describe('help and version', () => {
         '--windows-release',
         '--kubernetes-version',
         '--quiet',
+        '--config',
+        '--no-config',
+        '--fail-on',
+        '--max-warnings',
       ]) {
         expect(r.stdout).toContain(option);
       }
       expect(r.stdout).toContain('--windows-release <2019|2022|2025>');
-      expect(r.stdout).toContain('k8s-windows.io/waive');
-      expect(r.stdout).toContain('Exit codes:\n  0  no error-severity problems');
-      expect(r.stdout).toContain('  1  at least one error-severity problem');
+      expect(r.stdout).toContain('suppress.k8s-windows.io/<rule>: "<why this finding is accepted>"');
+      expect(r.stdout).toContain('Config file (.k8s-windows.yaml;');
+      expect(r.stdout).toContain('Exit codes:\n  0  no finding at the --fail-on severity (default: error)');
+      expect(r.stdout).toContain('  1  findings that fail the run (by default: at least one error)');
       expect(r.stdout).toContain('  2  bad usage, or input that could not be read');
     }
   });
