@@ -55,9 +55,11 @@ function minorOf(version: string): number {
   return Number(version.split('.')[1]);
 }
 
-/** The Kubernetes minors the schema data covers, oldest first. */
+let minorsCache: readonly number[] | undefined;
+
+/** The Kubernetes minors the schema data covers, oldest first (read once: every object asks). */
 export function knownMinors(): readonly number[] {
-  return schemaData().versions.map(minorOf);
+  return (minorsCache ??= schemaData().versions.map(minorOf));
 }
 
 /** The newest minor the package knows: the target when none is given. */
