@@ -25,7 +25,7 @@ Options:
 Examples:
   k8s-windows lint manifests/
   helm template my-release ./chart | k8s-windows lint -
-  kustomize build overlays/prod | k8s-windows lint --format sarif - > k8s-windows.sarif
+  kustomize build overlays/prod > prod.yaml && k8s-windows lint --format sarif prod.yaml > k8s-windows.sarif
   helm template my-release ./chart | k8s-windows fix --cloud gke - > fixed.yaml
 `;
 
