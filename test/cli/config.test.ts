@@ -337,3 +337,33 @@ spec:
     }
   });
 });
+
+describe('fix --krm reads the config file too', () => {
+  test('rules and suppressions from .k8s-windows.yaml, under the functionConfig', async () => {
+    const list = `apiVersion: config.kubernetes.io/v1
+kind: ResourceList
+items:
+- ${WEB.trimEnd().split('\n').join('\n  ')}
+functionConfig:
+  apiVersion: k8s-windows.io/v1
+  kind: WindowsFix
+  spec:
+    cloud: gke
+`;
+    const tree = tempTree({
+      '.k8s-windows.yaml':
+        "rules:\n  windows-startup-probe: 'off'\nsuppressions:\n  - rules: [windows-toleration-missing]\n    reason: tolerated by the overlay\n",
+    });
+    try {
+      const r = await cli(['fix', '--krm'], { cwd: tree.dir, stdin: list });
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect(r.stdout).not.toContain('windows-startup-probe');
+      expect(r.stdout).not.toContain('[windows-toleration-missing]');
+      // The suppressed rule is not fixed either: no toleration for GKE's taint (the functionConfig's cloud).
+      expect(r.stdout).not.toContain('tolerations');
+    } finally {
+      tree.cleanup();
+    }
+  });
+});
