@@ -1,5 +1,5 @@
 /**
- * Warnings on constructs, with the rule id in the message so users can find, waive or escalate them. cdk8s has no
+ * Warnings on constructs, with the rule id in the message so users can find, suppress or escalate them. cdk8s has no
  * `Annotations` API of its own (aws-cdk's lives in aws-cdk-lib), so this one follows aws-cdk's shape: the warning is
  * stored as construct metadata (readable with `WindowsAnnotations.warningsOf`) and printed once as a Node.js
  * process warning, which `cdk8s synth` shows on stderr and `--no-warnings` silences. Under `cdk8s synth` with this

@@ -106,7 +106,7 @@ export interface GmsaCredentialSpecProps {
    */
   readonly hostAccountConfig?: GmsaHostAccountConfig;
   /**
-   * Other metadata (labels, annotations such as `k8s-windows.io/waive`). No namespace: the object is cluster-scoped.
+   * Other metadata (labels, annotations such as `suppress.k8s-windows.io/<rule-id>: <reason>`). No namespace: the object is cluster-scoped.
    * @default - none
    */
   readonly metadata?: Omit<ApiObjectMetadata, 'name' | 'namespace'>;

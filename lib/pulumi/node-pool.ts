@@ -465,7 +465,7 @@ export function formatWarning(warning: NodePoolWarning): string {
   return `[${warning.ruleId}] ${where}${warning.message}${warning.fix ? ` Fix: ${warning.fix}` : ''}`;
 }
 
-/** Reports soft problems through `pulumi.log.warn`, each with its rule id so users can find and waive it. */
+/** Reports soft problems through `pulumi.log.warn`, each with its rule id so users can find and suppress it. */
 export function logWarnings(warnings: readonly NodePoolWarning[], resource?: pulumi.Resource): void {
   for (const w of warnings) void pulumi.log.warn(formatWarning(w), resource);
 }

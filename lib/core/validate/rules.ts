@@ -1,6 +1,6 @@
 /**
  * The rule catalogue: every rule `validateManifests` can report, with its default severity and why it matters.
- * Ids are stable: users waive and re-level rules by id, so an id is never renamed or reused.
+ * Ids are stable: users suppress and re-level rules by id, so an id is never renamed or reused.
  */
 import { RULE_MODULES, type ModuleRuleId } from '../rules';
 import type { RuleFamily, RuleInfo } from './types';
