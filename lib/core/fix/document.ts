@@ -25,6 +25,7 @@ import {
   type LoadError,
 } from '../validate/loader';
 import type { FixEdit } from '../validate/fixes';
+import { rememberParsed, spliceDocument } from './splice';
 
 type Segments = (string | number)[];
 
@@ -282,6 +283,8 @@ export function applyEdit(doc: Document, base: readonly (string | number)[], edi
   const segments: Segments = [...base, ...parsePath(edit.path)];
   const reached = walk(doc, segments);
   if (!reached.ok) return reached;
+  // What the document held before its first edit: the output is that source with only the differences spliced in.
+  rememberParsed(doc);
   try {
     switch (edit.op) {
       case 'set': {
@@ -360,10 +363,15 @@ function jsonIndent(source: string): number | undefined {
   return m ? m[1].length : 2;
 }
 
-/** The text of one edited document, in the style of its source. */
+/**
+ * The text of one edited document: its source with the edits spliced in, or, for the rare edit the splicer
+ * cannot write, the whole document re-rendered in the style of its source.
+ */
 function renderDoc(text: string, d: ParsedDoc): string {
   const source = text.slice(d.start, d.end);
   const { indent, indentSeq } = styleOf(source);
+  const spliced = spliceDocument(text, d.start, d.end, d.doc, { indent, indentSeq });
+  if (spliced !== undefined) return spliced;
   const flowRoot = isCollection(d.doc.contents) && d.doc.contents.flow === true;
   const json = flowRoot ? jsonIndent(source) : undefined;
   let out =

@@ -1,0 +1,478 @@
+/**
+ * Writes an edited document back as its own source with splices: the edits are made on the `yaml` Document (where
+ * they are checked), then the Document is compared with what it held when parsed, and only what differs is written
+ * into the source text, at the original node positions and in the document's own style (block, flow or JSON,
+ * indentation, quoting, line endings). Every other byte stays as it was. A difference this cannot write (rare
+ * shapes: a list item removed, a mapping emptied) returns undefined and the caller re-renders the document.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import {
+  Document,
+  isCollection,
+  isMap,
+  isNode,
+  isPair,
+  isScalar,
+  isSeq,
+  parseAllDocuments,
+  Scalar,
+  type Pair,
+  type YAMLMap,
+  type YAMLSeq,
+} from 'yaml';
+import { MAX_ALIAS_COUNT } from '../validate/loader';
+
+type Collection = YAMLMap | YAMLSeq;
+
+/** What a document held when parsed: each collection's items, each pair's value, each scalar's value. */
+interface Snapshot {
+  readonly items: Map<Collection, readonly unknown[]>;
+  readonly values: Map<Pair, unknown>;
+  readonly scalars: Map<Scalar, unknown>;
+}
+
+const SNAPSHOTS = new WeakMap<Document, Snapshot>();
+
+/** Records the parsed state of `doc`, once, before its first edit. */
+export function rememberParsed(doc: Document): void {
+  if (SNAPSHOTS.has(doc)) return;
+  const snap: Snapshot = { items: new Map(), values: new Map(), scalars: new Map() };
+  const walk = (node: unknown): void => {
+    if (isPair(node)) {
+      snap.values.set(node, node.value);
+      walk(node.key);
+      walk(node.value);
+    } else if (isCollection(node)) {
+      snap.items.set(node, [...node.items]);
+      node.items.forEach(walk);
+    } else if (isScalar(node)) snap.scalars.set(node, node.value);
+  };
+  walk(doc.contents);
+  SNAPSHOTS.set(doc, snap);
+}
+
+/** A shape the splicer does not write: the document is re-rendered instead. */
+class Unsupported extends Error {}
+
+interface Splice {
+  readonly start: number;
+  readonly end: number;
+  readonly text: string;
+  /** Nesting depth: of insertions at one point, the deeper one comes first (it ends the inner collection). */
+  readonly depth: number;
+}
+
+interface Ctx {
+  readonly src: string;
+  readonly docEnd: number;
+  readonly doc: Document;
+  readonly snap: Snapshot;
+  readonly eol: string;
+  /** The document is JSON: new text is JSON too. */
+  readonly json: boolean;
+  /** JSON written with a space after `:` and `,` (one-line JSON only; multi-line JSON puts items on lines). */
+  readonly jsonSpaced: boolean;
+  readonly jsonStep: number;
+  /** Block style: the mapping indent step and whether sequences are indented under their key. */
+  readonly indent: number;
+  readonly indentSeq: boolean;
+  /** Flow collections written `{ a: 1 }` rather than `{a: 1}`. */
+  readonly padded: boolean;
+  readonly splices: Splice[];
+}
+
+export interface DocStyle {
+  readonly indent: number;
+  readonly indentSeq: boolean;
+}
+
+/**
+ * The text of the document `doc` (its source is `src.slice(start, end)`) with its edits spliced in, or undefined
+ * when a difference cannot be spliced or the result would not read back as the edited document.
+ */
+export function spliceDocument(
+  src: string,
+  start: number,
+  end: number,
+  doc: Document,
+  style: DocStyle,
+): string | undefined {
+  const snap = SNAPSHOTS.get(doc);
+  if (!snap || !isNode(doc.contents)) return undefined;
+  const source = src.slice(start, end);
+  const json = isCollection(doc.contents) && doc.contents.flow === true && isJSON(source);
+  const ctx: Ctx = {
+    src,
+    docEnd: end,
+    doc,
+    snap,
+    eol: source.includes('\r\n') ? '\r\n' : '\n',
+    json,
+    jsonSpaced: /":\s/.test(source),
+    jsonStep: /\n( +)"/.exec(source)?.[1].length ?? 2,
+    indent: style.indent,
+    indentSeq: style.indentSeq,
+    padded: (source.match(/[{[] [^\s}\]]/g)?.length ?? 0) > (source.match(/[{[][^\s}\]]/g)?.length ?? 0),
+    splices: [],
+  };
+  let out: string;
+  try {
+    visitNode(ctx, doc.contents, false, 0);
+    out = applySplices(src, start, end, ctx.splices);
+  } catch (e) {
+    if (e instanceof Unsupported) return undefined;
+    throw e;
+  }
+  return readsBack(out, doc, json) ? out : undefined;
+}
+
+/** Whether `text` parses, alone, as one document equal to the edited one (and stays JSON when it was). */
+function readsBack(text: string, doc: Document, json: boolean): boolean {
+  if (json && !isJSON(text)) return false;
+  const docs = parseAllDocuments(text, { merge: true });
+  if (!Array.isArray(docs) || docs.length !== 1 || docs[0].errors.length > 0) return false;
+  const opts = { maxAliasCount: MAX_ALIAS_COUNT };
+  return isDeepStrictEqual(docs[0].toJS(opts), doc.toJS(opts));
+}
+
+function isJSON(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function visitNode(c: Ctx, node: unknown, inFlow: boolean, depth: number): void {
+  if (isScalar(node)) {
+    if (c.snap.scalars.has(node) && c.snap.scalars.get(node) !== node.value) {
+      const [from, to] = rangeOf(node);
+      c.splices.push({ start: from, end: to, text: scalarText(c, node, node.value, inFlow), depth });
+    }
+    return;
+  }
+  if (isMap(node) || isSeq(node)) visitCollection(c, node, depth);
+}
+
+function visitCollection(c: Ctx, coll: Collection, depth: number): void {
+  const before = c.snap.items.get(coll);
+  if (!before) throw new Unsupported('a collection the parser did not make');
+  const items: readonly unknown[] = coll.items;
+  const kept = items.filter((i) => before.includes(i));
+  const added = items.filter((i) => !before.includes(i));
+  const removed = before.filter((i) => !items.includes(i));
+  // Kept items keep their order, and new ones come after them (as the Document API adds them).
+  if (kept.some((item, i) => items[i] !== item)) throw new Unsupported('reordered items');
+  if (before.length > 0 && items.length === 0) throw new Unsupported('an emptied collection');
+  if (removed.length > 0 && !isMap(coll)) throw new Unsupported('a removed list item');
+  const flow = coll.flow === true;
+  for (const item of kept) {
+    if (isPair(item)) visitPair(c, coll, item, depth + 1);
+    else visitNode(c, item, flow, depth + 1);
+  }
+  for (const item of removed) removeItem(c, coll, before, kept, item as Pair);
+  if (added.length > 0) insertItems(c, coll, before, added, depth);
+}
+
+function visitPair(c: Ctx, map: Collection, pair: Pair, depth: number): void {
+  const old = c.snap.values.get(pair);
+  if (old === pair.value) {
+    visitNode(c, pair.value, map.flow === true, depth);
+    return;
+  }
+  replaceValue(c, map, pair, old, depth);
+}
+
+// --- positions ------------------------------------------------------------------------------------------------
+
+function rangeOf(node: unknown): [number, number] {
+  if (!isNode(node) || !node.range) throw new Unsupported('a node without a source range');
+  return [node.range[0], node.range[1]];
+}
+
+/** Where an item's own text starts: its key for a pair. */
+function itemStart(item: unknown): number {
+  return rangeOf(isPair(item) ? item.key : item)[0];
+}
+
+/** Where an item's content ends: the end of its last scalar or flow collection (a block node's range runs on). */
+function contentEnd(item: unknown): number {
+  if (isPair(item)) {
+    const keyEnd = rangeOf(item.key)[1];
+    return isNode(item.value) ? Math.max(keyEnd, contentEnd(item.value)) : keyEnd;
+  }
+  if (isCollection(item) && item.flow !== true && item.items.length > 0) {
+    return contentEnd(item.items[item.items.length - 1]);
+  }
+  return rangeOf(item)[1];
+}
+
+function lineStart(src: string, at: number): number {
+  return src.lastIndexOf('\n', at - 1) + 1;
+}
+
+/** The start of the line after the one holding `at` (or the document's end). */
+function nextLine(c: Ctx, at: number): number {
+  const nl = c.src.indexOf('\n', at);
+  return nl === -1 || nl >= c.docEnd ? c.docEnd : nl + 1;
+}
+
+/** Where the line holding `at` ends, before its line break. */
+function lineEnd(c: Ctx, at: number): number {
+  const nl = c.src.indexOf('\n', at);
+  if (nl === -1 || nl >= c.docEnd) return c.docEnd;
+  return c.src[nl - 1] === '\r' ? nl - 1 : nl;
+}
+
+function column(src: string, at: number): number {
+  return at - lineStart(src, at);
+}
+
+// --- removal --------------------------------------------------------------------------------------------------
+
+function removeItem(c: Ctx, coll: Collection, before: readonly unknown[], kept: readonly unknown[], pair: Pair): void {
+  const index = before.indexOf(pair);
+  const next = before.slice(index + 1).find((i) => kept.includes(i));
+  const start = itemStart(pair);
+  if (coll.flow === true) {
+    // The item and one comma: the one after it, or for the last item the one before it.
+    const prev = before
+      .slice(0, index)
+      .reverse()
+      .find((i) => kept.includes(i));
+    if (next !== undefined) c.splices.push({ start, end: itemStart(next), text: '', depth: 0 });
+    else if (prev !== undefined) c.splices.push({ start: contentEnd(prev), end: contentEnd(pair), text: '', depth: 0 });
+    else throw new Unsupported('an emptied collection');
+    return;
+  }
+  const from = lineStart(c.src, start);
+  if (/^[ \t]*$/.test(c.src.slice(from, start))) {
+    // Its whole lines; at the end of a text without a final line break, the line break before it.
+    const end = nextLine(c, contentEnd(pair));
+    const atEnd = end === c.docEnd && !c.src.slice(0, end).endsWith('\n');
+    const begin = atEnd && from > 0 ? from - (c.src[from - 2] === '\r' ? 2 : 1) : from;
+    c.splices.push({ start: begin, end, text: '', depth: 0 });
+    return;
+  }
+  // The key follows `- ` on its line: the next key moves up behind the dash.
+  if (next === undefined) throw new Unsupported('the last key of a list item');
+  c.splices.push({ start, end: itemStart(next), text: '', depth: 0 });
+}
+
+// --- insertion ------------------------------------------------------------------------------------------------
+
+function insertItems(c: Ctx, coll: Collection, before: readonly unknown[], added: readonly unknown[], depth: number) {
+  if (coll.flow === true) insertFlow(c, coll, before, added, depth);
+  else insertBlock(c, coll, before, added, depth);
+}
+
+function insertBlock(c: Ctx, coll: Collection, before: readonly unknown[], added: readonly unknown[], depth: number) {
+  const last = before[before.length - 1];
+  if (last === undefined) throw new Unsupported('an empty block collection');
+  let col: number;
+  let lines: string[];
+  if (isMap(coll)) {
+    col = column(c.src, itemStart(before[0]));
+    const indentSeq = siblingSeqStyle(c, coll) ?? c.indentSeq;
+    lines = added.flatMap((pair) => blockLines(c, [pair as Pair], indentSeq));
+  } else {
+    // A sequence's range starts at its first dash.
+    col = column(c.src, rangeOf(coll)[0]);
+    lines = blockLines(c, added, c.indentSeq);
+  }
+  const pad = ' '.repeat(col);
+  const at = nextLine(c, contentEnd(last));
+  const body = lines.map((l) => pad + l);
+  const text = c.src.slice(0, at).endsWith('\n')
+    ? body.map((l) => l + c.eol).join('')
+    : c.eol + body.join(c.eol);
+  c.splices.push({ start: at, end: at, text, depth });
+}
+
+/**
+ * Whether the map's own block sequences sit indented under their key (`key:\n  - a`), by majority; undefined when
+ * it has none or as many of each (the document's majority then decides).
+ */
+function siblingSeqStyle(c: Ctx, map: YAMLMap): boolean | undefined {
+  let votes = 0;
+  for (const pair of map.items) {
+    if (!isSeq(pair.value) || pair.value.flow === true || !pair.value.range || !isNode(pair.key)) continue;
+    if (c.snap.values.get(pair) !== pair.value) continue;
+    votes += column(c.src, pair.value.range[0]) > column(c.src, rangeOf(pair.key)[0]) ? 1 : -1;
+  }
+  return votes === 0 ? undefined : votes > 0;
+}
+
+/** Block YAML for new pairs (`[pair]`) or new list items, unindented, one string per line. */
+function blockLines(c: Ctx, items: readonly unknown[], indentSeq: boolean): string[] {
+  const value = isPair(items[0])
+    ? Object.fromEntries((items as Pair[]).map((p) => [keyOf(p), jsOf(c, p.value)]))
+    : items.map((i) => jsOf(c, i));
+  const text = new Document(value).toString({
+    indent: c.indent,
+    indentSeq,
+    lineWidth: 0,
+    minContentWidth: 0,
+    flowCollectionPadding: c.padded,
+  });
+  return text.replace(/\n$/, '').split('\n');
+}
+
+function keyOf(pair: Pair): string | number {
+  const key = isScalar(pair.key) ? pair.key.value : pair.key;
+  if (typeof key !== 'string' && typeof key !== 'number') throw new Unsupported('a complex key');
+  return key;
+}
+
+function jsOf(c: Ctx, node: unknown): unknown {
+  return isNode(node) ? node.toJS(c.doc, { maxAliasCount: MAX_ALIAS_COUNT }) : node;
+}
+
+function insertFlow(c: Ctx, coll: Collection, before: readonly unknown[], added: readonly unknown[], depth: number) {
+  const [open, close] = rangeOf(coll);
+  const last = before[before.length - 1];
+  if (last === undefined) {
+    // `{}`: the new items fill it.
+    const inner = c.src.slice(open + 1, close - 1);
+    if (!/^[ \t]*$/.test(inner)) throw new Unsupported('an empty flow collection with comments or lines');
+    const pad = c.padded && !c.json ? ' ' : '';
+    const texts = added.map((i) => flowItemText(c, i, column(c.src, open)));
+    c.splices.push({
+      start: open + 1,
+      end: close - 1,
+      text: pad + texts.join(c.json && !c.jsonSpaced ? ',' : ', ') + pad,
+      depth,
+    });
+    return;
+  }
+  const first = itemStart(before[0]);
+  const multiline = c.src.slice(open, first).includes('\n');
+  const lastStart = itemStart(last);
+  const col = column(c.src, lastStart);
+  const lead = c.src.slice(lineStart(c.src, lastStart), lastStart);
+  const indent = /^[ \t]*$/.test(lead) ? lead : ' '.repeat(col);
+  const sep = multiline ? `,${c.eol}${indent}` : c.json && !c.jsonSpaced ? ',' : ', ';
+  const text = added.map((i) => sep + flowItemText(c, i, multiline ? col : undefined)).join('');
+  const at = contentEnd(last);
+  c.splices.push({ start: at, end: at, text, depth });
+}
+
+/** A new flow item: `key: value` or a list item, JSON in a JSON document; `col` when items sit on lines. */
+function flowItemText(c: Ctx, item: unknown, col: number | undefined): string {
+  if (c.json) {
+    const value = jsonText(c, jsOf(c, isPair(item) ? item.value : item), col);
+    if (!isPair(item)) return value;
+    return `${JSON.stringify(String(keyOf(item)))}:${c.jsonSpaced || col !== undefined ? ' ' : ''}${value}`;
+  }
+  return isPair(item)
+    ? stripFlow(c, new Document({ [keyOf(item)]: jsOf(c, item.value) }))
+    : stripFlow(c, new Document([jsOf(c, item)]));
+}
+
+/** JSON text for a value: indented on lines under `col` in multi-line JSON, else on one line. */
+function jsonText(c: Ctx, value: unknown, col: number | undefined): string {
+  if (col !== undefined) return JSON.stringify(value, null, c.jsonStep).replace(/\n/g, c.eol + ' '.repeat(col));
+  return c.jsonSpaced ? spacedJSON(value) : JSON.stringify(value);
+}
+
+/** One-line JSON with a space after `:` and `,`, as some writers print it. */
+function spacedJSON(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(spacedJSON).join(', ')}]`;
+  if (value !== null && typeof value === 'object') {
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${JSON.stringify(k)}: ${spacedJSON(v)}`)
+      .join(', ')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** A flow collection of one item written on one line, without its brackets: the item as flow text. */
+function stripFlow(c: Ctx, doc: Document): string {
+  const text = doc
+    .toString({ collectionStyle: 'flow', lineWidth: 0, flowCollectionPadding: c.padded })
+    .trim()
+    .slice(1, -1);
+  return c.padded ? text.trim() : text;
+}
+
+// --- replacement ----------------------------------------------------------------------------------------------
+
+/** A scalar in the style of the one it replaces (quoting kept where the value allows it). */
+function scalarText(c: Ctx, old: unknown, value: unknown, inFlow: boolean): string {
+  if (c.json) return JSON.stringify(value);
+  const node = new Scalar(value);
+  if (
+    isScalar(old) &&
+    typeof value === 'string' &&
+    typeof old.value === 'string' &&
+    (old.type === 'PLAIN' || old.type === 'QUOTE_DOUBLE' || old.type === 'QUOTE_SINGLE')
+  ) {
+    node.type = old.type;
+  }
+  if (inFlow) return stripFlow(c, new Document([node]));
+  const text = new Document(node).toString({ lineWidth: 0 }).replace(/\n$/, '');
+  if (text.includes('\n')) throw new Unsupported('a scalar over several lines');
+  return text;
+}
+
+function replaceValue(c: Ctx, map: Collection, pair: Pair, old: unknown, depth: number): void {
+  const value = pair.value;
+  const isEmptyCollection = isCollection(value) && value.items.length === 0;
+  const [from, to] = rangeOf(old);
+  if (map.flow === true) {
+    const text = isScalar(value)
+      ? scalarText(c, old, value.value, true)
+      : c.json
+        ? jsonText(c, jsOf(c, value), multilineCol(c, map, pair))
+        : stripFlow(c, new Document([jsOf(c, value)]));
+    c.splices.push({ start: from, end: to, text, depth });
+    return;
+  }
+  if (isCollection(old) && old.flow !== true) throw new Unsupported('a block collection replaced');
+  if (isScalar(value) || isEmptyCollection) {
+    const text = isScalar(value)
+      ? scalarText(c, old, value.value, false)
+      : stripFlow(c, new Document([jsOf(c, value)]));
+    c.splices.push({ start: from, end: to, text: from === to ? ` ${text}` : text, depth });
+    return;
+  }
+  // A scalar (often null) gives way to a block collection: the old text goes, the block follows the key's line.
+  let begin = from;
+  while (begin > 0 && (c.src[begin - 1] === ' ' || c.src[begin - 1] === '\t')) begin--;
+  if (c.src[begin - 1] !== ':') throw new Unsupported('a value not right after its key');
+  const col = column(c.src, itemStart(pair));
+  const lines = blockLines(c, [pair], siblingSeqStyle(c, map as YAMLMap) ?? c.indentSeq).slice(1);
+  const at = lineEnd(c, to);
+  if (begin !== to) c.splices.push({ start: begin, end: to, text: '', depth });
+  c.splices.push({ start: at, end: at, text: lines.map((l) => c.eol + ' '.repeat(col) + l).join(''), depth });
+}
+
+/** The column of a pair's key when its flow map puts items on lines (multi-line JSON), else undefined. */
+function multilineCol(c: Ctx, map: Collection, pair: Pair): number | undefined {
+  const open = rangeOf(map)[0];
+  const start = itemStart(pair);
+  return c.src.slice(open, start).includes('\n') ? column(c.src, start) : undefined;
+}
+
+// --- output ---------------------------------------------------------------------------------------------------
+
+/** `src.slice(start, end)` with the splices made; overlapping deletions merge, any other overlap is refused. */
+function applySplices(src: string, start: number, end: number, splices: readonly Splice[]): string {
+  const sorted = [...splices].sort(
+    (a, b) => a.start - b.start || a.end - b.end || (a.start === a.end && b.start === b.end ? b.depth - a.depth : 0),
+  );
+  let out = '';
+  let at = start;
+  for (const s of sorted) {
+    if (s.start < start || s.end > end) throw new Unsupported('a splice outside its document');
+    if (s.start < at) {
+      if (s.text !== '' || s.start === s.end) throw new Unsupported('overlapping splices');
+      at = Math.max(at, s.end);
+      continue;
+    }
+    out += src.slice(at, s.start) + s.text;
+    at = s.end;
+  }
+  return out + src.slice(at, end);
+}
