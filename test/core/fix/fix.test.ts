@@ -420,7 +420,9 @@ describe('JSON and flow documents', () => {
   it('a document written as one flow mapping stays flow, on its one line, with the new key written into it', () => {
     const text = `{apiVersion: v1, kind: Pod, metadata: {name: iis}, spec: {containers: [{name: iis, image: "${IIS}"}], nodeSelector: {kubernetes.io/os: windows}}}\n`;
     const r = fix(text);
-    expect(r.text).toBe(text.replace('windows}}}', 'windows}, os: {name: windows}}}'));
+    expect(r.text).toBe(
+      text.replace('windows}}}', 'windows, node.kubernetes.io/windows-build: 10.0.20348}, os: {name: windows}}}'),
+    );
     expect(parse(r.text).spec.os).toEqual({ name: 'windows' });
   });
 });
