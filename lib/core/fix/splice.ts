@@ -196,14 +196,19 @@ function itemStart(item: unknown): number {
   return rangeOf(isPair(item) ? item.key : item)[0];
 }
 
-/** Where an item's content ends: the end of its last scalar or flow collection (a block node's range runs on). */
-function contentEnd(item: unknown): number {
+/**
+ * Where an item's content ended in the source: the end of its last scalar or flow collection (a block node's range
+ * runs on to the next line), read from the parsed state, as the positions are the source's.
+ */
+function contentEnd(c: Ctx, item: unknown): number {
   if (isPair(item)) {
     const keyEnd = rangeOf(item.key)[1];
-    return isNode(item.value) ? Math.max(keyEnd, contentEnd(item.value)) : keyEnd;
+    const value = c.snap.values.has(item) ? c.snap.values.get(item) : item.value;
+    return isNode(value) ? Math.max(keyEnd, contentEnd(c, value)) : keyEnd;
   }
-  if (isCollection(item) && item.flow !== true && item.items.length > 0) {
-    return contentEnd(item.items[item.items.length - 1]);
+  if (isCollection(item) && item.flow !== true) {
+    const items = c.snap.items.get(item) ?? item.items;
+    if (items.length > 0) return contentEnd(c, items[items.length - 1]);
   }
   return rangeOf(item)[1];
 }
@@ -242,14 +247,14 @@ function removeItem(c: Ctx, coll: Collection, before: readonly unknown[], kept: 
       .reverse()
       .find((i) => kept.includes(i));
     if (next !== undefined) c.splices.push({ start, end: itemStart(next), text: '', depth: 0 });
-    else if (prev !== undefined) c.splices.push({ start: contentEnd(prev), end: contentEnd(pair), text: '', depth: 0 });
+    else if (prev !== undefined) c.splices.push({ start: contentEnd(c, prev), end: contentEnd(c, pair), text: '', depth: 0 });
     else throw new Unsupported('an emptied collection');
     return;
   }
   const from = lineStart(c.src, start);
   if (/^[ \t]*$/.test(c.src.slice(from, start))) {
     // Its whole lines; at the end of a text without a final line break, the line break before it.
-    const end = nextLine(c, contentEnd(pair));
+    const end = nextLine(c, contentEnd(c, pair));
     const atEnd = end === c.docEnd && !c.src.slice(0, end).endsWith('\n');
     const begin = atEnd && from > 0 ? from - (c.src[from - 2] === '\r' ? 2 : 1) : from;
     c.splices.push({ start: begin, end, text: '', depth: 0 });
@@ -282,7 +287,7 @@ function insertBlock(c: Ctx, coll: Collection, before: readonly unknown[], added
     lines = blockLines(c, added, c.indentSeq);
   }
   const pad = ' '.repeat(col);
-  const at = nextLine(c, contentEnd(last));
+  const at = nextLine(c, contentEnd(c, last));
   const body = lines.map((l) => pad + l);
   const text = c.src.slice(0, at).endsWith('\n')
     ? body.map((l) => l + c.eol).join('')
@@ -354,7 +359,7 @@ function insertFlow(c: Ctx, coll: Collection, before: readonly unknown[], added:
   const indent = /^[ \t]*$/.test(lead) ? lead : ' '.repeat(col);
   const sep = multiline ? `,${c.eol}${indent}` : c.json && !c.jsonSpaced ? ',' : ', ';
   const text = added.map((i) => sep + flowItemText(c, i, multiline ? col : undefined)).join('');
-  const at = contentEnd(last);
+  const at = contentEnd(c, last);
   c.splices.push({ start: at, end: at, text, depth });
 }
 
