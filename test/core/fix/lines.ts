@@ -1,0 +1,187 @@
+/**
+ * Line-by-line checks of `fix` output: a diff of input and output lines, and which of the changed lines no reported
+ * change explains. A changed line is explained by a change of its object when the node on that line sits inside
+ * the changed path (`spec.os.name` for `name: windows`), or is a parent of it that the change created or removed
+ * (`os:` above it), or the flow collection on that line the changed key is written into. A line whose only change
+ * is a trailing comma (JSON and flow items), and a key moved up behind its list item's dash when the key before it
+ * was removed, are explained too.
+ */
+import { isMap, isNode, isScalar, isSeq, LineCounter, parseAllDocuments } from 'yaml';
+import type { FixChange } from 'k8s-windows';
+
+type Seg = string | number;
+
+/** The lines of a text (BOM dropped; a CRLF line keeps its `\r`, so a changed line ending shows). */
+export function linesOf(text: string): string[] {
+  return text.replace(/^\uFEFF/, '').split('\n');
+}
+
+/**
+ * Indices of the lines removed from `a` and added in `b`, by longest common subsequence, matching lines as early as
+ * it can (as `git diff` shows them).
+ */
+export function diffLines(a: readonly string[], b: readonly string[]): { removed: number[]; added: number[] } {
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head++;
+  // No common tail is cut off: matching closing lines from the end pairs a new list's `]` with an old one's.
+  const x = a.slice(head);
+  const y = b.slice(head);
+  // lcs[i][j]: the longest common subsequence of x[i..] and y[j..].
+  const lcs = Array.from({ length: x.length + 1 }, () => new Array<number>(y.length + 1).fill(0));
+  for (let i = x.length - 1; i >= 0; i--) {
+    for (let j = y.length - 1; j >= 0; j--) {
+      lcs[i][j] = x[i] === y[j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
+    }
+  }
+  const removed: number[] = [];
+  const added: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < x.length || j < y.length) {
+    if (i < x.length && j < y.length && x[i] === y[j]) {
+      i++;
+      j++;
+    } else if (i < x.length && (j === y.length || lcs[i + 1][j] >= lcs[i][j + 1])) removed.push(head + i++);
+    else added.push(head + j++);
+  }
+  return { removed, added };
+}
+
+interface Owner {
+  /** The object's `metadata.name` ('' for the lines of a `List` around its items). */
+  readonly name: string;
+  readonly path: readonly Seg[];
+  /** Its value is a flow collection that opens on this line: a key written into it or taken out changes the line. */
+  readonly flow?: boolean;
+}
+
+interface Mapped {
+  /** Per line: the nodes that start on it, or else the innermost node holding it. */
+  readonly owners: Owner[][];
+  /** The objects by name, as plain values. */
+  readonly objects: ReadonlyMap<string, unknown>;
+}
+
+function nameOf(value: unknown): string {
+  const meta = (value as { metadata?: { name?: unknown } } | null)?.metadata;
+  return typeof meta?.name === 'string' ? meta.name : '';
+}
+
+function mapLines(text: string): Mapped {
+  const body = text.replace(/^\uFEFF/, '');
+  const lc = new LineCounter();
+  const docs = parseAllDocuments(body, { lineCounter: lc, merge: true });
+  const count = body.split('\n').length;
+  const starts: Owner[][] = Array.from({ length: count }, () => []);
+  const inside: (Owner | undefined)[] = new Array<Owner | undefined>(count);
+  const objects = new Map<string, unknown>();
+  const lineOf = (offset: number) => lc.linePos(offset).line - 1;
+  const walk = (node: unknown, owner: Owner, list: readonly unknown[] | undefined): void => {
+    if (!isNode(node) || !node.range) return;
+    const last = lineOf(Math.max(node.range[0], node.range[1] - 1));
+    for (let l = lineOf(node.range[0]); l <= last; l++) inside[l] = owner;
+    const child = (key: Seg, at: number | undefined, value: unknown) => {
+      const flow =
+        at !== undefined && (isMap(value) || isSeq(value)) && value.flow === true && value.range
+          ? lineOf(value.range[0]) === lineOf(at)
+          : false;
+      const own: Owner = { name: owner.name, path: [...owner.path, key], flow };
+      if (at !== undefined) starts[lineOf(at)].push(own);
+      walk(value, own, undefined);
+    };
+    if (isMap(node)) {
+      for (const pair of node.items) {
+        const key = isScalar(pair.key) ? pair.key.value : pair.key;
+        const at = isNode(pair.key) ? pair.key.range?.[0] : undefined;
+        if (list && key === 'items' && isSeq(pair.value)) {
+          if (at !== undefined) starts[lineOf(at)].push({ name: '', path: ['items'] });
+          walk(pair.value, { name: '', path: ['items'] }, undefined);
+          pair.value.items.forEach((item, i) => {
+            const name = nameOf(list[i]);
+            objects.set(name, list[i]);
+            walk(item, { name, path: [] }, undefined);
+          });
+        } else child(String(key), at, pair.value);
+      }
+    } else if (isSeq(node)) {
+      node.items.forEach((item, i) => child(i, isNode(item) ? item.range?.[0] : undefined, item));
+    }
+  };
+  for (const doc of docs) {
+    const value = doc.toJS() as { kind?: unknown; items?: unknown } | null;
+    const list = value?.kind === 'List' && Array.isArray(value.items) ? (value.items as unknown[]) : undefined;
+    if (!list) objects.set(nameOf(value), value);
+    walk(doc.contents, { name: list ? '' : nameOf(value), path: [] }, list);
+  }
+  return {
+    owners: starts.map((s, l) => (s.length > 0 ? s : inside[l] ? [inside[l] as Owner] : [])),
+    objects,
+  };
+}
+
+/** `spec.template.spec.nodeSelector[kubernetes.io/os]` as segments. */
+export function segmentsOf(path: string): Seg[] {
+  const out: Seg[] = [];
+  for (const m of path.matchAll(/([^.[\]]+)|\[([^\]]*)\]/g)) {
+    if (m[2] !== undefined) out.push(/^\d+$/.test(m[2]) ? Number(m[2]) : m[2]);
+    else out.push(m[1]);
+  }
+  return out;
+}
+
+const startsWith = (path: readonly Seg[], prefix: readonly Seg[]) =>
+  prefix.length <= path.length && prefix.every((s, i) => String(s) === String(path[i]));
+
+function valueAt(objects: ReadonlyMap<string, unknown>, owner: Owner): unknown {
+  let v = objects.get(owner.name);
+  for (const seg of owner.path) v = typeof v === 'object' && v !== null ? (v as Record<Seg, unknown>)[seg] : undefined;
+  return v;
+}
+
+const isCollection = (v: unknown) => typeof v === 'object' && v !== null;
+
+/**
+ * The changed lines of `after` against `before` that no change explains, as `- 12: text` (removed, 1-based line
+ * of `before`) and `+ 13: text` (added, line of `after`): empty when every changed line is explained.
+ */
+export function unexplainedLines(before: string, after: string, changes: readonly FixChange[]): string[] {
+  const a = linesOf(before);
+  const b = linesOf(after);
+  const { removed, added } = diffLines(a, b);
+  const was = mapLines(before);
+  const now = mapLines(after);
+  const changesOf = (o: Owner) => changes.filter((c) => c.resource.name === o.name);
+  const explained = (owners: readonly Owner[]) =>
+    owners.some((o) =>
+      changesOf(o).some((c) => {
+        const path = segmentsOf(c.path);
+        if (startsWith(o.path, path)) return true;
+        if (!startsWith(path, o.path)) return false;
+        // A parent of the change: when the change made it or took it away (or turned a scalar into it), or when
+        // it is a flow collection on this line that the changed key is written into or taken out of.
+        const kept = isCollection(valueAt(was.objects, o)) && isCollection(valueAt(now.objects, o));
+        return !kept || (o.flow === true && path.length === o.path.length + 1);
+      }),
+    );
+  const ok = new Set<string>();
+  // The key after a removed first key of a list item moves up behind the item's dash.
+  for (const j of added) {
+    const m = /^\s*- (.*)$/.exec(b[j]);
+    const i = m ? removed.find((r) => !ok.has(`-${r}`) && a[r].trim() === m[1].trim()) : undefined;
+    const item = (now.owners[j] ?? []).find((o) => typeof o.path[o.path.length - 1] === 'number');
+    const byRemoval =
+      item !== undefined &&
+      changesOf(item).some((c) => c.action === 'removed' && startsWith(segmentsOf(c.path), item.path));
+    if (i !== undefined && byRemoval) ok.add(`-${i}`).add(`+${j}`);
+  }
+  // A line that only gains or loses a trailing comma, as JSON and flow items do when an item after them comes or goes.
+  const other = (l: string) => (/,\r?$/.test(l) ? l.replace(/,(\r?)$/, '$1') : l.replace(/(\r?)$/, ',$1'));
+  for (const i of removed) if (b.includes(other(a[i]))) ok.add(`-${i}`);
+  for (const j of added) if (a.includes(other(b[j]))) ok.add(`+${j}`);
+  return [
+    ...removed
+      .filter((i) => !ok.has(`-${i}`) && !explained(was.owners[i] ?? []))
+      .map((i) => `- ${i + 1}: ${a[i]}`),
+    ...added.filter((j) => !ok.has(`+${j}`) && !explained(now.owners[j] ?? [])).map((j) => `+ ${j + 1}: ${b[j]}`),
+  ];
+}
