@@ -247,7 +247,8 @@ function removeItem(c: Ctx, coll: Collection, before: readonly unknown[], kept: 
       .reverse()
       .find((i) => kept.includes(i));
     if (next !== undefined) c.splices.push({ start, end: itemStart(next), text: '', depth: 0 });
-    else if (prev !== undefined) c.splices.push({ start: contentEnd(c, prev), end: contentEnd(c, pair), text: '', depth: 0 });
+    else if (prev !== undefined)
+      c.splices.push({ start: contentEnd(c, prev), end: contentEnd(c, pair), text: '', depth: 0 });
     else throw new Unsupported('an emptied collection');
     return;
   }
@@ -289,9 +290,7 @@ function insertBlock(c: Ctx, coll: Collection, before: readonly unknown[], added
   const pad = ' '.repeat(col);
   const at = nextLine(c, contentEnd(c, last));
   const body = lines.map((l) => pad + l);
-  const text = c.src.slice(0, at).endsWith('\n')
-    ? body.map((l) => l + c.eol).join('')
-    : c.eol + body.join(c.eol);
+  const text = c.src.slice(0, at).endsWith('\n') ? body.map((l) => l + c.eol).join('') : c.eol + body.join(c.eol);
   c.splices.push({ start: at, end: at, text, depth });
 }
 

@@ -179,9 +179,7 @@ export function unexplainedLines(before: string, after: string, changes: readonl
   for (const i of removed) if (b.includes(other(a[i]))) ok.add(`-${i}`);
   for (const j of added) if (a.includes(other(b[j]))) ok.add(`+${j}`);
   return [
-    ...removed
-      .filter((i) => !ok.has(`-${i}`) && !explained(was.owners[i] ?? []))
-      .map((i) => `- ${i + 1}: ${a[i]}`),
+    ...removed.filter((i) => !ok.has(`-${i}`) && !explained(was.owners[i] ?? [])).map((i) => `- ${i + 1}: ${a[i]}`),
     ...added.filter((j) => !ok.has(`+${j}`) && !explained(now.owners[j] ?? [])).map((j) => `+ ${j + 1}: ${b[j]}`),
   ];
 }

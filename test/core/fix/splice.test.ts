@@ -1,0 +1,378 @@
+/**
+ * `fix` touches only what it fixes: every line it changes belongs to a change it reports, every other line is
+ * byte-identical, in block, flow and JSON documents alike (issue 16: an untouched initContainers list re-indented,
+ * `name:  windows-exporter-config` collapsed, one-line JSON printed as 40 lines, a flow document laid out anew).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { parseDocument } from 'yaml';
+import { fixManifests, loadManifests, type FixOptions } from 'k8s-windows';
+import { applyEdit, parseText, renderText } from '../../../lib/core/fix/document';
+import { spliceDocument } from '../../../lib/core/fix/splice';
+import { cli, tempTree } from '../../cli/helpers';
+import { unexplainedLines } from './lines';
+
+const IIS = 'mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022';
+const GKE: FixOptions = { cloud: 'gke' };
+
+/** Fixes `text` and asserts every changed line is explained by a reported change; returns the result. */
+function fixOnly(text: string, options: FixOptions = {}) {
+  const r = fixManifests(text, options);
+  expect(r.changes.length).toBeGreaterThan(0);
+  expect(unexplainedLines(text, r.text, r.changes)).toEqual([]);
+  // What was written reads back as fixed: a second run changes nothing.
+  expect(fixManifests(r.text, options).text).toBe(r.text);
+  return r;
+}
+
+/** windows_exporter's DaemonSet as its README gives it: odd spacing, an initContainers list indented its own way. */
+const EXPORTER = `# windows_exporter, as its README gives it
+apiVersion: apps/v1
+kind: DaemonSet
+metadata:
+  name: windows-exporter   # the node agent
+spec:
+  template:
+    spec:
+      securityContext:
+        windowsOptions:
+          hostProcess: true
+          runAsUserName: "NT AUTHORITY\\\\system"
+      hostNetwork: true
+      initContainers:
+        - name: configure-firewall
+          image: mcr.microsoft.com/powershell:lts-nanoserver-1809
+          args: ["New-NetFirewallRule", "-LocalPort", "9182"]
+      containers:
+      - name: windows-exporter
+        image: ghcr.io/prometheus-community/windows-exporter:latest
+        volumeMounts:
+        - name:  windows-exporter-config
+          mountPath: /config.yml
+      nodeSelector:
+        kubernetes.io/os: windows
+`;
+const EXPORTER_FIXED = `${EXPORTER}      os:
+        name: windows
+      tolerations:
+      - key: node.kubernetes.io/os
+        operator: Equal
+        value: windows
+        effect: NoSchedule
+`;
+
+describe('block documents', () => {
+  it('new keys are new lines at their siblings’ indentation; nothing else moves', () => {
+    const r = fixOnly(EXPORTER, GKE);
+    expect(r.text).toBe(EXPORTER_FIXED);
+    expect(r.changes.map((c) => c.path)).toEqual(['spec.template.spec.os.name', 'spec.template.spec.tolerations']);
+  });
+
+  it('removed keys take exactly their own lines (a comment on them too); a flow map loses the key and its comma', () => {
+    const text = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  template:
+    spec:
+      os: {name: windows}
+      nodeSelector: {kubernetes.io/os: windows, node.kubernetes.io/windows-build: 10.0.20348}
+      hostPID: true
+      securityContext:
+        runAsUser: 1000   # legacy
+        runAsNonRoot: true
+      containers:
+      - name: web
+        image: '${IIS}'
+        securityContext: {privileged: false, runAsNonRoot: true}
+      - securityContext:
+          capabilities: {drop: [ALL]}
+          readOnlyRootFilesystem: true
+        name: sidecar
+        image: "${IIS}"
+`;
+    const r = fixOnly(text);
+    expect(r.text).toBe(`apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  template:
+    spec:
+      os: {name: windows}
+      nodeSelector: {kubernetes.io/os: windows, node.kubernetes.io/windows-build: 10.0.20348}
+      securityContext:
+        runAsNonRoot: true
+      containers:
+      - name: web
+        image: '${IIS}'
+        securityContext: {runAsNonRoot: true}
+      - name: sidecar
+        image: "${IIS}"
+`);
+  });
+
+  it('a replaced scalar keeps its quoting; a null value becomes a block under its key, its comment kept', () => {
+    const text = `apiVersion: v1
+kind: Pod
+metadata:
+  name: web
+spec:
+  os:
+    name: 'Windows'
+  nodeSelector: ~  # filled in by the chart
+  containers:
+    - name: web
+      image: ${IIS}
+`;
+    const r = fixOnly(text, { windowsRelease: '2022' });
+    expect(r.text).toBe(`apiVersion: v1
+kind: Pod
+metadata:
+  name: web
+spec:
+  os:
+    name: 'windows'
+  nodeSelector:  # filled in by the chart
+    kubernetes.io/os: windows
+    node.kubernetes.io/windows-build: 10.0.20348
+  containers:
+    - name: web
+      image: ${IIS}
+`);
+  });
+
+  it('anchors, aliases and comments elsewhere in the document keep their bytes', () => {
+    const text = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  labels: &labels {app: web}   # shared below
+spec:
+  selector:
+    matchLabels: *labels
+  template:
+    metadata:
+      labels: *labels
+    spec:
+      # the web tier
+      containers:
+      - name: web
+        image: ${IIS}
+`;
+    // The image's ltsc2022 tag names the build: the selector pins it.
+    expect(fixOnly(text).text).toBe(`${text}      os:
+        name: windows
+      nodeSelector:
+        kubernetes.io/os: windows
+        node.kubernetes.io/windows-build: 10.0.20348
+`);
+  });
+
+  it('CRLF line endings and a byte-order mark are kept, new lines written with CRLF', () => {
+    const crlf = (s: string) => s.replace(/\n/g, '\r\n');
+    expect(fixOnly(crlf(EXPORTER), GKE).text).toBe(crlf(EXPORTER_FIXED));
+    expect(fixOnly(`\uFEFF${crlf(EXPORTER)}`, GKE).text).toBe(`\uFEFF${crlf(EXPORTER_FIXED)}`);
+  });
+
+  it('a new list under a key follows its sibling lists’ dash indentation', () => {
+    const text = `apiVersion: v1
+kind: Pod
+metadata:
+  name: web
+spec:
+  os:
+    name: windows
+  nodeSelector:
+    kubernetes.io/os: windows
+  containers:
+    - name: web
+      image: ${IIS}
+      volumeMounts:
+      - name: data
+        mountPath: /data
+  volumes:
+    - name: data
+      emptyDir: {}
+`;
+    const pinned = text.replace(
+      '    kubernetes.io/os: windows\n',
+      '    kubernetes.io/os: windows\n    node.kubernetes.io/windows-build: 10.0.20348\n',
+    );
+    expect(fixOnly(text, GKE).text).toBe(`${pinned}  tolerations:
+    - key: node.kubernetes.io/os
+      operator: Equal
+      value: windows
+      effect: NoSchedule
+`);
+  });
+});
+
+describe('flow documents', () => {
+  it('a document laid out as `yaml` prints flow keeps its layout: new keys join their collection', () => {
+    const text = `{
+  apiVersion: apps/v1,
+  kind: Deployment,
+  metadata: { name: web },
+  spec:
+    {
+      template:
+        {
+          spec:
+            {
+              securityContext: { runAsUser: 1000 },
+              containers: [ { name: web, image: "${IIS}" } ]
+            }
+        }
+    }
+}
+`;
+    const r = fixOnly(text, { ...GKE, windowsRelease: '2022' });
+    expect(r.text).toBe(`{
+  apiVersion: apps/v1,
+  kind: Deployment,
+  metadata: { name: web },
+  spec:
+    {
+      template:
+        {
+          spec:
+            {
+              containers: [ { name: web, image: "${IIS}" } ],
+              os: { name: windows },
+              nodeSelector: { kubernetes.io/os: windows, node.kubernetes.io/windows-build: 10.0.20348 },
+              tolerations: [ { key: node.kubernetes.io/os, operator: Equal, value: windows, effect: NoSchedule } ]
+            }
+        }
+    }
+}
+`);
+  });
+
+  it('a flow map in a block document: `{a: 1}` becomes `{a: 1, b: 2}`, a flow list gains an item', () => {
+    const text = `apiVersion: v1
+kind: Pod
+metadata: {name: web}
+spec:
+  os: {name: windows}
+  nodeSelector: {kubernetes.io/os: windows}
+  tolerations: [{key: os, operator: Equal, value: windows, effect: NoSchedule}]
+  containers: [{name: web, image: '${IIS}'}]
+`;
+    const r = fixOnly(text, { ...GKE, windowsRelease: '2022' });
+    expect(r.text).toBe(
+      text
+        .replace('windows}\n  tol', 'windows, node.kubernetes.io/windows-build: 10.0.20348}\n  tol')
+        .replace(
+          'NoSchedule}]',
+          'NoSchedule}, {key: node.kubernetes.io/os, operator: Equal, value: windows, effect: NoSchedule}]',
+        ),
+    );
+  });
+});
+
+describe('JSON documents', () => {
+  const pod = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'iis' },
+    spec: {
+      hostPID: true,
+      securityContext: { runAsNonRoot: true, runAsUser: 1000 },
+      containers: [{ name: 'iis', image: IIS }],
+    },
+  };
+  const fixed = {
+    ...pod,
+    spec: {
+      securityContext: { runAsNonRoot: true },
+      containers: pod.spec.containers,
+      os: { name: 'windows' },
+      nodeSelector: { 'kubernetes.io/os': 'windows', 'node.kubernetes.io/windows-build': '10.0.20348' },
+      tolerations: [{ key: 'node.kubernetes.io/os', operator: 'Equal', value: 'windows', effect: 'NoSchedule' }],
+    },
+  };
+  const options: FixOptions = { ...GKE, windowsRelease: '2022' };
+
+  it('one-line JSON stays one line, compact as it was; removed keys take their comma, never leaving `,}`', () => {
+    const r = fixOnly(`${JSON.stringify(pod)}\n`, options);
+    expect(r.text).toBe(`${JSON.stringify(fixed)}\n`);
+  });
+
+  it('one-line JSON written with spaces after `:` and `,` gets its new keys written so', () => {
+    const spaced = (v: unknown): string =>
+      Array.isArray(v)
+        ? `[${v.map(spaced).join(', ')}]`
+        : typeof v === 'object' && v !== null
+          ? `{${Object.entries(v)
+              .map(([k, x]) => `${JSON.stringify(k)}: ${spaced(x)}`)
+              .join(', ')}}`
+          : JSON.stringify(v);
+    const r = fixOnly(spaced(pod), options);
+    expect(r.text).toBe(spaced(fixed));
+  });
+
+  it.each([2, 4])('multi-line JSON indented by %i keeps its indentation; new keys are written as JSON', (indent) => {
+    const r = fixOnly(`${JSON.stringify(pod, null, indent)}\n`, options);
+    expect(r.text).toBe(`${JSON.stringify(fixed, null, indent)}\n`);
+  });
+});
+
+describe('the fallback', () => {
+  it('an edit the splicer cannot write (a list item removed) re-renders that document, still correctly', () => {
+    const text = `apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - {name: a, image: x}\n  - {name: b, image: y}\n`;
+    const parsed = parseText(text);
+    const doc = parsed.docs[0];
+    expect(applyEdit(doc.doc, [], { op: 'remove', path: 'spec.containers[1]' })).toMatchObject({ ok: true });
+    doc.changed = true;
+    expect(spliceDocument(parsed.text, doc.start, doc.end, doc.doc, { indent: 2, indentSeq: false })).toBeUndefined();
+    const out = renderText(parsed);
+    expect(loadManifests(out)).toEqual([
+      { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'a', image: 'x' }] } },
+    ]);
+  });
+});
+
+describe('the real manifests under test/fixtures/fix', () => {
+  const dir = path.join(__dirname, '..', '..', 'fixtures', 'fix');
+  const files = readdirSync(dir).filter((f) => /\.ya?ml$/.test(f));
+
+  it.each(files)('%s: only the fixed lines change', (file) => {
+    const text = readFileSync(path.join(dir, file), 'utf8');
+    const r = fixManifests(text, { ...GKE, windowsRelease: '2022' });
+    expect(unexplainedLines(text, r.text, r.changes)).toEqual([]);
+  });
+
+  it('windows_exporter keeps `name:  windows-exporter-config` and its initContainers indentation', () => {
+    const text = readFileSync(path.join(dir, 'windows_exporter--windows-exporter-daemonset.yaml'), 'utf8');
+    const r = fixOnly(text, GKE);
+    expect(r.text).toContain('        - name:  windows-exporter-config\n');
+    expect(r.text).toContain('      initContainers:\n        - name: configure-firewall\n');
+  });
+});
+
+describe('the line check itself', () => {
+  it('flags a re-rendered document (what fix printed before issue 16)', () => {
+    const r = fixManifests(EXPORTER, GKE);
+    const rerendered = parseDocument(r.text).toString();
+    expect(unexplainedLines(EXPORTER, rerendered, r.changes)).toEqual(
+      expect.arrayContaining([
+        '- 5:   name: windows-exporter   # the node agent',
+        '- 22:         - name:  windows-exporter-config',
+        '+ 22:             - name: windows-exporter-config',
+      ]),
+    );
+  });
+});
+
+describe('k8s-windows fix --write', () => {
+  it('rewrites the file with only the fixed lines changed', async () => {
+    const { dir, cleanup } = tempTree({ 'exporter.yaml': EXPORTER });
+    try {
+      const r = await cli(['fix', '--write', '--cloud', 'gke', 'exporter.yaml'], { cwd: dir });
+      expect(r.code).toBe(0);
+      expect(readFileSync(path.join(dir, 'exporter.yaml'), 'utf8')).toBe(EXPORTER_FIXED);
+    } finally {
+      cleanup();
+    }
+  });
+});
