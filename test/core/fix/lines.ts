@@ -27,7 +27,7 @@ export function diffLines(a: readonly string[], b: readonly string[]): { removed
   const x = a.slice(head);
   const y = b.slice(head);
   // lcs[i][j]: the longest common subsequence of x[i..] and y[j..].
-  const lcs = Array.from({ length: x.length + 1 }, () => new Array<number>(y.length + 1).fill(0));
+  const lcs = Array.from({ length: x.length + 1 }, () => new Int32Array(y.length + 1));
   for (let i = x.length - 1; i >= 0; i--) {
     for (let j = y.length - 1; j >= 0; j--) {
       lcs[i][j] = x[i] === y[j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
