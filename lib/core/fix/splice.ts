@@ -217,8 +217,12 @@ function lineStart(src: string, at: number): number {
   return src.lastIndexOf('\n', at - 1) + 1;
 }
 
-/** The start of the line after the one holding `at` (or the document's end). */
+/**
+ * The start of the line after the one holding `at` (or the document's end); `at` itself when it starts a line, as
+ * a block scalar's range ends past its line break.
+ */
 function nextLine(c: Ctx, at: number): number {
+  if (at > 0 && c.src[at - 1] === '\n') return at;
   const nl = c.src.indexOf('\n', at);
   return nl === -1 || nl >= c.docEnd ? c.docEnd : nl + 1;
 }
@@ -404,6 +408,10 @@ function stripFlow(c: Ctx, doc: Document): string {
 
 /** A scalar in the style of the one it replaces (quoting kept where the value allows it). */
 function scalarText(c: Ctx, old: unknown, value: unknown, inFlow: boolean): string {
+  // A block scalar's range runs over its line break: not a span to write a plain scalar into.
+  if (isScalar(old) && (old.type === 'BLOCK_LITERAL' || old.type === 'BLOCK_FOLDED')) {
+    throw new Unsupported('a block scalar replaced');
+  }
   if (c.json) return JSON.stringify(value);
   const node = new Scalar(value);
   if (

@@ -174,6 +174,33 @@ spec:
     expect(fixOnly(`\uFEFF${crlf(EXPORTER)}`, GKE).text).toBe(`\uFEFF${crlf(EXPORTER_FIXED)}`);
   });
 
+  it('keys added after a block scalar (a PowerShell script) go after its last line, not after the next key', () => {
+    const text = `apiVersion: batch/v1
+kind: CronJob
+metadata:
+  name: job
+spec:
+  jobTemplate:
+    spec:
+      template:
+        spec:
+          containers:
+          - name: job
+            image: mcr.microsoft.com/windows/servercore:ltsc2022
+            args:
+            - |
+              Write-Host hello
+  schedule: "0 * * * *"
+`;
+    expect(fixOnly(text).text).toBe(
+      text.replace(
+        '  schedule',
+        '          os:\n            name: windows\n          nodeSelector:\n            kubernetes.io/os: windows\n' +
+          '            node.kubernetes.io/windows-build: 10.0.20348\n  schedule',
+      ),
+    );
+  });
+
   it('a new list under a key follows its sibling lists’ dash indentation', () => {
     const text = `apiVersion: v1
 kind: Pod
