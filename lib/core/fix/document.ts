@@ -1,7 +1,7 @@
 /**
- * The YAML side of `fixManifests`: documents parsed with the `yaml` library's Document API, edits applied in place
- * (comments, key order, quoting and anchors kept), and the text put back together so that documents with nothing
- * to fix come out as their original bytes.
+ * The YAML side of `fixManifests`: documents parsed with the `yaml` library's Document API, edits checked and
+ * applied there, and the text put back together from the source: documents with nothing to fix come out as their
+ * original bytes, edited ones as their source with only the edits spliced in (splice.ts).
  */
 import {
   isAlias,
@@ -391,7 +391,7 @@ function renderDoc(text: string, d: ParsedDoc): string {
   return out;
 }
 
-/** The input with edited documents re-rendered and every other byte as it was. */
+/** The input with the edits of edited documents written in, and every other byte as it was. */
 export function renderText(p: ParsedText): string {
   if (!p.docs.some((d) => d.changed)) return p.bom + p.text;
   let out = p.bom;
