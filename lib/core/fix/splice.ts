@@ -72,6 +72,8 @@ interface Ctx {
   readonly json: boolean;
   /** JSON written with a space after `:` and `,` (one-line JSON only; multi-line JSON puts items on lines). */
   readonly jsonSpaced: boolean;
+  /** JSON written over several lines (`JSON.stringify(v, null, step)`), items each on a line. */
+  readonly jsonLines: boolean;
   readonly jsonStep: number;
   /** Block style: the mapping indent step and whether sequences are indented under their key. */
   readonly indent: number;
@@ -109,6 +111,7 @@ export function spliceDocument(
     eol: source.includes('\r\n') ? '\r\n' : '\n',
     json,
     jsonSpaced: /":\s/.test(source),
+    jsonLines: json && /\n\s*"/.test(source),
     jsonStep: /\n( +)"/.exec(source)?.[1].length ?? 2,
     indent: style.indent,
     indentSeq: style.indentSeq,
@@ -341,11 +344,18 @@ function insertFlow(c: Ctx, coll: Collection, before: readonly unknown[], added:
   const [open, close] = rangeOf(coll);
   const last = before[before.length - 1];
   if (last === undefined) {
-    // `{}`: the new items fill it.
+    // `{}`: the new items fill it, in multi-line JSON on lines of their own one step in.
     const inner = c.src.slice(open + 1, close - 1);
     if (!/^[ \t]*$/.test(inner)) throw new Unsupported('an empty flow collection with comments or lines');
+    if (c.jsonLines) {
+      const lead = /^[ \t]*/.exec(c.src.slice(lineStart(c.src, open), open))?.[0] ?? '';
+      const col = lead.length + c.jsonStep;
+      const texts = added.map((i) => c.eol + ' '.repeat(col) + flowItemText(c, i, col));
+      c.splices.push({ start: open + 1, end: close - 1, text: texts.join(',') + c.eol + lead, depth });
+      return;
+    }
     const pad = c.padded && !c.json ? ' ' : '';
-    const texts = added.map((i) => flowItemText(c, i, column(c.src, open)));
+    const texts = added.map((i) => flowItemText(c, i, undefined));
     c.splices.push({
       start: open + 1,
       end: close - 1,

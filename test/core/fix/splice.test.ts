@@ -344,6 +344,48 @@ describe('JSON documents', () => {
   });
 });
 
+describe('edges', () => {
+  const pod = (spec: Record<string, unknown>) => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'a' },
+    spec: { ...spec, containers: [{ name: 'a', image: IIS }] },
+  });
+  const toleration = { key: 'node.kubernetes.io/os', operator: 'Equal', value: 'windows', effect: 'NoSchedule' };
+  const filled = {
+    ...pod({
+      nodeSelector: { 'kubernetes.io/os': 'windows', 'node.kubernetes.io/windows-build': '10.0.20348' },
+      tolerations: [toleration],
+    }),
+  };
+  const fixedJSON = { ...filled, spec: { ...filled.spec, os: { name: 'windows' } } };
+
+  it('empty `{}` and `[]` are filled in place: flow YAML, one-line JSON, multi-line JSON', () => {
+    const yaml = `apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec:\n  nodeSelector: {}\n  tolerations: []\n  containers: [{name: a, image: '${IIS}'}]\n`;
+    expect(fixOnly(yaml, GKE).text).toBe(
+      yaml
+        .replace('{}', '{kubernetes.io/os: windows, node.kubernetes.io/windows-build: 10.0.20348}')
+        .replace('[]', '[{key: node.kubernetes.io/os, operator: Equal, value: windows, effect: NoSchedule}]')
+        .concat('  os:\n    name: windows\n'),
+    );
+    const empty = pod({ nodeSelector: {}, tolerations: [] });
+    expect(fixOnly(JSON.stringify(empty), GKE).text).toBe(JSON.stringify(fixedJSON));
+    expect(fixOnly(`${JSON.stringify(empty, null, 2)}\n`, GKE).text).toBe(`${JSON.stringify(fixedJSON, null, 2)}\n`);
+  });
+
+  it('a text without a final line break keeps it so; a removed last key takes the line break before it', () => {
+    const text = `apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\nspec:\n  os: {name: windows}\n  nodeSelector: {kubernetes.io/os: windows, node.kubernetes.io/windows-build: 10.0.20348}\n  containers:\n  - name: a\n    image: ${IIS}\n  hostPID: true`;
+    expect(fixOnly(text).text).toBe(text.replace('\n  hostPID: true', ''));
+    const open = text.replace('\n  hostPID: true', '').replace('  os: {name: windows}\n', '');
+    expect(fixOnly(open).text).toBe(`${open}\n  os:\n    name: windows`);
+  });
+
+  it('new keys go before a document end marker and the next document', () => {
+    const text = `apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\nspec:\n  nodeSelector: {kubernetes.io/os: windows, node.kubernetes.io/windows-build: 10.0.20348}\n  containers:\n  - name: a\n    image: ${IIS}\n...\n---\nkind: ConfigMap\n`;
+    expect(fixOnly(text).text).toBe(text.replace('...', '  os:\n    name: windows\n...'));
+  });
+});
+
 describe('the fallback', () => {
   it('an edit the splicer cannot write (a list item removed) re-renders that document, still correctly', () => {
     const text = `apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - {name: a, image: x}\n  - {name: b, image: y}\n`;
