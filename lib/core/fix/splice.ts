@@ -263,7 +263,7 @@ function removeItem(c: Ctx, coll: Collection, before: readonly unknown[], kept: 
   if (/^[ \t]*$/.test(c.src.slice(from, start))) {
     // Its whole lines; at the end of a text without a final line break, the line break before it.
     const end = nextLine(c, contentEnd(c, pair));
-    const atEnd = end === c.docEnd && !c.src.slice(0, end).endsWith('\n');
+    const atEnd = end === c.docEnd && c.src[end - 1] !== '\n';
     const begin = atEnd && from > 0 ? from - (c.src[from - 2] === '\r' ? 2 : 1) : from;
     c.splices.push({ start: begin, end, text: '', depth: 0 });
     return;
@@ -286,7 +286,9 @@ function insertBlock(c: Ctx, coll: Collection, before: readonly unknown[], added
   let col: number;
   let lines: string[];
   if (isMap(coll)) {
-    col = column(c.src, itemStart(before[0]));
+    // A key alone on its line shows the map's column (the first may follow `- &anchor `).
+    const alone = before.find((p) => /^[ \t]*$/.test(c.src.slice(lineStart(c.src, itemStart(p)), itemStart(p))));
+    col = column(c.src, itemStart(alone ?? before[0]));
     const indentSeq = siblingSeqStyle(c, coll) ?? c.indentSeq;
     lines = added.flatMap((pair) => blockLines(c, [pair as Pair], indentSeq));
   } else {
@@ -297,7 +299,7 @@ function insertBlock(c: Ctx, coll: Collection, before: readonly unknown[], added
   const pad = ' '.repeat(col);
   const at = nextLine(c, contentEnd(c, last));
   const body = lines.map((l) => pad + l);
-  const text = c.src.slice(0, at).endsWith('\n') ? body.map((l) => l + c.eol).join('') : c.eol + body.join(c.eol);
+  const text = c.src[at - 1] === '\n' ? body.map((l) => l + c.eol).join('') : c.eol + body.join(c.eol);
   c.splices.push({ start: at, end: at, text, depth });
 }
 
@@ -373,6 +375,13 @@ function insertFlow(c: Ctx, coll: Collection, before: readonly unknown[], added:
   const sep = multiline ? `,${c.eol}${indent}` : c.json && !c.jsonSpaced ? ',' : ', ';
   const text = added.map((i) => sep + flowItemText(c, i, multiline ? col : undefined)).join('');
   const at = contentEnd(c, last);
+  const end = lineEnd(c, at);
+  if (multiline && c.src.slice(at, end).includes('#')) {
+    // A comment after the last item stays on its line: the comma goes before it, the new items after it.
+    c.splices.push({ start: at, end: at, text: ',', depth });
+    c.splices.push({ start: end, end, text: text.slice(1), depth });
+    return;
+  }
   c.splices.push({ start: at, end: at, text, depth });
 }
 

@@ -175,9 +175,11 @@ export function unexplainedLines(before: string, after: string, changes: readonl
     if (i !== undefined && byRemoval) ok.add(`-${i}`).add(`+${j}`);
   }
   // A line that only gains or loses a trailing comma, as JSON and flow items do when an item after them comes or goes.
-  const other = (l: string) => (/,\r?$/.test(l) ? l.replace(/,(\r?)$/, '$1') : l.replace(/(\r?)$/, ',$1'));
-  for (const i of removed) if (b.includes(other(a[i]))) ok.add(`-${i}`);
-  for (const j of added) if (a.includes(other(b[j]))) ok.add(`+${j}`);
+  // (The comma may stand before a comment that ends the line.)
+  const bare = (l: string) => l.replace(/,([ \t]*(?:#.*)?\r?)$/, '$1');
+  const commaTwin = (l: string, others: readonly string[]) => others.some((o) => o !== l && bare(o) === bare(l));
+  for (const i of removed) if (commaTwin(a[i], b)) ok.add(`-${i}`);
+  for (const j of added) if (commaTwin(b[j], a)) ok.add(`+${j}`);
   return [
     ...removed.filter((i) => !ok.has(`-${i}`) && !explained(was.owners[i] ?? [])).map((i) => `- ${i + 1}: ${a[i]}`),
     ...added.filter((j) => !ok.has(`+${j}`) && !explained(now.owners[j] ?? [])).map((j) => `+ ${j + 1}: ${b[j]}`),
