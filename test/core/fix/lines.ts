@@ -174,8 +174,12 @@ export function unexplainedLines(before: string, after: string, changes: readonl
       changesOf(item).some((c) => c.action === 'removed' && startsWith(segmentsOf(c.path), item.path));
     if (i !== undefined && byRemoval) ok.add(`-${i}`).add(`+${j}`);
   }
-  // A line that only gains or loses a trailing comma, as JSON and flow items do when an item after them comes or goes.
-  // (The comma may stand before a comment that ends the line.)
+  // The last line of a text without a final line break gains one (CRLF) when lines are added after it.
+  const last = a.length - 1;
+  const gained = added.find((j) => b[j] === `${a[last]}\r`);
+  if (!before.endsWith('\n') && removed.includes(last) && gained !== undefined) ok.add(`-${last}`).add(`+${gained}`);
+  // A line that only gains or loses a trailing comma (before a comment ending the line, if any), as JSON and flow
+  // items do when an item after them comes or goes.
   const bare = (l: string) => l.replace(/,([ \t]*(?:#.*)?\r?)$/, '$1');
   const commaTwin = (l: string, others: readonly string[]) => others.some((o) => o !== l && bare(o) === bare(l));
   for (const i of removed) if (commaTwin(a[i], b)) ok.add(`-${i}`);

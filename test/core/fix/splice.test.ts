@@ -404,6 +404,22 @@ describe('comments and anchors next to the edit', () => {
   });
 });
 
+describe('the real manifests under test/fixtures', () => {
+  // A CRLF file without a final line break (microsoft-sdn's EnableWinFlags) among them.
+  const root = path.join(__dirname, '..', '..', 'fixtures');
+  const files = ['realworld', 'fix']
+    .flatMap((d) => readdirSync(path.join(root, d)).map((f) => path.join(d, f)))
+    .filter((f) => /\.(ya?ml|json)$/.test(f));
+
+  it.each(files)('%s: only the fixed lines change', (file) => {
+    const text = readFileSync(path.join(root, file), 'utf8');
+    for (const options of [{}, { ...GKE, windowsRelease: '2022', pinLinux: true } as const]) {
+      const r = fixManifests(text, options);
+      expect(unexplainedLines(text, r.text, r.changes)).toEqual([]);
+    }
+  });
+});
+
 describe('the fallback', () => {
   it('an edit the splicer cannot write (a list item removed) re-renders that document, still correctly', () => {
     const text = `apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - {name: a, image: x}\n  - {name: b, image: y}\n`;
@@ -419,15 +435,8 @@ describe('the fallback', () => {
   });
 });
 
-describe('the real manifests under test/fixtures/fix', () => {
+describe('windows_exporter (test/fixtures/fix)', () => {
   const dir = path.join(__dirname, '..', '..', 'fixtures', 'fix');
-  const files = readdirSync(dir).filter((f) => /\.ya?ml$/.test(f));
-
-  it.each(files)('%s: only the fixed lines change', (file) => {
-    const text = readFileSync(path.join(dir, file), 'utf8');
-    const r = fixManifests(text, { ...GKE, windowsRelease: '2022' });
-    expect(unexplainedLines(text, r.text, r.changes)).toEqual([]);
-  });
 
   it('windows_exporter keeps `name:  windows-exporter-config` and its initContainers indentation', () => {
     const text = readFileSync(path.join(dir, 'windows_exporter--windows-exporter-daemonset.yaml'), 'utf8');
