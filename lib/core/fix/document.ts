@@ -328,7 +328,7 @@ export function applyEdit(doc: Document, base: readonly (string | number)[], edi
  * How the document writes block sequences under a key (`key:\n- a` or `key:\n  - a`) and how far it indents
  * mappings, each by majority: the `yaml` library renders one style per document.
  */
-function styleOf(source: string): { indent: number; indentSeq: boolean } {
+export function styleOf(source: string): { indent: number; indentSeq: boolean } {
   const lines = source.split(/\r?\n/);
   let flush = 0;
   let indented = 0;

@@ -158,9 +158,12 @@ export function unexplainedLines(before: string, after: string, changes: readonl
         if (startsWith(o.path, path)) return true;
         if (!startsWith(path, o.path)) return false;
         // A parent of the change: when the change made it or took it away (or turned a scalar into it), or when
-        // it is a flow collection on this line that the changed key is written into or taken out of.
+        // it is a flow collection on this line that the change writes a key into or takes one out of.
         const kept = isCollection(valueAt(was.objects, o)) && isCollection(valueAt(now.objects, o));
-        return !kept || (o.flow === true && path.length === o.path.length + 1);
+        if (!kept) return true;
+        const child = { name: o.name, path: path.slice(0, o.path.length + 1) };
+        const childKept = valueAt(was.objects, child) !== undefined && valueAt(now.objects, child) !== undefined;
+        return o.flow === true && (path.length === o.path.length + 1 || !childKept);
       }),
     );
   const ok = new Set<string>();
