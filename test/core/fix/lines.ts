@@ -17,34 +17,103 @@ export function linesOf(text: string): string[] {
 }
 
 /**
- * Indices of the lines removed from `a` and added in `b`, by longest common subsequence, matching lines as early as
- * it can (as `git diff` shows them).
+ * Indices of the lines removed from `a` and added in `b`, as a patience diff: lines found once in each text anchor
+ * the alignment (so a moved block of `]` and `}` lines is not matched with another's), and the stretches between
+ * anchors are aligned by longest common subsequence, matching lines as early as it can.
  */
 export function diffLines(a: readonly string[], b: readonly string[]): { removed: number[]; added: number[] } {
-  let head = 0;
-  while (head < a.length && head < b.length && a[head] === b[head]) head++;
-  // No common tail is cut off: matching closing lines from the end pairs a new list's `]` with an old one's.
-  const x = a.slice(head);
-  const y = b.slice(head);
-  // lcs[i][j]: the longest common subsequence of x[i..] and y[j..].
-  const lcs = Array.from({ length: x.length + 1 }, () => new Int32Array(y.length + 1));
-  for (let i = x.length - 1; i >= 0; i--) {
-    for (let j = y.length - 1; j >= 0; j--) {
-      lcs[i][j] = x[i] === y[j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
-    }
-  }
   const removed: number[] = [];
   const added: number[] = [];
+  const stretch = (a0: number, a1: number, b0: number, b1: number): void => {
+    const anchors = uniqueAnchors(a, a0, a1, b, b0, b1);
+    if (anchors.length === 0) {
+      lcsDiff(a, a0, a1, b, b0, b1, removed, added);
+      return;
+    }
+    let i = a0;
+    let j = b0;
+    for (const [ai, bj] of anchors) {
+      stretch(i, ai, j, bj);
+      i = ai + 1;
+      j = bj + 1;
+    }
+    stretch(i, a1, j, b1);
+  };
+  stretch(0, a.length, 0, b.length);
+  return { removed: removed.sort((x, y) => x - y), added: added.sort((x, y) => x - y) };
+}
+
+/** Lines with words found exactly once in each range, as `[i, j]` pairs, the longest run increasing in both. */
+function uniqueAnchors(
+  a: readonly string[],
+  a0: number,
+  a1: number,
+  b: readonly string[],
+  b0: number,
+  b1: number,
+): [number, number][] {
+  const count = (lines: readonly string[], from: number, to: number) => {
+    const m = new Map<string, number>();
+    for (let k = from; k < to; k++) m.set(lines[k], m.has(lines[k]) ? -1 : k);
+    return m;
+  };
+  const inA = count(a, a0, a1);
+  const inB = count(b, b0, b1);
+  const pairs: [number, number][] = [];
+  for (const [line, i] of inA) {
+    const j = inB.get(line);
+    // Only lines with words in them: a lone `{` or `],` is unique by chance, not by content.
+    if (i >= 0 && j !== undefined && j >= 0 && /[\p{L}\p{N}]/u.test(line)) pairs.push([i, j]);
+  }
+  pairs.sort((x, y) => x[0] - y[0]);
+  // Longest increasing subsequence by j (patience sorting).
+  const tails: number[] = [];
+  const prev = new Array<number>(pairs.length).fill(-1);
+  pairs.forEach(([, j], k) => {
+    let lo = 0;
+    let hi = tails.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (pairs[tails[mid]][1] < j) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo > 0) prev[k] = tails[lo - 1];
+    tails[lo] = k;
+  });
+  const out: [number, number][] = [];
+  for (let k = tails.length > 0 ? tails[tails.length - 1] : -1; k >= 0; k = prev[k]) out.unshift(pairs[k]);
+  return out;
+}
+
+/** Aligns `a[a0..a1)` with `b[b0..b1)` by longest common subsequence, pushing what is removed and added. */
+function lcsDiff(
+  a: readonly string[],
+  a0: number,
+  a1: number,
+  b: readonly string[],
+  b0: number,
+  b1: number,
+  removed: number[],
+  added: number[],
+): void {
+  const n = a1 - a0;
+  const m = b1 - b0;
+  // lcs[i][j]: the longest common subsequence of a[a0 + i..a1) and b[b0 + j..b1).
+  const lcs = Array.from({ length: n + 1 }, () => new Int32Array(m + 1));
+  for (let i = n - 1; i >= 0; i--) {
+    for (let j = m - 1; j >= 0; j--) {
+      lcs[i][j] = a[a0 + i] === b[b0 + j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
+    }
+  }
   let i = 0;
   let j = 0;
-  while (i < x.length || j < y.length) {
-    if (i < x.length && j < y.length && x[i] === y[j]) {
+  while (i < n || j < m) {
+    if (i < n && j < m && a[a0 + i] === b[b0 + j]) {
       i++;
       j++;
-    } else if (i < x.length && (j === y.length || lcs[i + 1][j] >= lcs[i][j + 1])) removed.push(head + i++);
-    else added.push(head + j++);
+    } else if (i < n && (j === m || lcs[i + 1][j] >= lcs[i][j + 1])) removed.push(a0 + i++);
+    else added.push(b0 + j++);
   }
-  return { removed, added };
 }
 
 interface Owner {
@@ -169,7 +238,7 @@ export function unexplainedLines(before: string, after: string, changes: readonl
   const ok = new Set<string>();
   // The key after a removed first key of a list item moves up behind the item's dash.
   for (const j of added) {
-    const m = /^\s*- (.*)$/.exec(b[j]);
+    const m = /^\s*- ([^]*)$/.exec(b[j]);
     const i = m ? removed.find((r) => !ok.has(`-${r}`) && a[r].trim() === m[1].trim()) : undefined;
     const item = (now.owners[j] ?? []).find((o) => typeof o.path[o.path.length - 1] === 'number');
     const byRemoval =
