@@ -162,25 +162,52 @@ function visitCollection(c: Ctx, coll: Collection, depth: number): void {
   const before = c.snap.items.get(coll);
   if (!before) throw new Unsupported('a collection the parser did not make');
   const items: readonly unknown[] = coll.items;
-  const kept = items.filter((i) => before.includes(i));
-  const added = items.filter((i) => !before.includes(i));
-  const removed = before.filter((i) => !items.includes(i));
-  // Kept items keep their order, and new ones come after them (as the Document API adds them).
-  if (kept.some((item, i) => items[i] !== item)) throw new Unsupported('reordered items');
-  if (before.length > 0 && items.length === 0) throw new Unsupported('an emptied collection');
-  if (removed.length > 0 && !isMap(coll)) throw new Unsupported('a removed list item');
-  const flow = coll.flow === true;
-  for (const item of kept) {
-    if (isPair(item)) visitPair(c, coll, item, depth + 1);
-    else visitNode(c, item, flow, depth + 1);
+  // A list item set in place (`seq.set(i, node)`): the new node stands where the old one stood.
+  const replaced = new Map<unknown, unknown>();
+  if (isSeq(coll)) {
+    for (let i = 0; i < Math.min(before.length, items.length); i++) {
+      if (before[i] !== items[i] && !items.includes(before[i]) && !before.includes(items[i])) {
+        replaced.set(items[i], before[i]);
+      }
+    }
   }
-  for (const item of removed) removeItem(c, coll, before, kept, item as Pair);
+  const asBefore = items.map((i) => replaced.get(i) ?? i);
+  const stays = asBefore.filter((i) => before.includes(i));
+  const added = items.filter((_, k) => !before.includes(asBefore[k]));
+  const removed = before.filter((i) => !asBefore.includes(i));
+  // Items that stay keep their order, and new ones come after them (as the Document API adds them).
+  if (stays.some((item, i) => asBefore[i] !== item)) throw new Unsupported('reordered items');
+  const flow = coll.flow === true;
+  if (before.length > 0 && items.length === 0) {
+    // Emptied: a flow collection keeps its brackets; a block one is written `{}` or `[]` by its parent.
+    if (!flow) throw new Unsupported('an emptied block collection');
+    const [open, close] = rangeOf(coll);
+    c.splices.push({ start: open + 1, end: close - 1, text: '', depth });
+    return;
+  }
+  stays.forEach((item, k) => {
+    const now = items[k];
+    if (isPair(now)) visitPair(c, coll, now, depth + 1);
+    else if (now !== item || emptiedBlock(c, now)) replaceItem(c, coll as YAMLSeq, item, now, depth + 1);
+    else visitNode(c, now, flow, depth + 1);
+  });
+  for (const item of removed) removeItem(c, coll, before, stays, item);
   if (added.length > 0) insertItems(c, coll, before, added, depth);
+}
+
+/** A block collection whose items all went: written `{}` or `[]` in its place. */
+function emptiedBlock(c: Ctx, node: unknown): boolean {
+  return (
+    (isMap(node) || isSeq(node)) &&
+    node.flow !== true &&
+    node.items.length === 0 &&
+    (c.snap.items.get(node)?.length ?? 0) > 0
+  );
 }
 
 function visitPair(c: Ctx, map: Collection, pair: Pair, depth: number): void {
   const old = c.snap.values.get(pair);
-  if (old === pair.value) {
+  if (old === pair.value && !emptiedBlock(c, old)) {
     visitNode(c, pair.value, map.flow === true, depth);
     return;
   }
@@ -243,33 +270,47 @@ function column(src: string, at: number): number {
 
 // --- removal --------------------------------------------------------------------------------------------------
 
-function removeItem(c: Ctx, coll: Collection, before: readonly unknown[], kept: readonly unknown[], pair: Pair): void {
-  const index = before.indexOf(pair);
-  const next = before.slice(index + 1).find((i) => kept.includes(i));
-  const start = itemStart(pair);
+/** Where the dash of a block list item stands (only spaces between it and the item). */
+function dashOf(c: Ctx, item: unknown): number {
+  let k = rangeOf(item)[0] - 1;
+  while (k >= 0 && (c.src[k] === ' ' || c.src[k] === '\t')) k--;
+  if (c.src[k] !== '-') throw new Unsupported('a list item with properties before it');
+  return k;
+}
+
+function removeItem(
+  c: Ctx,
+  coll: Collection,
+  before: readonly unknown[],
+  stays: readonly unknown[],
+  item: unknown,
+): void {
+  const index = before.indexOf(item);
+  const next = before.slice(index + 1).find((i) => stays.includes(i));
   if (coll.flow === true) {
     // The item and one comma: the one after it, or for the last item the one before it.
     const prev = before
       .slice(0, index)
       .reverse()
-      .find((i) => kept.includes(i));
-    if (next !== undefined) c.splices.push({ start, end: itemStart(next), text: '', depth: 0 });
+      .find((i) => stays.includes(i));
+    if (next !== undefined) c.splices.push({ start: itemStart(item), end: itemStart(next), text: '', depth: 0 });
     else if (prev !== undefined)
-      c.splices.push({ start: contentEnd(c, prev), end: contentEnd(c, pair), text: '', depth: 0 });
+      c.splices.push({ start: contentEnd(c, prev), end: contentEnd(c, item), text: '', depth: 0 });
     else throw new Unsupported('an emptied collection');
     return;
   }
+  const start = isSeq(coll) ? dashOf(c, item) : itemStart(item);
   const from = lineStart(c.src, start);
   if (/^[ \t]*$/.test(c.src.slice(from, start))) {
     // Its whole lines; at the end of a text without a final line break, the line break before it.
-    const end = nextLine(c, contentEnd(c, pair));
+    const end = nextLine(c, contentEnd(c, item));
     const atEnd = end === c.docEnd && c.src[end - 1] !== '\n';
     const begin = atEnd && from > 0 ? from - (c.src[from - 2] === '\r' ? 2 : 1) : from;
     c.splices.push({ start: begin, end, text: '', depth: 0 });
     return;
   }
   // The key follows `- ` on its line: the next key moves up behind the dash.
-  if (next === undefined) throw new Unsupported('the last key of a list item');
+  if (isSeq(coll) || next === undefined) throw new Unsupported('the last key of a list item');
   c.splices.push({ start, end: itemStart(next), text: '', depth: 0 });
 }
 
@@ -460,7 +501,21 @@ function replaceValue(c: Ctx, map: Collection, pair: Pair, old: unknown, depth: 
     c.splices.push({ start: from, end: to, text, depth });
     return;
   }
-  if (isCollection(old) && old.flow !== true) throw new Unsupported('a block collection replaced');
+  if (isCollection(old) && old.flow !== true) {
+    // From the key's colon to the end of the old block.
+    const keyEnd = rangeOf(pair.key)[1];
+    const colon = c.src.indexOf(':', keyEnd);
+    if (colon < 0 || !/^[ \t]*$/.test(c.src.slice(keyEnd, colon))) throw new Unsupported('a key without its colon');
+    const col = column(c.src, itemStart(pair));
+    const text =
+      inlineText(c, value) ??
+      blockLines(c, [pair], siblingSeqStyle(c, map as YAMLMap) ?? c.indentSeq)
+        .slice(1)
+        .map((l) => c.eol + ' '.repeat(col) + l)
+        .join('');
+    replaceBlock(c, colon + 1, old, text, depth);
+    return;
+  }
   if (isScalar(value) || isEmptyCollection) {
     const text = isScalar(value)
       ? scalarText(c, old, value.value, false)
@@ -477,6 +532,63 @@ function replaceValue(c: Ctx, map: Collection, pair: Pair, old: unknown, depth: 
   const at = lineEnd(c, to);
   if (begin !== to) c.splices.push({ start: begin, end: to, text: '', depth });
   c.splices.push({ start: at, end: at, text: lines.map((l) => c.eol + ' '.repeat(col) + l).join(''), depth });
+}
+
+/** ` windows` or ` {}` for a scalar or an empty collection written after a key or a dash; else undefined. */
+function inlineText(c: Ctx, value: unknown): string | undefined {
+  if (isScalar(value)) return ` ${scalarText(c, undefined, value.value, false)}`;
+  if (isCollection(value) && value.items.length === 0) return ` ${stripFlow(c, new Document([jsOf(c, value)]))}`;
+  return undefined;
+}
+
+/**
+ * Writes `text` over a block collection, from `start` (after its key's colon or its item's dash) to the end of its
+ * content: nothing but line breaks and indentation may stand between `start` and the collection.
+ */
+function replaceBlock(c: Ctx, start: number, old: Collection, text: string, depth: number): void {
+  if (!/^\s*$/.test(c.src.slice(start, rangeOf(old)[0]))) throw new Unsupported('a comment before the value');
+  let end = contentEnd(c, old);
+  // A block scalar at the end runs over its line break, which stays.
+  while (end > start && (c.src[end - 1] === '\n' || c.src[end - 1] === '\r')) end--;
+  c.splices.push({ start, end, text, depth });
+}
+
+/** A list item set anew (or a block collection item emptied), written where the old one stood. */
+function replaceItem(c: Ctx, seq: YAMLSeq, old: unknown, now: unknown, depth: number): void {
+  if (seq.flow === true) {
+    const [from, to] = rangeOf(old);
+    const col = c.src.slice(rangeOf(seq)[0], from).includes('\n') ? column(c.src, from) : undefined;
+    const text = isScalar(now)
+      ? scalarText(c, old, now.value, true)
+      : c.json
+        ? jsonText(c, jsOf(c, now), col)
+        : stripFlow(c, new Document([jsOf(c, now)]));
+    c.splices.push({ start: from, end: to, text, depth });
+    return;
+  }
+  const dash = dashOf(c, old);
+  if (isCollection(old) && old.flow !== true) {
+    // `- a: 1` / `  b: 2`: the first line after the dash, the others under the dash's column.
+    const [first, ...rest] = blockLines(c, [jsOf(c, now)], c.indentSeq);
+    const text =
+      inlineText(c, now) ??
+      ` ${first.replace(/^- ?/, '')}${rest.map((l) => c.eol + ' '.repeat(column(c.src, dash)) + l).join('')}`;
+    replaceBlock(c, dash + 1, old, text, depth);
+    return;
+  }
+  // A scalar or flow item: its own range, and a new item fitting on it.
+  if (isScalar(old) && (old.type === 'BLOCK_LITERAL' || old.type === 'BLOCK_FOLDED')) {
+    throw new Unsupported('a block scalar replaced');
+  }
+  const text = inlineText(c, now);
+  if (text === undefined) throw new Unsupported('a block collection for an inline item');
+  const [from, to] = rangeOf(old);
+  c.splices.push({
+    start: from,
+    end: to,
+    text: isScalar(now) ? scalarText(c, old, now.value, false) : text.slice(1),
+    depth,
+  });
 }
 
 /** The column of a pair's key when its flow map puts items on lines (multi-line JSON), else undefined. */

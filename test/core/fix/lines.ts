@@ -208,6 +208,7 @@ function valueAt(objects: ReadonlyMap<string, unknown>, owner: Owner): unknown {
 }
 
 const isCollection = (v: unknown) => typeof v === 'object' && v !== null;
+const isEmpty = (v: unknown) => Object.keys(v as object).length === 0;
 
 /**
  * The changed lines of `after` against `before` that no change explains, as `- 12: text` (removed, 1-based line
@@ -220,22 +221,43 @@ export function unexplainedLines(before: string, after: string, changes: readonl
   const was = mapLines(before);
   const now = mapLines(after);
   const changesOf = (o: Owner) => changes.filter((c) => c.resource.name === o.name);
-  const explained = (owners: readonly Owner[]) =>
+  const explained = (owners: readonly Owner[], line: string) =>
     owners.some((o) =>
       changesOf(o).some((c) => {
         const path = segmentsOf(c.path);
         if (startsWith(o.path, path)) return true;
+        // A list item changed, or holding the change: the items after it may move up, or read the same, and
+        // identical items cannot say which one changed.
+        const listSibling = path.some((seg, p) => {
+          const at = o.path[p];
+          return typeof seg === 'number' && typeof at === 'number' && at >= seg && startsWith(o.path, path.slice(0, p));
+        });
+        if (listSibling) return true;
         if (!startsWith(path, o.path)) return false;
-        // A parent of the change: when the change made it or took it away (or turned a scalar into it), or when
-        // it is a flow collection on this line that the change writes a key into or takes one out of.
-        const kept = isCollection(valueAt(was.objects, o)) && isCollection(valueAt(now.objects, o));
-        if (!kept) return true;
+        // A parent of the change: when the change made it or took it away (or turned a scalar into it), emptied
+        // it or filled it (`[]` and `{}` are written on its key's line), or when it is a flow collection on this
+        // line that the change writes a key into or takes one out of.
+        const before = valueAt(was.objects, o);
+        const after = valueAt(now.objects, o);
+        if (!isCollection(before) || !isCollection(after) || isEmpty(before) !== isEmpty(after)) return true;
+        // Brackets alone on a line inside the changed collection: which `}` went is a matter of alignment.
+        if (!/[\p{L}\p{N}]/u.test(line)) return true;
         const child = { name: o.name, path: path.slice(0, o.path.length + 1) };
         const childKept = valueAt(was.objects, child) !== undefined && valueAt(now.objects, child) !== undefined;
         return o.flow === true && (path.length === o.path.length + 1 || !childKept);
       }),
     );
   const ok = new Set<string>();
+  // A line the diff could only align as removed here and added there, with the same bytes for the same nodes, is
+  // unchanged (a replaced block above it matched lines of a new one).
+  const ownersKey = (owners: readonly Owner[] | undefined) =>
+    JSON.stringify((owners ?? []).map((o) => [o.name, o.path.map(String)]));
+  for (const i of removed) {
+    const j = added.find(
+      (k) => !ok.has(`+${k}`) && b[k] === a[i] && ownersKey(now.owners[k]) === ownersKey(was.owners[i]),
+    );
+    if (j !== undefined) ok.add(`-${i}`).add(`+${j}`);
+  }
   // The key after a removed first key of a list item moves up behind the item's dash.
   for (const j of added) {
     const m = /^\s*- ([^]*)$/.exec(b[j]);
@@ -257,7 +279,9 @@ export function unexplainedLines(before: string, after: string, changes: readonl
   for (const i of removed) if (commaTwin(a[i], b)) ok.add(`-${i}`);
   for (const j of added) if (commaTwin(b[j], a)) ok.add(`+${j}`);
   return [
-    ...removed.filter((i) => !ok.has(`-${i}`) && !explained(was.owners[i] ?? [])).map((i) => `- ${i + 1}: ${a[i]}`),
-    ...added.filter((j) => !ok.has(`+${j}`) && !explained(now.owners[j] ?? [])).map((j) => `+ ${j + 1}: ${b[j]}`),
+    ...removed
+      .filter((i) => !ok.has(`-${i}`) && !explained(was.owners[i] ?? [], a[i]))
+      .map((i) => `- ${i + 1}: ${a[i]}`),
+    ...added.filter((j) => !ok.has(`+${j}`) && !explained(now.owners[j] ?? [], b[j])).map((j) => `+ ${j + 1}: ${b[j]}`),
   ];
 }

@@ -125,7 +125,7 @@ describe('the splicer', () => {
       fc.property(input, (i) => check(i)),
       { numRuns: RUNS, seed: SEED },
     );
-    // Re-rendering is for shapes the splicer does not write (a mapping emptied, a list item removed): rare.
-    expect(stats.spliced / stats.edited).toBeGreaterThan(0.8);
+    // Re-rendering is for shapes the splicer does not write (a block collection for a one-line list item): rare.
+    expect(stats.spliced / stats.edited).toBeGreaterThan(0.95);
   });
 });

@@ -7,7 +7,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseDocument } from 'yaml';
 import { fixManifests, loadManifests, type FixOptions } from 'k8s-windows';
-import { applyEdit, parseText, renderText } from '../../../lib/core/fix/document';
+import { applyEdit, parseText, renderText, styleOf } from '../../../lib/core/fix/document';
+import type { FixEdit } from '../../../lib/core/validate/fixes';
 import { spliceDocument } from '../../../lib/core/fix/splice';
 import { cli, tempTree } from '../../cli/helpers';
 import { unexplainedLines } from './lines';
@@ -420,29 +421,74 @@ describe('the real manifests under test/fixtures', () => {
   });
 });
 
-describe('the fallback', () => {
-  it('an edit the splicer cannot write (a list item removed) re-renders that document, still correctly', () => {
-    const text = `apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - {name: a, image: x}\n  - {name: b, image: y}\n`;
-    const parsed = parseText(text);
-    const doc = parsed.docs[0];
-    expect(applyEdit(doc.doc, [], { op: 'remove', path: 'spec.containers[1]' })).toMatchObject({ ok: true });
-    doc.changed = true;
-    expect(spliceDocument(parsed.text, doc.start, doc.end, doc.doc, { indent: 2, indentSeq: false })).toBeUndefined();
-    const out = renderText(parsed);
-    expect(loadManifests(out)).toEqual([
-      { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'a', image: 'x' }] } },
+const text0 = `apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - {name: a, image: x}\n  - b\n`;
+
+/** The text after making `edits` directly (shapes no fixer makes today), and whether it was spliced. */
+function edited(text: string, edits: readonly FixEdit[]): { text: string; spliced: boolean } {
+  const parsed = parseText(text);
+  const doc = parsed.docs[0];
+  for (const e of edits) expect(applyEdit(doc.doc, [], e)).toMatchObject({ ok: true });
+  doc.changed = true;
+  const style = styleOf(parsed.text.slice(doc.start, doc.end));
+  const out = renderText(parsed);
+  return { text: out, spliced: spliceDocument(parsed.text, doc.start, doc.end, doc.doc, style) === out };
+}
+
+describe('edit shapes beyond today’s fixers', () => {
+  const text = `spec:\n  args:\n  - a  # first\n  - b\n  flow: [a, b, c]\n  ports:\n  - containerPort: 80\n    hostPort: 8080\n  sc:\n    runAsUser: 1000\n  keep: 1\n`;
+
+  it('a list item removed takes its lines (block) or itself and a comma (flow)', () => {
+    const r = edited(text, [
+      { op: 'remove', path: 'spec.args[0]' },
+      { op: 'remove', path: 'spec.flow[1]' },
     ]);
+    expect(r).toEqual({ text: text.replace('  - a  # first\n', '').replace('[a, b, c]', '[a, c]'), spliced: true });
+  });
+
+  it('a list item set anew is written where it stood', () => {
+    const r = edited(text, [
+      { op: 'set', path: 'spec.args[1]', value: 'z' },
+      { op: 'set', path: 'spec.ports[0]', value: { containerPort: 80, hostPort: 80 } },
+    ]);
+    expect(r).toEqual({
+      text: text.replace('  - b\n', '  - z\n').replace('hostPort: 8080', 'hostPort: 80'),
+      spliced: true,
+    });
+  });
+
+  it('a block collection replaced by a scalar or another block; an emptied one is written {}', () => {
+    expect(edited(text, [{ op: 'set', path: 'spec.sc', value: 'none' }])).toEqual({
+      text: text.replace('sc:\n    runAsUser: 1000', 'sc: none'),
+      spliced: true,
+    });
+    expect(edited(text, [{ op: 'set', path: 'spec.sc', value: { runAsNonRoot: true } }])).toEqual({
+      text: text.replace('runAsUser: 1000', 'runAsNonRoot: true'),
+      spliced: true,
+    });
+    expect(edited(text, [{ op: 'remove', path: 'spec.sc.runAsUser' }])).toEqual({
+      text: text.replace('sc:\n    runAsUser: 1000', 'sc: {}'),
+      spliced: true,
+    });
   });
 });
 
-describe('windows_exporter (test/fixtures/fix)', () => {
-  const dir = path.join(__dirname, '..', '..', 'fixtures', 'fix');
-
-  it('windows_exporter keeps `name:  windows-exporter-config` and its initContainers indentation', () => {
-    const text = readFileSync(path.join(dir, 'windows_exporter--windows-exporter-daemonset.yaml'), 'utf8');
-    const r = fixOnly(text, GKE);
-    expect(r.text).toContain('        - name:  windows-exporter-config\n');
-    expect(r.text).toContain('      initContainers:\n        - name: configure-firewall\n');
+describe('the fallback', () => {
+  it('an edit the splicer cannot write (a block map for a one-line list item) re-renders that document', () => {
+    const r = edited(text0, [{ op: 'set', path: 'spec.containers[1]', value: { name: 'c', image: 'z' } }]);
+    expect(r.spliced).toBe(false);
+    expect(loadManifests(r.text)).toEqual([
+      {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'p' },
+        spec: {
+          containers: [
+            { name: 'a', image: 'x' },
+            { name: 'c', image: 'z' },
+          ],
+        },
+      },
+    ]);
   });
 });
 
