@@ -3,7 +3,8 @@
  * they are checked), then the Document is compared with what it held when parsed, and only what differs is written
  * into the source text, at the original node positions and in the document's own style (block, flow or JSON,
  * indentation, quoting, line endings). Every other byte stays as it was. A difference this cannot write (rare
- * shapes: a list item removed, a mapping emptied) returns undefined and the caller re-renders the document.
+ * shapes no fixer makes: a block mapping for a one-line list item, keys reordered, a block scalar replaced), or a
+ * result that would not read back as the edited document, returns undefined and the caller re-renders the document.
  */
 import { isDeepStrictEqual } from 'node:util';
 import {
