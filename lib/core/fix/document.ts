@@ -1,7 +1,7 @@
 /**
- * The YAML side of `fixManifests`: documents parsed with the `yaml` library's Document API, edits applied in place
- * (comments, key order, quoting and anchors kept), and the text put back together so that documents with nothing
- * to fix come out as their original bytes.
+ * The YAML side of `fixManifests`: documents parsed with the `yaml` library's Document API, edits checked and
+ * applied there, and the text put back together from the source: documents with nothing to fix come out as their
+ * original bytes, edited ones as their source with only the edits spliced in (splice.ts).
  */
 import {
   isAlias,
@@ -25,6 +25,7 @@ import {
   type LoadError,
 } from '../validate/loader';
 import type { FixEdit } from '../validate/fixes';
+import { rememberParsed, spliceDocument } from './splice';
 
 type Segments = (string | number)[];
 
@@ -282,6 +283,8 @@ export function applyEdit(doc: Document, base: readonly (string | number)[], edi
   const segments: Segments = [...base, ...parsePath(edit.path)];
   const reached = walk(doc, segments);
   if (!reached.ok) return reached;
+  // What the document held before its first edit: the output is that source with only the differences spliced in.
+  rememberParsed(doc);
   try {
     switch (edit.op) {
       case 'set': {
@@ -325,7 +328,7 @@ export function applyEdit(doc: Document, base: readonly (string | number)[], edi
  * How the document writes block sequences under a key (`key:\n- a` or `key:\n  - a`) and how far it indents
  * mappings, each by majority: the `yaml` library renders one style per document.
  */
-function styleOf(source: string): { indent: number; indentSeq: boolean } {
+export function styleOf(source: string): { indent: number; indentSeq: boolean } {
   const lines = source.split(/\r?\n/);
   let flush = 0;
   let indented = 0;
@@ -360,10 +363,15 @@ function jsonIndent(source: string): number | undefined {
   return m ? m[1].length : 2;
 }
 
-/** The text of one edited document, in the style of its source. */
+/**
+ * The text of one edited document: its source with the edits spliced in, or, for the rare edit the splicer
+ * cannot write, the whole document re-rendered in the style of its source.
+ */
 function renderDoc(text: string, d: ParsedDoc): string {
   const source = text.slice(d.start, d.end);
   const { indent, indentSeq } = styleOf(source);
+  const spliced = spliceDocument(text, d.start, d.end, d.doc, { indent, indentSeq });
+  if (spliced !== undefined) return spliced;
   const flowRoot = isCollection(d.doc.contents) && d.doc.contents.flow === true;
   const json = flowRoot ? jsonIndent(source) : undefined;
   let out =
@@ -383,7 +391,7 @@ function renderDoc(text: string, d: ParsedDoc): string {
   return out;
 }
 
-/** The input with edited documents re-rendered and every other byte as it was. */
+/** The input with the edits of edited documents written in, and every other byte as it was. */
 export function renderText(p: ParsedText): string {
   if (!p.docs.some((d) => d.changed)) return p.bom + p.text;
   let out = p.bom;

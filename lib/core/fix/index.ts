@@ -7,8 +7,9 @@
  *   `windowsRelease`, the build selector (or `runtimeClassName`); forbidden fields are removed; HostProcess pods
  *   get `hostNetwork` and hostPort = containerPort; with `pinLinux`, Linux pods of a set with Windows pods get
  *   `kubernetes.io/os: linux`.
- * - Output is faithful: edits go through the `yaml` Document API, documents with nothing to fix keep their bytes,
- *   and fixing the output again changes nothing.
+ * - Output is faithful: edits go through the `yaml` Document API and are written into the source as splices, so
+ *   every line that changes belongs to a reported change and every other byte stays; fixing the output again
+ *   changes nothing.
  */
 import { isWorkloadKind, locatePodSpec } from '../workloads';
 import { buildIndex } from '../validate/context';
@@ -58,7 +59,7 @@ export interface FixRefusal {
 }
 
 export interface FixResult {
-  /** The fixed text: edited documents re-rendered, every other document byte-identical. */
+  /** The fixed text: only the lines of reported changes differ from the input, every other byte is kept. */
   readonly text: string;
   readonly changes: readonly FixChange[];
   /** Fixes not made, with why; their findings are in `diagnostics`. */

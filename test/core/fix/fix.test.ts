@@ -261,8 +261,8 @@ describe('Linux pods', () => {
   it('get kubernetes.io/os: linux with pinLinux', () => {
     const r = fix(set, { pinLinux: true });
     expect(podSpecOf(r.text, 1).nodeSelector).toEqual({ 'kubernetes.io/os': 'linux' });
-    // The comment is kept; the yaml library normalises the spaces before it.
-    expect(r.text).toContain('image: redis:7 # cache');
+    // The comment is kept, with its spacing: only the new selector's lines are written.
+    expect(r.text).toContain('image: redis:7  # cache');
   });
 
   it('are never pinned in a set without Windows pods', () => {
@@ -417,11 +417,12 @@ describe('JSON and flow documents', () => {
     expect(r.text).toBe(`${JSON.stringify(JSON.parse(r.text), null, 4)}\n`);
   });
 
-  it('a document written as one flow mapping stays flow, over several lines', () => {
+  it('a document written as one flow mapping stays flow, on its one line, with the new key written into it', () => {
     const text = `{apiVersion: v1, kind: Pod, metadata: {name: iis}, spec: {containers: [{name: iis, image: "${IIS}"}], nodeSelector: {kubernetes.io/os: windows}}}\n`;
     const r = fix(text);
-    expect(r.text.trimStart().startsWith('{')).toBe(true);
-    expect(r.text.split('\n').every((l) => l.length <= 100)).toBe(true);
+    expect(r.text).toBe(
+      text.replace('windows}}}', 'windows, node.kubernetes.io/windows-build: 10.0.20348}, os: {name: windows}}}'),
+    );
     expect(parse(r.text).spec.os).toEqual({ name: 'windows' });
   });
 });

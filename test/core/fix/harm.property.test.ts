@@ -11,7 +11,8 @@
  *   change reported for that object;
  * - an object the API server admits before the fix is admitted after it, and every rejection left is reported;
  * - no finding its fixer settles is left unless the change report says why it was refused;
- * - it is idempotent, keeps the bytes of documents it did not change, the BOM and the line endings.
+ * - it is idempotent, keeps the bytes of documents it did not change, the BOM and the line endings;
+ * - every line it changes is explained by a change it reports: all other lines are byte-identical (lines.ts).
  *
  * The run size is held by a seed in CI; raise it locally: `FIX_PROPERTY_RUNS=20000 npx jest harm.property`.
  */
@@ -20,6 +21,7 @@ import { Document, isMap, type Node } from 'yaml';
 import { fixManifests, loadManifests, type FixOptions, type FixResult } from 'k8s-windows';
 import { FIXERS } from '../../../lib/core/fix/fixers';
 import { cli } from '../../cli/helpers';
+import { unexplainedLines } from './lines';
 
 const RUNS = Number(process.env.FIX_PROPERTY_RUNS ?? 2000);
 const SEED = Number(process.env.FIX_PROPERTY_SEED ?? 20261124);
@@ -522,6 +524,8 @@ function check(
   }
   expect(result.text.startsWith('\uFEFF')).toBe(g.text.startsWith('\uFEFF'));
   if (g.text.includes('\r\n')) expect(/[^\r]\n/.test(result.text)).toBe(false);
+  // Lines: only those a reported change explains differ; every other line keeps its bytes.
+  expect(unexplainedLines(g.text, result.text, result.changes)).toEqual([]);
 }
 
 /** What the run covered, printed with FIX_PROPERTY_STATS=1. */
