@@ -8,19 +8,11 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { run } from '../lib/cli/run';
 import { defineBench } from './harness';
+import { CountingSink } from './sink';
 import { benchManifest } from './manifests';
 
 /** Objects in the generated manifest, as in the lint bench. */
 const OBJECT_COUNT = 10_000;
-
-/** Discards output but counts it, so rendering cannot be optimised away. */
-class CountingSink {
-  public chars = 0;
-  write(chunk: string): boolean {
-    this.chars += chunk.length;
-    return true;
-  }
-}
 
 export default defineBench({
   title: `k8s-windows fix vs k8s-windows lint, ${OBJECT_COUNT.toLocaleString('en-US')} objects`,

@@ -9,17 +9,10 @@ import * as path from 'node:path';
 import { loadAll } from 'js-yaml';
 import { run } from '../lib/cli/run';
 import { defineBench } from './harness';
+import { CountingSink } from './sink';
 import { benchManifest } from './manifests';
 
 const OBJECT_COUNT = 40_000;
-
-class CountingSink {
-  public chars = 0;
-  write(chunk: string): boolean {
-    this.chars += chunk.length;
-    return true;
-  }
-}
 
 export default defineBench({
   title: `k8s-windows lint vs js-yaml loadAll, ${OBJECT_COUNT.toLocaleString('en-US')} objects (about 40 MB)`,

@@ -9,19 +9,11 @@ import * as path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { run } from '../lib/cli/run';
 import { defineBench } from './harness';
+import { CountingSink } from './sink';
 import { benchManifest } from './manifests';
 
 /** Objects in the generated manifest (DESIGN.md: a 10,000-object manifest). */
 const OBJECT_COUNT = 10_000;
-
-/** Discards output but counts it, so formatting cannot be optimised away. */
-class CountingSink {
-  public chars = 0;
-  write(chunk: string): boolean {
-    this.chars += chunk.length;
-    return true;
-  }
-}
 
 export default defineBench({
   title: `k8s-windows lint (load + validate + text output) vs yaml parse + toJS, ${OBJECT_COUNT.toLocaleString('en-US')} objects`,

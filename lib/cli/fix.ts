@@ -10,7 +10,7 @@ import { createTwoFilesPatch } from 'diff';
 import { parseDocument } from 'yaml';
 import { fixManifestSet, type FixChange, type FixOptions, type FixRefusal, type FixSetResult } from '../core/fix';
 import { RULES } from '../core/validate';
-import { readSettings, type EngineSettings } from '../core/validate/settings';
+import { readSettings, validateOptionsOf, type EngineSettings } from '../core/validate/settings';
 import type { Diagnostic } from '../core/validate/types';
 import { isRecord } from '../core/validate/util';
 import type { FixCommand } from './args';
@@ -27,7 +27,6 @@ import {
   jsonReport,
   loadProblems,
   readInputs,
-  validateOptions,
   type CliIO,
 } from './run';
 import { failsRun, resolveRunSettings } from './settings';
@@ -39,7 +38,7 @@ export const RESOURCE_LIST_API_VERSION = 'config.kubernetes.io/v1';
 /** `fixManifestSet`'s options from a run's settings (the config file under the command line). */
 function optionsOf(settings: EngineSettings): FixOptions {
   return {
-    ...validateOptions(settings),
+    ...validateOptionsOf(settings),
     tolerations: settings.tolerations ?? [],
     ...(settings.runtimeClassName !== undefined ? { runtimeClassName: settings.runtimeClassName } : {}),
     pinLinux: settings.pinLinux === true,

@@ -4,8 +4,8 @@
  */
 import { promises as fs } from 'node:fs';
 import { loadManifestsWithErrors, RULES, RULES_BY_ID, validateManifests } from '../core/validate';
-import type { EngineSettings } from '../core/validate/settings';
-import type { Diagnostic, ValidateOptions } from '../core/validate/types';
+import { validateOptionsOf } from '../core/validate/settings';
+import type { Diagnostic } from '../core/validate/types';
 import { parseCommand, UsageError, type LintCommand, type RulesCommand } from './args';
 import { runFix } from './fix';
 import { collectInputs, describeFsError, STDIN_SOURCE, type Input, type InputProblem } from './files';
@@ -133,7 +133,7 @@ async function runLint(command: LintCommand, io: CliIO): Promise<number> {
 
   const all = validateManifests(
     loaded.map((l) => l.object),
-    { ...validateOptions(settings), includeSuppressed: true },
+    { ...validateOptionsOf(settings), includeSuppressed: true },
   );
   const reported = all.filter((d) => d.suppression?.honoured !== true);
   const suppressed = all.filter((d) => d.suppression?.honoured === true);
@@ -195,17 +195,6 @@ async function runLint(command: LintCommand, io: CliIO): Promise<number> {
 
   if (problems.length > 0) return EXIT_USAGE;
   return failsRun(reported, settings) ? EXIT_LINT_ERRORS : EXIT_OK;
-}
-
-/** The engine's options from a run's settings. */
-export function validateOptions(settings: EngineSettings): ValidateOptions {
-  return {
-    ...(settings.rules !== undefined ? { rules: settings.rules } : {}),
-    ...(settings.windowsRelease !== undefined ? { windowsRelease: settings.windowsRelease } : {}),
-    ...(settings.kubernetesVersion !== undefined ? { kubernetesVersion: settings.kubernetesVersion } : {}),
-    ...(settings.cloud !== undefined ? { cloud: settings.cloud } : {}),
-    ...(settings.suppressions !== undefined ? { suppressions: settings.suppressions } : {}),
-  };
 }
 
 /**

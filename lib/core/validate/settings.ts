@@ -9,7 +9,7 @@ import { parseKubernetesMinor, parseWindowsRelease, type WindowsRelease } from '
 import { TAINT_EFFECTS, type Taint, type TaintEffect } from '../target';
 import { unknownRuleFix } from '../suggest';
 import { RULES_BY_ID } from './rules';
-import { SEVERITIES, type ConfigSuppression, type RuleSetting, type Severity } from './types';
+import { SEVERITIES, type ConfigSuppression, type RuleSetting, type Severity, type ValidateOptions } from './types';
 
 /** Every setting a source may take; each front door names the ones it accepts. */
 export interface EngineSettings {
@@ -339,4 +339,15 @@ export function applyRuleSetting<T extends { readonly ruleId: string; readonly s
   const setting = rules !== undefined && Object.hasOwn(rules, finding.ruleId) ? rules[finding.ruleId] : undefined;
   if (setting === 'off') return undefined;
   return setting === undefined || setting === finding.severity ? finding : { ...finding, severity: setting };
+}
+
+/** The engine's options among settings (the rest are `fix`'s target and the run's exit policy). */
+export function validateOptionsOf(settings: EngineSettings): ValidateOptions {
+  return {
+    ...(settings.rules !== undefined ? { rules: settings.rules } : {}),
+    ...(settings.windowsRelease !== undefined ? { windowsRelease: settings.windowsRelease } : {}),
+    ...(settings.kubernetesVersion !== undefined ? { kubernetesVersion: settings.kubernetesVersion } : {}),
+    ...(settings.cloud !== undefined ? { cloud: settings.cloud } : {}),
+    ...(settings.suppressions !== undefined ? { suppressions: settings.suppressions } : {}),
+  };
 }

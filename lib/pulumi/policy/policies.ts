@@ -18,7 +18,7 @@ import type {
 import { RULES_BY_ID, validateManifests } from '../../core/validate';
 import type { ValidationIssue } from '../../core/errors';
 import { CONFIG_SETTINGS, loadConfig } from '../../core/config';
-import { applyRuleSetting, readSettings, type EngineSettings } from '../../core/validate/settings';
+import { applyRuleSetting, readSettings, validateOptionsOf, type EngineSettings } from '../../core/validate/settings';
 import type { Diagnostic, ValidateOptions } from '../../core/validate/types';
 import { manifestOf, type StackManifest } from './manifests';
 import { clusterFindings, nodePoolFindings, type CloudFinding, type StackResource } from './node-pools';
@@ -75,17 +75,6 @@ function loadPolicySettings(options: WindowsPoliciesOptions): PolicySettings {
   }
   const config = loadConfig({ cwd: process.cwd(), env: process.env });
   return { settings: config?.settings ?? {}, issues: (config?.issues ?? []).map(format) };
-}
-
-/** The engine's options from the policies' settings. */
-function validateOptionsOf(settings: EngineSettings): ValidateOptions {
-  return {
-    ...(settings.rules !== undefined ? { rules: settings.rules } : {}),
-    ...(settings.windowsRelease !== undefined ? { windowsRelease: settings.windowsRelease } : {}),
-    ...(settings.kubernetesVersion !== undefined ? { kubernetesVersion: settings.kubernetesVersion } : {}),
-    ...(settings.cloud !== undefined ? { cloud: settings.cloud } : {}),
-    ...(settings.suppressions !== undefined ? { suppressions: settings.suppressions } : {}),
-  };
 }
 
 /**
