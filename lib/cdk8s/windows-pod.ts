@@ -68,6 +68,25 @@ export const WINDOWS_CONTAINER_RESOURCES: kplus.ContainerResources = {
   memory: { request: Size.mebibytes(2048), limit: Size.mebibytes(2048) },
 };
 
+/**
+ * Container resources of node agents (`WindowsDaemonSet`, `WindowsHostProcessDaemonSet`) when the user gives none:
+ * they run on every Windows node, so `WINDOWS_CONTAINER_RESOURCES` (1 CPU, 2 GiB) would take that much from every
+ * node. Sized from the agents' own manifests:
+ * - windows_exporter requests nothing (prometheus-community/windows_exporter `kubernetes/windows-exporter-daemonset.yaml`);
+ * - csi-proxy requests nothing (kubernetes-sigs/sig-windows-tools `hostprocess/csi-proxy/csi-proxy.yaml`,
+ *   kubernetes-sigs/cluster-api-provider-azure `templates/addons/windows/csi-proxy/csi-proxy.yaml`);
+ * - Fluent Bit requests and limits 500m CPU and 600Mi memory (aws-samples/amazon-cloudwatch-container-insights
+ *   `k8s-deployment-manifest-templates/deployment-mode/daemonset/container-insights-monitoring/fluent-bit/fluent-bit-windows.yaml`).
+ * So: Fluent Bit's 600Mi memory, requested in full (Windows pages rather than kills over its request:
+ * https://kubernetes.io/docs/concepts/configuration/windows-resource-management/), and its 500m CPU as the limit
+ * only; CPU is reclaimable, so the request is 100m, which the two agents that request nothing stay well under.
+ * (Copies of these manifests, with their commits: test/fixtures/realworld/SOURCES.md.)
+ */
+export const WINDOWS_AGENT_CONTAINER_RESOURCES: kplus.ContainerResources = {
+  cpu: { request: kplus.Cpu.millis(100), limit: kplus.Cpu.millis(500) },
+  memory: { request: Size.mebibytes(600), limit: Size.mebibytes(600) },
+};
+
 /** Windows images are large: pull them once per node (https://kubernetes.io/docs/concepts/windows/intro/). */
 export const WINDOWS_IMAGE_PULL_POLICY = kplus.ImagePullPolicy.IF_NOT_PRESENT;
 
@@ -92,12 +111,18 @@ interface RecordedContainer {
 
 const RECORDED_CONTAINERS = new WeakMap<kplus.Container, RecordedContainer>();
 
-/** The container props handed to cdk8s-plus: the user's, with the Windows defaults for what they left out. */
-export function windowsContainerProps(props: kplus.ContainerProps): kplus.ContainerProps {
+/**
+ * The container props handed to cdk8s-plus: the user's, with the Windows defaults for what they left out
+ * (`defaultResources`: `WINDOWS_CONTAINER_RESOURCES`, or `WINDOWS_AGENT_CONTAINER_RESOURCES` for node agents).
+ */
+export function windowsContainerProps(
+  props: kplus.ContainerProps,
+  defaultResources: kplus.ContainerResources = WINDOWS_CONTAINER_RESOURCES,
+): kplus.ContainerProps {
   return {
     ...props,
     imagePullPolicy: props.imagePullPolicy ?? WINDOWS_IMAGE_PULL_POLICY,
-    resources: props.resources ?? WINDOWS_CONTAINER_RESOURCES,
+    resources: props.resources ?? defaultResources,
   };
 }
 
