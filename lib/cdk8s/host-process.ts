@@ -129,8 +129,9 @@ const OWNED_NAMESPACES = new WeakMap<IConstruct, Map<string, kplus.Namespace>>()
 /**
  * A DaemonSet of Windows HostProcess containers. Every container (init containers too) is HostProcess, the pod uses
  * `hostNetwork: true` and an allowed HostProcess account, it tolerates the Windows taints, and it runs in a namespace
- * at the `privileged` Pod Security level: one it creates (`windows-system`), or a given one that already is, or that
- * `namespacePolicy` explicitly allows it to label.
+ * at the `privileged` Pod Security level: one it creates (`windows-system`), or a given one (the Chart's namespace
+ * counts as given) that already is, or that `namespacePolicy` explicitly allows it to label. A container without
+ * `resources` gets an agent's (`WINDOWS_AGENT_CONTAINER_RESOURCES`: 100m CPU request, 500m limit, 600Mi memory).
  *
  * @example
  * new WindowsHostProcessDaemonSet(chart, 'exporter', {

@@ -142,7 +142,10 @@ export class WindowsStatefulSet extends kplus.StatefulSet implements IWindowsWor
   }
 }
 
-/** A cdk8s-plus `DaemonSet` whose pods run on every node of a Windows target (see `WindowsDeployment`). */
+/**
+ * A cdk8s-plus `DaemonSet` whose pods run on every node of a Windows target (see `WindowsDeployment`). A container
+ * without `resources` gets an agent's (`WINDOWS_AGENT_CONTAINER_RESOURCES`), as it runs on every node.
+ */
 export class WindowsDaemonSet extends kplus.DaemonSet implements IWindowsWorkload {
   public readonly nodeTarget: WindowsNodeTarget;
   public readonly securityProfile: WindowsSecurityProfile;
