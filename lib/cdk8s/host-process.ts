@@ -12,6 +12,7 @@ import type { WindowsProps } from './windows-props';
 import { WindowsDaemonSet } from './workloads';
 import { POD_SECURITY_ENFORCE_LABEL } from '../core/pod-security/labels';
 import { refuseIfAny } from './refusal';
+import { markClusterScoped } from './gmsa';
 
 export { POD_SECURITY_ENFORCE_LABEL };
 
@@ -59,8 +60,9 @@ export interface WindowsHostProcessDaemonSetProps extends kplus.DaemonSetProps {
    * The namespace to run in: a `kplus.Namespace` or Namespace `ApiObject` of the app, or the name of a namespace
    * (`metadata.namespace` counts as one). A given namespace is never raised to `privileged` unless
    * `namespacePolicy: 'label-privileged'` says so.
-   * @default - a Namespace named `windows-system`, labelled `pod-security.kubernetes.io/enforce: privileged`, created
-   * by the first agent of the app and shared by the others
+   * @default - the Chart's `namespace` when it has one (checked like a given name); otherwise a Namespace named
+   * `windows-system`, labelled `pod-security.kubernetes.io/enforce: privileged`, created by the first agent of the
+   * app and shared by the others
    */
   readonly namespace?: string | kplus.Namespace | ApiObject;
   /**
@@ -77,7 +79,7 @@ export interface WindowsHostProcessDaemonSetProps extends kplus.DaemonSetProps {
   readonly tolerateAllTaints?: boolean;
 }
 
-/** The namespace name the props ask for, or undefined for the default one the construct owns. */
+/** The namespace name the props ask for, or undefined when they name none. */
 function givenNamespaceName(props: WindowsHostProcessDaemonSetProps): string | undefined {
   const ns = props.namespace;
   if (ns === undefined) return props.metadata?.namespace;
@@ -127,8 +129,9 @@ const OWNED_NAMESPACES = new WeakMap<IConstruct, Map<string, kplus.Namespace>>()
 /**
  * A DaemonSet of Windows HostProcess containers. Every container (init containers too) is HostProcess, the pod uses
  * `hostNetwork: true` and an allowed HostProcess account, it tolerates the Windows taints, and it runs in a namespace
- * at the `privileged` Pod Security level: one it creates (`windows-system`), or a given one that already is, or that
- * `namespacePolicy` explicitly allows it to label.
+ * at the `privileged` Pod Security level: one it creates (`windows-system`), or a given one (the Chart's namespace
+ * counts as given) that already is, or that `namespacePolicy` explicitly allows it to label. A container without
+ * `resources` gets an agent's (`WINDOWS_AGENT_CONTAINER_RESOURCES`: 100m CPU request, 500m limit, 600Mi memory).
  *
  * @example
  * new WindowsHostProcessDaemonSet(chart, 'exporter', {
@@ -146,7 +149,11 @@ export class WindowsHostProcessDaemonSet extends WindowsDaemonSet {
   public readonly namespaceName: string;
 
   constructor(scope: Construct, id: string, props: WindowsHostProcessDaemonSetProps = {}) {
-    const given = givenNamespaceName(props);
+    const named = givenNamespaceName(props);
+    // A namespaced Chart puts everything in its namespace: the agent follows it like a name the user gave (its Pod
+    // Security level checked, never raised unasked), instead of moving to windows-system behind the user's back.
+    const chartNamespace = named === undefined ? Chart.of(scope).namespace : undefined;
+    const given = named ?? chartNamespace;
     const name = given ?? DEFAULT_HOST_PROCESS_NAMESPACE;
     super(scope, id, {
       ...props,
@@ -201,7 +208,9 @@ export class WindowsHostProcessDaemonSet extends WindowsDaemonSet {
     this.namespace = ns;
     // The Namespace must come first in the manifest, or the first `kubectl apply -f` fails.
     if (ns) this.apiObject.node.addDependency(ns);
-    this.node.addValidation({ validate: () => this.checkNamespace(policy, given !== undefined) });
+    this.node.addValidation({
+      validate: () => this.checkNamespace(policy, given !== undefined, chartNamespace !== undefined),
+    });
 
     if (props.tolerateAllTaints ?? false) this.scheduling.tolerate(kplus.Node.tainted(kplus.NodeTaintQuery.any()));
   }
@@ -210,8 +219,12 @@ export class WindowsHostProcessDaemonSet extends WindowsDaemonSet {
    * At synth, so Namespaces and labels added after construction count: one Namespace object per name, at the
    * `privileged` level unless the policy says it is labelled outside the app.
    */
-  private checkNamespace(policy: HostProcessNamespacePolicy, given: boolean): string[] {
+  private checkNamespace(policy: HostProcessNamespacePolicy, given: boolean, fromChart: boolean): string[] {
     const name = this.namespaceName;
+    const named = fromChart ? `'${name}' (the Chart's namespace)` : `'${name}'`;
+    const elsewhere = fromChart
+      ? `Pass namespace: '${DEFAULT_HOST_PROCESS_NAMESPACE}' to run in a Namespace created at '${PRIVILEGED_LEVEL}'`
+      : `Omit namespace to run in '${DEFAULT_HOST_PROCESS_NAMESPACE}' (created at '${PRIVILEGED_LEVEL}')`;
     const found = namespacesNamed(this, name);
     const mine = this.namespace;
     const others = mine ? found.filter((n) => !same(n, mine)) : found;
@@ -231,15 +244,15 @@ export class WindowsHostProcessDaemonSet extends WindowsDaemonSet {
       if (level !== PRIVILEGED_LEVEL) {
         issues.add(
           'namespace',
-          `Namespace '${name}' ${level === undefined ? `has no ${POD_SECURITY_ENFORCE_LABEL} label (the cluster default, usually baseline, applies)` : `enforces Pod Security level '${level}'`}, which refuses HostProcess pods (hostProcess, hostNetwork).`,
-          `Run the agent in its own namespace (omit namespace), or label this one ${POD_SECURITY_ENFORCE_LABEL}: ${PRIVILEGED_LEVEL} yourself, or pass namespacePolicy: 'label-privileged' to have it labelled.`,
+          `Namespace ${named} ${level === undefined ? `has no ${POD_SECURITY_ENFORCE_LABEL} label (the cluster default, usually baseline, applies)` : `enforces Pod Security level '${level}'`}, which refuses HostProcess pods (hostProcess, hostNetwork).`,
+          `${elsewhere}; or label this one ${POD_SECURITY_ENFORCE_LABEL}: ${PRIVILEGED_LEVEL} yourself, or pass namespacePolicy: 'label-privileged' to have it labelled (Pod Security off for every pod in it).`,
         );
       }
     } else if (policy === 'require-privileged') {
       issues.add(
         'namespace',
-        `Namespace '${name}' is not in this app, so its Pod Security level cannot be checked; HostProcess pods need '${PRIVILEGED_LEVEL}'.`,
-        `Omit namespace to run in '${DEFAULT_HOST_PROCESS_NAMESPACE}' (created at '${PRIVILEGED_LEVEL}'); or, if '${name}' is already labelled ${POD_SECURITY_ENFORCE_LABEL}: ${PRIVILEGED_LEVEL} in the cluster, say so with namespacePolicy: 'privileged-outside-app'.`,
+        `Namespace ${named} is not in this app, so its Pod Security level cannot be checked; HostProcess pods need '${PRIVILEGED_LEVEL}'.`,
+        `${elsewhere}; or, if '${name}' is already labelled ${POD_SECURITY_ENFORCE_LABEL}: ${PRIVILEGED_LEVEL} in the cluster, say so with namespacePolicy: 'privileged-outside-app'; or pass namespacePolicy: 'label-privileged' to emit it at '${PRIVILEGED_LEVEL}' (Pod Security off for every pod in it).`,
       );
     }
     issues.throwIfAny(this.node.path);
@@ -257,6 +270,7 @@ function ownedNamespace(scope: IConstruct, name: string): kplus.Namespace {
   const ns = new kplus.Namespace(Chart.of(scope), `WindowsHostProcessNamespace-${name}`, {
     metadata: { name, labels: { [POD_SECURITY_ENFORCE_LABEL]: PRIVILEGED_LEVEL } },
   });
+  markClusterScoped(ApiObject.of(ns));
   byName.set(name, ns);
   return ns;
 }

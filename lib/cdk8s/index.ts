@@ -12,7 +12,11 @@ export {
   WindowsCronJob,
   type IWindowsWorkload,
 } from './workloads';
-export { WINDOWS_CONTAINER_RESOURCES, WINDOWS_IMAGE_PULL_POLICY } from './windows-pod';
+export {
+  WINDOWS_AGENT_CONTAINER_RESOURCES,
+  WINDOWS_CONTAINER_RESOURCES,
+  WINDOWS_IMAGE_PULL_POLICY,
+} from './windows-pod';
 export * from './runtime-class';
 export * from './host-process';
 export * from './linux-pinning';

@@ -33,6 +33,10 @@ import { formatPath } from '../core/validate/loader';
 import { readSettings } from '../core/validate/settings';
 import { isRecord } from '../core/validate/util';
 import { loadConfig, mergeSettings } from '../core/config';
+import { isWindowsImage } from '../core/images';
+import { releaseForBuild, type WindowsRelease } from '../core/releases';
+import { locatePodSpec } from '../core/workloads';
+import { constructFix } from './construct-fixes';
 
 // ---------------------------------------------------------------------------------------------------------------
 // The parts of cdk8s-cli's plugin contract (cdk8s-cli/lib/plugins/validation.d.ts) this plugin uses.
@@ -181,6 +185,79 @@ function locationOf(obj: unknown, d: Diagnostic): string {
 const RANK: Readonly<Record<Severity, number>> = { error: 2, warning: 1, info: 0 };
 
 /**
+ * The pod-template label every cdk8s-plus workload selects its pods by (`kplus.Pod.ADDRESS_LABEL`, the same in
+ * cdk8s-plus-28 to 34), unless the user turned selection off (`select: false`): how the plugin, which sees only the
+ * manifests, tells what a cdk8s-plus construct wrote from a raw `ApiObject` or an `Include`d file.
+ */
+const CDK8S_PLUS_ADDRESS_LABEL = 'cdk8s.io/metadata.addr';
+
+/** The k8s-windows construct for each cdk8s-plus workload kind. */
+const WINDOWS_CONSTRUCT: Readonly<Record<string, string>> = {
+  Deployment: 'WindowsDeployment',
+  StatefulSet: 'WindowsStatefulSet',
+  DaemonSet: 'WindowsDaemonSet',
+  Job: 'WindowsJob',
+  CronJob: 'WindowsCronJob',
+};
+
+/** The cdk8s-plus majors k8s-windows has an entry for: `k8s-windows/cdk8s` (28) and `k8s-windows/cdk8s-plus-NN`. */
+const ENTRY_MAJORS = [28, 29, 30, 31, 32, 33, 34] as const;
+
+/** Who wrote a manifest object, as far as the manifest tells. */
+type Author =
+  /** A k8s-windows workload construct: a cdk8s-plus workload with `os.name: windows`, which cdk8s-plus never sets. */
+  | { readonly kind: 'windows-construct' }
+  /** A plain cdk8s-plus workload running a Windows image: the fix is the k8s-windows construct. */
+  | { readonly kind: 'plain-kplus'; readonly image: string }
+  /** Another cdk8s-plus construct, a raw ApiObject or an included manifest: manifest advice fits. */
+  | { readonly kind: 'other'; readonly cdk8sPlus: boolean };
+
+function authorOf(obj: unknown): Author {
+  if (!isRecord(obj) || typeof obj.kind !== 'string') return { kind: 'other', cdk8sPlus: false };
+  const loc = locatePodSpec(obj);
+  if (!loc) return { kind: 'other', cdk8sPlus: false };
+  const cdk8sPlus = loc.podMetadata?.labels?.[CDK8S_PLUS_ADDRESS_LABEL] !== undefined;
+  if (!cdk8sPlus || WINDOWS_CONSTRUCT[obj.kind] === undefined) return { kind: 'other', cdk8sPlus };
+  if (loc.spec.os?.name === 'windows') return { kind: 'windows-construct' };
+  const images = [...(loc.spec.initContainers ?? []), ...(loc.spec.containers ?? [])].map((c) => c.image);
+  const image = images.find((i): i is string => typeof i === 'string' && isWindowsImage(i) === true);
+  return image === undefined ? { kind: 'other', cdk8sPlus } : { kind: 'plain-kplus', image };
+}
+
+/**
+ * The cdk8s-plus major the app uses: the highest `cdk8s-plus-NN` in the package.json of the directory `cdk8s synth`
+ * runs in (what `cdk8s init` wrote), else the highest one that resolves from there.
+ */
+function installedCdk8sPlusMajor(cwd: string): number | undefined {
+  try {
+    const pkg = JSON.parse(readFileSync(`${cwd}/package.json`, 'utf8')) as Record<string, unknown>;
+    const names = ['dependencies', 'devDependencies', 'peerDependencies'].flatMap((k) =>
+      isRecord(pkg[k]) ? Object.keys(pkg[k]) : [],
+    );
+    const majors = names.map((n) => /^cdk8s-plus-(\d+)$/.exec(n)?.[1]).filter((m): m is string => m !== undefined);
+    if (majors.length > 0) return Math.max(...majors.map(Number));
+  } catch {
+    // No package.json here: look for an installed major instead.
+  }
+  for (const major of [...ENTRY_MAJORS].reverse()) {
+    try {
+      require.resolve(`cdk8s-plus-${major}/package.json`, { paths: [cwd] });
+      return major;
+    } catch {
+      // not installed
+    }
+  }
+  return undefined;
+}
+
+/** The import of the k8s-windows constructs for a cdk8s-plus major. */
+export function constructEntry(major: number | undefined): string {
+  if (major === undefined || major === 28) return 'k8s-windows/cdk8s';
+  const known = (ENTRY_MAJORS as readonly number[]).includes(major);
+  return `k8s-windows/cdk8s-plus-${known ? major : ENTRY_MAJORS[ENTRY_MAJORS.length - 1]}`;
+}
+
+/**
  * The k8s-windows validation plugin for `cdk8s synth`. Construct it with the `properties` of its `cdk8s.yaml`
  * entry; a bad property throws a `WindowsValidationError` naming all of them.
  */
@@ -213,10 +290,29 @@ export class WindowsValidation {
 
     const diagnostics = validateManifests(objects, this.options);
     const counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
+    const authors = objects.map(authorOf);
+    // A plain cdk8s-plus workload on a Windows image gets one answer (use the k8s-windows construct) instead of
+    // a finding per manifest field the construct would have set; at the severity of its worst finding.
+    const plain = new Map<number, Diagnostic[]>();
     for (const d of diagnostics) {
+      const at = d.location?.object;
+      if (at !== undefined && authors[at].kind === 'plain-kplus') {
+        const list = plain.get(at) ?? [];
+        list.push(d);
+        plain.set(at, list);
+        continue;
+      }
       counts[d.severity] += 1;
       if (RANK[d.severity] >= RANK[this.failOn]) failed = true;
-      context.report.addViolation(this.toViolation(d, objects));
+      context.report.addViolation(this.toViolation(d, objects, authors));
+    }
+    let entry: string | undefined;
+    for (const [at, found] of plain) {
+      entry ??= constructEntry(installedCdk8sPlusMajor(process.cwd()));
+      const severity = found.reduce<Severity>((s, d) => (RANK[d.severity] > RANK[s] ? d.severity : s), 'info');
+      counts[severity] += 1;
+      if (RANK[severity] >= RANK[this.failOn]) failed = true;
+      context.report.addViolation(useWindowsConstruct(objects[at], authors[at], found, severity, entry));
     }
     context.logger.log(
       `k8s-windows: ${objects.length} objects in ${context.manifests.length} manifests: ` +
@@ -231,20 +327,82 @@ export class WindowsValidation {
     });
   }
 
-  private toViolation(d: Diagnostic, objects: readonly unknown[]): ValidationViolation {
+  private toViolation(d: Diagnostic, objects: readonly unknown[], authors: readonly Author[]): ValidationViolation {
     const r = d.resource;
     const name = r.name ?? '';
-    const location = locationOf(d.location !== undefined ? objects[d.location.object] : undefined, d);
+    const obj = d.location !== undefined ? objects[d.location.object] : undefined;
+    const author = d.location !== undefined ? authors[d.location.object] : undefined;
+    const location = locationOf(obj, d);
     const subject = [r.kind, r.namespace ? `${r.namespace}/${name}` : name].filter(Boolean).join(' ');
     const rule = RULES_BY_ID.get(d.ruleId);
     const docs = rule?.docs;
-    const fixable = rule?.fixable !== undefined ? 'Fixable: `k8s-windows fix` rewrites it.' : undefined;
+    // What a k8s-windows construct wrote is fixed in its props: the construct's words for the fix, when the rule
+    // has them.
+    const ownFix =
+      author?.kind === 'windows-construct'
+        ? constructFix(d.ruleId, {
+            path: d.path,
+            value: valueAtSegments(obj, d.location?.segments ?? []),
+            release: releaseOfPod(obj),
+          })
+        : undefined;
+    // `k8s-windows fix` rewrites manifests: right for an included file, useless for what a construct writes (the
+    // next synth writes it again).
+    const fromConstruct = author?.kind === 'windows-construct' || (author?.kind === 'other' && author.cdk8sPlus);
+    const fixable =
+      rule?.fixable !== undefined && !fromConstruct ? 'Fixable: `k8s-windows fix` rewrites it.' : undefined;
     return {
       ruleName: `${d.ruleId} [${d.severity}]`,
       // cdk8s-cli adds the construct path, which it looks up by resourceName in context.metadata.
       recommendation: `${subject}: ${d.message}`,
-      fix: [d.fix, fixable, docs ? `See ${docs}` : undefined].filter(Boolean).join(' '),
+      fix: [ownFix ?? d.fix, fixable, docs ? `See ${docs}` : undefined].filter(Boolean).join(' '),
       violatingResources: [{ resourceName: name, locations: [location], manifestPath: r.source ?? '' }],
     };
   }
 }
+
+/** The release a pod is pinned to by its build label, which the constructs write for a pinned release. */
+function releaseOfPod(obj: unknown): WindowsRelease | undefined {
+  const build = locatePodSpec(obj)?.spec.nodeSelector?.['node.kubernetes.io/windows-build'];
+  return typeof build === 'string' ? releaseForBuild(build) : undefined;
+}
+
+/** The value at `segments` in `obj`. */
+function valueAtSegments(obj: unknown, segments: readonly (string | number)[]): unknown {
+  let node = obj;
+  for (const seg of segments) {
+    if (typeof node !== 'object' || node === null) return undefined;
+    node = (node as Record<string | number, unknown>)[seg];
+  }
+  return node;
+}
+
+/** The one violation of a plain cdk8s-plus workload running a Windows image: use the k8s-windows construct. */
+function useWindowsConstruct(
+  obj: unknown,
+  author: Author,
+  found: readonly Diagnostic[],
+  severity: Severity,
+  entry: string,
+): ValidationViolation {
+  const r = found[0].resource;
+  const name = r.name ?? '';
+  const kind = r.kind ?? '';
+  const construct = WINDOWS_CONSTRUCT[kind];
+  const image = author.kind === 'plain-kplus' ? author.image : '';
+  const rules = [...new Set(found.map((d) => d.ruleId))];
+  return {
+    ruleName: `${USE_WINDOWS_CONSTRUCT} [${severity}]`,
+    recommendation:
+      `${kind} ${r.namespace ? `${r.namespace}/${name}` : name}: a cdk8s-plus ${kind} runs the Windows image ` +
+      `'${image}' without what Windows pods need (${found.length} finding${found.length === 1 ? '' : 's'}: ${rules.join(', ')}).`,
+    fix:
+      `Use ${construct} from '${entry}' instead of kplus.${kind}: the same props plus \`windows: { release, ... }\`, ` +
+      'and it writes os, the Windows nodeSelector and tolerations and drops what Windows refuses. ' +
+      `\`import { ${construct} } from '${entry}';\``,
+    violatingResources: [{ resourceName: name, locations: [locationOf(obj, found[0])], manifestPath: r.source ?? '' }],
+  };
+}
+
+/** The name under which the plugin reports a plain cdk8s-plus workload on a Windows image. */
+export const USE_WINDOWS_CONSTRUCT = 'use-windows-construct';

@@ -7,6 +7,7 @@ import { DEFAULT_WINDOWS_RELEASE, type WindowsIsolation, type WindowsRelease } f
 import { windowsNodeTarget, type WindowsNodeTarget } from '../core/target';
 import type { ToWindowsPodSpecOptions } from '../core/pod-spec';
 import type { WindowsProps } from './windows-props';
+import { inConstructWords } from './construct-fixes';
 
 /** The options every render of one workload shares, resolved once at construction. */
 export type ResolvedWindowsOptions = Omit<ToWindowsPodSpecOptions, 'pathPrefix' | 'onWarning'> & {
@@ -23,7 +24,10 @@ function propPath(path: string): string {
 /** Adds the issues of a core `WindowsValidationError` to `issues`; rethrows anything else. */
 export function mergeCoreError(err: unknown, issues: IssueCollector): void {
   if (!(err instanceof WindowsValidationError)) throw err;
-  for (const i of err.issues) issues.add(propPath(i.path), i.message, i.fix);
+  for (const issue of err.issues) {
+    const i = inConstructWords(issue);
+    issues.add(propPath(i.path), i.message, i.fix, i.ruleId);
+  }
 }
 
 /** Default targets, one per release and isolation: workloads share them instead of building one each. */

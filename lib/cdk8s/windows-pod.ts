@@ -8,7 +8,7 @@
 import { JsonPatch, Size, type ApiObject } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import type { IConstruct } from 'constructs';
-import { IssueCollector, WindowsValidationError } from '../core/errors';
+import { type IssueCollector, WindowsValidationError, type ValidationIssue } from '../core/errors';
 import type { Container, PodSpec } from '../core/kube';
 import { FORBIDDEN_CONTAINER_SECURITY_FIELDS, FORBIDDEN_DETAIL, WINDOWS_ALTERNATIVE } from '../core/windows-fields';
 import { POD_SPEC_PATHS } from '../core/workloads';
@@ -21,6 +21,7 @@ import {
 } from '../core/pod-spec';
 import { checkWindowsPodFeatures } from '../core/windows-pod-checks';
 import { WindowsAnnotations } from './annotations';
+import { inConstructWords, valueAt } from './construct-fixes';
 import { mergeCoreError, type ResolvedWindowsOptions } from './resolve-props';
 
 type Json = Record<string, unknown>;
@@ -68,6 +69,25 @@ export const WINDOWS_CONTAINER_RESOURCES: kplus.ContainerResources = {
   memory: { request: Size.mebibytes(2048), limit: Size.mebibytes(2048) },
 };
 
+/**
+ * Container resources of node agents (`WindowsDaemonSet`, `WindowsHostProcessDaemonSet`) when the user gives none:
+ * they run on every Windows node, so `WINDOWS_CONTAINER_RESOURCES` (1 CPU, 2 GiB) would take that much from every
+ * node. Sized from the agents' own manifests:
+ * - windows_exporter requests nothing (prometheus-community/windows_exporter `kubernetes/windows-exporter-daemonset.yaml`);
+ * - csi-proxy requests nothing (kubernetes-sigs/sig-windows-tools `hostprocess/csi-proxy/csi-proxy.yaml`,
+ *   kubernetes-sigs/cluster-api-provider-azure `templates/addons/windows/csi-proxy/csi-proxy.yaml`);
+ * - Fluent Bit requests and limits 500m CPU and 600Mi memory (aws-samples/amazon-cloudwatch-container-insights
+ *   `k8s-deployment-manifest-templates/deployment-mode/daemonset/container-insights-monitoring/fluent-bit/fluent-bit-windows.yaml`).
+ * So: Fluent Bit's 600Mi memory, requested in full (Windows pages rather than kills over its request:
+ * https://kubernetes.io/docs/concepts/configuration/windows-resource-management/), and its 500m CPU as the limit
+ * only; CPU is reclaimable, so the request is 100m, which the two agents that request nothing stay well under.
+ * (Copies of these manifests, with their commits: test/fixtures/realworld/SOURCES.md.)
+ */
+export const WINDOWS_AGENT_CONTAINER_RESOURCES: kplus.ContainerResources = {
+  cpu: { request: kplus.Cpu.millis(100), limit: kplus.Cpu.millis(500) },
+  memory: { request: Size.mebibytes(600), limit: Size.mebibytes(600) },
+};
+
 /** Windows images are large: pull them once per node (https://kubernetes.io/docs/concepts/windows/intro/). */
 export const WINDOWS_IMAGE_PULL_POLICY = kplus.ImagePullPolicy.IF_NOT_PRESENT;
 
@@ -92,12 +112,18 @@ interface RecordedContainer {
 
 const RECORDED_CONTAINERS = new WeakMap<kplus.Container, RecordedContainer>();
 
-/** The container props handed to cdk8s-plus: the user's, with the Windows defaults for what they left out. */
-export function windowsContainerProps(props: kplus.ContainerProps): kplus.ContainerProps {
+/**
+ * The container props handed to cdk8s-plus: the user's, with the Windows defaults for what they left out
+ * (`defaultResources`: `WINDOWS_CONTAINER_RESOURCES`, or `WINDOWS_AGENT_CONTAINER_RESOURCES` for node agents).
+ */
+export function windowsContainerProps(
+  props: kplus.ContainerProps,
+  defaultResources: kplus.ContainerResources = WINDOWS_CONTAINER_RESOURCES,
+): kplus.ContainerProps {
   return {
     ...props,
     imagePullPolicy: props.imagePullPolicy ?? WINDOWS_IMAGE_PULL_POLICY,
-    resources: props.resources ?? WINDOWS_CONTAINER_RESOURCES,
+    resources: props.resources ?? defaultResources,
   };
 }
 
@@ -299,10 +325,12 @@ export function renderWindowsPodSpec(
     // The spec is this render's own JSON: convert it in place, without a defensive copy.
     out = toWindowsPodSpecInPlace(spec, options);
   } catch (err) {
-    const issues = new IssueCollector();
-    mergeCoreError(err, issues);
-    issues.throwIfAny(scope.node.path);
-    throw err;
+    if (!(err instanceof WindowsValidationError)) throw err;
+    const prefix = options.pathPrefix;
+    throw new WindowsValidationError(
+      err.issues.map((i) => inConstructWords(i, (path) => valueAt(spec, prefix, path), options.target?.release)),
+      scope.node.path,
+    );
   }
   checkMemory(out, options.pathPrefix, options.onWarning);
   return emitted(out);
@@ -310,8 +338,10 @@ export function renderWindowsPodSpec(
 
 /** Reports a core warning on a construct, rule id first. */
 export function warnOn(scope: IConstruct): (w: WindowsWarning) => void {
-  return (w) =>
+  return (warning) => {
+    const w = inConstructWords(warning);
     WindowsAnnotations.of(scope).addWarning(w.ruleId, `${w.path}: ${w.message}${w.fix ? ` Fix: ${w.fix}` : ''}`);
+  };
 }
 
 /** Where a kind keeps its pod spec: the dotted path of issues, and the parent's keys and the spec's key in its JSON. */
@@ -429,10 +459,14 @@ function checkContainerProps(
       const value = sc[prop];
       if (value === undefined) continue;
       if (FORBIDDEN_CONTAINER_FIELDS.has(field) && !isInert(value)) {
-        issues.add(
-          `${path}.securityContext.${field}`,
-          `${field}: ${show(value)} ${FORBIDDEN_DETAIL}.`,
-          WINDOWS_ALTERNATIVE[field],
+        addIssue(
+          issues,
+          inConstructWords({
+            path: `${path}.securityContext.${field}`,
+            message: `${field}: ${show(value)} ${FORBIDDEN_DETAIL}.`,
+            fix: WINDOWS_ALTERNATIVE[field],
+            ruleId: 'windows-forbidden-field',
+          }),
         );
       } else if (FORBIDDEN_CONTAINER_FIELDS.has(field)) {
         // `privileged: false` asks for what a Windows container is anyway, but the API server refuses the field
@@ -456,8 +490,22 @@ function checkContainerProps(
   const release = options.target.release;
   if (release !== undefined && !options.hostProcess) {
     const compat = imageCompatibility(props.image, release, options.target.isolation);
-    if (compat.status === 'incompatible') issues.add(`${prefix}.${list}[${index}].image`, compat.reason, compat.fix);
+    if (compat.status === 'incompatible') {
+      const issue = {
+        path: `${prefix}.${list}[${index}].image`,
+        message: compat.reason,
+        ruleId: 'image-build-mismatch',
+      };
+      addIssue(
+        issues,
+        inConstructWords(issue, () => props.image, release),
+      );
+    }
   }
+}
+
+function addIssue(issues: IssueCollector, i: ValidationIssue): void {
+  issues.add(i.path, i.message, i.fix, i.ruleId);
 }
 
 /**

@@ -25,6 +25,7 @@ import {
   renderAsWindows,
   renderNoPodSecurityDefaults,
   warnOn,
+  WINDOWS_AGENT_CONTAINER_RESOURCES,
   windowsContainerProps,
   workloadSource,
 } from './windows-pod';
@@ -141,7 +142,10 @@ export class WindowsStatefulSet extends kplus.StatefulSet implements IWindowsWor
   }
 }
 
-/** A cdk8s-plus `DaemonSet` whose pods run on every node of a Windows target (see `WindowsDeployment`). */
+/**
+ * A cdk8s-plus `DaemonSet` whose pods run on every node of a Windows target (see `WindowsDeployment`). A container
+ * without `resources` gets an agent's (`WINDOWS_AGENT_CONTAINER_RESOURCES`), as it runs on every node.
+ */
 export class WindowsDaemonSet extends kplus.DaemonSet implements IWindowsWorkload {
   public readonly nodeTarget: WindowsNodeTarget;
   public readonly securityProfile: WindowsSecurityProfile;
@@ -155,14 +159,21 @@ export class WindowsDaemonSet extends kplus.DaemonSet implements IWindowsWorkloa
     this.hostProcess = resolved.hostProcess ?? false;
   }
 
-  /** Adds a container with the Windows defaults described on `WindowsDeployment.addContainer`. */
+  /**
+   * Adds a container with the Windows defaults described on `WindowsDeployment.addContainer`, except `resources`:
+   * a DaemonSet takes them from every Windows node, so they default to an agent's (100m CPU request, 500m limit,
+   * 600Mi memory request and limit: `WINDOWS_AGENT_CONTAINER_RESOURCES`).
+   */
   public override addContainer(cont: kplus.ContainerProps): kplus.Container {
-    return recordContainer(super.addContainer(windowsContainerProps(cont)), cont);
+    return recordContainer(super.addContainer(windowsContainerProps(cont, WINDOWS_AGENT_CONTAINER_RESOURCES)), cont);
   }
 
   /** Adds an init container with the Windows defaults of `addContainer`. */
   public override addInitContainer(cont: kplus.ContainerProps): kplus.Container {
-    return recordContainer(super.addInitContainer(windowsContainerProps(cont)), cont);
+    return recordContainer(
+      super.addInitContainer(windowsContainerProps(cont, WINDOWS_AGENT_CONTAINER_RESOURCES)),
+      cont,
+    );
   }
 }
 

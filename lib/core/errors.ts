@@ -6,6 +6,11 @@ export interface ValidationIssue {
   readonly message: string;
   /** What to write instead. */
   readonly fix?: string;
+  /**
+   * The id of the `validateManifests` rule that reports the same problem in a manifest, where there is one: the
+   * front doors look their own words for the fix up by it (lib/cdk8s/construct-fixes.ts).
+   */
+  readonly ruleId?: string;
 }
 
 /**
@@ -35,8 +40,13 @@ export class WindowsValidationError extends Error {
 export class IssueCollector {
   private readonly list: ValidationIssue[] = [];
 
-  add(path: string, message: string, fix?: string): void {
-    this.list.push(fix === undefined ? { path, message } : { path, message, fix });
+  add(path: string, message: string, fix?: string, ruleId?: string): void {
+    this.list.push({
+      path,
+      message,
+      ...(fix !== undefined ? { fix } : {}),
+      ...(ruleId !== undefined ? { ruleId } : {}),
+    });
   }
 
   get issues(): readonly ValidationIssue[] {

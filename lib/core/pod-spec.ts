@@ -155,6 +155,10 @@ export function toWindowsPodSpecInPlace(podSpec: PodSpec, options: ToWindowsPodS
 
 const ignoreWarning = (): void => undefined;
 
+/** The rules that report in manifests what these refusals report on input (`ValidationIssue.ruleId`). */
+const FORBIDDEN_FIELD_RULE = 'windows-forbidden-field';
+const IMAGE_MISMATCH_RULE = 'image-build-mismatch';
+
 /** How a conversion removes a field of the pod spec: see `toWindowsPodSpecInPlace`. */
 type RemoveField = (spec: Json, field: string) => void;
 const deleteField: RemoveField = (spec, field) => {
@@ -212,7 +216,8 @@ function convertPodSpec(podSpec: PodSpec, options: ToWindowsPodSpecOptions, copy
       if (containerDefaults && list !== 'ephemeralContainers') applyContainerDefaults(c, list === 'containers');
       if (target?.release !== undefined && !hostProcess && typeof c.image === 'string') {
         const compat = imageCompatibility(c.image, target.release, target.isolation);
-        if (compat.status === 'incompatible') issues.add(`${prefix}.${list}[${i}].image`, compat.reason, compat.fix);
+        if (compat.status === 'incompatible')
+          issues.add(`${prefix}.${list}[${i}].image`, compat.reason, compat.fix, IMAGE_MISMATCH_RULE);
         else if (compat.status === 'unknown' && windowsBuildCoverage(c.image) !== 'multi') {
           // Known multi-arch manifest lists resolve per node build; anything else may be a single-build image.
           warn({
@@ -380,6 +385,7 @@ function stripPodFields(
         `${prefix}.${field}`,
         `${field}: ${show(value)} cannot be set for a windows pod.`,
         WINDOWS_ALTERNATIVE[field],
+        FORBIDDEN_FIELD_RULE,
       );
     remove(spec, field);
   }
@@ -402,6 +408,7 @@ function stripPodFields(
         `${prefix}.securityContext.${field}`,
         `${field}: ${show(value)} cannot be set for a windows pod.`,
         WINDOWS_ALTERNATIVE[field],
+        FORBIDDEN_FIELD_RULE,
       );
     }
     delete sc[field];
@@ -425,6 +432,7 @@ function stripContainerFields(
         `${path}.securityContext.${field}`,
         `${field}: ${show(value)} cannot be set for a windows pod.`,
         WINDOWS_ALTERNATIVE[field],
+        FORBIDDEN_FIELD_RULE,
       );
     }
     delete sc[field];

@@ -139,6 +139,7 @@ export function checkWindowsPodFeatures(
         `${prefix}.volumes[${i}].emptyDir.medium`,
         `Volume '${v.name}' has emptyDir medium 'Memory': Windows has no tmpfs, so memory-backed emptyDir volumes are not supported.`,
         'Remove medium (a disk-backed emptyDir); in cdk8s-plus, drop `medium: EmptyDirMedium.MEMORY`.',
+        'windows-emptydir-memory',
       );
     }
   }
@@ -168,6 +169,7 @@ export function checkWindowsPodFeatures(
               `${prefix}.${list}[${i}].ports[${j}].hostPort`,
               `hostPort ${show(hostPort)} differs from containerPort ${show(port.containerPort)}; a HostProcess pod uses the host network, where the API server requires them to match.`,
               `Remove hostPort (it defaults to containerPort) or set it to ${show(port.containerPort)}.`,
+              'windows-host-port',
             );
           }
         }
@@ -181,6 +183,7 @@ export function checkWindowsPodFeatures(
           `${prefix}.${list}[${i}].volumeMounts[${j}].mountPropagation`,
           `mountPropagation ${show(propagation)} is not supported on Windows.`,
           'Remove mountPropagation (in cdk8s-plus, the `propagation` of the mount).',
+          'windows-mount-propagation',
         );
       }
     }

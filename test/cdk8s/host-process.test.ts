@@ -1,4 +1,4 @@
-import { ApiObject, Chart, Testing } from 'cdk8s';
+import { ApiObject, Chart, Size, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { WindowsHostProcessDaemonSet, WindowsDaemonSet } from 'k8s-windows/cdk8s';
 import { captureError, objectOf, podSpecOf, silenceWarnings } from './helpers';
@@ -246,5 +246,32 @@ describe('never weakens a namespace it does not own', () => {
     new WindowsHostProcessDaemonSet(b, 'agent', { containers: [{ image: AGENT }] });
     const all = app.charts.flatMap((c) => Testing.synth(c));
     expect(all.filter((m) => m.kind === 'Namespace')).toHaveLength(1);
+  });
+});
+
+test('agent resources by default: 100m CPU request, 500m limit, 600Mi memory (not 1 CPU and 2 GiB per node)', () => {
+  new WindowsHostProcessDaemonSet(chart, 'agent', {
+    initContainers: [{ image: AGENT, name: 'firewall' }],
+    containers: [{ image: AGENT }],
+  });
+  new WindowsDaemonSet(chart, 'plain', { containers: [{ image: AGENT }] });
+  const manifests = Testing.synth(chart);
+  const agentResources = {
+    requests: { cpu: '100m', memory: '600Mi' },
+    limits: { cpu: '500m', memory: '600Mi' },
+  };
+  for (const ds of manifests.filter((m) => m.kind === 'DaemonSet')) {
+    const spec = ds.spec.template.spec;
+    for (const c of [...(spec.initContainers ?? []), ...spec.containers]) expect(c.resources).toEqual(agentResources);
+  }
+});
+
+test('resources the user gives win over the agent defaults', () => {
+  new WindowsHostProcessDaemonSet(chart, 'agent', {
+    containers: [{ image: AGENT, resources: { memory: { limit: Size.mebibytes(128) } } }],
+  });
+  expect(podSpecOf(Testing.synth(chart), 'DaemonSet').containers[0].resources).toEqual({
+    limits: { memory: '128Mi' },
+    requests: { memory: '128Mi' },
   });
 });

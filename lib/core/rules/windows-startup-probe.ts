@@ -23,6 +23,17 @@ function isLargeWindowsImage(image: unknown): boolean {
   );
 }
 
+/**
+ * Whether the pod runs to completion (a Job's or CronJob's pod, or any pod whose restartPolicy is Never or
+ * OnFailure): a startupProbe only holds off the liveness and readiness probes, which a batch container seldom has and
+ * no Service reads, so the advice applies there only when a livenessProbe would kill the container first.
+ * @see https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/#when-should-you-use-a-startup-probe
+ */
+function isBatchPod(kind: string, spec: Record<string, unknown>): boolean {
+  const policy = spec.restartPolicy;
+  return kind === 'Job' || kind === 'CronJob' || policy === 'Never' || policy === 'OnFailure';
+}
+
 /** Servercore apps often take a minute to start. */
 const STARTUP_BUDGET_SECONDS = 60;
 
@@ -41,7 +52,8 @@ export default defineRule({
     id: 'windows-startup-probe',
     family: 'probes',
     defaultSeverity: 'info',
-    summary: 'A large Windows image (servercore, server, .NET Framework) without a startupProbe.',
+    summary:
+      'A large Windows image (servercore, server, .NET Framework) without a startupProbe (in batch pods, only when a livenessProbe would kill it first).',
     rationale:
       'Windows containers start 10-30 s slower and these images are gigabytes: a liveness probe kills them before they are up (warning when one is set).',
     docs: K8S_WINDOWS,
@@ -58,11 +70,13 @@ export default defineRule({
     scope: 'pod',
     run(p, _context, report) {
       if (!p.windows) return;
+      const batch = isBatchPod(p.kind, p.spec);
       for (const c of p.containers) {
         if (c.list !== 'containers' || c.hostProcess) continue;
         if (has(c.c, 'startupProbe') || !isLargeWindowsImage(c.c.image)) continue;
         const budget = livenessBudget(rec(c.c, 'livenessProbe'));
         const short = budget !== undefined && budget < STARTUP_BUDGET_SECONDS;
+        if (batch && !short) continue;
         report(
           join(c.path, 'startupProbe'),
           short
