@@ -7,7 +7,7 @@ import { MAX_GMSA_CREDENTIAL_SPEC_BYTES } from '../windows-options';
 import { podWindowsOptions } from '../validate/pod-windows-options';
 import { byteLength, join, own, show } from '../validate/util';
 import { GMSA } from './docs';
-import { defineRule } from './rule';
+import { API_SERVER_REJECTS_POD, defineRule } from './rule';
 
 export default defineRule({
   meta: {
@@ -17,8 +17,7 @@ export default defineRule({
     summary: 'windowsOptions.gmsaCredentialSpec is empty or longer than 65536 bytes.',
     rationale: 'The API server rejects an empty inline credential spec and one over 64 KiB.',
     docs: GMSA,
-    severityReason: 'The API server rejects the pod.',
-    rejectedByApiServer: true,
+    ...API_SERVER_REJECTS_POD,
   },
   check: {
     scope: 'pod',

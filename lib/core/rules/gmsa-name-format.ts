@@ -7,7 +7,7 @@ import { gmsaCredentialSpecNameProblems } from '../windows-options';
 import { podWindowsOptions } from '../validate/pod-windows-options';
 import { isPlaceholder, join, own, show } from '../validate/util';
 import { GMSA } from './docs';
-import { defineRule } from './rule';
+import { API_SERVER_REJECTS_POD, defineRule } from './rule';
 
 /** A lowercase DNS-1123 name made from what the user wrote, for the fix. */
 function suggestion(name: string): string {
@@ -27,8 +27,7 @@ export default defineRule({
     summary: 'windowsOptions.gmsaCredentialSpecName is not a DNS-1123 subdomain.',
     rationale: 'It names a GMSACredentialSpec object, so the API server requires a lowercase DNS-1123 subdomain.',
     docs: GMSA,
-    severityReason: 'The API server rejects the pod.',
-    rejectedByApiServer: true,
+    ...API_SERVER_REJECTS_POD,
   },
   check: {
     scope: 'pod',

@@ -4,7 +4,7 @@
  * https://github.com/kubernetes/kubernetes/blob/master/pkg/apis/core/validation/validation.go).
  */
 import { HOST_PROCESS } from './docs';
-import { defineRule } from './rule';
+import { API_SERVER_REJECTS_POD, defineRule } from './rule';
 
 export default defineRule({
   meta: {
@@ -14,8 +14,7 @@ export default defineRule({
     summary: 'A pod mixes HostProcess and non-HostProcess containers.',
     rationale: 'The API server requires every container (init and ephemeral included) to be HostProcess when one is.',
     docs: HOST_PROCESS,
-    severityReason: 'The API server rejects the pod.',
-    rejectedByApiServer: true,
+    ...API_SERVER_REJECTS_POD,
   },
   check: {
     scope: 'pod',

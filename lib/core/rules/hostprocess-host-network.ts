@@ -5,7 +5,7 @@
  */
 import { join, show } from '../validate/util';
 import { HOST_PROCESS } from './docs';
-import { defineRule } from './rule';
+import { API_SERVER_REJECTS_POD, defineRule } from './rule';
 
 export default defineRule({
   meta: {
@@ -15,8 +15,7 @@ export default defineRule({
     summary: 'A HostProcess pod without hostNetwork: true.',
     rationale: 'The API server requires hostNetwork: true on pods with HostProcess containers.',
     docs: HOST_PROCESS,
-    severityReason: 'The API server rejects the pod.',
-    rejectedByApiServer: true,
+    ...API_SERVER_REJECTS_POD,
     fixable: 'Sets hostNetwork: true.',
   },
   check: {

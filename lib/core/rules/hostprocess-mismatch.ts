@@ -5,7 +5,7 @@
  */
 import { join, rec, show } from '../validate/util';
 import { HOST_PROCESS } from './docs';
-import { defineRule } from './rule';
+import { API_SERVER_REJECTS_POD, defineRule } from './rule';
 
 export default defineRule({
   meta: {
@@ -15,8 +15,7 @@ export default defineRule({
     summary: "A container's windowsOptions.hostProcess differs from the pod's.",
     rationale: 'The API server requires the pod and container values to be identical when both are set.',
     docs: HOST_PROCESS,
-    severityReason: 'The API server rejects the pod.',
-    rejectedByApiServer: true,
+    ...API_SERVER_REJECTS_POD,
   },
   check: {
     scope: 'pod',

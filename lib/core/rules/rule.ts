@@ -115,6 +115,12 @@ export interface RuleModule<Id extends string = string, C extends string = strin
   readonly targetFix?: TargetFixer;
 }
 
+/** The severity reason and flag of a rule whose errors the API server refuses the pod for. */
+export const API_SERVER_REJECTS_POD = {
+  severityReason: 'The API server rejects the pod.',
+  rejectedByApiServer: true,
+} as const;
+
 /** Declares a rule module, keeping its id and case names as literal types. */
 export function defineRule<const Id extends string, const C extends string = never>(
   rule: RuleModule<Id, C>,

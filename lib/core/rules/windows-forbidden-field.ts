@@ -8,7 +8,7 @@ import { WINDOWS_ALTERNATIVE } from '../windows-fields';
 import { forbiddenFields, removeField } from '../validate/pod-forbidden';
 import { show } from '../validate/util';
 import { K8S_WINDOWS } from './docs';
-import { defineRule } from './rule';
+import { API_SERVER_REJECTS_POD, defineRule } from './rule';
 
 export default defineRule({
   meta: {
@@ -19,8 +19,7 @@ export default defineRule({
     rationale:
       'kube-apiserver rejects Windows pods that set Linux-only security fields, host namespaces, sysctls or pod-level resources ("cannot be set for a windows pod").',
     docs: K8S_WINDOWS,
-    severityReason: 'The API server rejects the pod.',
-    rejectedByApiServer: true,
+    ...API_SERVER_REJECTS_POD,
     fixable: 'Removes the field; the change report names it and its value.',
   },
   check: {

@@ -8,7 +8,7 @@
 import { hostPorts } from '../validate/pod-ports';
 import { show } from '../validate/util';
 import { NETWORKING } from './docs';
-import { defineRule } from './rule';
+import { API_SERVER_REJECTS_POD, defineRule } from './rule';
 
 export default defineRule({
   meta: {
@@ -19,8 +19,7 @@ export default defineRule({
     rationale:
       'HostProcess pods use the host network, where the API server requires every hostPort to equal its containerPort.',
     docs: NETWORKING,
-    severityReason: 'The API server rejects the pod.',
-    rejectedByApiServer: true,
+    ...API_SERVER_REJECTS_POD,
     fixable: 'Sets hostPort to the containerPort.',
   },
   check: {

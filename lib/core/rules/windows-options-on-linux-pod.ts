@@ -5,7 +5,7 @@
  */
 import { has, join, own, rec, show } from '../validate/util';
 import { K8S_WINDOWS_GUIDE } from './docs';
-import { defineRule } from './rule';
+import { API_SERVER_REJECTS_POD, defineRule } from './rule';
 
 export default defineRule({
   meta: {
@@ -15,8 +15,7 @@ export default defineRule({
     summary: 'windowsOptions set on a pod with spec.os.name: linux.',
     rationale: 'The API server rejects windowsOptions at pod or container level on Linux pods, even `{}`.',
     docs: K8S_WINDOWS_GUIDE,
-    severityReason: 'The API server rejects the pod.',
-    rejectedByApiServer: true,
+    ...API_SERVER_REJECTS_POD,
   },
   check: {
     scope: 'pod',

@@ -5,7 +5,7 @@
  */
 import { join, own, rec, show } from '../validate/util';
 import { K8S_WINDOWS_GUIDE } from './docs';
-import { defineRule } from './rule';
+import { API_SERVER_REJECTS_POD, defineRule } from './rule';
 
 const VALID_OS = ['linux', 'windows'];
 
@@ -17,8 +17,7 @@ export default defineRule({
     summary: 'spec.os.name is empty or not linux/windows.',
     rationale: 'The API server accepts only `linux` and `windows` (NotSupported) and refuses an empty name (Required).',
     docs: K8S_WINDOWS_GUIDE,
-    severityReason: 'The API server rejects the pod.',
-    rejectedByApiServer: true,
+    ...API_SERVER_REJECTS_POD,
     fixable: "Lower-cases 'Windows' or 'Linux'; any other value is left to you.",
   },
   check: {

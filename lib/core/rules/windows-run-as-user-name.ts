@@ -6,7 +6,7 @@
 import { CONTAINER_ADMINISTRATOR, CONTAINER_USER, runAsUserNameProblems } from '../windows-options';
 import { podWindowsOptions } from '../validate/pod-windows-options';
 import { isPlaceholder, join, own, show } from '../validate/util';
-import { defineRule } from './rule';
+import { API_SERVER_REJECTS_POD, defineRule } from './rule';
 
 export default defineRule({
   meta: {
@@ -17,8 +17,7 @@ export default defineRule({
     rationale:
       'The API server checks runAsUserName: no control characters, at most one backslash, a NetBIOS or DNS domain, a user part of 1-104 bytes without "/\\:;|=,+*?<>@[].',
     docs: 'https://kubernetes.io/docs/tasks/configure-pod-container/configure-runasusername/',
-    severityReason: 'The API server rejects the pod.',
-    rejectedByApiServer: true,
+    ...API_SERVER_REJECTS_POD,
   },
   check: {
     scope: 'pod',
