@@ -12,7 +12,7 @@ import type { WindowsNodeTarget } from '../../core/target';
 import { requireArgs, throwInputErrors } from '../errors';
 import { isPlain, isRecord, plainCopy, type Json } from './inputs';
 import { logWarnings } from '../node-pool';
-import { convertPodSpec, type WindowsPodArgs } from './windows-pod';
+import { convertPodSpec, gmsaName, type ResolvedWindowsPodArgs, type WindowsPodArgs } from './windows-pod';
 
 /** The label put on pods (and selected on) when the template carries none: the Kubernetes recommended name label. */
 export const DEFAULT_POD_LABEL = 'app.kubernetes.io/name';
@@ -110,8 +110,9 @@ export class WindowsWorkload<TResource extends pulumi.CustomResource> extends pu
     const subject = `${kind.typeToken.split(':').pop() ?? kind.kind} '${name}'`;
     const args = requireArgs(subject, rawArgs);
     const windows = args.windows ?? {};
+    const gmsa = gmsaName(windows.gmsa);
     const warnings: WindowsWarning[] = [];
-    const eventual = !isPlain(args.spec) || !isPlain(args.podSpec) || !isPlain(windows.target);
+    const eventual = !isPlain(args.spec) || !isPlain(args.podSpec) || !isPlain(windows.target) || !isPlain(gmsa);
     // Plain inputs: check before the component registers, so a bad input registers nothing.
     const plain = eventual
       ? undefined
@@ -120,7 +121,7 @@ export class WindowsWorkload<TResource extends pulumi.CustomResource> extends pu
           name,
           subject,
           { spec: args.spec, podSpec: args.podSpec, target: windows.target as WindowsNodeTarget | undefined },
-          windows,
+          { ...windows, gmsa: gmsa as string | undefined },
           (w) => warnings.push(w),
         );
     super(kind.typeToken, name, {}, opts);
@@ -131,14 +132,14 @@ export class WindowsWorkload<TResource extends pulumi.CustomResource> extends pu
     // would prefix the shared error's message with another "error serializing property").
     const rendered: pulumi.Output<Rendered | { readonly refused: unknown }> = plain
       ? (pulumi.output(plain) as unknown as pulumi.Output<Rendered>)
-      : pulumi.all([args.spec, args.podSpec, windows.target]).apply(([spec, podSpec, target]) => {
+      : pulumi.all([args.spec, args.podSpec, windows.target, gmsa]).apply(([spec, podSpec, target, gmsaResolved]) => {
           try {
             return render(
               kind,
               name,
               subject,
               { spec, podSpec, target: target as WindowsNodeTarget | undefined },
-              windows,
+              { ...windows, gmsa: gmsaResolved },
               (w) => logWarnings([w], this),
             );
           } catch (refused) {
@@ -146,8 +147,7 @@ export class WindowsWorkload<TResource extends pulumi.CustomResource> extends pu
           }
         });
     const ok = (r: Rendered | { readonly refused: unknown }): r is Rendered => !('refused' in r);
-    const gmsa = windows.gmsa;
-    const dependsOn = typeof gmsa === 'object' && pulumi.Resource.isInstance(gmsa) ? [gmsa] : [];
+    const dependsOn = pulumi.Resource.isInstance(windows.gmsa) ? [windows.gmsa] : [];
     this.workload = kind.create(
       name,
       {
@@ -180,7 +180,7 @@ function render(
   name: string,
   subject: string,
   input: RenderInput,
-  windows: WindowsPodArgs,
+  windows: ResolvedWindowsPodArgs,
   onWarning: (w: WindowsWarning) => void,
 ): Rendered {
   const templatePath = ['spec', ...kind.templatePath].join('.');
