@@ -26,7 +26,7 @@ export function iisWorkload(
     'iis',
     {
       metadata: { name: 'iis', namespace: 'default' },
-      spec: { replicas: 2 },
+      replicas: 2, // shorthand for spec: { replicas: 2 }, beside podSpec
       podSpec: {
         containers: [
           {

@@ -3,10 +3,10 @@
  * One program per process: the Pulumi runtime's state (mocks, stack, resource registry) is global.
  * Exit codes: 0 the plan passes the policy pack, 1 a mandatory policy violation, 2 the program failed.
  */
-import * as pulumi from '@pulumi/pulumi';
 import { runPolicies } from 'k8s-windows/pulumi/policy';
+import { describeError, PulumiProgramError, runProgram, type ProgramRun } from 'k8s-windows/pulumi/testing';
 import { CLOUDS, isCloud, loadExample } from './index';
-import { recordingMocks, type CapturedResource } from './plan-mocks';
+import { computedOutputs, invokeResult } from './plan-mocks';
 import { renderPlan } from './plan-report';
 
 const PROJECT = 'k8s-windows-examples';
@@ -24,28 +24,28 @@ async function main(): Promise<number> {
     process.stderr.write(`usage: plan-cloud.ts <${CLOUDS.join('|')}>\n`);
     return 2;
   }
-  const failures: unknown[] = [];
-  process.on('unhandledRejection', (e) => failures.push(e));
-  const captured: CapturedResource[] = [];
-  pulumi.runtime.setAllConfig({ ...PLAN_CONFIG, 'k8s-windows:cloud': cloud });
-  await pulumi.runtime.setMocks(recordingMocks(PROJECT, cloud, captured), PROJECT, cloud, false);
-  // The program runs when loaded; warnings it logs (pulumi.log.warn) go to stderr.
+  let run: ProgramRun;
   try {
-    // As `pulumi up` runs a program: under a root Stack resource, whose outputs are the program's exports.
-    await pulumi.runtime.runInPulumiStack(async () => loadExample(cloud));
-    await pulumi.runtime.disconnect(); // waits until every registration, including those made in apply, is done
+    // The program runs when loaded, as `pulumi up` runs it; errors raised inside an apply fail it too.
+    run = await runProgram(() => loadExample(cloud), {
+      project: PROJECT,
+      stack: cloud,
+      config: { ...PLAN_CONFIG, 'k8s-windows:cloud': cloud },
+      computed: computedOutputs,
+      call: invokeResult,
+    });
   } catch (e) {
-    failures.push(e);
-  }
-  if (failures.length > 0) {
+    const errors = e instanceof PulumiProgramError ? e.errors : [e];
     process.stdout.write(`== ${cloud}: the program failed\n`);
-    for (const f of failures) process.stdout.write(`  ${f instanceof Error ? f.message : String(f)}\n`);
+    for (const error of errors) process.stdout.write(`  ${describeError(error).split('\n').join('\n  ')}\n`);
     return 2;
   }
+  // On stderr, where `plan.ts` collects the programs' warnings.
+  for (const w of run.warnings) process.stderr.write(`warning: ${w}\n`);
   const violations = await runPolicies(
-    captured.map((r) => ({ type: r.type, name: r.name, urn: r.urn, props: r.inputs })),
+    run.resources.map((r) => ({ type: r.type, name: r.name, urn: r.urn, props: r.inputs })),
   );
-  process.stdout.write(`${renderPlan(cloud, captured, violations)}\n`);
+  process.stdout.write(`${renderPlan(cloud, run.resources, violations)}\n`);
   return violations.some((v) => v.enforcementLevel === 'mandatory') ? 1 : 0;
 }
 

@@ -2,7 +2,7 @@
  * The `windows` block every Pulumi workload takes, and the conversion of a resolved pod spec into a Windows pod
  * spec with the core's `toWindowsPodSpec`, so Pulumi and cdk8s emit the same pod for the same input.
  */
-import * as pulumi from '@pulumi/pulumi';
+import type * as pulumi from '@pulumi/pulumi';
 import { WindowsValidationError, type ValidationIssue } from '../../core/errors';
 import type { PodSpec } from '../../core/kube';
 import { toWindowsPodSpec, type WindowsSecurityProfile, type WindowsWarning } from '../../core/pod-spec';
