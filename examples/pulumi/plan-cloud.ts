@@ -42,8 +42,9 @@ async function main(): Promise<number> {
   }
   // On stderr, where `plan.ts` collects the programs' warnings.
   for (const w of run.warnings) process.stderr.write(`warning: ${w}\n`);
+  // The policies see each resource's state: its inputs plus what the provider fills in (a cluster's name).
   const violations = await runPolicies(
-    run.resources.map((r) => ({ type: r.type, name: r.name, urn: r.urn, props: r.inputs })),
+    run.resources.map((r) => ({ type: r.type, name: r.name, urn: r.urn, props: r.state })),
   );
   process.stdout.write(`${renderPlan(cloud, run.resources, violations)}\n`);
   return violations.some((v) => v.enforcementLevel === 'mandatory') ? 1 : 0;

@@ -6,7 +6,7 @@
 import type { MockedResource } from 'k8s-windows/pulumi/testing';
 
 /** One resource the program declared, as the mocked engine saw it. */
-export type CapturedResource = MockedResource;
+export type CapturedResource = Omit<MockedResource, 'state'>;
 
 const ACCOUNT = '123456789012';
 const FAKE_CA = Buffer.from('-----BEGIN CERTIFICATE-----\nplan\n-----END CERTIFICATE-----\n').toString('base64');

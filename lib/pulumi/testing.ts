@@ -28,6 +28,11 @@ export interface MockedResource {
   readonly custom: boolean;
   /** Its inputs, fully resolved. */
   readonly inputs: Record<string, unknown>;
+  /**
+   * The state the mocked provider returned: the inputs with `computed` merged over them (what a policy pack sees
+   * of a resource once the provider filled in names and other outputs).
+   */
+  readonly state: Record<string, unknown>;
 }
 
 export interface RunProgramOptions {
@@ -144,6 +149,7 @@ export async function runProgram(program: () => unknown, options: RunProgramOpti
       {
         newResource: (args) => {
           const inputs = unwrapSecrets(args.inputs ?? {}) as Record<string, unknown>;
+          const state = { ...inputs, ...options.computed?.(args.type, args.name, inputs) };
           if (args.type !== 'pulumi:pulumi:Stack') {
             resources.push({
               type: args.type,
@@ -151,10 +157,10 @@ export async function runProgram(program: () => unknown, options: RunProgramOpti
               urn: `urn:pulumi:${stack}::${project}::${args.type}::${args.name}`,
               custom: args.custom ?? true,
               inputs,
+              state,
             });
           }
-          const computed = options.computed?.(args.type, args.name, inputs) ?? {};
-          return { id: `${args.name}-id`, state: { ...inputs, ...computed } };
+          return { id: `${args.name}-id`, state };
         },
         call: (args) => {
           const inputs = (args.inputs ?? {}) as Record<string, unknown>;

@@ -4,7 +4,8 @@
  */
 import { isRecord } from '../../core/json';
 import type { ValidationIssue } from '../../core/errors';
-import { DEFAULT_WINDOWS_RELEASE, releaseInfo } from '../../core/releases';
+import { cloudReleaseGate, releasesOnKubernetes } from '../../core/cloud-gates';
+import { DEFAULT_WINDOWS_RELEASE, parseKubernetesMinor, releaseInfo } from '../../core/releases';
 import { TAINT_EFFECTS, WINDOWS_TAINT, taintLiteral } from '../../core/target';
 import type { Finding, Severity } from '../../core/validate/types';
 import { CLOUD_TAINT_EFFECTS, checkCloudReleaseForKubernetes, toCloudTaintEffect } from '../node-pool';
@@ -142,4 +143,48 @@ export function checkEksNodeGroupInputs(props: Record<string, unknown>): EksNode
     });
   }
   return issues;
+}
+
+/** The version of the cluster a node group runs, when the stack declares that cluster. */
+export interface InheritedClusterVersion {
+  /** The cluster's `name`, which the node group's `clusterName` matches. */
+  readonly clusterName: string;
+  /** The cluster's `version` input (unknown values are skipped). */
+  readonly version: unknown;
+}
+
+/**
+ * A Windows node group that sets no `version` runs its cluster's Kubernetes version (EKS creates it on the
+ * cluster's): checks its release against that version, as `checkEksNodeGroupInputs` does against `version` when
+ * it is set. The finding is on `amiType`, the input the user wrote; the fix names the cluster's `version`.
+ */
+export function checkEksNodeGroupInheritedVersion(
+  props: Record<string, unknown>,
+  cluster: InheritedClusterVersion,
+): EksNodeGroupIssue[] {
+  if (props.version !== undefined || typeof cluster.version !== 'string') return [];
+  const parsed = parseEksWindowsAmiType(props.amiType);
+  if (!parsed) return [];
+  const issues = checkCloudReleaseForKubernetes('eks', parsed.release, cluster.version, 'version');
+  if (issues.length === 0) return [];
+  const minor = parseKubernetesMinor(cluster.version);
+  const gate = cloudReleaseGate('eks', parsed.release);
+  const fits = minor === undefined ? [] : releasesOnKubernetes('eks', minor);
+  const raise =
+    gate === undefined
+      ? undefined
+      : minor !== undefined && minor < gate.firstMinor
+        ? `raise the cluster's version to 1.${gate.firstMinor} or newer`
+        : gate.lastMinor !== undefined
+          ? `keep the cluster's version at 1.${gate.lastMinor}`
+          : undefined;
+  const amiTypes = fits.map((r) => `'${eksWindowsAmiType(r, parsed.variant)}'`).join(' or ');
+  const fix = [raise, amiTypes ? `set amiType ${amiTypes}` : undefined].filter(Boolean).join(', or ');
+  return issues.map((i) => ({
+    ruleId: EKS_RULE_IDS.kubernetesVersion,
+    severity: 'error' as const,
+    path: 'amiType',
+    message: `amiType '${String(props.amiType)}' runs ${releaseInfo(parsed.release).displayName}, and the node group sets no version, so it runs the version of cluster '${cluster.clusterName}': ${i.message}`,
+    fix: fix ? `${fix.charAt(0).toUpperCase()}${fix.slice(1)}.` : (i.fix ?? ''),
+  }));
 }

@@ -9,6 +9,7 @@ import { toWindowsPodSpec, type WindowsSecurityProfile, type WindowsWarning } fr
 import type { WindowsIsolation, WindowsRelease } from '../../core/releases';
 import type { WindowsNodeTarget } from '../../core/target';
 import { throwInputErrors } from '../errors';
+import { inPulumiWords } from './vocabulary';
 
 /** Anything that names a `GMSACredentialSpec`: a `GmsaCredentialSpec` component, or its name. */
 export interface GmsaCredentialSpecReference {
@@ -141,14 +142,14 @@ export function convertPodSpec(
         : {}),
       ...(windows.containerDefaults !== undefined ? { containerDefaults: windows.containerDefaults } : {}),
       pathPrefix: prefix,
-      onWarning: options.onWarning,
+      onWarning: (w) => options.onWarning(inPulumiWords(w)),
     });
     throwInputErrors(options.subject, own);
     return converted;
   } catch (e) {
     if (e instanceof WindowsValidationError) {
       const mapped = e.issues.map((i) =>
-        i.path === prefix || i.path.startsWith(`${prefix}.`) ? i : { ...i, path: `windows.${i.path}` },
+        inPulumiWords(i.path === prefix || i.path.startsWith(`${prefix}.`) ? i : { ...i, path: `windows.${i.path}` }),
       );
       throwInputErrors(options.subject, [...own, ...mapped]);
     }
