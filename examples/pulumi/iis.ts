@@ -21,6 +21,7 @@ export function iisWorkload(
   target: pulumi.Input<WindowsNodeTarget>,
   provider: Provider,
   dependsOn: pulumi.Resource[] = [],
+  image: pulumi.Input<string> = IIS_IMAGE,
 ): IisWorkload {
   const deployment = new WindowsDeployment(
     'iis',
@@ -31,7 +32,7 @@ export function iisWorkload(
         containers: [
           {
             name: 'iis',
-            image: IIS_IMAGE,
+            image,
             ports: [{ name: 'http', containerPort: 80 }],
             resources: { requests: { cpu: '500m' }, limits: { memory: '1Gi' } },
             livenessProbe: { httpGet: { path: '/', port: 80 }, periodSeconds: 10 },

@@ -5,7 +5,7 @@
  */
 import { runPolicies } from 'k8s-windows/pulumi/policy';
 import { describeError, PulumiProgramError, runProgram, type ProgramRun } from 'k8s-windows/pulumi/testing';
-import { CLOUDS, isCloud, loadExample } from './index';
+import { CLOUDS, isCloud, loadExample, type Cloud } from './index';
 import { computedOutputs, invokeResult } from './plan-mocks';
 import { renderPlan } from './plan-report';
 
@@ -18,16 +18,21 @@ const PLAN_CONFIG: Record<string, string> = {
   'gcp:project': 'k8s-windows-plan',
 };
 
-async function main(): Promise<number> {
-  const cloud = process.argv[2];
-  if (!isCloud(cloud)) {
-    process.stderr.write(`usage: plan-cloud.ts <${CLOUDS.join('|')}>\n`);
-    return 2;
-  }
+/** What a plan printed: the report (stdout), the program's warnings (stderr), and its exit code. */
+export interface PlanOutcome {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/**
+ * Plans one program: runs it under mocks with `runProgram` and renders its resources and the policy pack's
+ * verdict, or every error it raised (those raised inside an apply too) when it fails.
+ */
+export async function planProgram(cloud: Cloud, program: () => unknown): Promise<PlanOutcome> {
   let run: ProgramRun;
   try {
-    // The program runs when loaded, as `pulumi up` runs it; errors raised inside an apply fail it too.
-    run = await runProgram(() => loadExample(cloud), {
+    run = await runProgram(program, {
       project: PROJECT,
       stack: cloud,
       config: { ...PLAN_CONFIG, 'k8s-windows:cloud': cloud },
@@ -36,24 +41,40 @@ async function main(): Promise<number> {
     });
   } catch (e) {
     const errors = e instanceof PulumiProgramError ? e.errors : [e];
-    process.stdout.write(`== ${cloud}: the program failed\n`);
-    for (const error of errors) process.stdout.write(`  ${describeError(error).split('\n').join('\n  ')}\n`);
-    return 2;
+    const lines = errors.map((error) => `  ${describeError(error).split('\n').join('\n  ')}`);
+    return { code: 2, stdout: `== ${cloud}: the program failed\n${lines.join('\n')}\n`, stderr: '' };
   }
-  // On stderr, where `plan.ts` collects the programs' warnings.
-  for (const w of run.warnings) process.stderr.write(`warning: ${w}\n`);
   // The policies see each resource's state: its inputs plus what the provider fills in (a cluster's name).
   const violations = await runPolicies(
     run.resources.map((r) => ({ type: r.type, name: r.name, urn: r.urn, props: r.state })),
   );
-  process.stdout.write(`${renderPlan(cloud, run.resources, violations)}\n`);
-  return violations.some((v) => v.enforcementLevel === 'mandatory') ? 1 : 0;
+  return {
+    code: violations.some((v) => v.enforcementLevel === 'mandatory') ? 1 : 0,
+    stdout: `${renderPlan(cloud, run.resources, violations)}\n`,
+    // `plan.ts` collects the programs' warnings from stderr.
+    stderr: run.warnings.map((w) => `warning: ${w}\n`).join(''),
+  };
 }
 
-main().then(
-  (code) => process.exit(code),
-  (e: unknown) => {
-    process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-    process.exit(2);
-  },
-);
+async function main(): Promise<number> {
+  const cloud = process.argv[2];
+  if (!isCloud(cloud)) {
+    process.stderr.write(`usage: plan-cloud.ts <${CLOUDS.join('|')}>\n`);
+    return 2;
+  }
+  // The program runs when loaded, as `pulumi up` runs it.
+  const outcome = await planProgram(cloud, () => loadExample(cloud));
+  process.stdout.write(outcome.stdout);
+  process.stderr.write(outcome.stderr);
+  return outcome.code;
+}
+
+if (require.main === module) {
+  main().then(
+    (code) => process.exit(code),
+    (e: unknown) => {
+      process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+      process.exit(2);
+    },
+  );
+}
