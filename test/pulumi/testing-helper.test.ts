@@ -10,7 +10,7 @@ import { Service } from '@pulumi/kubernetes/core/v1';
 import { Provider } from '@pulumi/kubernetes/provider';
 import { parse } from 'yaml';
 import { WindowsDaemonSet, WindowsDeployment } from 'k8s-windows/pulumi';
-import { SelfManagedWindowsNodePool, WindowsKarpenterNodePool } from 'k8s-windows/pulumi/eks';
+import { SelfManagedWindowsNodePool, WindowsKarpenterNodePool, WindowsNodePool } from 'k8s-windows/pulumi/eks';
 import { PulumiProgramError, runProgram, type MockedResource } from 'k8s-windows/pulumi/testing';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -166,7 +166,9 @@ describe('deep Inputs fed from other resources', () => {
       ? { name: `${name}-eks`, vpcConfig: { clusterSecurityGroupId: 'sg-0cluster' } }
       : type === 'aws:iam/role:Role'
         ? { name: `${name}-1a2b`, arn: `arn:aws:iam::123456789012:role/${name}` }
-        : {};
+        : type === 'aws:eks/nodeGroup:NodeGroup'
+          ? { resources: [{ autoscalingGroups: [{ name: `eks-${name}` }] }] }
+          : {};
 
   test("the README's Karpenter snippet: selector terms from the cluster's outputs", async () => {
     const run = await runProgram(
@@ -247,6 +249,31 @@ describe('deep Inputs fed from other resources', () => {
       'arn:aws:iam::123456789012:role/linux-nodes',
       'arn:aws:iam::123456789012:role/cm-node-role',
     ]);
+  });
+
+  test('node pool tags as one Output: merged with the autoscaler tags, listed on the Auto Scaling group', async () => {
+    const team = pulumi.output({ team: 'web' });
+    const run = await runProgram(
+      () => {
+        new WindowsNodePool('managed', { clusterName: 'prod', subnetIds: ['subnet-1'], tags: team });
+        new SelfManagedWindowsNodePool('self', {
+          clusterName: 'prod',
+          subnetIds: ['subnet-1'],
+          securityGroupIds: ['sg-1'],
+          amiId: 'ami-0123456789abcdef0',
+          tags: team,
+        });
+      },
+      { computed },
+    );
+    expect(one(run.resources, 'aws:eks/nodeGroup:NodeGroup').tags).toMatchObject({
+      team: 'web',
+      'k8s.io/cluster-autoscaler/node-template/label/kubernetes.io/os': 'windows',
+    });
+    const asgTags = one(run.resources, 'aws:autoscaling/group:Group').tags as Json[];
+    expect(asgTags).toContainEqual({ key: 'team', value: 'web', propagateAtLaunch: true });
+    expect(asgTags).toContainEqual({ key: 'kubernetes.io/cluster/prod', value: 'owned', propagateAtLaunch: true });
+    expect(one(run.resources, 'aws:ec2/launchTemplate:LaunchTemplate').tags).toEqual({ team: 'web' });
   });
 
   test("a workload's gMSA credential spec name from another resource", async () => {

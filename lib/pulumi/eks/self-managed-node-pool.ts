@@ -442,7 +442,7 @@ export class SelfManagedWindowsNodePool extends pulumi.ComponentResource {
     this.nodeRoleArn = pulumi.output(role.arn);
     this.instanceProfile = new iam.InstanceProfile(
       `${name}-instance-profile`,
-      { role: role.name, tags: { ...userTags } },
+      { role: role.name, tags: userTags },
       { parent: this },
     );
 
@@ -476,7 +476,7 @@ export class SelfManagedWindowsNodePool extends pulumi.ComponentResource {
           clusterName: args.clusterName,
           principalArn: role.arn,
           type: EC2_WINDOWS_ACCESS_ENTRY_TYPE,
-          tags: { ...userTags },
+          tags: userTags,
         },
         { parent: this },
       );
@@ -550,21 +550,27 @@ export class SelfManagedWindowsNodePool extends pulumi.ComponentResource {
         ],
         // IMDSv2 only; hop limit 2 so containers that need instance metadata can still reach it.
         metadataOptions: { httpEndpoint: 'enabled', httpTokens: 'required', httpPutResponseHopLimit: 2 },
-        tags: { ...userTags },
+        tags: userTags,
       },
       { parent: this },
     );
 
     const autoscalerTags = autoscalerNodeTemplateTags(target, resolved.podIpCapacity);
-    const tags: pulumi.Input<awsInputs.autoscaling.GroupTag>[] = [
+    const ownTags: pulumi.Input<awsInputs.autoscaling.GroupTag>[] = [
       { key: 'Name', value: `${name}`, propagateAtLaunch: true },
       // Nodes of the cluster: the cloud provider and the load balancer controller look for this tag.
       { key: pulumi.interpolate`kubernetes.io/cluster/${args.clusterName}`, value: 'owned', propagateAtLaunch: true },
       { key: AUTOSCALER_ENABLED_TAG, value: 'true', propagateAtLaunch: false },
       { key: pulumi.output(args.clusterName).apply(autoscalerClusterTag), value: 'owned', propagateAtLaunch: false },
       ...Object.entries(autoscalerTags).map(([key, value]) => ({ key, value, propagateAtLaunch: false })),
-      ...Object.entries(userTags).map(([key, value]) => ({ key, value, propagateAtLaunch: true })),
     ];
+    // The user's tags may be one Output: list them once known.
+    const tags = pulumi
+      .all([pulumi.output(ownTags), pulumi.output(userTags)])
+      .apply(([own, t]) => [
+        ...own,
+        ...Object.entries(t).map(([key, value]) => ({ key, value, propagateAtLaunch: true })),
+      ]);
 
     this.autoScalingGroup = new autoscaling.Group(
       `${name}-asg`,

@@ -7,7 +7,7 @@ import type * as awsEks from '@pulumi/aws/eks';
 import type * as iam from '@pulumi/aws/iam';
 import type { WindowsClusterProfileArgs } from 'k8s-windows/pulumi/aks';
 import type { WindowsDaemonSetArgs, WindowsDeploymentArgs } from 'k8s-windows/pulumi';
-import type { AwsAuthArgs, WindowsKarpenterNodePoolArgs } from 'k8s-windows/pulumi/eks';
+import type { AwsAuthArgs, WindowsKarpenterNodePoolArgs, WindowsNodePoolArgs } from 'k8s-windows/pulumi/eks';
 
 declare const cluster: awsEks.Cluster;
 declare const linuxRole: iam.Role;
@@ -53,4 +53,12 @@ export const aksProfile: WindowsClusterProfileArgs = {
   adminUsername: 'winadmin',
   adminPassword: imageTag,
   gmsa: { dnsServer: imageTag, rootDomainName: imageTag },
+};
+
+declare const teamTags: pulumi.Output<Record<string, string>>;
+export const managedPool: WindowsNodePoolArgs = {
+  clusterName: cluster.name,
+  subnetIds: cluster.vpcConfig.subnetIds,
+  nodeRoleArn: linuxRole.arn,
+  tags: teamTags,
 };
