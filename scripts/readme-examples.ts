@@ -87,7 +87,6 @@ export function checkReadmeExamples(readmePath = join(ROOT, 'README.md')): strin
       // A snippet may leave a value unused: what it shows is how to call the API.
       noUnusedLocals: false,
       noUnusedParameters: false,
-      types: ['node'],
       paths: {
         ...config.options.paths,
         [`k8s-windows/cdk8s-plus-${major}`]: ['lib/cdk8s/index.ts'],

@@ -21,17 +21,18 @@ export function iisWorkload(
   target: pulumi.Input<WindowsNodeTarget>,
   provider: Provider,
   dependsOn: pulumi.Resource[] = [],
+  image: pulumi.Input<string> = IIS_IMAGE,
 ): IisWorkload {
   const deployment = new WindowsDeployment(
     'iis',
     {
       metadata: { name: 'iis', namespace: 'default' },
-      spec: { replicas: 2 },
+      replicas: 2, // shorthand for spec: { replicas: 2 }, beside podSpec
       podSpec: {
         containers: [
           {
             name: 'iis',
-            image: IIS_IMAGE,
+            image,
             ports: [{ name: 'http', containerPort: 80 }],
             resources: { requests: { cpu: '500m' }, limits: { memory: '1Gi' } },
             livenessProbe: { httpGet: { path: '/', port: 80 }, periodSeconds: 10 },

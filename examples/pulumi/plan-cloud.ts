@@ -3,10 +3,10 @@
  * One program per process: the Pulumi runtime's state (mocks, stack, resource registry) is global.
  * Exit codes: 0 the plan passes the policy pack, 1 a mandatory policy violation, 2 the program failed.
  */
-import * as pulumi from '@pulumi/pulumi';
 import { runPolicies } from 'k8s-windows/pulumi/policy';
-import { CLOUDS, isCloud, loadExample } from './index';
-import { recordingMocks, type CapturedResource } from './plan-mocks';
+import { describeError, PulumiProgramError, runProgram, type ProgramRun } from 'k8s-windows/pulumi/testing';
+import { CLOUDS, isCloud, loadExample, type Cloud } from './index';
+import { computedOutputs, invokeResult } from './plan-mocks';
 import { renderPlan } from './plan-report';
 
 const PROJECT = 'k8s-windows-examples';
@@ -18,41 +18,63 @@ const PLAN_CONFIG: Record<string, string> = {
   'gcp:project': 'k8s-windows-plan',
 };
 
+/** What a plan printed: the report (stdout), the program's warnings (stderr), and its exit code. */
+export interface PlanOutcome {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/**
+ * Plans one program: runs it under mocks with `runProgram` and renders its resources and the policy pack's
+ * verdict, or every error it raised (those raised inside an apply too) when it fails.
+ */
+export async function planProgram(cloud: Cloud, program: () => unknown): Promise<PlanOutcome> {
+  let run: ProgramRun;
+  try {
+    run = await runProgram(program, {
+      project: PROJECT,
+      stack: cloud,
+      config: { ...PLAN_CONFIG, 'k8s-windows:cloud': cloud },
+      computed: computedOutputs,
+      call: invokeResult,
+    });
+  } catch (e) {
+    const errors = e instanceof PulumiProgramError ? e.errors : [e];
+    const lines = errors.map((error) => `  ${describeError(error).split('\n').join('\n  ')}`);
+    return { code: 2, stdout: `== ${cloud}: the program failed\n${lines.join('\n')}\n`, stderr: '' };
+  }
+  // The policies see each resource's state: its inputs plus what the provider fills in (a cluster's name).
+  const violations = await runPolicies(
+    run.resources.map((r) => ({ type: r.type, name: r.name, urn: r.urn, props: r.state })),
+  );
+  return {
+    code: violations.some((v) => v.enforcementLevel === 'mandatory') ? 1 : 0,
+    stdout: `${renderPlan(cloud, run.resources, violations)}\n`,
+    // `plan.ts` collects the programs' warnings from stderr.
+    stderr: run.warnings.map((w) => `warning: ${w}\n`).join(''),
+  };
+}
+
 async function main(): Promise<number> {
   const cloud = process.argv[2];
   if (!isCloud(cloud)) {
     process.stderr.write(`usage: plan-cloud.ts <${CLOUDS.join('|')}>\n`);
     return 2;
   }
-  const failures: unknown[] = [];
-  process.on('unhandledRejection', (e) => failures.push(e));
-  const captured: CapturedResource[] = [];
-  pulumi.runtime.setAllConfig({ ...PLAN_CONFIG, 'k8s-windows:cloud': cloud });
-  await pulumi.runtime.setMocks(recordingMocks(PROJECT, cloud, captured), PROJECT, cloud, false);
-  // The program runs when loaded; warnings it logs (pulumi.log.warn) go to stderr.
-  try {
-    // As `pulumi up` runs a program: under a root Stack resource, whose outputs are the program's exports.
-    await pulumi.runtime.runInPulumiStack(async () => loadExample(cloud));
-    await pulumi.runtime.disconnect(); // waits until every registration, including those made in apply, is done
-  } catch (e) {
-    failures.push(e);
-  }
-  if (failures.length > 0) {
-    process.stdout.write(`== ${cloud}: the program failed\n`);
-    for (const f of failures) process.stdout.write(`  ${f instanceof Error ? f.message : String(f)}\n`);
-    return 2;
-  }
-  const violations = await runPolicies(
-    captured.map((r) => ({ type: r.type, name: r.name, urn: r.urn, props: r.inputs })),
-  );
-  process.stdout.write(`${renderPlan(cloud, captured, violations)}\n`);
-  return violations.some((v) => v.enforcementLevel === 'mandatory') ? 1 : 0;
+  // The program runs when loaded, as `pulumi up` runs it.
+  const outcome = await planProgram(cloud, () => loadExample(cloud));
+  process.stdout.write(outcome.stdout);
+  process.stderr.write(outcome.stderr);
+  return outcome.code;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (e: unknown) => {
-    process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-    process.exit(2);
-  },
-);
+if (require.main === module) {
+  main().then(
+    (code) => process.exit(code),
+    (e: unknown) => {
+      process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+      process.exit(2);
+    },
+  );
+}

@@ -10,6 +10,7 @@ export {
   WindowsJob,
   WindowsCronJob,
   type WindowsDeploymentArgs,
+  type WindowsReplicatedArgs,
   type WindowsStatefulSetArgs,
   type WindowsDaemonSetArgs,
   type WindowsJobArgs,

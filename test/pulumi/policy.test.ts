@@ -151,7 +151,7 @@ describe(POLICY_NAMES.kubernetes, () => {
     expect(violations).toEqual([
       [
         expect.stringMatching(
-          /^\[windows-forbidden-field\] Deployment apps\/bad: spec\.template\.spec\.securityContext\.runAsUser: .* \(fixable: k8s-windows fix\)$/,
+          /^\[windows-forbidden-field\] Deployment apps\/bad: spec\.template\.spec\.securityContext\.runAsUser 1000: Forbidden: .* \(fixable: k8s-windows fix\)$/,
         ),
         urnOf(bad),
       ],
@@ -495,7 +495,7 @@ describe('the pack', () => {
         policy: 'windows-kubernetes',
         enforcementLevel: 'mandatory',
         message: expect.stringMatching(
-          /^\[windows-forbidden-field\] Deployment apps\/bad: spec\.template\.spec\.hostPID: /,
+          /^\[windows-forbidden-field\] Deployment apps\/bad: spec\.template\.spec\.hostPID true: /,
         ),
         urn: urnOf(bad),
       },
@@ -516,7 +516,7 @@ describe('cloud rules under the rules config (one settings reader for every poli
 
   test('off drops a cloud rule, a severity moves it between the mandatory and the advisory policy', async () => {
     expect(await resourceViolations(POLICY_NAMES.nodePools, group)).toEqual([
-      expect.stringMatching(/^\[eks-windows-disk-size\] diskSize: /),
+      expect.stringMatching(/^\[eks-windows-disk-size\] diskSize 20 GiB is below /),
     ]);
     const off = { rules: { 'eks-windows-disk-size': 'off' } };
     expect(await resourceViolations(POLICY_NAMES.nodePools, group, off)).toEqual([]);

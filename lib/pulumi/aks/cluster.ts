@@ -22,12 +22,12 @@ export interface AksGmsaOptions {
    * cluster's virtual network already resolves the domain.
    * @default - none: the virtual network's DNS
    */
-  readonly dnsServer?: string;
+  readonly dnsServer?: pulumi.Input<string>;
   /**
    * Root domain name of the Active Directory forest. Set with `dnsServer`.
    * @default - none: the virtual network's DNS
    */
-  readonly rootDomainName?: string;
+  readonly rootDomainName?: pulumi.Input<string>;
 }
 
 export interface WindowsClusterProfileArgs {
@@ -66,7 +66,11 @@ export interface WindowsClusterProfile {
   readonly windowsProfile: {
     readonly adminUsername: string;
     readonly adminPassword: pulumi.Output<string>;
-    readonly gmsaProfile?: { readonly enabled: true; readonly dnsServer?: string; readonly rootDomainName?: string };
+    readonly gmsaProfile?: {
+      readonly enabled: true;
+      readonly dnsServer?: pulumi.Input<string>;
+      readonly rootDomainName?: pulumi.Input<string>;
+    };
     readonly licenseType?: 'None' | 'Windows_Server';
     readonly enableCSIProxy?: boolean;
   };

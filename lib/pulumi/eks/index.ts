@@ -22,6 +22,7 @@ export {
   type NodeRoleRef,
   type EksAuthenticationMode,
   type AwsAuthArgs,
+  type AwsAuthRoleMappingInput,
 } from './self-managed-node-pool';
 export {
   AWS_AUTH_CONFIG_MAP,
@@ -36,6 +37,7 @@ export {
   WINDOWS_KARPENTER_NODE_POOL_TYPE,
   checkWindowsKarpenterNodePoolArgs,
   type WindowsKarpenterNodePoolArgs,
+  type KarpenterSelectorTermInput,
 } from './karpenter-node-pool';
 export {
   WindowsClusterPrerequisites,

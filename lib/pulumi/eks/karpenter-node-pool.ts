@@ -19,6 +19,7 @@ import {
 import { DEFAULT_WINDOWS_RELEASE, isWindowsRelease, type WindowsRelease } from '../../core/releases';
 import type { WindowsNodeTarget } from '../../core/target';
 import { asInputErrors, isEventual, plainArgs, requireArgs, requiredInput, throwInputErrors } from '../errors';
+import { isPlain } from '../k8s/inputs';
 import { checkCloudReleaseForKubernetes, logWarnings, nodePoolWarnings } from '../node-pool';
 import { windowsAwsAuthRoleMapping, type AwsAuthRoleMapping } from './aws-auth';
 import { createWindowsNodeRole, DEFAULT_PARTITION } from './iam';
@@ -28,19 +29,41 @@ import { EC2_WINDOWS_ACCESS_ENTRY_TYPE } from './self-managed-node-pool';
 export const WINDOWS_KARPENTER_NODE_POOL_TYPE = 'k8s-windows:eks:WindowsKarpenterNodePool';
 
 /**
+ * A selector term as Pulumi input: any part may come from another resource, e.g.
+ * `{ id: cluster.vpcConfig.clusterSecurityGroupId }` or `{ tags: { 'karpenter.sh/discovery': cluster.name } }`.
+ */
+export interface KarpenterSelectorTermInput {
+  /**
+   * Tags the subnet or security group carries (all must match).
+   * @default - none: give `id` instead
+   */
+  readonly tags?: pulumi.Input<Readonly<Record<string, pulumi.Input<string>>>>;
+  /**
+   * The subnet or security group id.
+   * @default - none: give `tags` instead
+   */
+  readonly id?: pulumi.Input<string>;
+}
+
+/**
  * Args: the core's pool options (see `WindowsKarpenterOptions`, which documents each and its default), with the
- * selector terms as Pulumi inputs, `name` defaulting to the component name and the node role made here.
+ * selector terms and tags as deep Pulumi inputs, `name` defaulting to the component name and the node role made here.
  */
 export interface WindowsKarpenterNodePoolArgs extends Omit<
   WindowsKarpenterOptions,
-  'name' | 'role' | 'subnetSelectorTerms' | 'securityGroupSelectorTerms'
+  'name' | 'role' | 'subnetSelectorTerms' | 'securityGroupSelectorTerms' | 'tags'
 > {
   /** The EKS cluster (for the nodes' access entry). */
   readonly clusterName: pulumi.Input<string>;
-  /** Subnets Karpenter launches in, e.g. `[{ tags: { 'karpenter.sh/discovery': clusterName } }]`. */
-  readonly subnetSelectorTerms: pulumi.Input<readonly KarpenterSelectorTerm[]>;
+  /** Subnets Karpenter launches in, e.g. `[{ tags: { 'karpenter.sh/discovery': cluster.name } }]`. */
+  readonly subnetSelectorTerms: pulumi.Input<readonly pulumi.Input<KarpenterSelectorTermInput>[]>;
   /** Security groups of the nodes, e.g. `[{ id: cluster.vpcConfig.clusterSecurityGroupId }]`. */
-  readonly securityGroupSelectorTerms: pulumi.Input<readonly KarpenterSelectorTerm[]>;
+  readonly securityGroupSelectorTerms: pulumi.Input<readonly pulumi.Input<KarpenterSelectorTermInput>[]>;
+  /**
+   * Tags on the instances and volumes Karpenter launches (and on the node role made here).
+   * @default {}
+   */
+  readonly tags?: pulumi.Input<Readonly<Record<string, pulumi.Input<string>>>>;
   /**
    * Name of the `NodePool` and `EC2NodeClass`.
    * @default - the component name
@@ -90,7 +113,6 @@ const PLAIN_FIELDS = [
   'diskSize',
   'expireAfter',
   'disruption',
-  'tags',
   'createAccessEntry',
   'partition',
 ] as const;
@@ -98,14 +120,17 @@ const PLAIN_FIELDS = [
 /** Stands in for values only known later (the role name, Output selector terms) while the plain ones are checked. */
 const LATER_ROLE = 'role-known-later';
 const LATER_TERMS: readonly KarpenterSelectorTerm[] = [{ id: 'known-later' }];
+const LATER_TAGS: Readonly<Record<string, string>> = {};
 
-function options(
-  args: WindowsKarpenterNodePoolArgs,
-  name: string,
-  role: string,
-  subnets: readonly KarpenterSelectorTerm[],
-  securityGroups: readonly KarpenterSelectorTerm[],
-): WindowsKarpenterOptions {
+/** The args that may come from other resources, once resolved (or their stand-ins while they are not). */
+interface Resolved {
+  readonly role: string;
+  readonly subnets: readonly KarpenterSelectorTerm[];
+  readonly securityGroups: readonly KarpenterSelectorTerm[];
+  readonly tags: Readonly<Record<string, string>> | undefined;
+}
+
+function options(args: WindowsKarpenterNodePoolArgs, name: string, r: Resolved): WindowsKarpenterOptions {
   const {
     clusterName: _c,
     kubernetesVersion: _k,
@@ -113,9 +138,24 @@ function options(
     createAccessEntry: _a,
     partition: _p,
     kubernetesProvider: _kp,
+    subnetSelectorTerms: _s,
+    securityGroupSelectorTerms: _g,
+    tags: _t,
     ...rest
   } = args;
-  return { ...rest, name, role, subnetSelectorTerms: subnets, securityGroupSelectorTerms: securityGroups };
+  return {
+    ...rest,
+    name,
+    role: r.role,
+    subnetSelectorTerms: r.subnets,
+    securityGroupSelectorTerms: r.securityGroups,
+    ...(r.tags !== undefined ? { tags: r.tags } : {}),
+  };
+}
+
+/** A deep input that is plain now (read it), or its stand-in until it resolves (checked then). */
+function nowOr<T>(value: unknown, later: T): T {
+  return isPlain(value) ? (value as T) : later;
 }
 
 /** Every problem with the args of a `WindowsKarpenterNodePool` that can be known before deployment. */
@@ -129,20 +169,15 @@ export function checkWindowsKarpenterNodePoolArgs(
   if (isWindowsRelease(release)) {
     issues.push(...checkCloudReleaseForKubernetes('eks', release, args.kubernetesVersion, 'kubernetesVersion'));
   }
-  const plainTerms = (v: unknown): readonly KarpenterSelectorTerm[] =>
-    isEventual(v) || (Array.isArray(v) && v.some((t) => isEventual(t) || isEventual((t as KarpenterSelectorTerm)?.id)))
-      ? LATER_TERMS
-      : (v as readonly KarpenterSelectorTerm[]);
   const role = args.nodeRole === undefined || isEventual(args.nodeRole.name) ? LATER_ROLE : String(args.nodeRole.name);
   try {
     windowsKarpenterManifests(
-      options(
-        args,
-        args.name ?? name,
+      options(args, args.name ?? name, {
         role,
-        plainTerms(args.subnetSelectorTerms),
-        plainTerms(args.securityGroupSelectorTerms),
-      ),
+        subnets: nowOr(args.subnetSelectorTerms, LATER_TERMS),
+        securityGroups: nowOr(args.securityGroupSelectorTerms, LATER_TERMS),
+        tags: nowOr(args.tags, LATER_TAGS),
+      }),
     );
   } catch (e) {
     const core = e as { issues?: readonly ValidationIssue[] };
@@ -188,7 +223,14 @@ export class WindowsKarpenterNodePool extends pulumi.ComponentResource {
     const manifestName = args.name ?? name;
     this.release = args.release ?? DEFAULT_WINDOWS_RELEASE;
     // The scheduling contract depends only on plain args: known now.
-    const preview = windowsKarpenterManifests(options(args, manifestName, LATER_ROLE, LATER_TERMS, LATER_TERMS));
+    const preview = windowsKarpenterManifests(
+      options(args, manifestName, {
+        role: LATER_ROLE,
+        subnets: LATER_TERMS,
+        securityGroups: LATER_TERMS,
+        tags: LATER_TAGS,
+      }),
+    );
     this.nodeTarget = preview.nodeTarget;
     logWarnings(nodePoolWarnings({ release: this.release, taints: this.nodeTarget.taints }), this);
 
@@ -212,23 +254,22 @@ export class WindowsKarpenterNodePool extends pulumi.ComponentResource {
       );
     }
 
-    // Built once the role name and selector terms are known; a refusal surfaces once, where the EC2NodeClass
-    // takes its spec (the NodePool depends on it).
+    // Built once the role name, selector terms and tags are known (pulumi.output unwraps them at any depth); a
+    // refusal surfaces once, where the EC2NodeClass takes its spec (the NodePool depends on it).
     const built = pulumi
-      .all([role.name, args.subnetSelectorTerms, args.securityGroupSelectorTerms])
-      .apply(([roleName, subnets, securityGroups]) => {
+      .all([role.name, args.subnetSelectorTerms, args.securityGroupSelectorTerms, args.tags])
+      .apply(([roleName, subnets, securityGroups, tags]) => {
         try {
           return {
             ok: true as const,
             manifests: asInputErrors(subject, '', () =>
               windowsKarpenterManifests(
-                options(
-                  args,
-                  manifestName,
-                  roleName,
-                  subnets as KarpenterSelectorTerm[],
-                  securityGroups as KarpenterSelectorTerm[],
-                ),
+                options(args, manifestName, {
+                  role: roleName,
+                  subnets: subnets as readonly KarpenterSelectorTerm[],
+                  securityGroups: securityGroups as readonly KarpenterSelectorTerm[],
+                  tags: tags as Readonly<Record<string, string>> | undefined,
+                }),
               ),
             ) as WindowsKarpenterManifests,
           };

@@ -4,11 +4,13 @@
  */
 import { isRecord } from '../../core/json';
 import type { ValidationIssue } from '../../core/errors';
-import { DEFAULT_WINDOWS_RELEASE, releaseInfo } from '../../core/releases';
+import { cloudReleaseGate, releasesOnKubernetes } from '../../core/cloud-gates';
+import { DEFAULT_WINDOWS_RELEASE, parseKubernetesMinor, releaseInfo, type WindowsRelease } from '../../core/releases';
 import { TAINT_EFFECTS, WINDOWS_TAINT, taintLiteral } from '../../core/target';
 import type { Finding, Severity } from '../../core/validate/types';
 import { CLOUD_TAINT_EFFECTS, checkCloudReleaseForKubernetes, toCloudTaintEffect } from '../node-pool';
 import {
+  type EksAmiVariant,
   eksWindowsAmiType,
   explainEksWindowsAmiType,
   looksLikeEksWindowsAmiType,
@@ -67,7 +69,9 @@ export function checkEksNodeGroupInputs(props: Record<string, unknown>): EksNode
   if (explained) add(EKS_RULE_IDS.amiType, 'error', { path: 'amiType', ...explained });
   if (parsed) {
     for (const issue of checkCloudReleaseForKubernetes('eks', parsed.release, props.version, 'version')) {
-      add(EKS_RULE_IDS.kubernetesVersion, 'error', issue);
+      // In a node group's words: its version and amiType (the core speaks of releases).
+      const fix = typeof props.version === 'string' ? versionFix(parsed, props.version, 'version') : undefined;
+      add(EKS_RULE_IDS.kubernetesVersion, 'error', { ...issue, ...(fix ? { fix } : {}) });
     }
   }
   if (parsed && releaseInfo(parsed.release).support === 'deprecated') {
@@ -142,4 +146,58 @@ export function checkEksNodeGroupInputs(props: Record<string, unknown>): EksNode
     });
   }
   return issues;
+}
+
+/** The version of the cluster a node group runs, when the stack declares that cluster. */
+export interface InheritedClusterVersion {
+  /** The cluster's `name`, which the node group's `clusterName` matches. */
+  readonly clusterName: string;
+  /** The cluster's `version` input (unknown values are skipped). */
+  readonly version: unknown;
+}
+
+/**
+ * A Windows node group that sets no `version` runs its cluster's Kubernetes version (EKS creates it on the
+ * cluster's): checks its release against that version, as `checkEksNodeGroupInputs` does against `version` when
+ * it is set. The finding is on `amiType`, the input the user wrote; the fix names the cluster's `version`.
+ */
+export function checkEksNodeGroupInheritedVersion(
+  props: Record<string, unknown>,
+  cluster: InheritedClusterVersion,
+): EksNodeGroupIssue[] {
+  if (props.version !== undefined || typeof cluster.version !== 'string') return [];
+  const parsed = parseEksWindowsAmiType(props.amiType);
+  if (!parsed) return [];
+  const issues = checkCloudReleaseForKubernetes('eks', parsed.release, cluster.version, 'version');
+  if (issues.length === 0) return [];
+  const fix = versionFix(parsed, cluster.version, "the cluster's version");
+  return issues.map((i) => ({
+    ruleId: EKS_RULE_IDS.kubernetesVersion,
+    severity: 'error' as const,
+    path: 'amiType',
+    message: `amiType '${String(props.amiType)}' runs ${releaseInfo(parsed.release).displayName}, and the node group sets no version, so it runs the version of cluster '${cluster.clusterName}': ${i.message}`,
+    fix: fix ?? i.fix ?? '',
+  }));
+}
+
+/** How to fix a release the version does not run, in a node group's inputs: the version to move, or the amiTypes. */
+function versionFix(
+  parsed: { readonly release: WindowsRelease; readonly variant: EksAmiVariant },
+  version: string,
+  versionInput: string,
+): string | undefined {
+  const minor = parseKubernetesMinor(version);
+  const gate = cloudReleaseGate('eks', parsed.release);
+  const fits = minor === undefined ? [] : releasesOnKubernetes('eks', minor);
+  const move =
+    gate === undefined || minor === undefined
+      ? undefined
+      : minor < gate.firstMinor
+        ? `set ${versionInput} to 1.${gate.firstMinor} or newer`
+        : gate.lastMinor !== undefined && minor > gate.lastMinor
+          ? `set ${versionInput} to 1.${gate.lastMinor}`
+          : undefined;
+  const amiTypes = fits.map((r) => `'${eksWindowsAmiType(r, parsed.variant)}'`).join(' or ');
+  const fix = [move, amiTypes ? `set amiType ${amiTypes}` : undefined].filter(Boolean).join(', or ');
+  return fix ? `${fix.charAt(0).toUpperCase()}${fix.slice(1)}.` : undefined;
 }

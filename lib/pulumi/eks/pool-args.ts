@@ -77,10 +77,10 @@ export interface EksWindowsPoolBaseArgs {
    */
   readonly partition?: string;
   /**
-   * Tags for the AWS resources the pool creates.
+   * Tags for the AWS resources the pool creates; the whole map may come from elsewhere (an Output).
    * @default {}
    */
-  readonly tags?: Readonly<Record<string, pulumi.Input<string>>>;
+  readonly tags?: pulumi.Input<Readonly<Record<string, pulumi.Input<string>>>>;
 }
 
 /** Base args resolved and checked. */

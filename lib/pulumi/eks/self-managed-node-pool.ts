@@ -16,7 +16,7 @@ import type { WindowsNodeTarget } from '../../core/target';
 import * as ssm from '@pulumi/aws/ssm';
 import * as corev1 from '@pulumi/kubernetes/core/v1';
 import { parseKubernetesMinor } from '../../core/releases';
-import { asInputErrors, plainArgs, requireArgs, throwInputErrors } from '../errors';
+import { asInputErrors, isEventual, plainArgs, requireArgs, throwInputErrors } from '../errors';
 import {
   DEFAULT_EKS_AMI_VARIANT,
   EKS_AMI_VARIANTS,
@@ -73,10 +73,18 @@ export interface AwsAuthArgs {
   /** Kubernetes provider for the cluster. */
   readonly kubernetesProvider: pulumi.ProviderResource;
   /**
-   * Every other `mapRoles` entry of the cluster's `aws-auth` (at least the Linux node role): `mapRoles` is one
-   * string, so the pool writes it whole and would otherwise drop them.
+   * Every other `mapRoles` entry of the cluster's `aws-auth` (at least the Linux node role, e.g.
+   * `{ rolearn: linuxRole.arn, ... }`): `mapRoles` is one string, so the pool writes it whole and would otherwise
+   * drop them.
    */
-  readonly otherMapRoles: readonly AwsAuthRoleMapping[];
+  readonly otherMapRoles: pulumi.Input<readonly pulumi.Input<AwsAuthRoleMappingInput>[]>;
+}
+
+/** One `mapRoles` entry as Pulumi input: the role ARN usually comes from another resource. */
+export interface AwsAuthRoleMappingInput {
+  readonly rolearn: pulumi.Input<string>;
+  readonly username: pulumi.Input<string>;
+  readonly groups: pulumi.Input<readonly pulumi.Input<string>[]>;
 }
 
 export interface SelfManagedWindowsNodePoolArgs extends EksWindowsPoolBaseArgs {
@@ -317,9 +325,11 @@ function resolveSelfManagedArgs(args: SelfManagedWindowsNodePoolArgs): {
 /** Access entries unless the user says the cluster is CONFIG_MAP only (the EKS default for new clusters is API). */
 const DEFAULT_AUTHENTICATION_MODE: EksAuthenticationMode = 'API';
 
+const AWS_AUTH_FIX =
+  "Pass awsAuth: { kubernetesProvider, otherMapRoles: [...every other aws-auth mapping, at least the Linux node role] }, or 'external' and map pool.awsAuthRoleMapping yourself.";
+
 function checkAwsAuth(awsAuth: unknown): ValidationIssue[] {
-  const fix =
-    "Pass awsAuth: { kubernetesProvider, otherMapRoles: [...every other aws-auth mapping, at least the Linux node role] }, or 'external' and map pool.awsAuthRoleMapping yourself.";
+  const fix = AWS_AUTH_FIX;
   if (awsAuth === 'external') return [];
   if (awsAuth === undefined || awsAuth === null || typeof awsAuth !== 'object') {
     return [
@@ -336,20 +346,29 @@ function checkAwsAuth(awsAuth: unknown): ValidationIssue[] {
   if (!pulumi.ProviderResource.isInstance(kubernetesProvider)) {
     issues.push({ path: 'awsAuth.kubernetesProvider', message: 'awsAuth.kubernetesProvider is not a provider.', fix });
   }
+  // An Output list is checked once known (mapRolesIssues, in the ConfigMap's apply).
+  if (!isEventual(otherMapRoles)) issues.push(...mapRolesIssues(otherMapRoles, fix));
+  return issues;
+}
+
+/** Problems with `awsAuth.otherMapRoles`; parts still unknown (Outputs) are not accused. */
+function mapRolesIssues(otherMapRoles: unknown, fix: string): ValidationIssue[] {
   if (!Array.isArray(otherMapRoles)) {
-    issues.push({ path: 'awsAuth.otherMapRoles', message: 'awsAuth.otherMapRoles must be a list of mappings.', fix });
-  } else {
-    otherMapRoles.forEach((m: unknown, i) => {
-      const rec = (typeof m === 'object' && m !== null ? m : {}) as Record<string, unknown>;
-      if (typeof rec.rolearn !== 'string' || typeof rec.username !== 'string' || !Array.isArray(rec.groups)) {
-        issues.push({
-          path: `awsAuth.otherMapRoles[${i}]`,
-          message: 'A mapping needs a plain rolearn, username and groups.',
-          fix: "Write { rolearn: 'arn:aws:iam::…:role/linux-nodes', username: 'system:node:{{EC2PrivateDNSName}}', groups: ['system:bootstrappers', 'system:nodes'] }.",
-        });
-      }
-    });
+    return [{ path: 'awsAuth.otherMapRoles', message: 'awsAuth.otherMapRoles must be a list of mappings.', fix }];
   }
+  const issues: ValidationIssue[] = [];
+  otherMapRoles.forEach((m: unknown, i) => {
+    if (isEventual(m)) return;
+    const rec = (typeof m === 'object' && m !== null ? m : {}) as Record<string, unknown>;
+    const isString = (v: unknown): boolean => typeof v === 'string' || isEventual(v);
+    if (!isString(rec.rolearn) || !isString(rec.username) || !(Array.isArray(rec.groups) || isEventual(rec.groups))) {
+      issues.push({
+        path: `awsAuth.otherMapRoles[${i}]`,
+        message: 'A mapping needs a rolearn, a username and groups.',
+        fix: "Write { rolearn: linuxRole.arn, username: 'system:node:{{EC2PrivateDNSName}}', groups: ['system:bootstrappers', 'system:nodes'] }.",
+      });
+    }
+  });
   return issues;
 }
 
@@ -423,7 +442,7 @@ export class SelfManagedWindowsNodePool extends pulumi.ComponentResource {
     this.nodeRoleArn = pulumi.output(role.arn);
     this.instanceProfile = new iam.InstanceProfile(
       `${name}-instance-profile`,
-      { role: role.name, tags: { ...userTags } },
+      { role: role.name, tags: userTags },
       { parent: this },
     );
 
@@ -439,7 +458,12 @@ export class SelfManagedWindowsNodePool extends pulumi.ComponentResource {
             // mapRoles may be owned by another field manager (eksctl, EKS for managed node groups): take it over.
             annotations: { 'pulumi.com/patchForce': 'true' },
           },
-          data: { mapRoles: pulumi.output(role.arn).apply((arn) => mapRolesWithWindows(awsAuth.otherMapRoles, arn)) },
+          data: {
+            mapRoles: pulumi.all([awsAuth.otherMapRoles, role.arn]).apply(([others, arn]) => {
+              throwInputErrors(subject, mapRolesIssues(others, AWS_AUTH_FIX));
+              return mapRolesWithWindows(others as readonly AwsAuthRoleMapping[], arn);
+            }),
+          },
         },
         { parent: this, provider: awsAuth.kubernetesProvider },
       );
@@ -452,7 +476,7 @@ export class SelfManagedWindowsNodePool extends pulumi.ComponentResource {
           clusterName: args.clusterName,
           principalArn: role.arn,
           type: EC2_WINDOWS_ACCESS_ENTRY_TYPE,
-          tags: { ...userTags },
+          tags: userTags,
         },
         { parent: this },
       );
@@ -526,21 +550,27 @@ export class SelfManagedWindowsNodePool extends pulumi.ComponentResource {
         ],
         // IMDSv2 only; hop limit 2 so containers that need instance metadata can still reach it.
         metadataOptions: { httpEndpoint: 'enabled', httpTokens: 'required', httpPutResponseHopLimit: 2 },
-        tags: { ...userTags },
+        tags: userTags,
       },
       { parent: this },
     );
 
     const autoscalerTags = autoscalerNodeTemplateTags(target, resolved.podIpCapacity);
-    const tags: pulumi.Input<awsInputs.autoscaling.GroupTag>[] = [
+    const ownTags: pulumi.Input<awsInputs.autoscaling.GroupTag>[] = [
       { key: 'Name', value: `${name}`, propagateAtLaunch: true },
       // Nodes of the cluster: the cloud provider and the load balancer controller look for this tag.
       { key: pulumi.interpolate`kubernetes.io/cluster/${args.clusterName}`, value: 'owned', propagateAtLaunch: true },
       { key: AUTOSCALER_ENABLED_TAG, value: 'true', propagateAtLaunch: false },
       { key: pulumi.output(args.clusterName).apply(autoscalerClusterTag), value: 'owned', propagateAtLaunch: false },
       ...Object.entries(autoscalerTags).map(([key, value]) => ({ key, value, propagateAtLaunch: false })),
-      ...Object.entries(userTags).map(([key, value]) => ({ key, value, propagateAtLaunch: true })),
     ];
+    // The user's tags may be one Output: list them once known.
+    const tags = pulumi
+      .all([pulumi.output(ownTags), pulumi.output(userTags)])
+      .apply(([own, t]) => [
+        ...own,
+        ...Object.entries(t).map(([key, value]) => ({ key, value, propagateAtLaunch: true })),
+      ]);
 
     this.autoScalingGroup = new autoscaling.Group(
       `${name}-asg`,

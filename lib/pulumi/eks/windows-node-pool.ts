@@ -237,7 +237,7 @@ export class WindowsNodePool extends pulumi.ComponentResource {
           ...(t.value !== undefined ? { value: t.value } : {}),
           effect: toCloudTaintEffect(t.effect),
         })),
-        tags: { ...userTags, ...this.autoscalerTags },
+        tags: pulumi.output(userTags).apply((t) => ({ ...t, ...this.autoscalerTags })),
         ...(args.nodeGroupName !== undefined ? { nodeGroupName: args.nodeGroupName } : {}),
         ...(args.kubernetesVersion !== undefined ? { version: args.kubernetesVersion } : {}),
       },

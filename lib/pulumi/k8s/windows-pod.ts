@@ -9,6 +9,7 @@ import { toWindowsPodSpec, type WindowsSecurityProfile, type WindowsWarning } fr
 import type { WindowsIsolation, WindowsRelease } from '../../core/releases';
 import type { WindowsNodeTarget } from '../../core/target';
 import { throwInputErrors } from '../errors';
+import { inPulumiWords } from './vocabulary';
 
 /** Anything that names a `GMSACredentialSpec`: a `GmsaCredentialSpec` component, or its name. */
 export interface GmsaCredentialSpecReference {
@@ -42,11 +43,12 @@ export interface WindowsPodArgs {
    */
   readonly runAsUserName?: string;
   /**
-   * The gMSA credential spec the pods run as: a `GmsaCredentialSpec` (the workload then depends on it) or its name.
+   * The gMSA credential spec the pods run as: a `GmsaCredentialSpec` (the workload then depends on it) or its name
+   * (which may be an Output, e.g. the `metadata.name` of a `GMSACredentialSpec` made elsewhere).
    * Grant the pods' service account `use` on it with `GmsaCredentialSpec.grantUse`.
    * @default - no gMSA
    */
-  readonly gmsa?: string | GmsaCredentialSpecReference;
+  readonly gmsa?: pulumi.Input<string> | GmsaCredentialSpecReference;
   /**
    * Run every container as a HostProcess container on the node (sets `hostNetwork: true`). The namespace must
    * admit `privileged` pods.
@@ -69,13 +71,17 @@ export interface WindowsPodArgs {
 
 const SECURITY_PROFILES: readonly WindowsSecurityProfile[] = ['baseline', 'restricted'];
 
-/** The gMSA credential spec name a `gmsa` arg names. */
-export function gmsaName(gmsa: WindowsPodArgs['gmsa']): string | undefined {
-  return typeof gmsa === 'string' || gmsa === undefined ? gmsa : gmsa.credentialSpecName;
+/** The `windows` block once every input in it is known: what the conversion reads. */
+export type ResolvedWindowsPodArgs = Omit<WindowsPodArgs, 'gmsa'> & { readonly gmsa?: string };
+
+/** The gMSA credential spec name a `gmsa` arg names (an Output while the name is not known yet). */
+export function gmsaName(gmsa: WindowsPodArgs['gmsa']): pulumi.Input<string> | undefined {
+  if (typeof gmsa === 'object' && gmsa !== null && 'credentialSpecName' in gmsa) return gmsa.credentialSpecName;
+  return gmsa as pulumi.Input<string> | undefined;
 }
 
 /** Checks of the `windows` block that the core does not make (it trusts its typed callers). */
-export function windowsArgsIssues(windows: WindowsPodArgs): ValidationIssue[] {
+export function windowsArgsIssues(windows: ResolvedWindowsPodArgs): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const profile: unknown = windows.securityProfile;
   if (profile !== undefined && !(SECURITY_PROFILES as readonly unknown[]).includes(profile)) {
@@ -115,10 +121,14 @@ export interface ConvertPodSpecOptions {
  * Converts a resolved pod spec for Windows. Throws `pulumi.InputPropertiesError` listing every problem at once:
  * pod-spec problems keep their `pathPrefix` path, option problems are reported under `windows.`.
  */
-export function convertPodSpec(podSpec: PodSpec, windows: WindowsPodArgs, options: ConvertPodSpecOptions): PodSpec {
+export function convertPodSpec(
+  podSpec: PodSpec,
+  windows: ResolvedWindowsPodArgs,
+  options: ConvertPodSpecOptions,
+): PodSpec {
   const prefix = options.pathPrefix;
   const own = [...(options.issues ?? []), ...windowsArgsIssues(windows)];
-  const gmsa = gmsaName(windows.gmsa);
+  const gmsa = windows.gmsa;
   try {
     const converted = toWindowsPodSpec(podSpec, {
       ...(options.target !== undefined ? { target: options.target } : {}),
@@ -132,14 +142,14 @@ export function convertPodSpec(podSpec: PodSpec, windows: WindowsPodArgs, option
         : {}),
       ...(windows.containerDefaults !== undefined ? { containerDefaults: windows.containerDefaults } : {}),
       pathPrefix: prefix,
-      onWarning: options.onWarning,
+      onWarning: (w) => options.onWarning(inPulumiWords(w)),
     });
     throwInputErrors(options.subject, own);
     return converted;
   } catch (e) {
     if (e instanceof WindowsValidationError) {
       const mapped = e.issues.map((i) =>
-        i.path === prefix || i.path.startsWith(`${prefix}.`) ? i : { ...i, path: `windows.${i.path}` },
+        inPulumiWords(i.path === prefix || i.path.startsWith(`${prefix}.`) ? i : { ...i, path: `windows.${i.path}` }),
       );
       throwInputErrors(options.subject, [...own, ...mapped]);
     }

@@ -12,7 +12,7 @@ import type { WindowsNodeTarget } from '../../core/target';
 import { requireArgs, throwInputErrors } from '../errors';
 import { isPlain, isRecord, plainCopy, type Json } from './inputs';
 import { logWarnings } from '../node-pool';
-import { convertPodSpec, type WindowsPodArgs } from './windows-pod';
+import { convertPodSpec, gmsaName, type ResolvedWindowsPodArgs, type WindowsPodArgs } from './windows-pod';
 
 /** The label put on pods (and selected on) when the template carries none: the Kubernetes recommended name label. */
 export const DEFAULT_POD_LABEL = 'app.kubernetes.io/name';
@@ -69,6 +69,11 @@ export interface WorkloadKind<TResource> {
   readonly templatePath: readonly string[];
   /** Whether the spec has a label selector that must match the template (Jobs generate their own). */
   readonly hasSelector: boolean;
+  /**
+   * Whether the kind runs a set number of pods (`spec.replicas`), so the component takes `replicas` too.
+   * @default false
+   */
+  readonly hasReplicas?: boolean;
   /** Pod spec fields the kind needs when the user left them out (Jobs: `restartPolicy`). */
   readonly podDefaults?: Readonly<Json>;
   /** Registers the `@pulumi/kubernetes` resource. */
@@ -104,14 +109,20 @@ export class WindowsWorkload<TResource extends pulumi.CustomResource> extends pu
   constructor(
     kind: WorkloadKind<TResource>,
     name: string,
-    rawArgs: WindowsWorkloadArgs<unknown>,
+    rawArgs: WindowsWorkloadArgs<unknown> & { readonly replicas?: pulumi.Input<number> },
     opts?: pulumi.ComponentResourceOptions,
   ) {
     const subject = `${kind.typeToken.split(':').pop() ?? kind.kind} '${name}'`;
     const args = requireArgs(subject, rawArgs);
     const windows = args.windows ?? {};
+    const gmsa = gmsaName(windows.gmsa);
     const warnings: WindowsWarning[] = [];
-    const eventual = !isPlain(args.spec) || !isPlain(args.podSpec) || !isPlain(windows.target);
+    const eventual =
+      !isPlain(args.spec) ||
+      !isPlain(args.podSpec) ||
+      !isPlain(windows.target) ||
+      !isPlain(gmsa) ||
+      !isPlain(args.replicas);
     // Plain inputs: check before the component registers, so a bad input registers nothing.
     const plain = eventual
       ? undefined
@@ -119,8 +130,13 @@ export class WindowsWorkload<TResource extends pulumi.CustomResource> extends pu
           kind,
           name,
           subject,
-          { spec: args.spec, podSpec: args.podSpec, target: windows.target as WindowsNodeTarget | undefined },
-          windows,
+          {
+            spec: args.spec,
+            podSpec: args.podSpec,
+            replicas: args.replicas,
+            target: windows.target as WindowsNodeTarget | undefined,
+          },
+          { ...windows, gmsa: gmsa as string | undefined },
           (w) => warnings.push(w),
         );
     super(kind.typeToken, name, {}, opts);
@@ -131,23 +147,24 @@ export class WindowsWorkload<TResource extends pulumi.CustomResource> extends pu
     // would prefix the shared error's message with another "error serializing property").
     const rendered: pulumi.Output<Rendered | { readonly refused: unknown }> = plain
       ? (pulumi.output(plain) as unknown as pulumi.Output<Rendered>)
-      : pulumi.all([args.spec, args.podSpec, windows.target]).apply(([spec, podSpec, target]) => {
-          try {
-            return render(
-              kind,
-              name,
-              subject,
-              { spec, podSpec, target: target as WindowsNodeTarget | undefined },
-              windows,
-              (w) => logWarnings([w], this),
-            );
-          } catch (refused) {
-            return { refused };
-          }
-        });
+      : pulumi
+          .all([args.spec, args.podSpec, windows.target, gmsa, args.replicas])
+          .apply(([spec, podSpec, target, gmsaResolved, replicas]) => {
+            try {
+              return render(
+                kind,
+                name,
+                subject,
+                { spec, podSpec, replicas, target: target as WindowsNodeTarget | undefined },
+                { ...windows, gmsa: gmsaResolved },
+                (w) => logWarnings([w], this),
+              );
+            } catch (refused) {
+              return { refused };
+            }
+          });
     const ok = (r: Rendered | { readonly refused: unknown }): r is Rendered => !('refused' in r);
-    const gmsa = windows.gmsa;
-    const dependsOn = typeof gmsa === 'object' && pulumi.Resource.isInstance(gmsa) ? [gmsa] : [];
+    const dependsOn = pulumi.Resource.isInstance(windows.gmsa) ? [windows.gmsa] : [];
     this.workload = kind.create(
       name,
       {
@@ -172,6 +189,7 @@ export class WindowsWorkload<TResource extends pulumi.CustomResource> extends pu
 interface RenderInput {
   readonly spec: unknown;
   readonly podSpec: unknown;
+  readonly replicas: unknown;
   readonly target: WindowsNodeTarget | undefined;
 }
 
@@ -180,7 +198,7 @@ function render(
   name: string,
   subject: string,
   input: RenderInput,
-  windows: WindowsPodArgs,
+  windows: ResolvedWindowsPodArgs,
   onWarning: (w: WindowsWarning) => void,
 ): Rendered {
   const templatePath = ['spec', ...kind.templatePath].join('.');
@@ -193,6 +211,8 @@ function render(
     });
   }
   const spec: Json = isRecord(input.spec) ? plainCopy(input.spec) : {};
+  issues.push(...replicasProblems(kind, input.replicas, spec));
+  if (issues.length === 0 && input.replicas !== undefined) spec.replicas = input.replicas;
   const template = getPath(spec, kind.templatePath);
   if (input.podSpec !== undefined && template !== undefined) {
     issues.push({
@@ -241,6 +261,40 @@ function render(
   if (kind.hasSelector && spec.selector === undefined) spec.selector = { matchLabels: { ...podLabels } };
   setPath(spec, kind.templatePath, { ...tmpl, metadata: { ...meta, labels: podLabels }, spec: plainCopy(podSpec) });
   return { spec, podSpec: plainCopy(podSpec), podLabels, target: input.target };
+}
+
+/** `replicas` is shorthand for `spec.replicas`: a whole number, given once, on a kind that has replicas. */
+function replicasProblems(kind: WorkloadKind<unknown>, replicas: unknown, spec: Json): ValidationIssue[] {
+  if (replicas === undefined) return [];
+  if (!kind.hasReplicas) {
+    return [
+      {
+        path: 'replicas',
+        message: `A ${kind.kind} has no replicas: it runs ${kind.kind === 'DaemonSet' ? 'one pod per node' : 'its pods to completion'}.`,
+        fix:
+          kind.kind === 'DaemonSet' ? 'Remove replicas.' : 'Remove replicas; set spec.parallelism or spec.completions.',
+      },
+    ];
+  }
+  if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
+    return [
+      {
+        path: 'replicas',
+        message: `replicas must be a whole number of pods, got ${JSON.stringify(replicas)}.`,
+        fix: 'Write e.g. replicas: 2.',
+      },
+    ];
+  }
+  if (spec.replicas !== undefined) {
+    return [
+      {
+        path: 'replicas',
+        message: `Both replicas (${replicas}) and spec.replicas (${JSON.stringify(spec.replicas)}) are given.`,
+        fix: 'Keep one: replicas beside podSpec, or spec.replicas.',
+      },
+    ];
+  }
+  return [];
 }
 
 /** A selector that does not select the template's own pods is refused by the API server; say so now. */

@@ -61,8 +61,17 @@ export type WindowsCronJobSpec = Omit<k8sInput.batch.v1.CronJobSpec, 'jobTemplat
   }>;
 };
 
-export type WindowsDeploymentArgs = WindowsWorkloadArgs<WindowsDeploymentSpec>;
-export type WindowsStatefulSetArgs = WindowsWorkloadArgs<WindowsStatefulSetSpec>;
+/** Args of the workloads that run a set number of pods. */
+export interface WindowsReplicatedArgs {
+  /**
+   * How many pods: shorthand for `spec.replicas`, written beside `podSpec`. Give one of the two.
+   * @default - `spec.replicas`, else Kubernetes' default (1)
+   */
+  readonly replicas?: pulumi.Input<number>;
+}
+
+export type WindowsDeploymentArgs = WindowsWorkloadArgs<WindowsDeploymentSpec> & WindowsReplicatedArgs;
+export type WindowsStatefulSetArgs = WindowsWorkloadArgs<WindowsStatefulSetSpec> & WindowsReplicatedArgs;
 export type WindowsDaemonSetArgs = WindowsWorkloadArgs<WindowsDaemonSetSpec>;
 export type WindowsJobArgs = WindowsWorkloadArgs<WindowsJobSpec>;
 /** CronJob args: `spec.schedule` is required by Kubernetes. */
@@ -78,6 +87,7 @@ const DEPLOYMENT: WorkloadKind<Deployment> = {
   kind: 'Deployment',
   templatePath: ['template'],
   hasSelector: true,
+  hasReplicas: true,
   create: (name, args, opts) => new Deployment(name, args as unknown as DeploymentArgs, opts),
 };
 const STATEFUL_SET: WorkloadKind<StatefulSet> = {
@@ -85,6 +95,7 @@ const STATEFUL_SET: WorkloadKind<StatefulSet> = {
   kind: 'StatefulSet',
   templatePath: ['template'],
   hasSelector: true,
+  hasReplicas: true,
   create: (name, args, opts) => new StatefulSet(name, args as unknown as StatefulSetArgs, opts),
 };
 const DAEMON_SET: WorkloadKind<DaemonSet> = {

@@ -10,6 +10,7 @@ export {
   kubernetesDiagnostics,
   formatDiagnostic,
   formatFinding,
+  locatedMessage,
   POLICY_NAMES,
   type WindowsPolicyPackOptions,
   type WindowsPoliciesOptions,

@@ -10,7 +10,7 @@ import {
   checkAksAgentPoolInputs,
   checkAksClusterForWindows,
 } from '../aks/checks';
-import { checkEksNodeGroupInputs } from '../eks/node-group-check';
+import { checkEksNodeGroupInheritedVersion, checkEksNodeGroupInputs } from '../eks/node-group-check';
 import { checkEksClusterForWindows, EKS_CLUSTER_TYPE } from '../eks/cluster-checks';
 import {
   checkGkeClusterForWindows,
@@ -146,6 +146,18 @@ export function clusterFindings(resources: readonly StackResource[]): { urn: str
         urn: anchor.urn,
         finding: { ruleId, severity, path, message, ...(fix !== undefined ? { fix } : {}) },
       });
+    }
+  }
+  // A node group without `version` runs its cluster's: check its release against the cluster it names.
+  for (const r of read) {
+    if (cloudResourceKind(r.type) !== 'eks-node-group' || typeof r.value.clusterName !== 'string') continue;
+    const cluster = read.find((c) => c.type === EKS_CLUSTER_TYPE && c.value.name === r.value.clusterName);
+    if (cluster === undefined) continue;
+    for (const finding of checkEksNodeGroupInheritedVersion(r.value, {
+      clusterName: r.value.clusterName,
+      version: cluster.value.version,
+    })) {
+      out.push({ urn: r.urn, finding });
     }
   }
   for (const r of read) {

@@ -34,17 +34,26 @@ export const POLICY_NAMES = {
   clustersAdvice: 'windows-clusters-advice',
 } as const;
 
+/**
+ * `path: message`, or the message alone when it already starts with the path: most messages name the value they
+ * are about (`diskSize 20 GiB is below...`), and saying the path twice buries the message.
+ */
+export function locatedMessage(path: string, message: string): string {
+  const restartsWithPath = path !== '' && message.startsWith(path) && /^(?:[\s:]|$)/.test(message.slice(path.length));
+  return restartsWithPath || path === '' ? message : `${path}: ${message}`;
+}
+
 /** `[rule-id] Kind namespace/name: path: message Fix: ...`, and `(fixable: k8s-windows fix)` when it is. */
 export function formatDiagnostic(d: Diagnostic): string {
   const r = d.resource;
   const where = `${r.kind ?? 'object'} ${r.namespace ? `${r.namespace}/` : ''}${r.name ?? '(unnamed)'}`;
   const fixable = RULES_BY_ID.get(d.ruleId)?.fixable !== undefined ? ' (fixable: k8s-windows fix)' : '';
-  return `[${d.ruleId}] ${where}: ${d.path}: ${d.message}${d.fix ? ` Fix: ${d.fix}` : ''}${fixable}`;
+  return `[${d.ruleId}] ${where}: ${locatedMessage(d.path, d.message)}${d.fix ? ` Fix: ${d.fix}` : ''}${fixable}`;
 }
 
 /** `[rule-id] path: message Fix: ...` */
 export function formatFinding(f: CloudFinding): string {
-  return `[${f.ruleId}] ${f.path}: ${f.message}${f.fix ? ` Fix: ${f.fix}` : ''}`;
+  return `[${f.ruleId}] ${locatedMessage(f.path, f.message)}${f.fix ? ` Fix: ${f.fix}` : ''}`;
 }
 
 /**
