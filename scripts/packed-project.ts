@@ -7,13 +7,19 @@
  * The template's jest and cdk8s-cli dev dependencies are not installed (the synth runs this repo's cdk8s-cli, the
  * version the template comes from), to keep the install small. Only the npm registry is contacted, cache first.
  *
- * Usage: tsx scripts/packed-project.ts [major...]   (default: 33 28). Exit code 0 when every check passes.
+ * Then a Pulumi project as Pulumi's `typescript` template makes it (its package.json and tsconfig, nodenext module
+ * resolution), with the README's Pulumi blocks as its program: it must compile as written, and run under mocks
+ * through the package's own `k8s-windows/pulumi/testing` helper with zero policy-pack findings.
+ *
+ * Usage: tsx scripts/packed-project.ts [major...|pulumi]   (default: 33 28 pulumi). Exit code 0 when every check
+ * passes.
  */
 import { execFileSync, spawnSync } from 'child_process';
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join, resolve } from 'path';
 import { parseAllDocuments } from 'yaml';
+import { readmeBlocks } from './readme-examples';
 
 const ROOT = resolve(__dirname, '..');
 const CLI = join(ROOT, 'node_modules/cdk8s-cli');
@@ -152,6 +158,28 @@ export async function checkProject(tarball: string, major: number, work: string)
   const agent = byName('DaemonSet', 'exporter')?.spec.template.spec;
   check(agent?.securityContext?.windowsOptions?.hostProcess === true, 'exporter: HostProcess', failures);
 
+  // The README's cdk8s quick start, as written, in the project `cdk8s init` makes today: zero findings.
+  if (major === 33) {
+    const block = readmeBlocks(readFileSync(join(ROOT, 'README.md'), 'utf8')).find((b) =>
+      b.code.includes("from 'k8s-windows/cdk8s-plus-33'"),
+    );
+    check(block !== undefined, 'the README has a cdk8s-plus-33 quick start', failures);
+    if (block !== undefined) {
+      writeFileSync(join(dir, 'readme.ts'), block.code);
+      const readme = run(
+        process.execPath,
+        [join(CLI, 'bin/cdk8s'), 'synth', '--no-check-upgrade', '--app', 'npx ts-node readme.ts', '--output', 'readme'],
+        dir,
+      );
+      check(
+        readme.status === 0 &&
+          /k8s-windows: \d+ objects in \d+ manifests: 0 errors, 0 warnings, 0 notes/.test(readme.out),
+        `the README's cdk8s quick start synthesizes with zero findings:\n${readme.out}`,
+        failures,
+      );
+    }
+  }
+
   // The same app under the other module resolutions users and templates use.
   for (const flags of [
     [],
@@ -168,8 +196,179 @@ export async function checkProject(tarball: string, major: number, work: string)
   return failures;
 }
 
+/**
+ * Pulumi's `typescript` template (https://github.com/pulumi/templates/tree/master/typescript, tsconfig.json and
+ * package.json at 65db26b): strict, es2020, nodenext modules, `index.ts` the program.
+ */
+const PULUMI_TSCONFIG = {
+  compilerOptions: {
+    strict: true,
+    outDir: 'bin',
+    target: 'es2020',
+    module: 'nodenext',
+    moduleResolution: 'nodenext',
+    sourceMap: true,
+    experimentalDecorators: true,
+    pretty: true,
+    noFallthroughCasesInSwitch: true,
+    noImplicitReturns: true,
+    forceConsistentCasingInFileNames: true,
+  },
+  files: ['index.ts'],
+};
+
+/** What the README's Pulumi snippets take from the program around them, made as a user would make it. */
+const PULUMI_CONTEXT = `import * as pulumi from '@pulumi/pulumi';
+import * as eks from '@pulumi/aws/eks';
+import * as iam from '@pulumi/aws/iam';
+import * as k8s from '@pulumi/kubernetes';
+
+const subnetIds = ['subnet-0a1b2c3d', 'subnet-4e5f6a7b'];
+const clusterRole = new iam.Role('cluster', {
+  assumeRolePolicy: JSON.stringify({
+    Version: '2012-10-17',
+    Statement: [{ Effect: 'Allow', Principal: { Service: 'eks.amazonaws.com' }, Action: 'sts:AssumeRole' }],
+  }),
+});
+const cluster = new eks.Cluster('shop', {
+  roleArn: clusterRole.arn,
+  version: '1.33',
+  vpcConfig: { subnetIds },
+});
+const linuxNodes = new eks.NodeGroup('linux', {
+  clusterName: cluster.name,
+  nodeRoleArn: clusterRole.arn,
+  subnetIds,
+  scalingConfig: { desiredSize: 2, minSize: 1, maxSize: 3 },
+});
+const provider = new k8s.Provider('shop', {
+  kubeconfig: pulumi.interpolate\`apiVersion: v1
+kind: Config
+clusters: [{name: shop, cluster: {server: \${cluster.endpoint}}}]
+contexts: [{name: shop, context: {cluster: shop}}]
+current-context: shop
+\`,
+});
+`;
+
+/** The README's Pulumi blocks (the ones importing `k8s-windows/pulumi`), their imports first, as one program. */
+function pulumiProgram(readme: string): string {
+  const blocks = readmeBlocks(readme).filter(
+    (b) => /from 'k8s-windows\/pulumi(\/eks)?'/.test(b.code) && !b.code.includes('k8s-windows/pulumi/testing'),
+  );
+  const imports: string[] = [];
+  const body: string[] = [];
+  for (const b of blocks) {
+    for (const line of b.code.split('\n')) (/^import /.test(line) ? imports : body).push(line);
+  }
+  return `${PULUMI_CONTEXT.replace(/^(import .*\n)+/, (head) => head + imports.join('\n') + '\n')}\n${body.join('\n')}\n`;
+}
+
+/** Runs the program under mocks with the package's helper, then the policy pack over what it registered. */
+const PULUMI_PLAN = `import { runProgram } from 'k8s-windows/pulumi/testing';
+import { runPolicies } from 'k8s-windows/pulumi/policy';
+
+// What AWS fills in once a resource exists: names, ARNs, the cluster's endpoint and security group, a node
+// group's Auto Scaling group (the node pool tags it for the Cluster Autoscaler).
+function computed(type: string, name: string, inputs: Record<string, unknown>): Record<string, unknown> {
+  if (!type.startsWith('aws:')) return {};
+  const physical = typeof inputs.name === 'string' ? inputs.name : name + '-1a2b3c';
+  const out: Record<string, unknown> = { name: physical, arn: 'arn:aws:' + type.split(':')[1].split('/')[0] + '::123456789012:' + physical };
+  if (type === 'aws:eks/cluster:Cluster') {
+    out.endpoint = 'https://0123456789ABCDEF.gr7.eu-west-1.eks.amazonaws.com';
+    out.vpcConfig = { ...(inputs.vpcConfig as object), clusterSecurityGroupId: 'sg-0123456789abcdef0' };
+  }
+  if (type === 'aws:eks/nodeGroup:NodeGroup') out.resources = [{ autoscalingGroups: [{ name: 'eks-' + name + '-asg' }] }];
+  return out;
+}
+
 async function main(): Promise<void> {
-  const majors = process.argv.slice(2).map(Number);
+  const { resources, warnings } = await runProgram(() => require('./index'), {
+    computed,
+  });
+  const violations = await runPolicies(resources.map((r) => ({ type: r.type, name: r.name, urn: r.urn, props: r.state })));
+  console.log(JSON.stringify({ resources: resources.map((r) => r.type), warnings, violations }));
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : String(err));
+  process.exit(1);
+});
+`;
+
+/** Builds, runs and checks the Pulumi project; returns what failed (empty when everything passed). */
+export function checkPulumiProject(tarball: string, work: string): string[] {
+  const dir = join(work, 'app-pulumi');
+  mkdirSync(dir, { recursive: true });
+  const deps = ['@pulumi/pulumi', '@pulumi/aws', '@pulumi/kubernetes', '@pulumi/policy'];
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify(
+      {
+        name: 'windows-shop',
+        main: 'index.ts',
+        devDependencies: {
+          '@types/node': `^${version('@types/node').split('.')[0]}`,
+          typescript: `^${version('typescript')}`,
+        },
+        dependencies: Object.fromEntries(deps.map((d) => [d, `^${version(d)}`])),
+      },
+      null,
+      2,
+    ),
+  );
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(PULUMI_TSCONFIG, null, 2));
+  writeFileSync(join(dir, 'index.ts'), pulumiProgram(readFileSync(join(ROOT, 'README.md'), 'utf8')));
+  writeFileSync(join(dir, 'plan.ts'), PULUMI_PLAN);
+  // The test harness only: @pulumi/policy's own typings do not check under nodenext without skipLibCheck.
+  writeFileSync(
+    join(dir, 'tsconfig.plan.json'),
+    JSON.stringify({ extends: './tsconfig.json', compilerOptions: { skipLibCheck: true }, files: ['plan.ts'] }),
+  );
+  must('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], dir);
+
+  const failures: string[] = [];
+  const tsc = run(process.execPath, [join(dir, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], dir);
+  check(
+    tsc.status === 0,
+    `tsc (the template's nodenext tsconfig) compiles the README's program:\n${tsc.out}`,
+    failures,
+  );
+  if (tsc.status !== 0) return failures;
+  const planTsc = run(
+    process.execPath,
+    [join(dir, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.plan.json'],
+    dir,
+  );
+  check(planTsc.status === 0, `the plan harness compiles:\n${planTsc.out}`, failures);
+  if (planTsc.status !== 0) return failures;
+  const plan = run(process.execPath, [join(dir, 'bin/plan.js')], dir);
+  check(plan.status === 0, `the program runs under mocks (k8s-windows/pulumi/testing):\n${plan.out}`, failures);
+  if (plan.status !== 0) return failures;
+  const result = JSON.parse(plan.out.trim().split('\n').pop() as string) as {
+    resources: string[];
+    warnings: string[];
+    violations: { policy: string; message: string }[];
+  };
+  for (const type of [
+    'aws:eks/nodeGroup:NodeGroup',
+    'kubernetes:apps/v1:Deployment',
+    'kubernetes:karpenter.sh/v1:NodePool',
+  ]) {
+    check(result.resources.includes(type), `registers a ${type}`, failures);
+  }
+  check(
+    result.violations.length === 0,
+    `zero policy-pack findings:\n${result.violations.map((v) => `${v.policy}: ${v.message}`).join('\n')}`,
+    failures,
+  );
+  return failures;
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const pulumi = args.length === 0 || args.includes('pulumi');
+  const majors = args.filter((a) => a !== 'pulumi').map(Number);
   const work = mkdtempSync(join(tmpdir(), 'k8s-windows-packed-'));
   const started = Date.now();
   try {
@@ -179,7 +378,7 @@ async function main(): Promise<void> {
     });
     const tarball = join(work, packed.trim().split('\n').pop() as string);
     let failed = false;
-    for (const major of majors.length > 0 ? majors : [33, 28]) {
+    for (const major of majors.length > 0 || args.length > 0 ? majors : [33, 28]) {
       const t = Date.now();
       const failures = await checkProject(tarball, major, work);
       const took = ((Date.now() - t) / 1000).toFixed(0);
@@ -188,6 +387,18 @@ async function main(): Promise<void> {
         failed = true;
         process.stdout.write(
           `FAIL cdk8s-plus-${major} template-app project (${took} s):\n${failures.map((f) => `  - ${f}`).join('\n')}\n`,
+        );
+      }
+    }
+    if (pulumi) {
+      const t = Date.now();
+      const failures = checkPulumiProject(tarball, work);
+      const took = ((Date.now() - t) / 1000).toFixed(0);
+      if (failures.length === 0) process.stdout.write(`ok   Pulumi typescript-template project (${took} s)\n`);
+      else {
+        failed = true;
+        process.stdout.write(
+          `FAIL Pulumi typescript-template project (${took} s):\n${failures.map((f) => `  - ${f}`).join('\n')}\n`,
         );
       }
     }
