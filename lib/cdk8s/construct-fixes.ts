@@ -116,6 +116,8 @@ export const CONSTRUCT_FIXES: Readonly<Record<string, ConstructFix>> = {
     'Remove `hostNetwork: true`: only HostProcess pods use the host network; for a node agent use `WindowsHostProcessDaemonSet`.',
   'hostprocess-run-as-user-name': () =>
     "Set `windows: { runAsUserName: 'NT AUTHORITY\\\\SYSTEM' }`, `'NT AUTHORITY\\\\Local service'` or `'NT AUTHORITY\\\\NetworkService'`.",
+  'hostprocess-run-as-non-root': () =>
+    "Remove `securityContext: { ensureNonRoot }`; choose the account with `windows: { runAsUserName: 'NT AUTHORITY\\\\SYSTEM' }` (or Local service, NetworkService).",
   'gmsa-name-format': () =>
     'Pass `windows: { gmsa }` the `GMSACredentialSpec` name, or the `GmsaCredentialSpec` construct.',
 };

@@ -581,7 +581,8 @@ function checkContainerIdentity(c: Container, path: string, hostProcess: boolean
     issues.add(
       `${path}.securityContext.runAsNonRoot`,
       'runAsNonRoot must be unset on a HostProcess pod: the kubelet cannot verify it for HostProcess containers.',
-      'Remove it (in cdk8s-plus, securityContext.ensureNonRoot); choose the account with runAsUserName.',
+      'Remove it; choose the account with runAsUserName.',
+      'hostprocess-run-as-non-root',
     );
   }
   const wo = c.securityContext?.windowsOptions;

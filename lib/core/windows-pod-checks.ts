@@ -138,7 +138,7 @@ export function checkWindowsPodFeatures(
       issues.add(
         `${prefix}.volumes[${i}].emptyDir.medium`,
         `Volume '${v.name}' has emptyDir medium 'Memory': Windows has no tmpfs, so memory-backed emptyDir volumes are not supported.`,
-        'Remove medium (a disk-backed emptyDir); in cdk8s-plus, drop `medium: EmptyDirMedium.MEMORY`.',
+        'Remove medium (a disk-backed emptyDir).',
         'windows-emptydir-memory',
       );
     }
@@ -182,7 +182,7 @@ export function checkWindowsPodFeatures(
         issues.add(
           `${prefix}.${list}[${i}].volumeMounts[${j}].mountPropagation`,
           `mountPropagation ${show(propagation)} is not supported on Windows.`,
-          'Remove mountPropagation (in cdk8s-plus, the `propagation` of the mount).',
+          'Remove mountPropagation.',
           'windows-mount-propagation',
         );
       }

@@ -98,6 +98,10 @@ test('bad HostProcess props are all reported at once', () => {
     'windows.runAsUserName',
     'windows.securityProfile',
   ]);
+  // The construct's own prop names the fix, not the manifest field.
+  expect(err.issues.find((i) => i.path.endsWith('runAsNonRoot'))?.fix).toBe(
+    'Remove securityContext.ensureNonRoot from the container.',
+  );
   expect(err.message).toMatch(/^test\/agent: 5 Windows validation problems/);
 });
 
