@@ -10,6 +10,7 @@ import { createTwoFilesPatch } from 'diff';
 import { parseDocument } from 'yaml';
 import { fixManifestSet, type FixChange, type FixOptions, type FixRefusal, type FixSetResult } from '../core/fix';
 import { RULES } from '../core/validate';
+import { mergeSettings } from '../core/config';
 import { readSettings, validateOptionsOf, type EngineSettings } from '../core/validate/settings';
 import type { Diagnostic } from '../core/validate/types';
 import { isRecord } from '../core/validate/util';
@@ -49,7 +50,7 @@ export async function runFix(command: FixCommand, io: CliIO): Promise<number> {
   const cwd = io.cwd ?? process.cwd();
   const { settings, ignored } = resolveRunSettings(command, cwd, io.env ?? process.env);
   const { read, problems } = await readInputs(command, io, ignored);
-  if (command.krm) return runKrm(read[0]?.text, problems, optionsOf(settings), io);
+  if (command.krm) return runKrm(read[0]?.text, problems, settings, io);
 
   const result = fixManifestSet(
     read.map(({ input, text, display }) => ({
@@ -300,11 +301,11 @@ class KrmError extends Error {}
 
 /**
  * The options a KRM functionConfig gives (`spec:` of any kind, or a ConfigMap's `data:`, whose values are strings),
- * over the command line's, read by the engine's one settings reader: tolerations, cloud, windowsRelease,
- * kubernetesVersion, runtimeClassName, pinLinux, rules.
+ * over the command line's and the config file's, read by the engine's one settings reader: tolerations, cloud,
+ * windowsRelease, kubernetesVersion, runtimeClassName, pinLinux, rules, suppressions.
  */
-function krmOptions(functionConfig: unknown, base: FixOptions): FixOptions {
-  if (!isRecord(functionConfig)) return base;
+function krmOptions(functionConfig: unknown, base: EngineSettings): FixOptions {
+  if (!isRecord(functionConfig)) return optionsOf(base);
   const [where, raw] = isRecord(functionConfig.spec)
     ? ['functionConfig.spec', functionConfig.spec]
     : isRecord(functionConfig.data)
@@ -323,13 +324,7 @@ function krmOptions(functionConfig: unknown, base: FixOptions): FixOptions {
   if (issues.length > 0) {
     throw new KrmError(issues.map((i) => `${i.path}: ${i.message}${i.fix ? ` ${i.fix}` : ''}`).join(' '));
   }
-  return {
-    ...base,
-    ...settings,
-    tolerations: [...(base.tolerations ?? []), ...(settings.tolerations ?? [])],
-    rules: { ...base.rules, ...settings.rules },
-    suppressions: [...(base.suppressions ?? []), ...(settings.suppressions ?? [])],
-  };
+  return optionsOf(mergeSettings(base, settings));
 }
 
 /** One KRM result (functions spec severities: error, warning, info) about the field at `path` of a resource. */
@@ -352,7 +347,7 @@ function krmResult(
   };
 }
 
-function runKrm(text: string | undefined, problems: readonly InputProblem[], base: FixOptions, io: CliIO): number {
+function runKrm(text: string | undefined, problems: readonly InputProblem[], base: EngineSettings, io: CliIO): number {
   try {
     if (text === undefined || problems.length > 0) {
       throw new KrmError(problems.map(describeProblem).join('; ') || 'no ResourceList on standard input.');

@@ -49,7 +49,7 @@ function commandSettings(command: LintCommand | FixCommand): EngineSettings {
 
 /**
  * The settings of a run. A config file with problems stops it (exit 2) with every problem listed, as a bad
- * command line does; the tolerations of both add up (a taint is not overridden by another).
+ * command line does.
  */
 export function resolveRunSettings(
   command: LintCommand | FixCommand,
@@ -62,12 +62,7 @@ export function resolveRunSettings(
   if (config !== undefined && config.issues.length > 0) {
     throw new ConfigError(config.issues.map((i) => `${i.path}: ${i.message}${i.fix ? ` ${i.fix}` : ''}`));
   }
-  const own = commandSettings(command);
-  const merged = mergeSettings(config?.settings, own);
-  const settings =
-    config?.settings.tolerations && own.tolerations
-      ? { ...merged, tolerations: [...config.settings.tolerations, ...own.tolerations] }
-      : merged;
+  const settings = mergeSettings(config?.settings, commandSettings(command));
   const globs = config?.settings.ignore ?? [];
   const match = globs.length > 0 ? picomatch([...globs], { dot: true }) : undefined;
   const ignored = (input: Input): boolean => {

@@ -125,19 +125,22 @@ export function loadConfig(options: {
 }
 
 /**
- * Settings from a config file overlaid by a front door's own: the front door wins per rule id and per setting;
- * suppressions and ignored paths add up.
+ * Settings overlaid by a front door's own (a config file under the command line, a functionConfig under both): the
+ * front door wins per rule id and per setting; suppressions, ignored paths and taints add up (one taint does not
+ * replace another).
  */
-export function mergeSettings(file: EngineSettings | undefined, own: EngineSettings): EngineSettings {
-  if (file === undefined) return own;
-  const rules: Record<string, RuleSetting> = { ...(file.rules ?? {}), ...(own.rules ?? {}) };
-  const suppressions = [...(file.suppressions ?? []), ...(own.suppressions ?? [])];
-  const ignore = [...(file.ignore ?? []), ...(own.ignore ?? [])];
+export function mergeSettings(base: EngineSettings | undefined, own: EngineSettings): EngineSettings {
+  if (base === undefined) return own;
+  const rules: Record<string, RuleSetting> = { ...(base.rules ?? {}), ...(own.rules ?? {}) };
+  const suppressions = [...(base.suppressions ?? []), ...(own.suppressions ?? [])];
+  const ignore = [...(base.ignore ?? []), ...(own.ignore ?? [])];
+  const tolerations = [...(base.tolerations ?? []), ...(own.tolerations ?? [])];
   return {
-    ...file,
+    ...base,
     ...own,
     ...(Object.keys(rules).length > 0 ? { rules } : {}),
     ...(suppressions.length > 0 ? { suppressions } : {}),
     ...(ignore.length > 0 ? { ignore } : {}),
+    ...(tolerations.length > 0 ? { tolerations } : {}),
   };
 }
