@@ -4,7 +4,7 @@
  * one; the validating webhook checks the pod's service account may `use` it. A broken webhook blocks pod creation
  * cluster-wide (`failurePolicy: Fail`), hence two replicas, a PodDisruptionBudget and Linux-only scheduling.
  */
-import { ApiObject } from 'cdk8s';
+import { ApiObject, Chart } from 'cdk8s';
 import { Construct } from 'constructs';
 import { GMSA_API_GROUP, GMSA_CRD_NAME, GMSA_KIND, GMSA_RESOURCE, GMSA_USE_VERB } from '../core/gmsa-credspec';
 import { IssueCollector } from '../core/errors';
@@ -56,12 +56,13 @@ export interface GmsaWebhookProps {
   readonly name?: string;
   /**
    * Namespace of the webhook. The webhook never acts on pods in its own namespace.
-   * @default - same as name
+   * @default - the Chart's namespace when it has one, else the same as name
    */
   readonly namespace?: string;
   /**
    * Create the Namespace object.
-   * @default true
+   * @default - true for the webhook's own namespace (`namespace`, or the name); false for the Chart's namespace,
+   * which the app or the cluster already has
    */
   readonly createNamespace?: boolean;
   /**
@@ -151,7 +152,9 @@ export class GmsaWebhook extends Construct {
   constructor(scope: Construct, id: string, props: GmsaWebhookProps = {}) {
     super(scope, id);
     const name = props.name ?? DEFAULT_NAME;
-    const namespace = props.namespace ?? name;
+    // A Chart's namespace is where its user deploys: the webhook goes there unless told otherwise.
+    const chartNamespace = props.namespace === undefined ? Chart.of(scope).namespace : undefined;
+    const namespace = props.namespace ?? chartNamespace ?? name;
     const replicas = props.replicas ?? DEFAULT_REPLICAS;
     const image = props.image ?? GMSA_WEBHOOK_IMAGE;
     const tls: GmsaWebhookTls = props.tls ?? { type: 'cert-manager' };
@@ -186,7 +189,7 @@ export class GmsaWebhook extends Construct {
     const meta = { name, namespace, labels };
     const secretName = tls.type === 'secret' ? tls.secretName : `${name}-cert`;
 
-    if (props.createNamespace ?? true) {
+    if (props.createNamespace ?? chartNamespace === undefined) {
       const ns = new ApiObject(this, 'Namespace', {
         apiVersion: 'v1',
         kind: 'Namespace',

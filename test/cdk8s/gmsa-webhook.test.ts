@@ -182,6 +182,36 @@ describe('GmsaWebhook defaults', () => {
   });
 });
 
+describe('GmsaWebhook in a Chart with a namespace', () => {
+  test("goes in the Chart's namespace, creates no Namespace, and its service references follow", () => {
+    const objects = synth({}, 'security');
+    expect(objects.map((o) => o.kind)).not.toContain('Namespace');
+    expect(one(objects, 'Deployment').metadata.namespace).toBe('security');
+    expect(one(objects, 'Service').metadata.namespace).toBe('security');
+    const webhook = one(objects, 'MutatingWebhookConfiguration');
+    expect(webhook.metadata.namespace).toBeUndefined();
+    expect((webhook.webhooks as { clientConfig: { service: Spec } }[])[0].clientConfig.service).toMatchObject({
+      name: 'gmsa-webhook',
+      namespace: 'security',
+    });
+    // No cluster-scoped object carries a namespace.
+    for (const kind of [
+      'CustomResourceDefinition',
+      'ClusterRole',
+      'ClusterRoleBinding',
+      'ValidatingWebhookConfiguration',
+    ]) {
+      for (const o of objects.filter((x) => x.kind === kind)) expect(o.metadata.namespace).toBeUndefined();
+    }
+  });
+
+  test('a namespace given wins over the Chart, and is created as before', () => {
+    const objects = synth({ namespace: 'gmsa' }, 'security');
+    expect(one(objects, 'Namespace').metadata).toEqual({ name: 'gmsa' });
+    expect(one(objects, 'Deployment').metadata.namespace).toBe('gmsa');
+  });
+});
+
 describe('GmsaWebhook options', () => {
   test('a given secret and caBundle replace cert-manager', () => {
     const objects = synth({ tls: { type: 'secret', secretName: 'webhook-tls', caBundle: 'LS0tLS1CRUdJTg==' } });
@@ -237,7 +267,7 @@ describe('GmsaWebhook options', () => {
   });
 
   test('in a namespaced chart, cluster-scoped objects carry no namespace', () => {
-    const objects = synth({}, 'apps');
+    const objects = synth({ namespace: 'gmsa-webhook' }, 'apps');
     for (const kind of [
       'Namespace',
       'CustomResourceDefinition',
