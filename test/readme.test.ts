@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { loadConfig } from '../lib/core/config';
 import * as path from 'node:path';
 import { readdirSync } from 'node:fs';
 import { README, RULE_PAGES, rulePages, withRuleCatalogue } from '../scripts/update-readme';
@@ -23,4 +25,19 @@ test('every rule module has its page in docs/rules, as `npm run docs` writes it'
   const pages = rulePages();
   expect(readdirSync(RULE_PAGES).sort()).toEqual([...pages.keys()].sort());
   for (const [file, text] of pages) expect(readFileSync(path.join(RULE_PAGES, file), 'utf8')).toBe(text);
+});
+
+test("the README's config file example is a valid .k8s-windows.yaml", () => {
+  const block = /```yaml\n(# \.k8s-windows\.yaml\n[\s\S]*?)```/.exec(readme)?.[1];
+  expect(block).toBeDefined();
+  const dir = mkdtempSync(path.join(tmpdir(), 'k8s-windows-readme-config-'));
+  try {
+    writeFileSync(path.join(dir, '.k8s-windows.yaml'), block!);
+    const config = loadConfig({ cwd: dir });
+    expect(config?.issues).toEqual([]);
+    expect(config?.settings).toMatchObject({ cloud: 'eks', failOn: 'warning', maxWarnings: 10 });
+    expect(config?.settings.suppressions?.[0]).toMatchObject({ rules: ['windows-host-port-cni'], kind: 'DaemonSet' });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
