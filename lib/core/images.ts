@@ -355,3 +355,37 @@ function compatibility(image: string, host: WindowsRelease, isolation: Compatibi
     }
   }
 }
+
+/**
+ * Images that run only as HostProcess containers: Microsoft's HostProcess base image ("cannot be used with any
+ * other type of Windows container", https://github.com/microsoft/windows-host-process-containers-base-image) and
+ * images built FROM it by their publisher (windows_exporter's Dockerfile,
+ * https://github.com/prometheus-community/windows_exporter/blob/master/Dockerfile). The value says what it is.
+ */
+const HOSTPROCESS_ONLY: readonly { readonly repository: RegExp; readonly what: string }[] = [
+  {
+    repository: /^(?:mcr\.microsoft\.com\/)?oss\/kubernetes\/windows-host-process-containers-base-image$/,
+    what: "Microsoft's HostProcess base image",
+  },
+  {
+    repository: /^ghcr\.io\/prometheus-community\/windows-exporter$/,
+    what: 'windows_exporter, built on the HostProcess base image',
+  },
+];
+
+/** What a HostProcess-only image is (`windows_exporter, built on the HostProcess base image`), or undefined. */
+export function hostProcessOnlyImage(ref: ImageReference): string | undefined {
+  const where = ref.registry === undefined ? ref.repository : `${ref.registry}/${ref.repository}`;
+  return HOSTPROCESS_ONLY.find((i) => i.repository.test(where))?.what;
+}
+
+/**
+ * Well-known images built on Windows Server Core, whose default user is ContainerAdministrator: Server Core itself,
+ * Server and IIS, .NET Framework (`dotnet/framework/*`), and any tag that names `windowsservercore`. Nano Server
+ * images default to ContainerUser (https://kubernetes.io/docs/tasks/configure-pod-container/configure-runasusername/).
+ */
+export function isServerCoreImage(ref: ImageReference): boolean {
+  const mcr = ref.registry === 'mcr.microsoft.com';
+  if (mcr && /^(?:windows\/servercore(?:\/|$)|windows\/server$|dotnet\/framework\/)/.test(ref.repository)) return true;
+  return ref.tag !== undefined && /(?:^|[-_.])windowsservercore(?:$|[-_.])/.test(ref.tag.toLowerCase());
+}

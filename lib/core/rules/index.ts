@@ -45,6 +45,8 @@ import imageBuildUnpinned from './image-build-unpinned';
 import imageFloatingTag from './image-floating-tag';
 import imageLegacyRepository from './image-legacy-repository';
 import imageSac from './image-sac';
+import imageHostprocessOnly from './image-hostprocess-only';
+import windowsRunAsNonRootImageUser from './windows-run-as-non-root-image-user';
 import inputInvalidDocument from './input-invalid-document';
 import memoryTooSmall from './memory-too-small';
 import suppressionInvalid from './suppression-invalid';
@@ -96,6 +98,7 @@ export const RULE_MODULES = [
   apiUnknownField,
   windowsOsUnset,
   windowsRunAsUserName,
+  windowsRunAsNonRootImageUser,
   gmsaNameFormat,
   gmsaInlineSpecSize,
   hostprocessMismatch,
@@ -126,6 +129,7 @@ export const RULE_MODULES = [
   imageSac,
   imageBuildUnpinned,
   imageLegacyRepository,
+  imageHostprocessOnly,
   imageFloatingTag,
   windowsReleaseSupport,
   windowsHostNetwork,
