@@ -9,8 +9,8 @@
  * lookup per field.
  */
 import { closeMatches } from '../suggest';
+import type * as SchemaDataModule from './schema-data';
 import { parseKubernetesMinor } from '../releases';
-import { API_SCHEMA_JSON } from './schema-data';
 
 interface SchemaData {
   readonly versions: readonly string[];
@@ -48,7 +48,11 @@ export interface ApiSchema {
 
 let data: SchemaData | undefined;
 function schemaData(): SchemaData {
-  return (data ??= JSON.parse(API_SCHEMA_JSON) as SchemaData);
+  if (data) return data;
+  // Loaded on first use: a program that never checks a whole object does not load 250 kB.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const generated = require('./schema-data') as typeof SchemaDataModule;
+  return (data = JSON.parse(generated.API_SCHEMA_JSON) as SchemaData);
 }
 
 function minorOf(version: string): number {

@@ -8,7 +8,7 @@
  * into. Anything the fast path does not read exactly as `yaml` does (directives, document end markers, anchors
  * and aliases, tags it does not know, any error) goes through `yaml` as a whole, so errors read the same.
  */
-import * as jsYaml from 'js-yaml';
+import type * as JsYaml from 'js-yaml';
 import { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments, parseDocument, type Document } from 'yaml';
 import { isRecord } from './util';
 
@@ -72,8 +72,8 @@ function indexPositions(text: string): PositionNode | null {
   const stack: PositionNode[] = [];
   let root: PositionNode | undefined;
   try {
-    jsYaml.load(text, {
-      schema: FAST_SCHEMA,
+    fastYaml().yaml.load(text, {
+      schema: fastYaml().schema,
       listener(event: string, state: { position: number; kind: string; result: unknown }) {
         if (event === 'open') {
           stack.push({ start: state.position, children: [] });
@@ -87,7 +87,7 @@ function indexPositions(text: string): PositionNode | null {
         if (parent !== undefined) parent.children.push(node);
         else root = node;
       },
-    } as jsYaml.LoadOptions);
+    } as JsYaml.LoadOptions);
   } catch {
     return null;
   }
@@ -238,10 +238,16 @@ export function loadManifestsWithErrors(
 }
 
 /** js-yaml's YAML 1.2 core schema with `<<` merge keys: what `yaml` reads with `{ merge: true }`. */
-const FAST_SCHEMA = jsYaml.CORE_SCHEMA.extend([
+let fast: { readonly yaml: typeof JsYaml; readonly schema: JsYaml.Schema } | undefined;
+/** js-yaml and its schema, loaded on the first text read (a construct program never reads one). */
+function fastYaml(): { readonly yaml: typeof JsYaml; readonly schema: JsYaml.Schema } {
+  if (fast) return fast;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const yaml = require('js-yaml') as typeof JsYaml;
   // js-yaml exports its built-in types at run time; its typings omit them.
-  (jsYaml as unknown as { readonly types: { readonly merge: jsYaml.Type } }).types.merge,
-]);
+  const merge = (yaml as unknown as { readonly types: { readonly merge: JsYaml.Type } }).types.merge;
+  return (fast = { yaml, schema: yaml.CORE_SCHEMA.extend([merge]) });
+}
 
 /**
  * What the fast path leaves to `yaml`: directives (`%YAML`), document end markers (`...`), anchors (an `&` that
@@ -272,7 +278,7 @@ function loadFast(text: string, source: string | undefined): unknown[] | undefin
     const chunk = text.slice(start, end);
     let value: unknown;
     try {
-      value = jsYaml.load(chunk, { schema: FAST_SCHEMA });
+      value = fastYaml().yaml.load(chunk, { schema: fastYaml().schema });
     } catch {
       return undefined;
     }
