@@ -9,7 +9,8 @@ import * as path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import { parseDocument } from 'yaml';
 import { fixManifestSet, type FixChange, type FixOptions, type FixRefusal, type FixSetResult } from '../core/fix';
-import { RULES } from '../core/validate';
+import { loadManifestsWithErrors, RULES } from '../core/validate';
+import { resolveImagesOf } from './images';
 import { mergeSettings } from '../core/config';
 import { readSettings, validateOptionsOf, type EngineSettings } from '../core/validate/settings';
 import type { Diagnostic } from '../core/validate/types';
@@ -52,13 +53,18 @@ export async function runFix(command: FixCommand, io: CliIO): Promise<number> {
   const { read, problems } = await readInputs(command, io, ignored);
   if (command.krm) return runKrm(read[0]?.text, problems, settings, io);
 
+  // --resolve-images: the registries' answers first, so the image rules and their fixers can read them.
+  const images = await resolveImagesOf(
+    read.flatMap((r) => loadManifestsWithErrors(r.text).objects),
+    settings,
+  );
   const result = fixManifestSet(
     read.map(({ input, text, display }) => ({
       text,
       source: display,
       manifestsOnly: input.kind === 'file' && input.discovered,
     })),
-    optionsOf(settings),
+    { ...optionsOf(settings), ...(images !== undefined ? { images } : {}) },
   );
   read.forEach(({ input, display }, i) => {
     if (input.kind !== 'stdin' || command.allowEmpty || result.objectCounts[i] > 0) return;

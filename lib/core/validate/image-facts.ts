@@ -4,8 +4,9 @@
  * https://github.com/opencontainers/image-spec/blob/main/config.md), given to the engine by reference as written.
  * Rules that read them report nothing for an image without facts: resolution is opt-in.
  */
+import { isWorkloadKind, locatePodSpec } from '../workloads';
 import type { PodFacts } from './pod';
-import { join } from './util';
+import { isRecord, join } from './util';
 
 /** One platform an image is published for. */
 export interface ImagePlatform {
@@ -70,4 +71,19 @@ export function windowsBuilds(facts: ImageFacts): string[] {
     if (b !== undefined && !out.includes(b)) out.push(b);
   }
   return out;
+}
+
+/** Every image reference the pods of `objects` name (containers, init and ephemeral containers), once each. */
+export function imageReferencesOf(objects: readonly unknown[]): string[] {
+  const out = new Set<string>();
+  for (const obj of objects) {
+    if (!isRecord(obj) || !isWorkloadKind(obj.kind)) continue;
+    const spec = locatePodSpec(obj)?.spec as Record<string, unknown> | undefined;
+    for (const list of ['containers', 'initContainers', 'ephemeralContainers']) {
+      const containers = spec?.[list];
+      if (!Array.isArray(containers)) continue;
+      for (const c of containers) if (isRecord(c) && typeof c.image === 'string' && c.image !== '') out.add(c.image);
+    }
+  }
+  return [...out];
 }
