@@ -66,6 +66,8 @@ export const DEFAULT_CONCURRENCY = 8;
 export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_RETRIES = 2;
 export const DEFAULT_RETRY_DELAY_MS = 250;
+/** How many of a repository's tags a not-found message names. */
+const TAGS_SHOWN = 10;
 
 interface Manifest {
   readonly digest: string;
@@ -243,8 +245,9 @@ export class ImageResolver {
       `/v2/${reference.repository}/manifests/${name}`,
       MANIFEST_ACCEPT,
     );
-    if (response.status === 404)
-      throw new LookupProblem('not-found', notFoundMessage(endpoint, reference, response.body));
+    if (response.status === 404) {
+      throw new LookupProblem('not-found', await this.notFoundMessage(endpoint, reference, response.body));
+    }
     if (response.status !== 200) {
       throw new LookupProblem(
         'unreachable',
@@ -268,6 +271,36 @@ export class ImageResolver {
       );
     }
     return { digest: reference.digest ?? digest, mediaType, body: response.body };
+  }
+
+  /**
+   * `NAME_UNKNOWN` (no such repository) or `MANIFEST_UNKNOWN` (no such tag or digest), in words. Some registries
+   * (Distribution's filesystem storage among them) answer MANIFEST_UNKNOWN for a missing repository too, so a
+   * missing tag is checked against the tag list, which also gives the tags there are.
+   */
+  private async notFoundMessage(endpoint: Endpoint, reference: RegistryImageReference, body: Buffer): Promise<string> {
+    const noRepository = `${endpoint.label} has no repository ${reference.repository}.`;
+    if (errorCode(body) === 'NAME_UNKNOWN') return noRepository;
+    const what = reference.digest ? `digest ${reference.digest}` : `tag ${reference.tag}`;
+    const missing = `${endpoint.label} has no ${what} in ${reference.repository}`;
+    try {
+      const list = await this.transport.get(
+        endpoint,
+        reference.repository,
+        `/v2/${reference.repository}/tags/list`,
+        'application/json',
+      );
+      if (list.status === 404 && errorCode(list.body) === 'NAME_UNKNOWN') return noRepository;
+      const tags = (JSON.parse(list.body.toString('utf8')) as { tags?: unknown }).tags;
+      if (list.status === 200 && Array.isArray(tags)) {
+        if (tags.length === 0) return noRepository;
+        const shown = tags.filter((tag): tag is string => typeof tag === 'string').slice(0, TAGS_SHOWN);
+        return `${missing}; its tags include ${shown.join(', ')}${tags.length > TAGS_SHOWN ? ', …' : ''}.`;
+      }
+    } catch {
+      // The tag list is a courtesy: without it, say what the manifest request said.
+    }
+    return `${missing}.`;
   }
 
   private async config(reference: RegistryImageReference, digest: string): Promise<ImageConfig> {
@@ -366,17 +399,13 @@ function inferMediaType(document: ManifestDocument): string | undefined {
   return undefined;
 }
 
-/** `NAME_UNKNOWN` (no such repository) or `MANIFEST_UNKNOWN` (no such tag or digest), in words. */
-function notFoundMessage(endpoint: Endpoint, reference: RegistryImageReference, body: Buffer): string {
-  let code: unknown;
+/** The first error code of a Distribution API error body (`{ errors: [{ code }] }`). */
+function errorCode(body: Buffer): unknown {
   try {
-    code = (JSON.parse(body.toString('utf8')) as { errors?: { code?: unknown }[] }).errors?.[0]?.code;
+    return (JSON.parse(body.toString('utf8')) as { errors?: { code?: unknown }[] }).errors?.[0]?.code;
   } catch {
-    code = undefined;
+    return undefined;
   }
-  if (code === 'NAME_UNKNOWN') return `${endpoint.label} has no repository ${reference.repository}.`;
-  const what = reference.digest ? `digest ${reference.digest}` : `tag ${reference.tag}`;
-  return `${endpoint.label} has no ${what} in ${reference.repository}.`;
 }
 
 function positive(value: number, name: string): number {

@@ -54,14 +54,13 @@ class Limiter {
 
 /** `ECONNREFUSED`, `timed out after 10000 ms`: why a request failed, without its URL's query. */
 function describeError(error: unknown, timeoutMs: number): string {
-  if (error instanceof Error) {
-    if (error.name === 'TimeoutError' || error.name === 'AbortError') return `no answer within ${timeoutMs} ms`;
-    const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
-    if (cause && typeof cause.code === 'string') return cause.code;
-    if (cause && typeof cause.message === 'string') return cause.message;
-    return error.message;
-  }
-  return String(error);
+  // Duck-typed: fetch's errors may come from another realm (a test runner's VM context), where instanceof fails.
+  const { name, message, cause } = (error ?? {}) as { name?: unknown; message?: unknown; cause?: unknown };
+  if (name === 'TimeoutError' || name === 'AbortError') return `no answer within ${timeoutMs} ms`;
+  const { code, message: causeMessage } = (cause ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code === 'string') return code;
+  if (typeof causeMessage === 'string') return causeMessage;
+  return typeof message === 'string' ? message : String(error);
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
