@@ -23,3 +23,4 @@ export {
   DEFAULT_TIMEOUT_MS,
   type ImageResolverOptions,
 } from './resolver';
+export { resolveImageLookups } from './resolve-set';

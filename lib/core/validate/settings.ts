@@ -215,8 +215,10 @@ export function readSettings(
         break;
       case 'resolveImages':
       case 'offline': {
-        const flag = value === true || value === 'true' ? true : value === false || value === 'false' ? false : undefined;
-        if (flag === undefined) issues.push({ path: at(name), message: `${JSON.stringify(value)} is not true or false.` });
+        const flag =
+          value === true || value === 'true' ? true : value === false || value === 'false' ? false : undefined;
+        if (flag === undefined)
+          issues.push({ path: at(name), message: `${JSON.stringify(value)} is not true or false.` });
         else out[setting] = flag;
         break;
       }
@@ -287,13 +289,21 @@ export function readMirrors(
       ? Object.entries(value)
       : [];
   if (entries.length === 0 && !(typeof value === 'object' && value !== null)) {
-    issues.push({ path, message: `${JSON.stringify(value)} is not a map of registry to mirror URL.`, fix: "Write e.g. { docker.io: 'https://mirror.example:5000' }." });
+    issues.push({
+      path,
+      message: `${JSON.stringify(value)} is not a map of registry to mirror URL.`,
+      fix: "Write e.g. { docker.io: 'https://mirror.example:5000' }.",
+    });
     return undefined;
   }
   const out: Record<string, string> = {};
   for (const [host, url] of entries) {
     if (typeof url !== 'string' || !/^https?:\/\/[^\s/]+/.test(url)) {
-      issues.push({ path: `${path}.${host}`, message: `${JSON.stringify(url)} is not an http or https URL.`, fix: "Write e.g. 'https://mirror.example:5000'." });
+      issues.push({
+        path: `${path}.${host}`,
+        message: `${JSON.stringify(url)} is not an http or https URL.`,
+        fix: "Write e.g. 'https://mirror.example:5000'.",
+      });
       continue;
     }
     out[host] = url;

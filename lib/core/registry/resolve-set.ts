@@ -1,14 +1,14 @@
 /**
- * `--resolve-images`: every image the manifests name, asked of its registry once (bounded concurrency, the disk
- * cache, the Docker config's credentials, mirrors), before the engine runs; the engine's image rules then read the
- * answers (`ValidateOptions.images`).
+ * Image resolution for a set of manifests (`--resolve-images`, the plugin's and the policy pack's `resolveImages`):
+ * every image the pods name, asked of its registry once (bounded concurrency, the disk cache, the Docker config's
+ * credentials, mirrors), before the engine runs; its image rules then read the answers (`ValidateOptions.images`).
  */
-import { ImageResolver } from '../core/registry';
-import { imageReferencesOf, type ImageLookups } from '../core/validate/image-facts';
-import type { EngineSettings } from '../core/validate/settings';
+import { imageReferencesOf, type ImageLookups } from '../validate/image-facts';
+import type { EngineSettings } from '../validate/settings';
+import { ImageResolver } from './resolver';
 
 /** What the registries say about the images of `objects`; undefined when resolution is off. */
-export async function resolveImagesOf(
+export async function resolveImageLookups(
   objects: readonly unknown[],
   settings: EngineSettings,
 ): Promise<ImageLookups | undefined> {
