@@ -26,6 +26,8 @@ const E2E = [
   '<rootDir>/test/cdk8s/example.test.ts',
   '<rootDir>/test/cli/commands.test.ts',
   '<rootDir>/test/cli/fix.test.ts',
+  '<rootDir>/test/core/registry/auth.test.ts',
+  '<rootDir>/test/core/registry/resolver.test.ts',
   '<rootDir>/test/pulumi/isolation.test.ts',
   '<rootDir>/test/pulumi/plan.test.ts',
   '<rootDir>/test/pulumi/refused-outputs.test.ts',
