@@ -51,6 +51,8 @@ function decodeAuth(auth: string): { username: string; password: string } | unde
 /** Runs `docker-credential-NAME get`; undefined when the helper has nothing for the server or fails. */
 function runHelper(name: string, serverUrl: string, timeoutMs: number): Promise<RegistryCredential | undefined> {
   const program = `docker-credential-${name}`;
+  // A helper is a program on PATH, named by a word: never a path the config could point anywhere.
+  if (!/^[\w.-]+$/.test(name)) return Promise.resolve(undefined);
   return new Promise((resolve) => {
     const child = execFile(
       program,

@@ -83,7 +83,7 @@ test('without credentials: unauthorized, saying where it looked', async () => {
   const dir = dockerConfig({});
   expect(await resolve(dir)).toEqual({
     status: 'unauthorized',
-    message: `Registry ${server.host} requires credentials for team/app, and the Docker config in ${dir} has none for ${server.host}.`,
+    message: `Registry ${server.host} requires credentials for team/app, and the Docker config in ${dir} has none for ${server.host}. Run \`docker login ${server.host}\` (or add a credential helper) to give the resolver credentials.`,
   });
 });
 
