@@ -51,19 +51,26 @@ function decodeAuth(auth: string): { username: string; password: string } | unde
 /** Runs `docker-credential-NAME get`; undefined when the helper has nothing for the server or fails. */
 function runHelper(name: string, serverUrl: string, timeoutMs: number): Promise<RegistryCredential | undefined> {
   const program = `docker-credential-${name}`;
+  // A helper is a program on PATH, named by a word: never a path the config could point anywhere.
+  if (!/^[\w.-]+$/.test(name)) return Promise.resolve(undefined);
   return new Promise((resolve) => {
-    const child = execFile(program, ['get'], { timeout: timeoutMs, maxBuffer: 1 << 20 }, (error, stdout) => {
-      if (error) return resolve(undefined);
-      try {
-        const answer = JSON.parse(stdout) as { Username?: unknown; Secret?: unknown };
-        if (typeof answer.Username === 'string' && typeof answer.Secret === 'string' && answer.Secret !== '') {
-          return resolve({ username: answer.Username, password: answer.Secret, source: program });
+    const child = execFile(
+      program,
+      ['get'],
+      { env: process.env, timeout: timeoutMs, maxBuffer: 1 << 20 },
+      (error, stdout) => {
+        if (error) return resolve(undefined);
+        try {
+          const answer = JSON.parse(stdout) as { Username?: unknown; Secret?: unknown };
+          if (typeof answer.Username === 'string' && typeof answer.Secret === 'string' && answer.Secret !== '') {
+            return resolve({ username: answer.Username, password: answer.Secret, source: program });
+          }
+        } catch {
+          // Not JSON: the helper has nothing useful for this server.
         }
-      } catch {
-        // Not JSON: the helper has nothing useful for this server.
-      }
-      resolve(undefined);
-    });
+        resolve(undefined);
+      },
+    );
     child.stdin?.on('error', () => undefined);
     child.stdin?.end(serverUrl);
   });

@@ -43,6 +43,12 @@ export interface ImageResolverOptions {
    */
   readonly mirrors?: Readonly<Record<string, string>>;
   /**
+   * When a mirror fails (down, refuses, lacks the image), ask the registry itself, as containerd and Docker do;
+   * false makes the mirror's answer final, for air-gapped networks where the registry cannot be reached.
+   * @default true
+   */
+  readonly mirrorFallback?: boolean;
+  /**
    * Registries spoken to over plain HTTP, as Docker's `insecure-registries`. Loopback hosts always are.
    * @default []
    */
@@ -116,6 +122,7 @@ export class ImageResolver {
   private readonly transport: RegistryTransport;
   private readonly mirrors: ReadonlyMap<string, string>;
   private readonly insecure: ReadonlySet<string>;
+  private readonly mirrorFallback: boolean;
   private readonly inFlight = new Map<string, Promise<ImageLookup>>();
 
   constructor(options: ImageResolverOptions = {}) {
@@ -127,6 +134,7 @@ export class ImageResolver {
       Object.entries(options.mirrors ?? {}).map(([registry, url]) => [registry, mirrorUrl(registry, url)]),
     );
     this.insecure = new Set(options.insecureRegistries ?? []);
+    this.mirrorFallback = options.mirrorFallback ?? true;
     this.transport = new RegistryTransport({
       credentials: new DockerCredentials(options.dockerConfigDir, options.credentialHelperTimeoutMs),
       concurrency: positive(options.concurrency ?? DEFAULT_CONCURRENCY, 'concurrency'),
@@ -176,6 +184,7 @@ export class ImageResolver {
           credentialKey: new URL(mirror).host,
           label: `Mirror ${mirror} of ${reference.registry}`,
         });
+        if (!this.mirrorFallback) return endpoints;
         break;
       }
     }

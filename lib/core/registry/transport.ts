@@ -63,6 +63,13 @@ function describeError(error: unknown, timeoutMs: number): string {
   return typeof message === 'string' ? message : String(error);
 }
 
+const ANONYMOUS = 'an anonymous token';
+
+/** What to do when a registry wants credentials the Docker config does not have. */
+function loginHint(endpoint: Endpoint): string {
+  return `Run \`docker login ${endpoint.credentialKey}\` (or add a credential helper) to give the resolver credentials.`;
+}
+
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class RegistryTransport {
@@ -87,7 +94,8 @@ export class RegistryTransport {
     const { authorization, what } = await this.authorize(endpoint, repository, response.headers);
     response = await this.send(endpoint, url, { Accept: accept, Authorization: authorization });
     if (response.status === 401) {
-      throw new LookupProblem('unauthorized', `${endpoint.label} refused ${what} for ${repository}.`);
+      const hint = what === ANONYMOUS ? ` ${loginHint(endpoint)}` : '';
+      throw new LookupProblem('unauthorized', `${endpoint.label} refused ${what} for ${repository}.${hint}`);
     }
     this.authorizations.set(key, authorization);
     return this.checkForbidden(endpoint, response);
@@ -114,14 +122,14 @@ export class RegistryTransport {
       const token = await this.token(endpoint, repository, bearer, credential);
       return {
         authorization: `Bearer ${token}`,
-        what: credential ? `the token got with ${credential.source}` : 'an anonymous token',
+        what: credential ? `the token got with ${credential.source}` : ANONYMOUS,
       };
     }
     if (basic) {
       if (!credential) {
         throw new LookupProblem(
           'unauthorized',
-          `${endpoint.label} requires credentials for ${repository}, and the Docker config in ${this.options.credentials.dir} has none for ${endpoint.credentialKey}.`,
+          `${endpoint.label} requires credentials for ${repository}, and the Docker config in ${this.options.credentials.dir} has none for ${endpoint.credentialKey}. ${loginHint(endpoint)}`,
         );
       }
       const basicValue = Buffer.from(`${credential.username}:${credential.password}`).toString('base64');
@@ -149,24 +157,24 @@ export class RegistryTransport {
     if (credential) {
       headers.Authorization = `Basic ${Buffer.from(`${credential.username}:${credential.password}`).toString('base64')}`;
     }
-    const realmLabel = `token service ${realm.origin}${realm.pathname} of ${endpoint.label}`;
+    const realmLabel = `The token service ${realm.origin}${realm.pathname} of ${endpoint.label}`;
     const response = await this.send({ ...endpoint, label: realmLabel }, realm.toString(), headers);
     if (response.status === 401 || response.status === 403) {
       const how = credential ? `the credentials from ${credential.source}` : 'an anonymous request';
-      throw new LookupProblem('unauthorized', `The ${realmLabel} refused ${how} (HTTP ${response.status}).`);
+      throw new LookupProblem('unauthorized', `${realmLabel} refused ${how} (HTTP ${response.status}).`);
     }
     if (response.status !== 200) {
-      throw new LookupProblem('unreachable', `The ${realmLabel} answered HTTP ${response.status}.`);
+      throw new LookupProblem('unreachable', `${realmLabel} answered HTTP ${response.status}.`);
     }
     let answer: { token?: unknown; access_token?: unknown };
     try {
       answer = JSON.parse(response.body.toString('utf8')) as typeof answer;
     } catch {
-      throw new LookupProblem('unauthorized', `The ${realmLabel} answered with no JSON token.`);
+      throw new LookupProblem('unauthorized', `${realmLabel} answered with no JSON token.`);
     }
     const token = typeof answer.token === 'string' ? answer.token : answer.access_token;
     if (typeof token !== 'string' || token === '') {
-      throw new LookupProblem('unauthorized', `The ${realmLabel} answered with no token.`);
+      throw new LookupProblem('unauthorized', `${realmLabel} answered with no token.`);
     }
     return token;
   }

@@ -17,6 +17,15 @@ export const REGISTRY_BINARY = process.env.DOCKER_REGISTRY_BINARY ?? '/usr/bin/d
 export interface RegistryServerOptions {
   /** Require Basic auth through an htpasswd file with this one user. */
   readonly htpasswd?: { readonly username: string; readonly password: string };
+  /** Require Bearer tokens from a token service (see token-server.ts), signed by the key of this certificate. */
+  readonly token?: {
+    readonly realm: string;
+    readonly service: string;
+    readonly issuer: string;
+    readonly certPath: string;
+  };
+  /** The Authorization header of this helper's own pushes to a repository, when the registry requires auth. */
+  readonly pushAuthorization?: (repository: string) => string;
 }
 
 export interface Blob {
@@ -95,7 +104,10 @@ export class RegistryServer {
           writeFileSync(path, `${htpasswdLine(this.options.htpasswd.username, this.options.htpasswd.password)}\n`);
           return `auth:\n  htpasswd:\n    realm: test-realm\n    path: ${path}\n`;
         })()
-      : '';
+      : this.options.token
+        ? `auth:\n  token:\n    realm: ${this.options.token.realm}\n    service: ${this.options.token.service}\n` +
+          `    issuer: ${this.options.token.issuer}\n    rootcertbundle: ${this.options.token.certPath}\n`
+        : '';
     const config = join(this.dir, 'config.yml');
     writeFileSync(
       config,
@@ -143,7 +155,8 @@ export class RegistryServer {
     rmSync(this.dir, { recursive: true, force: true });
   }
 
-  private headers(extra: Record<string, string> = {}): Record<string, string> {
+  private headers(repository: string, extra: Record<string, string> = {}): Record<string, string> {
+    if (this.options.pushAuthorization) return { ...extra, Authorization: this.options.pushAuthorization(repository) };
     const credentials = this.options.htpasswd;
     return credentials
       ? {
@@ -158,14 +171,14 @@ export class RegistryServer {
     const digest = digestOf(body);
     const start = await fetch(`${this.url}/v2/${repository}/blobs/uploads/`, {
       method: 'POST',
-      headers: this.headers(),
+      headers: this.headers(repository),
     });
     if (start.status !== 202) throw new Error(`blob upload start: HTTP ${start.status} ${await start.text()}`);
     const location = new URL(start.headers.get('location')!, this.url);
     location.searchParams.set('digest', digest);
     const put = await fetch(location, {
       method: 'PUT',
-      headers: this.headers({ 'Content-Type': 'application/octet-stream' }),
+      headers: this.headers(repository, { 'Content-Type': 'application/octet-stream' }),
       body,
     });
     if (put.status !== 201) throw new Error(`blob upload: HTTP ${put.status} ${await put.text()}`);
@@ -178,7 +191,7 @@ export class RegistryServer {
     const digest = digestOf(body);
     const response = await fetch(`${this.url}/v2/${repository}/manifests/${tag ?? digest}`, {
       method: 'PUT',
-      headers: this.headers({ 'Content-Type': mediaType }),
+      headers: this.headers(repository, { 'Content-Type': mediaType }),
       body,
     });
     if (response.status !== 201) throw new Error(`manifest push: HTTP ${response.status} ${await response.text()}`);

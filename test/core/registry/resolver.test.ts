@@ -3,6 +3,7 @@
  * manifest shape, digests, 404s, a mirror, the disk cache and offline mode, and a registry that stops or hangs.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -159,7 +160,9 @@ describe('not found', () => {
 });
 
 test('a mirror of docker.io serves library/ images (Docker Hub shorthand)', async () => {
-  const facts = found(await resolver({ mirrors: { 'docker.io': server.url }, retries: 0 }).resolve('busybox:1.36'));
+  const facts = found(
+    await resolver({ mirrors: { 'docker.io': server.url }, mirrorFallback: false }).resolve('busybox:1.36'),
+  );
   expect(facts).toMatchObject({
     reference: 'docker.io/library/busybox:1.36',
     registry: 'docker.io',
@@ -190,6 +193,10 @@ describe('cache, offline, and a registry that goes away', () => {
     await server.stop();
     const offline = resolver({ cacheDir, offline: true });
     expect(await offline.resolve(`${server.host}/team/iis:ltsc2019`)).toEqual(online);
+    // Offline, a tag answer is used however old it is.
+    expect(
+      await resolver({ cacheDir, offline: true, tagTtlMs: 1 }).resolve(`${server.host}/team/iis:ltsc2019`),
+    ).toEqual(online);
     expect(await offline.resolve(`${server.host}/team/app:multi`)).toEqual(index);
     expect(await offline.resolve(`${server.host}/team/app@${multi.digest}`)).toEqual({
       ...index,
@@ -236,4 +243,94 @@ test('a registry that accepts connections and never answers times out', async ()
     sockets.forEach((socket) => socket.destroy());
     await new Promise((resolve) => silent.close(resolve));
   }
+});
+
+/**
+ * A proxy in front of the registry that answers the first requests with the given statuses, then forwards, and
+ * counts how many requests it holds at once (each held `delayMs`).
+ */
+async function proxy(failures: number[], delayMs = 0) {
+  const state = { requests: 0, inFlight: 0, maxInFlight: 0 };
+  const queue = [...failures];
+  const front = createHttpServer((request, response) => {
+    state.requests++;
+    state.inFlight++;
+    state.maxInFlight = Math.max(state.maxInFlight, state.inFlight);
+    const failure = queue.shift();
+    setTimeout(() => {
+      const done = () => state.inFlight--;
+      if (failure !== undefined) {
+        response.writeHead(failure).end();
+        return done();
+      }
+      fetch(`${server.url}${request.url}`, { headers: { accept: String(request.headers.accept ?? '*/*') } })
+        .then(async (answer) => {
+          response.writeHead(answer.status, { 'Content-Type': answer.headers.get('content-type') ?? '' });
+          response.end(Buffer.from(await answer.arrayBuffer()));
+        })
+        .catch(() => response.writeHead(502).end())
+        .finally(done);
+    }, delayMs);
+  });
+  await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+  const { port } = front.address() as { port: number };
+  return { state, url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => front.close(resolve)) };
+}
+
+describe('retries and the concurrency bound', () => {
+  test('a 503 and a 429 are retried with backoff, and the lookup succeeds', async () => {
+    const front = await proxy([503, 429]);
+    try {
+      const lookup = await resolver({ mirrors: { 'docker.io': front.url }, mirrorFallback: false, retries: 2 }).resolve(
+        'busybox:1.36',
+      );
+      expect(found(lookup).platforms[0]?.os).toBe('linux');
+      expect(front.state.requests).toBe(4); // two failures, the manifest, the config
+    } finally {
+      await front.close();
+    }
+  });
+
+  test('more 5xx than retries: unreachable, saying what the registry answered', async () => {
+    const front = await proxy([500, 502, 503, 504]);
+    try {
+      const lookup = await resolver({ mirrors: { 'docker.io': front.url }, mirrorFallback: false, retries: 1 }).resolve(
+        'busybox:1.36',
+      );
+      expect(lookup).toEqual({
+        status: 'unreachable',
+        message: `Mirror ${front.url} of docker.io answered HTTP 502 after 2 tries.`,
+      });
+    } finally {
+      await front.close();
+    }
+  });
+
+  test('a mirror that fails falls back to the registry itself, unless told not to', async () => {
+    const front = await proxy([404, 404, 404, 404]);
+    try {
+      const mirrors = { [server.host]: front.url };
+      found(await resolver({ mirrors }).resolve(`${server.host}/team/app:multi`));
+      expect(await resolver({ mirrors, mirrorFallback: false }).resolve(`${server.host}/team/app:multi`)).toEqual({
+        status: 'not-found',
+        message: `Mirror ${front.url} of ${server.host} has no tag multi in team/app.`,
+      });
+      expect(front.state.requests).toBe(4); // each lookup: the manifest's 404, and the tag list's
+    } finally {
+      await front.close();
+    }
+  });
+
+  test('requests in flight never exceed the bound', async () => {
+    const front = await proxy([], 30);
+    try {
+      const shared = resolver({ mirrors: { 'docker.io': front.url }, mirrorFallback: false, concurrency: 3 });
+      const refs = ['busybox:1.36', 'team/app:multi', 'team/legacy:list', 'team/iis:ltsc2019', 'team/app:nope'];
+      const lookups = await Promise.all(refs.map((ref) => shared.resolve(ref)));
+      expect(lookups.map((lookup) => lookup.status)).toEqual(['found', 'found', 'found', 'found', 'not-found']);
+      expect(front.state.maxInFlight).toBe(3);
+    } finally {
+      await front.close();
+    }
+  });
 });
