@@ -7,6 +7,7 @@ import type { Bench } from './harness';
 export const BENCHES: Readonly<Record<string, () => Promise<{ default: Bench }>>> = {
   lint: () => import('./lint.bench'),
   'lint-large': () => import('./lint-large.bench'),
+  'lint-resolve': () => import('./lint-resolve.bench'),
   fix: () => import('./fix.bench'),
   synth: () => import('./synth.bench'),
   'synth-fresh': () => import('./synth-fresh.bench'),

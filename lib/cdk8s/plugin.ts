@@ -30,7 +30,8 @@ import {
   type ValidateOptions,
 } from '../core/validate';
 import { formatPath } from '../core/validate/loader';
-import { readSettings } from '../core/validate/settings';
+import { readSettings, type EngineSettings } from '../core/validate/settings';
+import { resolveImageLookups } from '../core/registry';
 import { isRecord } from '../core/validate/util';
 import { loadConfig, mergeSettings } from '../core/config';
 import { isWindowsImage } from '../core/images';
@@ -108,6 +109,19 @@ export interface WindowsValidationProperties {
    * @default - `.k8s-windows.yaml` found from the working directory upward (or `K8S_WINDOWS_CONFIG`); none if absent
    */
   readonly config?: string;
+  /**
+   * Ask the registries about every image the app names (platforms, Windows builds, user) and judge them by that
+   * (the image rules that need it are marked so in `k8s-windows rules`). `offline`, `registryMirrors` and
+   * `imageCache` work as in the config file.
+   * @default false
+   */
+  readonly resolveImages?: boolean;
+  /** Answer image questions from the cache only. @default false */
+  readonly offline?: boolean;
+  /** Registry mirrors by host (`docker.io: https://mirror.example`). @default {} */
+  readonly registryMirrors?: Readonly<Record<string, string>>;
+  /** Where image answers are cached. @default - the platform's cache directory */
+  readonly imageCache?: string;
 }
 
 const DEFAULT_FAIL_ON: Severity = 'error'; // errors are what the API server or the node rejects (DESIGN: Validation)
@@ -116,7 +130,7 @@ const DEFAULT_FAIL_ON: Severity = 'error'; // errors are what the API server or 
  * Checks the properties from `cdk8s.yaml` (untyped YAML) with the engine's settings reader, over the config file,
  * into engine options.
  */
-function resolveProperties(raw: unknown): { options: ValidateOptions; failOn: Severity } {
+function resolveProperties(raw: unknown): { options: ValidateOptions; failOn: Severity; settings: EngineSettings } {
   const configPath = isRecord(raw) && typeof raw.config === 'string' ? raw.config : undefined;
   const rest = isRecord(raw) ? Object.fromEntries(Object.entries(raw).filter(([k]) => k !== 'config')) : raw;
   const { settings: own, issues } = readSettings(rest, 'properties', [
@@ -126,6 +140,10 @@ function resolveProperties(raw: unknown): { options: ValidateOptions; failOn: Se
     'cloud',
     'failOn',
     'suppressions',
+    'resolveImages',
+    'offline',
+    'registryMirrors',
+    'imageCache',
   ]);
   const config = loadConfig({
     cwd: process.cwd(),
@@ -153,6 +171,7 @@ function resolveProperties(raw: unknown): { options: ValidateOptions; failOn: Se
       ...(settings.suppressions !== undefined ? { suppressions: settings.suppressions } : {}),
     },
     failOn: settings.failOn ?? DEFAULT_FAIL_ON,
+    settings,
   };
 }
 
@@ -263,11 +282,13 @@ export function constructEntry(major: number | undefined): string {
  */
 export class WindowsValidation {
   private readonly options: ValidateOptions;
+  private readonly settings: EngineSettings;
   private readonly failOn: Severity;
 
   constructor(properties: WindowsValidationProperties | Record<string, unknown> = {}) {
     const resolved = resolveProperties(properties);
     this.options = resolved.options;
+    this.settings = resolved.settings;
     this.failOn = resolved.failOn;
   }
 
@@ -288,7 +309,8 @@ export class WindowsValidation {
       for (const obj of loaded) objects.push(obj);
     }
 
-    const diagnostics = validateManifests(objects, this.options);
+    const images = await resolveImageLookups(objects, this.settings);
+    const diagnostics = validateManifests(objects, images !== undefined ? { ...this.options, images } : this.options);
     const counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
     const authors = objects.map(authorOf);
     // A plain cdk8s-plus workload on a Windows image gets one answer (use the k8s-windows construct) instead of

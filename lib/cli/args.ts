@@ -10,7 +10,7 @@ import type { Taint } from '../core/target';
 import { CLOUDS, type Cloud } from '../core/cloud-gates';
 import type { RuleSetting } from '../core/validate/types';
 import { closeMatches, unknownRuleFix } from '../core/suggest';
-import { RULE_SETTINGS } from '../core/validate/settings';
+import { readMirrors, RULE_SETTINGS } from '../core/validate/settings';
 
 /** Output formats of `lint`. */
 export const LINT_FORMATS = ['text', 'json', 'sarif'] as const;
@@ -41,6 +41,14 @@ export interface RunPolicy {
   readonly failOn?: FailOn;
   /** `--max-warnings N`: fail when more warnings than N are left. @default - no limit */
   readonly maxWarnings?: number;
+  /** `--resolve-images`: ask the registries about every image. @default false */
+  readonly resolveImages: boolean;
+  /** `--offline`: answer image questions from the cache only. @default false */
+  readonly offline: boolean;
+  /** `--registry-mirror HOST=URL`, repeatable. @default {} */
+  readonly registryMirrors: Readonly<Record<string, string>>;
+  /** `--image-cache DIR`. @default - the platform's cache directory */
+  readonly imageCache?: string;
 }
 
 export type CommandName = 'lint' | 'fix' | 'rules';
@@ -142,6 +150,10 @@ const POLICY_OPTIONS = {
   'no-config': { type: 'boolean' },
   'fail-on': { type: 'string' },
   'max-warnings': { type: 'string' },
+  'resolve-images': { type: 'boolean' },
+  offline: { type: 'boolean' },
+  'registry-mirror': { type: 'string', multiple: true },
+  'image-cache': { type: 'string' },
 } as const satisfies Record<string, OptionSpec>;
 
 const LINT_OPTIONS = {
@@ -275,9 +287,20 @@ function parsePolicy(
     'no-config'?: boolean;
     'fail-on'?: string;
     'max-warnings'?: string;
+    'resolve-images'?: boolean;
+    offline?: boolean;
+    'registry-mirror'?: string[];
+    'image-cache'?: string;
   },
   problems: string[],
 ): RunPolicy {
+  const mirrorIssues: { path: string; message: string; fix?: string }[] = [];
+  const registryMirrors = readMirrors(values['registry-mirror'] ?? [], '--registry-mirror', mirrorIssues) ?? {};
+  for (const i of mirrorIssues) problems.push(`${i.path}: ${i.message}${i.fix ? ` ${i.fix}` : ''}`);
+  if (values.offline === true && values['resolve-images'] !== true) {
+    problems.push('--offline answers --resolve-images from the cache: give --resolve-images too.');
+  }
+  const imageCache = values['image-cache'];
   const noConfig = values['no-config'] === true;
   if (noConfig && values.config !== undefined) problems.push('--config and --no-config: give one of them.');
   const failOn = values['fail-on'];
@@ -289,6 +312,10 @@ function parsePolicy(
   }
   return {
     noConfig,
+    resolveImages: values['resolve-images'] === true,
+    offline: values.offline === true,
+    registryMirrors,
+    ...(imageCache !== undefined ? { imageCache } : {}),
     ...(values.config !== undefined ? { config: values.config } : {}),
     ...(failOn !== undefined && isOneOf(failOn, FAIL_ON) ? { failOn } : {}),
     ...(maxWarnings !== undefined ? { maxWarnings } : {}),

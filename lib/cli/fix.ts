@@ -9,7 +9,8 @@ import * as path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import { parseDocument } from 'yaml';
 import { fixManifestSet, type FixChange, type FixOptions, type FixRefusal, type FixSetResult } from '../core/fix';
-import { RULES } from '../core/validate';
+import { loadManifestsWithErrors, RULES } from '../core/validate';
+import { resolveImageLookups } from '../core/registry';
 import { mergeSettings } from '../core/config';
 import { readSettings, validateOptionsOf, type EngineSettings } from '../core/validate/settings';
 import type { Diagnostic } from '../core/validate/types';
@@ -52,13 +53,18 @@ export async function runFix(command: FixCommand, io: CliIO): Promise<number> {
   const { read, problems } = await readInputs(command, io, ignored);
   if (command.krm) return runKrm(read[0]?.text, problems, settings, io);
 
+  // --resolve-images: the registries' answers first, so the image rules and their fixers can read them.
+  const images = await resolveImageLookups(
+    read.flatMap((r) => loadManifestsWithErrors(r.text).objects),
+    settings,
+  );
   const result = fixManifestSet(
     read.map(({ input, text, display }) => ({
       text,
       source: display,
       manifestsOnly: input.kind === 'file' && input.discovered,
     })),
-    optionsOf(settings),
+    { ...optionsOf(settings), ...(images !== undefined ? { images } : {}) },
   );
   read.forEach(({ input, display }, i) => {
     if (input.kind !== 'stdin' || command.allowEmpty || result.objectCounts[i] > 0) return;
@@ -304,8 +310,8 @@ class KrmError extends Error {}
  * over the command line's and the config file's, read by the engine's one settings reader: tolerations, cloud,
  * windowsRelease, kubernetesVersion, runtimeClassName, pinLinux, rules, suppressions.
  */
-function krmOptions(functionConfig: unknown, base: EngineSettings): FixOptions {
-  if (!isRecord(functionConfig)) return optionsOf(base);
+function krmSettings(functionConfig: unknown, base: EngineSettings): EngineSettings {
+  if (!isRecord(functionConfig)) return base;
   const [where, raw] = isRecord(functionConfig.spec)
     ? ['functionConfig.spec', functionConfig.spec]
     : isRecord(functionConfig.data)
@@ -320,11 +326,15 @@ function krmOptions(functionConfig: unknown, base: EngineSettings): FixOptions {
     'runtimeClassName',
     'pinLinux',
     'suppressions',
+    'resolveImages',
+    'offline',
+    'registryMirrors',
+    'imageCache',
   ]);
   if (issues.length > 0) {
     throw new KrmError(issues.map((i) => `${i.path}: ${i.message}${i.fix ? ` ${i.fix}` : ''}`).join(' '));
   }
-  return optionsOf(mergeSettings(base, settings));
+  return mergeSettings(base, settings);
 }
 
 /** One KRM result (functions spec severities: error, warning, info) about the field at `path` of a resource. */
@@ -347,7 +357,12 @@ function krmResult(
   };
 }
 
-function runKrm(text: string | undefined, problems: readonly InputProblem[], base: EngineSettings, io: CliIO): number {
+async function runKrm(
+  text: string | undefined,
+  problems: readonly InputProblem[],
+  base: EngineSettings,
+  io: CliIO,
+): Promise<number> {
   try {
     if (text === undefined || problems.length > 0) {
       throw new KrmError(problems.map(describeProblem).join('; ') || 'no ResourceList on standard input.');
@@ -361,8 +376,12 @@ function runKrm(text: string | undefined, problems: readonly InputProblem[], bas
         `standard input is not a KRM ${RESOURCE_LIST_KIND} (kind: ${RESOURCE_LIST_KIND}, items: [...]). Kustomize sends one to exec functions; run without --krm for plain manifests.`,
       );
     }
-    const options = krmOptions(value.functionConfig, base);
-    const result = fixManifestSet([{ text, source: RESOURCE_LIST_KIND }], options);
+    const settings = krmSettings(value.functionConfig, base);
+    const images = await resolveImageLookups(loadManifestsWithErrors(text).objects, settings);
+    const result = fixManifestSet([{ text, source: RESOURCE_LIST_KIND }], {
+      ...optionsOf(settings),
+      ...(images !== undefined ? { images } : {}),
+    });
     const out = parseDocument(result.texts[0], { prettyErrors: false });
     const results = [
       ...result.changes.map((c) => krmResult(`fixed: ${c.message}`, 'info', c.resource, c.path)),

@@ -33,11 +33,18 @@ const POLICY_OPTIONS = `  -c, --config <file>              the config file (defa
                                    directory or the nearest directory above it; or $${CONFIG_ENV})
   --no-config                      read no config file
   --fail-on <error|warning|info>   the lowest severity that fails the run (default: error)
-  --max-warnings <n>               fail when more than n warnings are left`;
+  --max-warnings <n>               fail when more than n warnings are left
+  --resolve-images                 ask each image's registry for its platforms, builds and user
+                                   (Docker config credentials and helpers; off by default)
+  --offline                        with --resolve-images: answer from the cache only
+  --registry-mirror <host=url>     a mirror for a registry (docker.io=https://mirror:5000; repeatable)
+  --image-cache <dir>              where registry answers are cached (default: the platform's cache
+                                   directory, ~/.cache/k8s-windows on Linux)`;
 
 const CONFIG = `Config file (${CONFIG_FILE_NAMES[0]}; the command line wins over it, rule by rule):
   rules: {<rule>: off|error|warning|info}    cloud, kubernetesVersion, windowsRelease, failOn,
-  maxWarnings, tolerations, runtimeClassName, pinLinux (as the options), and
+  maxWarnings, tolerations, runtimeClassName, pinLinux, resolveImages, offline, imageCache,
+  registryMirrors: {<host>: <url>} (as the options), and
   ignore: [<glob relative to the file>]      files lint and fix leave alone
   suppressions: [{rules: [<rule>], kind, namespace, name (globs), reason: <why>}]
 

@@ -16,6 +16,7 @@ import { helpText } from './help';
 import { createLocator, type LoadedObject, type LocatedDiagnostic } from './locate';
 import { packageInfo, TOOL_NAME } from './package-info';
 import { ConfigError, failsRun, resolveRunSettings } from './settings';
+import { resolveImageLookups } from '../core/registry';
 
 /** Anything with `write(string)`: a process stream, or a test sink. */
 export interface OutputSink {
@@ -131,10 +132,13 @@ async function runLint(command: LintCommand, io: CliIO): Promise<number> {
     problems.push(...loadProblems(errors, text, display));
   }
 
-  const all = validateManifests(
-    loaded.map((l) => l.object),
-    { ...validateOptionsOf(settings), includeSuppressed: true },
-  );
+  const objects = loaded.map((l) => l.object);
+  const images = await resolveImageLookups(objects, settings);
+  const all = validateManifests(objects, {
+    ...validateOptionsOf(settings),
+    ...(images !== undefined ? { images } : {}),
+    includeSuppressed: true,
+  });
   const reported = all.filter((d) => d.suppression?.honoured !== true);
   const suppressed = all.filter((d) => d.suppression?.honoured === true);
   const shown = command.quiet ? reported.filter((d) => d.severity === 'error') : reported;

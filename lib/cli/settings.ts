@@ -43,6 +43,10 @@ function commandSettings(command: LintCommand | FixCommand): EngineSettings {
     ...(command.cloud !== undefined ? { cloud: command.cloud } : {}),
     ...(command.failOn !== undefined ? { failOn: command.failOn } : {}),
     ...(command.maxWarnings !== undefined ? { maxWarnings: command.maxWarnings } : {}),
+    ...(command.resolveImages ? { resolveImages: true } : {}),
+    ...(command.offline ? { offline: true } : {}),
+    ...(Object.keys(command.registryMirrors).length > 0 ? { registryMirrors: command.registryMirrors } : {}),
+    ...(command.imageCache !== undefined ? { imageCache: command.imageCache } : {}),
     ...fix,
   };
 }

@@ -31,6 +31,10 @@ export const CONFIG_SETTINGS: readonly SettingName[] = [
   'tolerations',
   'runtimeClassName',
   'pinLinux',
+  'resolveImages',
+  'offline',
+  'registryMirrors',
+  'imageCache',
 ];
 
 const ROOT = 'config';
@@ -135,6 +139,7 @@ export function mergeSettings(base: EngineSettings | undefined, own: EngineSetti
   const suppressions = [...(base.suppressions ?? []), ...(own.suppressions ?? [])];
   const ignore = [...(base.ignore ?? []), ...(own.ignore ?? [])];
   const tolerations = [...(base.tolerations ?? []), ...(own.tolerations ?? [])];
+  const registryMirrors = { ...(base.registryMirrors ?? {}), ...(own.registryMirrors ?? {}) };
   return {
     ...base,
     ...own,
@@ -142,5 +147,6 @@ export function mergeSettings(base: EngineSettings | undefined, own: EngineSetti
     ...(suppressions.length > 0 ? { suppressions } : {}),
     ...(ignore.length > 0 ? { ignore } : {}),
     ...(tolerations.length > 0 ? { tolerations } : {}),
+    ...(Object.keys(registryMirrors).length > 0 ? { registryMirrors } : {}),
   };
 }

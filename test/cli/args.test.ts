@@ -18,6 +18,9 @@ describe('parseCommand', () => {
     expect(parseCommand(['lint', 'a.yaml', '-', 'dir'], IDS)).toEqual({
       kind: 'lint',
       noConfig: false,
+      resolveImages: false,
+      offline: false,
+      registryMirrors: {},
       inputs: ['a.yaml', '-', 'dir'],
       format: 'text',
       rules: {},
@@ -53,6 +56,9 @@ describe('parseCommand', () => {
     ).toEqual({
       kind: 'lint',
       noConfig: false,
+      resolveImages: false,
+      offline: false,
+      registryMirrors: {},
       inputs: ['x.yaml'],
       format: 'sarif',
       rules: { 'windows-host-network': 'off', 'image-floating-tag': 'off', 'windows-forbidden-field': 'warning' },

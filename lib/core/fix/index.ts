@@ -20,6 +20,7 @@ import { analyzePod, type PodFacts } from '../validate/pod';
 import { resourceRef } from '../validate/report';
 import { Suppressions } from '../validate/suppressions';
 import type { Diagnostic, ResourceRef, RuleSetting } from '../validate/types';
+import type { ImageLookups } from '../validate/image-facts';
 import { isRecord, show } from '../validate/util';
 import { applyEdit, checkEdit, parseText, renderText, type ParsedText } from './document';
 import { FIXERS, TARGET_FIXERS } from './fixers';
@@ -131,7 +132,13 @@ export function fixManifestSet(inputs: readonly FixInputText[], options: FixOpti
     const loc = locatePodSpec(obj);
     if (!loc) return;
     const pod = analyzePod(obj, loc, index, options);
-    const edits = editsFor(pod, byObject.get(i) ?? [], target, active(options.rules, suppressions.of(obj, loc)));
+    const edits = editsFor(
+      pod,
+      byObject.get(i) ?? [],
+      target,
+      active(options.rules, suppressions.of(obj, loc)),
+      options.images,
+    );
     if (edits.length === 0) return;
     const resource = resourceRef(obj);
     const refuse = (ruleId: string, path: string, reason: string) =>
@@ -243,6 +250,7 @@ function editsFor(
   diagnostics: readonly Diagnostic[],
   target: FixTarget,
   isActive: (ruleId: string) => boolean,
+  images: ImageLookups | undefined,
 ): PlannedEdit[] {
   const out: PlannedEdit[] = [];
   const seen = new Set<string>();
@@ -254,7 +262,7 @@ function editsFor(
   };
   for (const d of diagnostics) {
     const fixer = FIXERS.get(d.ruleId);
-    if (fixer) for (const e of fixer({ diagnostic: d, pod, target })) add(e, d.ruleId);
+    if (fixer) for (const e of fixer({ diagnostic: d, pod, target, images })) add(e, d.ruleId);
   }
   if (!pod.windows) return out;
   // Each rule's own fixes toward the user's target (taints, release), made on every Windows pod where it is on.

@@ -45,6 +45,11 @@ import imageBuildUnpinned from './image-build-unpinned';
 import imageFloatingTag from './image-floating-tag';
 import imageLegacyRepository from './image-legacy-repository';
 import imageSac from './image-sac';
+import imageNotFound from './image-not-found';
+import imageUnresolved from './image-unresolved';
+import imageOsMissing from './image-os-missing';
+import imageBuildUnavailable from './image-build-unavailable';
+import imageSingleBuild from './image-single-build';
 import imageHostprocessOnly from './image-hostprocess-only';
 import windowsRunAsNonRootImageUser from './windows-run-as-non-root-image-user';
 import inputInvalidDocument from './input-invalid-document';
@@ -130,6 +135,11 @@ export const RULE_MODULES = [
   imageBuildUnpinned,
   imageLegacyRepository,
   imageHostprocessOnly,
+  imageNotFound,
+  imageOsMissing,
+  imageBuildUnavailable,
+  imageSingleBuild,
+  imageUnresolved,
   imageFloatingTag,
   windowsReleaseSupport,
   windowsHostNetwork,

@@ -21,10 +21,17 @@ export default defineRule({
     docs: 'https://kubernetes.io/docs/tasks/configure-pod-container/configure-runasusername/',
     severityReason:
       "Either the kubelet refuses the container or runAsNonRoot is silently not enforced; which one depends on the image's config, which the manifest does not show.",
+    cases: [
+      {
+        name: 'image-admin',
+        severity: 'error',
+        when: 'With --resolve-images, the image config says User: ContainerAdministrator: the kubelet refuses the container.',
+      },
+    ],
   },
   check: {
     scope: 'pod',
-    run(p, _context, report) {
+    run(p, { options }, report) {
       if (!p.windows) return;
       const podSc = rec(p.spec, 'securityContext');
       for (const c of p.containers) {
@@ -32,11 +39,31 @@ export default defineRule({
         const sc = rec(c.c, 'securityContext');
         const nonRoot = sc?.runAsNonRoot ?? podSc?.runAsNonRoot;
         if (nonRoot !== true) continue;
-        const user = rec(sc, 'windowsOptions')?.runAsUserName ?? rec(podSc, 'windowsOptions')?.runAsUserName;
-        if (user !== undefined && user !== null) continue;
+        const named = rec(sc, 'windowsOptions')?.runAsUserName ?? rec(podSc, 'windowsOptions')?.runAsUserName;
+        if (named !== undefined && named !== null) continue;
+        const path = join(c.path, 'securityContext.windowsOptions.runAsUserName');
+        const lookup = options.images?.[c.c.image];
+        const user = lookup?.status === 'found' ? lookup.facts.user : undefined;
+        // The registry's word on the image user, where it was asked: refused, run unchecked, or fine.
+        if (user !== undefined) {
+          if (user === 'ContainerAdministrator') {
+            report(
+              path,
+              `${c.path} runs '${c.c.image}', whose image user is ContainerAdministrator, with runAsNonRoot: true and no runAsUserName: the kubelet refuses the container (CreateContainerConfigError: "will break non-root policy").`,
+              'Set securityContext.windowsOptions.runAsUserName: ContainerUser, or drop runAsNonRoot.',
+              'image-admin',
+            );
+          } else if (user === '') {
+            report(
+              path,
+              `${c.path} runs '${c.c.image}', whose image names no user, with runAsNonRoot: true and no runAsUserName: the kubelet lets it run, as the base image's default user (ContainerAdministrator on Server Core), so runAsNonRoot is not enforced.`,
+              'Set securityContext.windowsOptions.runAsUserName: ContainerUser, so the non-root choice is explicit and checked.',
+            );
+          }
+          continue;
+        }
         const ref = parseImageReference(c.c.image);
         if (!ref || !isServerCoreImage(ref)) continue;
-        const path = join(c.path, 'securityContext.windowsOptions.runAsUserName');
         report(
           path,
           `${c.path} runs '${c.c.image}', a Server Core based image whose user is ContainerAdministrator, with runAsNonRoot: true and no runAsUserName: the kubelet refuses the container (CreateContainerConfigError), or runs it as ContainerAdministrator unchecked when the image names no user.`,

@@ -9,6 +9,7 @@ import type { WindowsRelease } from '../releases';
 import type { PodFacts } from './pod';
 import type { RuleId } from './rules';
 import type { Diagnostic } from './types';
+import type { ImageLookups } from './image-facts';
 
 /** One edit, at an API-server path relative to the object (`spec.template.spec.nodeSelector[kubernetes.io/os]`). */
 export type FixEdit =
@@ -33,6 +34,8 @@ export interface FixInput {
   readonly diagnostic: Diagnostic;
   readonly pod: PodFacts;
   readonly target: FixTarget;
+  /** What registries said about the images (`fix --resolve-images`). */
+  readonly images?: ImageLookups;
 }
 
 /** Returns the edits that fix one finding with certainty, or `[]` when the fix is not certain. */

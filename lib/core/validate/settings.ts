@@ -24,6 +24,14 @@ export interface EngineSettings {
   readonly runtimeClassName?: string;
   /** Pin Linux pods of a mixed set (`fix`). */
   readonly pinLinux?: boolean;
+  /** Ask the registries about every image (platforms, builds, user): `--resolve-images`. */
+  readonly resolveImages?: boolean;
+  /** Answer image questions from the cache only: `--offline`. */
+  readonly offline?: boolean;
+  /** Mirrors by registry host (`docker.io`): `--registry-mirror HOST=URL`. */
+  readonly registryMirrors?: Readonly<Record<string, string>>;
+  /** Where image answers are cached: `--image-cache DIR`. */
+  readonly imageCache?: string;
   /** Lowest severity that fails the run. */
   readonly failOn?: Severity;
   /** Fail when more warnings than this are left (eslint's `--max-warnings`). */
@@ -205,6 +213,24 @@ export function readSettings(
         if (typeof value === 'string' && value !== '') out.runtimeClassName = value;
         else issues.push({ path: at(name), message: `${JSON.stringify(value)} is not a RuntimeClass name.` });
         break;
+      case 'resolveImages':
+      case 'offline': {
+        const flag =
+          value === true || value === 'true' ? true : value === false || value === 'false' ? false : undefined;
+        if (flag === undefined)
+          issues.push({ path: at(name), message: `${JSON.stringify(value)} is not true or false.` });
+        else out[setting] = flag;
+        break;
+      }
+      case 'registryMirrors': {
+        const mirrors = readMirrors(value, at(name), issues);
+        if (mirrors !== undefined) out.registryMirrors = mirrors;
+        break;
+      }
+      case 'imageCache':
+        if (typeof value === 'string' && value !== '') out.imageCache = value;
+        else issues.push({ path: at(name), message: `${JSON.stringify(value)} is not a directory.` });
+        break;
       case 'pinLinux':
         if (value === true || value === 'true') out.pinLinux = true;
         else if (value === false || value === 'false') out.pinLinux = false;
@@ -245,6 +271,44 @@ export function readSettings(
     }
   }
   return { settings: out, issues };
+}
+
+/** `registryMirrors: { docker.io: http://mirror:5000 }`, or `HOST=URL` strings (a ConfigMap's data, the CLI). */
+export function readMirrors(
+  value: unknown,
+  path: string,
+  issues: ValidationIssue[],
+): Record<string, string> | undefined {
+  const entries: [string, unknown][] = Array.isArray(value)
+    ? value.map((v): [string, unknown] => {
+        const text = String(v);
+        const eq = text.indexOf('=');
+        return eq > 0 ? [text.slice(0, eq), text.slice(eq + 1)] : [text, undefined];
+      })
+    : typeof value === 'object' && value !== null
+      ? Object.entries(value)
+      : [];
+  if (entries.length === 0 && !(typeof value === 'object' && value !== null)) {
+    issues.push({
+      path,
+      message: `${JSON.stringify(value)} is not a map of registry to mirror URL.`,
+      fix: "Write e.g. { docker.io: 'https://mirror.example:5000' }.",
+    });
+    return undefined;
+  }
+  const out: Record<string, string> = {};
+  for (const [host, url] of entries) {
+    if (typeof url !== 'string' || !/^https?:\/\/[^\s/]+/.test(url)) {
+      issues.push({
+        path: `${path}.${host}`,
+        message: `${JSON.stringify(url)} is not an http or https URL.`,
+        fix: "Write e.g. 'https://mirror.example:5000'.",
+      });
+      continue;
+    }
+    out[host] = url;
+  }
+  return out;
 }
 
 const SUPPRESSION_KEYS = ['rules', 'kind', 'namespace', 'name', 'reason'] as const;

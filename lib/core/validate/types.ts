@@ -2,6 +2,7 @@
 import type { Cloud } from '../cloud-gates';
 import type { ValidationIssue } from '../errors';
 import type { WindowsRelease } from '../releases';
+import type { ImageLookups } from './image-facts';
 
 export type Severity = 'error' | 'warning' | 'info';
 export const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
@@ -179,6 +180,12 @@ export interface ValidateOptions {
    * @default false
    */
   readonly includeSuppressed?: boolean;
+  /**
+   * What registries say about the images, by reference as written (`k8s-windows lint --resolve-images`, or
+   * `resolveImages` in code): the image rules then judge platforms, builds and users instead of tags.
+   * @default - none: images are judged by their tags
+   */
+  readonly images?: ImageLookups;
 }
 
 /**

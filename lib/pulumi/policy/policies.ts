@@ -18,6 +18,7 @@ import type {
 import { RULES_BY_ID, validateManifests } from '../../core/validate';
 import type { ValidationIssue } from '../../core/errors';
 import { CONFIG_SETTINGS, loadConfig } from '../../core/config';
+import { resolveImageLookups } from '../../core/registry';
 import { applyRuleSetting, readSettings, validateOptionsOf, type EngineSettings } from '../../core/validate/settings';
 import type { Diagnostic, ValidateOptions } from '../../core/validate/types';
 import { manifestOf, type StackManifest } from './manifests';
@@ -138,14 +139,23 @@ function kubernetesPolicy(level: Level, settings: () => PolicySettings): StackVa
         ? 'Kubernetes objects the API server would reject for Windows pods, or that cannot run on Windows nodes.'
         : 'Kubernetes objects that run on Windows badly or fragilely (warnings), and Windows advice.',
     enforcementLevel: level,
-    validateStack: (args: StackValidationArgs, reportViolation: ReportViolation) => {
+    validateStack: async (args: StackValidationArgs, reportViolation: ReportViolation) => {
       const resolved = settings();
       // A config problem is said once, by the mandatory policy, and the rest still runs on what could be read.
       if (level === 'mandatory') {
         for (const m of settingsProblems(POLICY_NAMES.kubernetes, args.getConfig<object>(), resolved))
           reportViolation(m);
       }
-      for (const { urn, diagnostic } of kubernetesDiagnostics(args.resources, validateOptionsOf(resolved.settings))) {
+      // resolveImages in the config: the registries' answers first, for the image rules.
+      const options = validateOptionsOf(resolved.settings);
+      const images = await resolveImageLookups(
+        args.resources.map(manifestOf).flatMap((m) => (m !== undefined ? [m.manifest] : [])),
+        resolved.settings,
+      );
+      for (const { urn, diagnostic } of kubernetesDiagnostics(
+        args.resources,
+        images ? { ...options, images } : options,
+      )) {
         if (wanted(level, diagnostic.severity)) reportViolation(formatDiagnostic(diagnostic), urn);
       }
     },

@@ -1,0 +1,48 @@
+/**
+ * image-build-unavailable: with `--resolve-images`, a Windows image with no entry for the build the pod is pinned to
+ * (or `--windows-release`). Process isolation needs the image build to equal the host's; Hyper-V also runs older
+ * ones (https://learn.microsoft.com/virtualization/windowscontainers/deploy-containers/version-compatibility).
+ */
+import { releaseForBuild, releaseInfo } from '../releases';
+import { resolvedImages, windowsBuilds } from '../validate/image-facts';
+import { VERSION_COMPAT } from './docs';
+import { defineRule } from './rule';
+
+/** `10.0.17763` < `10.0.20348`. */
+const buildNumber = (build: string): number => Number(build.split('.')[2]);
+
+export default defineRule({
+  meta: {
+    id: 'image-build-unavailable',
+    family: 'images',
+    defaultSeverity: 'error',
+    summary: 'A Windows image with no entry for the Windows build the pod runs on (with --resolve-images).',
+    rationale:
+      'A custom image built FROM servercore:ltsc2019 under a tag such as :v2 runs only on 2019 nodes: elsewhere "the container operating system does not match the host operating system".',
+    docs: VERSION_COMPAT,
+    severityReason: 'The container cannot start on the nodes the pod is pinned to.',
+  },
+  check: {
+    scope: 'pod',
+    run(p, { options }, report) {
+      if (!p.windows || p.pin === undefined) return;
+      const target = releaseInfo(p.pin.release).build;
+      for (const { path, image, lookup, hostProcess } of resolvedImages(p, options.images)) {
+        // HostProcess containers run on the host: their image need not match its build.
+        if (hostProcess || lookup.status !== 'found') continue;
+        const builds = windowsBuilds(lookup.facts);
+        if (builds.length === 0) continue; // no Windows entry: image-os-missing
+        const runs = builds.some((b) =>
+          p.isolation === 'hyperv' ? buildNumber(b) <= buildNumber(target) : b === target,
+        );
+        if (runs) continue;
+        const named = builds.map((b) => `${b}${releaseForBuild(b) ? ` (Windows Server ${releaseForBuild(b)})` : ''}`);
+        report(
+          path,
+          `${path} '${image}' is published for Windows build ${named.join(', ')} only, but the pod runs on ${target} (Windows Server ${p.pin.release}, ${p.pin.via}): "the container operating system does not match the host operating system".`,
+          `Rebuild the image FROM the ltsc${p.pin.release} base (or publish a multi-platform index covering ${target}), or pin the pod to ${named[0]}.`,
+        );
+      }
+    },
+  },
+});

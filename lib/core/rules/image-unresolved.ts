@@ -1,0 +1,46 @@
+/**
+ * image-unresolved: with `--resolve-images`, an image whose registry could not be asked (down, or refusing the
+ * credentials given): the image rules could not check it, so the run says so instead of passing it silently.
+ */
+import { resolvedImages } from '../validate/image-facts';
+import { defineRule } from './rule';
+
+export default defineRule({
+  meta: {
+    id: 'image-unresolved',
+    family: 'images',
+    defaultSeverity: 'info',
+    summary: 'An image the registry could not be asked about (with --resolve-images): unreachable or unauthorized.',
+    rationale: 'Its platforms, builds and user were not checked.',
+    docs: 'https://github.com/opencontainers/distribution-spec/blob/main/spec.md',
+    severityReason: 'Nothing is known to be wrong: the check could not run.',
+    cases: [
+      {
+        name: 'unauthorized',
+        severity: 'warning',
+        when: 'The registry refused the credentials this machine has; nodes without better ones fail the pull too.',
+      },
+    ],
+  },
+  check: {
+    scope: 'pod',
+    run(p, { options }, report) {
+      for (const { path, image, lookup } of resolvedImages(p, options.images)) {
+        if (lookup.status === 'unreachable') {
+          report(
+            path,
+            `${path} '${image}' was not checked: ${lookup.message}`,
+            'Run again when the registry answers, or without --offline.',
+          );
+        } else if (lookup.status === 'unauthorized') {
+          report(
+            path,
+            `${path} '${image}' was not checked: ${lookup.message}`,
+            'Log in to the registry (docker login, or a credential helper in the Docker config), and give the pods an imagePullSecret if the nodes have no credentials.',
+            'unauthorized',
+          );
+        }
+      }
+    },
+  },
+});
