@@ -87,3 +87,12 @@ export function imageReferencesOf(objects: readonly unknown[]): string[] {
   }
   return [...out];
 }
+
+/** Whether a lookup found an image published for Windows only: evidence that its pod is a Windows pod. */
+export function windowsOnly(lookup: ImageLookup | undefined): boolean {
+  return (
+    lookup?.status === 'found' &&
+    lookup.facts.platforms.length > 0 &&
+    lookup.facts.platforms.every((p) => p.os === 'windows')
+  );
+}

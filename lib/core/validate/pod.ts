@@ -4,6 +4,7 @@
  * and whether it is a HostProcess pod.
  */
 import { isWindowsImage } from '../images';
+import { windowsOnly } from './image-facts';
 import {
   AKS_OS_SKU_LABEL,
   ARCH_LABEL,
@@ -290,9 +291,16 @@ export function analyzePod(obj: Rec, loc: PodSpecLocation, index: SetIndex, opti
   } else {
     // A pod cannot mix Windows and Linux containers, so one Windows image makes it a Windows pod.
     const image = containers.find((c) => typeof c.c.image === 'string' && isWindowsImage(c.c.image) === true);
+    // With --resolve-images the registry knows what no name shows: an image published for Windows only.
+    const resolved = image
+      ? undefined
+      : containers.find((c) => typeof c.c.image === 'string' && windowsOnly(options.images?.[c.c.image]));
     if (image) {
       windows = true;
       evidence = `${image.path}.image '${String(image.c.image)}' is a Windows image`;
+    } else if (resolved) {
+      windows = true;
+      evidence = `${resolved.path}.image '${String(resolved.c.image)}' is published for Windows only (its registry says so)`;
     }
   }
 
