@@ -79,6 +79,12 @@ afterAll(async () => {
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
+test('without docker-registry the tests fail, saying how to install it', async () => {
+  await expect(RegistryServer.start({ binary: '/nonexistent/docker-registry' })).rejects.toThrow(
+    "/nonexistent/docker-registry is missing: the resolver tests need Debian's docker-registry (apt-get install -y docker-registry; .ci/run installs it).",
+  );
+});
+
 describe('manifest shapes', () => {
   test('an OCI image index lists each entry with its Windows build', async () => {
     const facts = found(await resolver().resolve(`${server.host}/team/app:multi`));
