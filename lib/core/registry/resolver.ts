@@ -53,6 +53,12 @@ export interface ImageResolverOptions {
    * @default []
    */
   readonly insecureRegistries?: readonly string[];
+  /**
+   * The operating systems (`windows`) whose index entries' configs are read too, so their platforms carry the
+   * image `user`: two more requests per entry when the cache does not have them.
+   * @default [] (an index's platforms come from the index alone)
+   */
+  readonly platformUsers?: readonly string[];
   /** Requests in flight at once, over all lookups. @default 8 */
   readonly concurrency?: number;
   /** Milliseconds one request may take. @default 10000 */
@@ -123,6 +129,7 @@ export class ImageResolver {
   private readonly mirrors: ReadonlyMap<string, string>;
   private readonly insecure: ReadonlySet<string>;
   private readonly mirrorFallback: boolean;
+  private readonly platformUsers: ReadonlySet<string>;
   private readonly inFlight = new Map<string, Promise<ImageLookup>>();
 
   constructor(options: ImageResolverOptions = {}) {
@@ -135,6 +142,7 @@ export class ImageResolver {
     );
     this.insecure = new Set(options.insecureRegistries ?? []);
     this.mirrorFallback = options.mirrorFallback ?? true;
+    this.platformUsers = new Set(options.platformUsers ?? []);
     this.transport = new RegistryTransport({
       credentials: new DockerCredentials(options.dockerConfigDir, options.credentialHelperTimeoutMs),
       concurrency: positive(options.concurrency ?? DEFAULT_CONCURRENCY, 'concurrency'),
@@ -359,29 +367,51 @@ export class ImageResolver {
       mediaType: manifest.mediaType,
     };
     if (manifest.mediaType === MEDIA_TYPES.ociIndex || manifest.mediaType === MEDIA_TYPES.dockerList) {
-      const platforms: ImagePlatform[] = [];
+      const platforms: Promise<ImagePlatform>[] = [];
       for (const entry of document.manifests ?? []) {
         const os = str(entry.platform?.os);
         const architecture = str(entry.platform?.architecture);
-        if (!os || !architecture || !str(entry.digest) || os === 'unknown') continue;
+        const digest = str(entry.digest);
+        if (!os || !architecture || !digest || os === 'unknown') continue;
+        const listed = platform(os, architecture, entry.platform?.variant, entry.platform?.['os.version'], digest);
         platforms.push(
-          platform(os, architecture, entry.platform?.variant, entry.platform?.['os.version'], entry.digest!),
+          this.platformUsers.has(os)
+            ? this.entryUser(reference, digest).then((user) => ({ ...listed, user }))
+            : Promise.resolve(listed),
         );
       }
-      return { ...base, platforms };
+      return { ...base, platforms: await Promise.all(platforms) };
     }
-    const configDigest = str(document.config?.digest);
-    if (!configDigest) throw new LookupProblem('not-found', `The manifest of ${reference.canonical} names no config.`);
-    const config = await this.config(reference, configDigest);
+    const config = await this.imageConfig(reference, document);
     const os = str(config.os) ?? 'unknown';
     const architecture = str(config.architecture) ?? 'unknown';
-    const user = str(config.config?.User);
+    const user = configUser(config);
     return {
       ...base,
-      platforms: [platform(os, architecture, config.variant, config['os.version'], manifest.digest)],
-      ...(user !== undefined ? { user } : {}),
+      platforms: [{ ...platform(os, architecture, config.variant, config['os.version'], manifest.digest), user }],
+      user,
     };
   }
+
+  private imageConfig(reference: RegistryImageReference, document: ManifestDocument): Promise<ImageConfig> {
+    const configDigest = str(document.config?.digest);
+    if (!configDigest) throw new LookupProblem('not-found', `The manifest of ${reference.canonical} names no config.`);
+    return this.config(reference, configDigest);
+  }
+
+  /** The user of one index entry's image config (the entry's manifest and config come by digest, cached forever). */
+  private async entryUser(reference: RegistryImageReference, digest: string): Promise<string> {
+    const { registry, repository } = reference;
+    const entry = { ...reference, tag: undefined, digest, canonical: `${registry}/${repository}@${digest}` };
+    const manifest = await this.manifest(entry);
+    const document = parseJson<ManifestDocument>(manifest.body, `The manifest of ${entry.canonical}`);
+    return configUser(await this.imageConfig(entry, document));
+  }
+}
+
+/** `config.User` verbatim; `''` when the image sets none. */
+function configUser(config: ImageConfig): string {
+  return typeof config.config?.User === 'string' ? config.config.User : '';
 }
 
 function platform(

@@ -41,7 +41,12 @@ beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'k8s-windows-resolver-'));
   server = await RegistryServer.start();
   win2019 = await server.pushImage('team/app', { os: 'windows', architecture: 'amd64', osVersion: WS2019 });
-  win2022 = await server.pushImage('team/app', { os: 'windows', architecture: 'amd64', osVersion: WS2022 });
+  win2022 = await server.pushImage('team/app', {
+    os: 'windows',
+    architecture: 'amd64',
+    osVersion: WS2022,
+    user: 'ContainerUser',
+  });
   linux = await server.pushImage('team/app', { os: 'linux', architecture: 'amd64' });
   multi = await server.pushIndex(
     'team/app',
@@ -116,7 +121,7 @@ describe('manifest shapes', () => {
     const facts = found(await resolver().resolve(`${server.host}/team/iis:ltsc2019`));
     expect(facts.mediaType).toBe(MEDIA_TYPES.dockerManifest);
     expect(facts.platforms).toEqual([
-      { os: 'windows', architecture: 'amd64', osVersion: WS2019, digest: facts.digest },
+      { os: 'windows', architecture: 'amd64', osVersion: WS2019, digest: facts.digest, user: 'ContainerAdministrator' },
     ]);
     expect(facts.user).toBe('ContainerAdministrator');
   });
@@ -124,8 +129,8 @@ describe('manifest shapes', () => {
   test('a Linux-only image', async () => {
     const facts = found(await resolver().resolve(`${server.host}/library/busybox:1.36`));
     expect(facts.mediaType).toBe(MEDIA_TYPES.ociManifest);
-    expect(facts.platforms).toEqual([{ os: 'linux', architecture: 'amd64', digest: facts.digest }]);
-    expect(facts.user).toBeUndefined();
+    expect(facts.platforms).toEqual([{ os: 'linux', architecture: 'amd64', digest: facts.digest, user: '' }]);
+    expect(facts.user).toBe(''); // read, and unset
   });
 
   test('a digest reference, of an index and of one of its entries', async () => {
@@ -134,8 +139,18 @@ describe('manifest shapes', () => {
     expect(index.platforms).toHaveLength(3);
     const entry = found(await resolver().resolve(`${server.host}/team/app@${win2022.digest}`));
     expect(entry.platforms).toEqual([
-      { os: 'windows', architecture: 'amd64', osVersion: WS2022, digest: win2022.digest },
+      { os: 'windows', architecture: 'amd64', osVersion: WS2022, digest: win2022.digest, user: 'ContainerUser' },
     ]);
+  });
+
+  test("platformUsers: an index's Windows entries carry their configs' users", async () => {
+    const facts = found(await resolver({ platformUsers: ['windows'] }).resolve(`${server.host}/team/app:multi`));
+    expect(facts.platforms.map((p) => [p.os, p.osVersion, p.user])).toEqual([
+      ['windows', WS2019, ''],
+      ['windows', WS2022, 'ContainerUser'],
+      ['linux', undefined, undefined],
+    ]);
+    expect(facts.user).toBeUndefined();
   });
 });
 
