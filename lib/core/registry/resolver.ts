@@ -208,13 +208,9 @@ export class ImageResolver {
   /** The manifest a reference names: from the cache when it can, else from the first endpoint that has it. */
   private async manifest(reference: RegistryImageReference): Promise<Manifest> {
     const { registry, repository, tag, digest } = reference;
-    const cachedDigest =
-      digest ??
-      (await this.cache
-        .getTag(registry, repository, tag!)
-        .then((entry) =>
-          entry && (this.offline || Date.now() - entry.storedAt < this.tagTtlMs) ? entry.digest : undefined,
-        ));
+    const tagEntry = digest ? undefined : await this.cache.getTag(registry, repository, tag!);
+    const fresh = tagEntry && (this.offline || Date.now() - tagEntry.storedAt < this.tagTtlMs);
+    const cachedDigest = digest ?? (fresh ? tagEntry.digest : undefined);
     if (cachedDigest) {
       const cached = await this.cache.getContent(cachedDigest);
       if (cached) return { digest: cachedDigest, ...cached };
@@ -224,6 +220,16 @@ export class ImageResolver {
         'unreachable',
         `Offline, and the cache in ${this.cacheDir} has no answer for ${reference.canonical}.`,
       );
+    }
+    if (tagEntry && !fresh) {
+      // An expired tag: a HEAD tells whether it still names the cached digest, and Docker Hub does not count a
+      // HEAD against its pull rate limit as it counts a GET.
+      const still = await this.fromEndpoints(reference, (endpoint) => this.headDigest(endpoint, reference));
+      const cached = still === tagEntry.digest ? await this.cache.getContent(still) : undefined;
+      if (cached) {
+        await this.cache.putTag(registry, repository, tag!, tagEntry.digest);
+        return { digest: tagEntry.digest, ...cached };
+      }
     }
     const manifest = await this.fromEndpoints(reference, (endpoint) => this.fetchManifest(endpoint, reference));
     await this.cache.putContent(manifest.digest, manifest);
@@ -252,6 +258,13 @@ export class ImageResolver {
       }
     }
     throw new LookupProblem('unreachable', `No endpoint for ${reference.registry}.`);
+  }
+
+  /** The digest a tag names now (`Docker-Content-Digest` of a HEAD), or undefined when the registry does not say. */
+  private async headDigest(endpoint: Endpoint, reference: RegistryImageReference): Promise<string | undefined> {
+    const path = `/v2/${reference.repository}/manifests/${reference.tag}`;
+    const response = await this.transport.get(endpoint, reference.repository, path, MANIFEST_ACCEPT, 'HEAD');
+    return response.status === 200 ? (response.headers.get('docker-content-digest') ?? undefined) : undefined;
   }
 
   private async fetchManifest(endpoint: Endpoint, reference: RegistryImageReference): Promise<Manifest> {

@@ -271,10 +271,11 @@ test('a registry that accepts connections and never answers times out', async ()
  * counts how many requests it holds at once (each held `delayMs`).
  */
 async function proxy(failures: number[], delayMs = 0) {
-  const state = { requests: 0, inFlight: 0, maxInFlight: 0 };
+  const state = { requests: 0, inFlight: 0, maxInFlight: 0, methods: [] as string[] };
   const queue = [...failures];
   const front = createHttpServer((request, response) => {
     state.requests++;
+    state.methods.push(`${request.method} ${request.url}`);
     state.inFlight++;
     state.maxInFlight = Math.max(state.maxInFlight, state.inFlight);
     const failure = queue.shift();
@@ -284,9 +285,13 @@ async function proxy(failures: number[], delayMs = 0) {
         response.writeHead(failure).end();
         return done();
       }
-      fetch(`${server.url}${request.url}`, { headers: { accept: String(request.headers.accept ?? '*/*') } })
+      const accept = String(request.headers.accept ?? '*/*');
+      fetch(`${server.url}${request.url}`, { method: request.method, headers: { accept } })
         .then(async (answer) => {
-          response.writeHead(answer.status, { 'Content-Type': answer.headers.get('content-type') ?? '' });
+          response.writeHead(answer.status, {
+            'Content-Type': answer.headers.get('content-type') ?? '',
+            'Docker-Content-Digest': answer.headers.get('docker-content-digest') ?? '',
+          });
           response.end(Buffer.from(await answer.arrayBuffer()));
         })
         .catch(() => response.writeHead(502).end())
@@ -337,6 +342,21 @@ describe('retries and the concurrency bound', () => {
         message: `Mirror ${front.url} of ${server.host} has no tag multi in team/app.`,
       });
       expect(front.state.requests).toBe(4); // each lookup: the manifest's 404, and the tag list's
+    } finally {
+      await front.close();
+    }
+  });
+
+  test('an expired tag is checked with one HEAD when its digest is cached', async () => {
+    const front = await proxy([]);
+    try {
+      const cacheDir = mkdtempSync(join(scratch, 'cache-'));
+      const options = { cacheDir, mirrors: { 'docker.io': front.url }, mirrorFallback: false, tagTtlMs: 1 };
+      const first = found(await resolver(options).resolve('busybox:1.36'));
+      front.state.methods.length = 0;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(found(await resolver(options).resolve('busybox:1.36'))).toEqual(first);
+      expect(front.state.methods).toEqual(['HEAD /v2/library/busybox/manifests/1.36']);
     } finally {
       await front.close();
     }
