@@ -105,8 +105,9 @@ export class RegistryTransport {
     const { authorization, what } = await this.authorize(endpoint, repository, response.headers);
     response = await this.send(endpoint, url, { Accept: accept, Authorization: authorization }, method);
     if (response.status === 401) {
-      const hint = what === ANONYMOUS ? ` ${loginHint(endpoint)}` : '';
-      throw new LookupProblem('unauthorized', `${endpoint.label} refused ${what} for ${repository}.${hint}`);
+      // Docker Hub answers so for a repository that does not exist too, so as not to tell which.
+      const hint = what === ANONYMOUS ? `: it does not exist, or needs credentials. ${loginHint(endpoint)}` : '.';
+      throw new LookupProblem('unauthorized', `${endpoint.label} refused ${what} for ${repository}${hint}`);
     }
     this.authorizations.set(key, authorization);
     return this.checkForbidden(endpoint, response);
