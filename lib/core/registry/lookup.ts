@@ -16,6 +16,12 @@ export interface ImagePlatform {
   readonly osVersion?: string;
   /** The digest of this platform's image manifest. */
   readonly digest: string;
+  /**
+   * The user this platform's image config runs as, verbatim (`ContainerAdministrator`, `ContainerUser`; `''` when
+   * the image sets none): present when the config was read, that is for a single-platform image, and for index
+   * entries whose os the resolver's `platformUsers` option names.
+   */
+  readonly user?: string;
 }
 
 export interface ImageFacts {
@@ -34,8 +40,8 @@ export interface ImageFacts {
    */
   readonly platforms: readonly ImagePlatform[];
   /**
-   * The user the image config runs as (`ContainerAdministrator`, `ContainerUser`), for a single-platform image.
-   * @default - undefined: a multi-platform image (its entries' configs are not read), or an image that sets none
+   * The user a single-platform image's config runs as, verbatim (`''` when the image sets none).
+   * @default - absent for a multi-platform image (see ImagePlatform.user and the `platformUsers` option)
    */
   readonly user?: string;
 }

@@ -53,6 +53,12 @@ export interface ImageResolverOptions {
    * @default []
    */
   readonly insecureRegistries?: readonly string[];
+  /**
+   * The operating systems (`windows`) whose index entries' configs are read too, so their platforms carry the
+   * image `user`: two more requests per entry when the cache does not have them.
+   * @default [] (an index's platforms come from the index alone)
+   */
+  readonly platformUsers?: readonly string[];
   /** Requests in flight at once, over all lookups. @default 8 */
   readonly concurrency?: number;
   /** Milliseconds one request may take. @default 10000 */
@@ -123,6 +129,7 @@ export class ImageResolver {
   private readonly mirrors: ReadonlyMap<string, string>;
   private readonly insecure: ReadonlySet<string>;
   private readonly mirrorFallback: boolean;
+  private readonly platformUsers: ReadonlySet<string>;
   private readonly inFlight = new Map<string, Promise<ImageLookup>>();
 
   constructor(options: ImageResolverOptions = {}) {
@@ -135,6 +142,7 @@ export class ImageResolver {
     );
     this.insecure = new Set(options.insecureRegistries ?? []);
     this.mirrorFallback = options.mirrorFallback ?? true;
+    this.platformUsers = new Set(options.platformUsers ?? []);
     this.transport = new RegistryTransport({
       credentials: new DockerCredentials(options.dockerConfigDir, options.credentialHelperTimeoutMs),
       concurrency: positive(options.concurrency ?? DEFAULT_CONCURRENCY, 'concurrency'),
@@ -200,13 +208,9 @@ export class ImageResolver {
   /** The manifest a reference names: from the cache when it can, else from the first endpoint that has it. */
   private async manifest(reference: RegistryImageReference): Promise<Manifest> {
     const { registry, repository, tag, digest } = reference;
-    const cachedDigest =
-      digest ??
-      (await this.cache
-        .getTag(registry, repository, tag!)
-        .then((entry) =>
-          entry && (this.offline || Date.now() - entry.storedAt < this.tagTtlMs) ? entry.digest : undefined,
-        ));
+    const tagEntry = digest ? undefined : await this.cache.getTag(registry, repository, tag!);
+    const fresh = tagEntry && (this.offline || Date.now() - tagEntry.storedAt < this.tagTtlMs);
+    const cachedDigest = digest ?? (fresh ? tagEntry.digest : undefined);
     if (cachedDigest) {
       const cached = await this.cache.getContent(cachedDigest);
       if (cached) return { digest: cachedDigest, ...cached };
@@ -216,6 +220,16 @@ export class ImageResolver {
         'unreachable',
         `Offline, and the cache in ${this.cacheDir} has no answer for ${reference.canonical}.`,
       );
+    }
+    if (tagEntry && !fresh) {
+      // An expired tag: a HEAD tells whether it still names the cached digest, and Docker Hub does not count a
+      // HEAD against its pull rate limit as it counts a GET.
+      const still = await this.fromEndpoints(reference, (endpoint) => this.headDigest(endpoint, reference));
+      const cached = still === tagEntry.digest ? await this.cache.getContent(still) : undefined;
+      if (cached) {
+        await this.cache.putTag(registry, repository, tag!, tagEntry.digest);
+        return { digest: tagEntry.digest, ...cached };
+      }
     }
     const manifest = await this.fromEndpoints(reference, (endpoint) => this.fetchManifest(endpoint, reference));
     await this.cache.putContent(manifest.digest, manifest);
@@ -244,6 +258,13 @@ export class ImageResolver {
       }
     }
     throw new LookupProblem('unreachable', `No endpoint for ${reference.registry}.`);
+  }
+
+  /** The digest a tag names now (`Docker-Content-Digest` of a HEAD), or undefined when the registry does not say. */
+  private async headDigest(endpoint: Endpoint, reference: RegistryImageReference): Promise<string | undefined> {
+    const path = `/v2/${reference.repository}/manifests/${reference.tag}`;
+    const response = await this.transport.get(endpoint, reference.repository, path, MANIFEST_ACCEPT, 'HEAD');
+    return response.status === 200 ? (response.headers.get('docker-content-digest') ?? undefined) : undefined;
   }
 
   private async fetchManifest(endpoint: Endpoint, reference: RegistryImageReference): Promise<Manifest> {
@@ -359,29 +380,51 @@ export class ImageResolver {
       mediaType: manifest.mediaType,
     };
     if (manifest.mediaType === MEDIA_TYPES.ociIndex || manifest.mediaType === MEDIA_TYPES.dockerList) {
-      const platforms: ImagePlatform[] = [];
+      const platforms: Promise<ImagePlatform>[] = [];
       for (const entry of document.manifests ?? []) {
         const os = str(entry.platform?.os);
         const architecture = str(entry.platform?.architecture);
-        if (!os || !architecture || !str(entry.digest) || os === 'unknown') continue;
+        const digest = str(entry.digest);
+        if (!os || !architecture || !digest || os === 'unknown') continue;
+        const listed = platform(os, architecture, entry.platform?.variant, entry.platform?.['os.version'], digest);
         platforms.push(
-          platform(os, architecture, entry.platform?.variant, entry.platform?.['os.version'], entry.digest!),
+          this.platformUsers.has(os)
+            ? this.entryUser(reference, digest).then((user) => ({ ...listed, user }))
+            : Promise.resolve(listed),
         );
       }
-      return { ...base, platforms };
+      return { ...base, platforms: await Promise.all(platforms) };
     }
-    const configDigest = str(document.config?.digest);
-    if (!configDigest) throw new LookupProblem('not-found', `The manifest of ${reference.canonical} names no config.`);
-    const config = await this.config(reference, configDigest);
+    const config = await this.imageConfig(reference, document);
     const os = str(config.os) ?? 'unknown';
     const architecture = str(config.architecture) ?? 'unknown';
-    const user = str(config.config?.User);
+    const user = configUser(config);
     return {
       ...base,
-      platforms: [platform(os, architecture, config.variant, config['os.version'], manifest.digest)],
-      ...(user !== undefined ? { user } : {}),
+      platforms: [{ ...platform(os, architecture, config.variant, config['os.version'], manifest.digest), user }],
+      user,
     };
   }
+
+  private imageConfig(reference: RegistryImageReference, document: ManifestDocument): Promise<ImageConfig> {
+    const configDigest = str(document.config?.digest);
+    if (!configDigest) throw new LookupProblem('not-found', `The manifest of ${reference.canonical} names no config.`);
+    return this.config(reference, configDigest);
+  }
+
+  /** The user of one index entry's image config (the entry's manifest and config come by digest, cached forever). */
+  private async entryUser(reference: RegistryImageReference, digest: string): Promise<string> {
+    const { registry, repository } = reference;
+    const entry = { ...reference, tag: undefined, digest, canonical: `${registry}/${repository}@${digest}` };
+    const manifest = await this.manifest(entry);
+    const document = parseJson<ManifestDocument>(manifest.body, `The manifest of ${entry.canonical}`);
+    return configUser(await this.imageConfig(entry, document));
+  }
+}
+
+/** `config.User` verbatim; `''` when the image sets none. */
+function configUser(config: ImageConfig): string {
+  return typeof config.config?.User === 'string' ? config.config.User : '';
 }
 
 function platform(

@@ -82,20 +82,32 @@ export class RegistryTransport {
   }
 
   /**
-   * GET `path` (`/v2/<name>/manifests/<ref>`) from an endpoint, answering a 401 challenge once. Returns any
+   * GET (or HEAD) `path` (`/v2/<name>/manifests/<ref>`) from an endpoint, answering a 401 challenge once. Returns any
    * status but 401/403 and retryable failures; throws LookupProblem for those.
    */
-  async get(endpoint: Endpoint, repository: string, path: string, accept: string): Promise<FetchedResponse> {
+  async get(
+    endpoint: Endpoint,
+    repository: string,
+    path: string,
+    accept: string,
+    method: 'GET' | 'HEAD' = 'GET',
+  ): Promise<FetchedResponse> {
     const key = `${endpoint.url} ${repository}`;
     const known = this.authorizations.get(key);
     const url = `${endpoint.url}${path}`;
-    let response = await this.send(endpoint, url, { Accept: accept, ...(known ? { Authorization: known } : {}) });
+    let response = await this.send(
+      endpoint,
+      url,
+      { Accept: accept, ...(known ? { Authorization: known } : {}) },
+      method,
+    );
     if (response.status !== 401) return this.checkForbidden(endpoint, response);
     const { authorization, what } = await this.authorize(endpoint, repository, response.headers);
-    response = await this.send(endpoint, url, { Accept: accept, Authorization: authorization });
+    response = await this.send(endpoint, url, { Accept: accept, Authorization: authorization }, method);
     if (response.status === 401) {
-      const hint = what === ANONYMOUS ? ` ${loginHint(endpoint)}` : '';
-      throw new LookupProblem('unauthorized', `${endpoint.label} refused ${what} for ${repository}.${hint}`);
+      // Docker Hub answers so for a repository that does not exist too, so as not to tell which.
+      const hint = what === ANONYMOUS ? `: it does not exist, or needs credentials. ${loginHint(endpoint)}` : '.';
+      throw new LookupProblem('unauthorized', `${endpoint.label} refused ${what} for ${repository}${hint}`);
     }
     this.authorizations.set(key, authorization);
     return this.checkForbidden(endpoint, response);
@@ -180,7 +192,12 @@ export class RegistryTransport {
   }
 
   /** One request with timeout and retries, under the concurrency bound; the body read in full. */
-  private async send(endpoint: Endpoint, url: string, headers: Record<string, string>): Promise<FetchedResponse> {
+  private async send(
+    endpoint: Endpoint,
+    url: string,
+    headers: Record<string, string>,
+    method: 'GET' | 'HEAD' = 'GET',
+  ): Promise<FetchedResponse> {
     const { retries, retryDelayMs, timeoutMs } = this.options;
     let failure = '';
     for (let attempt = 0; attempt <= retries; attempt++) {
@@ -188,7 +205,7 @@ export class RegistryTransport {
       try {
         const response = await this.limiter.run(async () => {
           const signal = AbortSignal.timeout(timeoutMs);
-          const answer = await fetch(url, { headers, signal, redirect: 'follow' });
+          const answer = await fetch(url, { method, headers, signal, redirect: 'follow' });
           const length = Number(answer.headers.get('content-length') ?? 0);
           if (length > MAX_BODY_BYTES) {
             await answer.body?.cancel();

@@ -15,6 +15,8 @@ import { join } from 'node:path';
 export const REGISTRY_BINARY = process.env.DOCKER_REGISTRY_BINARY ?? '/usr/bin/docker-registry';
 
 export interface RegistryServerOptions {
+  /** The registry program. @default - `$DOCKER_REGISTRY_BINARY`, else `/usr/bin/docker-registry` */
+  readonly binary?: string;
   /** Require Basic auth through an htpasswd file with this one user. */
   readonly htpasswd?: { readonly username: string; readonly password: string };
   /** Require Bearer tokens from a token service (see token-server.ts), signed by the key of this certificate. */
@@ -79,9 +81,10 @@ export class RegistryServer {
 
   /** Starts a registry and waits until `/v2/` answers. */
   static async start(options: RegistryServerOptions = {}): Promise<RegistryServer> {
-    if (!existsSync(REGISTRY_BINARY)) {
+    const binary = options.binary ?? REGISTRY_BINARY;
+    if (!existsSync(binary)) {
       throw new Error(
-        `${REGISTRY_BINARY} is missing: the resolver tests need Debian's docker-registry (apt-get install -y docker-registry; .ci/run installs it).`,
+        `${binary} is missing: the resolver tests need Debian's docker-registry (apt-get install -y docker-registry; .ci/run installs it).`,
       );
     }
     const server = new RegistryServer(await freePort(), options);
@@ -113,7 +116,9 @@ export class RegistryServer {
       config,
       `version: 0.1\nlog:\n  level: error\n  accesslog:\n    disabled: true\nstorage:\n  filesystem:\n    rootdirectory: ${join(this.dir, 'data')}\n  delete:\n    enabled: true\nhttp:\n  addr: ${this.host}\n  secret: test-secret\n${auth}`,
     );
-    const child = spawn(REGISTRY_BINARY, ['serve', config], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(this.options.binary ?? REGISTRY_BINARY, ['serve', config], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     this.child = child;
     child.stdout?.on('data', (chunk: Buffer) => (this.log += chunk.toString()));
     child.stderr?.on('data', (chunk: Buffer) => (this.log += chunk.toString()));

@@ -41,7 +41,12 @@ beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'k8s-windows-resolver-'));
   server = await RegistryServer.start();
   win2019 = await server.pushImage('team/app', { os: 'windows', architecture: 'amd64', osVersion: WS2019 });
-  win2022 = await server.pushImage('team/app', { os: 'windows', architecture: 'amd64', osVersion: WS2022 });
+  win2022 = await server.pushImage('team/app', {
+    os: 'windows',
+    architecture: 'amd64',
+    osVersion: WS2022,
+    user: 'ContainerUser',
+  });
   linux = await server.pushImage('team/app', { os: 'linux', architecture: 'amd64' });
   multi = await server.pushIndex(
     'team/app',
@@ -79,6 +84,12 @@ afterAll(async () => {
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
+test('without docker-registry the tests fail, saying how to install it', async () => {
+  await expect(RegistryServer.start({ binary: '/nonexistent/docker-registry' })).rejects.toThrow(
+    "/nonexistent/docker-registry is missing: the resolver tests need Debian's docker-registry (apt-get install -y docker-registry; .ci/run installs it).",
+  );
+});
+
 describe('manifest shapes', () => {
   test('an OCI image index lists each entry with its Windows build', async () => {
     const facts = found(await resolver().resolve(`${server.host}/team/app:multi`));
@@ -110,7 +121,7 @@ describe('manifest shapes', () => {
     const facts = found(await resolver().resolve(`${server.host}/team/iis:ltsc2019`));
     expect(facts.mediaType).toBe(MEDIA_TYPES.dockerManifest);
     expect(facts.platforms).toEqual([
-      { os: 'windows', architecture: 'amd64', osVersion: WS2019, digest: facts.digest },
+      { os: 'windows', architecture: 'amd64', osVersion: WS2019, digest: facts.digest, user: 'ContainerAdministrator' },
     ]);
     expect(facts.user).toBe('ContainerAdministrator');
   });
@@ -118,8 +129,8 @@ describe('manifest shapes', () => {
   test('a Linux-only image', async () => {
     const facts = found(await resolver().resolve(`${server.host}/library/busybox:1.36`));
     expect(facts.mediaType).toBe(MEDIA_TYPES.ociManifest);
-    expect(facts.platforms).toEqual([{ os: 'linux', architecture: 'amd64', digest: facts.digest }]);
-    expect(facts.user).toBeUndefined();
+    expect(facts.platforms).toEqual([{ os: 'linux', architecture: 'amd64', digest: facts.digest, user: '' }]);
+    expect(facts.user).toBe(''); // read, and unset
   });
 
   test('a digest reference, of an index and of one of its entries', async () => {
@@ -128,8 +139,18 @@ describe('manifest shapes', () => {
     expect(index.platforms).toHaveLength(3);
     const entry = found(await resolver().resolve(`${server.host}/team/app@${win2022.digest}`));
     expect(entry.platforms).toEqual([
-      { os: 'windows', architecture: 'amd64', osVersion: WS2022, digest: win2022.digest },
+      { os: 'windows', architecture: 'amd64', osVersion: WS2022, digest: win2022.digest, user: 'ContainerUser' },
     ]);
+  });
+
+  test("platformUsers: an index's Windows entries carry their configs' users", async () => {
+    const facts = found(await resolver({ platformUsers: ['windows'] }).resolve(`${server.host}/team/app:multi`));
+    expect(facts.platforms.map((p) => [p.os, p.osVersion, p.user])).toEqual([
+      ['windows', WS2019, ''],
+      ['windows', WS2022, 'ContainerUser'],
+      ['linux', undefined, undefined],
+    ]);
+    expect(facts.user).toBeUndefined();
   });
 });
 
@@ -250,10 +271,11 @@ test('a registry that accepts connections and never answers times out', async ()
  * counts how many requests it holds at once (each held `delayMs`).
  */
 async function proxy(failures: number[], delayMs = 0) {
-  const state = { requests: 0, inFlight: 0, maxInFlight: 0 };
+  const state = { requests: 0, inFlight: 0, maxInFlight: 0, methods: [] as string[] };
   const queue = [...failures];
   const front = createHttpServer((request, response) => {
     state.requests++;
+    state.methods.push(`${request.method} ${request.url}`);
     state.inFlight++;
     state.maxInFlight = Math.max(state.maxInFlight, state.inFlight);
     const failure = queue.shift();
@@ -263,9 +285,13 @@ async function proxy(failures: number[], delayMs = 0) {
         response.writeHead(failure).end();
         return done();
       }
-      fetch(`${server.url}${request.url}`, { headers: { accept: String(request.headers.accept ?? '*/*') } })
+      const accept = String(request.headers.accept ?? '*/*');
+      fetch(`${server.url}${request.url}`, { method: request.method, headers: { accept } })
         .then(async (answer) => {
-          response.writeHead(answer.status, { 'Content-Type': answer.headers.get('content-type') ?? '' });
+          response.writeHead(answer.status, {
+            'Content-Type': answer.headers.get('content-type') ?? '',
+            'Docker-Content-Digest': answer.headers.get('docker-content-digest') ?? '',
+          });
           response.end(Buffer.from(await answer.arrayBuffer()));
         })
         .catch(() => response.writeHead(502).end())
@@ -316,6 +342,21 @@ describe('retries and the concurrency bound', () => {
         message: `Mirror ${front.url} of ${server.host} has no tag multi in team/app.`,
       });
       expect(front.state.requests).toBe(4); // each lookup: the manifest's 404, and the tag list's
+    } finally {
+      await front.close();
+    }
+  });
+
+  test('an expired tag is checked with one HEAD when its digest is cached', async () => {
+    const front = await proxy([]);
+    try {
+      const cacheDir = mkdtempSync(join(scratch, 'cache-'));
+      const options = { cacheDir, mirrors: { 'docker.io': front.url }, mirrorFallback: false, tagTtlMs: 1 };
+      const first = found(await resolver(options).resolve('busybox:1.36'));
+      front.state.methods.length = 0;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(found(await resolver(options).resolve('busybox:1.36'))).toEqual(first);
+      expect(front.state.methods).toEqual(['HEAD /v2/library/busybox/manifests/1.36']);
     } finally {
       await front.close();
     }

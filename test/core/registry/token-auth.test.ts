@@ -65,7 +65,7 @@ test('an anonymous token for a public repository, asked with the challenge’s s
 test('an anonymous token without access to a private repository: unauthorized', async () => {
   expect(await resolve('team/app:1')).toEqual({
     status: 'unauthorized',
-    message: `Registry ${server.host} refused an anonymous token for team/app. Run \`docker login ${server.host}\` (or add a credential helper) to give the resolver credentials.`,
+    message: `Registry ${server.host} refused an anonymous token for team/app: it does not exist, or needs credentials. Run \`docker login ${server.host}\` (or add a credential helper) to give the resolver credentials.`,
   });
 });
 
