@@ -32,6 +32,18 @@ beforeAll(async () => {
   );
   // A Linux-only helper image.
   await server.pushImage('tools/busybox', { os: 'linux', architecture: 'amd64' }, { tag: '1.36' });
+  // A multi-build Server Core based index whose Windows entries run as ContainerAdministrator.
+  const admin = { architecture: 'amd64', user: 'ContainerAdministrator' };
+  const i2019 = await server.pushImage('shop/iis', { os: 'windows', osVersion: WS2019, ...admin });
+  const i2022 = await server.pushImage('shop/iis', { os: 'windows', osVersion: WS2022, ...admin });
+  await server.pushIndex(
+    'shop/iis',
+    [
+      { image: i2019, os: 'windows', architecture: 'amd64', osVersion: WS2019 },
+      { image: i2022, os: 'windows', architecture: 'amd64', osVersion: WS2022 },
+    ],
+    { tag: 'multi' },
+  );
 }, 60_000);
 
 afterAll(async () => {
@@ -101,6 +113,31 @@ test('lint --resolve-images judges the images as the registry describes them', a
   // Without --resolve-images none of these facts exist: the registry is never asked.
   const plain = await lint('app.yaml');
   expect(plain.findings.map((f) => f.ruleId)).not.toContain('image-build-unavailable');
+});
+
+test('runAsNonRoot against the user of a multi-platform index: its Windows entries run as ContainerAdministrator', async () => {
+  writeFileSync(
+    path.join(dir, 'iis.yaml'),
+    `apiVersion: v1
+kind: Pod
+metadata: {name: iis}
+spec:
+  os: {name: windows}
+  nodeSelector: {kubernetes.io/os: windows, node.kubernetes.io/windows-build: 10.0.20348}
+  securityContext: {runAsNonRoot: true}
+  containers:
+  - name: iis
+    image: ${server.host}/shop/iis:multi
+`,
+  );
+  const { findings } = await lint('--resolve-images', '--image-cache', path.join(dir, 'cache-iis'), 'iis.yaml');
+  expect(findings.filter((f) => f.ruleId === 'windows-run-as-non-root-image-user')).toEqual([
+    expect.objectContaining({
+      severity: 'error',
+      path: 'spec.containers[0].securityContext.windowsOptions.runAsUserName',
+    }),
+  ]);
+  expect(findings.map((f) => f.ruleId)).not.toContain('image-build-unavailable');
 });
 
 test('fix --resolve-images pins a pod to the build its images share', async () => {

@@ -15,6 +15,8 @@ export async function resolveImageLookups(
   if (settings.resolveImages !== true) return undefined;
   const resolver = new ImageResolver({
     offline: settings.offline === true,
+    // The user of each Windows entry: what the kubelet judges runAsNonRoot by (windows-run-as-non-root-image-user).
+    platformUsers: ['windows'],
     ...(settings.registryMirrors !== undefined ? { mirrors: settings.registryMirrors } : {}),
     ...(settings.imageCache !== undefined ? { cacheDir: settings.imageCache } : {}),
   });

@@ -7,6 +7,7 @@
  * runAsUserName either stops the container or is not enforced.
  */
 import { isServerCoreImage, parseImageReference } from '../images';
+import { windowsImageUser } from '../validate/image-facts';
 import { join, rec } from '../validate/util';
 import { defineRule } from './rule';
 
@@ -43,7 +44,7 @@ export default defineRule({
         if (named !== undefined && named !== null) continue;
         const path = join(c.path, 'securityContext.windowsOptions.runAsUserName');
         const lookup = options.images?.[c.c.image];
-        const user = lookup?.status === 'found' ? lookup.facts.user : undefined;
+        const user = lookup?.status === 'found' ? windowsImageUser(lookup.facts) : undefined;
         // The registry's word on the image user, where it was asked: refused, run unchecked, or fine.
         if (user !== undefined) {
           if (user === 'ContainerAdministrator') {

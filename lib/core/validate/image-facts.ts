@@ -15,6 +15,8 @@ export interface ImagePlatform {
   /** `os.version`: the full Windows build (`10.0.20348.2655`); absent for Linux. */
   readonly osVersion?: string;
   readonly variant?: string;
+  /** This platform's image config `User`, when it was read ('' when the image sets none). */
+  readonly user?: string;
 }
 
 /** What the registry says about one image reference. */
@@ -95,4 +97,19 @@ export function windowsOnly(lookup: ImageLookup | undefined): boolean {
     lookup.facts.platforms.length > 0 &&
     lookup.facts.platforms.every((p) => p.os === 'windows')
   );
+}
+
+/**
+ * The user a Windows pod's container runs as by its image: a single image's config `User`, else the one every
+ * Windows entry of an index agrees on (entries read with `platformUsers`); undefined when not known.
+ */
+export function windowsImageUser(facts: ImageFacts): string | undefined {
+  const windows = facts.platforms.filter((p) => p.os === 'windows');
+  // A Linux-only image in a Windows pod is image-os-missing's: its user says nothing about Windows.
+  if (windows.length === 0) return undefined;
+  if (facts.user !== undefined) return facts.user;
+  const users = new Set(windows.map((p) => p.user));
+  if (users.size !== 1) return undefined;
+  const [only] = users;
+  return only;
 }
