@@ -31,7 +31,6 @@ import {
 } from '../core/validate';
 import { formatPath } from '../core/validate/loader';
 import { readSettings, type EngineSettings } from '../core/validate/settings';
-import { resolveImageLookups } from '../core/registry';
 import { isRecord } from '../core/validate/util';
 import { loadConfig, mergeSettings } from '../core/config';
 import { isWindowsImage } from '../core/images';
@@ -309,7 +308,11 @@ export class WindowsValidation {
       for (const obj of loaded) objects.push(obj);
     }
 
-    const images = await resolveImageLookups(objects, this.settings);
+    // The resolver (and its HTTP, cache and credential-helper code) loads only when asked for.
+    const images =
+      this.settings.resolveImages === true
+        ? await (await import('../core/registry')).resolveImageLookups(objects, this.settings)
+        : undefined;
     const diagnostics = validateManifests(objects, images !== undefined ? { ...this.options, images } : this.options);
     const counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
     const authors = objects.map(authorOf);

@@ -7,6 +7,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { RegistryServer } from '../core/registry/registry-server';
+import type { StackValidationArgs, StackValidationPolicy } from '@pulumi/policy';
+import { WindowsValidation } from 'k8s-windows/cdk8s/plugin';
+import { createWindowsPolicies, POLICY_NAMES } from 'k8s-windows/pulumi/policy';
 import { cli } from './helpers';
 
 let server: RegistryServer;
@@ -172,4 +175,50 @@ test('--offline answers from the cache once the registry is gone; an uncached im
   } finally {
     await server.restart();
   }
+});
+
+test('the cdk8s plugin and the policy pack take resolveImages too', async () => {
+  const pod = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'web' },
+    spec: {
+      os: { name: 'windows' },
+      nodeSelector: { 'kubernetes.io/os': 'windows', 'node.kubernetes.io/windows-build': '10.0.20348' },
+      containers: [{ name: 'web', image: `${server.host}/shop/web:2e` }],
+    },
+  };
+  const imageCache = path.join(dir, 'cache-doors');
+
+  const manifest = path.join(dir, 'app.k8s.yaml');
+  writeFileSync(manifest, JSON.stringify(pod));
+  const violations: string[] = [];
+  await new WindowsValidation({ resolveImages: true, imageCache }).validate({
+    manifests: [manifest],
+    report: { addViolation: (v) => void violations.push(v.ruleName), submit: () => undefined },
+    logger: { log: () => undefined },
+  });
+  expect(violations).toContain('image-build-unavailable [error]');
+
+  const policy = createWindowsPolicies({ settings: { resolveImages: true, imageCache } }).find(
+    (p) => p.name === POLICY_NAMES.kubernetes,
+  ) as StackValidationPolicy;
+  const messages: string[] = [];
+  await policy.validateStack(
+    {
+      resources: [
+        {
+          type: 'kubernetes:core/v1:Pod',
+          name: 'web',
+          urn: 'urn:pulumi:s::p::kubernetes:core/v1:Pod::web',
+          props: pod,
+        },
+      ],
+      stackTags: new Map(),
+      getConfig: () => ({}),
+      notApplicable: () => undefined,
+    } as unknown as StackValidationArgs,
+    (m) => void messages.push(m),
+  );
+  expect(messages.some((m) => m.startsWith('[image-build-unavailable]'))).toBe(true);
 });

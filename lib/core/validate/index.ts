@@ -26,6 +26,13 @@ export * from './types';
 export { RULES, RULES_BY_ID, type RuleId } from './rules';
 export { validateManifests } from './engine';
 export {
+  imageReferencesOf,
+  type ImageFacts,
+  type ImageLookup,
+  type ImageLookups,
+  type ImagePlatform,
+} from './image-facts';
+export {
   loadManifests,
   loadManifestsWithErrors,
   sourcePosition,

@@ -18,7 +18,6 @@ import type {
 import { RULES_BY_ID, validateManifests } from '../../core/validate';
 import type { ValidationIssue } from '../../core/errors';
 import { CONFIG_SETTINGS, loadConfig } from '../../core/config';
-import { resolveImageLookups } from '../../core/registry';
 import { applyRuleSetting, readSettings, validateOptionsOf, type EngineSettings } from '../../core/validate/settings';
 import type { Diagnostic, ValidateOptions } from '../../core/validate/types';
 import { manifestOf, type StackManifest } from './manifests';
@@ -148,10 +147,15 @@ function kubernetesPolicy(level: Level, settings: () => PolicySettings): StackVa
       }
       // resolveImages in the config: the registries' answers first, for the image rules.
       const options = validateOptionsOf(resolved.settings);
-      const images = await resolveImageLookups(
-        args.resources.map(manifestOf).flatMap((m) => (m !== undefined ? [m.manifest] : [])),
-        resolved.settings,
-      );
+      const images =
+        resolved.settings.resolveImages === true
+          ? await (
+              await import('../../core/registry')
+            ).resolveImageLookups(
+              args.resources.map(manifestOf).flatMap((m) => (m !== undefined ? [m.manifest] : [])),
+              resolved.settings,
+            )
+          : undefined;
       for (const { urn, diagnostic } of kubernetesDiagnostics(
         args.resources,
         images ? { ...options, images } : options,
