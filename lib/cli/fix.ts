@@ -10,7 +10,7 @@ import { createTwoFilesPatch } from 'diff';
 import { parseDocument } from 'yaml';
 import { fixManifestSet, type FixChange, type FixOptions, type FixRefusal, type FixSetResult } from '../core/fix';
 import { loadManifestsWithErrors, RULES } from '../core/validate';
-import { resolveImageLookups } from '../core/registry';
+import { imageLookups } from './images';
 import { mergeSettings } from '../core/config';
 import { readSettings, validateOptionsOf, type EngineSettings } from '../core/validate/settings';
 import type { Diagnostic } from '../core/validate/types';
@@ -54,10 +54,7 @@ export async function runFix(command: FixCommand, io: CliIO): Promise<number> {
   if (command.krm) return runKrm(read[0]?.text, problems, settings, io);
 
   // --resolve-images: the registries' answers first, so the image rules and their fixers can read them.
-  const images = await resolveImageLookups(
-    read.flatMap((r) => loadManifestsWithErrors(r.text).objects),
-    settings,
-  );
+  const images = await imageLookups(() => read.flatMap((r) => loadManifestsWithErrors(r.text).objects), settings);
   const result = fixManifestSet(
     read.map(({ input, text, display }) => ({
       text,
@@ -377,7 +374,7 @@ async function runKrm(
       );
     }
     const settings = krmSettings(value.functionConfig, base);
-    const images = await resolveImageLookups(loadManifestsWithErrors(text).objects, settings);
+    const images = await imageLookups(() => loadManifestsWithErrors(text).objects, settings);
     const result = fixManifestSet([{ text, source: RESOURCE_LIST_KIND }], {
       ...optionsOf(settings),
       ...(images !== undefined ? { images } : {}),

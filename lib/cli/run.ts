@@ -16,7 +16,7 @@ import { helpText } from './help';
 import { createLocator, type LoadedObject, type LocatedDiagnostic } from './locate';
 import { packageInfo, TOOL_NAME } from './package-info';
 import { ConfigError, failsRun, resolveRunSettings } from './settings';
-import { resolveImageLookups } from '../core/registry';
+import { imageLookups } from './images';
 
 /** Anything with `write(string)`: a process stream, or a test sink. */
 export interface OutputSink {
@@ -133,7 +133,7 @@ async function runLint(command: LintCommand, io: CliIO): Promise<number> {
   }
 
   const objects = loaded.map((l) => l.object);
-  const images = await resolveImageLookups(objects, settings);
+  const images = await imageLookups(() => objects, settings);
   const all = validateManifests(objects, {
     ...validateOptionsOf(settings),
     ...(images !== undefined ? { images } : {}),

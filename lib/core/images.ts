@@ -362,11 +362,7 @@ function compatibility(image: string, host: WindowsRelease, isolation: Compatibi
  * images built FROM it by their publisher (windows_exporter's Dockerfile,
  * https://github.com/prometheus-community/windows_exporter/blob/master/Dockerfile). The value says what it is.
  */
-const HOSTPROCESS_ONLY: readonly { readonly repository: RegExp; readonly what: string }[] = [
-  {
-    repository: /^(?:mcr\.microsoft\.com\/)?oss\/kubernetes\/windows-host-process-containers-base-image$/,
-    what: "Microsoft's HostProcess base image",
-  },
+const HOSTPROCESS_BUILT_ON_BASE: readonly { readonly repository: RegExp; readonly what: string }[] = [
   {
     repository: /^ghcr\.io\/prometheus-community\/windows-exporter$/,
     what: 'windows_exporter, built on the HostProcess base image',
@@ -375,8 +371,9 @@ const HOSTPROCESS_ONLY: readonly { readonly repository: RegExp; readonly what: s
 
 /** What a HostProcess-only image is (`windows_exporter, built on the HostProcess base image`), or undefined. */
 export function hostProcessOnlyImage(ref: ImageReference): string | undefined {
+  if (isHostProcessBaseImage(ref)) return "Microsoft's HostProcess base image";
   const where = ref.registry === undefined ? ref.repository : `${ref.registry}/${ref.repository}`;
-  return HOSTPROCESS_ONLY.find((i) => i.repository.test(where))?.what;
+  return HOSTPROCESS_BUILT_ON_BASE.find((i) => i.repository.test(where))?.what;
 }
 
 /**

@@ -1,0 +1,16 @@
+/**
+ * `--resolve-images` for `lint` and `fix`: the registries' answers about the images of a run, or undefined when it
+ * is off. The resolver (its HTTP, cache and credential-helper code) loads only then, and the objects are only read
+ * for their images then.
+ */
+import type { ImageLookups } from '../core/validate/image-facts';
+import type { EngineSettings } from '../core/validate/settings';
+
+export async function imageLookups(
+  objects: () => readonly unknown[],
+  settings: EngineSettings,
+): Promise<ImageLookups | undefined> {
+  if (settings.resolveImages !== true) return undefined;
+  const { resolveImageLookups } = await import('../core/registry');
+  return resolveImageLookups(objects(), settings);
+}
