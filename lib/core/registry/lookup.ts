@@ -22,6 +22,11 @@ export interface ImagePlatform {
    * entries whose os the resolver's `platformUsers` option names.
    */
   readonly user?: string;
+  /**
+   * The bytes this platform's image manifest's layers add up to (compressed, as its descriptors say): present when
+   * the manifest was read, as for `user`.
+   */
+  readonly layersSize?: number;
 }
 
 export interface ImageFacts {

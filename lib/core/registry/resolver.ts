@@ -54,8 +54,9 @@ export interface ImageResolverOptions {
    */
   readonly insecureRegistries?: readonly string[];
   /**
-   * The operating systems (`windows`) whose index entries' configs are read too, so their platforms carry the
-   * image `user`: two more requests per entry when the cache does not have them.
+   * The operating systems (`windows`) whose index entries' manifests and configs are read too, so their platforms
+   * carry the image `user`, the config's `os.version` when the index has none, and `layersSize`: two more requests
+   * per entry when the cache does not have them.
    * @default [] (an index's platforms come from the index alone)
    */
   readonly platformUsers?: readonly string[];
@@ -97,6 +98,7 @@ interface ManifestDocument {
   readonly mediaType?: string;
   readonly manifests?: Descriptor[];
   readonly config?: Descriptor;
+  readonly layers?: { readonly size?: unknown }[];
   readonly schemaVersion?: number;
 }
 
@@ -389,7 +391,13 @@ export class ImageResolver {
         const listed = platform(os, architecture, entry.platform?.variant, entry.platform?.['os.version'], digest);
         platforms.push(
           this.platformUsers.has(os)
-            ? this.entryUser(reference, digest).then((user) => ({ ...listed, user }))
+            ? this.entryDetails(reference, digest).then((details) => ({
+                ...listed,
+                // An entry's config may carry the os.version its index entry left out.
+                ...(listed.osVersion === undefined && details.osVersion ? { osVersion: details.osVersion } : {}),
+                user: details.user,
+                ...(details.layersSize !== undefined ? { layersSize: details.layersSize } : {}),
+              }))
             : Promise.resolve(listed),
         );
       }
@@ -399,9 +407,11 @@ export class ImageResolver {
     const os = str(config.os) ?? 'unknown';
     const architecture = str(config.architecture) ?? 'unknown';
     const user = configUser(config);
+    const layersSize = sumLayers(document);
+    const listed = platform(os, architecture, config.variant, config['os.version'], manifest.digest);
     return {
       ...base,
-      platforms: [{ ...platform(os, architecture, config.variant, config['os.version'], manifest.digest), user }],
+      platforms: [{ ...listed, user, ...(layersSize !== undefined ? { layersSize } : {}) }],
       user,
     };
   }
@@ -412,14 +422,37 @@ export class ImageResolver {
     return this.config(reference, configDigest);
   }
 
-  /** The user of one index entry's image config (the entry's manifest and config come by digest, cached forever). */
-  private async entryUser(reference: RegistryImageReference, digest: string): Promise<string> {
+  /**
+   * What one index entry's manifest and config say (both come by digest, cached forever): its config's user and
+   * os.version, and the size of its layers.
+   */
+  private async entryDetails(
+    reference: RegistryImageReference,
+    digest: string,
+  ): Promise<{ user: string; osVersion?: string; layersSize?: number }> {
     const { registry, repository } = reference;
     const entry = { ...reference, tag: undefined, digest, canonical: `${registry}/${repository}@${digest}` };
     const manifest = await this.manifest(entry);
     const document = parseJson<ManifestDocument>(manifest.body, `The manifest of ${entry.canonical}`);
-    return configUser(await this.imageConfig(entry, document));
+    const config = await this.imageConfig(entry, document);
+    const osVersion = str(config['os.version']);
+    const layersSize = sumLayers(document);
+    return {
+      user: configUser(config),
+      ...(osVersion ? { osVersion } : {}),
+      ...(layersSize !== undefined ? { layersSize } : {}),
+    };
   }
+}
+
+/** The bytes an image manifest's layers add up to, as its descriptors say; undefined when one gives no size. */
+function sumLayers(document: ManifestDocument): number | undefined {
+  let total = 0;
+  for (const layer of document.layers ?? []) {
+    if (typeof layer.size !== 'number' || !Number.isFinite(layer.size) || layer.size < 0) return undefined;
+    total += layer.size;
+  }
+  return total;
 }
 
 /** `config.User` verbatim; `''` when the image sets none. */

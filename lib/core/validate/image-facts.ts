@@ -17,6 +17,8 @@ export interface ImagePlatform {
   readonly variant?: string;
   /** This platform's image config `User`, when it was read ('' when the image sets none). */
   readonly user?: string;
+  /** The compressed size of this platform's layers, when its manifest was read. */
+  readonly layersSize?: number;
 }
 
 /** What the registry says about one image reference. */
@@ -112,4 +114,27 @@ export function windowsImageUser(facts: ImageFacts): string | undefined {
   if (users.size !== 1) return undefined;
   const [only] = users;
   return only;
+}
+
+/**
+ * Under this many bytes of layers a Windows image cannot hold Windows base layers: the smallest base image,
+ * Nano Server, is over 100 MB compressed, "a few hundred MB" on disk, while the HostProcess base image is "a few KB"
+ * (https://github.com/microsoft/windows-host-process-containers-base-image#benefits).
+ */
+export const HOST_PROCESS_IMAGE_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Whether the registry shows an image built on the HostProcess base image (or on no Windows base at all): every
+ * Windows entry carries no `os.version` (Windows base images set it and images built on them inherit it; the
+ * HostProcess base sets none, and Microsoft asks for no platform information on images built from it) and its
+ * layers are read and too small to hold a Windows base. Such an image runs only as a HostProcess container.
+ */
+export function hostProcessBaseFacts(facts: ImageFacts): boolean {
+  const windows = facts.platforms.filter((p) => p.os === 'windows');
+  return (
+    windows.length > 0 &&
+    windows.every(
+      (p) => p.osVersion === undefined && p.layersSize !== undefined && p.layersSize < HOST_PROCESS_IMAGE_MAX_BYTES,
+    )
+  );
 }

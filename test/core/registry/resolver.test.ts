@@ -90,6 +90,10 @@ test('without docker-registry the tests fail, saying how to install it', async (
   );
 });
 
+/** The size of the one layer RegistryServer.pushImage writes. */
+const layerSize = (repository: string, os: string, osVersion = '') =>
+  Buffer.byteLength(`layer of ${repository} ${os}/amd64 ${osVersion}`);
+
 describe('manifest shapes', () => {
   test('an OCI image index lists each entry with its Windows build', async () => {
     const facts = found(await resolver().resolve(`${server.host}/team/app:multi`));
@@ -121,7 +125,14 @@ describe('manifest shapes', () => {
     const facts = found(await resolver().resolve(`${server.host}/team/iis:ltsc2019`));
     expect(facts.mediaType).toBe(MEDIA_TYPES.dockerManifest);
     expect(facts.platforms).toEqual([
-      { os: 'windows', architecture: 'amd64', osVersion: WS2019, digest: facts.digest, user: 'ContainerAdministrator' },
+      {
+        os: 'windows',
+        architecture: 'amd64',
+        osVersion: WS2019,
+        digest: facts.digest,
+        user: 'ContainerAdministrator',
+        layersSize: layerSize('team/iis', 'windows', WS2019),
+      },
     ]);
     expect(facts.user).toBe('ContainerAdministrator');
   });
@@ -129,7 +140,15 @@ describe('manifest shapes', () => {
   test('a Linux-only image', async () => {
     const facts = found(await resolver().resolve(`${server.host}/library/busybox:1.36`));
     expect(facts.mediaType).toBe(MEDIA_TYPES.ociManifest);
-    expect(facts.platforms).toEqual([{ os: 'linux', architecture: 'amd64', digest: facts.digest, user: '' }]);
+    expect(facts.platforms).toEqual([
+      {
+        os: 'linux',
+        architecture: 'amd64',
+        digest: facts.digest,
+        user: '',
+        layersSize: layerSize('library/busybox', 'linux'),
+      },
+    ]);
     expect(facts.user).toBe(''); // read, and unset
   });
 
@@ -139,16 +158,23 @@ describe('manifest shapes', () => {
     expect(index.platforms).toHaveLength(3);
     const entry = found(await resolver().resolve(`${server.host}/team/app@${win2022.digest}`));
     expect(entry.platforms).toEqual([
-      { os: 'windows', architecture: 'amd64', osVersion: WS2022, digest: win2022.digest, user: 'ContainerUser' },
+      {
+        os: 'windows',
+        architecture: 'amd64',
+        osVersion: WS2022,
+        digest: win2022.digest,
+        user: 'ContainerUser',
+        layersSize: layerSize('team/app', 'windows', WS2022),
+      },
     ]);
   });
 
   test("platformUsers: an index's Windows entries carry their configs' users", async () => {
     const facts = found(await resolver({ platformUsers: ['windows'] }).resolve(`${server.host}/team/app:multi`));
-    expect(facts.platforms.map((p) => [p.os, p.osVersion, p.user])).toEqual([
-      ['windows', WS2019, ''],
-      ['windows', WS2022, 'ContainerUser'],
-      ['linux', undefined, undefined],
+    expect(facts.platforms.map((p) => [p.os, p.osVersion, p.user, p.layersSize])).toEqual([
+      ['windows', WS2019, '', layerSize('team/app', 'windows', WS2019)],
+      ['windows', WS2022, 'ContainerUser', layerSize('team/app', 'windows', WS2022)],
+      ['linux', undefined, undefined, undefined],
     ]);
     expect(facts.user).toBeUndefined();
   });
