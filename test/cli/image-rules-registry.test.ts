@@ -9,6 +9,8 @@ import { RegistryServer } from '../core/registry/registry-server';
 import { cli } from './helpers';
 
 let server: RegistryServer;
+/** A registry that wants Basic credentials this machine's (empty) Docker config does not have. */
+let locked: RegistryServer;
 let dir: string;
 
 const WS2019 = '10.0.17763.5576';
@@ -17,6 +19,7 @@ const WS2022 = '10.0.20348.2340';
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'k8s-windows-image-rules-'));
   server = await RegistryServer.start();
+  locked = await RegistryServer.start({ htpasswd: { username: 'ci', password: 'not-given-to-lint' } });
   const win = (osVersion: string | undefined, user: string) => ({
     os: 'windows',
     architecture: 'amd64',
@@ -48,6 +51,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.dispose();
+  await locked?.dispose();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -63,7 +67,7 @@ interface PodCase {
 }
 
 function pod({ image, os = 'windows', build = '10.0.20348', runAsNonRoot, runAsUserName, hostProcess }: PodCase) {
-  const image_ = image.replace('REG', server.host);
+  const image_ = image.replace('LOCKED', locked.host).replace('REG', server.host);
   const selector =
     os === 'linux'
       ? '{kubernetes.io/os: linux}'
@@ -111,6 +115,7 @@ const cases: readonly (readonly [string, string, PodCase, string[][]])[] = [
   ['image-not-found', 'a tag the repository does not have', { image: 'REG/shop/web:3' }, [[IMAGE, 'error']]],
   ['image-not-found', 'a tag it has', { image: 'REG/shop/api:v2' }, []],
   ['image-unresolved', 'a registry that is down', { image: '127.0.0.1:1/shop/api:v2' }, [[IMAGE, 'info']]],
+  ['image-unresolved', 'a registry that refuses', { image: 'LOCKED/shop/api:v2' }, [[IMAGE, 'warning']]],
   ['image-unresolved', 'a registry that answers', { image: 'REG/shop/api:v2' }, []],
   ['image-os-missing', 'a Linux-only image in a Windows pod', { image: 'REG/tools/busybox:1.36' }, [[IMAGE, 'error']]],
   [
