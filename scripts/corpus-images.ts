@@ -35,8 +35,8 @@ export interface RecordedSource {
 export interface RecordedImage {
   /** The reference exactly as the corpus manifests write it. */
   readonly image: string;
-  /** Why no registry holds it (a template placeholder, an image built by a tutorial); nothing else is recorded. */
-  readonly unresolvable?: string;
+  /** Why nothing is recorded: a template placeholder, an image only a tutorial builds, no public record found. */
+  readonly unrecorded?: string;
   readonly kind?: 'index' | 'manifest';
   readonly platforms?: readonly RecordedPlatform[];
   /** The Windows platforms' config `User` ('' for none); absent when the source does not show it. */
@@ -58,7 +58,7 @@ export function readRecordedImages(file = IMAGES_FILE): RecordedImage[] {
   for (const i of images) {
     if (seen.has(i.image)) problems.push(`${i.image}: recorded twice`);
     seen.add(i.image);
-    if (i.unresolvable !== undefined) continue;
+    if (i.unrecorded !== undefined) continue;
     if (!i.sources?.length) problems.push(`${i.image}: no sources`);
     if (!i.evidence) problems.push(`${i.image}: no evidence kind`);
     const platforms = i.platforms ?? [];
@@ -116,7 +116,7 @@ export async function withCorpusRegistry<T>(
   fn: (lookups: ImageLookups) => T | Promise<T>,
   images = readRecordedImages(),
 ): Promise<T> {
-  const recorded = images.filter((i) => i.unresolvable === undefined);
+  const recorded = images.filter((i) => i.unrecorded === undefined);
   const repositories = new Map<string, string>();
   for (const i of recorded) {
     const ref = parseReference(i.image);

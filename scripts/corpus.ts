@@ -147,13 +147,13 @@ async function main(): Promise<void> {
   // The resolved run needs Debian's docker-registry (apt-get install -y docker-registry), as the tests do.
   const { withCorpusRegistry, readRecordedImages } = await import('./corpus-images');
   const images = readRecordedImages();
-  const known = images.filter((i) => i.unresolvable === undefined).length;
+  const known = images.filter((i) => i.unrecorded === undefined).length;
   const resolved = await withCorpusRegistry((lookups) =>
     corpusReport(lintCorpus(lookups), readJudgements(), 'resolved'),
   );
   const withImages = describe(
     resolved,
-    `with --resolve-images (registry facts of ${known} image references in images.yaml; ${images.length - known} recorded as unresolvable):`,
+    `with --resolve-images (registry facts of ${known} image references in images.yaml; ${images.length - known} not recorded):`,
   );
   process.stdout.write(`${[...out.lines, ...withImages.lines].join('\n')}\n`);
   process.exitCode = out.bad + withImages.bad > 0 ? 1 : 0;
