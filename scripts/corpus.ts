@@ -6,7 +6,13 @@
 import { readdirSync, readFileSync } from 'fs';
 import { join } from 'path';
 import { parse } from 'yaml';
-import { loadManifestsWithErrors, validateManifests, type Diagnostic, type ImageLookups } from '../lib/core';
+import {
+  imageReferencesOf,
+  loadManifestsWithErrors,
+  validateManifests,
+  type Diagnostic,
+  type ImageLookups,
+} from '../lib/core';
 
 export const CORPUS_DIR = join(__dirname, '..', 'test', 'fixtures', 'realworld');
 export const JUDGEMENTS_FILE = join(CORPUS_DIR, 'judgements.yaml');
@@ -53,7 +59,8 @@ export function findingKey(file: string, resource: string, rule: string, path: s
  * Every manifest file of the corpus, linted together as one directory run with the default options; with `images`,
  * as `--resolve-images` would, given what the registries answered (see corpus-images.ts).
  */
-export function lintCorpus(images?: ImageLookups): Finding[] {
+/** The corpus's objects, every manifest file loaded in name order (each keeps its file as its source). */
+function corpusObjects(): unknown[] {
   const files = readdirSync(CORPUS_DIR).filter(isManifestFile).sort();
   const objects: unknown[] = [];
   for (const f of files) {
@@ -61,10 +68,20 @@ export function lintCorpus(images?: ImageLookups): Finding[] {
     if (errors.length > 0) throw new Error(`${f}: ${errors[0].message}`);
     objects.push(...loaded.filter((o) => typeof o === 'object' && o !== null && 'kind' in o));
   }
+  return objects;
+}
+
+export function lintCorpus(images?: ImageLookups): Finding[] {
+  const objects = corpusObjects();
   return validateManifests(objects, images ? { images } : {}).map((d) => ({
     key: findingKey(d.resource.source ?? '', `${d.resource.kind}/${d.resource.name}`, d.ruleId, d.path),
     diagnostic: d,
   }));
+}
+
+/** Every image reference the corpus's pods name, once each. */
+export function corpusImageReferences(): string[] {
+  return imageReferencesOf(corpusObjects());
 }
 
 export function readJudgements(): Judgements {

@@ -377,7 +377,8 @@ export function hostProcessOnlyImage(ref: ImageReference): string | undefined {
 }
 
 /**
- * Well-known images built on Windows Server Core, whose default user is ContainerAdministrator: Server Core itself,
+ * Well-known images built on Windows Server Core, which run as ContainerAdministrator (their config names no user:
+ * https://github.com/kubernetes/kubernetes/issues/112469#issuecomment-1307784766): Server Core itself,
  * Server and IIS, .NET Framework (`dotnet/framework/*`), and any tag that names `windowsservercore`. Nano Server
  * images default to ContainerUser (https://kubernetes.io/docs/tasks/configure-pod-container/configure-runasusername/).
  */

@@ -3,8 +3,9 @@
  * image's user: ContainerAdministrator is refused, an image without a user runs unchecked
  * (pkg/kubelet/kuberuntime/security_context_windows.go `verifyRunAsNonRoot`,
  * https://github.com/kubernetes/kubernetes/blob/master/pkg/kubelet/kuberuntime/security_context_windows.go;
- * kubernetes/kubernetes#112469). Server Core based images run as ContainerAdministrator, so runAsNonRoot without
- * runAsUserName either stops the container or is not enforced.
+ * kubernetes/kubernetes#112469). Server Core images leave their config's User unset and run as ContainerAdministrator
+ * (https://github.com/kubernetes/kubernetes/issues/112469#issuecomment-1307784766), so runAsNonRoot without
+ * runAsUserName is not enforced on them; an image built with USER ContainerAdministrator is refused.
  */
 import { isServerCoreImage, parseImageReference } from '../images';
 import { windowsImageUser } from '../validate/image-facts';
@@ -18,7 +19,7 @@ export default defineRule({
     defaultSeverity: 'warning',
     summary: 'runAsNonRoot: true without runAsUserName on a Server Core based image (IIS, ASP.NET, .NET Framework).',
     rationale:
-      "Without runAsUserName the kubelet checks the image's user: a Server Core image's ContainerAdministrator is refused (CreateContainerConfigError), and an image that names no user runs as ContainerAdministrator unchecked.",
+      "Without runAsUserName the kubelet checks the image config's user: ContainerAdministrator is refused (CreateContainerConfigError), and an image that names none, as Server Core images do, runs as ContainerAdministrator unchecked.",
     docs: 'https://kubernetes.io/docs/tasks/configure-pod-container/configure-runasusername/',
     severityReason:
       "Either the kubelet refuses the container or runAsNonRoot is silently not enforced; which one depends on the image's config, which the manifest does not show.",
@@ -67,7 +68,7 @@ export default defineRule({
         if (!ref || !isServerCoreImage(ref)) continue;
         report(
           path,
-          `${c.path} runs '${c.c.image}', a Server Core based image whose user is ContainerAdministrator, with runAsNonRoot: true and no runAsUserName: the kubelet refuses the container (CreateContainerConfigError), or runs it as ContainerAdministrator unchecked when the image names no user.`,
+          `${c.path} runs '${c.c.image}', a Server Core based image that runs as ContainerAdministrator, with runAsNonRoot: true and no runAsUserName: the kubelet runs it as ContainerAdministrator unchecked when the image config names no user (as Server Core's does), and refuses it (CreateContainerConfigError) when the image sets USER ContainerAdministrator.`,
           'Set securityContext.windowsOptions.runAsUserName: ContainerUser (IIS and ASP.NET need their app pool identity to have access; test it), or drop runAsNonRoot.',
         );
       }

@@ -3,8 +3,11 @@
  * finding judged, nothing judged wrong or advice at warning or error, nothing judged real lost; once as a default
  * run, once with the registry facts of its images (images.yaml, served by a real docker-registry on loopback).
  */
-import { withCorpusRegistry } from '../../../scripts/corpus-images';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { readRecordedImages, withCorpusRegistry } from '../../../scripts/corpus-images';
 import {
+  corpusImageReferences,
   corpusReport,
   findingKey,
   lintCorpus,
@@ -59,4 +62,31 @@ test('precision and recall meet the targets (85% and 90%) with image resolution;
   expect(runs.plain.report.precision).toBeGreaterThanOrEqual(0.85);
   // Image resolution reports at least what a default run does.
   expect(runs.resolved.report.reportedReal).toBeGreaterThanOrEqual(runs.plain.report.reportedReal);
+});
+
+test('images.yaml names every image reference of the corpus: its facts, or why it has none', () => {
+  const recorded = new Set(readRecordedImages().map((i) => i.image));
+  expect(corpusImageReferences().filter((r) => !recorded.has(r))).toEqual([]);
+  expect([...recorded].filter((r) => !corpusImageReferences().includes(r))).toEqual([]);
+});
+
+test("the README's corpus figures are today's", () => {
+  // Compared with white space folded: the README wraps its prose.
+  const readme = readFileSync(join(__dirname, '../../../README.md'), 'utf8').replace(/\s+/g, ' ');
+  const [p, r] = [runs.plain.report, runs.resolved.report];
+  const pct = (x: number) => `${(x * 100).toFixed(1).replace(/\.0$/, '')}%`;
+  const info = (run: 'plain' | 'resolved') => runs[run].findings.filter((f) => f.diagnostic.severity === 'info').length;
+  expect(readme).toContain(`holds ${p.files} public manifests`);
+  const images = readRecordedImages();
+  const known = images.filter((i) => i.unrecorded === undefined).length;
+  expect(readme).toContain(`registry facts of ${known} of its ${images.length} image references`);
+  expect(readme).toContain(`the other ${images.length - known} (`);
+  expect(readme).toContain(`| errors and warnings reported | ${p.reported} | ${r.reported} |`);
+  expect(readme).toContain(
+    `| of those, real problems (precision) | ${p.reportedReal} (${pct(p.precision)}) | ${r.reportedReal} (${pct(r.precision)}) |`,
+  );
+  expect(readme).toContain(
+    `| real problems known in the corpus that are reported (recall) | ${p.reportedReal} of ${p.realKnown} (${pct(p.recall)}) | ${r.reportedReal} of ${r.realKnown} (${pct(r.recall)}) |`,
+  );
+  expect(readme).toContain(`| findings at info (advice) | ${info('plain')} | ${info('resolved')} |`);
 });
