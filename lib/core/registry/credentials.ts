@@ -2,7 +2,9 @@
  * Registry credentials from the Docker config file, found as Docker finds them: `credHelpers[host]`, then
  * `credsStore`, then `auths[host]` (`auth` is base64 `user:password`). A helper is the program
  * `docker-credential-NAME`, run as `docker-credential-NAME get` with the server URL on stdin, answering
- * `{ "Username": …, "Secret": … }` (https://github.com/docker/docker-credential-helpers).
+ * `{ "Username": …, "Secret": … }` (https://github.com/docker/docker-credential-helpers). An identity token (an
+ * `auths` entry's `identitytoken`, as `az acr login` writes it, or a helper's Secret under the Username `<token>`)
+ * is a refresh token the token service exchanges with an OAuth2 POST (transport.ts).
  *
  * Credentials stay in memory: no message, error or cache file ever holds one. Messages name where a credential
  * came from (`auths`, `docker-credential-NAME`), never its value.
@@ -16,15 +18,26 @@ import { DOCKER_HUB, DOCKER_HUB_CONFIG_KEY, registryAliases } from './reference'
 export interface RegistryCredential {
   readonly username: string;
   readonly password: string;
+  /**
+   * An OAuth2 refresh token to exchange at the token service instead of Basic credentials
+   * (https://distribution.github.io/distribution/spec/auth/oauth/).
+   */
+  readonly identityToken?: string;
   /** Where it came from, for messages: `auths in /x/config.json`, `docker-credential-pass`. */
   readonly source: string;
 }
 
 interface DockerConfigFile {
-  readonly auths?: Record<string, { auth?: string; username?: string; password?: string } | undefined>;
+  readonly auths?: Record<
+    string,
+    { auth?: string; username?: string; password?: string; identitytoken?: string } | undefined
+  >;
   readonly credHelpers?: Record<string, string | undefined>;
   readonly credsStore?: string;
 }
+
+/** The Username a credential helper answers with when its Secret is an identity token (as the docker CLI reads it). */
+const TOKEN_USERNAME = '<token>';
 
 /** How long a credential helper may run. */
 export const CREDENTIAL_HELPER_TIMEOUT_MS = 10_000;
@@ -63,7 +76,11 @@ function runHelper(name: string, serverUrl: string, timeoutMs: number): Promise<
         try {
           const answer = JSON.parse(stdout) as { Username?: unknown; Secret?: unknown };
           if (typeof answer.Username === 'string' && typeof answer.Secret === 'string' && answer.Secret !== '') {
-            return resolve({ username: answer.Username, password: answer.Secret, source: program });
+            return resolve(
+              answer.Username === TOKEN_USERNAME
+                ? { username: '', password: '', identityToken: answer.Secret, source: program }
+                : { username: answer.Username, password: answer.Secret, source: program },
+            );
           }
         } catch {
           // Not JSON: the helper has nothing useful for this server.
@@ -128,6 +145,10 @@ export class DockerCredentials {
     const file = join(this.dir, 'config.json');
     for (const [key, value] of Object.entries(config.auths ?? {})) {
       if (!aliases.includes(keyHost(key)) || !value) continue;
+      if (typeof value.identitytoken === 'string' && value.identitytoken !== '') {
+        const user = value.auth ? decodeAuth(value.auth)?.username : value.username;
+        return { username: user ?? '', password: '', identityToken: value.identitytoken, source: `auths in ${file}` };
+      }
       const pair =
         typeof value.auth === 'string' && value.auth !== ''
           ? decodeAuth(value.auth)

@@ -64,6 +64,8 @@ function describeError(error: unknown, timeoutMs: number): string {
 }
 
 const ANONYMOUS = 'an anonymous token';
+/** The OAuth2 client_id the token service is told (the docker CLI sends `docker`). */
+const OAUTH_CLIENT_ID = 'k8s-windows';
 
 /** What to do when a registry wants credentials the Docker config does not have. */
 function loginHint(endpoint: Endpoint): string {
@@ -134,7 +136,9 @@ export class RegistryTransport {
       const token = await this.token(endpoint, repository, bearer, credential);
       return {
         authorization: `Bearer ${token}`,
-        what: credential ? `the token got with ${credential.source}` : ANONYMOUS,
+        what: credential
+          ? `the token got with ${credential.identityToken !== undefined ? 'the identity token from ' : ''}${credential.source}`
+          : ANONYMOUS,
       };
     }
     if (basic) {
@@ -142,6 +146,12 @@ export class RegistryTransport {
         throw new LookupProblem(
           'unauthorized',
           `${endpoint.label} requires credentials for ${repository}, and the Docker config in ${this.options.credentials.dir} has none for ${endpoint.credentialKey}. ${loginHint(endpoint)}`,
+        );
+      }
+      if (credential.identityToken !== undefined) {
+        throw new LookupProblem(
+          'unauthorized',
+          `${endpoint.label} asks for Basic credentials, and ${credential.source} holds an identity token, which only a token service takes. ${loginHint(endpoint)}`,
         );
       }
       const basicValue = Buffer.from(`${credential.username}:${credential.password}`).toString('base64');
@@ -163,16 +173,44 @@ export class RegistryTransport {
     } catch {
       throw new LookupProblem('unauthorized', `${endpoint.label} named a token realm that is not a URL.`);
     }
-    if (challenge.params.service) realm.searchParams.set('service', challenge.params.service);
-    realm.searchParams.set('scope', challenge.params.scope ?? `repository:${repository}:pull`);
-    const headers: Record<string, string> = { Accept: 'application/json' };
-    if (credential) {
-      headers.Authorization = `Basic ${Buffer.from(`${credential.username}:${credential.password}`).toString('base64')}`;
-    }
+    const scope = challenge.params.scope ?? `repository:${repository}:pull`;
     const realmLabel = `The token service ${realm.origin}${realm.pathname} of ${endpoint.label}`;
-    const response = await this.send({ ...endpoint, label: realmLabel }, realm.toString(), headers);
+    let response: FetchedResponse;
+    if (credential?.identityToken !== undefined) {
+      // An identity token is exchanged with an OAuth2 refresh-token grant, as the docker CLI does
+      // (https://distribution.github.io/distribution/spec/auth/oauth/): ACR's `az acr login`, for one.
+      const form = new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: credential.identityToken,
+        client_id: OAUTH_CLIENT_ID,
+        scope,
+        ...(challenge.params.service ? { service: challenge.params.service } : {}),
+      });
+      response = await this.send(
+        { ...endpoint, label: realmLabel },
+        realm.toString(),
+        {
+          Accept: 'application/json',
+          'Content-Type': 'application/x-www-form-urlencoded',
+        },
+        'POST',
+        form.toString(),
+      );
+    } else {
+      if (challenge.params.service) realm.searchParams.set('service', challenge.params.service);
+      realm.searchParams.set('scope', scope);
+      const headers: Record<string, string> = { Accept: 'application/json' };
+      if (credential) {
+        headers.Authorization = `Basic ${Buffer.from(`${credential.username}:${credential.password}`).toString('base64')}`;
+      }
+      response = await this.send({ ...endpoint, label: realmLabel }, realm.toString(), headers);
+    }
     if (response.status === 401 || response.status === 403) {
-      const how = credential ? `the credentials from ${credential.source}` : 'an anonymous request';
+      const how = !credential
+        ? 'an anonymous request'
+        : credential.identityToken !== undefined
+          ? `the identity token from ${credential.source}`
+          : `the credentials from ${credential.source}`;
       throw new LookupProblem('unauthorized', `${realmLabel} refused ${how} (HTTP ${response.status}).`);
     }
     if (response.status !== 200) {
@@ -196,7 +234,8 @@ export class RegistryTransport {
     endpoint: Endpoint,
     url: string,
     headers: Record<string, string>,
-    method: 'GET' | 'HEAD' = 'GET',
+    method: 'GET' | 'HEAD' | 'POST' = 'GET',
+    body?: string,
   ): Promise<FetchedResponse> {
     const { retries, retryDelayMs, timeoutMs } = this.options;
     let failure = '';
@@ -205,7 +244,7 @@ export class RegistryTransport {
       try {
         const response = await this.limiter.run(async () => {
           const signal = AbortSignal.timeout(timeoutMs);
-          const answer = await fetch(url, { method, headers, signal, redirect: 'follow' });
+          const answer = await fetch(url, { method, headers, signal, redirect: 'follow', ...(body ? { body } : {}) });
           const length = Number(answer.headers.get('content-length') ?? 0);
           if (length > MAX_BODY_BYTES) {
             await answer.body?.cancel();

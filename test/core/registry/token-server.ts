@@ -3,7 +3,8 @@
  * (https://distribution.github.io/distribution/spec/auth/token/): an RS256 JWT signing key with its self-signed
  * certificate (made by `openssl req -x509`; the registry trusts it as `rootcertbundle` and finds it in each
  * token's `x5c` header), and an HTTP endpoint that grants what it is asked for to one user with Basic
- * credentials, and pull on `public/*` to anyone.
+ * credentials or (POST, the OAuth2 refresh-token grant) with that user's identity token, and pull on `public/*` to
+ * anyone.
  */
 import { execFileSync } from 'node:child_process';
 import { createPrivateKey, createSign, randomUUID, X509Certificate, type KeyObject } from 'node:crypto';
@@ -21,6 +22,9 @@ export interface TokenRequest {
   readonly service: string | null;
   readonly scope: string | null;
   readonly user?: string;
+  /** `refresh_token` for an OAuth2 POST; absent for a GET. */
+  readonly grant?: string;
+  readonly clientId?: string;
 }
 
 export class TokenServer {
@@ -31,10 +35,10 @@ export class TokenServer {
     private readonly server: Server,
     private readonly key: KeyObject,
     private readonly certificate: string,
-    private readonly user: { username: string; password: string },
+    private readonly user: { username: string; password: string; identityToken?: string },
   ) {}
 
-  static async start(user: { username: string; password: string }): Promise<TokenServer> {
+  static async start(user: { username: string; password: string; identityToken?: string }): Promise<TokenServer> {
     const dir = mkdtempSync(join(tmpdir(), 'k8s-windows-token-'));
     execFileSync(
       'openssl',
@@ -55,9 +59,13 @@ export class TokenServer {
     const certificate = new X509Certificate(readFileSync(join(dir, 'cert.pem'))).raw.toString('base64');
     const holder: { self?: TokenServer } = {};
     const server = createServer((request, response) => {
-      const answer = holder.self!.answer(request);
-      response.writeHead(answer.status, { 'Content-Type': 'application/json' });
-      response.end(JSON.stringify(answer.body));
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      request.on('end', () => {
+        const answer = request.method === 'POST' ? holder.self!.oauth(body) : holder.self!.answer(request);
+        response.writeHead(answer.status, { 'Content-Type': 'application/json' });
+        response.end(JSON.stringify(answer.body));
+      });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     holder.self = new TokenServer(dir, server, key, certificate, user);
@@ -92,6 +100,35 @@ export class TokenServer {
     return `${signed}.${base64url(signature)}`;
   }
 
+  /** The OAuth2 refresh-token grant: the form's refresh_token must be the user's identity token. */
+  oauth(form: string): { status: number; body: object } {
+    const params = new URLSearchParams(form);
+    const request = {
+      service: params.get('service'),
+      scope: params.get('scope'),
+      grant: params.get('grant_type') ?? '',
+      clientId: params.get('client_id') ?? '',
+    };
+    const valid =
+      request.grant === 'refresh_token' &&
+      this.user.identityToken !== undefined &&
+      params.get('refresh_token') === this.user.identityToken &&
+      request.clientId !== '';
+    this.requests.push({ ...request, ...(valid ? { user: this.user.username } : {}) });
+    if (!valid) return { status: 401, body: { error: 'invalid_grant' } };
+    return { status: 200, body: { access_token: this.grant(this.user.username, request.scope), expires_in: 300 } };
+  }
+
+  /** A token for what `scope` asks of one repository: everything for the user, pull on public/* for anyone. */
+  private grant(user: string | undefined, scope: string | null): string {
+    const [, name, actions] = /^repository:([^:]+):(.+)$/.exec(scope ?? '') ?? [];
+    const granted =
+      name && actions && (user !== undefined || name.startsWith('public/'))
+        ? [{ name, actions: user !== undefined ? actions.split(',') : ['pull'] }]
+        : [];
+    return this.token(user ?? '', granted);
+  }
+
   private answer(request: IncomingMessage): { status: number; body: object } {
     const url = new URL(request.url ?? '/', 'http://localhost');
     const service = url.searchParams.get('service');
@@ -109,12 +146,7 @@ export class TokenServer {
       user = username;
     }
     this.requests.push({ service, scope, user });
-    const [, name, actions] = /^repository:([^:]+):(.+)$/.exec(scope ?? '') ?? [];
-    const granted =
-      name && actions && (user !== undefined || name.startsWith('public/'))
-        ? [{ name, actions: user !== undefined ? actions.split(',') : ['pull'] }]
-        : [];
-    return { status: 200, body: { token: this.token(user ?? '', granted), expires_in: 300 } };
+    return { status: 200, body: { token: this.grant(user, scope), expires_in: 300 } };
   }
 
   async stop(): Promise<void> {
