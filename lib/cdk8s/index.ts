@@ -3,6 +3,8 @@
  * it extends, made valid for Windows when it renders.
  */
 export * from './windows-props';
+export { RESOLVE_IMAGES_CONTEXT } from './image-facts';
+export type { ImageResolutionSettings } from '../core/registry/sync';
 export * from './annotations';
 export {
   WindowsDeployment,

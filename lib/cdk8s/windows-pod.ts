@@ -22,6 +22,15 @@ import {
 import { checkWindowsPodFeatures } from '../core/windows-pod-checks';
 import { WindowsAnnotations } from './annotations';
 import { inConstructWords, valueAt } from './construct-fixes';
+import {
+  checkImageFacts,
+  factsAwareWarnings,
+  imageResolutionOf,
+  lookUpImages,
+  type ImageResolutionProp,
+} from './image-facts';
+import type { ImageLookups } from '../core/validate/image-facts';
+import type { ImageResolutionSettings } from '../core/registry/sync';
 import { mergeCoreError, type ResolvedWindowsOptions } from './resolve-props';
 
 type Json = Record<string, unknown>;
@@ -374,6 +383,7 @@ export function renderAsWindows(
   scope: IConstruct,
   source: PodSource,
   options: ResolvedWindowsOptions,
+  resolveImages?: ImageResolutionProp,
 ): void {
   const { prefix, parentPath, last } = podSpecPlace(apiObject.kind);
   const render = apiObject.toJson.bind(apiObject);
@@ -382,11 +392,31 @@ export function renderAsWindows(
   // The user's JSON patches (`apiObject.addJsonPatch`) are applied after the Windows conversion, so the conversion
   // never drops what they write; what they write is then checked like the rest. `patches` is private to cdk8s.
   const patches = (apiObject as unknown as { patches?: JsonPatch[] }).patches;
+  // Registry lookups, when asked for: settled at the first render (the app's context is complete by then).
+  let resolution: ImageResolutionSettings | null | undefined;
+  const lookUp = (json: Json): ImageLookups | undefined => {
+    if (resolution === undefined) resolution = imageResolutionOf(resolveImages, scope) ?? null;
+    return resolution === null ? undefined : lookUpImages(json, resolution);
+  };
+  /** Converts the rendered object's pod spec in place, with what the registries said about its images. */
+  const convert = (json: Json, lookups: ImageLookups | undefined): void => {
+    const parent = childAt(json, parentPath) as Json; // the kind's own pod spec path: always rendered
+    const spec = parent[last] as PodSpec;
+    const opts =
+      lookups === undefined
+        ? convertOptions
+        : {
+            ...convertOptions,
+            onWarning: factsAwareWarnings(convertOptions.onWarning, lookups, (p) => valueAt(spec, prefix, p)),
+          };
+    parent[last] = renderWindowsPodSpec(spec, source, opts, scope);
+  };
   apiObject.toJson = (): Json => {
     if (!Array.isArray(patches) || patches.length === 0) {
       const json = render() as Json;
-      const parent = childAt(json, parentPath) as Json; // the kind's own pod spec path: always rendered
-      parent[last] = renderWindowsPodSpec(parent[last] as PodSpec, source, convertOptions, scope);
+      const lookups = lookUp(json);
+      convert(json, lookups);
+      if (lookups !== undefined) checkImageFacts(json, lookups, scope, convertOptions.onWarning);
       return json;
     }
     const userPatches = patches.splice(0);
@@ -396,10 +426,12 @@ export function renderAsWindows(
     } finally {
       patches.push(...userPatches);
     }
-    const parent = childAt(json, parentPath) as Json; // the kind's own pod spec path: always rendered
-    parent[last] = renderWindowsPodSpec(parent[last] as PodSpec, source, convertOptions, scope);
+    convert(json, lookUp(json));
     const patched = JsonPatch.apply(json, ...userPatches) as Json;
     checkPatchedPodSpec(childAt(patched, parentPath)?.[last], options, prefix, scope.node.path);
+    // The patches may name other images: the final object's are looked up (the ones seen already are cached).
+    const lookups = lookUp(patched);
+    if (lookups !== undefined) checkImageFacts(patched, lookups, scope, convertOptions.onWarning);
     return patched;
   };
 }

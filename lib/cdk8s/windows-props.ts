@@ -6,6 +6,7 @@ import type * as kplus from 'cdk8s-plus-28';
 import type { WindowsIsolation, WindowsRelease } from '../core/releases';
 import type { WindowsNodeTarget } from '../core/target';
 import type { WindowsSecurityProfile } from '../core/pod-spec';
+import type { ImageResolutionSettings } from '../core/registry/sync';
 
 /**
  * A gMSA credential spec a workload can run as (`GmsaCredentialSpec` implements it). The workload names it in
@@ -83,6 +84,16 @@ export interface WindowsProps {
    * @default 'baseline'
    */
   readonly securityProfile?: WindowsSecurityProfile;
+  /**
+   * Check the images against their registries when the workload renders (`cdk8s synth`), as `lint
+   * --resolve-images` does: a Linux-only image, an image with no entry for the nodes' build, a tag that does not
+   * exist, an image built on the HostProcess base image, an image user that `runAsNonRoot` refuses. Errors fail the
+   * synth; an image the registry could not be asked about is a warning. `true` asks with the Docker config's
+   * credentials and the disk cache; pass settings for mirrors, another cache or offline mode. Each synth runs the
+   * lookups in a child process (rendering is synchronous); answers are cached on disk as for the CLI.
+   * @default - the app's context `k8s-windows:resolveImages` (the same values), else no lookups
+   */
+  readonly resolveImages?: boolean | ImageResolutionSettings;
 }
 
 /** `kplus.DeploymentProps` with a `windows` block. */

@@ -23,4 +23,5 @@ export {
   DEFAULT_TIMEOUT_MS,
   type ImageResolverOptions,
 } from './resolver';
-export { resolveImageLookups } from './resolve-set';
+export { resolveImageLookups, resolveImageReferences } from './resolve-set';
+export { resolveImageLookupsSync, type ImageResolutionSettings } from './sync';

@@ -6,6 +6,7 @@
 import { imageReferencesOf, type ImageLookups } from '../validate/image-facts';
 import type { EngineSettings } from '../validate/settings';
 import { ImageResolver } from './resolver';
+import type { ImageResolutionSettings } from './sync';
 
 /** What the registries say about the images of `objects`; undefined when resolution is off. */
 export async function resolveImageLookups(
@@ -13,6 +14,14 @@ export async function resolveImageLookups(
   settings: EngineSettings,
 ): Promise<ImageLookups | undefined> {
   if (settings.resolveImages !== true) return undefined;
+  return resolveImageReferences(imageReferencesOf(objects), settings);
+}
+
+/** What the registries say about each of `images` (references as written), by reference. */
+export async function resolveImageReferences(
+  images: readonly string[],
+  settings: ImageResolutionSettings,
+): Promise<ImageLookups> {
   const resolver = new ImageResolver({
     offline: settings.offline === true,
     // The user of each Windows entry: what the kubelet judges runAsNonRoot by (windows-run-as-non-root-image-user).
@@ -20,7 +29,6 @@ export async function resolveImageLookups(
     ...(settings.registryMirrors !== undefined ? { mirrors: settings.registryMirrors } : {}),
     ...(settings.imageCache !== undefined ? { cacheDir: settings.imageCache } : {}),
   });
-  const images = imageReferencesOf(objects);
   const answers = await Promise.all(images.map((image) => resolver.resolve(image)));
   const out: Record<string, (typeof answers)[number]> = {};
   images.forEach((image, i) => (out[image] = answers[i]));

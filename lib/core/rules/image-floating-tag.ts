@@ -2,6 +2,8 @@
  * image-floating-tag: a Windows image whose tag names no build. containerd on a Windows node pulls the manifest
  * list entry whose `os.version` matches the host; a single-build image behind such a tag runs only on nodes of
  * its build (https://learn.microsoft.com/virtualization/windowscontainers/deploy-containers/version-compatibility).
+ * With `--resolve-images` an image the registry answered for is not asked about: its platforms are known, and
+ * image-single-build, image-build-unavailable and image-os-missing say what is wrong with them.
  */
 import { BUILDLESS_TAG_FIX, legacyWindowsRepository, windowsBuildCoverage } from '../images';
 import { podImages } from '../validate/pod-images';
@@ -23,12 +25,13 @@ export default defineRule({
   },
   check: {
     scope: 'pod',
-    run(p, _context, report) {
+    run(p, { options }, report) {
       if (!p.windows) return;
       for (const { path, image, ref, built } of podImages(p)) {
         // Legacy repositories are image-legacy-repository; digests and known multi-arch publishers do not float.
         if (built.kind !== 'unknown' || legacyWindowsRepository(ref)) continue;
         if (ref.digest !== undefined || windowsBuildCoverage(ref) === 'multi') continue;
+        if (options.images?.[image]?.status === 'found') continue;
         report(
           path,
           `${path} '${image}' has ${ref.tag ? `tag '${ref.tag}', which names` : 'no tag (it means :latest) and names'} no Windows build: if it is a single-build image it runs only on nodes of that build; a multi-arch manifest list is fine when it has an entry for every node build.`,

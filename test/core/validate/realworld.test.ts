@@ -71,22 +71,31 @@ test('images.yaml names every image reference of the corpus: its facts, or why i
 });
 
 test("the README's corpus figures are today's", () => {
-  // Compared with white space folded: the README wraps its prose.
-  const readme = readFileSync(join(__dirname, '../../../README.md'), 'utf8').replace(/\s+/g, ' ');
+  const text = readFileSync(join(__dirname, '../../../README.md'), 'utf8');
+  // Prose is compared with white space folded (the README wraps it); a miss names only the phrase.
+  const folded = text.replace(/\s+/g, ' ');
+  const missing = (phrases: string[]) => phrases.filter((phrase) => !folded.includes(phrase));
+  const row = (label: string) => text.split('\n').find((l) => l.startsWith(`| ${label} |`));
   const [p, r] = [runs.plain.report, runs.resolved.report];
   const pct = (x: number) => `${(x * 100).toFixed(1).replace(/\.0$/, '')}%`;
   const info = (run: 'plain' | 'resolved') => runs[run].findings.filter((f) => f.diagnostic.severity === 'info').length;
-  expect(readme).toContain(`holds ${p.files} public manifests`);
   const images = readRecordedImages();
   const known = images.filter((i) => i.unrecorded === undefined).length;
-  expect(readme).toContain(`registry facts of ${known} of its ${images.length} image references`);
-  expect(readme).toContain(`the other ${images.length - known} (`);
-  expect(readme).toContain(`| errors and warnings reported | ${p.reported} | ${r.reported} |`);
-  expect(readme).toContain(
+  expect(
+    missing([
+      `holds ${p.files} public manifests`,
+      `registry facts of ${known} of its ${images.length} image references`,
+      `the other ${images.length - known} (`,
+    ]),
+  ).toEqual([]);
+  expect(row('errors and warnings reported')).toBe(`| errors and warnings reported | ${p.reported} | ${r.reported} |`);
+  expect(row('of those, real problems (precision)')).toBe(
     `| of those, real problems (precision) | ${p.reportedReal} (${pct(p.precision)}) | ${r.reportedReal} (${pct(r.precision)}) |`,
   );
-  expect(readme).toContain(
+  expect(row('real problems known in the corpus that are reported (recall)')).toBe(
     `| real problems known in the corpus that are reported (recall) | ${p.reportedReal} of ${p.realKnown} (${pct(p.recall)}) | ${r.reportedReal} of ${r.realKnown} (${pct(r.recall)}) |`,
   );
-  expect(readme).toContain(`| findings at info (advice) | ${info('plain')} | ${info('resolved')} |`);
+  expect(row('findings at info (advice)')).toBe(
+    `| findings at info (advice) | ${info('plain')} | ${info('resolved')} |`,
+  );
 });

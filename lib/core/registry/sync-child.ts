@@ -1,0 +1,15 @@
+/**
+ * The child process of `resolveImageLookupsSync`: reads a `SyncRequest` on stdin, resolves its images as
+ * `lint --resolve-images` does, and writes the lookups, by reference, as JSON on stdout.
+ */
+import { resolveImageReferences } from './resolve-set';
+import type { SyncRequest } from './sync';
+
+async function main(): Promise<void> {
+  let input = '';
+  for await (const chunk of process.stdin) input += String(chunk);
+  const { images, settings } = JSON.parse(input) as SyncRequest;
+  process.stdout.write(JSON.stringify(await resolveImageReferences(images, settings)));
+}
+
+void main();

@@ -1,0 +1,74 @@
+/**
+ * Image resolution for synchronous callers: cdk8s renders a construct's manifest synchronously (`toJson`), so a
+ * construct that checks its images against their registries at synth runs the resolver in a child Node.js process
+ * and waits for it (as cdk8s's own `Helm` construct waits for `helm template`). The child answers through the
+ * same resolver, cache and Docker credentials as `lint --resolve-images`; answers are kept for the process.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ImageLookup, ImageLookups } from '../validate/image-facts';
+
+/** How to ask the registries: the config file's keys of the same names. */
+export interface ImageResolutionSettings {
+  /** Answer from the cache only. @default false */
+  readonly offline?: boolean;
+  /** `HOST` → mirror URL (`docker.io` for Docker Hub). @default - no mirrors */
+  readonly registryMirrors?: Readonly<Record<string, string>>;
+  /** The cache directory. @default - the platform's cache directory (`~/.cache/k8s-windows` on Linux) */
+  readonly imageCache?: string;
+}
+
+/** What the child is given on stdin. */
+export interface SyncRequest {
+  readonly images: readonly string[];
+  readonly settings: ImageResolutionSettings;
+}
+
+/** Long enough for a cold lookup of a few images with retries; a hung registry is cut off by the resolver first. */
+const CHILD_TIMEOUT_MS = 120_000;
+
+const answers = new Map<string, ImageLookup>();
+
+/** The child script and how to run it: the compiled `.js` in the package, the `.ts` under tsx in this repository. */
+function childCommand(): string[] {
+  const js = join(__dirname, 'sync-child.js');
+  if (existsSync(js)) return [js];
+  return ['--require', require.resolve('tsx/cjs'), join(__dirname, 'sync-child.ts')];
+}
+
+/** What the registries say about `images`, asked in one child process for those not yet answered. */
+export function resolveImageLookupsSync(
+  images: readonly string[],
+  settings: ImageResolutionSettings = {},
+): ImageLookups {
+  const key = (image: string) => `${JSON.stringify(settings)} ${image}`;
+  const missing = [...new Set(images)].filter((image) => !answers.has(key(image)));
+  if (missing.length > 0) {
+    const request: SyncRequest = { images: missing, settings };
+    let stdout: string;
+    try {
+      stdout = execFileSync(process.execPath, childCommand(), {
+        input: JSON.stringify(request),
+        encoding: 'utf8',
+        timeout: CHILD_TIMEOUT_MS,
+        maxBuffer: 64 << 20,
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+    } catch (error) {
+      // The child never fails for a registry (each answer is a result); this is the child itself failing.
+      const why = error instanceof Error ? error.message.split('\n')[0] : String(error);
+      const lookup: ImageLookup = { status: 'unreachable', message: `The image resolver did not run: ${why}` };
+      for (const image of missing) answers.set(key(image), lookup);
+      stdout = '{}';
+    }
+    const got = JSON.parse(stdout) as Record<string, ImageLookup>;
+    for (const image of missing) if (got[image] !== undefined) answers.set(key(image), got[image]);
+  }
+  const out: Record<string, ImageLookup> = {};
+  for (const image of images) {
+    const lookup = answers.get(key(image));
+    if (lookup !== undefined) out[image] = lookup;
+  }
+  return out;
+}
