@@ -180,6 +180,34 @@ export async function checkProject(tarball: string, major: number, work: string)
     }
   }
 
+  // windows.resolveImages in the packed package: the constructs' lookups run the compiled child script. Offline with
+  // an empty cache, the image is unresolved: a synth warning, not a failure, and nothing leaves the machine.
+  if (major === 33) {
+    writeFileSync(
+      join(dir, 'resolve.ts'),
+      `import { App, Chart } from 'cdk8s';
+import { WindowsDeployment } from 'k8s-windows/cdk8s-plus-33';
+const app = new App();
+const chart = new Chart(app, 'resolve');
+new WindowsDeployment(chart, 'api', {
+  containers: [{ image: 'registry.example.com/shop/api:v2', portNumber: 80 }],
+  windows: { resolveImages: { offline: true, imageCache: 'image-cache' } },
+});
+app.synth();
+`,
+    );
+    const resolved = run(
+      process.execPath,
+      [join(CLI, 'bin/cdk8s'), 'synth', '--no-check-upgrade', '--app', 'npx ts-node resolve.ts', '--output', 'resolve'],
+      dir,
+    );
+    check(
+      resolved.status === 0 && resolved.out.includes('[image-unresolved]'),
+      `windows.resolveImages runs the packaged resolver (offline: image-unresolved warning):\n${resolved.out}`,
+      failures,
+    );
+  }
+
   // The same app under the other module resolutions users and templates use.
   for (const flags of [
     [],

@@ -88,14 +88,22 @@ export class WindowsAnnotations {
    * @param message what is wrong and how to fix it
    */
   public addWarning(ruleId: string, message: string): void {
-    const text = `[${ruleId}] ${message}`;
-    const node = this.scope.node;
-    const seen = node.metadata.some(
-      (m) => m.type === WINDOWS_WARNING_METADATA && (m.data as { message: string }).message === text,
-    );
-    if (seen) return;
-    node.addMetadata(WINDOWS_WARNING_METADATA, { ruleId, message: text }, { stackTrace: false });
-    if (MANIFEST_RULES.has(ruleId) && validationPluginWillReport()) return;
-    process.emitWarning(`${node.path}: ${text}`, { type: WINDOWS_WARNING_TYPE, code: ruleId });
+    recordWarning(this.scope, ruleId, message, !(MANIFEST_RULES.has(ruleId) && validationPluginWillReport()));
   }
+}
+
+/**
+ * Records a warning once per construct and prints it when `print` says so (the validation plugin reports manifest
+ * rules itself; a warning only the construct can see, such as one from its registry lookups, is always printed).
+ * @internal
+ */
+export function recordWarning(scope: IConstruct, ruleId: string, message: string, print: boolean): void {
+  const text = `[${ruleId}] ${message}`;
+  const node = scope.node;
+  const seen = node.metadata.some(
+    (m) => m.type === WINDOWS_WARNING_METADATA && (m.data as { message: string }).message === text,
+  );
+  if (seen) return;
+  node.addMetadata(WINDOWS_WARNING_METADATA, { ruleId, message: text }, { stackTrace: false });
+  if (print) process.emitWarning(`${node.path}: ${text}`, { type: WINDOWS_WARNING_TYPE, code: ruleId });
 }

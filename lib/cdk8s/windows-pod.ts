@@ -20,7 +20,7 @@ import {
   type WindowsWarning,
 } from '../core/pod-spec';
 import { checkWindowsPodFeatures } from '../core/windows-pod-checks';
-import { WindowsAnnotations } from './annotations';
+import { recordWarning, WindowsAnnotations } from './annotations';
 import { inConstructWords, valueAt } from './construct-fixes';
 import {
   checkImageFacts,
@@ -346,10 +346,12 @@ export function renderWindowsPodSpec(
 }
 
 /** Reports a core warning on a construct, rule id first. */
-export function warnOn(scope: IConstruct): (w: WindowsWarning) => void {
+export function warnOn(scope: IConstruct, alwaysPrint = false): (w: WindowsWarning) => void {
   return (warning) => {
     const w = inConstructWords(warning);
-    WindowsAnnotations.of(scope).addWarning(w.ruleId, `${w.path}: ${w.message}${w.fix ? ` Fix: ${w.fix}` : ''}`);
+    const text = `${w.path}: ${w.message}${w.fix ? ` Fix: ${w.fix}` : ''}`;
+    if (alwaysPrint) recordWarning(scope, w.ruleId, text, true);
+    else WindowsAnnotations.of(scope).addWarning(w.ruleId, text);
   };
 }
 
@@ -416,7 +418,7 @@ export function renderAsWindows(
       const json = render() as Json;
       const lookups = lookUp(json);
       convert(json, lookups);
-      if (lookups !== undefined) checkImageFacts(json, lookups, scope, convertOptions.onWarning);
+      if (lookups !== undefined) checkImageFacts(json, lookups, scope, warnOn(scope, true));
       return json;
     }
     const userPatches = patches.splice(0);
@@ -431,7 +433,7 @@ export function renderAsWindows(
     checkPatchedPodSpec(childAt(patched, parentPath)?.[last], options, prefix, scope.node.path);
     // The patches may name other images: the final object's are looked up (the ones seen already are cached).
     const lookups = lookUp(patched);
-    if (lookups !== undefined) checkImageFacts(patched, lookups, scope, convertOptions.onWarning);
+    if (lookups !== undefined) checkImageFacts(patched, lookups, scope, warnOn(scope, true));
     return patched;
   };
 }
