@@ -46,24 +46,28 @@ export function resolveImageLookupsSync(
   const missing = [...new Set(images)].filter((image) => !answers.has(key(image)));
   if (missing.length > 0) {
     const request: SyncRequest = { images: missing, settings };
-    let stdout: string;
+    let got: Record<string, ImageLookup | undefined> = {};
+    let failure: string | undefined;
     try {
-      stdout = execFileSync(process.execPath, childCommand(), {
+      const stdout = execFileSync(process.execPath, childCommand(), {
         input: JSON.stringify(request),
         encoding: 'utf8',
         timeout: CHILD_TIMEOUT_MS,
         maxBuffer: 64 << 20,
         stdio: ['pipe', 'pipe', 'pipe'],
       });
+      got = JSON.parse(stdout) as Record<string, ImageLookup>;
     } catch (error) {
-      // The child never fails for a registry (each answer is a result); this is the child itself failing.
-      const why = error instanceof Error ? error.message.split('\n')[0] : String(error);
-      const lookup: ImageLookup = { status: 'unreachable', message: `The image resolver did not run: ${why}` };
-      for (const image of missing) answers.set(key(image), lookup);
-      stdout = '{}';
+      // The child never fails for a registry (each answer is a result): this is the child itself failing.
+      failure = error instanceof Error ? error.message.split('\n')[0] : String(error);
     }
-    const got = JSON.parse(stdout) as Record<string, ImageLookup>;
-    for (const image of missing) if (got[image] !== undefined) answers.set(key(image), got[image]);
+    for (const image of missing) {
+      const lookup = got[image];
+      answers.set(
+        key(image),
+        lookup ?? { status: 'unreachable', message: `The image resolver did not answer: ${failure ?? 'no result'}` },
+      );
+    }
   }
   const out: Record<string, ImageLookup> = {};
   for (const image of images) {
