@@ -359,21 +359,38 @@ function compatibility(image: string, host: WindowsRelease, isolation: Compatibi
 /**
  * Images that run only as HostProcess containers: Microsoft's HostProcess base image ("cannot be used with any
  * other type of Windows container", https://github.com/microsoft/windows-host-process-containers-base-image) and
- * images built FROM it by their publisher (windows_exporter's Dockerfile,
- * https://github.com/prometheus-community/windows_exporter/blob/master/Dockerfile). The value says what it is.
+ * images built FROM it by their publisher. windows_exporter moved to that base in 0.30.0 (commit d13d726, 2024-11,
+ * https://github.com/prometheus-community/windows_exporter/commit/d13d726453fc3ad5f78c26de5fed168b7fc73a78); its
+ * earlier tags were built on Nano Server per OS and start as ordinary containers, so they are not reported. The
+ * value says what it is; `since` is the first version tag built on the base (later and non-version tags such as
+ * `latest` are; a digest says no version and is not reported).
  */
-const HOSTPROCESS_BUILT_ON_BASE: readonly { readonly repository: RegExp; readonly what: string }[] = [
+const HOSTPROCESS_BUILT_ON_BASE: readonly {
+  readonly repository: RegExp;
+  readonly what: string;
+  readonly since: readonly [major: number, minor: number];
+}[] = [
   {
     repository: /^ghcr\.io\/prometheus-community\/windows-exporter$/,
-    what: 'windows_exporter, built on the HostProcess base image',
+    what: 'windows_exporter (0.30 and later), built on the HostProcess base image',
+    since: [0, 30],
   },
 ];
 
-/** What a HostProcess-only image is (`windows_exporter, built on the HostProcess base image`), or undefined. */
+/** Whether `ref`'s tag is `since` or later, or names no version (`latest`); a digest alone names none. */
+function taggedSince(ref: ImageReference, [major, minor]: readonly [number, number]): boolean {
+  if (ref.tag === undefined) return ref.digest === undefined;
+  const m = /^v?(\d+)\.(\d+)/.exec(ref.tag);
+  if (!m) return true;
+  const [tagMajor, tagMinor] = [Number(m[1]), Number(m[2])];
+  return tagMajor > major || (tagMajor === major && tagMinor >= minor);
+}
+
+/** What a HostProcess-only image is (`windows_exporter (0.30 and later), ...`), or undefined. */
 export function hostProcessOnlyImage(ref: ImageReference): string | undefined {
   if (isHostProcessBaseImage(ref)) return "Microsoft's HostProcess base image";
   const where = ref.registry === undefined ? ref.repository : `${ref.registry}/${ref.repository}`;
-  return HOSTPROCESS_BUILT_ON_BASE.find((i) => i.repository.test(where))?.what;
+  return HOSTPROCESS_BUILT_ON_BASE.find((i) => i.repository.test(where) && taggedSince(ref, i.since))?.what;
 }
 
 /**

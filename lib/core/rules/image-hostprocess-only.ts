@@ -24,7 +24,7 @@ export default defineRule({
     family: 'images',
     defaultSeverity: 'error',
     summary:
-      'A HostProcess-only image (the HostProcess base image, windows_exporter, or with --resolve-images any image with no Windows base layers) in an ordinary container.',
+      'A HostProcess-only image (the HostProcess base image, windows_exporter 0.30 and later, or with --resolve-images any image with no Windows base layers) in an ordinary container.',
     rationale:
       'Images built on the HostProcess base image have no Windows base layers: they run only as HostProcess containers, on the host.',
     docs: HOST_PROCESS,
