@@ -5,10 +5,9 @@
  * `lint --resolve-images --registry-mirror HOST=URL` would; references with no record stay unresolved (absent from
  * the lookups), so the resolved run judges exactly what we know.
  */
-import { readFileSync } from 'fs';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'path';
+import { join } from 'node:path';
 import { parse } from 'yaml';
 import { ImageResolver, parseReference, type ImageLookup as RegistryLookup } from '../lib/core/registry';
 import type { ImageLookup, ImageLookups } from '../lib/core';

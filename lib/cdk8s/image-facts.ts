@@ -11,6 +11,7 @@ import type * as Sync from '../core/registry/sync';
 import type { ImageResolutionSettings } from '../core/registry/sync';
 import type * as Engine from '../core/validate/engine';
 import type * as Facts from '../core/validate/image-facts';
+import type * as Settings from '../core/validate/settings';
 import type { ImageLookups } from '../core/validate/image-facts';
 import type { Diagnostic } from '../core/validate/types';
 import { inConstructWords } from './construct-fixes';
@@ -18,70 +19,47 @@ import { inConstructWords } from './construct-fixes';
 /** The context key an app sets to resolve the images of every workload: `true`, or `ImageResolutionSettings`. */
 export const RESOLVE_IMAGES_CONTEXT = 'k8s-windows:resolveImages';
 
-/** `windows.resolveImages`: `true` for the defaults, or how to ask the registries. */
-export type ImageResolutionProp = boolean | ImageResolutionSettings;
-
-const SETTING_KEYS = new Set(['offline', 'registryMirrors', 'imageCache']);
-
-/** Checks a `resolveImages` value (a prop or the context); problems go to `issues` under `path`. */
-export function checkImageResolution(value: unknown, path: string, issues: IssueCollector): void {
-  if (value === undefined || typeof value === 'boolean') return;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    issues.add(
-      path,
-      `${path} is ${JSON.stringify(value)}.`,
-      'Pass true, false, or { offline, registryMirrors, imageCache }.',
-    );
-    return;
-  }
-  const v = value as Record<string, unknown>;
-  for (const key of Object.keys(v)) {
-    if (!SETTING_KEYS.has(key)) {
-      issues.add(
-        `${path}.${key}`,
-        `${key} is not a resolveImages setting.`,
-        'Use offline, registryMirrors or imageCache.',
-      );
-    }
-  }
-  if (v.offline !== undefined && typeof v.offline !== 'boolean') {
-    issues.add(`${path}.offline`, `offline is ${JSON.stringify(v.offline)}, not a boolean.`, 'Pass true or false.');
-  }
-  if (v.imageCache !== undefined && (typeof v.imageCache !== 'string' || v.imageCache === '')) {
-    issues.add(`${path}.imageCache`, `imageCache is ${JSON.stringify(v.imageCache)}.`, 'Pass a directory path.');
-  }
-  const mirrors = v.registryMirrors;
-  if (
-    mirrors !== undefined &&
-    (typeof mirrors !== 'object' ||
-      mirrors === null ||
-      Array.isArray(mirrors) ||
-      Object.values(mirrors).some((url) => typeof url !== 'string' || !/^https?:\/\//.test(url)))
-  ) {
-    issues.add(
-      `${path}.registryMirrors`,
-      `registryMirrors is ${JSON.stringify(mirrors)}.`,
-      "Map each registry host to a mirror URL: { 'docker.io': 'https://mirror.internal:5000' }.",
-    );
-  }
+/**
+ * Reads a `resolveImages` value (a prop or the context) through the engine's one settings reader: the settings to
+ * resolve with, `false` when off, undefined when not given. Problems go to `issues` under `path`.
+ */
+export function readImageResolution(
+  value: unknown,
+  path: string,
+  issues: IssueCollector,
+): ImageResolutionSettings | false | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === 'boolean') return value ? {} : false;
+  // Loaded only for a settings object: the reader brings the rule catalogue with it.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { readSettings } = require('../core/validate/settings') as typeof Settings;
+  const read = readSettings(value, path, ['offline', 'registryMirrors', 'imageCache']);
+  for (const i of read.issues) issues.add(i.path, i.message, i.fix);
+  const { offline, registryMirrors, imageCache } = read.settings;
+  return {
+    ...(offline !== undefined ? { offline } : {}),
+    ...(registryMirrors !== undefined ? { registryMirrors } : {}),
+    ...(imageCache !== undefined ? { imageCache } : {}),
+  };
 }
 
-/** The settings a workload resolves its images with: its prop, else the app's context; undefined when off. */
+/**
+ * The settings a workload resolves its images with: its own (read at construction), else the app's context;
+ * undefined when off.
+ */
 export function imageResolutionOf(
-  prop: ImageResolutionProp | undefined,
+  own: ImageResolutionSettings | false | undefined,
   scope: IConstruct,
 ): ImageResolutionSettings | undefined {
-  let value: unknown = prop;
-  if (value === undefined) {
-    value = scope.node.tryGetContext(RESOLVE_IMAGES_CONTEXT);
-    if (value === undefined) return undefined;
-    const issues = new IssueCollector();
-    checkImageResolution(value, `context '${RESOLVE_IMAGES_CONTEXT}'`, issues);
-    issues.throwIfAny(scope.node.path);
-  }
-  if (value === true) return {};
-  if (value === false || value === undefined) return undefined;
-  return value as ImageResolutionSettings;
+  if (own !== undefined) return own === false ? undefined : own;
+  const issues = new IssueCollector();
+  const fromContext = readImageResolution(
+    scope.node.tryGetContext(RESOLVE_IMAGES_CONTEXT),
+    `context '${RESOLVE_IMAGES_CONTEXT}'`,
+    issues,
+  );
+  issues.throwIfAny(scope.node.path);
+  return fromContext === false ? undefined : fromContext;
 }
 
 const key = (d: Diagnostic) => `${d.ruleId} ${d.path} ${d.message}`;
@@ -95,22 +73,6 @@ export function lookUpImages(object: unknown, settings: ImageResolutionSettings)
   /* eslint-enable @typescript-eslint/no-require-imports */
   const images = imageReferencesOf([object]);
   return images.length === 0 ? {} : resolveImageLookupsSync(images, settings);
-}
-
-/**
- * The conversion's warnings with `image-floating-tag` left out for images the registry answered: whether a tag
- * that names no build is a multi-arch list is then known, and the fact rules say what is wrong with it.
- */
-export function factsAwareWarnings(
-  warn: WarningSink,
-  lookups: ImageLookups,
-  imageAt: (path: string) => unknown,
-): WarningSink {
-  return (w) => {
-    const image = imageAt(w.path);
-    if (w.ruleId === 'image-floating-tag' && typeof image === 'string' && lookups[image]?.status === 'found') return;
-    warn(w);
-  };
 }
 
 /**

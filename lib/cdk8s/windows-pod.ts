@@ -22,13 +22,7 @@ import {
 import { checkWindowsPodFeatures } from '../core/windows-pod-checks';
 import { recordWarning, WindowsAnnotations } from './annotations';
 import { inConstructWords, valueAt } from './construct-fixes';
-import {
-  checkImageFacts,
-  factsAwareWarnings,
-  imageResolutionOf,
-  lookUpImages,
-  type ImageResolutionProp,
-} from './image-facts';
+import { checkImageFacts, imageResolutionOf, lookUpImages } from './image-facts';
 import type { ImageLookups } from '../core/validate/image-facts';
 import type { ImageResolutionSettings } from '../core/registry/sync';
 import { mergeCoreError, type ResolvedWindowsOptions } from './resolve-props';
@@ -385,7 +379,7 @@ export function renderAsWindows(
   scope: IConstruct,
   source: PodSource,
   options: ResolvedWindowsOptions,
-  resolveImages?: ImageResolutionProp,
+  resolveImages?: ImageResolutionSettings | false,
 ): void {
   const { prefix, parentPath, last } = podSpecPlace(apiObject.kind);
   const render = apiObject.toJson.bind(apiObject);
@@ -401,17 +395,10 @@ export function renderAsWindows(
     return resolution === null ? undefined : lookUpImages(json, resolution);
   };
   /** Converts the rendered object's pod spec in place, with what the registries said about its images. */
-  const convert = (json: Json, lookups: ImageLookups | undefined): void => {
+  const convert = (json: Json, images: ImageLookups | undefined): void => {
     const parent = childAt(json, parentPath) as Json; // the kind's own pod spec path: always rendered
-    const spec = parent[last] as PodSpec;
-    const opts =
-      lookups === undefined
-        ? convertOptions
-        : {
-            ...convertOptions,
-            onWarning: factsAwareWarnings(convertOptions.onWarning, lookups, (p) => valueAt(spec, prefix, p)),
-          };
-    parent[last] = renderWindowsPodSpec(spec, source, opts, scope);
+    const opts = images === undefined ? convertOptions : { ...convertOptions, images };
+    parent[last] = renderWindowsPodSpec(parent[last] as PodSpec, source, opts, scope);
   };
   apiObject.toJson = (): Json => {
     if (!Array.isArray(patches) || patches.length === 0) {

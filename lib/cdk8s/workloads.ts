@@ -29,7 +29,7 @@ import {
   windowsContainerProps,
   workloadSource,
 } from './windows-pod';
-import { checkImageResolution } from './image-facts';
+import { readImageResolution } from './image-facts';
 import { refuseIfAny } from './refusal';
 
 /** What every Windows workload construct exposes about how its pods run. */
@@ -71,11 +71,11 @@ export function setUpWindowsWorkload(
       ? defaultWindowsOptions()
       : resolveWindowsProps(windows, typeof gmsa === 'string' ? gmsa : gmsa?.name, issues);
   checkPodProps(props, options, issues, podSpecPlace(apiObject.kind).prefix, warnOn(workload));
-  checkImageResolution(windows?.resolveImages, 'windows.resolveImages', issues);
+  const resolveImages = readImageResolution(windows?.resolveImages, 'windows.resolveImages', issues);
   refuseIfAny(workload, issues);
   if (gmsa !== undefined && typeof gmsa !== 'string') gmsa.grantUse(ensureServiceAccount(workload));
   renderNoPodSecurityDefaults(workload, props);
-  renderAsWindows(apiObject, workload, workloadSource(workload, props), options, windows?.resolveImages);
+  renderAsWindows(apiObject, workload, workloadSource(workload, props), options, resolveImages);
   return options;
 }
 

@@ -2,6 +2,7 @@
  * `toWindowsPodSpec`: turns any pod spec into one the API server accepts for Windows and that lands on the right
  * nodes. Shared by the cdk8s constructs and the Pulumi components, so both emit the same pod for the same input.
  */
+import type { ImageLookups } from './validate/image-facts';
 import { plainCopy } from './json';
 import { BUILDLESS_TAG_FIX, checkImageCompatibility, windowsBuildCoverage, type ImageCompatibility } from './images';
 import { IssueCollector, WindowsValidationError, type ValidationIssue } from './errors';
@@ -101,6 +102,12 @@ export interface ToWindowsPodSpecOptions {
    * @default - ignore warnings
    */
   readonly onWarning?: (warning: WindowsWarning) => void;
+  /**
+   * What the registries said about the images (`--resolve-images`): an image they answered for gets no
+   * `image-floating-tag` warning, as in the rule.
+   * @default - no registry answers
+   */
+  readonly images?: ImageLookups;
 }
 
 /** Values of forbidden fields that a framework emits on its own (cdk8s-plus's Linux hardening defaults). */
@@ -218,8 +225,13 @@ function convertPodSpec(podSpec: PodSpec, options: ToWindowsPodSpecOptions, copy
         const compat = imageCompatibility(c.image, target.release, target.isolation);
         if (compat.status === 'incompatible')
           issues.add(`${prefix}.${list}[${i}].image`, compat.reason, compat.fix, IMAGE_MISMATCH_RULE);
-        else if (compat.status === 'unknown' && windowsBuildCoverage(c.image) !== 'multi') {
-          // Known multi-arch manifest lists resolve per node build; anything else may be a single-build image.
+        else if (
+          compat.status === 'unknown' &&
+          windowsBuildCoverage(c.image) !== 'multi' &&
+          options.images?.[c.image]?.status !== 'found'
+        ) {
+          // Known multi-arch manifest lists resolve per node build; anything else may be a single-build image
+          // (unless its registry answered: then the fact rules judge it).
           warn({
             ruleId: 'image-floating-tag',
             path: `${prefix}.${list}[${i}].image`,

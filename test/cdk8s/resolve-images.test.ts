@@ -109,6 +109,6 @@ test('bad resolveImages settings are refused at construction, every problem name
   );
   expect(err.issues.map((i) => i.path)).toEqual([
     'windows.resolveImages.offline',
-    'windows.resolveImages.registryMirrors',
+    'windows.resolveImages.registryMirrors.docker.io',
   ]);
 });
