@@ -20,7 +20,7 @@ import { analyzePod, type PodFacts } from '../validate/pod';
 import { resourceRef } from '../validate/report';
 import { Suppressions } from '../validate/suppressions';
 import type { Diagnostic, ResourceRef, RuleSetting } from '../validate/types';
-import type { ImageLookups } from '../validate/image-facts';
+import { withWellKnownImages, type ImageLookups } from '../validate/image-facts';
 import { isRecord, show } from '../validate/util';
 import { applyEdit, checkEdit, parseText, renderText, type ParsedText } from './document';
 import { FIXERS, TARGET_FIXERS } from './fixers';
@@ -113,6 +113,9 @@ export function fixManifestSet(inputs: readonly FixInputText[], options: FixOpti
   const validateOptions = { ...options, includeSuppressed: false };
   const before = validateManifests(objects, validateOptions);
   const index = buildIndex(objects);
+  // The fixers read the image facts the rules did: the registry's answers, else the well-known records.
+  const images =
+    options.images === undefined || isRecord(options.images) ? withWellKnownImages(objects, options.images) : undefined;
   const suppressions = new Suppressions(options.suppressions);
 
   const byObject = new Map<number, Diagnostic[]>();
@@ -131,13 +134,13 @@ export function fixManifestSet(inputs: readonly FixInputText[], options: FixOpti
     if (!isRecord(obj) || !isWorkloadKind(obj.kind)) return;
     const loc = locatePodSpec(obj);
     if (!loc) return;
-    const pod = analyzePod(obj, loc, index, options);
+    const pod = analyzePod(obj, loc, index, { ...options, images });
     const edits = editsFor(
       pod,
       byObject.get(i) ?? [],
       target,
       active(options.rules, suppressions.of(obj, loc)),
-      options.images,
+      images,
     );
     if (edits.length === 0) return;
     const resource = resourceRef(obj);

@@ -4,7 +4,7 @@
  * ones (https://learn.microsoft.com/virtualization/windowscontainers/deploy-containers/version-compatibility).
  */
 import { releaseForBuild, releaseInfo } from '../releases';
-import { resolvedImages, windowsBuilds } from '../validate/image-facts';
+import { recordNote, resolvedImages, windowsBuilds } from '../validate/image-facts';
 import { VERSION_COMPAT } from './docs';
 import { defineRule } from './rule';
 
@@ -16,7 +16,8 @@ export default defineRule({
     id: 'image-build-unavailable',
     family: 'images',
     defaultSeverity: 'error',
-    summary: 'A Windows image with no entry for the Windows build the pod runs on (with --resolve-images).',
+    summary:
+      'A Windows image with no entry for the Windows build the pod runs on (with --resolve-images, or by the bundled record of a well-known image).',
     rationale:
       'A custom image built FROM servercore:ltsc2019 under a tag such as :v2 runs only on 2019 nodes: elsewhere "the container operating system does not match the host operating system".',
     docs: VERSION_COMPAT,
@@ -39,7 +40,7 @@ export default defineRule({
         const named = builds.map((b) => `${b}${releaseForBuild(b) ? ` (Windows Server ${releaseForBuild(b)})` : ''}`);
         report(
           path,
-          `${path} '${image}' is published for Windows build ${named.join(', ')} only, but the pod runs on ${target} (Windows Server ${p.pin.release}, ${p.pin.via}): "the container operating system does not match the host operating system".`,
+          `${path} '${image}' is published for Windows build ${named.join(', ')} only${recordNote(lookup.facts)}, but the pod runs on ${target} (Windows Server ${p.pin.release}, ${p.pin.via}): "the container operating system does not match the host operating system".`,
           `Rebuild the image FROM the ltsc${p.pin.release} base (or publish a multi-platform index covering ${target}), or pin the pod to ${named[0]}.`,
         );
       }

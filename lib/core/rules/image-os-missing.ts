@@ -1,10 +1,11 @@
 /**
- * image-os-missing: with `--resolve-images`, an image with no entry for the pod's OS. containerd picks the image
+ * image-os-missing: an image with no entry for the pod's OS, by the registry's answer (`--resolve-images`) or, without
+ * one, by the bundled record of a well-known image (a Docker Official Image's library file). containerd picks the image
  * index entry for the node's platform and fails with "no matching manifest for windows/amd64" when there is none
  * (https://github.com/opencontainers/image-spec/blob/main/image-index.md; a Linux-only `busybox` init container or
  * `envoy` sidecar in a Windows pod is the common case).
  */
-import { resolvedImages } from '../validate/image-facts';
+import { factsOrigin, resolvedImages } from '../validate/image-facts';
 import { defineRule } from './rule';
 
 export default defineRule({
@@ -13,7 +14,7 @@ export default defineRule({
     family: 'images',
     defaultSeverity: 'error',
     summary:
-      "An image with no entry for the pod's OS (a Linux-only image in a Windows pod, or the reverse; with --resolve-images).",
+      "An image with no entry for the pod's OS (a Linux-only image in a Windows pod, or the reverse): by the registry with --resolve-images, else by the bundled records of well-known images (Docker Official Images).",
     rationale:
       'The node pulls the index entry for its own platform; with none the pull fails: "no matching manifest for windows/amd64".',
     docs: 'https://kubernetes.io/docs/concepts/windows/user-guide/',
@@ -26,11 +27,9 @@ export default defineRule({
       if (os === undefined) return;
       for (const { path, image, lookup } of resolvedImages(p, options.images)) {
         if (lookup.status !== 'found' || lookup.facts.platforms.some((x) => x.os === os)) continue;
-        const has =
-          [...new Set(lookup.facts.platforms.map((x) => `${x.os}/${x.architecture}`))].join(', ') || 'no platform';
         report(
           path,
-          `${path} '${image}' has no ${os} image (the registry lists ${has}), and this is a ${os === 'windows' ? 'Windows' : 'Linux'} pod: the pull fails with "no matching manifest for ${os}/amd64".`,
+          `${path} '${image}' has no ${os} image (${factsOrigin(lookup.facts)}), and this is a ${os === 'windows' ? 'Windows' : 'Linux'} pod: the pull fails with "no matching manifest for ${os}/amd64".`,
           os === 'windows'
             ? 'Use a Windows build of the image (a nanoserver or servercore variant), or move the container to a Linux pod.'
             : 'Use a Linux image, or run the workload on Windows nodes.',

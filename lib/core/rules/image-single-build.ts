@@ -6,7 +6,7 @@
 import { WINDOWS_BUILD_LABEL } from '../kube';
 import { inferWindowsBuild, parseImageReference } from '../images';
 import { releaseForBuild } from '../releases';
-import { resolvedImages, windowsBuilds } from '../validate/image-facts';
+import { recordNote, resolvedImages, windowsBuilds } from '../validate/image-facts';
 import { VERSION_COMPAT } from './docs';
 import { defineRule } from './rule';
 
@@ -16,7 +16,7 @@ export default defineRule({
     family: 'images',
     defaultSeverity: 'warning',
     summary:
-      'A Windows image published for one build only, under a tag that names none, in a pod pinned to no build (with --resolve-images).',
+      'A Windows image published for one build only, under a tag that names none, in a pod pinned to no build (with --resolve-images, or by the bundled record of a well-known image).',
     rationale:
       'Only nodes of that build can run it; an unpinned pod lands on any Windows node. (A tag that names the build is image-build-unpinned.)',
     docs: VERSION_COMPAT,
@@ -35,7 +35,7 @@ export default defineRule({
         const release = releaseForBuild(builds[0]);
         report(
           path,
-          `${path} '${image}' is published for Windows build ${builds[0]}${release ? ` (Windows Server ${release})` : ''} only, and the pod pins no build: on nodes of any other release it fails with "the container operating system does not match the host operating system".`,
+          `${path} '${image}' is published for Windows build ${builds[0]}${release ? ` (Windows Server ${release})` : ''} only${recordNote(lookup.facts)}, and the pod pins no build: on nodes of any other release it fails with "the container operating system does not match the host operating system".`,
           `Add nodeSelector { ${WINDOWS_BUILD_LABEL}: '${builds[0]}' } (or a RuntimeClass that pins it), or publish the image for every node build.`,
         );
       }

@@ -15,6 +15,7 @@ import {
   type WindowsPodFinder,
 } from '../rules';
 import { buildIndex, type SetIndex } from './context';
+import { withWellKnownImages } from './image-facts';
 import { sourceOf } from './loader';
 import { analyzePod, type PodFacts } from './pod';
 import { WindowsPodsByLabel } from './windows-pods';
@@ -125,7 +126,11 @@ function groupBySource(
  */
 export function validateManifests(objects: readonly unknown[], options: ValidateOptions = {}): Diagnostic[] {
   const list: readonly unknown[] = Array.isArray(objects) ? objects : [];
-  const opts: ValidateOptions = isRecord(options) ? options : {};
+  const given: ValidateOptions = isRecord(options) ? options : {};
+  // Without a registry's answer, a well-known image is judged by its bundled public record.
+  const images =
+    given.images === undefined || isRecord(given.images) ? withWellKnownImages(list, given.images) : given.images;
+  const opts: ValidateOptions = images === given.images ? given : { ...given, images };
   const sink = new DiagnosticSink(list.length, opts);
   const index = buildIndex(list);
   const { keys: sources, indexes: sourceIndexes } = groupBySource(list, opts.crossObjectScope);

@@ -4,6 +4,7 @@
  * https://github.com/opencontainers/image-spec/blob/main/config.md), given to the engine by reference as written.
  * Rules that read them report nothing for an image without facts: resolution is opt-in.
  */
+import { wellKnownImage } from '../facts/well-known-image-platforms';
 import { isWorkloadKind, locatePodSpec } from '../workloads';
 import type { PodFacts } from './pod';
 import { isRecord, join } from './util';
@@ -21,12 +22,27 @@ export interface ImagePlatform {
   readonly layersSize?: number;
 }
 
-/** What the registry says about one image reference. */
+/** A public record the facts were read from instead of a registry (the bundled table of well-known images). */
+export interface ImageFactsRecord {
+  /** What the record says, as a finding quotes it, with the date it was checked. */
+  readonly statement: string;
+  /** Where the record is: repository, path and commit. */
+  readonly url: string;
+  /** The day the record was read (YYYY-MM-DD). */
+  readonly checked: string;
+}
+
+/** What the registry (or, without one, a public record) says about one image reference. */
 export interface ImageFacts {
   /** Every platform of an index or manifest list; one entry for a single-platform image. */
   readonly platforms: readonly ImagePlatform[];
   /** The image config's `User`, for a single-platform image: `ContainerAdministrator`, `ContainerUser`, '' (none). */
   readonly user?: string;
+  /**
+   * The public record these facts come from, when no registry was asked.
+   * @default - none: the registry's answer
+   */
+  readonly record?: ImageFactsRecord;
 }
 
 /** The result of looking one image reference up. */
@@ -59,6 +75,64 @@ export function resolvedImages(p: PodFacts, lookups: ImageLookups | undefined): 
     out.push({ path: join(c.path, 'image'), image, hostProcess: c.hostProcess, lookup: lookups[image] });
   }
   return out;
+}
+
+/**
+ * Where a finding's facts come from, for its message: the registry's platforms, or the record's own words.
+ */
+export function factsOrigin(facts: ImageFacts): string {
+  if (facts.record !== undefined) return facts.record.statement;
+  const has = [...new Set(facts.platforms.map((x) => `${x.os}/${x.architecture}`))].join(', ') || 'no platform';
+  return `the registry lists ${has}`;
+}
+
+/** ` (the record's words)` when the facts come from a public record, else '': for findings that state them. */
+export function recordNote(facts: ImageFacts): string {
+  return facts.record === undefined ? '' : ` (${facts.record.statement})`;
+}
+
+/** Well-known answers by reference: the table is pure, and charts repeat a handful of images. */
+const WELL_KNOWN = new Map<string, ImageLookup | null>();
+const WELL_KNOWN_CACHE_SIZE = 1024;
+
+function wellKnownLookup(image: string): ImageLookup | undefined {
+  let lookup = WELL_KNOWN.get(image);
+  if (lookup === undefined) {
+    const known = wellKnownImage(image);
+    lookup =
+      known === undefined
+        ? null
+        : {
+            status: 'found',
+            facts: {
+              platforms: known.platforms,
+              record: { statement: known.statement, url: known.source.url, checked: known.source.checked },
+            },
+          };
+    if (WELL_KNOWN.size >= WELL_KNOWN_CACHE_SIZE) WELL_KNOWN.clear();
+    WELL_KNOWN.set(image, lookup);
+  }
+  return lookup ?? undefined;
+}
+
+/**
+ * `lookups` with the bundled records of well-known images (facts/well-known-images.ts) for the images of `objects`
+ * no registry answered for: a registry's answer, whatever it is, wins over the record. The same object when there
+ * is nothing to add.
+ */
+export function withWellKnownImages(
+  objects: readonly unknown[],
+  lookups: ImageLookups | undefined,
+): ImageLookups | undefined {
+  let out: Record<string, ImageLookup> | undefined;
+  for (const image of imageReferencesOf(objects)) {
+    if (lookups !== undefined && Object.hasOwn(lookups, image)) continue;
+    const known = wellKnownLookup(image);
+    if (known === undefined) continue;
+    out ??= { ...lookups };
+    out[image] = known;
+  }
+  return out ?? lookups;
 }
 
 /** `10.0.20348` of `10.0.20348.2655`: the build a node label and a release name. */

@@ -291,7 +291,8 @@ export function analyzePod(obj: Rec, loc: PodSpecLocation, index: SetIndex, opti
   } else {
     // A pod cannot mix Windows and Linux containers, so one Windows image makes it a Windows pod.
     const image = containers.find((c) => typeof c.c.image === 'string' && isWindowsImage(c.c.image) === true);
-    // With --resolve-images the registry knows what no name shows: an image published for Windows only.
+    // The registry (--resolve-images) or a well-known image's record knows what no name shows: an image published for
+    // Windows only.
     const resolved = image
       ? undefined
       : containers.find((c) => typeof c.c.image === 'string' && windowsOnly(options.images?.[c.c.image]));
@@ -300,7 +301,9 @@ export function analyzePod(obj: Rec, loc: PodSpecLocation, index: SetIndex, opti
       evidence = `${image.path}.image '${String(image.c.image)}' is a Windows image`;
     } else if (resolved) {
       windows = true;
-      evidence = `${resolved.path}.image '${String(resolved.c.image)}' is published for Windows only (its registry says so)`;
+      const lookup = options.images?.[String(resolved.c.image)];
+      const record = lookup?.status === 'found' ? lookup.facts.record : undefined;
+      evidence = `${resolved.path}.image '${String(resolved.c.image)}' is published for Windows only (${record?.statement ?? 'its registry says so'})`;
     }
   }
 
