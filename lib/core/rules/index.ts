@@ -51,6 +51,7 @@ import imageOsMissing from './image-os-missing';
 import imageBuildUnavailable from './image-build-unavailable';
 import imageSingleBuild from './image-single-build';
 import imageHostprocessOnly from './image-hostprocess-only';
+import imageNanoserverPowershell from './image-nanoserver-powershell';
 import windowsRunAsNonRootImageUser from './windows-run-as-non-root-image-user';
 import inputInvalidDocument from './input-invalid-document';
 import memoryTooSmall from './memory-too-small';
@@ -135,6 +136,7 @@ export const RULE_MODULES = [
   imageBuildUnpinned,
   imageLegacyRepository,
   imageHostprocessOnly,
+  imageNanoserverPowershell,
   imageNotFound,
   imageOsMissing,
   imageBuildUnavailable,
