@@ -22,7 +22,7 @@ export interface WellKnownImageSource {
  */
 export type WellKnownRepository = { readonly everyTag: string } | { readonly tags: Readonly<Record<string, string>> };
 
-/** The Docker Official Images library (docker-library/official-images@37079fb336f5). */
+/** The Docker Official Images library, at the commit read. */
 export const DOCKER_OFFICIAL_IMAGES: WellKnownImageSource = {
   title: 'the Docker Official Images library file',
   url: 'https://github.com/docker-library/official-images/tree/37079fb336f572a88700cf32e5e1f6be54a04e8f/library',
