@@ -11,6 +11,8 @@
  *   current tags: all of such a repository's tags are Linux images;
  * - `library/<name>`: the library files, verbatim, of the repositories that ship Windows tags (or once did) and
  *   are seen in pods; for them only the tags listed are known, each with its own platforms.
+ * Beside them, `microsoft.json` holds Microsoft's Windows images by hand, each repository with the Microsoft record
+ * (docs, README) that shows it is Windows only.
  * The default run turns those files into the table offline; `check` fails when the committed table differs.
  *
  * Usage: tsx scripts/well-known-images.ts [check]
@@ -138,6 +140,22 @@ export function tagPlatforms(groups: readonly TagGroup[]): Map<string, Set<strin
 
 const PLATFORM_ORDER = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
+/** Microsoft's Windows-only repositories, kept by hand (scripts/data/well-known-images/microsoft.json). */
+interface MicrosoftRecord {
+  readonly checked: string;
+  readonly repositories: Readonly<Record<string, { readonly says: string; readonly url: string }>>;
+}
+
+function readMicrosoft(): MicrosoftRecord {
+  const record = JSON.parse(readFileSync(join(DATA, 'microsoft.json'), 'utf8')) as MicrosoftRecord;
+  for (const [repo, r] of Object.entries(record.repositories)) {
+    if (!/^mcr\.microsoft\.com\//.test(repo) || !r.says || !/^https:\/\//.test(r.url)) {
+      throw new Error(`microsoft.json: ${repo} needs an mcr.microsoft.com name, what the record says, and its URL`);
+    }
+  }
+  return record;
+}
+
 function readRecord(): OfficialImagesRecord {
   return JSON.parse(readFileSync(join(DATA, 'official-images.json'), 'utf8')) as OfficialImagesRecord;
 }
@@ -147,6 +165,7 @@ export function buildWellKnownImages(): {
   readonly source: { title: string; url: string; committed: string; checked: string };
   readonly images: Record<string, { everyTag: string } | { tags: Record<string, string> }>;
   readonly historyFrom: string;
+  readonly microsoft: MicrosoftRecord;
 } {
   const record = readRecord();
   const images: Record<string, { everyTag: string } | { tags: Record<string, string> }> = {};
@@ -180,12 +199,13 @@ export function buildWellKnownImages(): {
     },
     images,
     historyFrom: record.historyFrom,
+    microsoft: readMicrosoft(),
   };
 }
 
 /** The table's TypeScript, from the committed data files (formatted by the repository's prettier settings). */
 export async function generateWellKnownImages(): Promise<string> {
-  const { source: official, images, historyFrom } = buildWellKnownImages();
+  const { source: official, images, historyFrom, microsoft } = buildWellKnownImages();
   const entries = Object.entries(images).map(([repo, r]) =>
     'everyTag' in r
       ? `${JSON.stringify(repo)}: { everyTag: ${JSON.stringify(r.everyTag)} },`
@@ -205,8 +225,11 @@ export interface WellKnownImageSource {
   readonly title: string;
   /** Where it was read: repository, path and commit. */
   readonly url: string;
-  /** The date of the commit read (YYYY-MM-DD). */
-  readonly committed: string;
+  /**
+   * The date of the commit read (YYYY-MM-DD).
+   * @default - not recorded
+   */
+  readonly committed?: string;
   /** The day it was read. */
   readonly checked: string;
 }
@@ -235,6 +258,19 @@ export const DOCKER_OFFICIAL_IMAGES: WellKnownImageSource = {
  */
 export const OFFICIAL_IMAGES: Readonly<Record<string, WellKnownRepository>> = {
 ${entries.join('\n')}
+};
+
+/** The day Microsoft's records below were read. */
+export const MICROSOFT_IMAGES_CHECKED = ${JSON.stringify(microsoft.checked)};
+
+/**
+ * Microsoft's Windows images (\`mcr.microsoft.com/...\`): every tag is a Windows image (windows/amd64), as the
+ * record at \`url\` shows; only a tag that names a Windows build is answered.
+ */
+export const MICROSOFT_IMAGES: Readonly<Record<string, { readonly says: string; readonly url: string }>> = {
+${Object.entries(microsoft.repositories)
+  .map(([repo, r]) => `${JSON.stringify(repo)}: { says: ${JSON.stringify(r.says)}, url: ${JSON.stringify(r.url)} },`)
+  .join('\n')}
 };
 `;
   // Loaded here: prettier's plugins load by dynamic import, which the offline test (jest, CommonJS) cannot do.

@@ -3,8 +3,14 @@
  * (well-known-images.ts, generated from public records): what the image rules know without asking a registry.
  * Only what the record says for the reference is answered; any other reference is unknown.
  */
-import { parseImageReference } from '../images';
-import { DOCKER_OFFICIAL_IMAGES, OFFICIAL_IMAGES, type WellKnownImageSource } from './well-known-images';
+import { inferWindowsBuild, parseImageReference, type ImageReference } from '../images';
+import {
+  DOCKER_OFFICIAL_IMAGES,
+  MICROSOFT_IMAGES,
+  MICROSOFT_IMAGES_CHECKED,
+  OFFICIAL_IMAGES,
+  type WellKnownImageSource,
+} from './well-known-images';
 
 /** One platform of a well-known image (the OCI image index `platform` fields). */
 export interface WellKnownPlatform {
@@ -66,7 +72,9 @@ const display = (list: string): string =>
  */
 export function wellKnownImage(image: string): WellKnownImage | undefined {
   const ref = parseImageReference(image);
-  if (ref === undefined || (ref.registry !== undefined && !DOCKER_HUB.has(ref.registry))) return undefined;
+  if (ref === undefined) return undefined;
+  if (ref.registry === 'mcr.microsoft.com') return microsoftImage(ref);
+  if (ref.registry !== undefined && !DOCKER_HUB.has(ref.registry)) return undefined;
   const repository = ref.repository.includes('/') ? ref.repository : `library/${ref.repository}`;
   const record = Object.hasOwn(OFFICIAL_IMAGES, repository) ? OFFICIAL_IMAGES[repository] : undefined;
   if (record === undefined) return undefined;
@@ -88,5 +96,23 @@ export function wellKnownImage(image: string): WellKnownImage | undefined {
     platforms: platformsOf(platforms),
     source,
     statement: `${source.title} lists '${name}:${tag}' for ${display(platforms)}; checked ${source.checked}`,
+  };
+}
+
+/** The Windows platform of Microsoft's images: their tags name the build, which the tag rules read. */
+const WINDOWS_AMD64: readonly WellKnownPlatform[] = [{ os: 'windows', architecture: 'amd64' }];
+
+/**
+ * One of Microsoft's Windows images, when its tag names a Windows build: a build-less tag (`iis:latest`,
+ * `framework/samples:aspnetapp`) may be a list over builds or one build, which image-floating-tag asks about.
+ */
+function microsoftImage(ref: ImageReference): WellKnownImage | undefined {
+  const where = `mcr.microsoft.com/${ref.repository}`;
+  const record = Object.hasOwn(MICROSOFT_IMAGES, where) ? MICROSOFT_IMAGES[where] : undefined;
+  if (record === undefined || inferWindowsBuild(ref.tag).kind === 'unknown') return undefined;
+  return {
+    platforms: WINDOWS_AMD64,
+    source: { title: "Microsoft's records of its Windows images", url: record.url, checked: MICROSOFT_IMAGES_CHECKED },
+    statement: `${record.says}, published for Windows only; checked ${MICROSOFT_IMAGES_CHECKED}`,
   };
 }

@@ -1,6 +1,7 @@
 /**
  * image-os-missing: an image with no entry for the pod's OS, by the registry's answer (`--resolve-images`) or, without
- * one, by the bundled record of a well-known image (a Docker Official Image's library file). containerd picks the image
+ * one, by the bundled record of a well-known image (a Docker Official Image's library file, Microsoft's records of
+ * its Windows images: lib/core/facts/well-known-images.ts). containerd picks the image
  * index entry for the node's platform and fails with "no matching manifest for windows/amd64" when there is none
  * (https://github.com/opencontainers/image-spec/blob/main/image-index.md; a Linux-only `busybox` init container or
  * `envoy` sidecar in a Windows pod is the common case).
@@ -14,7 +15,7 @@ export default defineRule({
     family: 'images',
     defaultSeverity: 'error',
     summary:
-      "An image with no entry for the pod's OS (a Linux-only image in a Windows pod, or the reverse): by the registry with --resolve-images, else by the bundled records of well-known images (Docker Official Images).",
+      "An image with no entry for the pod's OS (a Linux-only image in a Windows pod, or the reverse): by the registry with --resolve-images, else by the bundled records of well-known images (Docker Official Images, Microsoft's Windows images).",
     rationale:
       'The node pulls the index entry for its own platform; with none the pull fails: "no matching manifest for windows/amd64".',
     docs: 'https://kubernetes.io/docs/concepts/windows/user-guide/',

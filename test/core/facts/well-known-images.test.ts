@@ -7,7 +7,12 @@ import { join } from 'path';
 import fc from 'fast-check';
 import { validateManifests, type ImageLookups } from '../../../lib/core';
 import { wellKnownImage } from '../../../lib/core/facts/well-known-image-platforms';
-import { DOCKER_OFFICIAL_IMAGES, OFFICIAL_IMAGES } from '../../../lib/core/facts/well-known-images';
+import {
+  DOCKER_OFFICIAL_IMAGES,
+  MICROSOFT_IMAGES,
+  MICROSOFT_IMAGES_CHECKED,
+  OFFICIAL_IMAGES,
+} from '../../../lib/core/facts/well-known-images';
 import { withWellKnownImages } from '../../../lib/core/validate/image-facts';
 import { buildWellKnownImages, parseLibraryFile, tagPlatforms } from '../../../scripts/well-known-images';
 
@@ -18,6 +23,8 @@ test('the committed table is what scripts/well-known-images.ts builds from scrip
   const built = buildWellKnownImages();
   expect(OFFICIAL_IMAGES).toEqual(built.images);
   expect(DOCKER_OFFICIAL_IMAGES).toEqual(built.source);
+  expect(MICROSOFT_IMAGES).toEqual(built.microsoft.repositories);
+  expect(MICROSOFT_IMAGES_CHECKED).toBe(built.microsoft.checked);
   expect(readFileSync(join(ROOT, 'lib/core/facts/well-known-images.ts'), 'utf8')).toContain(
     `never named Windows since ${built.historyFrom}`,
   );
@@ -129,6 +136,29 @@ describe('wellKnownImage', () => {
     expect(wellKnownImage(image)).toBeUndefined();
   });
 
+  test("Microsoft's Windows images are Windows only, for a tag that names the build", () => {
+    const core = wellKnownImage('mcr.microsoft.com/windows/servercore:ltsc2022');
+    expect(core?.platforms).toEqual([{ os: 'windows', architecture: 'amd64' }]);
+    expect(core?.statement).toBe(
+      `Microsoft documents Server Core as a Windows container base image, published for Windows only; checked ${MICROSOFT_IMAGES_CHECKED}`,
+    );
+    expect(core?.source.url).toContain('MicrosoftDocs/Virtualization-Documentation/blob/');
+    expect(
+      wellKnownImage('mcr.microsoft.com/dotnet/framework/aspnet:4.8-windowsservercore-ltsc2019')?.platforms,
+    ).toEqual([{ os: 'windows', architecture: 'amd64' }]);
+    // A build-less tag may be a list over builds or one build: image-floating-tag asks about it.
+    expect(wellKnownImage('mcr.microsoft.com/windows/servercore/iis')).toBeUndefined();
+    expect(wellKnownImage('mcr.microsoft.com/dotnet/framework/samples:aspnetapp')).toBeUndefined();
+    expect(wellKnownImage('mcr.microsoft.com/powershell:lts-nanoserver-1809')).toBeUndefined();
+  });
+
+  test('every record of the table names where it was read, as a URL', () => {
+    for (const r of Object.values(MICROSOFT_IMAGES)) expect(r.url).toMatch(/^https:\/\/github\.com\/.+/);
+    expect(DOCKER_OFFICIAL_IMAGES.url).toMatch(
+      /^https:\/\/github\.com\/docker-library\/official-images\/tree\/[0-9a-f]{40}\//,
+    );
+  });
+
   test('every tag of the table reads back to its own platforms (property)', () => {
     const tagged = Object.entries(OFFICIAL_IMAGES).flatMap(([repo, r]) =>
       'tags' in r
@@ -190,8 +220,13 @@ describe('the image rules without a registry', () => {
     expect(d.message).toContain("lists 'python:3.14-slim' for linux/");
   });
 
-  test('a busybox in a Linux pod is fine', () => {
+  test('a busybox in a Linux pod is fine; a Server Core image in one is the reverse error', () => {
     expect(osMissing(pod({ app: 'busybox' }, 'linux'))).toEqual([]);
+    const [d] = osMissing(pod({ app: 'mcr.microsoft.com/windows/servercore:ltsc2022' }, 'linux'));
+    expect(d).toMatchObject({ severity: 'error', path: 'spec.containers[0].image' });
+    expect(d.message).toContain(
+      'has no linux image (Microsoft documents Server Core as a Windows container base image',
+    );
   });
 
   test("the registry's answer wins over the record, whatever it is", () => {
