@@ -182,8 +182,10 @@ export interface ValidateOptions {
   readonly includeSuppressed?: boolean;
   /**
    * What registries say about the images, by reference as written (`k8s-windows lint --resolve-images`, or
-   * `resolveImages` in code): the image rules then judge platforms, builds and users instead of tags.
-   * @default - none: images are judged by their tags
+   * `resolveImages` in code): the image rules then judge platforms, builds and users instead of tags. An answer
+   * here, whatever it is, wins over the bundled records of well-known images (lib/core/facts/well-known-images.ts),
+   * which answer for the images it leaves out.
+   * @default - none: images are judged by their tags and the well-known records
    */
   readonly images?: ImageLookups;
 }
