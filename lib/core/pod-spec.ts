@@ -2,7 +2,7 @@
  * `toWindowsPodSpec`: turns any pod spec into one the API server accepts for Windows and that lands on the right
  * nodes. Shared by the cdk8s constructs and the Pulumi components, so both emit the same pod for the same input.
  */
-import type { ImageLookups } from './validate/image-facts';
+import { osMissingFinding, wellKnownUnlessAsked, type ImageLookups } from './validate/image-facts';
 import { plainCopy } from './json';
 import { BUILDLESS_TAG_FIX, checkImageCompatibility, windowsBuildCoverage, type ImageCompatibility } from './images';
 import { IssueCollector, WindowsValidationError, type ValidationIssue } from './errors';
@@ -221,6 +221,15 @@ function convertPodSpec(podSpec: PodSpec, options: ToWindowsPodSpecOptions, copy
         checkContainerIdentity(c, path, hostProcess, issues);
       }
       if (containerDefaults && list !== 'ephemeralContainers') applyContainerDefaults(c, list === 'containers');
+      // A well-known Linux-only image (busybox, nginx) is refused as the engine reports it, unless a registry
+      // was asked about it (then the registry's answer is judged with the engine's rules).
+      const known = typeof c.image === 'string' ? wellKnownUnlessAsked(c.image, options.images) : undefined;
+      if (known?.status === 'found' && !known.facts.platforms.some((x) => x.os === 'windows')) {
+        const path = `${prefix}.${list}[${i}].image`;
+        const { message, fix } = osMissingFinding(path, c.image as string, known.facts, 'windows');
+        issues.add(path, message, fix, 'image-os-missing');
+        continue;
+      }
       if (target?.release !== undefined && !hostProcess && typeof c.image === 'string') {
         const compat = imageCompatibility(c.image, target.release, target.isolation);
         if (compat.status === 'incompatible')
@@ -228,10 +237,11 @@ function convertPodSpec(podSpec: PodSpec, options: ToWindowsPodSpecOptions, copy
         else if (
           compat.status === 'unknown' &&
           windowsBuildCoverage(c.image) !== 'multi' &&
-          options.images?.[c.image]?.status !== 'found'
+          options.images?.[c.image]?.status !== 'found' &&
+          known === undefined
         ) {
           // Known multi-arch manifest lists resolve per node build; anything else may be a single-build image
-          // (unless its registry answered: then the fact rules judge it).
+          // (unless its registry answered, or a well-known image's record: then the fact rules judge it).
           warn({
             ruleId: 'image-floating-tag',
             path: `${prefix}.${list}[${i}].image`,

@@ -6,7 +6,7 @@
  * (https://github.com/opencontainers/image-spec/blob/main/image-index.md; a Linux-only `busybox` init container or
  * `envoy` sidecar in a Windows pod is the common case).
  */
-import { factsOrigin, resolvedImages } from '../validate/image-facts';
+import { osMissingFinding, resolvedImages } from '../validate/image-facts';
 import { defineRule } from './rule';
 
 export default defineRule({
@@ -28,13 +28,8 @@ export default defineRule({
       if (os === undefined) return;
       for (const { path, image, lookup } of resolvedImages(p, options.images)) {
         if (lookup.status !== 'found' || lookup.facts.platforms.some((x) => x.os === os)) continue;
-        report(
-          path,
-          `${path} '${image}' has no ${os} image (${factsOrigin(lookup.facts)}), and this is a ${os === 'windows' ? 'Windows' : 'Linux'} pod: the pull fails with "no matching manifest for ${os}/amd64".`,
-          os === 'windows'
-            ? 'Use a Windows build of the image (a nanoserver or servercore variant), or move the container to a Linux pod.'
-            : 'Use a Linux image, or run the workload on Windows nodes.',
-        );
+        const { message, fix } = osMissingFinding(path, image, lookup.facts, os);
+        report(path, message, fix);
       }
     },
   },

@@ -116,6 +116,30 @@ function wellKnownLookup(image: string): ImageLookup | undefined {
 }
 
 /**
+ * The bundled record of a well-known image as a lookup, when no registry was asked about it (`lookups` has no
+ * answer for it): what toWindowsPodSpec reads where the engine's merged lookups are not at hand.
+ */
+export function wellKnownUnlessAsked(image: string, lookups: ImageLookups | undefined): ImageLookup | undefined {
+  return lookups !== undefined && Object.hasOwn(lookups, image) ? undefined : wellKnownLookup(image);
+}
+
+/** image-os-missing's words for `image` at `path`, which has no `os` entry: the rule's and the constructs'. */
+export function osMissingFinding(
+  path: string,
+  image: string,
+  facts: ImageFacts,
+  os: 'windows' | 'linux',
+): { readonly message: string; readonly fix: string } {
+  return {
+    message: `${path} '${image}' has no ${os} image (${factsOrigin(facts)}), and this is a ${os === 'windows' ? 'Windows' : 'Linux'} pod: the pull fails with "no matching manifest for ${os}/amd64".`,
+    fix:
+      os === 'windows'
+        ? 'Use a Windows build of the image (a nanoserver or servercore variant), or move the container to a Linux pod.'
+        : 'Use a Linux image, or run the workload on Windows nodes.',
+  };
+}
+
+/**
  * `lookups` with the bundled records of well-known images (facts/well-known-images.ts) for the images of `objects`
  * no registry answered for: a registry's answer, whatever it is, wins over the record. The same object when there
  * is nothing to add.

@@ -28,6 +28,7 @@ export { validateManifests } from './engine';
 export {
   imageReferencesOf,
   type ImageFacts,
+  type ImageFactsRecord,
   type ImageLookup,
   type ImageLookups,
   type ImagePlatform,

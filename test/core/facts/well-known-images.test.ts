@@ -5,7 +5,7 @@
 import { readFileSync } from 'fs';
 import { join } from 'path';
 import fc from 'fast-check';
-import { validateManifests, type ImageLookups } from '../../../lib/core';
+import { toWindowsPodSpec, validateManifests, WindowsValidationError, type ImageLookups } from '../../../lib/core';
 import { wellKnownImage } from '../../../lib/core/facts/well-known-image-platforms';
 import {
   DOCKER_OFFICIAL_IMAGES,
@@ -246,5 +246,46 @@ describe('the image rules without a registry', () => {
     const merged = withWellKnownImages(pod({ init: 'busybox', app: 'acme/app:1' }), undefined);
     expect(Object.keys(merged ?? {})).toEqual(['busybox']);
     expect(withWellKnownImages(pod({ app: 'acme/app:1' }), undefined)).toBeUndefined();
+  });
+});
+
+describe('toWindowsPodSpec (the constructs) and the records', () => {
+  const spec = (image: string) => ({
+    initContainers: [{ name: 'wait', image }],
+    containers: [{ name: 'iis', image: 'mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022' }],
+  });
+
+  test("a well-known Linux-only image is refused with the engine's finding, at its path", () => {
+    let error: unknown;
+    try {
+      toWindowsPodSpec(spec('busybox:1.36'));
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(WindowsValidationError);
+    expect((error as WindowsValidationError).issues).toEqual([
+      expect.objectContaining({
+        path: 'spec.initContainers[0].image',
+        ruleId: 'image-os-missing',
+        fix: 'Use a Windows build of the image (a nanoserver or servercore variant), or move the container to a Linux pod.',
+      }),
+    ]);
+    expect((error as WindowsValidationError).issues[0].message).toContain(
+      "the Docker Official Images library file of 'busybox' has never listed a Windows image",
+    );
+  });
+
+  test("an image the registry was asked about is left to the registry's answer", () => {
+    const images: ImageLookups = { 'busybox:1.36': { status: 'unreachable', message: 'offline' } };
+    expect(toWindowsPodSpec(spec('busybox:1.36'), { images }).initContainers?.[0].image).toBe('busybox:1.36');
+  });
+
+  test('an official tag the record lists for Windows gets no floating-tag warning: its builds are known', () => {
+    const warnings: string[] = [];
+    toWindowsPodSpec(spec('golang:1.27'), { release: '2022', onWarning: (w) => warnings.push(w.ruleId ?? '') });
+    expect(warnings).not.toContain('image-floating-tag');
+    const unknown: string[] = [];
+    toWindowsPodSpec(spec('golang:1.19'), { release: '2022', onWarning: (w) => unknown.push(w.ruleId ?? '') });
+    expect(unknown).toContain('image-floating-tag');
   });
 });
