@@ -3,7 +3,9 @@
  * Nano Server container images have shipped without it since Windows Server 1709: "PowerShell, WMI, and the Windows
  * servicing stack are absent from the Nanoserver image" (MicrosoftDocs/Virtualization-Documentation,
  * virtualization/windowscontainers/manage-containers/container-base-images.md@0543f8704798b518e9c979522e0b2fb3ca062329,
- * checked 2026-11-27), so the container cannot start. PowerShell 7 (`pwsh`) is what Microsoft's
+ * checked 2026-11-27; 1709 is when it went: https://github.com/aspnet/aspnet-docker/issues/362, "Nanoserver starting
+ * with 1709 no longer includes Powershell", with `'powershell' is not recognized` in a 10.0.16299 container), so the
+ * container cannot start. PowerShell 7 (`pwsh`) is what Microsoft's
  * `mcr.microsoft.com/powershell` Nano Server images add; a HostProcess container runs on the host, whose
  * `powershell.exe` it finds.
  */
