@@ -234,6 +234,27 @@ ${spec}`;
     expect(unknown(schedulingGroup)).toEqual([]);
   });
 
+  test('fields 1.37 added to a pod are known to 1.37 (PodSpec.evictionResponders, VolumeMount.bindMountOptions)', () => {
+    const text = `apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  nodeSelector: {kubernetes.io/os: windows}
+  evictionResponders: [{name: r}]
+  containers:
+  - name: c
+    image: mcr.microsoft.com/windows/nanoserver:ltsc2022
+    volumeMounts: [{name: v, mountPath: 'C:\\data', bindMountOptions: {}}]
+  volumes: [{name: v, emptyDir: {}}]
+`;
+    expect(unknown(text, '1.36')).toEqual([
+      ['spec.evictionResponders', 'error'],
+      ['spec.containers[0].volumeMounts[0].bindMountOptions', 'error'],
+    ]);
+    expect(unknown(text, '1.37')).toEqual([]);
+    expect(unknown(text)).toEqual([]);
+  });
+
   test("a field 1.37 added (NodeSpec.podPreemptionPolicy) and 1.37's new kinds are known to 1.37 only", () => {
     const node = 'apiVersion: v1\nkind: Node\nmetadata: {name: n}\nspec:\n  podPreemptionPolicy: {}\n';
     expect(unknown(node, '1.36')).toEqual([['spec.podPreemptionPolicy', 'error']]);
@@ -269,7 +290,7 @@ ${spec}`;
     expect(sources.find((s) => s.minor === '1.34')!.from).toBe('npm cdk8s-plus-34 lib/imports/k8s.js');
     expect(sources.find((s) => s.minor === '1.35')!.at).toBe('v1.35.0');
     expect(sources.find((s) => s.minor === '1.36')!.at).toBe('v1.36.0');
-    expect(sources.find((s) => s.minor === '1.37')!.at).toBe('v1.37.0-beta.0');
+    expect(sources.find((s) => s.minor === '1.37')!.at).toBe('v1.37.0');
   });
 });
 
