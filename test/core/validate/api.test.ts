@@ -131,17 +131,36 @@ describe('api-version-removed', () => {
     expect(of(ds, 'api-unknown-field')).toEqual([]);
   });
 
+  test('the betas removed in 1.33, 1.34 and 1.37 name their release and a replacement the target serves', () => {
+    const cases: [string, string, string, string][] = [
+      ['authentication.k8s.io/v1beta1', 'SelfSubjectReview', '1.33', 'authentication.k8s.io/v1'],
+      ['admissionregistration.k8s.io/v1beta1', 'ValidatingAdmissionPolicy', '1.34', 'admissionregistration.k8s.io/v1'],
+      ['networking.k8s.io/v1beta1', 'ServiceCIDR', '1.37', 'networking.k8s.io/v1'],
+      ['storage.k8s.io/v1beta1', 'VolumeAttributesClass', '1.37', 'storage.k8s.io/v1'],
+    ];
+    for (const [apiVersion, kind, removed, replacement] of cases) {
+      const text = `apiVersion: ${apiVersion}\nkind: ${kind}\nmetadata: {name: x}\n`;
+      const before = `1.${Number(removed.split('.')[1]) - 1}`;
+      expect([kind, of(lint(text, { kubernetesVersion: before }), 'api-version-removed')]).toEqual([kind, []]);
+      const [d] = of(lint(text, { kubernetesVersion: removed }), 'api-version-removed');
+      expect([kind, d.message]).toEqual([kind, expect.stringContaining(`removed in Kubernetes ${removed}`)]);
+      expect([kind, d.fix]).toEqual([kind, expect.stringMatching(new RegExp(`^Use apiVersion: ${replacement} `))]);
+      expect(apiSchema(Number(removed.split('.')[1])).kinds.has(`${replacement}/${kind}`)).toBe(true);
+    }
+  });
+
   test('every removal the table words is one the schema data agrees with', () => {
     const minors = knownMinors();
     for (const r of REMOVED_APIS) {
       for (const kind of r.kinds) {
-        for (const minor of minors) {
-          const served = apiSchema(minor).kinds.has(`${r.apiVersion}/${kind}`);
-          expect([`${r.apiVersion}/${kind} in 1.${minor}`, served]).toEqual([
-            `${r.apiVersion}/${kind} in 1.${minor}`,
-            minor < r.removedIn,
-          ]);
-        }
+        // Served from its introduction (1.31 for networking.k8s.io/v1beta1 IPAddress, or before the data) up to the
+        // minor before its removal, and never after.
+        const served = minors.filter((m) => apiSchema(m).kinds.has(`${r.apiVersion}/${kind}`));
+        const first = served[0] ?? r.removedIn;
+        const expected = minors.filter((m) => m >= first && m < r.removedIn);
+        expect([`${r.apiVersion}/${kind}`, served]).toEqual([`${r.apiVersion}/${kind}`, expected]);
+        if (r.removedIn - 1 >= minors[0])
+          expect([`${r.apiVersion}/${kind}`, served.length > 0]).toEqual([`${r.apiVersion}/${kind}`, true]);
       }
     }
   });
