@@ -10,7 +10,7 @@
  *   `api/openapi-spec/swagger.json` at the release tag).
  * - 1.35 on (no cdk8s-plus-35 exists): the upstream definitions committed under data/kubernetes-api/ (see its
  *   README and sources.json; scripts/api-schema-import.ts writes them), turned into the same code by the same
- *   generator cdk8s uses (cdk8s-cli's Kubernetes import with json2jsii, both devDependencies), offline.
+ *   generator cdk8s uses (cdk8s-cli's Kubernetes import, a devDependency, with its json2jsii), offline.
  * In the code every API type has a `toJson_<Type>` function that lists each field by its JSON name and converts the
  * field's value with the `toJson_` of the field's type, and every top-level kind has a `GVK` (apiVersion, kind).
  * This script reads those: nothing is typed by hand. test/core/validate/api.test.ts holds the committed file to
@@ -20,7 +20,6 @@
  */
 import { readFileSync, writeFileSync } from 'fs';
 import { join, resolve } from 'path';
-import { TypeGenerator } from 'json2jsii';
 
 const ROOT = resolve(__dirname, '..');
 const OUT = join(ROOT, 'lib', 'core', 'api', 'schema-data.ts');
@@ -99,8 +98,21 @@ export function readCdk8sPlus(minor: number): VersionSchema {
   return readGenerated(readFileSync(file, 'utf8'), file);
 }
 
-/** cdk8s-cli's Kubernetes import, which its package exports do not name: loaded from its files. */
+/** The part of json2jsii's TypeGenerator the import uses. */
+interface TypeGenerator {
+  addDefinition(name: string, def: unknown): void;
+  render(): string;
+}
+
+/**
+ * cdk8s-cli's Kubernetes import, which its package exports do not name: loaded from its files, with the json2jsii
+ * cdk8s-cli itself depends on (the generator its functions expect).
+ */
 interface Cdk8sImport {
+  TypeGenerator: new (options: {
+    definitions: Record<string, unknown>;
+    renderTypeName: (def: string) => string;
+  }) => TypeGenerator;
   findApiObjectDefinitions(schema: unknown, prefix: string): { fqn: string }[];
   generateConstruct(typegen: TypeGenerator, def: { fqn: string }): void;
   getPropsTypeName(def: { fqn: string }): string;
@@ -109,9 +121,10 @@ interface Cdk8sImport {
 }
 
 function cdk8sImport(): Cdk8sImport {
-  const dir = join(ROOT, 'node_modules', 'cdk8s-cli', 'lib', 'import');
+  const dir = join(require.resolve('cdk8s-cli/package.json', { paths: [ROOT] }), '..', 'lib', 'import');
   /* eslint-disable @typescript-eslint/no-require-imports */
   return {
+    ...(require(require.resolve('json2jsii', { paths: [dir] })) as Pick<Cdk8sImport, 'TypeGenerator'>),
     ...(require(join(dir, 'k8s.js')) as Pick<Cdk8sImport, 'findApiObjectDefinitions'>),
     ...(require(join(dir, 'codegen.js')) as Pick<
       Cdk8sImport,
@@ -130,7 +143,7 @@ export function importDefinitions(definitions: Record<string, unknown>): string 
   const cdk8s = cdk8sImport();
   const schema = { definitions };
   const top = cdk8s.findApiObjectDefinitions(schema, 'Kube');
-  const typegen = new TypeGenerator({
+  const typegen = new cdk8s.TypeGenerator({
     definitions,
     renderTypeName: (def: string) => {
       const parsed = cdk8s.parseApiTypeName(def);
