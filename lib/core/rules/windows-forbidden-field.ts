@@ -5,7 +5,7 @@
  * https://kubernetes.io/docs/concepts/windows/intro/#compatibility-v1-pod).
  */
 import { POD_RESOURCES_REFUSED_FROM_MINOR, WINDOWS_ALTERNATIVE } from '../windows-fields';
-import { targetMinor } from '../api/schema';
+import { apiSchema, targetMinor } from '../api/schema';
 import { forbiddenFields, removeField } from '../validate/pod-forbidden';
 import { show } from '../validate/util';
 import { K8S_WINDOWS } from './docs';
@@ -37,6 +37,9 @@ export default defineRule({
       for (const { path, value, field, detail } of forbiddenFields(p)) {
         const minor = field === 'resources' ? targetMinor(options.kubernetesVersion) : undefined;
         if (minor !== undefined && minor < POD_RESOURCES_REFUSED_FROM_MINOR) {
+          // Before 1.32 the field does not exist: api-unknown-field reports it.
+          const podSpec = apiSchema(minor).kinds.get('v1/Pod')?.fields.get('spec');
+          if (!podSpec?.type.fields.has('resources')) continue;
           report(
             path,
             `${path} ${show(value)}: Kubernetes 1.${minor} admits pod-level resources on a Windows pod (or drops them while the alpha PodLevelResources gate is off), and 1.${POD_RESOURCES_REFUSED_FROM_MINOR} and later refuse the pod (${detail}).`,

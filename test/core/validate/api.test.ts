@@ -313,6 +313,27 @@ spec:
   });
 });
 
+test('pod-level resources on a Windows pod: unknown before 1.32, a warning on 1.32 and 1.33, refused from 1.34', () => {
+  const text = `apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  os: {name: windows}
+  nodeSelector: {kubernetes.io/os: windows}
+  resources: {limits: {memory: 1Gi}}
+  containers: [{name: c, image: mcr.microsoft.com/windows/nanoserver:ltsc2022}]
+`;
+  const found = (kubernetesVersion: string) =>
+    lint(text, { kubernetesVersion })
+      .filter((d) => d.path === 'spec.resources')
+      .map((d) => [d.ruleId, d.severity]);
+  expect(found('1.31')).toEqual([['api-unknown-field', 'error']]);
+  expect(found('1.32')).toEqual([['windows-forbidden-field', 'warning']]);
+  expect(found('1.33')).toEqual([['windows-forbidden-field', 'warning']]);
+  expect(found('1.34')).toEqual([['windows-forbidden-field', 'error']]);
+  expect(found('1.37')).toEqual([['windows-forbidden-field', 'error']]);
+});
+
 describe('the generator', () => {
   test('the committed schema data is what scripts/api-schema.ts generates from the committed inputs', () => {
     const committed = readFileSync(join(__dirname, '../../../lib/core/api/schema-data.ts'), 'utf8');
