@@ -179,6 +179,9 @@ export const REMOVED_APIS: readonly RemovedApi[] = [
     removedIn: 34,
     replacement: 'admissionregistration.k8s.io/v1',
   },
+  // v1.35, v1.36: no beta or GA version removed, only alphas (certificates.k8s.io/v1alpha1 PodCertificateRequest,
+  // storage.k8s.io/v1alpha1 VolumeAttributesClass, storagemigration.k8s.io/v1alpha1 in 1.35; scheduling.k8s.io/v1alpha1
+  // Workload in 1.36), which the schema data words.
   // v1.37: kubernetes/api v0.36.0 networking/v1beta1 and storage/v1beta1 APILifecycleRemoved 1.37 (storage names
   // storage.k8s.io/v1 VolumeAttributesClass as the replacement); gone from v1.37.0's spec.
   {
