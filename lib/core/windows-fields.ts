@@ -1,7 +1,13 @@
 /**
  * The fields the API server forbids on Windows pods, as data (kube-apiserver
- * `pkg/apis/core/validation/validation.go`, `validateWindows*`, checked at v1.35). Both `toWindowsPodSpec`
+ * `pkg/apis/core/validation/validation.go`, `validateWindows` and `validatePodResources`). Both `toWindowsPodSpec`
  * and the `windows-forbidden-field` rules read this table, so the two cannot disagree.
+ * Checked 2026-11-27 at the tags v1.35.0, v1.36.0 and v1.37.0 (the k8s.io/kubernetes module of each): every line
+ * of validation.go that names Windows is the same in the three, and `validateWindows` forbids the same fields; 1.37
+ * only reads hostUsers, hostPID, hostIPC and shareProcessNamespace from the pod spec instead of inside the
+ * securityContext check (kubernetes/kubernetes's internal types moved them), which forbids the same values.
+ * Pod-level `resources` on a Windows pod is refused from 1.34 ({@link POD_RESOURCES_REFUSED_FROM_MINOR}), unchanged to
+ * 1.37.
  */
 
 /** Pod-level `spec.securityContext` fields forbidden when `spec.os.name` is windows. */
@@ -61,6 +67,15 @@ export const FORBIDDEN_DETAIL = 'cannot be set for a windows pod';
  * @internal
  */
 export const POD_RESOURCES_FORBIDDEN_DETAIL = 'may not be set for a windows pod';
+
+/**
+ * The first Kubernetes minor whose API server refuses pod-level `spec.resources` on a Windows pod: validation.go
+ * `validatePodResources` has no Windows check at v1.33.0 and has it at v1.34.0 (kubernetes/kubernetes#133046,
+ * CHANGELOG-1.34: the Windows kubelet refuses such pods at admission from then too). In 1.32 and 1.33 the field
+ * belongs to the alpha PodLevelResources gate, off by default (pkg/features/kube_features.go), and the API server
+ * drops it while the gate is off. Checked 2026-11-27.
+ */
+export const POD_RESOURCES_REFUSED_FROM_MINOR = 34;
 
 /** The Windows equivalent to suggest for each forbidden field, where there is one. */
 export const WINDOWS_ALTERNATIVE: Readonly<Record<string, string>> = {

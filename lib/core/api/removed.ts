@@ -1,8 +1,12 @@
 /**
  * Removed API versions: which Kubernetes minor stopped serving an apiVersion of a kind, and what replaces it, from
- * the Deprecated API Migration Guide (https://kubernetes.io/docs/reference/using-api/deprecation-guide/). Whether a
- * version serves a kind at all comes from the generated schema (./schema.ts); this table only words the message
- * (since when, instead what), including for removals older than the schema data.
+ * the Deprecated API Migration Guide (https://kubernetes.io/docs/reference/using-api/deprecation-guide/) up to 1.32,
+ * and for the betas removed since from Kubernetes itself: each removed beta's `APILifecycleRemoved` (and
+ * `APILifecycleReplacement`) in kubernetes/api `<group>/<version>/zz_generated.prerelease-lifecycle.go` of the
+ * release before, and its absence from `api/openapi-spec/swagger.json` at the release tag (checked 2026-11-27).
+ * Whether a version serves a kind at all comes from the generated schema (./schema.ts); this table only words the
+ * message (since when, instead what), including for removals older than the schema data. Alpha versions dropped
+ * without a deprecation (scheduling.k8s.io/v1alpha2 in 1.37, say) are not listed: the schema data words those.
  */
 
 export interface RemovedApi {
@@ -18,7 +22,10 @@ export interface RemovedApi {
 
 const WORKLOADS = ['Deployment', 'DaemonSet', 'ReplicaSet', 'StatefulSet'];
 
-/** https://kubernetes.io/docs/reference/using-api/deprecation-guide/ (sections v1.16 to v1.32). */
+/**
+ * https://kubernetes.io/docs/reference/using-api/deprecation-guide/ (sections v1.16 to v1.32); 1.33 on from
+ * kubernetes/api's prerelease lifecycle (see the top of this file).
+ */
 export const REMOVED_APIS: readonly RemovedApi[] = [
   // v1.16
   {
@@ -156,6 +163,38 @@ export const REMOVED_APIS: readonly RemovedApi[] = [
     kinds: ['FlowSchema', 'PriorityLevelConfiguration'],
     removedIn: 32,
     replacement: 'flowcontrol.apiserver.k8s.io/v1',
+  },
+  // v1.33: kubernetes/api v0.32.0 authentication/v1beta1 SelfSubjectReview APILifecycleRemoved 1.33; gone from the
+  // v1.33.0 swagger.json.
+  {
+    apiVersion: 'authentication.k8s.io/v1beta1',
+    kinds: ['SelfSubjectReview'],
+    removedIn: 33,
+    replacement: 'authentication.k8s.io/v1',
+  },
+  // v1.34: kubernetes/api v0.33.0 admissionregistration/v1beta1 APILifecycleRemoved 1.34; gone from v1.34.0's spec.
+  {
+    apiVersion: 'admissionregistration.k8s.io/v1beta1',
+    kinds: ['ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding'],
+    removedIn: 34,
+    replacement: 'admissionregistration.k8s.io/v1',
+  },
+  // v1.35, v1.36: no beta or GA version removed, only alphas (certificates.k8s.io/v1alpha1 PodCertificateRequest,
+  // storage.k8s.io/v1alpha1 VolumeAttributesClass, storagemigration.k8s.io/v1alpha1 in 1.35; scheduling.k8s.io/v1alpha1
+  // Workload in 1.36), which the schema data words.
+  // v1.37: kubernetes/api v0.36.0 networking/v1beta1 and storage/v1beta1 APILifecycleRemoved 1.37 (storage names
+  // storage.k8s.io/v1 VolumeAttributesClass as the replacement); gone from v1.37.0's spec.
+  {
+    apiVersion: 'networking.k8s.io/v1beta1',
+    kinds: ['IPAddress', 'ServiceCIDR'],
+    removedIn: 37,
+    replacement: 'networking.k8s.io/v1',
+  },
+  {
+    apiVersion: 'storage.k8s.io/v1beta1',
+    kinds: ['VolumeAttributesClass'],
+    removedIn: 37,
+    replacement: 'storage.k8s.io/v1',
   },
 ];
 

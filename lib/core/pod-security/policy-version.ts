@@ -3,7 +3,9 @@
  * (`VersionedCheck.MinimumVersion`); a namespace's `enforce-version` picks, per check, the newest revision at or
  * below it, and `latest` (or any newer version) means the newest registered revision.
  * Sources: kubernetes/kubernetes `staging/src/k8s.io/pod-security-admission/policy/registry.go` (version
- * clamping) and each `check_*.go` `Versions` list (the gates below).
+ * clamping) and each `check_*.go` `Versions` list (the gates below). Checked 2026-11-27 against the published
+ * k8s.io/pod-security-admission modules v0.34.0 to v0.37.0: 1.35 adds the user-namespace relaxations (and
+ * procMount_restricted), 1.36 changes no check, 1.37 adds the two sysctls; no other `MinimumVersion` above 1.34.
  */
 import { parseKubernetesMinor } from '../releases';
 
