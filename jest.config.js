@@ -28,6 +28,7 @@ const E2E = [
   '<rootDir>/test/cli/fix.test.ts',
   '<rootDir>/test/cli/resolve-images.test.ts',
   '<rootDir>/test/core/registry/auth.test.ts',
+  '<rootDir>/test/core/registry/hostile-registry.test.ts',
   '<rootDir>/test/core/registry/resolver.test.ts',
   '<rootDir>/test/core/registry/token-auth.test.ts',
   '<rootDir>/test/pulumi/isolation.test.ts',

@@ -110,6 +110,8 @@ export class RegistryTransport {
   private readonly authorizations = new Map<string, string>();
   /** Origins that did not resolve or answer in this run, with why: not asked again. */
   private readonly down = new Map<string, string>();
+  /** Network failures in a row per origin, over all requests: as many as one request's tries mark it down. */
+  private readonly failuresInARow = new Map<string, number>();
 
   constructor(private readonly options: TransportOptions) {
     this.limiter = new Limiter(options.concurrency);
@@ -231,7 +233,7 @@ export class RegistryTransport {
             : `the Docker config in ${this.options.credentials.dir} has none for ${endpoint.credentialKey ?? new URL(endpoint.url).host}. ${loginHint(endpoint)}`);
         throw new LookupProblem(
           'unauthorized',
-          `${endpoint.label} requires credentials for ${repository}, and ${why}${/[.)]$/.test(why) ? '' : '.'}`,
+          `${endpoint.label} requires credentials for ${repository}, and ${why}${why.endsWith('.') ? '' : '.'}`,
         );
       }
       if (credential.identityToken !== undefined) {
@@ -381,7 +383,6 @@ export class RegistryTransport {
     const { retries, retryDelayMs, timeoutMs, deadline } = this.options;
     const origin = url.origin;
     let failure = '';
-    let networkFailures = 0;
     for (let attempt = 0; attempt <= retries; attempt++) {
       if (attempt > 0) await pause(retryDelayMs * 2 ** (attempt - 1), deadline.signal);
       const down = this.down.get(origin);
@@ -391,7 +392,12 @@ export class RegistryTransport {
       let started = false;
       try {
         const response = await this.limiter.run(async () => {
+          // Checked again once a slot is free: the wait may have outlasted the deadline or the host.
           if (deadline.passed) throw this.pastDeadline(label, false);
+          const downNow = this.down.get(origin);
+          if (downNow !== undefined) {
+            throw new LookupProblem('unreachable', `${label} ${downNow} (earlier in this run; not asked again).`);
+          }
           started = true;
           const request = combinedSignal(timeoutMs, deadline.signal);
           try {
@@ -406,6 +412,7 @@ export class RegistryTransport {
             request.dispose();
           }
         });
+        this.failuresInARow.delete(origin);
         if (response.status === 429 || response.status >= 500) {
           failure = `answered HTTP ${response.status}`;
           continue;
@@ -426,15 +433,17 @@ export class RegistryTransport {
           this.down.set(origin, reason);
           throw new LookupProblem('unreachable', `${label} ${reason}.`);
         }
-        networkFailures++;
         failure = `did not answer (${describeError(error, timeoutMs)})`;
+        // A host that failed as many tries in a row as a request has, over all requests, is not asked again this
+        // run: 48 images of a dead registry cost about one image's wait, not 48.
+        const inARow = (this.failuresInARow.get(origin) ?? 0) + 1;
+        this.failuresInARow.set(origin, inARow);
+        if (inARow >= retries + 1 && !this.down.has(origin))
+          this.down.set(origin, `${failure} ${inARow} times in a row`);
       }
     }
     const tries = retries + 1;
-    const reason = `${failure} after ${tries} ${tries === 1 ? 'try' : 'tries'}`;
-    // A host that never answered is not asked again this run: 48 images of a dead registry cost one image's wait.
-    if (networkFailures === tries) this.down.set(origin, reason);
-    throw new LookupProblem('unreachable', `${label} ${reason}.`);
+    throw new LookupProblem('unreachable', `${label} ${failure} after ${tries} ${tries === 1 ? 'try' : 'tries'}.`);
   }
 
   /** Closes idle sockets. */
