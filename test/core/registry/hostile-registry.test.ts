@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { ImageResolver, MEDIA_TYPES, type ImageLookup, type ImageResolverOptions } from '../../../lib/core/registry';
 import { MAX_ENTRY_DETAILS, MAX_INDEX_ENTRIES } from '../../../lib/core/registry/resolver';
 import { MAX_BODY_BYTES } from '../../../lib/core/registry/transport';
-import { HostileRegistry, sha256, sha512 } from './hostile-server';
+import { HostileRegistry, imageManifest, sha256, sha512, WINDOWS_CONFIG } from './hostile-server';
 
 const WS2022 = '10.0.20348.2340';
 let hostile: HostileRegistry;
@@ -49,28 +49,8 @@ async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number 
   return { value, ms: Date.now() - started };
 }
 
-const config = Buffer.from(
-  JSON.stringify({ os: 'windows', architecture: 'amd64', 'os.version': WS2022, config: { User: 'ContainerUser' } }),
-);
-
-function imageManifest(configDigest = sha256(config), note = ''): Buffer {
-  return Buffer.from(
-    JSON.stringify({
-      schemaVersion: 2,
-      mediaType: MEDIA_TYPES.ociManifest,
-      config: { mediaType: 'application/vnd.oci.image.config.v1+json', digest: configDigest, size: config.length },
-      layers: [{ mediaType: 'application/vnd.oci.image.layer.v1.tar+gzip', digest: sha256('layer'), size: 200e6 }],
-      ...(note ? { annotations: { note } } : {}),
-    }),
-  );
-}
-
-/** A well-formed single-image repository `app` on a host: tag `1`, its config. */
-function serveImage(name: string, manifest = imageManifest()): void {
-  hostile.serve(name, '/v2/app/manifests/1', manifest, MEDIA_TYPES.ociManifest);
-  hostile.serve(name, `/v2/app/manifests/${sha256(manifest)}`, manifest, MEDIA_TYPES.ociManifest);
-  hostile.serve(name, `/v2/app/blobs/${sha256(config)}`, config);
-}
+const config = WINDOWS_CONFIG;
+const serveImage = (name: string, manifest?: Buffer) => hostile.serveImage(name, manifest);
 
 /** A 401 asking for Basic credentials unless the request carries `expected`; then `then`. */
 function basicOnly(expected: string, then: () => Buffer): Parameters<HostileRegistry['route']>[2] {

@@ -63,6 +63,33 @@ function certificate(dir: string): { key: string; cert: string } {
   return { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') };
 }
 
+/** A Windows Server 2022 image config running as ContainerUser. */
+export const WINDOWS_CONFIG = Buffer.from(
+  JSON.stringify({
+    os: 'windows',
+    architecture: 'amd64',
+    'os.version': '10.0.20348.2340',
+    config: { User: 'ContainerUser' },
+  }),
+);
+
+/** An OCI image manifest naming `configDigest` (a 200 MB layer, so it is no HostProcess image); `note` varies it. */
+export function imageManifest(configDigest = sha256(WINDOWS_CONFIG), note = ''): Buffer {
+  return Buffer.from(
+    JSON.stringify({
+      schemaVersion: 2,
+      mediaType: 'application/vnd.oci.image.manifest.v1+json',
+      config: {
+        mediaType: 'application/vnd.oci.image.config.v1+json',
+        digest: configDigest,
+        size: WINDOWS_CONFIG.length,
+      },
+      layers: [{ mediaType: 'application/vnd.oci.image.layer.v1.tar+gzip', digest: sha256('layer'), size: 200e6 }],
+      ...(note ? { annotations: { note } } : {}),
+    }),
+  );
+}
+
 export class HostileRegistry {
   readonly requests: RecordedRequest[] = [];
   /** Routes by `host path` (`registry.test /v2/app/manifests/1`) or `host *` for every path of a host. */
@@ -152,6 +179,14 @@ export class HostileRegistry {
       response.writeHead(200, { 'Content-Type': mediaType, 'Content-Length': Buffer.byteLength(body) });
       response.end(body);
     });
+  }
+
+  /** A well-formed single-image repository `app` on a host name: tag `1`, by digest, and its config. */
+  serveImage(name: string, manifest = imageManifest()): void {
+    const type = 'application/vnd.oci.image.manifest.v1+json';
+    this.serve(name, '/v2/app/manifests/1', manifest, type);
+    this.serve(name, `/v2/app/manifests/${sha256(manifest)}`, manifest, type);
+    this.serve(name, `/v2/app/blobs/${sha256(WINDOWS_CONFIG)}`, WINDOWS_CONFIG);
   }
 
   /** The requests to one host name (any port, either scheme). */
