@@ -38,7 +38,7 @@ export default defineRule({
           report(
             path,
             `${path} '${image}' was not checked: ${lookup.message}`,
-            'Run again when the registry answers, or without --offline.',
+            'Run again when the registry answers (or with a longer --resolve-timeout), or without --offline.',
           );
         } else if (lookup.status === 'unauthorized') {
           report(

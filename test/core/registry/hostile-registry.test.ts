@@ -122,7 +122,7 @@ afterEach(() => {
 });
 
 describe('bounded: every case ends by the deadline', () => {
-  test('a registry that never answers: 20 images end by the deadline, the host asked once per socket', async () => {
+  test('a registry that never answers: 20 images end by the deadline, which the message names', async () => {
     hostile.route('dead.test', '*', () => undefined);
     const r = resolver({ timeoutMs: 5000, deadlineMs: 1000, deadlineSetting: '--resolve-timeout' });
     const images = Array.from({ length: 20 }, (_, i) => `${hostile.host('dead.test')}/app:${i}`);
