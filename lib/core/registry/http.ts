@@ -8,6 +8,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
+import { rootCertificates } from 'node:tls';
 
 export interface HttpResponse {
   readonly status: number;
@@ -76,7 +77,9 @@ export class HttpClient {
       ...(options.lookup ? { lookup: options.lookup } : {}),
     };
     this.http = new HttpAgent(common);
-    this.https = new HttpsAgent({ ...common, ...(options.ca ? { ca: options.ca as string[] } : {}) });
+    // A `ca` option replaces Node.js's trusted roots; the resolver's adds to them.
+    const ca = options.ca === undefined ? undefined : [...rootCertificates, ...[options.ca].flat()];
+    this.https = new HttpsAgent({ ...common, ...(ca ? { ca: ca as (string | Buffer)[] } : {}) });
   }
 
   send(url: URL, init: HttpRequest): Promise<HttpResponse> {

@@ -47,6 +47,8 @@ export interface TransportOptions {
   readonly credentialHttpHosts: ReadonlySet<string>;
   readonly ca?: HttpClientOptions['ca'];
   readonly lookup?: HttpClientOptions['lookup'];
+  /** The HTTP client (a test seam: a property test's fake registry). @default - an HttpClient */
+  readonly client?: Pick<HttpClient, 'send' | 'close'>;
 }
 
 export interface FetchedResponse {
@@ -89,6 +91,11 @@ function describeError(error: unknown, timeoutMs: number): string {
 /** The error codes of a host name that does not resolve: no network, or a name only a mirror network knows. */
 const UNRESOLVED = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL']);
 
+/** A certificate the resolver does not trust: asking again cannot help. */
+function untrustedCertificate(code: string): boolean {
+  return code.startsWith('ERR_TLS_CERT') || /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER/.test(code);
+}
+
 const ANONYMOUS = 'an anonymous token';
 /** The OAuth2 client_id the token service is told (the docker CLI sends `docker`). */
 const OAUTH_CLIENT_ID = 'k8s-windows';
@@ -105,7 +112,7 @@ function where(url: URL): string {
 
 export class RegistryTransport {
   private readonly limiter: Limiter;
-  private readonly http: HttpClient;
+  private readonly http: Pick<HttpClient, 'send' | 'close'>;
   /** Authorization header values by endpoint and repository. */
   private readonly authorizations = new Map<string, string>();
   /** Origins that did not resolve or answer in this run, with why: not asked again. */
@@ -115,11 +122,13 @@ export class RegistryTransport {
 
   constructor(private readonly options: TransportOptions) {
     this.limiter = new Limiter(options.concurrency);
-    this.http = new HttpClient({
-      maxSockets: options.concurrency,
-      ...(options.ca !== undefined ? { ca: options.ca } : {}),
-      ...(options.lookup !== undefined ? { lookup: options.lookup } : {}),
-    });
+    this.http =
+      options.client ??
+      new HttpClient({
+        maxSockets: options.concurrency,
+        ...(options.ca !== undefined ? { ca: options.ca } : {}),
+        ...(options.lookup !== undefined ? { lookup: options.lookup } : {}),
+      });
   }
 
   /**
@@ -430,6 +439,11 @@ export class RegistryTransport {
         const code = (error as { code?: unknown }).code;
         if (typeof code === 'string' && UNRESOLVED.has(code)) {
           const reason = `cannot be reached: its host ${url.hostname} does not resolve (${code})`;
+          this.down.set(origin, reason);
+          throw new LookupProblem('unreachable', `${label} ${reason}.`);
+        }
+        if (typeof code === 'string' && untrustedCertificate(code)) {
+          const reason = `presented a TLS certificate the resolver does not trust (${code}): give its CA in NODE_EXTRA_CA_CERTS`;
           this.down.set(origin, reason);
           throw new LookupProblem('unreachable', `${label} ${reason}.`);
         }

@@ -167,6 +167,23 @@ describe('bounded: every case ends by the deadline', () => {
     expect(hostile.lookups.get('nowhere.test')).toBeLessThanOrEqual(8);
   });
 
+  test('a certificate the resolver does not trust fails at once, not retried like a timeout', async () => {
+    serveImage('registry.test');
+    const r = new ImageResolver({
+      cacheDir: mkdtempSync(join(scratch, 'cache-')),
+      dockerConfigDir: docker,
+      lookup: hostile.lookup,
+      retries: 3,
+      retryDelayMs: 1000,
+    });
+    const { value, ms } = await timed(() => r.resolve(`${hostile.host('registry.test')}/app:1`));
+    expect(ms).toBeLessThan(1000);
+    expect(message(value)).toBe(
+      `unreachable: Registry ${hostile.host('registry.test')} presented a TLS certificate the resolver does not trust (DEPTH_ZERO_SELF_SIGNED_CERT): give its CA in NODE_EXTRA_CA_CERTS.`,
+    );
+    expect(authorizationsTo('registry.test')).toEqual([]);
+  });
+
   test('mirror only (mirrorFallback: false): the registry is never asked', async () => {
     serveImage('registry.test');
     const r = resolver({ mirrors: { [hostile.host('registry.test')]: 'https://nowhere.test' }, mirrorFallback: false });
