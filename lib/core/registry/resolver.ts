@@ -265,11 +265,9 @@ export class ImageResolver {
 
   /** The mirror of a registry, if it has one. */
   private mirrorOf(registry: string): { readonly url: string; readonly trusted: boolean } | undefined {
-    for (const alias of registryAliases(registry)) {
-      const mirror = this.mirrors.get(alias);
-      if (mirror) return mirror;
-    }
-    return undefined;
+    const mirrors = registryAliases(registry).flatMap((alias) => this.mirrors.get(alias) ?? []);
+    // The user's own mirror wins over a repository's, whichever alias (docker.io, index.docker.io) each names.
+    return mirrors.find((mirror) => mirror.trusted) ?? mirrors[0];
   }
 
   /** The endpoints to try for a registry: its mirror first, when it has one, then the registry itself. */
