@@ -10,7 +10,13 @@ import type { Taint } from '../core/target';
 import { CLOUDS, type Cloud } from '../core/cloud-gates';
 import type { RuleSetting } from '../core/validate/types';
 import { closeMatches, unknownRuleFix } from '../core/suggest';
-import { readMirrors, RULE_SETTINGS } from '../core/validate/settings';
+import {
+  MAX_RESOLVE_TIMEOUT_SECONDS,
+  parseResolveTimeout,
+  readMirrors,
+  readRegistryHosts,
+  RULE_SETTINGS,
+} from '../core/validate/settings';
 
 /** Output formats of `lint`. */
 export const LINT_FORMATS = ['text', 'json', 'sarif'] as const;
@@ -49,6 +55,12 @@ export interface RunPolicy {
   readonly registryMirrors: Readonly<Record<string, string>>;
   /** `--image-cache DIR`. @default - the platform's cache directory */
   readonly imageCache?: string;
+  /** `--insecure-registry HOST`, repeatable: plain HTTP, credentials allowed over it. @default [] */
+  readonly insecureRegistries: readonly string[];
+  /** `--no-mirror-fallback`: a mirror's answer is final. @default false */
+  readonly noMirrorFallback: boolean;
+  /** `--resolve-timeout SECONDS`: the deadline of all registry lookups. @default - the config file's, else 30 */
+  readonly resolveTimeout?: number;
 }
 
 export type CommandName = 'lint' | 'fix' | 'rules';
@@ -154,6 +166,9 @@ const POLICY_OPTIONS = {
   offline: { type: 'boolean' },
   'registry-mirror': { type: 'string', multiple: true },
   'image-cache': { type: 'string' },
+  'insecure-registry': { type: 'string', multiple: true },
+  'no-mirror-fallback': { type: 'boolean' },
+  'resolve-timeout': { type: 'string' },
 } as const satisfies Record<string, OptionSpec>;
 
 const LINT_OPTIONS = {
@@ -291,6 +306,9 @@ function parsePolicy(
     offline?: boolean;
     'registry-mirror'?: string[];
     'image-cache'?: string;
+    'insecure-registry'?: string[];
+    'no-mirror-fallback'?: boolean;
+    'resolve-timeout'?: string;
   },
   problems: string[],
 ): RunPolicy {
@@ -301,6 +319,17 @@ function parsePolicy(
     problems.push('--offline answers --resolve-images from the cache: give --resolve-images too.');
   }
   const imageCache = values['image-cache'];
+  const hostIssues: { path: string; message: string; fix?: string }[] = [];
+  const insecureRegistries =
+    readRegistryHosts(values['insecure-registry'] ?? [], '--insecure-registry', hostIssues) ?? [];
+  for (const i of hostIssues) problems.push(`${i.path}: ${i.message}${i.fix ? ` ${i.fix}` : ''}`);
+  const timeout = values['resolve-timeout'];
+  const resolveTimeout = timeout !== undefined ? parseResolveTimeout(timeout) : undefined;
+  if (timeout !== undefined && resolveTimeout === undefined) {
+    problems.push(
+      `--resolve-timeout '${timeout}' is not a time: write seconds, more than 0 and at most ${MAX_RESOLVE_TIMEOUT_SECONDS} (30, 30s or 1500ms).`,
+    );
+  }
   const noConfig = values['no-config'] === true;
   if (noConfig && values.config !== undefined) problems.push('--config and --no-config: give one of them.');
   const failOn = values['fail-on'];
@@ -316,6 +345,9 @@ function parsePolicy(
     offline: values.offline === true,
     registryMirrors,
     ...(imageCache !== undefined ? { imageCache } : {}),
+    insecureRegistries,
+    noMirrorFallback: values['no-mirror-fallback'] === true,
+    ...(resolveTimeout !== undefined ? { resolveTimeout } : {}),
     ...(values.config !== undefined ? { config: values.config } : {}),
     ...(failOn !== undefined && isOneOf(failOn, FAIL_ON) ? { failOn } : {}),
     ...(maxWarnings !== undefined ? { maxWarnings } : {}),

@@ -54,7 +54,11 @@ export async function runFix(command: FixCommand, io: CliIO): Promise<number> {
   if (command.krm) return runKrm(read[0]?.text, problems, settings, io);
 
   // --resolve-images: the registries' answers first, so the image rules and their fixers can read them.
-  const images = await imageLookups(() => read.flatMap((r) => loadManifestsWithErrors(r.text).objects), settings);
+  const images = await imageLookups(
+    () => read.flatMap((r) => loadManifestsWithErrors(r.text).objects),
+    settings,
+    (m) => io.stderr.write(`${TOOL_NAME}: warning: ${m}\n`),
+  );
   const result = fixManifestSet(
     read.map(({ input, text, display }) => ({
       text,
@@ -327,6 +331,9 @@ function krmSettings(functionConfig: unknown, base: EngineSettings): EngineSetti
     'offline',
     'registryMirrors',
     'imageCache',
+    'insecureRegistries',
+    'mirrorFallback',
+    'resolveTimeout',
   ]);
   if (issues.length > 0) {
     throw new KrmError(issues.map((i) => `${i.path}: ${i.message}${i.fix ? ` ${i.fix}` : ''}`).join(' '));
@@ -374,7 +381,11 @@ async function runKrm(
       );
     }
     const settings = krmSettings(value.functionConfig, base);
-    const images = await imageLookups(() => loadManifestsWithErrors(text).objects, settings);
+    const images = await imageLookups(
+      () => loadManifestsWithErrors(text).objects,
+      settings,
+      (m) => io.stderr.write(`${TOOL_NAME}: warning: ${m}\n`),
+    );
     const result = fixManifestSet([{ text, source: RESOURCE_LIST_KIND }], {
       ...optionsOf(settings),
       ...(images !== undefined ? { images } : {}),

@@ -37,14 +37,24 @@ const POLICY_OPTIONS = `  -c, --config <file>              the config file (defa
   --resolve-images                 ask each image's registry for its platforms, builds and user
                                    (Docker config credentials and helpers; off by default)
   --offline                        with --resolve-images: answer from the cache only
-  --registry-mirror <host=url>     a mirror for a registry (docker.io=https://mirror:5000; repeatable)
+  --registry-mirror <host=url>     a mirror for a registry (docker.io=https://mirror:5000; repeatable);
+                                   it is sent the credentials stored for its own host only
+  --no-mirror-fallback             a mirror's answer is final: never ask the registry itself
+  --insecure-registry <host>       speak plain HTTP to a registry or mirror host, and let credentials
+                                   go to it over HTTP (repeatable; loopback always may)
+  --resolve-timeout <seconds>      the most all registry lookups of a run take (default: 30; 1.5, 30s
+                                   and 1500ms are understood)
   --image-cache <dir>              where registry answers are cached (default: the platform's cache
-                                   directory, ~/.cache/k8s-windows on Linux)`;
+                                   directory, ~/.cache/k8s-windows on Linux)
+  Credentials go only over HTTPS, or to loopback and hosts given to --insecure-registry (or in
+  K8S_WINDOWS_INSECURE_REGISTRIES). Mirrors given here or in K8S_WINDOWS_REGISTRY_MIRRORS
+  (host=url,...) get their own host's credentials; mirrors from the config file get none.`;
 
 const CONFIG = `Config file (${CONFIG_FILE_NAMES[0]}; the command line wins over it, rule by rule):
   rules: {<rule>: off|error|warning|info}    cloud, kubernetesVersion, windowsRelease, failOn,
   maxWarnings, tolerations, runtimeClassName, pinLinux, resolveImages, offline, imageCache,
-  registryMirrors: {<host>: <url>} (as the options), and
+  resolveTimeout, mirrorFallback, registryMirrors: {<host>: <url>}, insecureRegistries: [<host>]
+  (as the options; a file's mirrors and insecure registries are asked without credentials), and
   ignore: [<glob relative to the file>]      files lint and fix leave alone
   suppressions: [{rules: [<rule>], kind, namespace, name (globs), reason: <why>}]
 

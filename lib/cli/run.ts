@@ -133,7 +133,11 @@ async function runLint(command: LintCommand, io: CliIO): Promise<number> {
   }
 
   const objects = loaded.map((l) => l.object);
-  const images = await imageLookups(() => objects, settings);
+  const images = await imageLookups(
+    () => objects,
+    settings,
+    (m) => io.stderr.write(`${TOOL_NAME}: warning: ${m}\n`),
+  );
   const all = validateManifests(objects, {
     ...validateOptionsOf(settings),
     ...(images !== undefined ? { images } : {}),

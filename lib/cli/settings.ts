@@ -5,7 +5,8 @@
 import * as path from 'node:path';
 import picomatch from 'picomatch';
 import { loadConfig, mergeSettings, type LoadedConfig } from '../core/config';
-import type { EngineSettings } from '../core/validate/settings';
+import { registryEnvironment } from '../core/registry/trust';
+import type { EngineSettings, TrustedRegistries } from '../core/validate/settings';
 import type { Diagnostic, Severity } from '../core/validate/types';
 import type { FixCommand, LintCommand } from './args';
 import type { Input } from './files';
@@ -26,8 +27,11 @@ export interface RunSettings {
   readonly ignored: (input: Input) => boolean;
 }
 
-/** The command line as settings: only what was given, so the config file's values stand where it is silent. */
-function commandSettings(command: LintCommand | FixCommand): EngineSettings {
+/**
+ * The command line (and the user's environment, for registries) as settings: only what was given, so the config
+ * file's values stand where it is silent. Mirrors and insecure registries from here are the trusted ones.
+ */
+function commandSettings(command: LintCommand | FixCommand, trusted: TrustedRegistries): EngineSettings {
   const fix =
     command.kind === 'fix'
       ? {
@@ -45,8 +49,12 @@ function commandSettings(command: LintCommand | FixCommand): EngineSettings {
     ...(command.maxWarnings !== undefined ? { maxWarnings: command.maxWarnings } : {}),
     ...(command.resolveImages ? { resolveImages: true } : {}),
     ...(command.offline ? { offline: true } : {}),
-    ...(Object.keys(command.registryMirrors).length > 0 ? { registryMirrors: command.registryMirrors } : {}),
+    ...(Object.keys(trusted.mirrors).length > 0 ? { registryMirrors: trusted.mirrors } : {}),
+    ...(trusted.insecureRegistries.length > 0 ? { insecureRegistries: trusted.insecureRegistries } : {}),
+    trustedRegistries: trusted,
     ...(command.imageCache !== undefined ? { imageCache: command.imageCache } : {}),
+    ...(command.noMirrorFallback ? { mirrorFallback: false } : {}),
+    ...(command.resolveTimeout !== undefined ? { resolveTimeout: command.resolveTimeout } : {}),
     ...fix,
   };
 }
@@ -66,7 +74,16 @@ export function resolveRunSettings(
   if (config !== undefined && config.issues.length > 0) {
     throw new ConfigError(config.issues.map((i) => `${i.path}: ${i.message}${i.fix ? ` ${i.fix}` : ''}`));
   }
-  const settings = mergeSettings(config?.settings, commandSettings(command));
+  // Registries the user vouches for: the environment's, then the command line's over them.
+  const environment = registryEnvironment(env);
+  const trusted: TrustedRegistries = {
+    mirrors: { ...environment.trusted.mirrors, ...command.registryMirrors },
+    insecureRegistries: [...new Set([...environment.trusted.insecureRegistries, ...command.insecureRegistries])],
+  };
+  const settings = mergeSettings(config?.settings, commandSettings(command, trusted));
+  if (settings.resolveImages === true && environment.issues.length > 0) {
+    throw new ConfigError(environment.issues.map((i) => `${i.path}: ${i.message}${i.fix ? ` ${i.fix}` : ''}`));
+  }
   const globs = config?.settings.ignore ?? [];
   const match = globs.length > 0 ? picomatch([...globs], { dot: true }) : undefined;
   const ignored = (input: Input): boolean => {

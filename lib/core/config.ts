@@ -35,6 +35,10 @@ export const CONFIG_SETTINGS: readonly SettingName[] = [
   'offline',
   'registryMirrors',
   'imageCache',
+  // A repository's file may name plain-HTTP registries and mirrors: they are asked anonymously, never with credentials.
+  'insecureRegistries',
+  'mirrorFallback',
+  'resolveTimeout',
 ];
 
 const ROOT = 'config';
@@ -140,6 +144,7 @@ export function mergeSettings(base: EngineSettings | undefined, own: EngineSetti
   const ignore = [...(base.ignore ?? []), ...(own.ignore ?? [])];
   const tolerations = [...(base.tolerations ?? []), ...(own.tolerations ?? [])];
   const registryMirrors = { ...(base.registryMirrors ?? {}), ...(own.registryMirrors ?? {}) };
+  const insecureRegistries = [...new Set([...(base.insecureRegistries ?? []), ...(own.insecureRegistries ?? [])])];
   return {
     ...base,
     ...own,
@@ -148,5 +153,6 @@ export function mergeSettings(base: EngineSettings | undefined, own: EngineSetti
     ...(ignore.length > 0 ? { ignore } : {}),
     ...(tolerations.length > 0 ? { tolerations } : {}),
     ...(Object.keys(registryMirrors).length > 0 ? { registryMirrors } : {}),
+    ...(insecureRegistries.length > 0 ? { insecureRegistries } : {}),
   };
 }

@@ -21,6 +21,8 @@ describe('parseCommand', () => {
       resolveImages: false,
       offline: false,
       registryMirrors: {},
+      insecureRegistries: [],
+      noMirrorFallback: false,
       inputs: ['a.yaml', '-', 'dir'],
       format: 'text',
       rules: {},
@@ -59,6 +61,8 @@ describe('parseCommand', () => {
       resolveImages: false,
       offline: false,
       registryMirrors: {},
+      insecureRegistries: [],
+      noMirrorFallback: false,
       inputs: ['x.yaml'],
       format: 'sarif',
       rules: { 'windows-host-network': 'off', 'image-floating-tag': 'off', 'windows-forbidden-field': 'warning' },
@@ -173,5 +177,44 @@ describe('closeMatches', () => {
     expect(closeMatches('floating-tag', IDS)).toEqual(['image-floating-tag']);
     expect(closeMatches('windows', IDS)).toEqual(['windows-host-network', 'windows-forbidden-field']);
     expect(closeMatches('qqqq', IDS)).toEqual([]);
+  });
+});
+
+describe('registry options', () => {
+  test('--insecure-registry (repeatable), --no-mirror-fallback and --resolve-timeout', () => {
+    expect(
+      parseCommand(
+        [
+          'lint',
+          '--resolve-images',
+          '--insecure-registry',
+          'registry.internal:5000',
+          '--insecure-registry',
+          '10.0.0.5',
+          '--no-mirror-fallback',
+          '--resolve-timeout',
+          '1500ms',
+          'x.yaml',
+        ],
+        IDS,
+      ),
+    ).toMatchObject({
+      insecureRegistries: ['registry.internal:5000', '10.0.0.5'],
+      noMirrorFallback: true,
+      resolveTimeout: 1.5,
+    });
+    expect(parseCommand(['lint', '--resolve-timeout', '45', 'x.yaml'], IDS)).toMatchObject({ resolveTimeout: 45 });
+  });
+
+  test.each(['0', 'soon', '3601', '10m'])('--resolve-timeout %s is refused, saying what to write', (value) => {
+    expect(() => parseCommand(['lint', '--resolve-timeout', value, 'x.yaml'], IDS)).toThrow(
+      `--resolve-timeout '${value}' is not a time: write seconds, more than 0 and at most 3600 (30, 30s or 1500ms).`,
+    );
+  });
+
+  test('--insecure-registry takes a host, not a URL', () => {
+    expect(() => parseCommand(['lint', '--insecure-registry', 'http://registry.internal', 'x.yaml'], IDS)).toThrow(
+      '--insecure-registry[0]: "http://registry.internal" is not a registry host. Write host or host:port, with no scheme or path: \'registry.internal:5000\'.',
+    );
   });
 });

@@ -8,12 +8,15 @@ export {
   parseReference,
   registryAliases,
   isLoopback,
+  isPlaceholderReference,
   type RegistryImageReference,
 } from './reference';
 export { MEDIA_TYPES, type ImageFacts, type ImageLookup, type ImagePlatform } from './lookup';
 export { parseChallenges, type AuthChallenge } from './challenge';
 export { defaultCacheDir } from './cache';
 export { defaultDockerConfigDir } from './credentials';
+export { DEFAULT_DEADLINE_MS } from './deadline';
+export { INSECURE_ENV, MIRRORS_ENV } from './trust';
 export {
   ImageResolver,
   DEFAULT_CONCURRENCY,
@@ -21,7 +24,9 @@ export {
   DEFAULT_RETRY_DELAY_MS,
   DEFAULT_TAG_TTL_MS,
   DEFAULT_TIMEOUT_MS,
+  MAX_ENTRY_DETAILS,
+  MAX_INDEX_ENTRIES,
   type ImageResolverOptions,
 } from './resolver';
-export { resolveImageLookups, resolveImageReferences } from './resolve-set';
+export { resolveImageLookups, resolveImageReferences, type ResolveSetOptions } from './resolve-set';
 export { resolveImageLookupsSync, type ImageResolutionSettings } from './sync';

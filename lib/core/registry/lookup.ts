@@ -57,8 +57,13 @@ export type ImageLookup =
   | { readonly status: 'not-found'; readonly message: string }
   /** The registry wants credentials the Docker config does not have, or refused the ones it has. */
   | { readonly status: 'unauthorized'; readonly message: string }
-  /** Down, timed out, answered 5xx, or offline with nothing cached. */
-  | { readonly status: 'unreachable'; readonly message: string };
+  /** Down, timed out, answered 5xx, past the resolution's deadline, or offline with nothing cached. */
+  | { readonly status: 'unreachable'; readonly message: string }
+  /**
+   * The registry answered with content the resolver refuses: not the content its digest names, addressed by a
+   * digest algorithm it cannot verify, over the size cap, an index with more entries than it reads, not JSON.
+   */
+  | { readonly status: 'invalid'; readonly message: string };
 
 /** A failed lookup, thrown inside the resolver and returned to the caller as its result. */
 export class LookupProblem extends Error {

@@ -4,11 +4,20 @@
  * `architecture` and `config.User`), read through the OCI Distribution API
  * (https://github.com/opencontainers/distribution-spec/blob/main/spec.md), with auth, mirrors and a disk cache.
  *
- * `resolve` never throws and never hangs: a missing image, a refused credential or a registry that is down is
- * one ImageLookup result with a message that says which.
+ * `resolve` never throws and never hangs: a missing image, a refused credential, a registry that is down or one
+ * whose content fails verification is one ImageLookup result with a message that says which, and every lookup of a
+ * resolver ends by its deadline (`deadlineMs`, 30 s by default).
+ *
+ * Bounds on what a registry can make it do: each body at most 16 MiB, counted as it streams (transport.ts); an
+ * index of at most MAX_INDEX_ENTRIES entries (a bigger one is refused, not cut short, since a missing entry would
+ * read as a missing platform); the manifests and configs of at most MAX_ENTRY_DETAILS entries of one index read
+ * for `platformUsers` (the others keep what the index says); everything read by digest verified against it.
  */
+import type { LookupFunction } from 'node:net';
 import { RegistryCache, defaultCacheDir, sha256Digest } from './cache';
 import { DockerCredentials } from './credentials';
+import { DEFAULT_DEADLINE_MS, Deadline } from './deadline';
+import { checkDigest, digestAlgorithm, digestOf, unsupportedDigestReason, verifiableDigest } from './digest';
 import {
   LookupProblem,
   MANIFEST_ACCEPT,
@@ -38,10 +47,17 @@ export interface ImageResolverOptions {
   readonly dockerConfigDir?: string;
   /**
    * Mirrors by registry (`docker.io`, `ghcr.io`, `host:5000`): the URL (http or https) tried before the registry.
-   * Credentials for a mirror are those the Docker config has for the mirror's host.
+   * A mirror is given the credentials the Docker config has for the mirror's own host, never the registry's, and
+   * only where credentials may go (HTTPS, loopback, `insecureRegistries`).
    * @default {}
    */
   readonly mirrors?: Readonly<Record<string, string>>;
+  /**
+   * Mirrors from a source the caller does not vouch for (a repository's config file): tried like `mirrors`, and
+   * never given any credentials. A registry's `mirrors` entry wins over this one.
+   * @default {}
+   */
+  readonly untrustedMirrors?: Readonly<Record<string, string>>;
   /**
    * When a mirror fails (down, refuses, lacks the image), ask the registry itself, as containerd and Docker do;
    * false makes the mirror's answer final, for air-gapped networks where the registry cannot be reached.
@@ -49,10 +65,35 @@ export interface ImageResolverOptions {
    */
   readonly mirrorFallback?: boolean;
   /**
-   * Registries spoken to over plain HTTP, as Docker's `insecure-registries`. Loopback hosts always are.
+   * Registries spoken to over plain HTTP, as Docker's `insecure-registries`, and given credentials over it.
+   * Loopback hosts always are.
    * @default []
    */
   readonly insecureRegistries?: readonly string[];
+  /**
+   * Registries spoken to over plain HTTP from a source the caller does not vouch for (a repository's config file):
+   * never given credentials over it.
+   * @default []
+   */
+  readonly untrustedInsecureRegistries?: readonly string[];
+  /**
+   * Milliseconds all lookups of this resolver may take together, from its first request: past it, lookups the cache
+   * cannot answer are `unreachable`.
+   * @default 30000
+   */
+  readonly deadlineMs?: number;
+  /** How users change the deadline, for messages (`--resolve-timeout`). @default 'the resolver option deadlineMs' */
+  readonly deadlineSetting?: string;
+  /** Certificates (PEM) trusted for registries besides Node.js's own. @default - Node.js's (and NODE_EXTRA_CA_CERTS) */
+  readonly ca?: string | Buffer | readonly (string | Buffer)[];
+  /** Host name resolution (tests, split-horizon setups). @default - the system's (dns.lookup) */
+  readonly lookup?: LookupFunction;
+  /**
+   * Told, once each, what degrades every lookup without failing one: a cache directory that cannot be written, a
+   * Docker config that cannot be read.
+   * @default - nothing is told
+   */
+  readonly onWarning?: (message: string) => void;
   /**
    * The operating systems (`windows`) whose index entries' manifests and configs are read too, so their platforms
    * carry the image `user`, the config's `os.version` when the index has none, and `layersSize`: two more requests
@@ -81,6 +122,16 @@ export const DEFAULT_RETRIES = 2;
 export const DEFAULT_RETRY_DELAY_MS = 250;
 /** How many of a repository's tags a not-found message names. */
 const TAGS_SHOWN = 10;
+/**
+ * The most entries an index may list. Real ones list a few dozen (an entry per OS, architecture and Windows build,
+ * plus attestations); 1,024 leaves room, and bounds what a hostile index costs.
+ */
+export const MAX_INDEX_ENTRIES = 1024;
+/**
+ * The most entries of one index whose manifest and config are read for `platformUsers` (two requests each). A
+ * Windows image lists one entry per build and architecture: 16 covers every real one.
+ */
+export const MAX_ENTRY_DETAILS = 16;
 
 interface Manifest {
   readonly digest: string;
@@ -119,7 +170,7 @@ function parseJson<T>(body: Buffer, what: string): T {
   } catch {
     // Reported below.
   }
-  throw new LookupProblem('not-found', `${what} is not a JSON object.`);
+  throw new LookupProblem('invalid', `${what} is not a JSON object.`);
 }
 
 export class ImageResolver {
@@ -128,8 +179,11 @@ export class ImageResolver {
   readonly offline: boolean;
   private readonly cache: RegistryCache;
   private readonly transport: RegistryTransport;
-  private readonly mirrors: ReadonlyMap<string, string>;
+  private readonly mirrors: ReadonlyMap<string, { readonly url: string; readonly trusted: boolean }>;
   private readonly insecure: ReadonlySet<string>;
+  private readonly credentials: DockerCredentials;
+  private readonly warn: (message: string) => void;
+  private warnedConfig = false;
   private readonly mirrorFallback: boolean;
   private readonly platformUsers: ReadonlySet<string>;
   private readonly inFlight = new Map<string, Promise<ImageLookup>>();
@@ -138,19 +192,40 @@ export class ImageResolver {
     this.cacheDir = options.cacheDir ?? defaultCacheDir();
     this.tagTtlMs = options.tagTtlMs ?? DEFAULT_TAG_TTL_MS;
     this.offline = options.offline ?? false;
-    this.cache = new RegistryCache(this.cacheDir);
-    this.mirrors = new Map(
-      Object.entries(options.mirrors ?? {}).map(([registry, url]) => [registry, mirrorUrl(registry, url)]),
-    );
-    this.insecure = new Set(options.insecureRegistries ?? []);
+    const warned = new Set<string>();
+    this.warn = (message) => {
+      if (warned.has(message)) return;
+      warned.add(message);
+      options.onWarning?.(message);
+    };
+    this.cache = new RegistryCache(this.cacheDir, this.warn);
+    const mirrors = new Map<string, { url: string; trusted: boolean }>();
+    for (const [registry, url] of Object.entries(options.untrustedMirrors ?? {})) {
+      mirrors.set(registry, { url: mirrorUrl(registry, url), trusted: false });
+    }
+    for (const [registry, url] of Object.entries(options.mirrors ?? {})) {
+      mirrors.set(registry, { url: mirrorUrl(registry, url), trusted: true });
+    }
+    this.mirrors = mirrors;
+    this.insecure = new Set([...(options.insecureRegistries ?? []), ...(options.untrustedInsecureRegistries ?? [])]);
     this.mirrorFallback = options.mirrorFallback ?? true;
     this.platformUsers = new Set(options.platformUsers ?? []);
+    const deadline = new Deadline(
+      positive(options.deadlineMs ?? DEFAULT_DEADLINE_MS, 'deadlineMs'),
+      options.deadlineSetting,
+    );
+    this.credentials = new DockerCredentials(options.dockerConfigDir, options.credentialHelperTimeoutMs, deadline);
     this.transport = new RegistryTransport({
-      credentials: new DockerCredentials(options.dockerConfigDir, options.credentialHelperTimeoutMs),
+      credentials: this.credentials,
       concurrency: positive(options.concurrency ?? DEFAULT_CONCURRENCY, 'concurrency'),
       timeoutMs: positive(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, 'timeoutMs'),
       retries: Math.max(0, Math.floor(options.retries ?? DEFAULT_RETRIES)),
       retryDelayMs: Math.max(0, options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS),
+      deadline,
+      // Only the caller's own insecure registries may be sent credentials over plain HTTP.
+      credentialHttpHosts: new Set(options.insecureRegistries ?? []),
+      ...(options.ca !== undefined ? { ca: options.ca } : {}),
+      ...(options.lookup !== undefined ? { lookup: options.lookup } : {}),
     });
   }
 
@@ -171,6 +246,11 @@ export class ImageResolver {
   }
 
   private async lookup(reference: RegistryImageReference): Promise<ImageLookup> {
+    if (!this.offline && !this.warnedConfig) {
+      this.warnedConfig = true;
+      const problem = await this.credentials.configProblem();
+      if (problem !== undefined) this.warn(`${problem}: no credentials are read from it.`);
+    }
     try {
       const manifest = await this.manifest(reference);
       return { status: 'found', facts: await this.facts(reference, manifest) };
@@ -183,20 +263,29 @@ export class ImageResolver {
     }
   }
 
+  /** The mirror of a registry, if it has one. */
+  private mirrorOf(registry: string): { readonly url: string; readonly trusted: boolean } | undefined {
+    const mirrors = registryAliases(registry).flatMap((alias) => this.mirrors.get(alias) ?? []);
+    // The user's own mirror wins over a repository's, whichever alias (docker.io, index.docker.io) each names.
+    return mirrors.find((mirror) => mirror.trusted) ?? mirrors[0];
+  }
+
   /** The endpoints to try for a registry: its mirror first, when it has one, then the registry itself. */
   private endpoints(reference: RegistryImageReference): Endpoint[] {
     const endpoints: Endpoint[] = [];
-    for (const alias of registryAliases(reference.registry)) {
-      const mirror = this.mirrors.get(alias);
-      if (mirror) {
-        endpoints.push({
-          url: mirror,
-          credentialKey: new URL(mirror).host,
-          label: `Mirror ${mirror} of ${reference.registry}`,
-        });
-        if (!this.mirrorFallback) return endpoints;
-        break;
-      }
+    const mirror = this.mirrorOf(reference.registry);
+    if (mirror) {
+      endpoints.push({
+        url: mirror.url,
+        ...(mirror.trusted
+          ? { credentialKey: new URL(mirror.url).host }
+          : {
+              anonymousReason:
+                "a mirror named in a repository's config file is asked anonymously (name it with --registry-mirror or in K8S_WINDOWS_REGISTRY_MIRRORS to give it the credentials stored for its host)",
+            }),
+        label: `Mirror ${mirror.url} of ${reference.registry}`,
+      });
+      if (!this.mirrorFallback) return endpoints;
     }
     const scheme = isLoopback(reference.host) || this.insecure.has(reference.registry) ? 'http' : 'https';
     endpoints.push({
@@ -210,7 +299,15 @@ export class ImageResolver {
   /** The manifest a reference names: from the cache when it can, else from the first endpoint that has it. */
   private async manifest(reference: RegistryImageReference): Promise<Manifest> {
     const { registry, repository, tag, digest } = reference;
-    const tagEntry = digest ? undefined : await this.cache.getTag(registry, repository, tag!);
+    if (digest !== undefined && !verifiableDigest(digest)) {
+      throw new LookupProblem(
+        'invalid',
+        `${reference.canonical} is addressed by a digest the resolver cannot verify: ${unsupportedDigestReason(digest)}. It is not looked up.`,
+      );
+    }
+    // A tag answer is kept apart per mirror: one mirror's answer is not another's, nor the registry's.
+    const scope = this.mirrorOf(registry)?.url ?? '';
+    const tagEntry = digest ? undefined : await this.cache.getTag(registry, repository, tag!, scope);
     const fresh = tagEntry && (this.offline || Date.now() - tagEntry.storedAt < this.tagTtlMs);
     const cachedDigest = digest ?? (fresh ? tagEntry.digest : undefined);
     if (cachedDigest) {
@@ -229,13 +326,13 @@ export class ImageResolver {
       const still = await this.fromEndpoints(reference, (endpoint) => this.headDigest(endpoint, reference));
       const cached = still === tagEntry.digest ? await this.cache.getContent(still) : undefined;
       if (cached) {
-        await this.cache.putTag(registry, repository, tag!, tagEntry.digest);
+        await this.cache.putTag(registry, repository, tag!, tagEntry.digest, scope);
         return { digest: tagEntry.digest, ...cached };
       }
     }
     const manifest = await this.fromEndpoints(reference, (endpoint) => this.fetchManifest(endpoint, reference));
     await this.cache.putContent(manifest.digest, manifest);
-    if (!digest) await this.cache.putTag(registry, repository, tag!, manifest.digest);
+    if (!digest) await this.cache.putTag(registry, repository, tag!, manifest.digest, scope);
     return manifest;
   }
 
@@ -287,12 +384,8 @@ export class ImageResolver {
       );
     }
     const digest = sha256Digest(response.body);
-    if (reference.digest && reference.digest.startsWith('sha256:') && digest !== reference.digest) {
-      throw new LookupProblem(
-        'unreachable',
-        `${endpoint.label} sent a manifest for ${reference.canonical} whose digest is ${digest}.`,
-      );
-    }
+    if (reference.digest)
+      verify(reference.digest, response.body, `${endpoint.label} sent a manifest for ${reference.canonical}`);
     const document = parseJson<ManifestDocument>(response.body, `The manifest of ${reference.canonical}`);
     const header = response.headers.get('content-type')?.split(';')[0]?.trim();
     const mediaType = knownMediaType(header) ?? knownMediaType(document.mediaType) ?? inferMediaType(document);
@@ -336,6 +429,12 @@ export class ImageResolver {
   }
 
   private async config(reference: RegistryImageReference, digest: string): Promise<ImageConfig> {
+    if (!verifiableDigest(digest)) {
+      throw new LookupProblem(
+        'invalid',
+        `The manifest of ${reference.canonical} names its config by a digest the resolver cannot verify (${digest.slice(0, 80)}): ${unsupportedDigestReason(digest)}.`,
+      );
+    }
     const cached = await this.cache.getContent(digest);
     if (cached) return parseJson<ImageConfig>(cached.body, `The image config ${digest}`);
     if (this.offline) {
@@ -363,9 +462,7 @@ export class ImageResolver {
           `${endpoint.label} answered HTTP ${response.status} for config ${digest}.`,
         );
       }
-      if (digest.startsWith('sha256:') && sha256Digest(response.body) !== digest) {
-        throw new LookupProblem('unreachable', `${endpoint.label} sent a config for ${digest} with another digest.`);
-      }
+      verify(digest, response.body, `${endpoint.label} sent the config of ${reference.canonical}`);
       return response.body;
     });
     await this.cache.putContent(digest, { mediaType: 'application/vnd.oci.image.config.v1+json', body });
@@ -382,15 +479,25 @@ export class ImageResolver {
       mediaType: manifest.mediaType,
     };
     if (manifest.mediaType === MEDIA_TYPES.ociIndex || manifest.mediaType === MEDIA_TYPES.dockerList) {
+      const entries = Array.isArray(document.manifests) ? document.manifests : [];
+      if (entries.length > MAX_INDEX_ENTRIES) {
+        throw new LookupProblem(
+          'invalid',
+          `The index of ${reference.canonical} lists ${entries.length} entries, more than the ${MAX_INDEX_ENTRIES} the resolver reads: it was not read (no real image lists so many).`,
+        );
+      }
       const platforms: Promise<ImagePlatform>[] = [];
-      for (const entry of document.manifests ?? []) {
+      let detailed = 0;
+      for (const entry of entries) {
+        if (entry === null || typeof entry !== 'object') continue;
         const os = str(entry.platform?.os);
         const architecture = str(entry.platform?.architecture);
         const digest = str(entry.digest);
         if (!os || !architecture || !digest || os === 'unknown') continue;
         const listed = platform(os, architecture, entry.platform?.variant, entry.platform?.['os.version'], digest);
+        const details = this.platformUsers.has(os) && detailed++ < MAX_ENTRY_DETAILS;
         platforms.push(
-          this.platformUsers.has(os)
+          details
             ? this.entryDetails(reference, digest).then((details) => ({
                 ...listed,
                 // An entry's config may carry the os.version its index entry left out.
@@ -443,6 +550,19 @@ export class ImageResolver {
       ...(layersSize !== undefined ? { layersSize } : {}),
     };
   }
+}
+
+/** Throws `invalid` unless `body` is the content `digest` names; `what` starts the message. */
+function verify(digest: string, body: Buffer, what: string): void {
+  const check = checkDigest(digest, body);
+  if (check === 'ok') return;
+  const algorithm = digestAlgorithm(digest) as 'sha256' | 'sha512';
+  throw new LookupProblem(
+    'invalid',
+    check === 'unsupported'
+      ? `${what} addressed by ${digest.slice(0, 80)}, which the resolver cannot verify: ${unsupportedDigestReason(digest)}.`
+      : `${what} whose ${algorithm} digest is ${digestOf(body, algorithm)}, not ${digest}: the content does not match its digest (a corrupt or tampered registry or mirror). It was not used or cached.`,
+  );
 }
 
 /** The bytes an image manifest's layers add up to, as its descriptors say; undefined when one gives no size. */

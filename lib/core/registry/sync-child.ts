@@ -9,7 +9,8 @@ async function main(): Promise<void> {
   let input = '';
   for await (const chunk of process.stdin) input += String(chunk);
   const { images, settings } = JSON.parse(input) as SyncRequest;
-  process.stdout.write(JSON.stringify(await resolveImageReferences(images, settings)));
+  const onWarning = (message: string) => process.stderr.write(`k8s-windows: warning: ${message}\n`);
+  process.stdout.write(JSON.stringify(await resolveImageReferences(images, settings, { onWarning })));
 }
 
 void main();

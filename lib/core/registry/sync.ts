@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ImageLookup, ImageLookups } from '../validate/image-facts';
+import { isPlaceholderReference } from './reference';
 
 /** How to ask the registries: the config file's keys of the same names. */
 export interface ImageResolutionSettings {
@@ -17,6 +18,12 @@ export interface ImageResolutionSettings {
   readonly registryMirrors?: Readonly<Record<string, string>>;
   /** The cache directory. @default - the platform's cache directory (`~/.cache/k8s-windows` on Linux) */
   readonly imageCache?: string;
+  /** Registries spoken to over plain HTTP (anonymously, unless the environment trusts them). @default [] */
+  readonly insecureRegistries?: readonly string[];
+  /** Ask the registry when its mirror fails. @default true */
+  readonly mirrorFallback?: boolean;
+  /** Seconds all lookups may take together. @default 30 */
+  readonly resolveTimeout?: number;
 }
 
 /** What the child is given on stdin. */
@@ -43,7 +50,8 @@ export function resolveImageLookupsSync(
   settings: ImageResolutionSettings = {},
 ): ImageLookups {
   const key = (image: string) => `${JSON.stringify(settings)} ${image}`;
-  const missing = [...new Set(images)].filter((image) => !answers.has(key(image)));
+  // A placeholder is never looked up (resolve-set.ts): it gets no answer, and no finding.
+  const missing = [...new Set(images)].filter((image) => !answers.has(key(image)) && !isPlaceholderReference(image));
   if (missing.length > 0) {
     const request: SyncRequest = { images: missing, settings };
     let got: Record<string, ImageLookup | undefined> = {};
@@ -52,9 +60,11 @@ export function resolveImageLookupsSync(
       const stdout = execFileSync(process.execPath, childCommand(), {
         input: JSON.stringify(request),
         encoding: 'utf8',
-        timeout: CHILD_TIMEOUT_MS,
+        // The resolver's own deadline ends its lookups first; this only stops a child that hangs for another reason.
+        timeout: Math.max(CHILD_TIMEOUT_MS, (settings.resolveTimeout ?? 30) * 1000 + 30_000),
         maxBuffer: 64 << 20,
-        stdio: ['pipe', 'pipe', 'pipe'],
+        // The child's warnings (an unwritable cache, a malformed Docker config) reach the user's terminal.
+        stdio: ['pipe', 'pipe', 'inherit'],
       });
       got = JSON.parse(stdout) as Record<string, ImageLookup>;
     } catch (error) {

@@ -1,6 +1,8 @@
 /**
  * image-unresolved: with `--resolve-images`, an image whose registry could not be asked (down, or refusing the
- * credentials given): the image rules could not check it, so the run says so instead of passing it silently.
+ * credentials given) or whose answer failed verification (content that does not match its digest, a digest
+ * algorithm that cannot be verified, a body over the size cap): the image rules could not check it, so the run says
+ * so instead of passing it silently.
  */
 import { resolvedImages } from '../validate/image-facts';
 import { defineRule } from './rule';
@@ -10,7 +12,8 @@ export default defineRule({
     id: 'image-unresolved',
     family: 'images',
     defaultSeverity: 'info',
-    summary: 'An image the registry could not be asked about (with --resolve-images): unreachable or unauthorized.',
+    summary:
+      'An image the registry could not be asked about (with --resolve-images): unreachable, unauthorized, or an answer that failed verification.',
     rationale: 'Its platforms, builds and user were not checked.',
     docs: 'https://github.com/opencontainers/distribution-spec/blob/main/spec.md',
     severityReason: 'Nothing is known to be wrong: the check could not run.',
@@ -19,6 +22,11 @@ export default defineRule({
         name: 'unauthorized',
         severity: 'warning',
         when: 'The registry refused the credentials this machine has; nodes without better ones fail the pull too.',
+      },
+      {
+        name: 'invalid',
+        severity: 'warning',
+        when: 'The registry answered with content that does not match its digest, a digest that cannot be verified, or more than any manifest holds: a corrupt or tampered registry or mirror, which nodes pulling through it meet too.',
       },
     ],
   },
@@ -30,7 +38,7 @@ export default defineRule({
           report(
             path,
             `${path} '${image}' was not checked: ${lookup.message}`,
-            'Run again when the registry answers, or without --offline.',
+            'Run again when the registry answers (or with a longer --resolve-timeout), or without --offline.',
           );
         } else if (lookup.status === 'unauthorized') {
           report(
@@ -38,6 +46,13 @@ export default defineRule({
             `${path} '${image}' was not checked: ${lookup.message}`,
             'Log in to the registry (docker login, or a credential helper in the Docker config), and give the pods an imagePullSecret if the nodes have no credentials.',
             'unauthorized',
+          );
+        } else if (lookup.status === 'invalid') {
+          report(
+            path,
+            `${path} '${image}' was not checked: ${lookup.message}`,
+            'Check the registry or mirror that answered (its storage, or who controls it); pin the image by a sha256 digest from a source you trust.',
+            'invalid',
           );
         }
       }

@@ -49,7 +49,8 @@ export interface ImageFacts {
 export type ImageLookup =
   | { readonly status: 'found'; readonly facts: ImageFacts }
   | {
-      readonly status: 'not-found' | 'unauthorized' | 'unreachable';
+      /** `invalid`: the registry's answer failed verification (a digest mismatch, an unverifiable digest, too big). */
+      readonly status: 'not-found' | 'unauthorized' | 'unreachable' | 'invalid';
       /** What happened, for the finding: never a credential. */
       readonly message: string;
     };

@@ -32,6 +32,22 @@ export interface EngineSettings {
   readonly registryMirrors?: Readonly<Record<string, string>>;
   /** Where image answers are cached: `--image-cache DIR`. */
   readonly imageCache?: string;
+  /**
+   * Registries spoken to over plain HTTP: `--insecure-registry HOST`. From a config file they are asked
+   * anonymously; only the command line and the environment (`trustedRegistries`) let credentials go over HTTP.
+   */
+  readonly insecureRegistries?: readonly string[];
+  /** Ask the registry itself when its mirror fails (`false`: `--no-mirror-fallback`, mirror only). @default true */
+  readonly mirrorFallback?: boolean;
+  /** Seconds all registry lookups of a run may take together: `--resolve-timeout`. @default 30 */
+  readonly resolveTimeout?: number;
+  /**
+   * The mirrors and insecure registries the user named on the command line or in the environment
+   * (`K8S_WINDOWS_REGISTRY_MIRRORS`, `K8S_WINDOWS_INSECURE_REGISTRIES`): the only ones given credentials (a mirror
+   * its own host's). Set by the CLI; no file or functionConfig can set it.
+   * @default - read from the environment where resolution starts
+   */
+  readonly trustedRegistries?: TrustedRegistries;
   /** Lowest severity that fails the run. */
   readonly failOn?: Severity;
   /** Fail when more warnings than this are left (eslint's `--max-warnings`). */
@@ -43,6 +59,56 @@ export interface EngineSettings {
 }
 
 export type SettingName = keyof EngineSettings;
+
+/** Mirrors and plain-HTTP registries the user vouched for (the command line, the environment). */
+export interface TrustedRegistries {
+  readonly mirrors: Readonly<Record<string, string>>;
+  readonly insecureRegistries: readonly string[];
+}
+
+/** The most seconds `resolveTimeout` may be: an hour. */
+export const MAX_RESOLVE_TIMEOUT_SECONDS = 3600;
+
+/** `30`, `30s`, `1.5s`, `500ms` (a number is seconds) as seconds; undefined when it is none of them or out of range. */
+export function parseResolveTimeout(value: unknown): number | undefined {
+  let seconds: number | undefined;
+  if (typeof value === 'number') seconds = value;
+  else if (typeof value === 'string') {
+    const m = /^\s*(\d+(?:\.\d+)?|\.\d+)\s*(ms|s)?\s*$/.exec(value);
+    if (m) seconds = Number(m[1]) / (m[2] === 'ms' ? 1000 : 1);
+  }
+  return seconds !== undefined && Number.isFinite(seconds) && seconds > 0 && seconds <= MAX_RESOLVE_TIMEOUT_SECONDS
+    ? seconds
+    : undefined;
+}
+
+/** `host`, `host:5000`, `10.0.0.5:5000`, `[::1]:5000`: a registry as Docker's insecure-registries names one. */
+const REGISTRY_HOST =
+  /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
+
+/** A list of registry hosts (or a comma-separated string), each checked; problems at `path`. */
+export function readRegistryHosts(value: unknown, path: string, issues: ValidationIssue[]): string[] | undefined {
+  const list = items(value);
+  if (list === undefined) {
+    issues.push({
+      path,
+      message: `${JSON.stringify(value)} is not a list of registry hosts.`,
+      fix: "Write e.g. ['registry.internal:5000'].",
+    });
+    return undefined;
+  }
+  const out: string[] = [];
+  list.forEach((host, i) => {
+    if (typeof host === 'string' && REGISTRY_HOST.test(host)) out.push(host.toLowerCase());
+    else
+      issues.push({
+        path: `${path}[${i}]`,
+        message: `${JSON.stringify(host)} is not a registry host.`,
+        fix: "Write host or host:port, with no scheme or path: 'registry.internal:5000'.",
+      });
+  });
+  return out;
+}
 
 /** The severities and `off`: what a rule can be set to. */
 export const RULE_SETTINGS: readonly RuleSetting[] = [...SEVERITIES, 'off'];
@@ -230,6 +296,35 @@ export function readSettings(
       case 'imageCache':
         if (typeof value === 'string' && value !== '') out.imageCache = value;
         else issues.push({ path: at(name), message: `${JSON.stringify(value)} is not a directory.` });
+        break;
+      case 'insecureRegistries': {
+        const hosts = readRegistryHosts(value, at(name), issues);
+        if (hosts !== undefined) out.insecureRegistries = hosts;
+        break;
+      }
+      case 'mirrorFallback':
+        if (value === true || value === 'true') out.mirrorFallback = true;
+        else if (value === false || value === 'false') out.mirrorFallback = false;
+        else issues.push({ path: at(name), message: `${JSON.stringify(value)} is not true or false.` });
+        break;
+      case 'resolveTimeout': {
+        const seconds = parseResolveTimeout(value);
+        if (seconds !== undefined) out.resolveTimeout = seconds;
+        else
+          issues.push({
+            path: at(name),
+            message: `${JSON.stringify(value)} is not a time to resolve images in.`,
+            fix: `Write seconds, more than 0 and at most ${MAX_RESOLVE_TIMEOUT_SECONDS}: 30, '30s' or '1500ms'.`,
+          });
+        break;
+      }
+      case 'trustedRegistries':
+        // Unreachable while no source accepts it; a source that did would let a file direct credentials.
+        issues.push({
+          path: at(name),
+          message: 'is taken from the command line and the environment only.',
+          fix: 'Use --registry-mirror / --insecure-registry, or K8S_WINDOWS_REGISTRY_MIRRORS / K8S_WINDOWS_INSECURE_REGISTRIES.',
+        });
         break;
       case 'pinLinux':
         if (value === true || value === 'true') out.pinLinux = true;

@@ -123,9 +123,26 @@ test('credentials from a credsStore, and auths when the store has none', async (
   expect(Date.now() - started).toBeLessThan(3000);
 });
 
-test('a helper that is missing or hangs leaves the lookup unauthorized, not hung', async () => {
-  expect((await resolve(dockerConfig({ credHelpers: { [server.host]: 'absent' } }))).status).toBe('unauthorized');
-  expect((await resolve(dockerConfig({ credHelpers: { [server.host]: 'hangs' } }))).status).toBe('unauthorized');
+test('a helper that is missing or hangs leaves the lookup unauthorized, not hung, saying which helper and why', async () => {
+  const absent = dockerConfig({ credHelpers: { [server.host]: 'absent' } });
+  expect(await resolve(absent)).toEqual({
+    status: 'unauthorized',
+    message: `Registry ${server.host} requires credentials for team/app, and no credentials could be read: the credential helper docker-credential-absent is not on PATH (credHelpers in ${join(absent, 'config.json')}).`,
+  });
+  const hangs = dockerConfig({ credHelpers: { [server.host]: 'hangs' } });
+  expect(await resolve(hangs)).toEqual({
+    status: 'unauthorized',
+    message: `Registry ${server.host} requires credentials for team/app, and no credentials could be read: the credential helper docker-credential-hangs did not answer within 500 ms (credHelpers in ${join(hangs, 'config.json')}).`,
+  });
+});
+
+test('a Docker config that is not JSON is named with where it breaks, not as "has no credentials"', async () => {
+  const dir = mkdtempSync(join(scratch, 'docker-'));
+  writeFileSync(join(dir, 'config.json'), '{"auths": {');
+  expect(await resolve(dir)).toEqual({
+    status: 'unauthorized',
+    message: `Registry ${server.host} requires credentials for team/app, and no credentials could be read: the Docker config ${join(dir, 'config.json')} is not valid JSON at line 1, column 12.`,
+  });
 });
 
 test('no password in any result or cache file', () => {

@@ -1,6 +1,6 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { DockerCredentials } from '../../../lib/core/registry/credentials';
 
 let dir: string;
@@ -38,4 +38,79 @@ test('a credential helper named by a path is never run', async () => {
 
 test('a missing or unreadable config has no credentials', async () => {
   expect(await new DockerCredentials(join(dir, 'absent')).get('docker.io')).toBeUndefined();
+});
+
+describe('problems are named as what they are, never as "no credentials"', () => {
+  let bin: string;
+  const originalPath = process.env.PATH;
+  beforeAll(() => {
+    bin = mkdtempSync(join(tmpdir(), 'k8s-windows-helpers-'));
+    const helper = (name: string, script: string) => {
+      writeFileSync(join(bin, `docker-credential-${name}`), `#!/bin/sh\n${script}\n`);
+      chmodSync(join(bin, `docker-credential-${name}`), 0o755);
+    };
+    helper('broken', "echo 'error getting credentials - err: exec: gpg: not found' >&2; exit 3");
+    helper('empty', "echo 'credentials not found in native keychain'; exit 1");
+    helper('chatty', "echo 'Password for keyring:'");
+    process.env.PATH = `${bin}${delimiter}${originalPath}`;
+  });
+  afterAll(() => {
+    process.env.PATH = originalPath;
+    rmSync(bin, { recursive: true, force: true });
+  });
+
+  function configDir(text: string): string {
+    const d = mkdtempSync(join(tmpdir(), 'k8s-windows-docker-config-'));
+    writeFileSync(join(d, 'config.json'), text);
+    return d;
+  }
+
+  test('a Docker config that is not JSON: the file and where, never its text', async () => {
+    const secret = Buffer.from('user:hunter2-Secret').toString('base64');
+    const d = configDir(`{\n  "auths": {\n    "ghcr.io": { "auth": "${secret}" },\n  }\n}\n`);
+    const credentials = new DockerCredentials(d);
+    const answer = await credentials.find('ghcr.io');
+    expect(answer).toEqual({
+      problem: `the Docker config ${join(d, 'config.json')} is not valid JSON at line 4, column 3`,
+    });
+    expect(await credentials.configProblem()).toBe(answer.problem);
+    expect(JSON.stringify(answer)).not.toContain(secret);
+  });
+
+  test('a Docker config that is JSON but not an object', async () => {
+    const d = configDir('[]');
+    expect(await new DockerCredentials(d).find('ghcr.io')).toEqual({
+      problem: `the Docker config ${join(d, 'config.json')} is not a JSON object`,
+    });
+  });
+
+  test('a helper that fails: its name, exit code and what it said', async () => {
+    const d = configDir(JSON.stringify({ credHelpers: { 'ghcr.io': 'broken' } }));
+    expect(await new DockerCredentials(d).find('ghcr.io')).toEqual({
+      problem: `the credential helper docker-credential-broken failed (exit 3): error getting credentials - err: exec: gpg: not found (credHelpers in ${join(d, 'config.json')})`,
+    });
+  });
+
+  test('a helper that is not on PATH, or answers no JSON', async () => {
+    const d = configDir(JSON.stringify({ credHelpers: { 'ghcr.io': 'absent', 'quay.io': 'chatty' } }));
+    const credentials = new DockerCredentials(d);
+    expect((await credentials.find('ghcr.io')).problem).toBe(
+      `the credential helper docker-credential-absent is not on PATH (credHelpers in ${join(d, 'config.json')})`,
+    );
+    expect((await credentials.find('quay.io')).problem).toBe(
+      `the credential helper docker-credential-chatty answered something other than JSON (credHelpers in ${join(d, 'config.json')})`,
+    );
+  });
+
+  test('a helper that has nothing for the server is no problem: no credentials', async () => {
+    const d = configDir(JSON.stringify({ credHelpers: { 'ghcr.io': 'empty' } }));
+    expect(await new DockerCredentials(d).find('ghcr.io')).toEqual({});
+  });
+
+  test('a credsStore that fails, with nothing in auths, is the problem', async () => {
+    const d = configDir(JSON.stringify({ credsStore: 'broken' }));
+    expect((await new DockerCredentials(d).find('ghcr.io')).problem).toMatch(
+      /^the credential helper docker-credential-broken failed \(exit 3\): .* \(credsStore in /,
+    );
+  });
 });
