@@ -30,7 +30,10 @@ import {
   loadProblems,
   readInputs,
   type CliIO,
+  type ReadInput,
 } from './run';
+import type { Locator } from './locate';
+import { withTemplates } from './render';
 import { failsRun, resolveRunSettings } from './settings';
 
 /** The KRM ResourceList kind and API version (https://github.com/kubernetes-sigs/kustomize/blob/master/cmd/config/docs/api-conventions/functions-spec.md). */
@@ -52,6 +55,10 @@ export async function runFix(command: FixCommand, io: CliIO): Promise<number> {
   const { settings, ignored } = resolveRunSettings(command, cwd, io.env ?? process.env);
   const { read, problems } = await readInputs(command, io, ignored);
   if (command.krm) return runKrm(read[0]?.text, problems, settings, io);
+  if (command.write) {
+    const rendered = read.filter((r) => r.input.kind === 'render');
+    if (rendered.length > 0) return refuseWrite(rendered, io);
+  }
 
   // --resolve-images: the registries' answers first, so the image rules and their fixers can read them.
   const images = await imageLookups(() => read.flatMap((r) => loadManifestsWithErrors(r.text).objects), settings);
@@ -112,7 +119,10 @@ export async function runFix(command: FixCommand, io: CliIO): Promise<number> {
 
   // The report goes where no manifests go: a named file, else stdout when it carries nothing else, else stderr.
   const carriesManifests = !command.write && !command.dryRun;
-  const reportText = formatReport(command, result, problems, { written, inputs: read.length, cwd });
+  const fixedReads = read.map((r, i) => ({ ...r, text: result.texts[i] }));
+  const reportText = formatReport(command, result, problems, { written, inputs: read.length, cwd }, (locate) =>
+    withTemplates(locate, fixedReads),
+  );
   if (command.reportFile !== undefined) {
     try {
       await fs.writeFile(path.resolve(cwd, command.reportFile), reportText);
@@ -133,15 +143,35 @@ export async function runFix(command: FixCommand, io: CliIO): Promise<number> {
   return failsRun(result.diagnostics, settings) ? EXIT_LINT_ERRORS : EXIT_OK;
 }
 
+/**
+ * `fix --write` on a chart or kustomization: refused before anything is written. The fixed manifests are the
+ * rendered output, which has no file of its own to go back to; templates and bases are the user's to change.
+ */
+function refuseWrite(rendered: readonly ReadInput[], io: CliIO): number {
+  for (const { input } of rendered) {
+    if (input.kind !== 'render') continue;
+    const how =
+      input.renderer === 'helm'
+        ? `print the fixed manifests (${TOOL_NAME} fix ${input.display}), or fix at install time as a post-renderer: helm install NAME ${input.display} --post-renderer ./k8s-windows-fix.sh (see '${TOOL_NAME} fix --help')`
+        : `print the fixed manifests (${TOOL_NAME} fix ${input.display}), or run fix as a KRM function in the kustomization (--krm, see the README)`;
+    io.stderr.write(
+      `${TOOL_NAME}: ${input.display}: --write rewrites files, and this is ${input.renderer === 'helm' ? 'a Helm chart' : 'a Kustomize directory'}: what fix changes is its rendered output, which no file holds, and fix never rewrites templates or bases. Nothing was written. Instead, ${how}${input.renderer === 'kustomize' ? '; or pass --no-render to fix its files as plain manifests' : ''}.\n`,
+    );
+  }
+  return EXIT_USAGE;
+}
+
 /** The report of a fix run in the chosen format; '' when `--quiet` leaves nothing to say. */
 function formatReport(
   command: FixCommand,
   result: FixSetResult,
   problems: readonly InputProblem[],
   counts: { written: number; inputs: number; cwd: string },
+  /** Names the Helm template of findings in a rendered chart. */
+  named: (locate: Locator) => Locator = (locate) => locate,
 ): string {
   const left = command.quiet ? result.diagnostics.filter((d) => d.severity === 'error') : result.diagnostics;
-  const locate = (d: Diagnostic) => ({
+  const locate = named((d: Diagnostic) => ({
     diagnostic: d,
     ...(d.location?.position?.source !== undefined || d.resource.source !== undefined
       ? { source: d.location?.position?.source ?? d.resource.source }
@@ -149,7 +179,7 @@ function formatReport(
     ...(d.location?.position !== undefined
       ? { line: d.location.position.line, column: d.location.position.column }
       : {}),
-  });
+  }));
   switch (command.report) {
     case 'json':
       return `${JSON.stringify(
