@@ -16,7 +16,7 @@ import { readSettings, validateOptionsOf, type EngineSettings } from '../core/va
 import type { Diagnostic } from '../core/validate/types';
 import { isRecord } from '../core/validate/util';
 import type { FixCommand } from './args';
-import { STDIN_SOURCE, type InputProblem } from './files';
+import { STDIN_SOURCE, type Input, type InputProblem } from './files';
 import { formatSarif } from './format-sarif';
 import { formatText, resourceLabel } from './format-text';
 import { packageInfo, TOOL_NAME } from './package-info';
@@ -30,7 +30,6 @@ import {
   loadProblems,
   readInputs,
   type CliIO,
-  type ReadInput,
 } from './run';
 import type { Locator } from './locate';
 import { withTemplates } from './render';
@@ -53,12 +52,8 @@ function optionsOf(settings: EngineSettings): FixOptions {
 export async function runFix(command: FixCommand, io: CliIO): Promise<number> {
   const cwd = io.cwd ?? process.cwd();
   const { settings, ignored } = resolveRunSettings(command, cwd, io.env ?? process.env);
-  const { read, problems } = await readInputs(command, io, ignored);
+  const { read, problems } = await readInputs(command, io, ignored, command.write ? refuseWrite : undefined);
   if (command.krm) return runKrm(read[0]?.text, problems, settings, io);
-  if (command.write) {
-    const rendered = read.filter((r) => r.input.kind === 'render');
-    if (rendered.length > 0) return refuseWrite(rendered, io);
-  }
 
   // --resolve-images: the registries' answers first, so the image rules and their fixers can read them.
   const images = await imageLookups(() => read.flatMap((r) => loadManifestsWithErrors(r.text).objects), settings);
@@ -144,21 +139,24 @@ export async function runFix(command: FixCommand, io: CliIO): Promise<number> {
 }
 
 /**
- * `fix --write` on a chart or kustomization: refused before anything is written. The fixed manifests are the
- * rendered output, which has no file of its own to go back to; templates and bases are the user's to change.
+ * `fix --write` on a chart or kustomization: refused before anything is rendered or written. The fixed manifests
+ * are the rendered output, which no file holds; templates and bases are the user's to change.
  */
-function refuseWrite(rendered: readonly ReadInput[], io: CliIO): number {
-  for (const { input } of rendered) {
+function refuseWrite(inputs: readonly Input[]): InputProblem[] {
+  const problems: InputProblem[] = [];
+  for (const input of inputs) {
     if (input.kind !== 'render') continue;
-    const how =
+    const what = input.renderer === 'helm' ? 'a Helm chart' : 'a Kustomize directory';
+    const instead =
       input.renderer === 'helm'
-        ? `print the fixed manifests (${TOOL_NAME} fix ${input.display}), or fix at install time as a post-renderer: helm install NAME ${input.display} --post-renderer ./k8s-windows-fix.sh (see '${TOOL_NAME} fix --help')`
-        : `print the fixed manifests (${TOOL_NAME} fix ${input.display}), or run fix as a KRM function in the kustomization (--krm, see the README)`;
-    io.stderr.write(
-      `${TOOL_NAME}: ${input.display}: --write rewrites files, and this is ${input.renderer === 'helm' ? 'a Helm chart' : 'a Kustomize directory'}: what fix changes is its rendered output, which no file holds, and fix never rewrites templates or bases. Nothing was written. Instead, ${how}${input.renderer === 'kustomize' ? '; or pass --no-render to fix its files as plain manifests' : ''}.\n`,
-    );
+        ? `print the fixed manifests (${TOOL_NAME} fix ${input.display} > fixed.yaml), or fix at install time as a post-renderer (helm install NAME ${input.display} --post-renderer ./k8s-windows-fix.sh; see '${TOOL_NAME} fix --help')`
+        : `print the fixed manifests (${TOOL_NAME} fix ${input.display} > fixed.yaml), run fix as a KRM function in the kustomization (--krm; see the README), or pass --no-render to fix its files as plain manifests`;
+    problems.push({
+      source: input.display,
+      message: `is ${what}: fix --write never rewrites templates or bases, and the rendered output it fixes is in no file. Nothing was written. Instead, ${instead}.`,
+    });
   }
-  return EXIT_USAGE;
+  return problems;
 }
 
 /** The report of a fix run in the chosen format; '' when `--quiet` leaves nothing to say. */

@@ -312,6 +312,8 @@ export async function readInputs(
   },
   io: CliIO,
   ignored: (input: Input) => boolean = () => false,
+  /** Problems that stop the run before anything is read or rendered (fix --write on a chart). @default none */
+  refuse: (inputs: readonly Input[]) => InputProblem[] = () => [],
 ): Promise<{ read: ReadInput[]; problems: InputProblem[] }> {
   const cwd = io.cwd ?? process.cwd();
   const rendering: RenderSettings = {
@@ -333,6 +335,8 @@ export async function readInputs(
       `${TOOL_NAME}: note: --values and --set apply to Helm charts, and no input is a chart directory.\n`,
     );
   }
+  const refused = refuse(inputs);
+  if (refused.length > 0) return { read: [], problems: [...all.problems, ...refused] };
   const collected = { inputs, problems: all.problems };
   const problems: InputProblem[] = [...collected.problems];
   const stdinName = command.stdinFilename ?? STDIN_SOURCE;

@@ -26,6 +26,7 @@ describe('parseCommand', () => {
       rules: {},
       quiet: false,
       allowEmpty: false,
+      rendering: { render: true, values: [], set: [] },
     });
   });
 
@@ -68,6 +69,7 @@ describe('parseCommand', () => {
       quiet: true,
       allowEmpty: true,
       stdinFilename: 'web.yaml',
+      rendering: { render: true, values: [], set: [] },
     });
   });
 
