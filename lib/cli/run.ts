@@ -228,7 +228,7 @@ export function loadProblems(
   if (/\{\{-?\s/.test(text)) {
     out.unshift({
       source: display,
-      message: `looks like an unrendered Helm template ({{ ... }}): render the chart first and lint the output, e.g. helm template my-release ./chart | ${TOOL_NAME} lint --stdin-filename rendered.yaml -`,
+      message: `looks like an unrendered Helm template ({{ ... }}): lint its chart directory (${TOOL_NAME} lint ./chart renders it with helm), or render the chart first and lint the output, e.g. helm template my-release ./chart | ${TOOL_NAME} lint --stdin-filename rendered.yaml -`,
     });
   }
   return out;
