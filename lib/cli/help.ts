@@ -68,7 +68,8 @@ const CONFIG = `Config file (${CONFIG_FILE_NAMES[0]}; the command line wins over
   rules: {<rule>: off|error|warning|info}    cloud, kubernetesVersion, windowsRelease, failOn,
   maxWarnings, tolerations, runtimeClassName, pinLinux, resolveImages, offline, imageCache,
   registryMirrors: {<host>: <url>} (as the options), and
-  ignore: [<glob relative to the file>]      files lint and fix leave alone
+  ignore: [<glob relative to the file>]      files (and chart or kustomization directories)
+                                             lint and fix leave alone
   suppressions: [{rules: [<rule>], kind, namespace, name (globs), reason: <why>}]
 
 Suppressions: annotate the object (or a workload's pod template) once per rule, the value the reason:

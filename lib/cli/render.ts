@@ -111,35 +111,43 @@ export async function renderDirectory(
   settings: RenderSettings,
   cwd: string,
   env: Readonly<Record<string, string | undefined>>,
+  /** The command the pipe in a missing tool's message feeds. @default 'lint' */
+  command: 'lint' | 'fix' = 'lint',
 ): Promise<Rendered | InputProblem> {
   for (const { program, args } of invocations(input.renderer, input.path, settings, cwd)) {
     const ran = await runTool(program, args, cwd, env);
     if (ran.kind === 'missing') continue;
     const label = renderLabel(input.renderer, program);
     if (ran.kind === 'failed') {
-      return { source: input.display, message: `${label} failed: ${ran.message}${hintFor(input, ran.message)}` };
+      return {
+        source: input.display,
+        message: `${label} failed: ${ran.message}${hintFor(input, ran.message, command)}`,
+      };
     }
     return { text: ran.stdout, display: `${input.display} (${label})` };
   }
-  return { source: input.display, message: missingToolMessage(input) };
+  return { source: input.display, message: missingToolMessage(input, command) };
 }
 
 /** The one input problem of a missing tool: what to install, the pipe that does the same, and the way out. */
-export function missingToolMessage(input: Extract<Input, { kind: 'render' }>): string {
+export function missingToolMessage(
+  input: Extract<Input, { kind: 'render' }>,
+  command: 'lint' | 'fix' = 'lint',
+): string {
   const dir = input.display;
   switch (input.renderer) {
     case 'kustomize':
       return (
         `is a Kustomize directory (${KUSTOMIZATION_FILES.join(', ')}) and neither kustomize nor kubectl is on PATH to render it: ` +
         `install kustomize (https://kubectl.docs.kubernetes.io/installation/kustomize/) or kubectl, ` +
-        `or render it yourself: kustomize build ${dir} | k8s-windows lint -. ` +
+        `or render it yourself: kustomize build ${dir} | k8s-windows ${command} -. ` +
         `(--no-render lints the files as they are, without the overlay's patches and images.)`
       );
     case 'helm':
       return (
         `is a Helm chart (${CHART_FILE}) and helm is not on PATH to render it: ` +
         `install Helm 3 (https://helm.sh/docs/intro/install/), ` +
-        `or render it yourself: helm template my-release ${dir} | k8s-windows lint -. ` +
+        `or render it yourself: helm template my-release ${dir} | k8s-windows ${command} -. ` +
         `(--no-render reads the files as they are; templates are not YAML until rendered.)`
       );
     default: {
@@ -150,9 +158,13 @@ export function missingToolMessage(input: Extract<Input, { kind: 'render' }>): s
 }
 
 /** A hint for the failures users meet first. */
-function hintFor(input: Extract<Input, { kind: 'render' }>, message: string): string {
+function hintFor(input: Extract<Input, { kind: 'render' }>, message: string, command: 'lint' | 'fix'): string {
   if (input.renderer === 'helm' && /missing in charts\/ directory|dependencies/.test(message)) {
     return ` Fetch the chart's dependencies first: helm dependency build ${input.display}`;
+  }
+  if (input.renderer === 'kustomize' && message.includes('--enable-helm')) {
+    // Not passed by us: it runs helm and may download charts, which a linter should not do unasked.
+    return ` It inflates Helm charts (helmCharts), which kustomize does only when asked: render it yourself, kustomize build --enable-helm ${input.display} | k8s-windows ${command} -`;
   }
   return '';
 }

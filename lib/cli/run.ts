@@ -305,6 +305,7 @@ export interface ReadInput {
  */
 export async function readInputs(
   command: {
+    readonly kind?: 'lint' | 'fix';
     readonly inputs: readonly string[];
     readonly stdinFilename?: string;
     readonly rendering?: RenderOptions;
@@ -321,15 +322,16 @@ export async function readInputs(
     ...(command.kubernetesVersion !== undefined ? { kubernetesVersion: command.kubernetesVersion } : {}),
   };
   const all = await collectInputs(command.inputs, cwd, { render: rendering.render });
-  const unignored = all.inputs.filter((input) => {
+  // Bases are dropped before the ignore list applies: an ignored overlay does not make its base stand alone.
+  const unbased = await dropKustomizeBases(all.inputs);
+  const inputs = unbased.filter((input) => {
     if (!ignored(input)) return true;
     // A file named on the command line and ignored by the config is said, so an empty report does not mislead.
-    if (input.kind === 'file' && !input.discovered) {
+    if (input.kind !== 'stdin' && !input.discovered) {
       io.stderr.write(`${TOOL_NAME}: note: ${input.display} is ignored by the config file's ignore list.\n`);
     }
     return false;
   });
-  const inputs = await dropKustomizeBases(unignored);
   if ((rendering.values.length > 0 || rendering.set.length > 0) && !inputs.some(isHelmInput)) {
     io.stderr.write(
       `${TOOL_NAME}: note: --values and --set apply to Helm charts, and no input is a chart directory.\n`,
@@ -346,7 +348,7 @@ export async function readInputs(
   const texts: (string | Rendered | InputProblem)[] = await Promise.all(
     collected.inputs.map((input, i) => {
       if (input.kind !== 'render') return readInput(input, io, displays[i]);
-      const rendered = renders.then(() => renderDirectory(input, rendering, cwd, io.env ?? process.env));
+      const rendered = renders.then(() => renderDirectory(input, rendering, cwd, io.env ?? process.env, command.kind));
       renders = rendered;
       return rendered;
     }),

@@ -173,6 +173,23 @@ describe('a Kustomize overlay', () => {
   });
 });
 
+test('a kustomization that inflates Helm charts says how to render it with --enable-helm (not passed unasked)', async () => {
+  const { dir, cleanup } = tempTree({
+    'k/kustomization.yaml':
+      'helmCharts:\n  - name: web\n    repo: https://charts.example.invalid\n    version: 1.0.0\n',
+  });
+  try {
+    const r = await cli(['lint', 'k'], { cwd: dir, env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^k8s-windows: k: kustomize build failed: .*must specify --enable-helm/);
+    expect(r.stderr).toContain(
+      'It inflates Helm charts (helmCharts), which kustomize does only when asked: render it yourself, kustomize build --enable-helm k | k8s-windows lint -',
+    );
+  } finally {
+    cleanup();
+  }
+});
+
 describe('a real Kustomize tree (kubernetes-sigs/aws-ebs-csi-driver deploy/kubernetes)', () => {
   test('the overlays are rendered, the bases they build on are not linted alone', async () => {
     const { code, report } = await lintJson(['test/fixtures/realworld/kustomize/aws-ebs-csi-driver']);

@@ -376,6 +376,29 @@ describe('without the tools', () => {
     }
   });
 
+  test("the config file's ignore list leaves out a chart by its directory or its Chart.yaml, and an ignored overlay's base stays out", async () => {
+    const { dir, cleanup } = tempTree({
+      '.k8s-windows.yaml': 'ignore: ["charts/**", "other/Chart.yaml", "k/overlays/dev"]\n',
+      'charts/web/Chart.yaml': 'apiVersion: v2\nname: web\nversion: 0.1.0\n',
+      'other/Chart.yaml': 'apiVersion: v2\nname: other\nversion: 0.1.0\n',
+      'k/base/kustomization.yaml': KUSTOMIZATION(['deployment.yaml']),
+      'k/base/deployment.yaml': DEPLOYMENT,
+      'k/overlays/dev/kustomization.yaml': KUSTOMIZATION(['../../base']),
+      'plain/deploy.yaml': DEPLOYMENT,
+    });
+    try {
+      // Nothing left to render: no tool is asked for, so none is missing.
+      const r = await cli(['lint', '--format', 'json', '.'], { cwd: dir, env: { PATH: emptyBin } });
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect((JSON.parse(r.stdout) as { summary: { inputs: number } }).summary.inputs).toBe(1);
+      const named = await cli(['lint', 'other'], { cwd: dir, env: { PATH: emptyBin } });
+      expect(named.stderr).toContain("k8s-windows: note: other is ignored by the config file's ignore list.\n");
+    } finally {
+      cleanup();
+    }
+  });
+
   test('--values with no chart among the inputs is said', async () => {
     const { dir, cleanup } = tempTree({ 'deploy.yaml': DEPLOYMENT });
     try {
