@@ -166,6 +166,10 @@ function hintFor(input: Extract<Input, { kind: 'render' }>, message: string, com
     // Not passed by us: it runs helm and may download charts, which a linter should not do unasked.
     return ` It inflates Helm charts (helmCharts), which kustomize does only when asked: render it yourself, kustomize build --enable-helm ${input.display} | k8s-windows ${command} -`;
   }
+  if (input.renderer === 'kustomize' && /plugins disabled|--enable-exec|--enable-alpha-plugins/.test(message)) {
+    // Not passed by us either: exec functions and plugins run programs from the repository being linted.
+    return ` It runs KRM functions or plugins, which kustomize does only when asked: render it yourself, kustomize build --enable-alpha-plugins --enable-exec ${input.display} | k8s-windows ${command} -`;
+  }
   return '';
 }
 
@@ -199,26 +203,25 @@ function runTool(
   });
 }
 
-/** Where a Helm template's documents start in the rendered text (1-based lines) and which template wrote them. */
+/** Where the documents of a `helm template` output start (1-based lines) and which template wrote each, if said. */
 export interface TemplateOrigin {
   readonly line: number;
-  readonly template: string;
+  readonly template?: string;
 }
 
 /** Helm writes `# Source: <chart>/templates/<file>` at the top of each document it renders. */
 const SOURCE_COMMENT = /^# Source: (.+?)\s*$/;
 
-/** The `# Source:` comments of a `helm template` output, in order. */
+/** Every document of a rendered stream, in order, with the template its first `# Source:` comment names. */
 export function templateOrigins(text: string): TemplateOrigin[] {
-  const out: TemplateOrigin[] = [];
-  const lines = text.split('\n');
-  let docStart = 1;
-  lines.forEach((line, i) => {
-    if (/^---(?:[ \t]|$)/.test(line)) docStart = i + 2;
+  const docs: { line: number; template?: string }[] = [{ line: 1 }];
+  text.split('\n').forEach((line, i) => {
+    if (/^---(?:[ \t]|$)/.test(line)) docs.push({ line: i + 2 });
     const m = SOURCE_COMMENT.exec(line);
-    if (m) out.push({ line: docStart, template: m[1] });
+    const doc = docs[docs.length - 1];
+    if (m && doc.template === undefined) doc.template = m[1];
   });
-  return out;
+  return docs;
 }
 
 /** The template that wrote the document holding `line`, if Helm said. */

@@ -190,6 +190,14 @@ test('a kustomization that inflates Helm charts says how to render it with --ena
   }
 });
 
+test("a kustomization with an exec KRM function (the README's fix transformer) says how to render it with plugins on", async () => {
+  const r = await cli(['lint', 'examples/kustomize'], { cwd: ROOT, env });
+  expect(r.code).toBe(2);
+  expect(r.stderr).toContain(
+    'It runs KRM functions or plugins, which kustomize does only when asked: render it yourself, kustomize build --enable-alpha-plugins --enable-exec examples/kustomize | k8s-windows lint -',
+  );
+});
+
 describe('a real Kustomize tree (kubernetes-sigs/aws-ebs-csi-driver deploy/kubernetes)', () => {
   test('the overlays are rendered, the bases they build on are not linted alone', async () => {
     const { code, report } = await lintJson(['test/fixtures/realworld/kustomize/aws-ebs-csi-driver']);

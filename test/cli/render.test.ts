@@ -18,6 +18,7 @@ import {
 } from '../../lib/cli/render';
 import type { Diagnostic } from '../../lib/core/validate/types';
 import { RULES } from '../../lib/core/validate';
+import * as fc from 'fast-check';
 import { cli, tempTree } from './helpers';
 
 const IDS = RULES.map((r) => r.id);
@@ -133,6 +134,7 @@ describe('Helm # Source: comments', () => {
 
   test('each document is named by the comment at its top, from its --- on', () => {
     expect(templateOrigins(rendered)).toEqual([
+      { line: 1 },
       { line: 2, template: 'web/templates/serviceaccount.yaml' },
       { line: 7, template: 'web/templates/deployment.yaml' },
     ]);
@@ -144,6 +146,36 @@ describe('Helm # Source: comments', () => {
     expect(templateAt(origins, 4)).toBe('web/templates/serviceaccount.yaml');
     expect(templateAt(origins, 6)).toBe('web/templates/serviceaccount.yaml');
     expect(templateAt(origins, 9)).toBe('web/templates/deployment.yaml');
+  });
+
+  test('every line of any helm-shaped stream maps to the template of the document it is in', () => {
+    const doc = fc.record({
+      template: fc.stringMatching(/^[a-z]{1,8}\/templates\/[a-z-]{1,12}\.yaml$/),
+      body: fc.array(fc.stringMatching(/^[a-z]{1,6}: [a-z0-9]{0,6}$/), { maxLength: 5 }),
+      named: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(fc.array(doc, { minLength: 1, maxLength: 6 }), fc.boolean(), (docs, leadingSeparator) => {
+        const lines: string[] = [];
+        const expected: (string | undefined)[] = [];
+        docs.forEach((d, i) => {
+          if (i > 0 || leadingSeparator) {
+            lines.push('---');
+            expected.push(i > 0 ? expected[expected.length - 1] : undefined);
+          }
+          const start = lines.length;
+          if (d.named) lines.push(`# Source: ${d.template}`);
+          lines.push(...d.body, 'kind: ConfigMap');
+          for (let k = start; k < lines.length; k++) expected.push(d.named ? d.template : undefined);
+        });
+        const origins = templateOrigins(lines.join('\n'));
+        // A document's --- line still belongs to the one before it; every other line to its own document.
+        expected.forEach((template, i) => {
+          if (lines[i] === '---') return;
+          expect(templateAt(origins, i + 1)).toBe(template);
+        });
+      }),
+    );
   });
 
   test('withTemplates names the template in a rendered chart finding, keeping line and column in the rendered text', () => {
