@@ -29,6 +29,7 @@ import {
   jsonReport,
   loadProblems,
   readInputs,
+  withVersion,
   type CliIO,
 } from './run';
 import type { Locator } from './locate';
@@ -52,7 +53,12 @@ function optionsOf(settings: EngineSettings): FixOptions {
 export async function runFix(command: FixCommand, io: CliIO): Promise<number> {
   const cwd = io.cwd ?? process.cwd();
   const { settings, ignored } = resolveRunSettings(command, cwd, io.env ?? process.env);
-  const { read, problems } = await readInputs(command, io, ignored, command.write ? refuseWrite : undefined);
+  const { read, problems } = await readInputs(
+    withVersion(command, settings),
+    io,
+    ignored,
+    command.write ? refuseWrite : undefined,
+  );
   if (command.krm) return runKrm(read[0]?.text, problems, settings, io);
 
   // --resolve-images: the registries' answers first, so the image rules and their fixers can read them.

@@ -124,7 +124,7 @@ function runRules(command: RulesCommand, io: CliIO): number {
 async function runLint(command: LintCommand, io: CliIO): Promise<number> {
   const cwd = io.cwd ?? process.cwd();
   const { settings, ignored } = resolveRunSettings(command, cwd, io.env ?? process.env);
-  const { read, problems } = await readInputs(command, io, ignored);
+  const { read, problems } = await readInputs(withVersion(command, settings), io, ignored);
   const loaded: LoadedObject[] = [];
   const inputCount = read.length;
   for (const { input, text, display } of read) {
@@ -361,6 +361,16 @@ export async function readInputs(
     else problems.push(text);
   });
   return { read, problems };
+}
+
+/** The command with the Kubernetes version the run checks against (the config file's, unless the command line gives one): what Helm's `.Capabilities` should say. */
+export function withVersion<C extends { readonly kubernetesVersion?: string }>(
+  command: C,
+  settings: { readonly kubernetesVersion?: string },
+): C {
+  return settings.kubernetesVersion === undefined
+    ? command
+    : { ...command, kubernetesVersion: settings.kubernetesVersion };
 }
 
 function isHelmInput(input: Input): boolean {

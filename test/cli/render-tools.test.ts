@@ -294,6 +294,23 @@ describe('a real chart with Windows workloads (kubernetes-csi/csi-driver-smb cha
     expect(snapshot(SMB_CHART)).toEqual(before);
   });
 
+  test("Helm's .Capabilities.KubeVersion is the version the run checks against (command line, else config file)", async () => {
+    const { dir, cleanup } = tempTree({
+      'web/Chart.yaml': 'apiVersion: v2\nname: web\nversion: 0.1.0\n',
+      'web/templates/cm.yaml':
+        'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\ndata:\n  minor: "{{ .Capabilities.KubeVersion.Minor }}"\n',
+      '.k8s-windows.yaml': 'kubernetesVersion: "1.28"\n',
+    });
+    try {
+      const fromConfig = await cli(['fix', 'web'], { cwd: dir, env });
+      expect(fromConfig.stdout).toContain('minor: "28"');
+      const fromFlag = await cli(['fix', '--kubernetes-version', '1.31', 'web'], { cwd: dir, env });
+      expect(fromFlag.stdout).toContain('minor: "31"');
+    } finally {
+      cleanup();
+    }
+  });
+
   test('a helm error is an input problem with what helm said, and the hint for missing dependencies', async () => {
     const { dir, cleanup } = tempTree({
       'web/Chart.yaml':
