@@ -65,6 +65,9 @@ export function renderLabel(renderer: Renderer, tool: string): string {
 /** The tools' output larger than this is refused (a chart that loops forever, not a real release). */
 export const MAX_RENDERED_BYTES = 256 * 1024 * 1024;
 
+/** A render that takes longer is stopped (a remote base or chart repository that does not answer). */
+export const RENDER_TIMEOUT_MS = 300_000;
+
 /** One way to run a renderer: the program and its arguments. */
 interface Invocation {
   readonly program: string;
@@ -188,11 +191,24 @@ function runTool(
     execFile(
       program,
       [...args],
-      { cwd, env: { ...env }, maxBuffer: MAX_RENDERED_BYTES, encoding: 'utf8', windowsHide: true },
+      {
+        cwd,
+        env: { ...env },
+        maxBuffer: MAX_RENDERED_BYTES,
+        timeout: RENDER_TIMEOUT_MS,
+        encoding: 'utf8',
+        windowsHide: true,
+      },
       (err, stdout, stderr) => {
         if (err === null) return resolve({ kind: 'ok', stdout });
         const code = (err as NodeJS.ErrnoException).code;
         if (code === 'ENOENT') return resolve({ kind: 'missing' });
+        if (err.killed && err.signal === 'SIGTERM' && code !== 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') {
+          return resolve({
+            kind: 'failed',
+            message: `it did not finish within ${RENDER_TIMEOUT_MS / 1000} s (remote bases or chart repositories that do not answer?).`,
+          });
+        }
         if (code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') {
           return resolve({ kind: 'failed', message: `its output is larger than ${MAX_RENDERED_BYTES} bytes.` });
         }
