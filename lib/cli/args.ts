@@ -17,6 +17,7 @@ import {
   readRegistryHosts,
   RULE_SETTINGS,
 } from '../core/validate/settings';
+import type { RenderSettings } from './render';
 
 /** Output formats of `lint`. */
 export const LINT_FORMATS = ['text', 'json', 'sarif'] as const;
@@ -63,6 +64,9 @@ export interface RunPolicy {
   readonly resolveTimeout?: number;
 }
 
+/** How `lint` and `fix` render chart and kustomization directories (`--no-render`, `--values`, `--set`, ...). */
+export type RenderOptions = Omit<RenderSettings, 'kubernetesVersion'>;
+
 export type CommandName = 'lint' | 'fix' | 'rules';
 export const COMMANDS: readonly CommandName[] = ['lint', 'fix', 'rules'];
 
@@ -83,6 +87,8 @@ export interface LintCommand extends RunPolicy {
   readonly allowEmpty: boolean;
   /** The name standard input is reported under (SARIF locations, text and JSON output). */
   readonly stdinFilename?: string;
+  /** Rendering of chart and kustomization directories. */
+  readonly rendering: RenderOptions;
 }
 
 export interface FixCommand extends RunPolicy {
@@ -114,6 +120,8 @@ export interface FixCommand extends RunPolicy {
   readonly allowEmpty: boolean;
   /** The name standard input is reported under. */
   readonly stdinFilename?: string;
+  /** Rendering of chart and kustomization directories. */
+  readonly rendering: RenderOptions;
 }
 
 export interface RulesCommand {
@@ -171,8 +179,18 @@ const POLICY_OPTIONS = {
   'resolve-timeout': { type: 'string' },
 } as const satisfies Record<string, OptionSpec>;
 
+/** Rendering of chart and kustomization directories, for `lint` and `fix`. `-f` stays `--format`. */
+const RENDER_OPTIONS = {
+  'no-render': { type: 'boolean' },
+  values: { type: 'string', multiple: true },
+  set: { type: 'string', multiple: true },
+  'release-name': { type: 'string' },
+  namespace: { type: 'string', short: 'n' },
+} as const satisfies Record<string, OptionSpec>;
+
 const LINT_OPTIONS = {
   ...POLICY_OPTIONS,
+  ...RENDER_OPTIONS,
   format: { type: 'string', short: 'f' },
   disable: { type: 'string', multiple: true },
   severity: { type: 'string', multiple: true },
@@ -187,6 +205,7 @@ const LINT_OPTIONS = {
 
 const FIX_OPTIONS = {
   ...POLICY_OPTIONS,
+  ...RENDER_OPTIONS,
   write: { type: 'boolean', short: 'w' },
   diff: { type: 'boolean' },
   'dry-run': { type: 'boolean' },
@@ -278,6 +297,7 @@ function parseLint(argv: readonly string[], ruleIds: readonly string[]): LintCom
     problems.push(`no input: name files or directories to lint, or '${STDIN_ARG}' to read standard input.`);
   }
   const policy = parsePolicy(values, problems);
+  const rendering = parseRendering(values, problems);
   if (problems.length > 0) throw new UsageError(problems, 'lint');
 
   return {
@@ -292,6 +312,58 @@ function parseLint(argv: readonly string[], ruleIds: readonly string[]): LintCom
     quiet: values.quiet === true,
     allowEmpty: values['allow-empty'] === true,
     ...(stdinFilename !== undefined ? { stdinFilename } : {}),
+    rendering,
+  };
+}
+
+/** `--no-render`, `--values`, `--set`, `--release-name` and `--namespace`, checked. */
+function parseRendering(
+  values: {
+    'no-render'?: boolean;
+    values?: string[];
+    set?: string[];
+    'release-name'?: string;
+    namespace?: string;
+  },
+  problems: string[],
+): RenderOptions {
+  const render = values['no-render'] !== true;
+  const files = values.values ?? [];
+  const set = values.set ?? [];
+  const releaseName = values['release-name'];
+  const namespace = values.namespace;
+  if (!render) {
+    const given = [
+      files.length > 0 ? '--values' : '',
+      set.length > 0 ? '--set' : '',
+      releaseName !== undefined ? '--release-name' : '',
+      namespace !== undefined ? '--namespace' : '',
+    ].filter((o) => o !== '');
+    if (given.length > 0) {
+      problems.push(`${given.join(', ')} render Helm charts, which --no-render turns off: give one or the other.`);
+    }
+  }
+  for (const s of set) {
+    if (!/^[^=]+=/.test(s)) problems.push(`--set '${s}' must be KEY=VALUE (as helm's --set, e.g. image.tag=ltsc2022).`);
+  }
+  for (const f of files) if (f.trim() === '') problems.push('--values needs a file name.');
+  // DNS-1123 label: what Helm accepts as a release name (at most 53 characters).
+  if (releaseName !== undefined && !/^[a-z0-9]([-a-z0-9]{0,51}[a-z0-9])?$/.test(releaseName)) {
+    problems.push(
+      `--release-name '${releaseName}' is not a Helm release name: lower-case letters, digits and '-', at most 53 characters, starting and ending with a letter or digit.`,
+    );
+  }
+  if (namespace !== undefined && !/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(namespace)) {
+    problems.push(
+      `--namespace '${namespace}' is not a namespace name: lower-case letters, digits and '-', at most 63 characters.`,
+    );
+  }
+  return {
+    render,
+    values: files,
+    set,
+    ...(releaseName !== undefined ? { releaseName } : {}),
+    ...(namespace !== undefined ? { namespace } : {}),
   };
 }
 
@@ -451,6 +523,7 @@ function parseFix(argv: readonly string[], ruleIds: readonly string[]): FixComma
   if (inputs.length === 0) {
     problems.push(`no input: name files or directories to fix, or '${STDIN_ARG}' to read standard input.`);
   }
+  const rendering = parseRendering(values, problems);
   if (problems.length > 0) throw new UsageError(problems, 'fix');
   return {
     kind: 'fix',
@@ -472,6 +545,7 @@ function parseFix(argv: readonly string[], ruleIds: readonly string[]): FixComma
     pinLinux: values['pin-linux'] === true,
     allowEmpty: values['allow-empty'] === true,
     ...(stdinFilename !== undefined ? { stdinFilename } : {}),
+    rendering,
   };
 }
 

@@ -6,6 +6,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { STDIN_ARG } from './args';
+import { rendererOf, type Renderer } from './render';
 
 /** Extensions picked up when walking a directory (a file named explicitly is read whatever its extension). */
 export const MANIFEST_EXTENSIONS: readonly string[] = ['.yaml', '.yml', '.json'];
@@ -25,6 +26,15 @@ export type Input =
       /** Path relative to the working directory, with forward slashes: what output shows. */
       readonly display: string;
       /** Found by walking a directory rather than named on the command line. */
+      readonly discovered: boolean;
+    }
+  | {
+      /** A Helm chart or Kustomize directory: read as the tool renders it (render.ts). */
+      readonly kind: 'render';
+      readonly renderer: Renderer;
+      /** Absolute path of the directory. */
+      readonly path: string;
+      readonly display: string;
       readonly discovered: boolean;
     };
 
@@ -48,11 +58,18 @@ export interface CollectedInputs {
  * Expands command-line inputs in the order given; directory contents sorted by name so output is stable.
  * A file reached twice (named and inside a named directory, or through a symlink) is read once.
  */
-export async function collectInputs(args: readonly string[], cwd: string): Promise<CollectedInputs> {
+export async function collectInputs(
+  args: readonly string[],
+  cwd: string,
+  options: { readonly render?: boolean } = {},
+): Promise<CollectedInputs> {
   const inputs: Input[] = [];
   const problems: InputProblem[] = [];
   const seen = new Set<string>();
   let stdinSeen = false;
+
+  /** The directory named on the command line that is being walked. */
+  let named = '';
 
   const addFile = async (absolute: string, discovered: boolean): Promise<void> => {
     const real = await fs.realpath(absolute).catch(() => absolute);
@@ -61,7 +78,8 @@ export async function collectInputs(args: readonly string[], cwd: string): Promi
     inputs.push({ kind: 'file', path: absolute, display: displayPath(absolute, cwd), discovered });
   };
 
-  const walk = async (dir: string, visited: Set<string>): Promise<number> => {
+  /** `manifests: false` inside a kustomization: only the kustomizations below it are looked for, not its files. */
+  const walk = async (dir: string, visited: Set<string>, manifests = true): Promise<number> => {
     const real = await fs.realpath(dir).catch(() => dir);
     if (visited.has(real)) return 0; // a symlink cycle
     visited.add(real);
@@ -74,6 +92,16 @@ export async function collectInputs(args: readonly string[], cwd: string): Promi
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     let found = 0;
+    // A chart or kustomization is checked as its tool renders it; its templates and bases are not manifests.
+    const renderer = options.render === false ? undefined : rendererOf(entries.map((e) => e.name));
+    if (renderer !== undefined) {
+      if (seen.has(real)) return 1; // the same directory named twice, or through a symlink
+      seen.add(real);
+      inputs.push({ kind: 'render', renderer, path: dir, display: displayPath(dir, cwd), discovered: dir !== named });
+      if (renderer === 'helm') return 1;
+      found++;
+      manifests = false;
+    }
     for (const entry of entries) {
       if (entry.name.startsWith('.') || SKIPPED_DIRECTORIES.includes(entry.name)) continue;
       const full = path.join(dir, entry.name);
@@ -85,8 +113,8 @@ export async function collectInputs(args: readonly string[], cwd: string): Promi
         isDir = target.isDirectory();
         isFile = target.isFile();
       }
-      if (isDir) found += await walk(full, visited);
-      else if (isFile && isManifestFile(entry.name)) {
+      if (isDir) found += await walk(full, visited, manifests);
+      else if (manifests && isFile && isManifestFile(entry.name)) {
         await addFile(full, true);
         found++;
       }
@@ -110,6 +138,7 @@ export async function collectInputs(args: readonly string[], cwd: string): Promi
     }
     if (stat.isDirectory()) {
       const problemsBefore = problems.length;
+      named = absolute;
       const found = await walk(absolute, new Set());
       if (found === 0 && problems.length === problemsBefore) {
         problems.push({

@@ -16,7 +16,7 @@ import { readSettings, validateOptionsOf, type EngineSettings } from '../core/va
 import type { Diagnostic } from '../core/validate/types';
 import { isRecord } from '../core/validate/util';
 import type { FixCommand } from './args';
-import { STDIN_SOURCE, type InputProblem } from './files';
+import { STDIN_SOURCE, type Input, type InputProblem } from './files';
 import { formatSarif } from './format-sarif';
 import { formatText, resourceLabel } from './format-text';
 import { packageInfo, TOOL_NAME } from './package-info';
@@ -29,8 +29,11 @@ import {
   jsonReport,
   loadProblems,
   readInputs,
+  withVersion,
   type CliIO,
 } from './run';
+import type { Locator } from './locate';
+import { withTemplates } from './render';
 import { failsRun, resolveRunSettings } from './settings';
 
 /** The KRM ResourceList kind and API version (https://github.com/kubernetes-sigs/kustomize/blob/master/cmd/config/docs/api-conventions/functions-spec.md). */
@@ -50,7 +53,12 @@ function optionsOf(settings: EngineSettings): FixOptions {
 export async function runFix(command: FixCommand, io: CliIO): Promise<number> {
   const cwd = io.cwd ?? process.cwd();
   const { settings, ignored } = resolveRunSettings(command, cwd, io.env ?? process.env);
-  const { read, problems } = await readInputs(command, io, ignored);
+  const { read, problems } = await readInputs(
+    withVersion(command, settings),
+    io,
+    ignored,
+    command.write ? refuseWrite : undefined,
+  );
   if (command.krm) return runKrm(read[0]?.text, problems, settings, io);
 
   // --resolve-images: the registries' answers first, so the image rules and their fixers can read them.
@@ -116,7 +124,10 @@ export async function runFix(command: FixCommand, io: CliIO): Promise<number> {
 
   // The report goes where no manifests go: a named file, else stdout when it carries nothing else, else stderr.
   const carriesManifests = !command.write && !command.dryRun;
-  const reportText = formatReport(command, result, problems, { written, inputs: read.length, cwd });
+  const fixedReads = read.map((r, i) => ({ ...r, text: result.texts[i] }));
+  const reportText = formatReport(command, result, problems, { written, inputs: read.length, cwd }, (locate) =>
+    withTemplates(locate, fixedReads),
+  );
   if (command.reportFile !== undefined) {
     try {
       await fs.writeFile(path.resolve(cwd, command.reportFile), reportText);
@@ -137,15 +148,38 @@ export async function runFix(command: FixCommand, io: CliIO): Promise<number> {
   return failsRun(result.diagnostics, settings) ? EXIT_LINT_ERRORS : EXIT_OK;
 }
 
+/**
+ * `fix --write` on a chart or kustomization: refused before anything is rendered or written. The fixed manifests
+ * are the rendered output, which no file holds; templates and bases are the user's to change.
+ */
+function refuseWrite(inputs: readonly Input[]): InputProblem[] {
+  const problems: InputProblem[] = [];
+  for (const input of inputs) {
+    if (input.kind !== 'render') continue;
+    const what = input.renderer === 'helm' ? 'a Helm chart' : 'a Kustomize directory';
+    const instead =
+      input.renderer === 'helm'
+        ? `print the fixed manifests (${TOOL_NAME} fix ${input.display} > fixed.yaml), or fix at install time as a post-renderer (helm install NAME ${input.display} --post-renderer ./k8s-windows-fix.sh; see '${TOOL_NAME} fix --help')`
+        : `print the fixed manifests (${TOOL_NAME} fix ${input.display} > fixed.yaml), run fix as a KRM function in the kustomization (--krm; see the README), or pass --no-render to fix its files as plain manifests`;
+    problems.push({
+      source: input.display,
+      message: `is ${what}: fix --write never rewrites templates or bases, and the rendered output it fixes is in no file. Nothing was written. Instead, ${instead}.`,
+    });
+  }
+  return problems;
+}
+
 /** The report of a fix run in the chosen format; '' when `--quiet` leaves nothing to say. */
 function formatReport(
   command: FixCommand,
   result: FixSetResult,
   problems: readonly InputProblem[],
   counts: { written: number; inputs: number; cwd: string },
+  /** Names the Helm template of findings in a rendered chart. */
+  named: (locate: Locator) => Locator = (locate) => locate,
 ): string {
   const left = command.quiet ? result.diagnostics.filter((d) => d.severity === 'error') : result.diagnostics;
-  const locate = (d: Diagnostic) => ({
+  const locate = named((d: Diagnostic) => ({
     diagnostic: d,
     ...(d.location?.position?.source !== undefined || d.resource.source !== undefined
       ? { source: d.location?.position?.source ?? d.resource.source }
@@ -153,7 +187,7 @@ function formatReport(
     ...(d.location?.position !== undefined
       ? { line: d.location.position.line, column: d.location.position.column }
       : {}),
-  });
+  }));
   switch (command.report) {
     case 'json':
       return `${JSON.stringify(

@@ -5,6 +5,7 @@ import { CONFIG_ENV, CONFIG_FILE_NAMES } from '../core/config';
 import { SUPPRESS_ANNOTATION_PREFIX } from '../core/validate/types';
 import type { CommandName } from './args';
 import { MANIFEST_EXTENSIONS } from './files';
+import { CHART_FILE, KUSTOMIZATION_FILES } from './render';
 import { CLOUDS } from '../core/cloud-gates';
 
 const OVERVIEW = `Usage: k8s-windows <command> [options]
@@ -24,9 +25,11 @@ Options:
 
 Examples:
   k8s-windows lint manifests/
+  k8s-windows lint overlays/prod                  (renders with kustomize build)
+  k8s-windows lint ./chart --values prod.yaml     (renders with helm template)
   helm template my-release ./chart | k8s-windows lint -
   kustomize build overlays/prod > prod.yaml && k8s-windows lint --format sarif prod.yaml > k8s-windows.sarif
-  helm template my-release ./chart | k8s-windows fix --cloud gke - > fixed.yaml
+  k8s-windows fix --cloud gke ./chart > fixed.yaml
 `;
 
 const POLICY_OPTIONS = `  -c, --config <file>              the config file (default: ${CONFIG_FILE_NAMES[0]} in the working
@@ -50,12 +53,33 @@ const POLICY_OPTIONS = `  -c, --config <file>              the config file (defa
   K8S_WINDOWS_INSECURE_REGISTRIES). Mirrors given here or in K8S_WINDOWS_REGISTRY_MIRRORS
   (host=url,...) get their own host's credentials; mirrors from the config file get none.`;
 
+const RENDER_OPTIONS = `  --no-render                      read chart and kustomization directories as plain files (the
+                                   behaviour before rendering: templates fail to parse, overlays
+                                   are read without their patches and images)
+  --values <file>                  a Helm values file for the charts (repeatable, after the chart's
+                                   own values.yaml; -f stays --format)
+  --set <key=value>                a Helm value (repeatable, as helm's --set)
+  --release-name <name>            the Helm release name (default: helm's, release-name)
+  -n, --namespace <name>           the Helm release namespace (default: helm's, default)`;
+
+const RENDERING = `Charts and kustomizations: a directory (named, or met while walking) holding
+${KUSTOMIZATION_FILES.join(', ')} is checked as 'kustomize build DIR' prints it
+(or 'kubectl kustomize DIR' when only kubectl is installed); one holding ${CHART_FILE} as
+'helm template [--release-name] DIR' prints it, with the chart's values.yaml, then --values and --set. Their files are not read as manifests: a walk does not descend
+into a chart, looks inside a kustomization only for other kustomizations, and skips a kustomization
+that another one it found builds on (resources, bases, components). Findings name the directory
+and the command ('charts/web (helm template: web/templates/deployment.yaml)', the template as Helm's
+'# Source:' comment names it); line:column count in the rendered text, as the command prints it.
+A tool that is not installed is an input problem (exit 2) naming what to install and the pipe
+that does the same by hand; --no-render turns rendering off. The tools are found on PATH.`;
+
 const CONFIG = `Config file (${CONFIG_FILE_NAMES[0]}; the command line wins over it, rule by rule):
   rules: {<rule>: off|error|warning|info}    cloud, kubernetesVersion, windowsRelease, failOn,
   maxWarnings, tolerations, runtimeClassName, pinLinux, resolveImages, offline, imageCache,
   resolveTimeout, mirrorFallback, registryMirrors: {<host>: <url>}, insecureRegistries: [<host>]
   (as the options; a file's mirrors and insecure registries are asked without credentials), and
-  ignore: [<glob relative to the file>]      files lint and fix leave alone
+  ignore: [<glob relative to the file>]      files (and chart or kustomization directories)
+                                             lint and fix leave alone
   suppressions: [{rules: [<rule>], kind, namespace, name (globs), reason: <why>}]
 
 Suppressions: annotate the object (or a workload's pod template) once per rule, the value the reason:
@@ -116,8 +140,13 @@ Options:
   --disable <rule[,rule...]>       turn rules off: their findings are neither fixed nor reported
   --severity <rule=level[,...]>    set a rule's severity, as for lint
   --kubernetes-version <1.x>       the cluster's Kubernetes version, as for lint
+${RENDER_OPTIONS}
 ${POLICY_OPTIONS}
   -h, --help                       show this help
+
+Charts and kustomizations are rendered as for lint (see 'k8s-windows lint --help'), and fix prints the
+fixed rendered manifests: what a Helm post-renderer or 'kubectl apply -f -' takes. It never rewrites
+templates or bases: --write on a chart or kustomization is refused and writes nothing.
 
 ${CONFIG}
 
@@ -134,9 +163,10 @@ Exit codes (as lint):
 const LINT = `Usage: k8s-windows lint [options] <files|directories|->
 
 Lints Kubernetes manifests for Windows containers. Files are read whatever their extension.
-Directories are searched recursively for ${MANIFEST_EXTENSIONS.join(', ')} files, skipping node_modules
-and hidden (dot) entries; documents without a kind in files found that way (a chart's values.yaml,
-cdk8s's construct-metadata.json) are not manifests and are skipped. '-' reads standard input (shown as
+Chart and kustomization directories are rendered first (see below). Other directories are searched
+recursively for ${MANIFEST_EXTENSIONS.join(', ')} files, skipping node_modules and hidden (dot) entries;
+documents without a kind in files found that way (cdk8s's construct-metadata.json) are not manifests
+and are skipped. '-' reads standard input (shown as
 <stdin>). A pod finds what it names (its Namespace, RuntimeClass, gMSA credential spec, RBAC grants) in
 any input; rules that compare a pod with its neighbours (Linux pods beside Windows pods, Services in front
 of Windows pods, credspec names, RBAC that makes a missing grant certain) look only inside its own file,
@@ -170,12 +200,16 @@ Options:
   --allow-empty                    accept standard input with no objects (default: exit 2, since empty
                                    input usually means the command before the pipe failed)
   --stdin-filename <name>          the file name to report standard input under (default: <stdin>)
+${RENDER_OPTIONS}
 ${POLICY_OPTIONS}
   -h, --help                       show this help
 
+${RENDERING}
+
 ${CONFIG}
 
-An unrendered Helm template ({{ ... }}) is not YAML: render it first (helm template ... | k8s-windows lint -).
+A single template file ({{ ... }}) is not YAML: lint its chart directory, or render it first
+(helm template ... | k8s-windows lint -).
 
 Exit codes:
   0  no finding at the --fail-on severity (default: error) and no more than --max-warnings warnings

@@ -6,7 +6,7 @@ import { promises as fs } from 'node:fs';
 import { loadManifestsWithErrors, RULES, RULES_BY_ID, validateManifests } from '../core/validate';
 import { validateOptionsOf } from '../core/validate/settings';
 import type { Diagnostic } from '../core/validate/types';
-import { parseCommand, UsageError, type LintCommand, type RulesCommand } from './args';
+import { parseCommand, UsageError, type LintCommand, type RenderOptions, type RulesCommand } from './args';
 import { runFix } from './fix';
 import { collectInputs, describeFsError, STDIN_SOURCE, type Input, type InputProblem } from './files';
 import { formatRulesJson, formatRulesMarkdown, formatRulesText } from './format-rules';
@@ -17,6 +17,14 @@ import { createLocator, type LoadedObject, type LocatedDiagnostic } from './loca
 import { packageInfo, TOOL_NAME } from './package-info';
 import { ConfigError, failsRun, resolveRunSettings } from './settings';
 import { imageLookups } from './images';
+import {
+  DEFAULT_RENDER_SETTINGS,
+  dropKustomizeBases,
+  renderDirectory,
+  withTemplates,
+  type Rendered,
+  type RenderSettings,
+} from './render';
 
 /** Anything with `write(string)`: a process stream, or a test sink. */
 export interface OutputSink {
@@ -116,7 +124,7 @@ function runRules(command: RulesCommand, io: CliIO): number {
 async function runLint(command: LintCommand, io: CliIO): Promise<number> {
   const cwd = io.cwd ?? process.cwd();
   const { settings, ignored } = resolveRunSettings(command, cwd, io.env ?? process.env);
-  const { read, problems } = await readInputs(command, io, ignored);
+  const { read, problems } = await readInputs(withVersion(command, settings), io, ignored);
   const loaded: LoadedObject[] = [];
   const inputCount = read.length;
   for (const { input, text, display } of read) {
@@ -149,7 +157,7 @@ async function runLint(command: LintCommand, io: CliIO): Promise<number> {
 
   // Input problems first: on a terminal they then sit above the report that the summary line closes.
   for (const p of problems) io.stderr.write(`${TOOL_NAME}: ${describeProblem(p)}\n`);
-  const locate = createLocator(loaded);
+  const locate = withTemplates(createLocator(loaded), read);
 
   switch (command.format) {
     case 'json':
@@ -224,7 +232,7 @@ export function loadProblems(
   if (/\{\{-?\s/.test(text)) {
     out.unshift({
       source: display,
-      message: `looks like an unrendered Helm template ({{ ... }}): render the chart first and lint the output, e.g. helm template my-release ./chart | ${TOOL_NAME} lint --stdin-filename rendered.yaml -`,
+      message: `looks like an unrendered Helm template ({{ ... }}): lint its chart directory (${TOOL_NAME} lint ./chart renders it with helm), or render the chart first and lint the output, e.g. helm template my-release ./chart | ${TOOL_NAME} lint --stdin-filename rendered.yaml -`,
     });
   }
   return out;
@@ -300,31 +308,77 @@ export interface ReadInput {
  * paths, unreadable or binary input), in the order of the inputs.
  */
 export async function readInputs(
-  command: { readonly inputs: readonly string[]; readonly stdinFilename?: string },
+  command: {
+    readonly kind?: 'lint' | 'fix';
+    readonly inputs: readonly string[];
+    readonly stdinFilename?: string;
+    readonly rendering?: RenderOptions;
+    readonly kubernetesVersion?: string;
+  },
   io: CliIO,
   ignored: (input: Input) => boolean = () => false,
+  /** Problems that stop the run before anything is read or rendered (fix --write on a chart). @default none */
+  refuse: (inputs: readonly Input[]) => InputProblem[] = () => [],
 ): Promise<{ read: ReadInput[]; problems: InputProblem[] }> {
-  const all = await collectInputs(command.inputs, io.cwd ?? process.cwd());
-  const inputs = all.inputs.filter((input) => {
+  const cwd = io.cwd ?? process.cwd();
+  const rendering: RenderSettings = {
+    ...(command.rendering ?? DEFAULT_RENDER_SETTINGS),
+    ...(command.kubernetesVersion !== undefined ? { kubernetesVersion: command.kubernetesVersion } : {}),
+  };
+  const all = await collectInputs(command.inputs, cwd, { render: rendering.render });
+  // Bases are dropped before the ignore list applies: an ignored overlay does not make its base stand alone.
+  const unbased = await dropKustomizeBases(all.inputs);
+  const inputs = unbased.filter((input) => {
     if (!ignored(input)) return true;
     // A file named on the command line and ignored by the config is said, so an empty report does not mislead.
-    if (input.kind === 'file' && !input.discovered) {
+    if (input.kind !== 'stdin' && !input.discovered) {
       io.stderr.write(`${TOOL_NAME}: note: ${input.display} is ignored by the config file's ignore list.\n`);
     }
     return false;
   });
+  if ((rendering.values.length > 0 || rendering.set.length > 0) && !inputs.some(isHelmInput)) {
+    io.stderr.write(
+      `${TOOL_NAME}: note: --values and --set apply to Helm charts, and no input is a chart directory.\n`,
+    );
+  }
+  const refused = refuse(inputs);
+  if (refused.length > 0) return { read: [], problems: [...all.problems, ...refused] };
   const collected = { inputs, problems: all.problems };
   const problems: InputProblem[] = [...collected.problems];
   const stdinName = command.stdinFilename ?? STDIN_SOURCE;
   const displays = collected.inputs.map((input) => (input.kind === 'stdin' ? stdinName : input.display));
-  const texts = await Promise.all(collected.inputs.map((input, i) => readInput(input, io, displays[i])));
+  // Files are read at once; renders run one after another (each tool is a large Go program).
+  let renders: Promise<unknown> = Promise.resolve();
+  const texts: (string | Rendered | InputProblem)[] = await Promise.all(
+    collected.inputs.map((input, i) => {
+      if (input.kind !== 'render') return readInput(input, io, displays[i]);
+      const rendered = renders.then(() => renderDirectory(input, rendering, cwd, io.env ?? process.env, command.kind));
+      renders = rendered;
+      return rendered;
+    }),
+  );
   const read: ReadInput[] = [];
   collected.inputs.forEach((input, i) => {
     const text = texts[i];
     if (typeof text === 'string') read.push({ input, text, display: displays[i] });
+    else if ('text' in text) read.push({ input, text: text.text, display: text.display });
     else problems.push(text);
   });
   return { read, problems };
+}
+
+/** The command with the Kubernetes version the run checks against (the config file's, unless the command line gives one): what Helm's `.Capabilities` should say. */
+export function withVersion<C extends { readonly kubernetesVersion?: string }>(
+  command: C,
+  settings: { readonly kubernetesVersion?: string },
+): C {
+  return settings.kubernetesVersion === undefined
+    ? command
+    : { ...command, kubernetesVersion: settings.kubernetesVersion };
+}
+
+function isHelmInput(input: Input): boolean {
+  return input.kind === 'render' && input.renderer === 'helm';
 }
 
 /** Standard input that held no object: usually the command before the pipe failed (exit 2 unless --allow-empty). */
@@ -349,6 +403,8 @@ export async function readInput(input: Input, io: CliIO, display: string): Promi
       }
       break;
     }
+    case 'render':
+      throw new Error(`${input.display} is rendered by renderDirectory, not read`);
     case 'file':
       try {
         bytes = await fs.readFile(input.path);

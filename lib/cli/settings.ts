@@ -10,6 +10,7 @@ import type { EngineSettings, TrustedRegistries } from '../core/validate/setting
 import type { Diagnostic, Severity } from '../core/validate/types';
 import type { FixCommand, LintCommand } from './args';
 import type { Input } from './files';
+import { CHART_FILE, KUSTOMIZATION_FILES, type Renderer } from './render';
 
 /** Problems in the config file: printed one per line, exit 2 (no pointer to --help: the file is what to fix). */
 export class ConfigError extends Error {
@@ -87,11 +88,19 @@ export function resolveRunSettings(
   const globs = config?.settings.ignore ?? [];
   const match = globs.length > 0 ? picomatch([...globs], { dot: true }) : undefined;
   const ignored = (input: Input): boolean => {
-    if (match === undefined || config === undefined || input.kind !== 'file') return false;
+    if (match === undefined || config === undefined || input.kind === 'stdin') return false;
     const relative = path.relative(config.dir, input.path).split(path.sep).join('/');
-    return !relative.startsWith('../') && match(relative);
+    if (relative.startsWith('../')) return false;
+    // A chart or kustomization is ignored as a directory, or by the file that makes it one (charts/** or */Chart.yaml).
+    if (input.kind === 'render')
+      return match(relative) || renderMarkers(input.renderer).some((f) => match(`${relative}/${f}`));
+    return match(relative);
   };
   return { settings, ...(config !== undefined ? { config } : {}), ignored };
+}
+
+function renderMarkers(renderer: Renderer): readonly string[] {
+  return renderer === 'helm' ? [CHART_FILE] : KUSTOMIZATION_FILES;
 }
 
 const RANK: Readonly<Record<Severity, number>> = { error: 0, warning: 1, info: 2 };

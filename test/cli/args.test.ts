@@ -28,6 +28,7 @@ describe('parseCommand', () => {
       rules: {},
       quiet: false,
       allowEmpty: false,
+      rendering: { render: true, values: [], set: [] },
     });
   });
 
@@ -72,6 +73,7 @@ describe('parseCommand', () => {
       quiet: true,
       allowEmpty: true,
       stdinFilename: 'web.yaml',
+      rendering: { render: true, values: [], set: [] },
     });
   });
 

@@ -1,0 +1,325 @@
+/**
+ * Rendering what users keep in their repositories: a directory with a kustomization file is checked as
+ * `kustomize build` (or `kubectl kustomize`) prints it, a directory with `Chart.yaml` as `helm template` prints it,
+ * as kube-linter does. The tools are run, never reimplemented: what users deploy is what they print. A missing tool
+ * is an input problem that names what to install and the pipe that does the same by hand, never a silent lint of
+ * the unrendered files.
+ */
+import { execFile } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { parse } from 'yaml';
+import type { Input, InputProblem } from './files';
+import type { LocatedDiagnostic, Locator } from './locate';
+
+export type Renderer = 'helm' | 'kustomize';
+
+/** File names that make a directory a Kustomize kustomization (what `kustomize build` looks for, in its order). */
+export const KUSTOMIZATION_FILES: readonly string[] = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
+
+/** The file that makes a directory a Helm chart. */
+export const CHART_FILE = 'Chart.yaml';
+
+/** How the rendering options of `lint` and `fix` reach the tools. */
+export interface RenderSettings {
+  /** Render charts and kustomizations; `--no-render` turns it off. @default true */
+  readonly render: boolean;
+  /** `--values FILE` (repeatable), as given: resolved against the working directory. @default [] */
+  readonly values: readonly string[];
+  /** `--set KEY=VALUE` (repeatable), passed to `helm template` as given. @default [] */
+  readonly set: readonly string[];
+  /** `--release-name`. @default - Helm's own (`release-name`) */
+  readonly releaseName?: string;
+  /** `--namespace`: the release namespace of `helm template`. @default - Helm's own (`default`) */
+  readonly namespace?: string;
+  /** `--kubernetes-version`, passed to Helm as `--kube-version` so `.Capabilities` match the checks. */
+  readonly kubernetesVersion?: string;
+}
+
+export const DEFAULT_RENDER_SETTINGS: RenderSettings = { render: true, values: [], set: [] };
+
+/**
+ * What a directory holding `names` renders with, if anything. A kustomization wins over `Chart.yaml`: a chart
+ * directory with a kustomization file is post-rendered by it.
+ */
+export function rendererOf(names: readonly string[]): Renderer | undefined {
+  if (KUSTOMIZATION_FILES.some((f) => names.includes(f))) return 'kustomize';
+  if (names.includes(CHART_FILE)) return 'helm';
+  return undefined;
+}
+
+/** The command a rendered input ran, for its display name and for messages. */
+export function renderLabel(renderer: Renderer, tool: string): string {
+  switch (renderer) {
+    case 'helm':
+      return 'helm template';
+    case 'kustomize':
+      return tool === 'kubectl' ? 'kubectl kustomize' : 'kustomize build';
+    default: {
+      const unknownRenderer: never = renderer;
+      throw new Error(`unhandled renderer ${String(unknownRenderer)}`);
+    }
+  }
+}
+
+/** The tools' output larger than this is refused (a chart that loops forever, not a real release). */
+export const MAX_RENDERED_BYTES = 256 * 1024 * 1024;
+
+/** A render that takes longer is stopped (a remote base or chart repository that does not answer). */
+export const RENDER_TIMEOUT_MS = 300_000;
+
+/** One way to run a renderer: the program and its arguments. */
+interface Invocation {
+  readonly program: string;
+  readonly args: readonly string[];
+}
+
+/** What to run for `dir`, in order of preference: the next is tried only when the program is not installed. */
+export function invocations(renderer: Renderer, dir: string, settings: RenderSettings, cwd: string): Invocation[] {
+  switch (renderer) {
+    case 'kustomize':
+      return [
+        { program: 'kustomize', args: ['build', dir] },
+        { program: 'kubectl', args: ['kustomize', dir] },
+      ];
+    case 'helm': {
+      const args = ['template'];
+      if (settings.releaseName !== undefined) args.push(settings.releaseName);
+      args.push(dir);
+      for (const v of settings.values) args.push('--values', path.resolve(cwd, v));
+      for (const s of settings.set) args.push('--set', s);
+      if (settings.namespace !== undefined) args.push('--namespace', settings.namespace);
+      if (settings.kubernetesVersion !== undefined) args.push('--kube-version', settings.kubernetesVersion);
+      return [{ program: 'helm', args }];
+    }
+    default: {
+      const unknownRenderer: never = renderer;
+      throw new Error(`unhandled renderer ${String(unknownRenderer)}`);
+    }
+  }
+}
+
+/** The rendered text and the display name findings in it are reported under. */
+export interface Rendered {
+  readonly text: string;
+  readonly display: string;
+}
+
+/**
+ * Runs the renderer for a directory input. The environment's PATH finds the tools, so a test (or a user) picks
+ * them by PATH. Resolves to the rendered text, or the problem that kept it from being rendered.
+ */
+export async function renderDirectory(
+  input: Extract<Input, { kind: 'render' }>,
+  settings: RenderSettings,
+  cwd: string,
+  env: Readonly<Record<string, string | undefined>>,
+  /** The command the pipe in a missing tool's message feeds. @default 'lint' */
+  command: 'lint' | 'fix' = 'lint',
+): Promise<Rendered | InputProblem> {
+  for (const { program, args } of invocations(input.renderer, input.path, settings, cwd)) {
+    const ran = await runTool(program, args, cwd, env);
+    if (ran.kind === 'missing') continue;
+    const label = renderLabel(input.renderer, program);
+    if (ran.kind === 'failed') {
+      return {
+        source: input.display,
+        message: `${label} failed: ${ran.message}${hintFor(input, ran.message, command)}`,
+      };
+    }
+    return { text: ran.stdout, display: `${input.display} (${label})` };
+  }
+  return { source: input.display, message: missingToolMessage(input, command) };
+}
+
+/** The one input problem of a missing tool: what to install, the pipe that does the same, and the way out. */
+export function missingToolMessage(
+  input: Extract<Input, { kind: 'render' }>,
+  command: 'lint' | 'fix' = 'lint',
+): string {
+  const dir = input.display;
+  switch (input.renderer) {
+    case 'kustomize':
+      return (
+        `is a Kustomize directory (${KUSTOMIZATION_FILES.join(', ')}) and neither kustomize nor kubectl is on PATH to render it: ` +
+        `install kustomize (https://kubectl.docs.kubernetes.io/installation/kustomize/) or kubectl, ` +
+        `or render it yourself: kustomize build ${dir} | k8s-windows ${command} -. ` +
+        `(--no-render lints the files as they are, without the overlay's patches and images.)`
+      );
+    case 'helm':
+      return (
+        `is a Helm chart (${CHART_FILE}) and helm is not on PATH to render it: ` +
+        `install Helm 3 (https://helm.sh/docs/intro/install/), ` +
+        `or render it yourself: helm template my-release ${dir} | k8s-windows ${command} -. ` +
+        `(--no-render reads the files as they are; templates are not YAML until rendered.)`
+      );
+    default: {
+      const unknownRenderer: never = input.renderer;
+      throw new Error(`unhandled renderer ${String(unknownRenderer)}`);
+    }
+  }
+}
+
+/** A hint for the failures users meet first. */
+function hintFor(input: Extract<Input, { kind: 'render' }>, message: string, command: 'lint' | 'fix'): string {
+  if (input.renderer === 'helm' && /missing in charts\/ directory|dependencies/.test(message)) {
+    return ` Fetch the chart's dependencies first: helm dependency build ${input.display}`;
+  }
+  if (input.renderer === 'kustomize' && message.includes('--enable-helm')) {
+    // Not passed by us: it runs helm and may download charts, which a linter should not do unasked.
+    return ` It inflates Helm charts (helmCharts), which kustomize does only when asked: render it yourself, kustomize build --enable-helm ${input.display} | k8s-windows ${command} -`;
+  }
+  if (input.renderer === 'kustomize' && /plugins disabled|--enable-exec|--enable-alpha-plugins/.test(message)) {
+    // Not passed by us either: exec functions and plugins run programs from the repository being linted.
+    return ` It runs KRM functions or plugins, which kustomize does only when asked: render it yourself, kustomize build --enable-alpha-plugins --enable-exec ${input.display} | k8s-windows ${command} -`;
+  }
+  return '';
+}
+
+type ToolRun =
+  | { readonly kind: 'ok'; readonly stdout: string }
+  | { readonly kind: 'missing' }
+  | { readonly kind: 'failed'; readonly message: string };
+
+function runTool(
+  program: string,
+  args: readonly string[],
+  cwd: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<ToolRun> {
+  return new Promise((resolve) => {
+    execFile(
+      program,
+      [...args],
+      {
+        cwd,
+        env: { ...env },
+        maxBuffer: MAX_RENDERED_BYTES,
+        timeout: RENDER_TIMEOUT_MS,
+        encoding: 'utf8',
+        windowsHide: true,
+      },
+      (err, stdout, stderr) => {
+        if (err === null) return resolve({ kind: 'ok', stdout });
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT') return resolve({ kind: 'missing' });
+        if (err.killed && err.signal === 'SIGTERM' && code !== 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') {
+          return resolve({
+            kind: 'failed',
+            message: `it did not finish within ${RENDER_TIMEOUT_MS / 1000} s (remote bases or chart repositories that do not answer?).`,
+          });
+        }
+        if (code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') {
+          return resolve({ kind: 'failed', message: `its output is larger than ${MAX_RENDERED_BYTES} bytes.` });
+        }
+        const said = stderr.trim().split('\n').slice(-10).join(' ').trim();
+        resolve({ kind: 'failed', message: said !== '' ? said : err.message });
+      },
+    );
+  });
+}
+
+/** Where the documents of a `helm template` output start (1-based lines) and which template wrote each, if said. */
+export interface TemplateOrigin {
+  readonly line: number;
+  readonly template?: string;
+}
+
+/** Helm writes `# Source: <chart>/templates/<file>` at the top of each document it renders. */
+const SOURCE_COMMENT = /^# Source: (.+?)\s*$/;
+
+/** Every document of a rendered stream, in order, with the template its first `# Source:` comment names. */
+export function templateOrigins(text: string): TemplateOrigin[] {
+  const docs: { line: number; template?: string }[] = [{ line: 1 }];
+  text.split('\n').forEach((line, i) => {
+    if (/^---(?:[ \t]|$)/.test(line)) docs.push({ line: i + 2 });
+    const m = SOURCE_COMMENT.exec(line);
+    const doc = docs[docs.length - 1];
+    if (m && doc.template === undefined) doc.template = m[1];
+  });
+  return docs;
+}
+
+/** The template that wrote the document holding `line`, if Helm said. */
+export function templateAt(origins: readonly TemplateOrigin[], line: number): string | undefined {
+  let found: string | undefined;
+  for (const o of origins) {
+    if (o.line > line) break;
+    found = o.template;
+  }
+  return found;
+}
+
+/**
+ * Names the Helm template in a rendered chart's findings: `charts/web (helm template: web/templates/x.yaml)`. The
+ * line and column still count in the rendered text (what `helm template` prints), where the finding is.
+ */
+export function withTemplates(
+  locate: Locator,
+  reads: readonly { readonly input: Input; readonly text: string; readonly display: string }[],
+): Locator {
+  const origins = new Map<string, readonly TemplateOrigin[]>();
+  for (const r of reads) {
+    if (r.input.kind === 'render' && r.input.renderer === 'helm') origins.set(r.display, templateOrigins(r.text));
+  }
+  if (origins.size === 0) return locate;
+  return (diagnostic) => {
+    const located: LocatedDiagnostic = locate(diagnostic);
+    const known = located.source !== undefined ? origins.get(located.source) : undefined;
+    if (known === undefined || located.line === undefined || located.source === undefined) return located;
+    const template = templateAt(known, located.line);
+    if (template === undefined) return located;
+    return { ...located, source: `${located.source.replace(/\)$/, '')}: ${template})` };
+  };
+}
+
+/**
+ * Drops, from the kustomizations a directory walk found, those another one it found builds on (its `resources`,
+ * `bases` or `components`): they are checked as part of the overlay, with its patches and images, not alone. A
+ * directory named on the command line is always rendered.
+ */
+export async function dropKustomizeBases(inputs: readonly Input[]): Promise<Input[]> {
+  const kustomizations = inputs.filter(
+    (i): i is Extract<Input, { kind: 'render' }> => i.kind === 'render' && i.renderer === 'kustomize',
+  );
+  if (kustomizations.length < 2) return [...inputs];
+  const realOf = async (p: string): Promise<string> => fs.realpath(p).catch(() => path.resolve(p));
+  const referenced = new Set<string>();
+  for (const k of kustomizations) {
+    for (const ref of await localReferences(k.path)) referenced.add(await realOf(ref));
+  }
+  const dropped = new Set<Input>();
+  for (const k of kustomizations) if (k.discovered && referenced.has(await realOf(k.path))) dropped.add(k);
+  return inputs.filter((i) => !dropped.has(i));
+}
+
+/** The local directories a kustomization names under `resources`, `bases` and `components`. */
+async function localReferences(dir: string): Promise<string[]> {
+  for (const name of KUSTOMIZATION_FILES) {
+    let text: string;
+    try {
+      text = await fs.readFile(path.join(dir, name), 'utf8');
+    } catch {
+      continue;
+    }
+    let doc: unknown;
+    try {
+      doc = parse(text);
+    } catch {
+      return []; // kustomize itself reports the syntax error when it renders the directory
+    }
+    if (typeof doc !== 'object' || doc === null) return [];
+    const refs: string[] = [];
+    for (const key of ['resources', 'bases', 'components']) {
+      const list = (doc as Record<string, unknown>)[key];
+      if (!Array.isArray(list)) continue;
+      for (const entry of list) {
+        // Remote bases (git URLs, http) are not in the walk; a file entry is not a kustomization.
+        if (typeof entry !== 'string' || /^[a-z][a-z0-9+.-]*:\/\/|^git@|^github\.com\//i.test(entry)) continue;
+        refs.push(path.resolve(dir, entry));
+      }
+    }
+    return refs;
+  }
+  return [];
+}

@@ -1,0 +1,329 @@
+/**
+ * `lint` and `fix` on chart and kustomization directories, rendered by the real Helm and Kustomize (Go programs
+ * that `.ci/run` builds with `go install` into $(go env GOPATH)/bin). Without them these tests fail, never skip.
+ * The charts and overlays are real (test/fixtures/realworld/charts, kustomize; SOURCES.md) beside one overlay of
+ * ours (test/fixtures/render) that changes an image tag only in its `images:`.
+ */
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { cli, columnOf, lineOf, tempTree } from './helpers';
+
+const ROOT = path.join(__dirname, '../..');
+const REALWORLD = path.join(ROOT, 'test/fixtures/realworld');
+const OVERLAY_FIXTURE = path.join(ROOT, 'test/fixtures/render/ltsc2019-overlay');
+const SMB_CHART = path.join(REALWORLD, 'charts/csi-driver-smb');
+
+/** Where `.ci/run` installs the tools: $K8S_WINDOWS_TOOLS_BIN, else $GOPATH/bin, else ~/go/bin (Go's default). */
+const TOOLS_BIN =
+  process.env.K8S_WINDOWS_TOOLS_BIN ?? path.join(process.env.GOPATH ?? path.join(homedir(), 'go'), 'bin');
+
+let home: string;
+/** The environment the CLI runs in: the tools' directory first on PATH, and a scratch HOME for Helm's caches. */
+let env: Record<string, string>;
+
+beforeAll(() => {
+  home = mkdtempSync(path.join(tmpdir(), 'k8s-windows-render-home-'));
+  env = { PATH: `${TOOLS_BIN}${path.delimiter}${process.env.PATH ?? ''}`, HOME: home };
+  const missing = ['helm', 'kustomize'].filter((tool) => {
+    const ran = spawnSync(tool, ['version'], { env, encoding: 'utf8' });
+    return ran.error !== undefined || ran.status !== 0;
+  });
+  if (missing.length > 0) {
+    throw new Error(
+      `${missing.join(' and ')} not found on PATH or in ${TOOLS_BIN}: .ci/run installs them (go install helm.sh/helm/v3/cmd/helm@v3.22.0 sigs.k8s.io/kustomize/kustomize/v5@v5.8.1), or set K8S_WINDOWS_TOOLS_BIN.`,
+    );
+  }
+});
+afterAll(() => rmSync(home, { recursive: true, force: true }));
+
+/** What a tool prints, for positions: the CLI must point into exactly this text. */
+function render(program: string, args: readonly string[]): string {
+  const ran = spawnSync(program, [...args], { env, encoding: 'utf8', cwd: ROOT });
+  if (ran.status !== 0) throw new Error(`${program} ${args.join(' ')}: ${ran.stderr}`);
+  return ran.stdout;
+}
+
+interface Finding {
+  readonly ruleId: string;
+  readonly severity: string;
+  readonly source: string;
+  readonly line: number;
+  readonly column: number;
+  readonly path: string;
+  readonly resource: { readonly kind?: string; readonly namespace?: string; readonly name?: string };
+}
+interface Report {
+  readonly summary: { readonly inputs: number; readonly objects: number; readonly errors: number };
+  readonly findings: readonly Finding[];
+  readonly inputProblems: readonly { readonly source?: string; readonly message: string }[];
+}
+
+async function lintJson(args: readonly string[], extraEnv: Record<string, string> = {}) {
+  const r = await cli(['lint', '--format', 'json', ...args], { cwd: ROOT, env: { ...env, ...extraEnv } });
+  return { code: r.code, report: JSON.parse(r.stdout) as Report, stderr: r.stderr };
+}
+
+/** Every file under `dir` with its bytes, to show a run changed none of them. */
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      const full = path.join(d, name);
+      if (statSync(full).isDirectory()) walk(full);
+      else out[path.relative(dir, full)] = readFileSync(full, 'utf8');
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+describe('a Kustomize overlay', () => {
+  const overlay = 'test/fixtures/render/ltsc2019-overlay/overlay';
+
+  test('whose images: sets an ltsc2019 tag on a pod pinned to 2022 nodes is an error at the image, in the kustomize build output', async () => {
+    const rendered = render('kustomize', ['build', overlay]);
+    const { code, report } = await lintJson([overlay]);
+    expect(code).toBe(1);
+    expect(report.inputProblems).toEqual([]);
+    const mismatch = report.findings.filter((f) => f.ruleId === 'image-build-mismatch');
+    expect(mismatch).toEqual([
+      expect.objectContaining({
+        severity: 'error',
+        source: `${overlay} (kustomize build)`,
+        path: 'spec.template.spec.containers[0].image',
+        resource: expect.objectContaining({ kind: 'Deployment', namespace: 'web', name: 'iis' }),
+        line: lineOf(rendered, 'image: mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2019'),
+        column: columnOf(rendered, 'image: mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2019'),
+      }),
+    ]);
+  });
+
+  test('the base alone is correct: the mismatch is in the overlay only, which --no-render does not see', async () => {
+    const base = await lintJson(['test/fixtures/render/ltsc2019-overlay/base']);
+    expect(base.code).toBe(0);
+    expect(base.report.findings.filter((f) => f.ruleId === 'image-build-mismatch')).toEqual([]);
+    const plain = await lintJson(['--no-render', 'test/fixtures/render/ltsc2019-overlay']);
+    expect(plain.report.findings.filter((f) => f.ruleId === 'image-build-mismatch')).toEqual([]);
+  });
+
+  test('a walk renders the overlay and leaves out the base it builds on', async () => {
+    const { code, report } = await lintJson(['test/fixtures/render/ltsc2019-overlay']);
+    expect(code).toBe(1);
+    expect(report.summary).toMatchObject({ inputs: 1, objects: 1, errors: 1 });
+    expect(new Set(report.findings.map((f) => f.source))).toEqual(new Set([`${overlay} (kustomize build)`]));
+  });
+
+  test('with only kubectl on PATH, kubectl kustomize renders it', async () => {
+    // A kubectl that does what `kubectl kustomize DIR` does (the machine's kubectl embeds kustomize): CI need not
+    // carry a kubectl build to hold the fallback to its arguments.
+    const bin = mkdtempSync(path.join(tmpdir(), 'k8s-windows-kubectl-'));
+    try {
+      const kubectl = path.join(bin, 'kubectl');
+      const kustomize = spawnSync('sh', ['-c', 'command -v kustomize'], { env, encoding: 'utf8' }).stdout.trim();
+      writeFileSync(
+        kubectl,
+        `#!/bin/sh\n[ "$1" = kustomize ] || { echo "unexpected: $*" >&2; exit 3; }\nshift\nexec "${kustomize}" build "$@"\n`,
+      );
+      chmodSync(kubectl, 0o755);
+      const { code, report } = await lintJson([overlay], { PATH: bin });
+      expect(code).toBe(1);
+      expect(report.findings.find((f) => f.ruleId === 'image-build-mismatch')?.source).toBe(
+        `${overlay} (kubectl kustomize)`,
+      );
+    } finally {
+      rmSync(bin, { recursive: true, force: true });
+    }
+  });
+
+  test('fix prints the fixed rendered manifests and rewrites nothing', async () => {
+    const before = snapshot(OVERLAY_FIXTURE);
+    const r = await cli(['fix', '--cloud', 'gke', overlay], { cwd: ROOT, env });
+    expect(r.code).toBe(1); // the image mismatch is left: fix cannot choose the tag
+    const [deployment] = parseAllDocuments(r.stdout).map((d) => d.toJS() as Record<string, unknown>);
+    expect(deployment).toMatchObject({
+      kind: 'Deployment',
+      spec: {
+        template: {
+          spec: {
+            tolerations: [{ key: 'node.kubernetes.io/os', operator: 'Equal', value: 'windows', effect: 'NoSchedule' }],
+            containers: [{ image: 'mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2019' }],
+          },
+        },
+      },
+    });
+    expect(r.stderr).toContain(`${overlay} (kustomize build)`);
+    expect(snapshot(OVERLAY_FIXTURE)).toEqual(before);
+  });
+
+  test('a kustomize error is an input problem with what kustomize said', async () => {
+    const { dir, cleanup } = tempTree({
+      'kustomization.yaml':
+        'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - missing.yaml\n',
+    });
+    try {
+      const r = await cli(['lint', '.'], { cwd: dir, env });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/^k8s-windows: \.: kustomize build failed: .*missing\.yaml/);
+    } finally {
+      cleanup();
+    }
+  });
+});
+
+test('a kustomization that inflates Helm charts says how to render it with --enable-helm (not passed unasked)', async () => {
+  const { dir, cleanup } = tempTree({
+    'k/kustomization.yaml':
+      'helmCharts:\n  - name: web\n    repo: https://charts.example.invalid\n    version: 1.0.0\n',
+  });
+  try {
+    const r = await cli(['lint', 'k'], { cwd: dir, env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^k8s-windows: k: kustomize build failed: .*must specify --enable-helm/);
+    expect(r.stderr).toContain(
+      'It inflates Helm charts (helmCharts), which kustomize does only when asked: render it yourself, kustomize build --enable-helm k | k8s-windows lint -',
+    );
+  } finally {
+    cleanup();
+  }
+});
+
+test("a kustomization with an exec KRM function (the README's fix transformer) says how to render it with plugins on", async () => {
+  const r = await cli(['lint', 'examples/kustomize'], { cwd: ROOT, env });
+  expect(r.code).toBe(2);
+  expect(r.stderr).toContain(
+    'It runs KRM functions or plugins, which kustomize does only when asked: render it yourself, kustomize build --enable-alpha-plugins --enable-exec examples/kustomize | k8s-windows lint -',
+  );
+});
+
+describe('a real Kustomize tree (kubernetes-sigs/aws-ebs-csi-driver deploy/kubernetes)', () => {
+  test('the overlays are rendered, the bases they build on are not linted alone', async () => {
+    const { code, report } = await lintJson(['test/fixtures/realworld/kustomize/aws-ebs-csi-driver']);
+    expect(report.inputProblems).toEqual([]);
+    expect(code).toBe(0);
+    // stable, stable/ecr and stable/gcr; base and ecr-public are what they build on.
+    expect(report.summary.inputs).toBe(3);
+    const stable = render('kustomize', [
+      'build',
+      'test/fixtures/realworld/kustomize/aws-ebs-csi-driver/overlays/stable',
+    ]);
+    const perOverlay = parseAllDocuments(stable).length;
+    expect(report.summary.objects).toBe(3 * perOverlay);
+    // node-windows.yaml is in base/ but not in its kustomization's resources: nothing deploys it, nothing lints it.
+    expect(report.findings.filter((f) => f.resource.name === 'ebs-csi-node-windows')).toEqual([]);
+    expect(stable).not.toContain('ebs-csi-node-windows');
+  });
+
+  test('--no-render reads every file as before, node-windows.yaml included', async () => {
+    const { report } = await lintJson(['--no-render', 'test/fixtures/realworld/kustomize/aws-ebs-csi-driver']);
+    expect(report.findings.some((f) => f.source.endsWith('base/node-windows.yaml'))).toBe(true);
+  });
+});
+
+describe('a real chart with Windows workloads (kubernetes-csi/csi-driver-smb charts/latest)', () => {
+  const chart = 'test/fixtures/realworld/charts/csi-driver-smb';
+
+  test("rendered with its values.yaml: findings name the template Helm's # Source: comment names, positions in helm template's output", async () => {
+    const rendered = render('helm', ['template', chart]);
+    const { code, report } = await lintJson([chart]);
+    expect(code).toBe(0);
+    expect(report.inputProblems).toEqual([]);
+    const windows = report.findings.filter((f) => f.resource.name === 'csi-smb-node-win');
+    expect(windows.length).toBeGreaterThan(0);
+    for (const f of windows) {
+      expect(f.source).toBe(`${chart} (helm template: csi-driver-smb/templates/csi-smb-node-windows-hostprocess.yaml)`);
+    }
+    const osUnset = windows.find((f) => f.ruleId === 'windows-os-unset');
+    // The finding points at the pod spec of the DaemonSet, in the rendered text.
+    const lines = rendered.split('\n');
+    const daemonSet = lineOf(rendered, '# Source: csi-driver-smb/templates/csi-smb-node-windows-hostprocess.yaml');
+    expect(osUnset?.line).toBeGreaterThan(daemonSet);
+    expect(lines[(osUnset?.line ?? 0) - 1].trim()).toBe('spec:');
+    // No template file is read as a manifest: nothing is reported under templates/.
+    expect(
+      report.findings.filter((f) => f.source.includes('/templates/') && !f.source.includes('helm template')),
+    ).toEqual([]);
+  });
+
+  test('--set, --values, --release-name and --namespace reach helm template', async () => {
+    const { dir, cleanup } = tempTree({ 'values.yaml': 'windows:\n  csiproxy:\n    enabled: true\n' });
+    try {
+      const { report } = await lintJson([
+        chart,
+        '--set',
+        'windows.useHostProcessContainers=false',
+        '--values',
+        path.join(dir, 'values.yaml'),
+        '--release-name',
+        'smb',
+        '--namespace',
+        'storage',
+      ]);
+      expect(report.inputProblems).toEqual([]);
+      const byName = new Map(report.findings.map((f) => [f.resource.name, f]));
+      expect(byName.get('csi-smb-node-win')).toMatchObject({
+        source: `${chart} (helm template: csi-driver-smb/templates/csi-smb-node-windows.yaml)`,
+        resource: { namespace: 'storage' },
+      });
+      expect(byName.get('csi-proxy-win')).toMatchObject({
+        source: `${chart} (helm template: csi-driver-smb/templates/csi-proxy-windows.yaml)`,
+        resource: { namespace: 'storage' },
+      });
+    } finally {
+      cleanup();
+    }
+  });
+
+  test('fix prints the fixed rendered manifests (what a post-renderer takes) and leaves the chart as it was', async () => {
+    const before = snapshot(SMB_CHART);
+    const r = await cli(['fix', chart], { cwd: ROOT, env });
+    expect(r.code).toBe(0);
+    const docs = parseAllDocuments(r.stdout).map(
+      (d) =>
+        d.toJS() as { kind: string; metadata: { name: string }; spec?: { template?: { spec?: { os?: unknown } } } },
+    );
+    const win = docs.find((d) => d.kind === 'DaemonSet' && d.metadata.name === 'csi-smb-node-win');
+    expect(win?.spec?.template?.spec?.os).toEqual({ name: 'windows' });
+    expect(r.stdout).toContain('# Source: csi-driver-smb/templates/csi-smb-node-windows-hostprocess.yaml');
+    expect(snapshot(SMB_CHART)).toEqual(before);
+    const write = await cli(['fix', '--write', chart], { cwd: ROOT, env });
+    expect(write.code).toBe(2);
+    expect(write.stderr).toContain(`${chart}: is a Helm chart: fix --write never rewrites templates`);
+    expect(snapshot(SMB_CHART)).toEqual(before);
+  });
+
+  test("Helm's .Capabilities.KubeVersion is the version the run checks against (command line, else config file)", async () => {
+    const { dir, cleanup } = tempTree({
+      'web/Chart.yaml': 'apiVersion: v2\nname: web\nversion: 0.1.0\n',
+      'web/templates/cm.yaml':
+        'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\ndata:\n  minor: "{{ .Capabilities.KubeVersion.Minor }}"\n',
+      '.k8s-windows.yaml': 'kubernetesVersion: "1.28"\n',
+    });
+    try {
+      const fromConfig = await cli(['fix', 'web'], { cwd: dir, env });
+      expect(fromConfig.stdout).toContain('minor: "28"');
+      const fromFlag = await cli(['fix', '--kubernetes-version', '1.31', 'web'], { cwd: dir, env });
+      expect(fromFlag.stdout).toContain('minor: "31"');
+    } finally {
+      cleanup();
+    }
+  });
+
+  test('a helm error is an input problem with what helm said, and the hint for missing dependencies', async () => {
+    const { dir, cleanup } = tempTree({
+      'web/Chart.yaml':
+        'apiVersion: v2\nname: web\nversion: 0.1.0\ndependencies:\n  - name: redis\n    version: 1.0.0\n    repository: https://charts.example.invalid\n',
+      'web/templates/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\n',
+    });
+    try {
+      const r = await cli(['lint', 'web'], { cwd: dir, env });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/^k8s-windows: web: helm template failed: .*missing in charts\/ directory/);
+      expect(r.stderr).toContain("Fetch the chart's dependencies first: helm dependency build web");
+    } finally {
+      cleanup();
+    }
+  });
+});
