@@ -47,10 +47,5 @@ test("no README snippet imports k8s-windows/cdk8s (cdk8s-plus-28's entry): a cdk
 test('the changelog keeps an Unreleased section on top', () => {
   const changelog = read('CHANGELOG.md');
   expect(changelog.startsWith('# Changelog\n')).toBe(true);
-  expect(
-    /^## /m
-      .exec(changelog)
-      ?.input.slice(/^## /m.exec(changelog)?.index ?? 0)
-      .split('\n')[0],
-  ).toBe('## [Unreleased]');
+  expect(changelog.split('\n').find((l) => l.startsWith('## '))).toBe('## [Unreleased]');
 });
