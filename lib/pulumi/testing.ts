@@ -3,7 +3,9 @@
  * network) and get back what it would register. Errors fail the run the way `pulumi up` fails: including those
  * raised once an Output resolves (a component checks Output-valued inputs inside `apply`), which under bare
  * `pulumi.runtime.setMocks` only reject a registration nobody awaits, so the test passes while the resource was
- * never registered.
+ * never registered. The mocked providers answer as the real ones do (`testing-mocks.ts`: auto-names, ARNs, a
+ * cluster's security group, a node group's Auto Scaling group...), the project name comes from `Pulumi.yaml`, and
+ * the resources go to `runPolicies` from `k8s-windows/pulumi/policy` as they are.
  *
  * ```ts
  * import { runProgram } from 'k8s-windows/pulumi/testing';
@@ -114,7 +116,10 @@ export interface ProgramRun {
 export interface ProgramFailure {
   /** The error as raised (Pulumi prefixes its message with each property it passed through). */
   readonly error: unknown;
-  /** The message without Pulumi's `error serializing property "x": ` prefixes, with each bad property of an `InputPropertiesError` one per line. */
+  /**
+   * The message without Pulumi's `error serializing property "x": ` prefixes, with each bad property of an
+   * `InputPropertiesError` one per line.
+   */
   readonly message: string;
   /** The input property the error surfaced in (the component arg is in `message`). */
   readonly property?: string;
@@ -158,7 +163,10 @@ function unprefixed(message: string): { message: string; property?: string } {
   return { message: rest, ...(property !== undefined ? { property } : {}) };
 }
 
-/** One error as `pulumi up` prints it: the message (without Pulumi's serialization prefixes), then each bad property with its reason. */
+/**
+ * One error as `pulumi up` prints it: the message (without Pulumi's serialization prefixes), then each bad property
+ * with its reason.
+ */
 export function describeError(error: unknown): string {
   const { message } = unprefixed(error instanceof Error ? error.message : String(error));
   if (!pulumi.InputPropertiesError.isInstance(error)) return message;
