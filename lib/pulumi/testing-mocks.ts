@@ -84,8 +84,10 @@ function uuid(seed: string): string {
 }
 
 /**
- * The property a type's provider fills with an auto-name when the program leaves it out, and the suffix it adds
- * (Pulumi's default: a dash and 7 random hex digits; Azure Native: 8 digits, no dash; Kubernetes: `metadata.name`).
+ * The property a type's provider fills with an auto-name when the program leaves it out, where it is not `name`.
+ * The suffix: a dash and 7 hex digits, as the bridged providers (AWS, Google Cloud) add by default; 8 digits and no
+ * dash for Azure Native (many Azure names allow no dashes); a dash and 8 characters on `metadata.name` for
+ * Kubernetes objects. The exact alphabets of the real suffixes are not reproduced, only their shape.
  */
 const AUTO_NAMED: Readonly<Record<string, string>> = {
   'aws:eks/nodeGroup:NodeGroup': 'nodeGroupName',
