@@ -37,6 +37,7 @@ const E2E = [
   '<rootDir>/test/pulumi/isolation.test.ts',
   '<rootDir>/test/pulumi/plan.test.ts',
   '<rootDir>/test/pulumi/refused-outputs.test.ts',
+  '<rootDir>/test/pulumi/testing-exit.test.ts',
 ];
 
 module.exports = {

@@ -5,7 +5,10 @@
 import { kubernetesTypeOf } from 'k8s-windows/pulumi/policy';
 import type { PolicyViolation } from 'k8s-windows/pulumi/policy';
 import { locatePodSpec } from 'k8s-windows';
-import type { CapturedResource } from './plan-mocks';
+import type { MockedResource } from 'k8s-windows/pulumi/testing';
+
+/** One resource the program declared, as the mocked engine saw it. */
+export type CapturedResource = Pick<MockedResource, 'type' | 'name' | 'urn' | 'custom' | 'inputs'>;
 
 type Json = Record<string, unknown>;
 

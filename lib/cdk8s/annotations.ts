@@ -3,10 +3,13 @@
  * `Annotations` API of its own (aws-cdk's lives in aws-cdk-lib), so this one follows aws-cdk's shape: the warning is
  * stored as construct metadata (readable with `WindowsAnnotations.warningsOf`) and printed once as a Node.js
  * process warning, which `cdk8s synth` shows on stderr and `--no-warnings` silences. Under `cdk8s synth` with this
- * library's validation plugin configured, warnings the plugin also finds in the manifests are not printed: the
- * plugin's report lists each once, with its file and line.
+ * library's validation plugin configured, manifest-rule warnings are not printed: they are handed to the plugin
+ * (`CONSTRUCT_WARNINGS_FILE` in the synth's output directory), whose report lists each once, from the manifest with
+ * its file and line when the manifest shows it, else as the construct said it (a `privileged: false` the construct
+ * left out of the manifest).
  */
-import { readFileSync } from 'fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'fs';
+import { join } from 'path';
 import type { IConstruct } from 'constructs';
 import type * as Yaml from 'yaml';
 import { RULES } from '../core/validate/rules';
@@ -59,6 +62,43 @@ function validationPluginWillReport(): boolean {
 /** @internal For tests: forget what was learnt about the validation plugin. */
 export function resetValidationPluginDetection(): void {
   pluginWillReport = undefined;
+  handedOver.clear();
+}
+
+/**
+ * The file, in the directory `cdk8s synth` writes manifests to, where the constructs leave the warnings they did not
+ * print for the validation plugin to report (the plugin reads it, then removes it). Beside cdk8s's own
+ * `construct-metadata.json`, which maps each manifest object to its construct.
+ */
+export const CONSTRUCT_WARNINGS_FILE = 'k8s-windows-construct-warnings.json';
+
+/** The content of `CONSTRUCT_WARNINGS_FILE`. */
+export interface ConstructWarningsFile {
+  readonly version: 1;
+  readonly warnings: readonly WindowsConstructWarning[];
+}
+
+/** The warnings handed to the plugin so far, by output directory (the file is rewritten whole on each). */
+const handedOver = new Map<string, WindowsConstructWarning[]>();
+
+/** Hands a warning the constructs did not print to the validation plugin, through the synth's output directory. */
+function handOver(warning: WindowsConstructWarning): void {
+  // cdk8s-cli runs the app with CDK8S_OUTDIR set (a temporary directory under --stdout), and empties it first.
+  const outdir = process.env.CDK8S_OUTDIR ?? 'dist';
+  const list = handedOver.get(outdir) ?? [];
+  list.push(warning);
+  handedOver.set(outdir, list);
+  const file: ConstructWarningsFile = { version: 1, warnings: list };
+  try {
+    mkdirSync(outdir, { recursive: true });
+    writeFileSync(join(outdir, CONSTRUCT_WARNINGS_FILE), `${JSON.stringify(file, null, 2)}\n`);
+  } catch {
+    // The directory cannot be written: print the warning rather than lose it.
+    process.emitWarning(`${warning.constructPath}: ${warning.message}`, {
+      type: WINDOWS_WARNING_TYPE,
+      code: warning.ruleId,
+    });
+  }
 }
 
 export class WindowsAnnotations {
@@ -106,4 +146,6 @@ export function recordWarning(scope: IConstruct, ruleId: string, message: string
   if (seen) return;
   node.addMetadata(WINDOWS_WARNING_METADATA, { ruleId, message: text }, { stackTrace: false });
   if (print) process.emitWarning(`${node.path}: ${text}`, { type: WINDOWS_WARNING_TYPE, code: ruleId });
+  // Not printed: the validation plugin reports it (from the manifest when it shows there, else from this hand-over).
+  else handOver({ ruleId, message: text, constructPath: node.path });
 }

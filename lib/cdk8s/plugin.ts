@@ -18,7 +18,8 @@
  *
  * @see https://cdk8s.io/docs/latest/cli/synth/#validation-plugins
  */
-import { readFileSync } from 'fs';
+import { existsSync, readFileSync, rmSync } from 'fs';
+import { dirname, join } from 'path';
 import { WindowsValidationError } from '../core/errors';
 import {
   RULES_BY_ID,
@@ -37,6 +38,8 @@ import { isWindowsImage } from '../core/images';
 import { releaseForBuild, type WindowsRelease } from '../core/releases';
 import { locatePodSpec } from '../core/workloads';
 import { constructFix } from './construct-fixes';
+// Types and a constant only: annotations.ts loads nothing at runtime the plugin does not already load.
+import { CONSTRUCT_WARNINGS_FILE, type ConstructWarningsFile, type WindowsConstructWarning } from './annotations';
 
 // ---------------------------------------------------------------------------------------------------------------
 // The parts of cdk8s-cli's plugin contract (cdk8s-cli/lib/plugins/validation.d.ts) this plugin uses.
@@ -293,6 +296,7 @@ export class WindowsValidation {
 
   public async validate(context: ValidationContext): Promise<void> {
     const objects: unknown[] = [];
+    const sources: string[] = []; // the manifest file of each object
     let failed = false;
     for (const manifest of context.manifests) {
       const { objects: loaded, errors } = loadManifestsWithErrors(readFileSync(manifest, 'utf8'), manifest);
@@ -305,7 +309,10 @@ export class WindowsValidation {
           violatingResources: [{ resourceName: '', locations: [`line ${e.line}`], manifestPath: manifest }],
         });
       }
-      for (const obj of loaded) objects.push(obj);
+      for (const obj of loaded) {
+        objects.push(obj);
+        sources.push(manifest);
+      }
     }
 
     // The resolver (and its HTTP, cache and credential-helper code) loads only when asked for.
@@ -330,6 +337,20 @@ export class WindowsValidation {
       counts[d.severity] += 1;
       if (RANK[d.severity] >= RANK[this.failOn]) failed = true;
       context.report.addViolation(this.toViolation(d, objects, authors));
+    }
+    // What the constructs warned about and the manifests cannot show (a `privileged: false` left out of them):
+    // handed over by the constructs, reported here unless a manifest finding of that rule on that object already is.
+    const found = new Set(diagnostics.map((d) => `${d.location?.object ?? -1}\u0000${d.ruleId}`));
+    for (const w of constructWarnings(context.manifests)) {
+      const at = objectOfConstruct(w, objects);
+      if (at !== undefined && found.has(`${at.index}\u0000${w.ruleId}`)) continue;
+      counts.warning += 1;
+      if (RANK.warning >= RANK[this.failOn]) failed = true;
+      context.report.addViolation(
+        at === undefined
+          ? constructWarningViolation(w, undefined, '')
+          : constructWarningViolation(w, objects[at.index], sources[at.index]),
+      );
     }
     let entry: string | undefined;
     for (const [at, found] of plain) {
@@ -384,6 +405,94 @@ export class WindowsValidation {
       violatingResources: [{ resourceName: name, locations: [location], manifestPath: r.source ?? '' }],
     };
   }
+}
+
+/** A construct warning, with the construct paths of the manifest objects from cdk8s's `construct-metadata.json`. */
+interface HandedOverWarning extends WindowsConstructWarning {
+  /** metadata.name → construct path, for the objects of the warning's output directory. */
+  readonly objectPaths: ReadonlyMap<string, string>;
+}
+
+/**
+ * The warnings the constructs handed over in the output directories of `manifests` (then removed, so the output
+ * directory holds only what cdk8s writes), each with the construct paths cdk8s recorded for that directory.
+ */
+function constructWarnings(manifests: readonly string[]): HandedOverWarning[] {
+  const out: HandedOverWarning[] = [];
+  for (const dir of new Set(manifests.map((m) => dirname(m)))) {
+    const file = join(dir, CONSTRUCT_WARNINGS_FILE);
+    if (!existsSync(file)) continue;
+    let handed: Partial<ConstructWarningsFile> = {};
+    try {
+      handed = JSON.parse(readFileSync(file, 'utf8')) as Partial<ConstructWarningsFile>;
+      rmSync(file, { force: true });
+    } catch {
+      continue; // unreadable: the constructs' warnings were printed by no one; nothing better to do here
+    }
+    const objectPaths = new Map<string, string>();
+    try {
+      const metadata = JSON.parse(readFileSync(join(dir, 'construct-metadata.json'), 'utf8')) as {
+        resources?: Record<string, { path?: unknown }>;
+      };
+      for (const [name, r] of Object.entries(metadata.resources ?? {})) {
+        if (typeof r.path === 'string') objectPaths.set(name, r.path);
+      }
+    } catch {
+      // No construct metadata: the warning is reported by its construct path alone.
+    }
+    for (const w of Array.isArray(handed.warnings) ? handed.warnings : []) {
+      if (typeof w?.ruleId === 'string' && typeof w.message === 'string' && typeof w.constructPath === 'string') {
+        out.push({ ruleId: w.ruleId, message: w.message, constructPath: w.constructPath, objectPaths });
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * The manifest object the warning's construct wrote: the first object (by metadata.name, via cdk8s's construct
+ * paths) at the construct's path or below it, preferring one that holds a pod spec (a workload's ApiObject).
+ */
+function objectOfConstruct(w: HandedOverWarning, objects: readonly unknown[]): { index: number } | undefined {
+  const under = (path: string): boolean => path === w.constructPath || path.startsWith(`${w.constructPath}/`);
+  const candidates: number[] = [];
+  objects.forEach((obj, index) => {
+    const name = isRecord(obj) && isRecord(obj.metadata) ? obj.metadata.name : undefined;
+    const path = typeof name === 'string' ? w.objectPaths.get(name) : undefined;
+    if (path !== undefined && under(path)) candidates.push(index);
+  });
+  const index = candidates.find((i) => locatePodSpec(objects[i]) !== undefined) ?? candidates[0];
+  return index === undefined ? undefined : { index };
+}
+
+/** A construct's warning as a report violation: its rule, its words (fix included), and the object it is about. */
+function constructWarningViolation(
+  w: WindowsConstructWarning,
+  obj: unknown,
+  manifestPath: string,
+): ValidationViolation {
+  // `[rule-id] path: message Fix: fix`, as WindowsAnnotations wrote it.
+  const text = w.message.replace(/^\[[^\]]*\] /, '');
+  const at = text.indexOf(' Fix: ');
+  const message = at < 0 ? text : text.slice(0, at);
+  const fix = at < 0 ? '' : text.slice(at + ' Fix: '.length);
+  const meta = isRecord(obj) && isRecord(obj.metadata) ? obj.metadata : {};
+  const name = typeof meta.name === 'string' ? meta.name : '';
+  const kind = isRecord(obj) && typeof obj.kind === 'string' ? obj.kind : undefined;
+  const subject = kind !== undefined ? `${kind} ${name}` : w.constructPath;
+  const docs = RULES_BY_ID.get(w.ruleId)?.docs;
+  return {
+    ruleName: `${w.ruleId} [warning]`,
+    recommendation: `${subject}: ${message}`,
+    fix: [fix, docs ? `See ${docs}` : undefined].filter(Boolean).join(' '),
+    violatingResources: [
+      {
+        resourceName: name,
+        locations: [`construct ${w.constructPath} (not in the manifest)`],
+        manifestPath,
+      },
+    ],
+  };
 }
 
 /** The release a pod is pinned to by its build label, which the constructs write for a pinned release. */

@@ -1,7 +1,7 @@
 /**
  * The policy pack on an EKS program whose Windows node group inherits the cluster's Kubernetes version (no
  * `version` of its own): a Windows Server 2025 AMI on a 1.32 cluster is refused (EKS runs 2025 from 1.35).
- * The program runs under mocks with `runProgram`; the policies see each resource's state, as in `npm run plan`.
+ * The program runs under mocks with `runProgram`; the policies see each resource's props (its state), as in `npm run plan`.
  */
 import * as awsEks from '@pulumi/aws/eks';
 import { runPolicies } from 'k8s-windows/pulumi/policy';
@@ -26,12 +26,11 @@ async function violationsOf(clusterVersion: string, nodeGroup: Partial<awsEks.No
         ...nodeGroup,
       });
     },
-    // The provider names the cluster (auto-naming), and the node group's clusterName is that name.
+    // The provider names the cluster (auto-naming; fixed here to read the message), and the node group's
+    // clusterName is that name.
     { computed: (type, name) => (type === 'aws:eks/cluster:Cluster' ? { name: `${name}-0a1b2c` } : {}) },
   );
-  const violations = await runPolicies(
-    run.resources.map((r) => ({ type: r.type, name: r.name, urn: r.urn, props: r.state })),
-  );
+  const violations = await runPolicies(run.resources);
   return violations.filter((v) => v.message.includes('eks-windows-kubernetes-version'));
 }
 
@@ -40,7 +39,7 @@ test('a 2025 AMI on a node group that inherits a 1.32 cluster version is refused
     {
       policy: 'windows-clusters',
       enforcementLevel: 'mandatory',
-      urn: 'urn:pulumi:stack::project::aws:eks/nodeGroup:NodeGroup::windows',
+      urn: 'urn:pulumi:stack::k8s-windows-examples::aws:eks/nodeGroup:NodeGroup::windows',
       message:
         "[eks-windows-kubernetes-version] amiType 'WINDOWS_CORE_2025_x86_64' runs Windows Server 2025, and the node group sets no version, so it runs the version of cluster 'prod-0a1b2c': EKS runs Windows Server 2025 nodes on Kubernetes 1.35 or newer; '1.32' is older (https://docs.aws.amazon.com/eks/latest/userguide/eks-ami-versions-windows.html). Fix: Set the cluster's version to 1.35 or newer, or set amiType 'WINDOWS_CORE_2019_x86_64' or 'WINDOWS_CORE_2022_x86_64'.",
     },

@@ -52,7 +52,8 @@ describe('runProgram', () => {
     const deployment = one(run.resources, 'kubernetes:apps/v1:Deployment');
     expect(deployment.spec.replicas).toBe(2);
     expect(deployment.spec.template.spec.containers[0].image).toBe(IIS_2022);
-    expect(run.resources[1].urn).toBe('urn:pulumi:stack::project::kubernetes:apps/v1:Deployment::iis');
+    // The project is the repository's Pulumi.yaml (found from the working directory up).
+    expect(run.resources[1].urn).toBe('urn:pulumi:stack::k8s-windows-examples::kubernetes:apps/v1:Deployment::iis');
     expect(run.outputs).toEqual({ labels: { 'app.kubernetes.io/name': 'iis' }, secret: 's3cret' });
     expect(run.warnings).toEqual([]);
   });
@@ -70,10 +71,13 @@ describe('runProgram', () => {
     expect((error.errors[0] as pulumi.InputPropertiesError).errors).toEqual([
       { propertyPath: 'podSpec.containers[0].image', reason: expect.stringContaining('built for Windows Server 2019') },
     ]);
+    expect(error.failures.map((f) => [f.property, f.resources])).toEqual([
+      ['spec', [{ type: 'kubernetes:apps/v1:Deployment', name: 'iis' }]],
+    ]);
     expect(error.message).toBe(
       [
         'The program failed with 1 error:',
-        `- error serializing property "spec": WindowsDeployment 'iis': 1 invalid property`,
+        `- kubernetes:apps/v1:Deployment 'iis', input spec: WindowsDeployment 'iis': 1 invalid property`,
         `    podSpec.containers[0].image: ${(error.errors[0] as pulumi.InputPropertiesError).errors[0].reason}`,
       ].join('\n'),
     );
