@@ -224,6 +224,7 @@ function problemLine(p: InputProblem): string {
  * U+FFFE and U+FFFF): shown as `\uXXXX` so a name or message holding one still yields a well-formed document.
  */
 const NOT_XML =
+  // eslint-disable-next-line no-control-regex -- matching the control characters is the point
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 function clean(value: string): string {
