@@ -26,6 +26,7 @@ const E2E = [
   '<rootDir>/test/cdk8s/example.test.ts',
   '<rootDir>/test/cli/commands.test.ts',
   '<rootDir>/test/cli/fix.test.ts',
+  '<rootDir>/test/cli/pre-commit.e2e.test.ts',
   '<rootDir>/test/cli/resolve-images.test.ts',
   '<rootDir>/test/core/registry/auth.test.ts',
   '<rootDir>/test/core/registry/resolver.test.ts',
