@@ -24,6 +24,7 @@ const shared = {
 /** The test files that start child processes. */
 const E2E = [
   '<rootDir>/test/cdk8s/example.test.ts',
+  '<rootDir>/test/cli/action.e2e.test.ts',
   '<rootDir>/test/cli/commands.test.ts',
   '<rootDir>/test/cli/fix.test.ts',
   '<rootDir>/test/cli/pre-commit.e2e.test.ts',
