@@ -78,7 +78,8 @@ export function formatGithub(findings: readonly LocatedDiagnostic[], options: Gi
     if (d.suppression?.honoured === true) continue;
     const r = d.resource;
     const object = `${r.kind ?? '(no kind)'} ${r.namespace !== undefined ? `${r.namespace}/` : ''}${r.name ?? '(no name)'}`;
-    const field = d.path !== '' ? ` (${d.path})` : '';
+    // The field, unless the message names it already (most do).
+    const field = d.path !== '' && !d.message.includes(d.path) ? ` (${d.path})` : '';
     lines.push(
       workflowCommand(
         githubCommand(d.severity),
