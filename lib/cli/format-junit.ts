@@ -10,6 +10,7 @@
  * finding of an object is listed in that one failure's text (its message names the first and the count); test cases
  * have no output of their own, so findings below the threshold and suppressed ones go to the suite's system-out.
  */
+import { hostname as osHostname } from 'node:os';
 import { resourceRef } from '../core/validate/report';
 import type { Diagnostic, ResourceRef, Severity } from '../core/validate/types';
 import { STDIN_SOURCE, type InputProblem } from './files';
@@ -38,7 +39,7 @@ export interface JunitFormatOptions {
   readonly tool: PackageInfo;
   /** When the run started; written without a time zone, as the Ant schema wants it (UTC). */
   readonly timestamp: Date;
-  /** @default 'localhost' */
+  /** Where the run was, as Ant writes it. @default - the machine's host name, else 'localhost' */
   readonly hostname?: string;
 }
 
@@ -110,7 +111,7 @@ export function formatJunit(findings: readonly LocatedDiagnostic[], options: Jun
   }
 
   const timestamp = options.timestamp.toISOString().slice(0, 19);
-  const hostname = options.hostname ?? 'localhost';
+  const hostname = options.hostname ?? (osHostname().trim() || 'localhost');
   const out = ['<?xml version="1.0" encoding="UTF-8"?>', '<testsuites>'];
   [...suites.values()].forEach((suite, id) => {
     const classname = classnameOf(suite.source);
