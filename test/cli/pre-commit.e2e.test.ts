@@ -112,6 +112,33 @@ function preCommit(dir: string): { status: number | null; output: string } {
 }
 
 describe('pre-commit hooks (.pre-commit-hooks.yaml) under the pre-commit tool', () => {
+  test("the hook definitions pass pre-commit's own manifest check", () => {
+    const r = spawnSync('pre-commit', ['validate-manifest', path.join(ROOT, '.pre-commit-hooks.yaml')], {
+      env: { ...gitEnv, HOME: work, PRE_COMMIT_HOME: path.join(work, 'cache') },
+      encoding: 'utf8',
+    });
+    expect(`${r.stdout}${r.stderr}`).toBe('');
+    expect(r.status).toBe(0);
+  });
+
+  test("the README's .pre-commit-config.yaml passes pre-commit's config check and names these hooks", () => {
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const block = /```yaml\n(# \.pre-commit-config\.yaml\n[\s\S]*?)```/.exec(readme)?.[1];
+    expect(block).toBeDefined();
+    const file = path.join(work, 'readme-pre-commit-config.yaml');
+    writeFileSync(file, block!);
+    const r = spawnSync('pre-commit', ['validate-config', file], {
+      env: { ...gitEnv, HOME: work, PRE_COMMIT_HOME: path.join(work, 'cache') },
+      encoding: 'utf8',
+    });
+    expect(`${r.stdout}${r.stderr}`).toBe('');
+    expect(r.status).toBe(0);
+    const ids = [...readFileSync(path.join(ROOT, '.pre-commit-hooks.yaml'), 'utf8').matchAll(/^- id: (\S+)$/gm)].map(
+      (m) => m[1],
+    );
+    expect([...block!.matchAll(/- id: (\S+)/g)].map((m) => m[1])).toEqual(ids);
+  });
+
   test('k8s-windows-lint fails on a manifest with an error, naming it', () => {
     const r = preCommit(scratch('lint-bad', BAD, ['k8s-windows-lint']));
     expect(r.status).toBe(1);

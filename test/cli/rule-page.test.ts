@@ -16,8 +16,10 @@ describe('k8s-windows rules <id>', () => {
     expect(r.stdout).toContain('### Reported: A HostProcess exporter');
   });
 
-  test('every rule has its page', () => {
+  test('every rule has its page, and the package ships them', () => {
     expect(rulePagesDir()).toBe(PAGES);
+    const pkg = JSON.parse(readFileSync(path.join(__dirname, '../../package.json'), 'utf8')) as { files: string[] };
+    expect(pkg.files).toContain('docs/rules/');
     for (const rule of RULES) expect(formatRulePage(rule)).toMatch(new RegExp(`^# \`${rule.id}\`\n[^]*## Examples\n`));
   });
 
