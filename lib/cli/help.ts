@@ -82,9 +82,10 @@ a merge key is edited: such a fix is reported as not made, with why, for every o
 Everything else is reported as lint reports it ('k8s-windows rules --format json' shows which rules
 are fixable and how).
 
-Where things go: the fixed manifests on standard output (none with --write, --diff or --dry-run);
-the report (changes, fixes not made, findings left) on standard error while standard output carries
-manifests, else on standard output, or in --report-file.
+Where things go: the fixed manifests on standard output (none with --write, --diff, --dry-run or
+--check); the report (changes, fixes not made, findings left; with --check the files that would
+change) on standard error while standard output carries manifests or a diff, else on standard
+output, or in --report-file.
 
 Options:
   -w, --write                      rewrite the files in place (not with '-')
