@@ -18,7 +18,7 @@ import { isRecord } from '../core/validate/util';
 import type { FixCommand } from './args';
 import { STDIN_SOURCE, type InputProblem } from './files';
 import { formatSarif } from './format-sarif';
-import { checkedObjects, formatJunit } from './format-junit';
+import { checkedObjects, formatJunit, junitFailOn } from './format-junit';
 import { formatGithub } from './format-github';
 import { checkSummary, changesAsFindings, wouldChange } from './fix-check';
 import type { LocatedDiagnostic } from './locate';
@@ -127,7 +127,7 @@ export async function runFix(command: FixCommand, io: CliIO): Promise<number> {
     inputs: read.length,
     cwd,
     started,
-    failOn: settings.failOn ?? 'error',
+    failOn: junitFailOn(result.diagnostics, settings),
     changed,
     env: io.env ?? process.env,
     // The objects checked, as the fixed texts hold them (what the findings left are about).

@@ -165,6 +165,20 @@ export function formatJunit(findings: readonly LocatedDiagnostic[], options: Jun
   return `${out.join('\n')}\n`;
 }
 
+/**
+ * The severity at which findings are failures: `--fail-on`, or `warning` when more warnings are left than
+ * `--max-warnings` allows, so a run that fails on its warnings shows them as failures rather than a green report.
+ */
+export function junitFailOn(
+  diagnostics: readonly Diagnostic[],
+  settings: { readonly failOn?: Severity; readonly maxWarnings?: number },
+): Severity {
+  const failOn = settings.failOn ?? 'error';
+  if (failOn !== 'error' || settings.maxWarnings === undefined) return failOn;
+  const warnings = diagnostics.filter((d) => d.severity === 'warning' && d.suppression?.honoured !== true).length;
+  return warnings > settings.maxWarnings ? 'warning' : failOn;
+}
+
 /** The checked objects of loaded inputs, for `objects`. */
 export function checkedObjects(
   loaded: readonly { readonly object: unknown; readonly source: string }[],

@@ -11,7 +11,7 @@ import { runFix } from './fix';
 import { collectInputs, describeFsError, STDIN_SOURCE, type Input, type InputProblem } from './files';
 import { formatRulesJson, formatRulesMarkdown, formatRulesText } from './format-rules';
 import { formatSarif } from './format-sarif';
-import { checkedObjects, formatJunit } from './format-junit';
+import { checkedObjects, formatJunit, junitFailOn } from './format-junit';
 import { formatGithub } from './format-github';
 import { formatRulePage } from './rule-page';
 import { formatText } from './format-text';
@@ -192,7 +192,7 @@ async function runLint(command: LintCommand, io: CliIO): Promise<number> {
         formatJunit([...shown, ...(command.quiet ? [] : suppressed)].map(locate), {
           objects: checkedObjects(loaded),
           problems,
-          failOn: settings.failOn ?? 'error',
+          failOn: junitFailOn(reported, settings),
           tool: packageInfo(),
           timestamp: started,
         }),

@@ -75,6 +75,35 @@ describe('k8s-windows lint --format junit', () => {
     expect(elements(r.stdout, 'property')).toContainEqual({ name: 'failOn', value: 'warning' });
   });
 
+  test('more warnings than --max-warnings: the warnings are failures, as they fail the run', async () => {
+    const r = await cli([
+      'lint',
+      '--format',
+      'junit',
+      '--max-warnings',
+      '0',
+      '--disable',
+      'windows-forbidden-field',
+      WEB,
+    ]);
+    expect(r.code).toBe(1);
+    expect(await schemaErrors(r.stdout)).toEqual([]);
+    expect(elements(r.stdout, 'failure').map((f) => f.type)).toEqual(['windows-service-external-traffic-local']);
+    expect(elements(r.stdout, 'property')).toContainEqual({ name: 'failOn', value: 'warning' });
+    const within = await cli([
+      'lint',
+      '--format',
+      'junit',
+      '--max-warnings',
+      '1',
+      '--disable',
+      'windows-forbidden-field',
+      WEB,
+    ]);
+    expect(within.code).toBe(0);
+    expect(elements(within.stdout, 'failure')).toEqual([]);
+  });
+
   test('several failing findings on one object: one failure (the schema allows one) naming the first and the count', async () => {
     const { dir, cleanup } = tempTree({
       'pod.yaml': [
