@@ -1,7 +1,7 @@
 /**
  * GitHub Actions workflow commands (`--format github`): one `::error|warning|notice file=…,line=…,col=…,title=…::…`
  * line per finding, which the runner turns into an annotation on the file and line in the pull request.
- * Escaping follows @actions/core (actions/toolkit `packages/core/src/command.ts`, checked 2026-11-27): in the message
+ * Escaping follows @actions/core (actions/toolkit `packages/core/src/command.ts` @ ed3ea3b5, checked 2026-11-27): in the message
  * `%`, CR and LF; in property values also `:` and `,`, which separate properties.
  * @see https://docs.github.com/en/actions/reference/workflow-commands-for-github-actions
  */
