@@ -24,8 +24,10 @@ const shared = {
 /** The test files that start child processes. */
 const E2E = [
   '<rootDir>/test/cdk8s/example.test.ts',
+  '<rootDir>/test/cli/action.e2e.test.ts',
   '<rootDir>/test/cli/commands.test.ts',
   '<rootDir>/test/cli/fix.test.ts',
+  '<rootDir>/test/cli/pre-commit.e2e.test.ts',
   '<rootDir>/test/cli/render-tools.test.ts',
   '<rootDir>/test/cli/resolve-images.test.ts',
   '<rootDir>/test/cli/resolve-images-safety.test.ts',

@@ -1,6 +1,7 @@
 /** A rule's page (docs/rules/<id>.md, `npm run docs`): its catalogue entry, cases, fix and examples. */
 import type { RuleModule } from '../lib/core/rules';
 import type { RuleExamples } from './rule-examples';
+import { rulePageHead } from '../lib/cli/rule-page';
 
 const yaml = (text: string): string => `\`\`\`yaml\n${text.endsWith('\n') ? text : `${text}\n`}\`\`\``;
 
@@ -11,28 +12,7 @@ function optionsLine(options: object | undefined): string[] {
 
 export function formatRulePage(rule: RuleModule, examples: RuleExamples, sourcePath: string): string {
   const m = rule.meta;
-  const out: string[] = [
-    `# \`${m.id}\``,
-    '',
-    `**${m.defaultSeverity}** · family \`${m.family}\` · [upstream documentation](${m.docs})${m.fixable !== undefined ? ' · fixable' : ''}`,
-    '',
-    m.summary,
-    '',
-    '## Why it matters',
-    '',
-    m.rationale,
-    '',
-    `## Why ${m.defaultSeverity}`,
-    '',
-    m.severityReason,
-    '',
-  ];
-  if (m.cases !== undefined && m.cases.length > 0) {
-    out.push('## Cases at another severity', '', '| case | severity | when |', '| --- | --- | --- |');
-    for (const c of m.cases) out.push(`| \`${c.name}\` | ${c.severity} | ${c.when.replace(/\|/g, '\\|')} |`);
-    out.push('');
-  }
-  if (m.fixable !== undefined) out.push('## `k8s-windows fix`', '', m.fixable, '');
+  const out = rulePageHead(m);
   out.push('## Examples', '');
   for (const e of examples.failing) {
     out.push(`### Reported: ${e.title}`, '', ...optionsLine(e.options), yaml(e.manifests), '');

@@ -20,7 +20,7 @@ import {
 import type { RenderSettings } from './render';
 
 /** Output formats of `lint`. */
-export const LINT_FORMATS = ['text', 'json', 'sarif'] as const;
+export const LINT_FORMATS = ['text', 'json', 'sarif', 'junit', 'github'] as const;
 export type LintFormat = (typeof LINT_FORMATS)[number];
 
 /** Output formats of `rules`. */
@@ -31,7 +31,7 @@ export type RulesFormat = (typeof RULES_FORMATS)[number];
 export const STDIN_ARG = '-';
 
 /** Formats of the report of `fix` (its changes, the fixes not made and the findings left). */
-export const FIX_REPORTS = ['text', 'json', 'sarif'] as const;
+export const FIX_REPORTS = ['text', 'json', 'sarif', 'junit', 'github'] as const;
 export type FixReport = (typeof FIX_REPORTS)[number];
 
 /** What fails a run (`--fail-on`): findings at this severity or above. */
@@ -101,6 +101,12 @@ export interface FixCommand extends RunPolicy {
   readonly diff: boolean;
   /** Report what would change; print and write no manifests. */
   readonly dryRun: boolean;
+  /**
+   * `--check`: write and print no manifests; list the files a fix would change and exit 1 when there is one
+   * (prettier's, ruff's and black's convention).
+   * @default false
+   */
+  readonly check: boolean;
   /** The report's format (`--format`, or its older name `--report`). */
   readonly report: FixReport;
   /** Write the report to this file instead of the terminal. */
@@ -127,6 +133,8 @@ export interface FixCommand extends RunPolicy {
 export interface RulesCommand {
   readonly kind: 'rules';
   readonly format: RulesFormat;
+  /** `rules <id>`: that rule's page instead of the catalogue. @default - the whole catalogue */
+  readonly id?: string;
 }
 
 export interface HelpCommand {
@@ -209,6 +217,7 @@ const FIX_OPTIONS = {
   write: { type: 'boolean', short: 'w' },
   diff: { type: 'boolean' },
   'dry-run': { type: 'boolean' },
+  check: { type: 'boolean' },
   format: { type: 'string', short: 'f' },
   report: { type: 'string' },
   'report-file': { type: 'string' },
@@ -258,7 +267,7 @@ export function parseCommand(argv: readonly string[], ruleIds: readonly string[]
     case 'fix':
       return parseFix(rest, ruleIds);
     case 'rules':
-      return parseRules(rest);
+      return parseRules(rest, ruleIds);
     default:
       throw new UsageError([unknownCommand(first)]);
   }
@@ -481,6 +490,7 @@ function parseFix(argv: readonly string[], ruleIds: readonly string[]): FixComma
   const policy = parsePolicy(values, problems);
   const diff = values.diff === true;
   const dryRun = values['dry-run'] === true;
+  const check = values.check === true;
   const reportFile = values['report-file'];
   if (reportFile !== undefined && reportFile.trim() === '') problems.push('--report-file needs a file name.');
   const rules = parseRuleSettings(order, ruleIds, problems);
@@ -515,6 +525,13 @@ function parseFix(argv: readonly string[], ruleIds: readonly string[]): FixComma
   if (krm && (diff || dryRun))
     problems.push('--krm returns the fixed ResourceList to Kustomize; --diff and --dry-run do not apply.');
   if (diff && write) problems.push('--diff prints what would change and writes nothing: drop --write, or --diff.');
+  if (check && write) problems.push('--check writes nothing and fails when a fix is due: drop --write, or --check.');
+  if (check && report === 'sarif') {
+    problems.push(
+      "--check reports the files a fix would change (text, json, junit or github); for SARIF of the findings, run 'k8s-windows lint --format sarif'.",
+    );
+  }
+  if (check && krm) problems.push('--krm returns the fixed ResourceList to Kustomize; --check does not apply.');
   if (write && inputs.includes(STDIN_ARG)) {
     problems.push(
       `--write rewrites files in place; standard input ('${STDIN_ARG}') has no file to write. Drop --write to print the result.`,
@@ -532,6 +549,7 @@ function parseFix(argv: readonly string[], ruleIds: readonly string[]): FixComma
     write: write && !dryRun,
     diff,
     dryRun,
+    check,
     report: report as FixReport,
     ...(reportFile !== undefined ? { reportFile } : {}),
     quiet: values.quiet === true,
@@ -549,15 +567,17 @@ function parseFix(argv: readonly string[], ruleIds: readonly string[]): FixComma
   };
 }
 
-function parseRules(argv: readonly string[]): RulesCommand | HelpCommand {
+function parseRules(argv: readonly string[], ruleIds: readonly string[]): RulesCommand | HelpCommand {
   const { values, positionals } = parseStrict(argv, RULES_OPTIONS, 'rules');
   if (values.help) return { kind: 'help', topic: 'rules' };
   const problems: string[] = [];
   const format = values.format ?? 'text';
   if (!isOneOf(format, RULES_FORMATS)) problems.push(badChoice('--format', format, RULES_FORMATS));
-  if (positionals.length > 0) problems.push(`'rules' takes no arguments; got '${positionals.join(' ')}'.`);
+  if (positionals.length > 1) problems.push(`'rules' takes one rule id at most; got '${positionals.join(' ')}'.`);
+  const id = positionals.length === 1 ? positionals[0] : undefined;
+  if (id !== undefined && !ruleIds.includes(id)) problems.push(`unknown rule '${id}'. ${unknownRuleFix(id, ruleIds)}`);
   if (problems.length > 0) throw new UsageError(problems, 'rules');
-  return { kind: 'rules', format: format as RulesFormat };
+  return { kind: 'rules', format: format as RulesFormat, ...(id !== undefined ? { id } : {}) };
 }
 
 type Values<O extends Record<string, OptionSpec>> = {

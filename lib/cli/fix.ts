@@ -13,11 +13,15 @@ import { loadManifestsWithErrors, RULES } from '../core/validate';
 import { imageLookups } from './images';
 import { mergeSettings } from '../core/config';
 import { readSettings, validateOptionsOf, type EngineSettings } from '../core/validate/settings';
-import type { Diagnostic } from '../core/validate/types';
+import type { Diagnostic, Severity } from '../core/validate/types';
 import { isRecord } from '../core/validate/util';
 import type { FixCommand } from './args';
 import { STDIN_SOURCE, type Input, type InputProblem } from './files';
 import { formatSarif } from './format-sarif';
+import { checkedObjects, formatJunit, junitFailOn } from './format-junit';
+import { formatGithub } from './format-github';
+import { checkSummary, changesAsFindings, wouldChange } from './fix-check';
+import type { LocatedDiagnostic } from './locate';
 import { formatText, resourceLabel } from './format-text';
 import { packageInfo, TOOL_NAME } from './package-info';
 import {
@@ -26,6 +30,7 @@ import {
   EXIT_LINT_ERRORS,
   EXIT_OK,
   EXIT_USAGE,
+  githubWorkspace,
   jsonReport,
   loadProblems,
   readInputs,
@@ -51,6 +56,7 @@ function optionsOf(settings: EngineSettings): FixOptions {
 }
 
 export async function runFix(command: FixCommand, io: CliIO): Promise<number> {
+  const started = new Date();
   const cwd = io.cwd ?? process.cwd();
   const { settings, ignored } = resolveRunSettings(command, cwd, io.env ?? process.env);
   const { read, problems } = await readInputs(
@@ -112,7 +118,7 @@ export async function runFix(command: FixCommand, io: CliIO): Promise<number> {
         .filter((d) => d !== '')
         .join(''),
     );
-  } else if (!command.dryRun) {
+  } else if (!command.dryRun && !command.check) {
     io.stdout.write(
       joinOutputs(
         read
@@ -123,10 +129,35 @@ export async function runFix(command: FixCommand, io: CliIO): Promise<number> {
   }
 
   // The report goes where no manifests go: a named file, else stdout when it carries nothing else, else stderr.
-  const carriesManifests = !command.write && !command.dryRun;
+  const carriesManifests = command.diff || (!command.write && !command.dryRun && !command.check);
+  const changed = wouldChange(
+    read.map(({ text, display }, i) => ({ source: display, before: text, after: result.texts[i] })),
+    result.changes,
+  );
   const fixedReads = read.map((r, i) => ({ ...r, text: result.texts[i] }));
-  const reportText = formatReport(command, result, problems, { written, inputs: read.length, cwd }, (locate) =>
-    withTemplates(locate, fixedReads),
+  const reportText = formatReport(
+    command,
+    result,
+    problems,
+    {
+      written,
+      inputs: read.length,
+      cwd,
+      started,
+      failOn: junitFailOn(result.diagnostics, settings),
+      changed,
+      env: io.env ?? process.env,
+      // The objects checked, as the fixed texts hold them (what the findings left are about).
+      objects: () =>
+        checkedObjects(
+          read.flatMap(({ input, display }, i) =>
+            loadManifestsWithErrors(result.texts[i], display)
+              .objects.filter((o) => !(input.kind === 'file' && input.discovered) || hasKind(o))
+              .map((object) => ({ object, source: display })),
+          ),
+        ),
+    },
+    (locate) => withTemplates(locate, fixedReads),
   );
   if (command.reportFile !== undefined) {
     try {
@@ -145,6 +176,8 @@ export async function runFix(command: FixCommand, io: CliIO): Promise<number> {
     for (const p of problems) io.stderr.write(`${TOOL_NAME}: ${describeProblem(p)}\n`);
   }
   if (problems.length > 0) return EXIT_USAGE;
+  // --check fails on what a fix would change; the findings it cannot fix are lint's to fail on.
+  if (command.check) return changed.length > 0 ? EXIT_LINT_ERRORS : EXIT_OK;
   return failsRun(result.diagnostics, settings) ? EXIT_LINT_ERRORS : EXIT_OK;
 }
 
@@ -169,12 +202,25 @@ function refuseWrite(inputs: readonly Input[]): InputProblem[] {
   return problems;
 }
 
+function hasKind(object: unknown): boolean {
+  return isRecord(object) && 'kind' in object;
+}
+
 /** The report of a fix run in the chosen format; '' when `--quiet` leaves nothing to say. */
 function formatReport(
   command: FixCommand,
   result: FixSetResult,
   problems: readonly InputProblem[],
-  counts: { written: number; inputs: number; cwd: string },
+  counts: {
+    written: number;
+    inputs: number;
+    cwd: string;
+    started: Date;
+    failOn: Severity;
+    changed: ReturnType<typeof wouldChange>;
+    env: Readonly<Record<string, string | undefined>>;
+    objects: () => ReturnType<typeof checkedObjects>;
+  },
   /** Names the Helm template of findings in a rendered chart. */
   named: (locate: Locator) => Locator = (locate) => locate,
 ): string {
@@ -200,7 +246,8 @@ function formatReport(
             changes: command.quiet ? [] : result.changes,
             refused: result.refused,
             written: command.write ? counts.written : 0,
-            dryRun: command.dryRun || command.diff,
+            dryRun: command.dryRun || command.diff || command.check,
+            ...(command.check ? { check: { wouldFix: counts.changed } } : {}),
           },
         }),
         null,
@@ -212,7 +259,22 @@ function formatReport(
         null,
         2,
       )}\n`;
+    case 'junit':
+      // --check: each object fails with the changes a fix would make; else with the findings left.
+      return formatJunit(command.check ? changesAsFindings(result.changes) : left.map(locate), {
+        objects: counts.objects(),
+        match: 'identity',
+        problems,
+        failOn: command.check ? 'error' : counts.failOn,
+        tool: packageInfo(),
+        timestamp: counts.started,
+      });
+    case 'github': {
+      const findings: LocatedDiagnostic[] = command.check ? changesAsFindings(result.changes) : left.map(locate);
+      return formatGithub(findings, { cwd: counts.cwd, problems, ...githubWorkspace(counts.env) });
+    }
     case 'text':
+      if (command.check) return checkSummary(counts.changed, counts.inputs, command.quiet);
       if (command.quiet && left.length === 0) return '';
       return formatChanges(command.quiet ? [] : result.changes, result.refused, left, {
         objects: result.objectCount,

@@ -16,7 +16,9 @@ what cannot run on Windows nodes, and what runs badly there.
 Commands:
   lint [options] <files|directories|->   lint manifests (YAML or JSON); '-' reads standard input
   fix [options] <files|directories|->    fix what the rules are sure of; prints the result (--write: in place)
-  rules [--format text|json|markdown]    list the rules: id, default severity, summary
+  rules [id] [--format text|json|markdown]
+                                         list the rules: id, default severity, summary; with an id,
+                                         print that rule's page
   help [command]                         show help for a command
 
 Options:
@@ -29,6 +31,9 @@ Examples:
   k8s-windows lint ./chart --values prod.yaml     (renders with helm template)
   helm template my-release ./chart | k8s-windows lint -
   kustomize build overlays/prod > prod.yaml && k8s-windows lint --format sarif prod.yaml > k8s-windows.sarif
+  k8s-windows lint --format junit manifests/ > k8s-windows-junit.xml
+  k8s-windows fix --check manifests/
+  k8s-windows rules windows-host-port
   k8s-windows fix --cloud gke ./chart > fixed.yaml
 `;
 
@@ -111,16 +116,24 @@ a merge key is edited: such a fix is reported as not made, with why, for every o
 Everything else is reported as lint reports it ('k8s-windows rules --format json' shows which rules
 are fixable and how).
 
-Where things go: the fixed manifests on standard output (none with --write, --diff or --dry-run);
-the report (changes, fixes not made, findings left) on standard error while standard output carries
-manifests, else on standard output, or in --report-file.
+Where things go: the fixed manifests on standard output (none with --write, --diff, --dry-run or
+--check); the report (changes, fixes not made, findings left; with --check the files that would
+change) on standard error while standard output carries manifests or a diff, else on standard
+output, or in --report-file.
 
 Options:
   -w, --write                      rewrite the files in place (not with '-')
   --diff                           print a unified diff of what would change; write nothing
   --dry-run                        report what would change; print and write no manifests
-  -f, --format <text|json|sarif>   the report's format (default: text; json is lint's envelope with
-                                   changes, refused and written added); --report is its older name
+  --check                          write and print nothing; list the files a fix would change, and
+                                   exit 1 when there is one, else 0 (as prettier --check, ruff and
+                                   black do); findings a fix cannot settle are lint's to fail on
+  -f, --format <text|json|sarif|junit|github>
+                                   the report's format (default: text; json is lint's envelope with
+                                   changes, refused and written added, and with --check the files
+                                   that would change; junit and github as for lint, with --check one
+                                   failure or annotation per change a fix would make); --report is
+                                   its older name
   --report-file <file>             write the report to this file
   -q, --quiet                      report only the errors left: no change lines, no warnings or advice
   --toleration <key=value:Effect>  a taint your Windows nodes carry (repeatable; 'key:Effect' for a
@@ -156,7 +169,9 @@ Kustomize: see the README's fix section (an exec KRM function with --krm).
 
 Exit codes (as lint):
   0  nothing left at the --fail-on severity (default: error), and no more than --max-warnings
+     (--check: no file a fix would change)
   1  findings left that fail the run (the fixed manifests are still printed or written)
+     (--check: a fix would change a file)
   2  bad usage, or input that could not be read or parsed (those documents are left as they were)
 `;
 
@@ -176,7 +191,8 @@ Input is read as kubectl reads it: UTF-8, with or without a byte-order mark, or 
 mark (what Windows PowerShell 5.1's '>' writes). Binary or invalid UTF-8 input is refused.
 
 Options:
-  -f, --format <text|json|sarif>   output format (default: text)
+  -f, --format <text|json|sarif|junit|github>
+                                   output format (default: text)
                                      text   grouped by file and resource; colour on a terminal
                                             (NO_COLOR turns it off, FORCE_COLOR forces it);
                                             '(fixable)' marks what 'k8s-windows fix' can change
@@ -185,6 +201,13 @@ Options:
                                      sarif  SARIF 2.1.0, for GitHub code scanning (lint files in
                                             the repository, or name standard input with
                                             --stdin-filename, so code scanning can place results)
+                                     junit  JUnit XML for CI test reports: a suite per file, a test
+                                            case per object, failing with its findings at the
+                                            --fail-on severity or above (the rest in the suite's
+                                            system-out); an error per file that could not be read
+                                     github GitHub Actions workflow commands (::error, ::warning,
+                                            ::notice) that annotate the file and line; files are
+                                            named relative to $GITHUB_WORKSPACE
   --disable <rule[,rule...]>       turn rules off (repeatable)
   --severity <rule=level[,...]>    set a rule's severity: error, warning, info or off (repeatable;
                                    the last mention of a rule wins)
@@ -221,9 +244,14 @@ Exit codes:
 `;
 
 const RULES = `Usage: k8s-windows rules [--format text|json|markdown]
+       k8s-windows rules <id> [--format text|json]
 
 Lists every rule: id, default severity and summary (text), the full catalogue with rationale and
 documentation links (json), or a Markdown table (markdown, as in the README).
+
+With a rule id, prints that rule's page (Markdown, as docs/rules/<id>.md: what it finds, why, its
+severity, its fix and examples), or its catalogue entry (json). An unknown id is an error that
+names the closest ids.
 
 Options:
   -f, --format <text|json|markdown>   output format (default: text)

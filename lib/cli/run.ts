@@ -11,6 +11,9 @@ import { runFix } from './fix';
 import { collectInputs, describeFsError, STDIN_SOURCE, type Input, type InputProblem } from './files';
 import { formatRulesJson, formatRulesMarkdown, formatRulesText } from './format-rules';
 import { formatSarif } from './format-sarif';
+import { checkedObjects, formatJunit, junitFailOn } from './format-junit';
+import { formatGithub } from './format-github';
+import { formatRulePage } from './rule-page';
 import { formatText } from './format-text';
 import { helpText } from './help';
 import { createLocator, type LoadedObject, type LocatedDiagnostic } from './locate';
@@ -103,6 +106,12 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
 }
 
 function runRules(command: RulesCommand, io: CliIO): number {
+  if (command.id !== undefined) {
+    const rule = RULES_BY_ID.get(command.id);
+    if (rule === undefined) throw new UsageError([`unknown rule '${command.id}'.`], 'rules');
+    io.stdout.write(command.format === 'json' ? `${JSON.stringify(rule, null, 2)}\n` : formatRulePage(rule));
+    return EXIT_OK;
+  }
   switch (command.format) {
     case 'text':
       io.stdout.write(formatRulesText(RULES));
@@ -122,6 +131,7 @@ function runRules(command: RulesCommand, io: CliIO): number {
 }
 
 async function runLint(command: LintCommand, io: CliIO): Promise<number> {
+  const started = new Date();
   const cwd = io.cwd ?? process.cwd();
   const { settings, ignored } = resolveRunSettings(command, cwd, io.env ?? process.env);
   const { read, problems } = await readInputs(withVersion(command, settings), io, ignored);
@@ -189,6 +199,20 @@ async function runLint(command: LintCommand, io: CliIO): Promise<number> {
       io.stdout.write(`${JSON.stringify(log, null, 2)}\n`);
       break;
     }
+    case 'junit':
+      io.stdout.write(
+        formatJunit([...shown, ...(command.quiet ? [] : suppressed)].map(locate), {
+          objects: checkedObjects(loaded),
+          problems,
+          failOn: junitFailOn(reported, settings),
+          tool: packageInfo(),
+          timestamp: started,
+        }),
+      );
+      break;
+    case 'github':
+      io.stdout.write(formatGithub(shown.map(locate), { cwd, problems, ...githubWorkspace(io.env ?? process.env) }));
+      break;
     case 'text': {
       if (command.quiet && shown.length === 0) break;
       io.stdout.write(
@@ -488,6 +512,12 @@ export function useColor(env: Readonly<Record<string, string | undefined>>, isTT
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
   if (env.TERM === 'dumb') return false;
   return isTTY;
+}
+
+/** `GITHUB_WORKSPACE`, where a runner checked the repository out: annotations name files relative to it. */
+export function githubWorkspace(env: Readonly<Record<string, string | undefined>>): { workspace?: string } {
+  const workspace = env.GITHUB_WORKSPACE;
+  return workspace !== undefined && workspace !== '' ? { workspace } : {};
 }
 
 function hasKind(object: unknown): boolean {

@@ -121,7 +121,7 @@ describe('parseCommand', () => {
         'latest',
       ]),
     ).toEqual([
-      "--format 'xml' is not one of text, json, sarif.",
+      "--format 'xml' is not one of text, json, sarif, junit, github.",
       "--disable: unknown rule 'windows-forbiden-field'. Did you mean 'windows-forbidden-field'?",
       "--severity image-floating-tag: level 'fatal' is not one of error, warning, info, off.",
       "--windows-release: Windows release 'ltsc2022' is not a release name. Write '2022'.",
@@ -161,7 +161,17 @@ describe('parseCommand', () => {
     expect(usageProblems([])).toEqual(['no command given.']);
     expect(usageProblems(['lnt'])).toEqual(["unknown command 'lnt'. Did you mean 'lint'? Commands: lint, fix, rules."]);
     expect(usageProblems(['help', 'deploy'])).toEqual(["unknown command 'deploy'. Commands: lint, fix, rules."]);
-    expect(usageProblems(['rules', 'extra'])).toEqual(["'rules' takes no arguments; got 'extra'."]);
+    expect(usageProblems(['rules', 'extra'])).toEqual([
+      "unknown rule 'extra'. Run 'k8s-windows rules' to list the rule ids.",
+    ]);
+    expect(usageProblems(['rules', 'windows-host-netwrk'])).toEqual([
+      "unknown rule 'windows-host-netwrk'. Did you mean 'windows-host-network'?",
+    ]);
+    expect(parseCommand(['rules', 'windows-host-network'], IDS)).toEqual({
+      kind: 'rules',
+      format: 'text',
+      id: 'windows-host-network',
+    });
     expect(usageProblems(['rules', '--format', 'sarif'])).toEqual([
       "--format 'sarif' is not one of text, json, markdown.",
     ]);

@@ -19,7 +19,7 @@ describe('help and version', () => {
       expect(r.stderr).toBe('');
       expect(r.stdout).toMatch(/^Usage: k8s-windows <command> \[options\]/);
       expect(r.stdout).toContain('  lint [options] <files|directories|->');
-      expect(r.stdout).toContain('  rules [--format text|json|markdown]');
+      expect(r.stdout).toContain('  rules [id] [--format text|json|markdown]');
     }
   });
 
@@ -140,7 +140,7 @@ describe('the bin as a process', () => {
     const r = spawn(['lint', '--format', 'xml', 'missing.yaml']);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
-      "k8s-windows: --format 'xml' is not one of text, json, sarif.\nRun 'k8s-windows lint --help' for usage.\n",
+      "k8s-windows: --format 'xml' is not one of text, json, sarif, junit, github.\nRun 'k8s-windows lint --help' for usage.\n",
     );
     expect(r.status).toBe(2);
   });
