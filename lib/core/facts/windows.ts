@@ -128,3 +128,17 @@ export function hostRunsImage(host: WindowsRelease, image: WindowsRelease, isola
 export function hostsRunningImage(image: WindowsRelease, isolation: 'process' | 'hyperv'): WindowsRelease[] {
   return WINDOWS_RELEASES.filter((host) => hostRunsImage(host, image, isolation));
 }
+
+/**
+ * The compatibility table as a sentence, for rule texts (generated here so no text states another table):
+ * "with process isolation a Windows Server 2019 host runs ltsc2019 images, 2022 ltsc2022, 2025 ltsc2022 and ltsc2025".
+ */
+export function processCompatibilitySentence(): string {
+  const parts = WINDOWS_RELEASES.map(
+    (host, i) =>
+      `${i === 0 ? `${WINDOWS_RELEASE_FACTS[host].displayName} host` : host} runs ${HOST_COMPATIBILITY[host].process
+        .map((r) => `ltsc${r}`)
+        .join(' and ')}${i === 0 ? ' images' : ''}`,
+  );
+  return `with process isolation a ${parts.join(', ')}`;
+}
