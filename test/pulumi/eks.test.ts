@@ -546,8 +546,27 @@ describe('issue 9: failures the managed pool now refuses or survives', () => {
       },
     ]);
     expect(() => new eks.WindowsNodePool('w', { ...BASE, release: '2025', kubernetesVersion: '1.35' })).not.toThrow();
+    // An Output is checked once known (test/pulumi/refused-outputs.test.ts), not at construction.
     expect(
-      () => new eks.WindowsNodePool('w', { ...BASE, release: '2025', kubernetesVersion: pulumi.output('1.30') }),
+      () => new eks.WindowsNodePool('w', { ...BASE, release: '2025', kubernetesVersion: pulumi.output('1.35') }),
+    ).not.toThrow();
+  });
+
+  test('a pool on a 1.33 cluster (clusterVersion, no kubernetesVersion) is held to the same gate: 2025 refused', () => {
+    expect(
+      inputErrorsOf(() => new eks.WindowsNodePool('w', { ...BASE, release: '2025', clusterVersion: '1.33' })),
+    ).toEqual([
+      {
+        propertyPath: 'clusterVersion',
+        reason: expect.stringMatching(
+          /^EKS runs Windows Server 2025 nodes on Kubernetes 1\.35 or newer; '1\.33' is older .*Fix: Use Kubernetes 1\.35 or newer, or release '2019' or '2022'\.$/,
+        ),
+      },
+    ]);
+    // The pool's own version wins over the cluster's.
+    expect(
+      () =>
+        new eks.WindowsNodePool('w', { ...BASE, release: '2025', clusterVersion: '1.33', kubernetesVersion: '1.35' }),
     ).not.toThrow();
   });
 

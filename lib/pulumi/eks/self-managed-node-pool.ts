@@ -174,6 +174,7 @@ export interface SelfManagedWindowsNodePoolArgs extends EksWindowsPoolBaseArgs {
 /** Args checked before anything is registered: they must be plain values, not Outputs. */
 const PLAIN_FIELDS = [
   'release',
+  'date',
   'labels',
   'taints',
   'scaling',
