@@ -108,14 +108,16 @@ describe('checkAksAgentPoolInputs', () => {
       vmSize: 'Standard_D4ps_v5',
     });
     expect(issues.map((i) => i.path)).toEqual([
-      'orchestratorVersion',
+      'osSKU',
       'agentPoolName',
       'mode',
       'nodeTaints[0]',
       'nodeTaints[1]',
       'vmSize',
     ]);
-    expect(issues[0].fix).toBe("Use release '2022' or '2025', or Kubernetes 1.32.");
+    expect(issues[0].fix).toBe(
+      "Move to release '2022' or '2025' and rebuild the images on its base (https://learn.microsoft.com/azure/aks/upgrade-windows-os).",
+    );
     expect(issues[1].fix).toBe("Use a name such as 'window'.");
     expect(issues[5].fix).toBe("Use an x86_64 size such as 'Standard_D4s_v5'.");
   });
@@ -139,7 +141,26 @@ describe('checkAksAgentPoolInputs', () => {
     expect(checkAksAgentPoolInputs({ ...GOOD_POOL, orchestratorVersion: 'latest' }).map((i) => i.path)).toEqual([
       'orchestratorVersion',
     ]);
-    expect(checkAksAgentPoolInputs({ ...GOOD_POOL, osSKU: 'Windows2019', orchestratorVersion: '1.32.7' })).toEqual([]);
+    expect(
+      checkAksAgentPoolInputs(
+        { ...GOOD_POOL, osSKU: 'Windows2019', orchestratorVersion: '1.32.7' },
+        { date: '2026-02-28' },
+      ),
+    ).toEqual([]);
+    // From 2026-03-01 AKS takes no Windows2019 pool on any version: the finding is on osSKU, with the dates.
+    expect(
+      checkAksAgentPoolInputs(
+        { ...GOOD_POOL, osSKU: 'Windows2019', orchestratorVersion: '1.32.7' },
+        { date: '2026-11-27' },
+      ),
+    ).toEqual([
+      {
+        path: 'osSKU',
+        message:
+          'AKS retired Windows Server 2019 on 2026-03-01: no new pools on any Kubernetes version; its node images are deleted from 2027-04-01, after which existing pools cannot scale.',
+        fix: "Move to release '2022' or '2025' and rebuild the images on its base (https://learn.microsoft.com/azure/aks/upgrade-windows-os).",
+      },
+    ]);
   });
 
   test('a pool with no NoSchedule/NoExecute taint is a warning, as on EKS and GKE (AKS does not taint)', () => {

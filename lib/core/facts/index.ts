@@ -146,8 +146,8 @@ export function factCatalogue(): FactEntry[] {
   return entries;
 }
 
-/** When the API schema data was last generated from upstream's OpenAPI (scripts/api-schema.ts). */
-const API_SCHEMA_CHECKED = '2026-11-27';
+/** When the API schema data was last generated from upstream's OpenAPI (scripts/api-schema.ts; git log of schema-data.ts): update it with the data. */
+const API_SCHEMA_CHECKED = '2026-11-25';
 
 /** The newest and oldest `checked` date over every fact's sources. */
 export function factsDates(entries: readonly FactEntry[] = factCatalogue()): { newest: IsoDate; oldest: IsoDate } {

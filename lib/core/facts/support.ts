@@ -121,3 +121,29 @@ export function retirementSentence(cloud: Cloud, release: WindowsRelease, retire
       : '';
   return `${name} retired ${WINDOWS_RELEASE_FACTS[release].displayName} on ${retirement.on}: no new pools on any Kubernetes version${images}.`;
 }
+
+/** The releases upstream Kubernetes has stopped listing, oldest first (static data: no evaluation date). */
+export function upstreamDroppedReleases(): WindowsRelease[] {
+  return (Object.keys(WINDOWS_RELEASE_FACTS) as WindowsRelease[]).filter(
+    (r) => WINDOWS_RELEASE_FACTS[r].upstreamDroppedOn !== undefined,
+  );
+}
+
+/**
+ * Why a release is deprecated, from the data alone (for rule texts and docs, which must not change with the day
+ * they are generated): Microsoft's dates and upstream's.
+ */
+export function deprecationSummary(release: WindowsRelease): string {
+  const { displayName, lifecycle, upstreamDroppedOn } = WINDOWS_RELEASE_FACTS[release];
+  const upstream =
+    upstreamDroppedOn !== undefined ? `, and upstream Kubernetes no longer lists it (since ${upstreamDroppedOn})` : '';
+  return `${displayName} left Microsoft's mainstream support on ${lifecycle.mainstreamEnd} (extended support until ${lifecycle.extendedEnd})${upstream}`;
+}
+
+/** The releases upstream Kubernetes lists as node OSes, as `Windows Server 2022 and 2025`. */
+export function upstreamListedSentence(): string {
+  const listed = (Object.keys(WINDOWS_RELEASE_FACTS) as WindowsRelease[]).filter(
+    (r) => WINDOWS_RELEASE_FACTS[r].upstreamDroppedOn === undefined,
+  );
+  return `Windows Server ${listed.join(' and ')}`;
+}

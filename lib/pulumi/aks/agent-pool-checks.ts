@@ -233,7 +233,10 @@ export function parseTaintString(text: string): ParsedTaint {
  * mode is not System; every `nodeTaints` entry parses (a missing taint is a warning: see `aksAgentPoolWarnings`); the VM size
  * is x86_64.
  */
-export function checkAksAgentPoolInputs(props: Record<string, unknown>): ValidationIssue[] {
+export function checkAksAgentPoolInputs(
+  props: Record<string, unknown>,
+  options: { readonly date?: string } = {},
+): ValidationIssue[] {
   if (props.osType !== AKS_WINDOWS_OS_TYPE) return [];
   const issues: ValidationIssue[] = [];
   const { osSKU, orchestratorVersion, agentPoolName, mode, nodeTaints, vmSize } = props;
@@ -247,7 +250,10 @@ export function checkAksAgentPoolInputs(props: Record<string, unknown>): Validat
       });
     } else {
       issues.push(
-        ...checkAksReleaseForKubernetes(release, orchestratorVersion, 'orchestratorVersion', { releasePath: 'osSKU' }),
+        ...checkAksReleaseForKubernetes(release, orchestratorVersion, 'orchestratorVersion', {
+          releasePath: 'osSKU',
+          date: options.date,
+        }),
       );
       issues.push(...checkAksFips(release, props.enableFIPS, 'enableFIPS'));
     }
@@ -283,7 +289,10 @@ export function checkAksAgentPoolInputs(props: Record<string, unknown>): Validat
  * their images. The pool itself works, and Windows pods run, so it is not an error (the API and AKS accept it).
  * @see https://learn.microsoft.com/azure/aks/windows-best-practices#node-taints
  */
-export function aksAgentPoolWarnings(props: Record<string, unknown>): WindowsWarning[] {
+export function aksAgentPoolWarnings(
+  props: Record<string, unknown>,
+  options: { readonly date?: string } = {},
+): WindowsWarning[] {
   if (props.osType !== AKS_WINDOWS_OS_TYPE) return [];
   const warnings: WindowsWarning[] = [];
   const nodeTaints = props.nodeTaints;
@@ -314,7 +323,7 @@ export function aksAgentPoolWarnings(props: Record<string, unknown>): WindowsWar
     });
   } else if (typeof props.osSKU === 'string') {
     const release = releaseForAksOsSku(props.osSKU);
-    if (release) warnings.push(...releaseSupportWarnings(release, 'osSKU'));
+    if (release) warnings.push(...releaseSupportWarnings(release, 'osSKU', options.date));
   }
   const release = typeof props.osSKU === 'string' ? releaseForAksOsSku(props.osSKU) : undefined;
   if (release !== undefined && AKS_FIPS_REQUIRED_RELEASES.includes(release) && props.enableFIPS === undefined) {
