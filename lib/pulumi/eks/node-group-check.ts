@@ -17,7 +17,7 @@ import {
   looksLikeEksWindowsAmiType,
   parseEksWindowsAmiType,
 } from './ami-types';
-import { checkWindowsInstanceTypes } from './instance-types';
+import { checkWindowsInstanceTypes, unverifiedWindowsInstanceTypeWarning } from './instance-types';
 import { AUTOSCALER_WINDOWS_OS_TAG } from './tags';
 
 /** Stable ids of the EKS Windows checks. */
@@ -133,6 +133,10 @@ export function checkEksNodeGroupInputs(
       'instanceTypes',
     );
     for (const issue of typeIssues) add(EKS_RULE_IDS.instanceArch, 'error', issue);
+    (props.instanceTypes as unknown[]).forEach((t, i) => {
+      const warning = unverifiedWindowsInstanceTypeWarning(t, `instanceTypes[${i}]`);
+      if (warning) add(EKS_RULE_IDS.instanceArch, 'warning', warning);
+    });
   }
 
   if (typeof props.diskSize === 'number' && props.diskSize < MIN_WINDOWS_DISK_SIZE_GIB) {

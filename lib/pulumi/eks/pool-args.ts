@@ -20,7 +20,11 @@ import {
   type NodePoolScalingArgs,
 } from '../node-pool';
 import { DEFAULT_PARTITION } from './iam';
-import { checkWindowsInstanceType, isBelowWindowsMemoryFloor } from './instance-types';
+import {
+  checkWindowsInstanceType,
+  isBelowWindowsMemoryFloor,
+  unverifiedWindowsInstanceTypeWarning,
+} from './instance-types';
 import { EKS_RULE_IDS, MIN_WINDOWS_DISK_SIZE_GIB } from './node-group-check';
 import { AUTOSCALER_WINDOWS_POD_IP_TAG, windowsPodIpCapacity } from './tags';
 import type { NodePoolWarning } from '../node-pool';
@@ -231,6 +235,9 @@ export function checkPoolInstanceType(
   warnings: NodePoolWarning[],
 ): ValidationIssue[] {
   const issues = checkWindowsInstanceType(instanceType, path);
+  const unverified = issues.length === 0 ? unverifiedWindowsInstanceTypeWarning(instanceType, path) : undefined;
+  if (unverified)
+    warnings.push({ ruleId: EKS_RULE_IDS.instanceArch, message: unverified.message, fix: unverified.fix });
   if (issues.length === 0 && isBelowWindowsMemoryFloor(instanceType)) {
     warnings.push({
       ruleId: EKS_RULE_IDS.instanceMemory,
