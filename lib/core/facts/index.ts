@@ -23,6 +23,12 @@ import {
   WINDOWS_TAINT_FACT,
 } from './kubernetes';
 import type { FactSource, IsoDate, Sourced } from './types';
+import {
+  FORBIDDEN_CONTAINER_SECURITY_FIELDS,
+  FORBIDDEN_POD_FIELDS,
+  FORBIDDEN_POD_SECURITY_FIELDS,
+  FORBIDDEN_POD_SYSCTLS,
+} from '../windows-fields';
 import { HOST_COMPATIBILITY, WINDOWS_RELEASE_FACTS, WINDOWS_RELEASES } from './windows';
 
 export * from './types';
@@ -133,6 +139,27 @@ export function factCatalogue(): FactEntry[] {
   );
   entries.push(
     entry(
+      'kubernetes.windows-forbidden-fields',
+      'Pod and container fields the API server forbids for Windows pods',
+      {
+        podSecurityContext: [...FORBIDDEN_POD_SECURITY_FIELDS, FORBIDDEN_POD_SYSCTLS],
+        pod: FORBIDDEN_POD_FIELDS,
+        containerSecurityContext: FORBIDDEN_CONTAINER_SECURITY_FIELDS,
+      },
+      {
+        sources: [
+          {
+            ref: 'kubernetes/kubernetes/pkg/apis/core/validation/validation.go@v1.35.0',
+            checked: WINDOWS_FIELDS_CHECKED,
+            says: 'validateWindows*: the fields refused when spec.os.name is windows (the table is lib/core/windows-fields.ts)',
+          },
+        ],
+        note: 'Checked at v1.35; fields 1.36 and 1.37 may forbid are not verified.',
+      },
+    ),
+  );
+  entries.push(
+    entry(
       'kubernetes.newest-known',
       'Newest Kubernetes minor the API schema knows',
       { newest: `1.${newestMinor()}`, known: knownMinors().map((m) => `1.${m}`) },
@@ -145,6 +172,9 @@ export function factCatalogue(): FactEntry[] {
   );
   return entries;
 }
+
+/** When lib/core/windows-fields.ts was last checked against kube-apiserver's validation (git log of the file). */
+const WINDOWS_FIELDS_CHECKED = '2026-11-24';
 
 /** When the API schema data was last generated from upstream's OpenAPI (scripts/api-schema.ts; git log of schema-data.ts): update it with the data. */
 const API_SCHEMA_CHECKED = '2026-11-25';
