@@ -278,6 +278,23 @@ describe('windowsClusterProfile', () => {
   });
 });
 
+describe('osSKU left to AKS: the fix names what the version takes', () => {
+  test('on 1.37 the fix offers Windows2025 only; with no version, the default and its 1.37 change', () => {
+    const { osSKU: _sku, ...unpinned } = GOOD_POOL;
+    const fixOf = (props: Record<string, unknown>): string | undefined =>
+      aksAgentPoolWarnings(props).find((w) => w.ruleId === 'windows-release-unpinned')?.fix;
+    expect(fixOf({ ...unpinned, orchestratorVersion: '1.37' })).toBe(
+      "Set osSKU (Kubernetes 1.37 takes 'Windows2025').",
+    );
+    expect(fixOf({ ...unpinned, orchestratorVersion: '1.33' })).toBe(
+      "Set osSKU (Kubernetes 1.33 takes 'Windows2022' or 'Windows2025').",
+    );
+    expect(fixOf({ ...unpinned, orchestratorVersion: undefined })).toBe(
+      "Set osSKU, e.g. 'Windows2022' (or 'Windows2025' from Kubernetes 1.37).",
+    );
+  });
+});
+
 describe('checkAksClusterForWindows', () => {
   const GOOD_CLUSTER = {
     resourceGroupName: 'rg',
@@ -285,6 +302,25 @@ describe('checkAksClusterForWindows', () => {
     networkProfile: { networkPlugin: 'azure' },
     agentPoolProfiles: [{ name: 'system', mode: 'System', osType: 'Linux', vmSize: 'Standard_D2s_v5' }],
   };
+
+  test("an inline Windows pool without orchestratorVersion is gated against the cluster's kubernetesVersion", () => {
+    const { orchestratorVersion: _version, ...inline } = GOOD_POOL;
+    const cluster = {
+      ...GOOD_CLUSTER,
+      kubernetesVersion: '1.37',
+      agentPoolProfiles: [...GOOD_CLUSTER.agentPoolProfiles, { ...inline, name: 'win1', agentPoolName: undefined }],
+    };
+    expect(checkAksClusterForWindows(cluster)).toEqual([
+      {
+        path: 'kubernetesVersion',
+        message: expect.stringMatching(
+          /^agentPoolProfiles\[1\] sets no orchestratorVersion, so it runs the cluster's: AKS runs Windows Server 2022 nodes on Kubernetes 1\.36 at the newest; '1\.37' is newer/,
+        ),
+        fix: "Use release '2025', or Kubernetes 1.36.",
+      },
+    ]);
+    expect(checkAksClusterForWindows({ ...cluster, kubernetesVersion: '1.36' })).toEqual([]);
+  });
 
   test('a cluster created for Windows passes', () => {
     expect(checkAksClusterForWindows(GOOD_CLUSTER)).toEqual([]);
