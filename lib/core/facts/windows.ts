@@ -36,7 +36,7 @@ const LIFECYCLE: FactSource = {
 const UPSTREAM_OS_SUPPORT: FactSource = {
   ref: 'https://kubernetes.io/docs/concepts/windows/intro/#windows-os-version-support',
   checked: CHECKED,
-  says: '"Windows nodes are supported provided that the operating system is Windows Server 2022 or Windows Server 2025" (kubernetes/website#53724, merged 2025-12-19)',
+  says: '"Windows nodes are supported provided that the operating system is Windows Server 2022 or Windows Server 2025" (kubernetes/website#53724, 2025-12-19; the last "Windows Server 2019 … fully supported" sentence went in #55103, 2026-03-27)',
 };
 
 /** Microsoft's support dates of a release (Long-Term Servicing Channel: 5 years mainstream, 5 years extended). */
