@@ -22,6 +22,8 @@ import {
 } from '../../lib/core/facts';
 import { checkCloudRelease } from '../../lib/core/cloud-gates';
 import { releaseInfo } from '../../lib/core/releases';
+import { WindowsValidationError } from '../../lib/core/errors';
+import { validateManifests } from '../../lib/core/validate';
 
 const catalogue = factCatalogue();
 
@@ -150,6 +152,45 @@ describe('clouds', () => {
         const minor = Math.max(step.fromMinor, 25);
         expect(checkCloudRelease(cloud, step.release, `1.${minor}`, '2026-11-27')).toBeUndefined();
       }
+    }
+  });
+});
+
+describe('ValidateOptions.date', () => {
+  const pod2019 = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'old' },
+    spec: {
+      os: { name: 'windows' },
+      nodeSelector: { 'kubernetes.io/os': 'windows', 'node.kubernetes.io/windows-build': '10.0.17763' },
+      containers: [{ name: 'app', image: 'mcr.microsoft.com/windows/nanoserver:ltsc2019' }],
+    },
+  };
+  const support = (date: string): string[] =>
+    validateManifests([pod2019], { cloud: 'aks', kubernetesVersion: '1.31', date })
+      .filter((d) => d.ruleId === 'windows-release-support')
+      .map((d) => d.message);
+
+  test('decides whether AKS has retired Windows Server 2019, with no code change', () => {
+    expect(support('2026-02-28')).toEqual([]);
+    expect(support('2026-03-01')).toEqual([
+      'This pod needs Windows Server 2019 nodes: AKS retired Windows Server 2019 on 2026-03-01: no new pools on any Kubernetes version; its node images are deleted from 2027-04-01, after which existing pools cannot scale.',
+    ]);
+  });
+
+  test('a value that is not a date is refused with the field and the fix', () => {
+    expect(() => validateManifests([pod2019], { date: 'tomorrow' })).toThrow(WindowsValidationError);
+    try {
+      validateManifests([pod2019], { date: 'tomorrow' });
+    } catch (e) {
+      expect((e as WindowsValidationError).issues).toEqual([
+        {
+          path: 'date',
+          message: 'Date "tomorrow" is not a calendar date written YYYY-MM-DD.',
+          fix: expect.stringMatching(/^Write e\.g\. '\d{4}-\d{2}-\d{2}'\.$/),
+        },
+      ]);
     }
   });
 });

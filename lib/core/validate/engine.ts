@@ -2,6 +2,8 @@
  * `validateManifests`: one pass to index the set, one pass over the objects, then the rules that need the
  * whole set (Linux pods in a hybrid set, Services in front of Windows pods). Never throws on any JSON input.
  */
+import { IssueCollector } from '../errors';
+import { checkEvaluationDate } from '../facts/support';
 import { isWorkloadKind, locatePodSpec } from '../workloads';
 import {
   caseSeverity,
@@ -126,6 +128,13 @@ function groupBySource(
 export function validateManifests(objects: readonly unknown[], options: ValidateOptions = {}): Diagnostic[] {
   const list: readonly unknown[] = Array.isArray(objects) ? objects : [];
   const opts: ValidateOptions = isRecord(options) ? options : {};
+  // The day retirements are judged at decides refusals: a value that is not a date is named, never guessed.
+  const dateProblem = checkEvaluationDate(opts.date);
+  if (dateProblem) {
+    const issues = new IssueCollector();
+    issues.add('date', dateProblem.message, dateProblem.fix);
+    issues.throwIfAny('validateManifests options');
+  }
   const sink = new DiagnosticSink(list.length, opts);
   const index = buildIndex(list);
   const { keys: sources, indexes: sourceIndexes } = groupBySource(list, opts.crossObjectScope);
