@@ -1,6 +1,7 @@
 /**
- * `npm run docs`: writes the rule catalogue into README.md between its `rules` markers, from `RULES`, and a page per
- * rule module into docs/rules/, so neither lists a rule the code does not have nor an example it does not run.
+ * `npm run docs`: writes the rule catalogue into README.md between its `rules` markers, from `RULES`, a page per
+ * rule module into docs/rules/, so neither lists a rule the code does not have nor an example it does not run, and
+ * docs/facts.md from lib/core/facts.
  * test/readme.test.ts fails when they disagree with the code.
  */
 import { mkdirSync, readFileSync, readdirSync, unlinkSync, writeFileSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { RULES } from '../lib/core/validate';
 import { readRuleExamples } from './rule-examples';
 import { formatRulePage } from './rule-page';
 import { formatRulesMarkdown } from '../lib/cli/format-rules';
+import { FACTS_PAGE, formatFactsPage } from './facts-page';
 
 export const RULE_PAGES = path.join(__dirname, '..', 'docs', 'rules');
 
@@ -45,5 +47,6 @@ if (require.main === module) {
   const pages = rulePages();
   for (const old of readdirSync(RULE_PAGES)) if (!pages.has(old)) unlinkSync(path.join(RULE_PAGES, old));
   for (const [file, text] of pages) writeFileSync(path.join(RULE_PAGES, file), text);
-  process.stdout.write(`README.md: ${RULES.length} rules; docs/rules: ${pages.size} pages\n`);
+  writeFileSync(FACTS_PAGE, formatFactsPage());
+  process.stdout.write(`README.md: ${RULES.length} rules; docs/rules: ${pages.size} pages; docs/facts.md\n`);
 }

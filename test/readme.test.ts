@@ -4,6 +4,7 @@ import { loadConfig } from '../lib/core/config';
 import * as path from 'node:path';
 import { readdirSync } from 'node:fs';
 import { README, RULE_PAGES, rulePages, withRuleCatalogue } from '../scripts/update-readme';
+import { FACTS_PAGE, formatFactsPage } from '../scripts/facts-page';
 
 const readme = readFileSync(README, 'utf8');
 
@@ -40,4 +41,8 @@ test("the README's config file example is a valid .k8s-windows.yaml", () => {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('docs/facts.md is the page lib/core/facts generates (run `npm run docs`)', () => {
+  expect(readFileSync(FACTS_PAGE, 'utf8')).toBe(formatFactsPage());
 });

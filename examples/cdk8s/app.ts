@@ -30,7 +30,7 @@ export const IMAGES = {
   iis: 'mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022',
   aspnet: 'mcr.microsoft.com/dotnet/framework/aspnet:4.8-windowsservercore-ltsc2022',
   redis: 'redis:7.2.5-alpine',
-  windowsExporter: 'ghcr.io/prometheus-community/windows-exporter:0.29.2',
+  windowsExporter: 'ghcr.io/prometheus-community/windows-exporter:0.31.8',
   hostProcessBase: 'mcr.microsoft.com/oss/kubernetes/windows-host-process-containers-base-image:v1.0.0',
 } as const;
 

@@ -8,13 +8,14 @@ import { ApiObject, Chart } from 'cdk8s';
 import { Construct } from 'constructs';
 import { GMSA_API_GROUP, GMSA_CRD_NAME, GMSA_KIND, GMSA_RESOURCE, GMSA_USE_VERB } from '../core/gmsa-credspec';
 import { IssueCollector } from '../core/errors';
+import { GMSA_WEBHOOK_IMAGE_FACT } from '../core/facts/kubernetes';
 import { OS_LABEL, type Toleration } from '../core/kube';
 import { isDns1123Subdomain } from '../core/windows-options';
 import { markClusterScoped } from './gmsa';
 import { refuseIfAny } from './refusal';
 
-/** The webhook image the upstream chart v0.13.0 deploys. */
-export const GMSA_WEBHOOK_IMAGE = 'registry.k8s.io/gmsa-webhook/k8s-gmsa-webhook:v0.13.0';
+/** The webhook image of the newest upstream release (lib/core/facts/kubernetes.ts: v0.14.1, 2026-09). */
+export const GMSA_WEBHOOK_IMAGE = GMSA_WEBHOOK_IMAGE_FACT.image;
 /** Name both webhook configurations give their webhook (upstream). */
 export const GMSA_WEBHOOK_NAME = 'admission-webhook.windows-gmsa.sigs.k8s.io';
 /** Namespace label that turns the webhook off for a namespace (upstream). */

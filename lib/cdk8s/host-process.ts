@@ -135,7 +135,7 @@ const OWNED_NAMESPACES = new WeakMap<IConstruct, Map<string, kplus.Namespace>>()
  *
  * @example
  * new WindowsHostProcessDaemonSet(chart, 'exporter', {
- *   containers: [{ image: 'ghcr.io/prometheus-community/windows-exporter:0.29.2', portNumber: 9182 }],
+ *   containers: [{ image: 'ghcr.io/prometheus-community/windows-exporter:0.31.8', portNumber: 9182 }],
  *   windows: { runAsUserName: 'NT AUTHORITY\\SYSTEM' },
  * });
  */

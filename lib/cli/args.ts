@@ -18,6 +18,7 @@ import {
   RULE_SETTINGS,
 } from '../core/validate/settings';
 import type { RenderSettings } from './render';
+import { checkEvaluationDate } from '../core/facts/support';
 
 /** Output formats of `lint`. */
 export const LINT_FORMATS = ['text', 'json', 'sarif', 'junit', 'github'] as const;
@@ -67,8 +68,12 @@ export interface RunPolicy {
 /** How `lint` and `fix` render chart and kustomization directories (`--no-render`, `--values`, `--set`, ...). */
 export type RenderOptions = Omit<RenderSettings, 'kubernetesVersion'>;
 
-export type CommandName = 'lint' | 'fix' | 'rules';
-export const COMMANDS: readonly CommandName[] = ['lint', 'fix', 'rules'];
+/** Output formats of `facts`. */
+export const FACTS_FORMATS = ['text', 'json'] as const;
+export type FactsFormat = (typeof FACTS_FORMATS)[number];
+
+export type CommandName = 'lint' | 'fix' | 'rules' | 'facts';
+export const COMMANDS: readonly CommandName[] = ['lint', 'fix', 'rules', 'facts'];
 
 export interface LintCommand extends RunPolicy {
   readonly kind: 'lint';
@@ -81,6 +86,8 @@ export interface LintCommand extends RunPolicy {
   readonly kubernetesVersion?: string;
   /** The cloud the cluster runs on, for advice that depends on its defaults. */
   readonly cloud?: Cloud;
+  /** `--date YYYY-MM-DD`: the day support and retirements are judged at. @default - today */
+  readonly date?: string;
   /** Report errors only. */
   readonly quiet: boolean;
   /** Accept empty standard input (no objects) instead of failing with exit code 2. */
@@ -120,6 +127,8 @@ export interface FixCommand extends RunPolicy {
   readonly kubernetesVersion?: string;
   readonly tolerations: readonly Taint[];
   readonly cloud?: Cloud;
+  /** `--date YYYY-MM-DD`: the day support and retirements are judged at. @default - today */
+  readonly date?: string;
   readonly runtimeClassName?: string;
   readonly pinLinux: boolean;
   /** Accept empty standard input instead of failing with exit code 2, as lint does. */
@@ -137,6 +146,13 @@ export interface RulesCommand {
   readonly id?: string;
 }
 
+export interface FactsCommand {
+  readonly kind: 'facts';
+  readonly format: FactsFormat;
+  /** `--date YYYY-MM-DD`: the day support status is computed at. @default - today */
+  readonly date?: string;
+}
+
 export interface HelpCommand {
   readonly kind: 'help';
   /** The command whose help to print; the overview when absent. */
@@ -147,7 +163,7 @@ export interface VersionCommand {
   readonly kind: 'version';
 }
 
-export type Command = LintCommand | FixCommand | RulesCommand | HelpCommand | VersionCommand;
+export type Command = LintCommand | FixCommand | RulesCommand | FactsCommand | HelpCommand | VersionCommand;
 
 /** Bad command line: printed as `k8s-windows: <message>` with a pointer to `--help`, exit code 2. */
 export class UsageError extends Error {
@@ -205,6 +221,7 @@ const LINT_OPTIONS = {
   'windows-release': { type: 'string' },
   'kubernetes-version': { type: 'string' },
   cloud: { type: 'string' },
+  date: { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
   'allow-empty': { type: 'boolean' },
   'stdin-filename': { type: 'string' },
@@ -224,6 +241,7 @@ const FIX_OPTIONS = {
   quiet: { type: 'boolean', short: 'q' },
   toleration: { type: 'string', multiple: true },
   cloud: { type: 'string' },
+  date: { type: 'string' },
   'windows-release': { type: 'string' },
   'runtime-class': { type: 'string' },
   'pin-linux': { type: 'boolean' },
@@ -233,6 +251,12 @@ const FIX_OPTIONS = {
   disable: { type: 'string', multiple: true },
   severity: { type: 'string', multiple: true },
   'kubernetes-version': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies Record<string, OptionSpec>;
+
+const FACTS_OPTIONS = {
+  format: { type: 'string', short: 'f' },
+  date: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies Record<string, OptionSpec>;
 
@@ -268,6 +292,8 @@ export function parseCommand(argv: readonly string[], ruleIds: readonly string[]
       return parseFix(rest, ruleIds);
     case 'rules':
       return parseRules(rest, ruleIds);
+    case 'facts':
+      return parseFacts(rest);
     default:
       throw new UsageError([unknownCommand(first)]);
   }
@@ -298,6 +324,7 @@ function parseLint(argv: readonly string[], ruleIds: readonly string[]): LintCom
 
   const cloud = values.cloud;
   if (cloud !== undefined && !isOneOf(cloud, CLOUDS)) problems.push(badChoice('--cloud', cloud, CLOUDS));
+  const date = parseDate(values.date, problems);
 
   const stdinFilename = values['stdin-filename'];
   if (stdinFilename !== undefined && stdinFilename.trim() === '') problems.push('--stdin-filename needs a name.');
@@ -318,6 +345,7 @@ function parseLint(argv: readonly string[], ruleIds: readonly string[]): LintCom
     ...(windowsRelease !== undefined ? { windowsRelease } : {}),
     ...(kubernetesVersion !== undefined ? { kubernetesVersion } : {}),
     ...(cloud !== undefined ? { cloud: cloud as Cloud } : {}),
+    ...(date !== undefined ? { date } : {}),
     quiet: values.quiet === true,
     allowEmpty: values['allow-empty'] === true,
     ...(stdinFilename !== undefined ? { stdinFilename } : {}),
@@ -374,6 +402,27 @@ function parseRendering(
     ...(releaseName !== undefined ? { releaseName } : {}),
     ...(namespace !== undefined ? { namespace } : {}),
   };
+}
+
+/** `--date`, checked: a calendar date written YYYY-MM-DD. */
+function parseDate(value: string | undefined, problems: string[]): string | undefined {
+  if (value === undefined) return undefined;
+  const problem = checkEvaluationDate(value);
+  if (problem === undefined) return value;
+  problems.push(`--date: ${problem.message} ${problem.fix}`);
+  return undefined;
+}
+
+function parseFacts(argv: readonly string[]): FactsCommand | HelpCommand {
+  const { values, positionals } = parseStrict(argv, FACTS_OPTIONS, 'facts');
+  if (values.help) return { kind: 'help', topic: 'facts' };
+  const problems: string[] = [];
+  const format = values.format ?? 'text';
+  if (!isOneOf(format, FACTS_FORMATS)) problems.push(badChoice('--format', format, FACTS_FORMATS));
+  const date = parseDate(values.date, problems);
+  if (positionals.length > 0) problems.push(`facts takes no arguments; got '${positionals.join(' ')}'.`);
+  if (problems.length > 0) throw new UsageError(problems, 'facts');
+  return { kind: 'facts', format: format as FactsFormat, ...(date !== undefined ? { date } : {}) };
 }
 
 /** `--config`, `--no-config`, `--fail-on` and `--max-warnings`, checked. */
@@ -507,6 +556,7 @@ function parseFix(argv: readonly string[], ruleIds: readonly string[]): FixComma
   }
   const cloud = values.cloud;
   if (cloud !== undefined && !isOneOf(cloud, CLOUDS)) problems.push(badChoice('--cloud', cloud, CLOUDS));
+  const date = parseDate(values.date, problems);
   const runtimeClassName = values['runtime-class'];
   if (runtimeClassName !== undefined && windowsRelease === undefined && values['windows-release'] === undefined) {
     problems.push(
@@ -559,6 +609,7 @@ function parseFix(argv: readonly string[], ruleIds: readonly string[]): FixComma
     ...(kubernetesVersion !== undefined ? { kubernetesVersion } : {}),
     tolerations,
     ...(cloud !== undefined ? { cloud: cloud as Cloud } : {}),
+    ...(date !== undefined ? { date } : {}),
     ...(runtimeClassName !== undefined ? { runtimeClassName } : {}),
     pinLinux: values['pin-linux'] === true,
     allowEmpty: values['allow-empty'] === true,

@@ -4,6 +4,7 @@
  * files, YAML syntax errors) as tool execution notifications.
  * @see https://docs.oasis-open.org/sarif/sarif/v2.1.0/sarif-v2.1.0.html
  */
+import { factsDates } from '../core/facts';
 import { pathToFileURL } from 'node:url';
 import * as path from 'node:path';
 import type { RuleInfo, Severity } from '../core/validate/types';
@@ -84,6 +85,8 @@ export interface SarifLog {
         readonly version: string;
         readonly semanticVersion: string;
         readonly informationUri: string;
+        /** The newest and oldest day the facts the rules act on were checked (lib/core/facts). */
+        readonly properties: { readonly factsChecked: { readonly newest: string; readonly oldest: string } };
         readonly rules: readonly SarifReportingDescriptor[];
       };
     };
@@ -197,6 +200,7 @@ export function formatSarif(items: readonly LocatedDiagnostic[], options: SarifF
             version: options.tool.version,
             semanticVersion: options.tool.version,
             informationUri: options.tool.informationUri,
+            properties: { factsChecked: factsDates() },
             rules: options.rules.map((rule) => ({
               id: rule.id,
               shortDescription: { text: rule.summary },

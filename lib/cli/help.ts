@@ -19,6 +19,8 @@ Commands:
   rules [id] [--format text|json|markdown]
                                          list the rules: id, default severity, summary; with an id,
                                          print that rule's page
+  facts [--format text|json] [--date D]  what this version believes: releases, builds, support at a date,
+                                         image compatibility, cloud gates and defaults, with sources
   help [command]                         show help for a command
 
 Options:
@@ -154,6 +156,7 @@ Options:
   --severity <rule=level[,...]>    set a rule's severity, as for lint
   --kubernetes-version <1.x>       the cluster's Kubernetes version, as for lint
 ${RENDER_OPTIONS}
+  --date <YYYY-MM-DD>              the day support and retirements are judged at, as for lint
 ${POLICY_OPTIONS}
   -h, --help                       show this help
 
@@ -219,6 +222,9 @@ Options:
                                    fields), and version-dependent rules follow it
   --cloud <eks|aks|gke>            the cloud the cluster runs on: GKE taints Windows nodes (a missing
                                    toleration is a warning), EKS reads the kubernetes.io/os nodeSelector
+  --date <YYYY-MM-DD>              the day support and retirements are judged at (default: today): a
+                                   release a cloud retired before it fails that cloud's gate
+                                   (k8s-windows facts prints the dates)
   -q, --quiet                      report errors only
   --allow-empty                    accept standard input with no objects (default: exit 2, since empty
                                    input usually means the command before the pipe failed)
@@ -258,6 +264,20 @@ Options:
   -h, --help                 show this help
 `;
 
+const FACTS = `Usage: k8s-windows facts [options]
+
+Prints what this version believes, each fact with its source and the date it was checked: Windows
+Server releases (builds, image tags, Microsoft's lifecycle, support status at the evaluation date),
+which image builds each host build runs (process isolation and Hyper-V), each cloud's releases by
+Kubernetes version, retirements and default release, and the newest Kubernetes known
+(1.\${newestMinor()}). The first line gives the oldest and newest day the facts were checked.
+
+Options:
+  -f, --format <text|json>   output format (default: text); json lists every fact with its sources
+  --date <YYYY-MM-DD>        judge support and retirements at this day (default: today)
+  -h, --help                 show this help
+`;
+
 export function helpText(topic?: CommandName): string {
   switch (topic) {
     case undefined:
@@ -268,6 +288,8 @@ export function helpText(topic?: CommandName): string {
       return FIX;
     case 'rules':
       return RULES;
+    case 'facts':
+      return FACTS;
     default: {
       const unknownTopic: never = topic;
       throw new Error(`no help for ${String(unknownTopic)}`);

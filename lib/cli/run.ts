@@ -6,7 +6,17 @@ import { promises as fs } from 'node:fs';
 import { loadManifestsWithErrors, RULES, RULES_BY_ID, validateManifests } from '../core/validate';
 import { validateOptionsOf } from '../core/validate/settings';
 import type { Diagnostic } from '../core/validate/types';
-import { parseCommand, UsageError, type LintCommand, type RenderOptions, type RulesCommand } from './args';
+import { factsDates } from '../core/facts';
+import { evaluationDate } from '../core/facts/support';
+import {
+  parseCommand,
+  UsageError,
+  type FactsCommand,
+  type LintCommand,
+  type RenderOptions,
+  type RulesCommand,
+} from './args';
+import { factsReport, formatFactsText } from './format-facts';
 import { runFix } from './fix';
 import { collectInputs, describeFsError, STDIN_SOURCE, type Input, type InputProblem } from './files';
 import { formatRulesJson, formatRulesMarkdown, formatRulesText } from './format-rules';
@@ -84,6 +94,8 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
         return await runLint(command, io);
       case 'fix':
         return await runFix(command, io);
+      case 'facts':
+        return runFacts(command, io);
       default: {
         const unknownCommand: never = command;
         throw new Error(`unhandled command ${JSON.stringify(unknownCommand)}`);
@@ -103,6 +115,25 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
     io.stderr.write(`${TOOL_NAME}: ${err instanceof Error ? err.message : String(err)}\n`);
     return EXIT_USAGE;
   }
+}
+
+function runFacts(command: FactsCommand, io: CliIO): number {
+  const date = evaluationDate(command.date);
+  const info = packageInfo();
+  const tool = { name: info.name, version: info.version };
+  switch (command.format) {
+    case 'text':
+      io.stdout.write(formatFactsText(date, tool));
+      break;
+    case 'json':
+      io.stdout.write(`${JSON.stringify(factsReport(date, tool), null, 2)}\n`);
+      break;
+    default: {
+      const unknownFormat: never = command.format;
+      throw new Error(`unhandled format ${String(unknownFormat)}`);
+    }
+  }
+  return EXIT_OK;
 }
 
 function runRules(command: RulesCommand, io: CliIO): number {
@@ -285,7 +316,7 @@ export function jsonReport(input: {
   });
   const info = packageInfo();
   return {
-    tool: { name: info.name, version: info.version },
+    tool: { name: info.name, version: info.version, factsChecked: factsDates() },
     summary: {
       inputs: input.inputs,
       objects: input.objects,

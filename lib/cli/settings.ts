@@ -46,6 +46,7 @@ function commandSettings(command: LintCommand | FixCommand, trusted: TrustedRegi
     ...(command.windowsRelease !== undefined ? { windowsRelease: command.windowsRelease } : {}),
     ...(command.kubernetesVersion !== undefined ? { kubernetesVersion: command.kubernetesVersion } : {}),
     ...(command.cloud !== undefined ? { cloud: command.cloud } : {}),
+    ...(command.date !== undefined ? { date: command.date } : {}),
     ...(command.failOn !== undefined ? { failOn: command.failOn } : {}),
     ...(command.maxWarnings !== undefined ? { maxWarnings: command.maxWarnings } : {}),
     ...(command.resolveImages ? { resolveImages: true } : {}),

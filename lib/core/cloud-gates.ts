@@ -1,13 +1,14 @@
 /**
- * Which Kubernetes versions each cloud runs each Windows Server release on: the release ↔ Kubernetes-version gates
- * a node pool is checked against before anything is created. Data first (one table, cited per cell), then the
- * check. Kept apart from the release table so a cloud's schedule can change without touching the releases.
+ * Which Kubernetes versions each cloud runs each Windows Server release on, and when it retired one: the gates a
+ * node pool is checked against before anything is created. The data (each cell with its source and date) is in
+ * ./facts/clouds.ts; this module is the check. Retirements are judged at an evaluation date (today unless fixed),
+ * so a release that passes its retirement date is refused without a code change.
  */
+import { CLOUD_NAMES, CLOUD_RELEASES, cloudDefaultRelease, type Cloud, type CloudReleaseFacts } from './facts/clouds';
+import { cloudRetirementAt, evaluationDate, retirementSentence } from './facts/support';
 import { parseKubernetesMinor, releaseInfo, WINDOWS_RELEASES, type WindowsRelease } from './releases';
 
-/** The managed Kubernetes services with Windows node pools. */
-export type Cloud = 'eks' | 'aks' | 'gke';
-export const CLOUDS: readonly Cloud[] = ['eks', 'aks', 'gke'];
+export { CLOUD_NAMES, CLOUDS, cloudDefaultRelease, type Cloud } from './facts/clouds';
 
 /** The Kubernetes minors a cloud offers a release on (both bounds inclusive), and where that is written down. */
 export interface CloudReleaseGate {
@@ -22,61 +23,34 @@ export interface CloudReleaseGate {
   readonly source: string;
 }
 
-const EKS_WINDOWS_DOCS = 'https://docs.aws.amazon.com/eks/latest/userguide/eks-ami-versions-windows.html';
-const AKS_OS_VERSIONS = 'https://learn.microsoft.com/azure/aks/upgrade-os-version#supported-os-versions';
-
-/**
- * `undefined`: the cloud does not offer the release at all.
- *
- * EKS: AWS publishes Windows Server 2025 EKS-optimized AMIs only from Kubernetes 1.35 (AMI version list); eksctl
- * ("Windows Server 2025 Core requires EKS version 1.35 and above", pkg/ami/ssm_resolver.go) and Karpenter
- * (pkg/providers/amifamily/ami.go, `WS2025UnsupportedVersionError`) refuse it below 1.35. eksctl refuses 2022
- * below 1.23 the same way.
- * AKS: the supported-OS table lists Windows2019 on 1.14–1.32, Windows2022 on 1.23–1.36 ("Windows Server 2022
- * isn't supported in Kubernetes version 1.37 and later", Azure/AKS#4168) and Windows2025 from 1.32.
- * GKE: no LTSC2025 `osversion`; the LTSC releases otherwise follow upstream's GA minors.
- * @see https://github.com/eksctl-io/eksctl/blob/main/pkg/ami/ssm_resolver.go
- * @see https://github.com/aws/karpenter-provider-aws/blob/main/pkg/providers/amifamily/ami.go
- * @see https://learn.microsoft.com/azure/aks/upgrade-windows-os#limitations
- * @see https://cloud.google.com/kubernetes-engine/docs/how-to/creating-a-cluster-windows
- */
-const GATES: { readonly [C in Cloud]: { readonly [R in WindowsRelease]: CloudReleaseGate | undefined } } = {
-  eks: {
-    '2019': { firstMinor: releaseInfo('2019').firstKubernetesMinor, source: EKS_WINDOWS_DOCS },
-    '2022': { firstMinor: 23, source: EKS_WINDOWS_DOCS },
-    '2025': { firstMinor: 35, source: EKS_WINDOWS_DOCS },
-  },
-  aks: {
-    '2019': { firstMinor: 14, lastMinor: 32, source: AKS_OS_VERSIONS },
-    '2022': { firstMinor: 23, lastMinor: 36, source: AKS_OS_VERSIONS },
-    '2025': { firstMinor: 32, source: AKS_OS_VERSIONS },
-  },
-  gke: {
-    '2019': {
-      firstMinor: releaseInfo('2019').firstKubernetesMinor,
-      source: 'https://cloud.google.com/kubernetes-engine/docs/concepts/windows-server-gke',
-    },
-    '2022': {
-      firstMinor: releaseInfo('2022').firstKubernetesMinor,
-      source: 'https://cloud.google.com/kubernetes-engine/docs/concepts/windows-server-gke',
-    },
-    '2025': undefined,
-  },
-};
-
-/** Display names for messages. */
-export const CLOUD_NAMES: Readonly<Record<Cloud, string>> = { eks: 'EKS', aks: 'AKS', gke: 'GKE' };
+function gateOf(facts: CloudReleaseFacts): CloudReleaseGate {
+  return {
+    firstMinor: facts.firstMinor,
+    ...(facts.lastMinor !== undefined ? { lastMinor: facts.lastMinor } : {}),
+    source: facts.sources[0].ref,
+  };
+}
 
 /** The Kubernetes minors `cloud` offers `release` on, or undefined when it does not offer the release. */
 export function cloudReleaseGate(cloud: Cloud, release: WindowsRelease): CloudReleaseGate | undefined {
-  return GATES[cloud][release];
+  const facts = CLOUD_RELEASES[cloud][release];
+  return facts === undefined ? undefined : gateOf(facts);
 }
 
-/** The releases `cloud` offers on Kubernetes 1.`minor`, oldest first. */
-export function releasesOnKubernetes(cloud: Cloud, minor: number): WindowsRelease[] {
+/**
+ * The releases `cloud` offers on Kubernetes 1.`minor` at `date` (today unless given), oldest first: in the gate's
+ * minors and not retired.
+ */
+export function releasesOnKubernetes(cloud: Cloud, minor: number, date?: string): WindowsRelease[] {
+  const day = evaluationDate(date);
   return WINDOWS_RELEASES.filter((r) => {
-    const gate = GATES[cloud][r];
-    return gate !== undefined && minor >= gate.firstMinor && (gate.lastMinor === undefined || minor <= gate.lastMinor);
+    const gate = CLOUD_RELEASES[cloud][r];
+    return (
+      gate !== undefined &&
+      minor >= gate.firstMinor &&
+      (gate.lastMinor === undefined || minor <= gate.lastMinor) &&
+      cloudRetirementAt(cloud, r, day) === undefined
+    );
   });
 }
 
@@ -86,27 +60,73 @@ export interface GateViolation {
   readonly fix: string;
 }
 
+const quoted = (releases: readonly WindowsRelease[]): string => releases.map((r) => `'${r}'`).join(' or ');
+
+/** The releases `cloud` still creates pools of at `date`, on any minor. */
+function liveReleases(cloud: Cloud, date: string): WindowsRelease[] {
+  return WINDOWS_RELEASES.filter(
+    (r) => CLOUD_RELEASES[cloud][r] !== undefined && cloudRetirementAt(cloud, r, date) === undefined,
+  );
+}
+
 /**
- * Checks that `cloud` runs `release` on Kubernetes `version` (`1.32`, `v1.32.4`, `1.32.0-eks-…`). Returns the
- * violation, or undefined when it fits or the version is not a Kubernetes 1.x version (callers check syntax).
+ * Refuses a release `cloud` has retired at `date` (today unless given): the dates and the migration path.
+ * `minor`, when known, narrows the releases offered instead.
  */
-export function checkCloudRelease(cloud: Cloud, release: WindowsRelease, version: string): GateViolation | undefined {
-  const minor = parseKubernetesMinor(version);
-  const info = releaseInfo(release);
-  const gate = GATES[cloud][release];
-  const name = CLOUD_NAMES[cloud];
-  const others = (m: number): string => {
-    const fits = minor === undefined ? [] : releasesOnKubernetes(cloud, m);
-    return fits.length > 0 ? `release ${fits.map((r) => `'${r}'`).join(' or ')}` : 'another release';
+export function checkCloudRetirement(
+  cloud: Cloud,
+  release: WindowsRelease,
+  minor?: number,
+  date?: string,
+): GateViolation | undefined {
+  const day = evaluationDate(date);
+  const retirement = cloudRetirementAt(cloud, release, day);
+  if (retirement === undefined) return undefined;
+  const live = liveReleases(cloud, day);
+  const fits = minor === undefined ? live : releasesOnKubernetes(cloud, minor, day);
+  const later = live
+    .filter((r) => !fits.includes(r))
+    .map((r) => `'${r}' on Kubernetes 1.${CLOUD_RELEASES[cloud][r]?.firstMinor ?? 0} or newer`);
+  const to =
+    fits.length > 0
+      ? `release ${quoted(fits)}${later.length > 0 ? ` (or ${later.join(', ')})` : ''}`
+      : `release ${later.join(' or ')}`;
+  return {
+    message: retirementSentence(cloud, release, retirement),
+    fix: `Move to ${to} and rebuild the images on its base (${retirement.migration}).`,
   };
-  if (gate === undefined) {
-    const offered = WINDOWS_RELEASES.filter((r) => GATES[cloud][r] !== undefined);
+}
+
+/**
+ * Checks that `cloud` runs `release` on Kubernetes `version` (`1.32`, `v1.32.4`, `1.32.0-eks-…`) at `date` (today
+ * unless given). Returns the violation, or undefined when it fits. A retired release is refused whatever the
+ * version; a version that is not a Kubernetes 1.x version is not checked further (callers check syntax).
+ */
+export function checkCloudRelease(
+  cloud: Cloud,
+  release: WindowsRelease,
+  version: string | undefined,
+  date?: string,
+): GateViolation | undefined {
+  const day = evaluationDate(date);
+  const minor = version === undefined ? undefined : parseKubernetesMinor(version);
+  const info = releaseInfo(release);
+  const facts = CLOUD_RELEASES[cloud][release];
+  const name = CLOUD_NAMES[cloud];
+  if (facts === undefined) {
     return {
       message: `${name} does not offer ${info.displayName} nodes.`,
-      fix: `Use release ${offered.map((r) => `'${r}'`).join(' or ')}.`,
+      fix: `Use release ${quoted(liveReleases(cloud, day))}.`,
     };
   }
+  const retired = checkCloudRetirement(cloud, release, minor, day);
+  if (retired) return retired;
   if (minor === undefined) return undefined;
+  const gate = gateOf(facts);
+  const others = (m: number): string => {
+    const fits = releasesOnKubernetes(cloud, m, day);
+    return fits.length > 0 ? `release ${quoted(fits)}` : 'another release';
+  };
   if (minor < gate.firstMinor) {
     return {
       message: `${name} runs ${info.displayName} nodes on Kubernetes 1.${gate.firstMinor} or newer; '${version}' is older (${gate.source}).`,
@@ -120,4 +140,13 @@ export function checkCloudRelease(cloud: Cloud, release: WindowsRelease, version
     };
   }
   return undefined;
+}
+
+/**
+ * The release a pool on `cloud` gets when none is given, for Kubernetes `version` (a plain string) or, when the
+ * version is not known, the cloud's first default.
+ */
+export function defaultReleaseFor(cloud: Cloud, version: unknown): WindowsRelease {
+  const minor = typeof version === 'string' ? parseKubernetesMinor(version) : undefined;
+  return cloudDefaultRelease(cloud, minor);
 }

@@ -1,7 +1,10 @@
 /**
- * Container image references and the Windows build they were made for. Process isolation needs the image build
- * to equal the host build; Hyper-V isolation runs an image on a host of the same or a newer build (https://learn.microsoft.com/virtualization/windowscontainers/deploy-containers/version-compatibility).
+ * Container image references and the Windows build they were made for. Which image builds a host runs is the
+ * table in ./facts/windows.ts (`HOST_COMPATIBILITY`): with process isolation a host runs its own build and, from
+ * Windows Server 2025 on, the previous LTSC's (ltsc2022 images on 2025 nodes); Hyper-V isolation runs any image as
+ * old as the host or older.
  */
+import { hostRunsImage, hostsRunningImage } from './facts/windows';
 import {
   RETIRED_RELEASES,
   releaseForBuild,
@@ -273,8 +276,8 @@ export type ImageCompatibility =
   | { readonly status: 'unknown'; readonly reason: string };
 
 /**
- * Whether `image` can run on a `host` node under `isolation`.
- * - process: the image build must equal the host build;
+ * Whether `image` can run on a `host` node under `isolation` (the table `HOST_COMPATIBILITY`):
+ * - process: the host's own build, and on Windows Server 2025 hosts also ltsc2022;
  * - hyperv: the image build must be the host's or older;
  * - hostProcess: any build (the container runs on the host).
  */
@@ -320,20 +323,29 @@ function compatibility(image: string, host: WindowsRelease, isolation: Compatibi
         fix: `Rebuild it on an LTSC base image for ${hostInfo.displayName} (tag ltsc${host}).`,
       };
     case 'release': {
-      const imageBuild = Number(built.build.split('.')[2]);
-      const hostBuild = Number(hostInfo.build.split('.')[2]);
       const tagFor = `ltsc${host}`;
+      const runsOn = (iso: WindowsIsolation): string =>
+        hostsRunningImage(built.release, iso)
+          .map((r) => releaseInfo(r).displayName)
+          .join(' or ');
       switch (isolation) {
         case 'process':
-          return imageBuild === hostBuild
-            ? { status: 'compatible', reason: `Image build ${built.build} matches the ${hostInfo.displayName} host.` }
-            : {
-                status: 'incompatible',
-                reason: `Image '${image}' is built for Windows Server ${built.release} (${built.build}) but the node runs ${hostInfo.displayName} (${hostInfo.build}); process isolation needs equal builds ("the container operating system does not match the host operating system").`,
-                fix: `Use the image's ${tagFor} tag, or pin the workload to Windows Server ${built.release} nodes.`,
-              };
+          if (hostRunsImage(host, built.release, 'process')) {
+            return {
+              status: 'compatible',
+              reason:
+                built.release === host
+                  ? `Image build ${built.build} matches the ${hostInfo.displayName} host.`
+                  : `A ${hostInfo.displayName} host (${hostInfo.build}) runs Windows Server ${built.release} images (${built.build}) with process isolation.`,
+            };
+          }
+          return {
+            status: 'incompatible',
+            reason: `Image '${image}' is built for Windows Server ${built.release} (${built.build}) but the node runs ${hostInfo.displayName} (${hostInfo.build}); with process isolation a ${hostInfo.displayName} host runs only ${hostsRunningOnHost(host, 'process')} images ("the container operating system does not match the host operating system").`,
+            fix: `Use the image's ${tagFor} tag, or pin the workload to ${runsOn('process')} nodes.`,
+          };
         case 'hyperv':
-          return imageBuild <= hostBuild
+          return hostRunsImage(host, built.release, 'hyperv')
             ? {
                 status: 'compatible',
                 reason: `Hyper-V isolation runs a ${built.build} image on a ${hostInfo.build} host.`,
@@ -341,7 +353,7 @@ function compatibility(image: string, host: WindowsRelease, isolation: Compatibi
             : {
                 status: 'incompatible',
                 reason: `Image '${image}' (${built.build}) is newer than the ${hostInfo.displayName} host (${hostInfo.build}); Hyper-V isolation only runs images of the same or an older build.`,
-                fix: `Use the image's ${tagFor} tag, or run the workload on Windows Server ${built.release} nodes.`,
+                fix: `Use the image's ${tagFor} tag, or run the workload on ${runsOn('hyperv')} nodes.`,
               };
         default: {
           const never: never = isolation;
@@ -354,6 +366,13 @@ function compatibility(image: string, host: WindowsRelease, isolation: Compatibi
       throw new Error(`unknown build kind ${JSON.stringify(never)}`);
     }
   }
+}
+
+/** The image releases a `host` runs under `isolation`, as `ltsc2022 or ltsc2025`. */
+function hostsRunningOnHost(host: WindowsRelease, isolation: WindowsIsolation): string {
+  return WINDOWS_RELEASES.filter((r) => hostRunsImage(host, r, isolation))
+    .map((r) => `ltsc${r}`)
+    .join(' or ');
 }
 
 /**

@@ -46,4 +46,30 @@ export * from './fix';
 export * from './config';
 export { ImageResolver, resolveImageLookups, defaultCacheDir, type ImageResolverOptions } from './registry';
 export * from './cloud-gates';
+export {
+  factCatalogue,
+  factsDates,
+  evaluationDate,
+  checkEvaluationDate,
+  lifecyclePhase,
+  cloudReleaseState,
+  cloudRetirementAt,
+  hostRunsImage,
+  hostsRunningImage,
+  HOST_COMPATIBILITY,
+  WINDOWS_RELEASE_FACTS,
+  CLOUD_RELEASES,
+  CLOUD_DEFAULT_RELEASES,
+  type FactEntry,
+  type FactSource,
+  type Sourced,
+  type LifecyclePhase,
+  type ReleaseSupport,
+  type CloudReleaseState,
+  type CloudRetirement,
+  type CloudReleaseFacts,
+  type HostCompatibility,
+  type WindowsReleaseFacts,
+  type WindowsLifecycle,
+} from './facts';
 export * from './karpenter';

@@ -6,6 +6,7 @@
  * @see https://karpenter.sh/docs/concepts/nodeclasses/
  */
 import { IssueCollector } from './errors';
+import { EKS_NO_WINDOWS_FAMILIES, KARPENTER_WINDOWS_ALIASES } from './facts/clouds';
 import { ARCH_LABEL, OS_LABEL, WINDOWS_BUILD_LABEL } from './kube';
 import { DEFAULT_WINDOWS_RELEASE, parseWindowsRelease, releaseInfo, type WindowsRelease } from './releases';
 import { WINDOWS_TAINT, TAINT_EFFECTS, windowsNodeTarget, type Taint, type WindowsNodeTarget } from './target';
@@ -19,32 +20,21 @@ export type KarpenterCapacityType = 'on-demand' | 'spot' | 'reserved';
 const CAPACITY_TYPES: readonly KarpenterCapacityType[] = ['on-demand', 'spot', 'reserved'];
 
 /**
- * The `amiSelectorTerms` alias family of each release: EKS-optimized Windows Server Core AMIs. Windows families
- * take only the version `latest` ("The Windows family does not support pinning, so only `latest` is supported";
- * the CRD refuses anything else).
+ * The `amiSelectorTerms` alias of each release (lib/core/facts/clouds.ts `KARPENTER_WINDOWS_ALIASES`):
+ * EKS-optimized Windows Server Core AMIs. Windows families take only the version `latest` ("The Windows family
+ * does not support pinning, so only `latest` is supported"; the CRD refuses anything else).
  * @see https://karpenter.sh/docs/concepts/nodeclasses/#specamiselectorterms
  */
 export function karpenterWindowsAmiAlias(release: WindowsRelease): string {
-  switch (release) {
-    case '2019':
-      return 'windows2019@latest';
-    case '2022':
-      return 'windows2022@latest';
-    case '2025':
-      return 'windows2025@latest';
-    default: {
-      const unknownRelease: never = release;
-      throw new Error(`Unknown release ${String(unknownRelease)}`);
-    }
-  }
+  return KARPENTER_WINDOWS_ALIASES[release];
 }
 
 /**
- * Instance families EC2 does not offer Windows on for EKS (C3, C4, D2, I2, M4 but m4.16xlarge, M6a, R3), kept
- * out with a `NotIn` requirement.
- * @see https://docs.aws.amazon.com/eks/latest/userguide/windows-support.html
+ * Instance families EKS does not run Windows on (lib/core/facts/clouds.ts `EKS_NO_WINDOWS_FAMILIES`), kept out with
+ * a `NotIn` requirement. Unlike the node pools, which only warn on M6a (unverified), Karpenter leaves it out too:
+ * a narrower choice of families costs nothing.
  */
-export const KARPENTER_NO_WINDOWS_FAMILIES: readonly string[] = ['c3', 'c4', 'd2', 'i2', 'm4', 'm6a', 'r3'];
+export const KARPENTER_NO_WINDOWS_FAMILIES: readonly string[] = EKS_NO_WINDOWS_FAMILIES.families.map((f) => f.family);
 
 /** A selector term of `subnetSelectorTerms` / `securityGroupSelectorTerms`: tags, or an id. */
 export interface KarpenterSelectorTerm {

@@ -1,17 +1,20 @@
 /**
- * Windows Server releases that can host Kubernetes nodes: the facts every layer needs, as one table.
- * Sources: Microsoft's version-compatibility docs, AWS EKS amiType docs,
- * AKS osSKU docs, GKE windowsNodeConfig docs).
+ * Windows Server releases that can host Kubernetes nodes: the facts every layer needs, as one table, read from
+ * lib/core/facts (each fact there has its source and the date it was checked).
  */
+import { CLOUD_DEFAULT_RELEASES, CLOUD_RELEASES } from './facts/clouds';
+import { releaseSupport, type SupportState } from './facts/support';
+import { WINDOWS_RELEASE_FACTS, WINDOWS_RELEASES, type WindowsRelease } from './facts/windows';
 
-/** An LTSC Windows Server release supported as a Kubernetes node. */
-export type WindowsRelease = '2019' | '2022' | '2025';
+export { WINDOWS_RELEASES, type WindowsRelease } from './facts/windows';
+export { releaseSupport, type SupportState } from './facts/support';
 
-/** Every supported release, oldest first. */
-export const WINDOWS_RELEASES: readonly WindowsRelease[] = ['2019', '2022', '2025'];
-
-/** The release used when nothing says otherwise: the default on every cloud today. */
-export const DEFAULT_WINDOWS_RELEASE: WindowsRelease = '2022';
+/**
+ * The release used when nothing says otherwise and the Kubernetes version is not known: the first default of
+ * every cloud (Windows Server 2022). Components that know the version ask `cloudDefaultRelease` (AKS gives 2025
+ * from Kubernetes 1.37).
+ */
+export const DEFAULT_WINDOWS_RELEASE: WindowsRelease = CLOUD_DEFAULT_RELEASES.eks.steps[0].release;
 
 /** Container isolation. Process isolation is the only one upstream Kubernetes supports. */
 export type WindowsIsolation = 'process' | 'hyperv';
@@ -43,8 +46,6 @@ export function isWindowsRuntimeHandler(handler: unknown): handler is string {
   return typeof handler === 'string' && handler.startsWith(WINDOWS_RUNTIME_HANDLER_PREFIX);
 }
 
-export type SupportState = 'supported' | 'deprecated';
-
 export interface WindowsReleaseInfo {
   readonly release: WindowsRelease;
   /** `node.kubernetes.io/windows-build` value (major.minor.build). */
@@ -59,47 +60,34 @@ export interface WindowsReleaseInfo {
   readonly aksOsSku: string;
   /** GKE `windowsNodeConfig.osversion`, or undefined when GKE does not offer the release. */
   readonly gkeOsVersion?: string;
+  /** Support today, computed from the dates (`releaseSupport(release, date)` for another day). */
   readonly support: SupportState;
   /** Human name. */
   readonly displayName: string;
 }
 
-/** @see https://learn.microsoft.com/virtualization/windowscontainers/deploy-containers/version-compatibility */
+function infoFromFacts(release: WindowsRelease): WindowsReleaseInfo {
+  const facts = WINDOWS_RELEASE_FACTS[release];
+  const [core, full] = CLOUD_RELEASES.eks[release]?.names ?? [];
+  return {
+    release,
+    build: facts.build,
+    imageTags: facts.imageTags,
+    firstKubernetesMinor: facts.firstKubernetesMinor,
+    eksAmiTypes: { core, full },
+    aksOsSku: CLOUD_RELEASES.aks[release]?.names[0] ?? `Windows${release}`,
+    gkeOsVersion: CLOUD_RELEASES.gke[release]?.names[0],
+    get support(): SupportState {
+      return releaseSupport(release).state;
+    },
+    displayName: facts.displayName,
+  };
+}
+
 const RELEASE_TABLE: { readonly [R in WindowsRelease]: WindowsReleaseInfo } = {
-  '2019': {
-    release: '2019',
-    build: '10.0.17763',
-    imageTags: ['ltsc2019', '1809'],
-    firstKubernetesMinor: 14,
-    eksAmiTypes: { core: 'WINDOWS_CORE_2019_x86_64', full: 'WINDOWS_FULL_2019_x86_64' },
-    aksOsSku: 'Windows2019',
-    gkeOsVersion: 'OS_VERSION_LTSC2019',
-    support: 'deprecated',
-    displayName: 'Windows Server 2019',
-  },
-  '2022': {
-    release: '2022',
-    build: '10.0.20348',
-    imageTags: ['ltsc2022'],
-    firstKubernetesMinor: 23,
-    eksAmiTypes: { core: 'WINDOWS_CORE_2022_x86_64', full: 'WINDOWS_FULL_2022_x86_64' },
-    aksOsSku: 'Windows2022',
-    gkeOsVersion: 'OS_VERSION_LTSC2022',
-    support: 'supported',
-    displayName: 'Windows Server 2022',
-  },
-  '2025': {
-    release: '2025',
-    build: '10.0.26100',
-    imageTags: ['ltsc2025'],
-    firstKubernetesMinor: 32,
-    eksAmiTypes: { core: 'WINDOWS_CORE_2025_x86_64', full: 'WINDOWS_FULL_2025_x86_64' },
-    aksOsSku: 'Windows2025',
-    // GKE does not offer an LTSC2025 osversion (AWS, Azure and Google Windows node docs).
-    gkeOsVersion: undefined,
-    support: 'supported',
-    displayName: 'Windows Server 2025',
-  },
+  '2019': infoFromFacts('2019'),
+  '2022': infoFromFacts('2022'),
+  '2025': infoFromFacts('2025'),
 };
 
 /** A Windows Server release that no supported Kubernetes node runs any more: known so it can be refused or warned on. */

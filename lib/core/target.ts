@@ -4,6 +4,7 @@
  * a workload's tolerations cannot drift apart.
  */
 import { IssueCollector } from './errors';
+import { GKE_WINDOWS_TAINT_FACT, WINDOWS_TAINT_FACT } from './facts/kubernetes';
 import { OS_LABEL, WINDOWS_BUILD_LABEL, type Toleration } from './kube';
 import {
   DEFAULT_WINDOWS_RELEASE,
@@ -23,8 +24,12 @@ export interface Taint {
   readonly effect: TaintEffect;
 }
 
-/** The taint Windows nodes carry by convention (https://kubernetes.io/docs/concepts/windows/user-guide/#taints-and-tolerations). */
-export const WINDOWS_TAINT: Taint = { key: 'os', value: 'windows', effect: 'NoSchedule' };
+/** The taint Windows nodes carry by convention (lib/core/facts/kubernetes.ts, from upstream's user guide). */
+export const WINDOWS_TAINT: Taint = {
+  key: WINDOWS_TAINT_FACT.key,
+  ...(WINDOWS_TAINT_FACT.value !== undefined ? { value: WINDOWS_TAINT_FACT.value } : {}),
+  effect: WINDOWS_TAINT_FACT.effect,
+};
 
 /**
  * A taint written as code, for messages: `{ key: 'os', value: 'windows', effect: 'NoSchedule' }`. `effect`
@@ -35,8 +40,15 @@ export function taintLiteral(taint: Taint, effect: string = taint.effect): strin
   return `{ key: '${taint.key}'${value}, effect: '${effect}' }`;
 }
 
-/** The taint GKE is said to put on Windows nodes itself (not confirmed in GKE's docs): tolerated when the pool's taints are unknown. */
-export const GKE_WINDOWS_TAINT: Taint = { key: 'node.kubernetes.io/os', value: 'windows', effect: 'NoSchedule' };
+/**
+ * The taint GKE is said to put on Windows nodes itself (unverified: lib/core/facts/kubernetes.ts): tolerated when
+ * the pool's taints are unknown, never required.
+ */
+export const GKE_WINDOWS_TAINT: Taint = {
+  key: GKE_WINDOWS_TAINT_FACT.key,
+  ...(GKE_WINDOWS_TAINT_FACT.value !== undefined ? { value: GKE_WINDOWS_TAINT_FACT.value } : {}),
+  effect: GKE_WINDOWS_TAINT_FACT.effect,
+};
 
 export interface WindowsNodeTarget {
   /** The Windows release the nodes run, when pinned. Unpinned targets accept any Windows node. */

@@ -7,13 +7,16 @@
 import { isRecord } from '../core/json';
 import * as pulumi from '@pulumi/pulumi';
 import type { ValidationIssue } from '../core/errors';
+import { isEventual, throwInputErrors } from './errors';
 import type { WindowsWarning } from '../core/pod-spec';
 import { OS_LABEL, WINDOWS_BUILD_LABEL } from '../core/kube';
-import { checkCloudRelease, cloudReleaseGate, type Cloud } from '../core/cloud-gates';
+import { checkCloudRelease, checkCloudRetirement, cloudReleaseGate, type Cloud } from '../core/cloud-gates';
+import { evaluationDate, lifecycleSentence as lifecycleNote, releaseSupport } from '../core/facts/support';
 import {
   parseKubernetesMinor,
   parseWindowsRelease,
   releaseInfo,
+  WINDOWS_RELEASES,
   type WindowsIsolation,
   type WindowsRelease,
 } from '../core/releases';
@@ -442,6 +445,8 @@ export const NODE_POOL_RULE_IDS = {
 export function nodePoolWarnings(options: {
   readonly release: WindowsRelease;
   readonly taints: readonly Taint[];
+  /** The day support is judged at (`YYYY-MM-DD`); today when absent. */
+  readonly date?: string;
 }): NodePoolWarning[] {
   const warnings: NodePoolWarning[] = [];
   if (!hasWindowsTaint(options.taints)) {
@@ -453,7 +458,7 @@ export function nodePoolWarnings(options: {
     });
   }
   // EKS pool warnings are about the pool as a whole: no path.
-  for (const { ruleId, message, fix } of releaseSupportWarnings(options.release, 'release')) {
+  for (const { ruleId, message, fix } of releaseSupportWarnings(options.release, 'release', options.date)) {
     warnings.push({ ruleId, message, ...(fix !== undefined ? { fix } : {}) });
   }
   return warnings;
@@ -501,41 +506,101 @@ export function kubernetesMinorOf(version: unknown, path: string): { minor?: num
   };
 }
 
+/** Where a gate finding goes and the day support is judged at. */
+export interface GateOptions {
+  /**
+   * The day retirements are judged at (`YYYY-MM-DD`).
+   * @default - today
+   */
+  readonly date?: string;
+  /**
+   * Where a retirement is reported: it is about the release, not the version.
+   * @default - the version's path
+   */
+  readonly releasePath?: string;
+}
+
 /**
- * Checks a release against the Kubernetes version a pool on `cloud` runs (see `checkCloudRelease`): a version
- * that is not a plain string (an Output, undefined) is not known yet and passes; an unparsable one is refused.
+ * Checks a release against the Kubernetes version a pool on `cloud` runs (see `checkCloudRelease`) and against the
+ * cloud's retirements at `options.date`: a retired release is refused whatever the version (known or not); a
+ * version that is not a plain string (an Output, undefined) is not known yet and passes the version gates; an
+ * unparsable one is refused.
  */
 export function checkCloudReleaseForKubernetes(
   cloud: Cloud,
   release: WindowsRelease,
   version: unknown,
   path: string,
+  options: GateOptions = {},
 ): ValidationIssue[] {
   const { minor, issues } = kubernetesMinorOf(version, path);
-  if (minor === undefined || typeof version !== 'string') return issues;
   // A release the cloud does not offer at all is the release check's to report, not the version's.
-  if (cloudReleaseGate(cloud, release) === undefined) return [];
-  const violation = checkCloudRelease(cloud, release, version);
+  if (cloudReleaseGate(cloud, release) === undefined) return issues;
+  const retired = checkCloudRetirement(cloud, release, minor, options.date);
+  if (retired) return [...issues, { path: options.releasePath ?? path, ...retired }];
+  if (minor === undefined || typeof version !== 'string') return issues;
+  const violation = checkCloudRelease(cloud, release, version, options.date);
   return violation ? [{ path, ...violation }] : [];
 }
 
-/** Warns when a release is deprecated (Windows Server 2019). */
-export function releaseSupportWarnings(release: WindowsRelease, path: string): WindowsWarning[] {
-  const info = releaseInfo(release);
-  switch (info.support) {
+/**
+ * `value`, held back until the pool's Kubernetes version is known when that version is eventual (an Output such as
+ * a cluster's `version`): then the same gates as `checkCloudReleaseForKubernetes` run on it, and a refusal fails the
+ * deployment with one `InputPropertiesError` naming `path`. A plain or absent version returns `value` unchanged
+ * (those were checked at construction). Wire the result into an input the resource always has.
+ */
+export function gatedOnEventualVersion<T>(
+  subject: string,
+  cloud: Cloud,
+  release: WindowsRelease,
+  version: unknown,
+  path: string,
+  value: T,
+  options: GateOptions & {
+    /** The release was not given but defaulted: the fix then says to set it. */
+    readonly releaseDefaulted?: boolean;
+  } = {},
+): pulumi.Input<T> {
+  if (!isEventual(version)) return value;
+  return pulumi.output(version as pulumi.Input<string>).apply((known) => {
+    const issues = checkCloudReleaseForKubernetes(cloud, release, known, path, options).map((i) =>
+      options.releaseDefaulted === true
+        ? {
+            ...i,
+            message: `The release defaulted to '${release}' (the version was not known at construction). ${i.message}`,
+          }
+        : i,
+    );
+    throwInputErrors(subject, issues);
+    return value;
+  });
+}
+
+/**
+ * Warns when a release is deprecated at `date` (today unless given): upstream Kubernetes no longer lists it, or
+ * Microsoft's extended support has ended (Windows Server 2019 today). The message gives the dates.
+ */
+export function releaseSupportWarnings(release: WindowsRelease, path: string, date?: string): WindowsWarning[] {
+  const day = evaluationDate(date);
+  const support = releaseSupport(release, day);
+  switch (support.state) {
     case 'supported':
       return [];
-    case 'deprecated':
+    case 'deprecated': {
+      const info = releaseInfo(release);
+      const newer = WINDOWS_RELEASES.filter((r) => r > release && releaseSupport(r, day).state === 'supported');
+      const to = newer.length > 0 ? `release ${newer.map((r) => `'${r}'`).join(' or ')}` : 'a supported release';
       return [
         {
           ruleId: NODE_POOL_RULE_IDS.deprecatedRelease,
           path,
-          message: `${info.displayName} is deprecated: clouds and upstream Kubernetes are retiring it.`,
-          fix: "Move to release '2022' (and rebuild images on an ltsc2022 base).",
+          message: `${info.displayName} is deprecated: ${support.reasons.join('; ')}. ${lifecycleNote(release, day)}`,
+          fix: `Move to ${to} (and rebuild images on its ltsc base).`,
         },
       ];
+    }
     default: {
-      const unknownState: never = info.support;
+      const unknownState: never = support.state;
       throw new Error(`Unknown support state ${String(unknownState)}`);
     }
   }

@@ -151,3 +151,40 @@ test("the plugin's fix on a k8s-windows construct's output is in construct words
     ],
   ]);
 });
+
+describe('issue 23: a Windows Server 2025 node runs ltsc2022 images with process isolation', () => {
+  test("WindowsDeployment with windows: { release: '2025' } takes the ltsc2022 IIS image", () => {
+    new WindowsDeployment(chart, 'iis', { windows: { release: '2025' }, containers: [{ image: IIS }] });
+    const [deployment] = Testing.synth(chart) as {
+      spec: { template: { spec: { nodeSelector: Record<string, string>; containers: { image: string }[] } } };
+    }[];
+    expect(deployment.spec.template.spec.nodeSelector).toEqual({
+      'kubernetes.io/os': 'windows',
+      'node.kubernetes.io/windows-build': '10.0.26100',
+    });
+    expect(deployment.spec.template.spec.containers[0].image).toBe(IIS);
+  });
+
+  test('the reverse stays an error: an ltsc2025 image on Windows Server 2022 nodes', () => {
+    const err = captureError(
+      () =>
+        new WindowsDeployment(chart, 'web', {
+          windows: { release: '2022' },
+          containers: [{ image: 'mcr.microsoft.com/windows/servercore:ltsc2025' }],
+        }),
+    );
+    expect(err.issues.map((i) => [i.ruleId, i.fix])).toEqual([
+      [
+        'image-build-mismatch',
+        "Use the image's ltsc2022 tag, or run it on Windows Server 2025 nodes: `windows: { release: '2025' }`.",
+      ],
+    ]);
+  });
+
+  test('and so does an ltsc2019 image on Windows Server 2022 nodes', () => {
+    const err = captureError(
+      () => new WindowsDeployment(chart, 'web', { windows: { release: '2022' }, containers: [{ image: IIS_2019 }] }),
+    );
+    expect(err.issues.map((i) => i.ruleId)).toEqual(['image-build-mismatch']);
+  });
+});

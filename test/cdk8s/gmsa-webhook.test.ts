@@ -87,7 +87,7 @@ describe('GmsaWebhook defaults', () => {
     expect(pod.containers).toEqual([
       {
         name: 'gmsa-webhook',
-        image: 'registry.k8s.io/gmsa-webhook/k8s-gmsa-webhook:v0.13.0',
+        image: 'registry.k8s.io/gmsa-webhook/k8s-gmsa-webhook:v0.14.1',
         imagePullPolicy: 'IfNotPresent',
         args: ['--cert-reload=true'],
         env: [
@@ -112,7 +112,7 @@ describe('GmsaWebhook defaults', () => {
         },
       },
     ]);
-    expect(GMSA_WEBHOOK_IMAGE).toBe('registry.k8s.io/gmsa-webhook/k8s-gmsa-webhook:v0.13.0');
+    expect(GMSA_WEBHOOK_IMAGE).toBe('registry.k8s.io/gmsa-webhook/k8s-gmsa-webhook:v0.14.1');
   });
 
   test('PodDisruptionBudget and Service on 443', () => {

@@ -57,7 +57,11 @@ describe('k8s-windows lint --format json', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     expect(JSON.parse(r.stdout)).toEqual({
-      tool: { name: 'k8s-windows', version: expect.any(String) },
+      tool: {
+        name: 'k8s-windows',
+        version: expect.any(String),
+        factsChecked: { newest: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), oldest: expect.any(String) },
+      },
       summary: { inputs: 1, objects: 1, errors: 0, warnings: 0, info: 0, fixable: 0, suppressed: 0, inputProblems: 0 },
       findings: [],
       inputProblems: [],

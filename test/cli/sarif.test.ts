@@ -1,3 +1,4 @@
+import { factsDates } from '../../lib/core/facts';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -27,6 +28,8 @@ describe('k8s-windows lint --format sarif', () => {
     expect(driver.name).toBe('k8s-windows');
     expect(driver.version).toBe(VERSION);
     expect(driver.informationUri).toMatch(/^https:\/\//);
+    // The facts the rules act on were checked between these days (lib/core/facts).
+    expect(driver.properties.factsChecked).toEqual(factsDates());
     expect(driver.rules.map((r) => r.id)).toEqual(RULES.map((r) => r.id));
     const forbidden = RULES.find((r) => r.id === 'windows-forbidden-field')!;
     expect(driver.rules.find((r) => r.id === forbidden.id)).toEqual({

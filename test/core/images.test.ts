@@ -107,12 +107,26 @@ describe('checkImageCompatibility', () => {
   const iis2022 = 'mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022';
   const aspnet2019 = 'mcr.microsoft.com/dotnet/framework/aspnet:4.8-windowsservercore-ltsc2019';
 
-  test('process isolation needs equal builds', () => {
+  test('process isolation: the host build, and on a 2025 host ltsc2022 too; never an older or newer one otherwise', () => {
     expect(checkImageCompatibility(iis2022, '2022', 'process').status).toBe('compatible');
     const bad = checkImageCompatibility(aspnet2019, '2022', 'process');
     expect(bad).toMatchObject({ status: 'incompatible' });
     expect(bad.status === 'incompatible' && bad.reason).toContain('does not match the host operating system');
-    expect(bad.status === 'incompatible' && bad.fix).toContain('ltsc2022');
+    expect(bad.status === 'incompatible' && bad.fix).toBe(
+      "Use the image's ltsc2022 tag, or pin the workload to Windows Server 2019 nodes.",
+    );
+    // Issue 23: a Windows Server 2025 host runs ltsc2022 images with process isolation (containerd's stable-ABI rule).
+    expect(checkImageCompatibility(iis2022, '2025', 'process')).toEqual({
+      status: 'compatible',
+      reason:
+        'A Windows Server 2025 host (10.0.26100) runs Windows Server 2022 images (10.0.20348) with process isolation.',
+    });
+    const newer = checkImageCompatibility('mcr.microsoft.com/windows/servercore:ltsc2025', '2022', 'process');
+    expect(newer).toMatchObject({ status: 'incompatible' });
+    expect(newer.status === 'incompatible' && newer.reason).toContain(
+      'with process isolation a Windows Server 2022 host runs only ltsc2022 images',
+    );
+    expect(checkImageCompatibility(aspnet2019, '2025', 'process').status).toBe('incompatible');
   });
 
   test('Hyper-V runs older images on newer hosts, not the reverse', () => {

@@ -108,14 +108,16 @@ describe('checkAksAgentPoolInputs', () => {
       vmSize: 'Standard_D4ps_v5',
     });
     expect(issues.map((i) => i.path)).toEqual([
-      'orchestratorVersion',
+      'osSKU',
       'agentPoolName',
       'mode',
       'nodeTaints[0]',
       'nodeTaints[1]',
       'vmSize',
     ]);
-    expect(issues[0].fix).toBe("Use release '2022' or '2025', or Kubernetes 1.32.");
+    expect(issues[0].fix).toBe(
+      "Move to release '2022' or '2025' and rebuild the images on its base (https://learn.microsoft.com/azure/aks/upgrade-windows-os).",
+    );
     expect(issues[1].fix).toBe("Use a name such as 'window'.");
     expect(issues[5].fix).toBe("Use an x86_64 size such as 'Standard_D4s_v5'.");
   });
@@ -139,7 +141,26 @@ describe('checkAksAgentPoolInputs', () => {
     expect(checkAksAgentPoolInputs({ ...GOOD_POOL, orchestratorVersion: 'latest' }).map((i) => i.path)).toEqual([
       'orchestratorVersion',
     ]);
-    expect(checkAksAgentPoolInputs({ ...GOOD_POOL, osSKU: 'Windows2019', orchestratorVersion: '1.32.7' })).toEqual([]);
+    expect(
+      checkAksAgentPoolInputs(
+        { ...GOOD_POOL, osSKU: 'Windows2019', orchestratorVersion: '1.32.7' },
+        { date: '2026-02-28' },
+      ),
+    ).toEqual([]);
+    // From 2026-03-01 AKS takes no Windows2019 pool on any version: the finding is on osSKU, with the dates.
+    expect(
+      checkAksAgentPoolInputs(
+        { ...GOOD_POOL, osSKU: 'Windows2019', orchestratorVersion: '1.32.7' },
+        { date: '2026-11-27' },
+      ),
+    ).toEqual([
+      {
+        path: 'osSKU',
+        message:
+          'AKS retired Windows Server 2019 on 2026-03-01: no new pools on any Kubernetes version; its node images are deleted from 2027-04-01, after which existing pools cannot scale.',
+        fix: "Move to release '2022' or '2025' and rebuild the images on its base (https://learn.microsoft.com/azure/aks/upgrade-windows-os).",
+      },
+    ]);
   });
 
   test('a pool with no NoSchedule/NoExecute taint is a warning, as on EKS and GKE (AKS does not taint)', () => {
@@ -257,6 +278,23 @@ describe('windowsClusterProfile', () => {
   });
 });
 
+describe('osSKU left to AKS: the fix names what the version takes', () => {
+  test('on 1.37 the fix offers Windows2025 only; with no version, the default and its 1.37 change', () => {
+    const { osSKU: _sku, ...unpinned } = GOOD_POOL;
+    const fixOf = (props: Record<string, unknown>): string | undefined =>
+      aksAgentPoolWarnings(props).find((w) => w.ruleId === 'windows-release-unpinned')?.fix;
+    expect(fixOf({ ...unpinned, orchestratorVersion: '1.37' })).toBe(
+      "Set osSKU (Kubernetes 1.37 takes 'Windows2025').",
+    );
+    expect(fixOf({ ...unpinned, orchestratorVersion: '1.33' })).toBe(
+      "Set osSKU (Kubernetes 1.33 takes 'Windows2022' or 'Windows2025').",
+    );
+    expect(fixOf({ ...unpinned, orchestratorVersion: undefined })).toBe(
+      "Set osSKU, e.g. 'Windows2022' (or 'Windows2025' from Kubernetes 1.37).",
+    );
+  });
+});
+
 describe('checkAksClusterForWindows', () => {
   const GOOD_CLUSTER = {
     resourceGroupName: 'rg',
@@ -264,6 +302,25 @@ describe('checkAksClusterForWindows', () => {
     networkProfile: { networkPlugin: 'azure' },
     agentPoolProfiles: [{ name: 'system', mode: 'System', osType: 'Linux', vmSize: 'Standard_D2s_v5' }],
   };
+
+  test("an inline Windows pool without orchestratorVersion is gated against the cluster's kubernetesVersion", () => {
+    const { orchestratorVersion: _version, ...inline } = GOOD_POOL;
+    const cluster = {
+      ...GOOD_CLUSTER,
+      kubernetesVersion: '1.37',
+      agentPoolProfiles: [...GOOD_CLUSTER.agentPoolProfiles, { ...inline, name: 'win1', agentPoolName: undefined }],
+    };
+    expect(checkAksClusterForWindows(cluster)).toEqual([
+      {
+        path: 'kubernetesVersion',
+        message: expect.stringMatching(
+          /^agentPoolProfiles\[1\] sets no orchestratorVersion, so it runs the cluster's: AKS runs Windows Server 2022 nodes on Kubernetes 1\.36 at the newest; '1\.37' is newer/,
+        ),
+        fix: "Use release '2025', or Kubernetes 1.36.",
+      },
+    ]);
+    expect(checkAksClusterForWindows({ ...cluster, kubernetesVersion: '1.36' })).toEqual([]);
+  });
 
   test('a cluster created for Windows passes', () => {
     expect(checkAksClusterForWindows(GOOD_CLUSTER)).toEqual([]);

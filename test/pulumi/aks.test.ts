@@ -24,6 +24,15 @@ async function agentPoolInputs(
 }
 
 const BASE = { resourceGroupName: 'rg', resourceName: 'aks1' };
+/** A day before AKS retired Windows Server 2019 (2026-03-01), for the tests of a 2019 pool itself. */
+const BEFORE_2019_RETIREMENT = '2026-02-01';
+/** Pretends the installed azure-native's AgentPool API version lists Windows2025 (a later SDK). */
+function withWindows2025InSdk<T>(run: () => Promise<T>): Promise<T> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const enums = require('@pulumi/azure-native/types/enums/containerservice') as { OSSKU: Record<string, string> };
+  enums.OSSKU.Windows2025 = 'Windows2025';
+  return run().finally(() => delete enums.OSSKU.Windows2025);
+}
 
 describe('aks.WindowsNodePool', () => {
   test('defaults: Windows2022, User mode, the Windows taint, Standard_D4s_v5, 2 nodes', async () => {
@@ -49,21 +58,13 @@ describe('aks.WindowsNodePool', () => {
     ['2019', 'Windows2019'],
     ['2022', 'Windows2022'],
   ] as const)('release %s sets osSKU %s, no FIPS flag', async (release, osSku) => {
-    const { inputs } = await agentPoolInputs(`w${release}`, { release });
+    const { inputs } = await agentPoolInputs(`w${release}`, { release, date: BEFORE_2019_RETIREMENT });
     expect(inputs.osSKU).toBe(osSku);
     expect(inputs.osType).toBe('Windows');
     expect(inputs).not.toHaveProperty('enableFIPS');
   });
 
   describe('release 2025', () => {
-    /** Pretends the installed azure-native's AgentPool API version lists Windows2025 (a later SDK). */
-    function withWindows2025InSdk<T>(run: () => Promise<T>): Promise<T> {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const enums = require('@pulumi/azure-native/types/enums/containerservice') as { OSSKU: Record<string, string> };
-      enums.OSSKU.Windows2025 = 'Windows2025';
-      return run().finally(() => delete enums.OSSKU.Windows2025);
-    }
-
     test("is refused while azure-native's API version lacks the Windows2025 osSKU, with the reason", () => {
       expect(inputErrorsOf(() => new aks.WindowsNodePool('w25', { ...BASE, release: '2025' }))).toEqual([
         {
@@ -150,9 +151,10 @@ describe('aks.WindowsNodePool', () => {
     });
   });
 
-  test('a Kubernetes version given as an Output passes through unchecked', async () => {
-    const { inputs } = await agentPoolInputs('win3', { release: '2019', kubernetesVersion: pulumi.output('1.34') });
+  test('a Kubernetes version given as an Output passes through, and is checked once known', async () => {
+    const { inputs } = await agentPoolInputs('win3', { release: '2022', kubernetesVersion: pulumi.output('1.34') });
     expect(inputs.orchestratorVersion).toBe('1.34');
+    expect(inputs.osSKU).toBe('Windows2022');
   });
 
   test('autoscaling: enableAutoScaling with minCount/maxCount, count within bounds', async () => {
@@ -177,7 +179,7 @@ describe('aks.WindowsNodePool', () => {
   });
 
   test('nodeTarget: the tolerations workloads get match the taints the pool applies', async () => {
-    const { pool, inputs } = await agentPoolInputs('win4', { release: '2019' });
+    const { pool, inputs } = await agentPoolInputs('win4', { release: '2019', date: BEFORE_2019_RETIREMENT });
     const scheduling = schedulingFor(pool.nodeTarget);
     expect(scheduling.tolerations).toEqual([{ key: 'os', operator: 'Equal', value: 'windows', effect: 'NoSchedule' }]);
     expect(inputs.nodeTaints).toEqual(pool.nodeTarget.taints.map((t) => `${t.key}=${t.value}:${t.effect}`));
@@ -206,13 +208,13 @@ describe('aks.WindowsNodePool', () => {
     );
     expect(errors.map((e) => e.propertyPath)).toEqual([
       'agentPoolName',
-      'kubernetesVersion',
+      'release',
       'mode',
       'vmSize',
       'taints[0].effect',
       'scaling.minSize',
     ]);
-    expect(errors[1].reason).toContain("Use release '2022'");
+    expect(errors[1].reason).toContain("Move to release '2022' or '2025'");
     expect(errors[3].reason).toContain("'Standard_D4s_v5'");
     expect(errors[4].reason).toContain("Write 'NoSchedule'");
     expect(registered).toEqual([]);
@@ -307,11 +309,113 @@ describe('aks.WindowsNodePool', () => {
   });
 
   test('warnings: a 4 GiB VM size and a deprecated release', async () => {
-    await agentPoolInputs('small', { agentPoolName: 'small', vmSize: 'Standard_B2s', release: '2019' });
+    await agentPoolInputs('small', {
+      agentPoolName: 'small',
+      vmSize: 'Standard_B2s',
+      release: '2019',
+      date: BEFORE_2019_RETIREMENT,
+    });
     const messages = warn.mock.calls.map((c) => c[0]);
     expect(messages).toEqual([
       expect.stringContaining('[windows-release-deprecated] release'),
       expect.stringContaining("[windows-node-memory] vmSize: 'Standard_B2s' has 4 GiB"),
+    ]);
+  });
+});
+
+describe('aks.WindowsNodePool: facts of 2026 (issue 23)', () => {
+  test("release '2019' on Kubernetes 1.31 is refused: AKS retired it on 2026-03-01, with the date and the way out", () => {
+    expect(
+      inputErrorsOf(() => new aks.WindowsNodePool('w19', { ...BASE, release: '2019', kubernetesVersion: '1.31' })),
+    ).toEqual([
+      {
+        propertyPath: 'release',
+        reason:
+          "AKS retired Windows Server 2019 on 2026-03-01: no new pools on any Kubernetes version; its node images are deleted from 2027-04-01, after which existing pools cannot scale. Fix: Move to release '2022' (or '2025' on Kubernetes 1.32 or newer) and rebuild the images on its base (https://learn.microsoft.com/azure/aks/upgrade-windows-os).",
+      },
+    ]);
+  });
+
+  test('the retirement follows the date, not the code: the same pool passes on 2026-02-28', async () => {
+    const { inputs } = await agentPoolInputs('w19ok', {
+      release: '2019',
+      kubernetesVersion: '1.31',
+      date: '2026-02-28',
+    });
+    expect(inputs.osSKU).toBe('Windows2019');
+    expect(
+      inputErrorsOf(() => new aks.WindowsNodePool('w19d', { ...BASE, release: '2019', date: '2026-03-01' })),
+    ).toEqual([expect.objectContaining({ propertyPath: 'release' })]);
+  });
+
+  test('on Kubernetes 1.37 with no release the pool picks 2025, not the 2022 AKS refuses there', () =>
+    withWindows2025InSdk(async () => {
+      const { pool, inputs } = await agentPoolInputs('w37', { kubernetesVersion: '1.37' });
+      expect(pool.release).toBe('2025');
+      expect(inputs.osSKU).toBe('Windows2025');
+      expect(inputs.enableFIPS).toBe(true);
+      expect(pool.nodeTarget.labels['node.kubernetes.io/windows-build']).toBe('10.0.26100');
+    }));
+
+  test("without an SDK that lists Windows2025, a 1.37 pool is refused for the SDK's reason, and the fix offers no 2022", () => {
+    const errors = inputErrorsOf(() => new aks.WindowsNodePool('w37s', { ...BASE, kubernetesVersion: '1.37' }));
+    expect(errors).toEqual([
+      {
+        propertyPath: 'release',
+        reason: expect.stringContaining(
+          "Fix: Upgrade @pulumi/azure-native to a version whose AgentPool API version lists 'Windows2025'",
+        ),
+      },
+    ]);
+    expect(errors[0].reason).not.toContain("'2022'");
+  });
+
+  test('a version from clusterArgs.kubernetesVersion is held to the same gates as kubernetesVersion', () => {
+    const clusterArgs = {
+      resourceGroupName: 'rg',
+      kubernetesVersion: '1.33',
+      windowsProfile: { adminUsername: 'azureuser' },
+      networkProfile: { networkPlugin: 'azure' },
+    };
+    const errors = inputErrorsOf(
+      () => new aks.WindowsNodePool('w19c', { ...BASE, release: '2019', clusterArgs, date: BEFORE_2019_RETIREMENT }),
+    );
+    expect(errors).toEqual([
+      {
+        propertyPath: 'clusterArgs.kubernetesVersion',
+        reason: expect.stringContaining(
+          "AKS runs Windows Server 2019 nodes on Kubernetes 1.32 at the newest; '1.33' is newer",
+        ),
+      },
+    ]);
+    // And today the release is retired whatever the version.
+    expect(
+      inputErrorsOf(() => new aks.WindowsNodePool('w19t', { ...BASE, release: '2019', clusterArgs })).map(
+        (e) => e.propertyPath,
+      ),
+    ).toEqual(['release']);
+  });
+
+  test('clusterArgs.kubernetesVersion 1.37 with no release picks 2025 too', () =>
+    withWindows2025InSdk(async () => {
+      const clusterArgs = {
+        resourceGroupName: 'rg',
+        kubernetesVersion: '1.37',
+        windowsProfile: { adminUsername: 'azureuser' },
+        networkProfile: { networkPlugin: 'azure' },
+      };
+      const { pool } = await agentPoolInputs('w37c', { clusterArgs });
+      expect(pool.release).toBe('2025');
+    }));
+
+  test('a bad date is named with the fix', () => {
+    expect(inputErrorsOf(() => new aks.WindowsNodePool('wd', { ...BASE, date: '27/11/2026' }))).toEqual([
+      {
+        propertyPath: 'date',
+        reason: expect.stringMatching(
+          /^Date "27\/11\/2026" is not a calendar date written YYYY-MM-DD\. Fix: Write e\.g\. '\d{4}-\d{2}-\d{2}'\.$/,
+        ),
+      },
     ]);
   });
 });

@@ -201,13 +201,15 @@ describe('checkEksNodeGroupInputs (policy pack)', () => {
   });
 
   test('small disk and deprecated release', () => {
-    expect(checkEksNodeGroupInputs({ ...GOOD, amiType: 'WINDOWS_FULL_2019_x86_64', diskSize: 20 })).toEqual([
+    expect(
+      checkEksNodeGroupInputs({ ...GOOD, amiType: 'WINDOWS_FULL_2019_x86_64', diskSize: 20 }, { date: '2026-11-27' }),
+    ).toEqual([
       {
         ruleId: 'eks-windows-deprecated-release',
         severity: 'warning',
         path: 'amiType',
         message:
-          "amiType 'WINDOWS_FULL_2019_x86_64' runs Windows Server 2019, which is deprecated for Kubernetes nodes.",
+          "amiType 'WINDOWS_FULL_2019_x86_64' runs Windows Server 2019, which is deprecated: upstream Kubernetes no longer lists it as a node OS (since 2025-12-19). Windows Server 2019 left Microsoft's mainstream support on 2024-01-09; extended support (security fixes) runs until 2029-01-09.",
         fix: "Move to 'WINDOWS_FULL_2022_x86_64' (rebuild images for the new build).",
       },
       expect.objectContaining({ ruleId: 'eks-windows-disk-size', severity: 'error', path: 'diskSize' }),

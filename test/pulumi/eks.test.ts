@@ -546,8 +546,27 @@ describe('issue 9: failures the managed pool now refuses or survives', () => {
       },
     ]);
     expect(() => new eks.WindowsNodePool('w', { ...BASE, release: '2025', kubernetesVersion: '1.35' })).not.toThrow();
+    // An Output is checked once known (test/pulumi/refused-outputs.test.ts), not at construction.
     expect(
-      () => new eks.WindowsNodePool('w', { ...BASE, release: '2025', kubernetesVersion: pulumi.output('1.30') }),
+      () => new eks.WindowsNodePool('w', { ...BASE, release: '2025', kubernetesVersion: pulumi.output('1.35') }),
+    ).not.toThrow();
+  });
+
+  test('a pool on a 1.33 cluster (clusterVersion, no kubernetesVersion) is held to the same gate: 2025 refused', () => {
+    expect(
+      inputErrorsOf(() => new eks.WindowsNodePool('w', { ...BASE, release: '2025', clusterVersion: '1.33' })),
+    ).toEqual([
+      {
+        propertyPath: 'clusterVersion',
+        reason: expect.stringMatching(
+          /^EKS runs Windows Server 2025 nodes on Kubernetes 1\.35 or newer; '1\.33' is older .*Fix: Use Kubernetes 1\.35 or newer, or release '2019' or '2022'\.$/,
+        ),
+      },
+    ]);
+    // The pool's own version wins over the cluster's.
+    expect(
+      () =>
+        new eks.WindowsNodePool('w', { ...BASE, release: '2025', clusterVersion: '1.33', kubernetesVersion: '1.35' }),
     ).not.toThrow();
   });
 
@@ -592,7 +611,7 @@ describe('issue 9: failures the managed pool now refuses or survives', () => {
     expect(errors.every((e) => !e.reason.includes('toJSON'))).toBe(true);
   });
 
-  test.each(['c4.xlarge', 'm4.large', 'm6a.xlarge', 'r3.2xlarge', 'd2.xlarge', 'i2.xlarge', 'c3.large'])(
+  test.each(['c4.xlarge', 'm4.large', 'r3.2xlarge', 'd2.xlarge', 'i2.xlarge', 'c3.large'])(
     'instance type %s: EC2 offers no Windows on its family',
     (t) => {
       const errors = inputErrorsOf(() => new eks.WindowsNodePool('w', { ...BASE, instanceTypes: [t] }));
@@ -601,6 +620,20 @@ describe('issue 9: failures the managed pool now refuses or survives', () => {
       ]);
     },
   );
+
+  test('m6a (named only by an unverified copy of the EKS list) is a warning, not a refusal', async () => {
+    warn.mockClear();
+    expect(() => new eks.WindowsNodePool('w6a', { ...BASE, instanceTypes: ['m6a.xlarge'] })).not.toThrow();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(warnings()).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(
+          /^\[eks-windows-instance-arch\] Instance type 'm6a\.xlarge' is in M6A, which aws-cdk's copy of the EKS list says has no Windows; the current EKS documentation no longer says so\. Fix: Check that EC2 offers Windows on 'm6a\.xlarge' in your region, or use 'm6i\.xlarge'\.$/,
+        ),
+      ]),
+    );
+    expect(eks.isWindowsUnsupportedInstanceType('m6a.xlarge')).toBe(false);
+  });
 
   test('m4.16xlarge is the M4 exception', () => {
     expect(eks.isWindowsUnsupportedInstanceType('m4.16xlarge')).toBe(false);

@@ -411,12 +411,19 @@ describe(POLICY_NAMES.nodePools, () => {
 });
 
 describe(POLICY_NAMES.nodePoolsAdvice, () => {
-  test('fails: a Windows Server 2019 agent pool is deprecated', async () => {
+  test('fails: a Windows Server 2019 agent pool is deprecated, and refused since AKS retired it (as the component does)', async () => {
     const old = { ...AKS_GOOD, props: { ...AKS_GOOD.props, osSKU: 'Windows2019' } };
     expect(await resourceViolations(POLICY_NAMES.nodePoolsAdvice, old)).toEqual([
-      expect.stringMatching(/^\[windows-release-deprecated\] osSKU: /),
+      expect.stringMatching(
+        /^\[windows-release-deprecated\] osSKU: Windows Server 2019 is deprecated: upstream Kubernetes no longer lists it/,
+      ),
     ]);
-    expect(await resourceViolations(POLICY_NAMES.nodePools, old)).toEqual([]);
+    // Judged today (after 2026-03-01): the pack and aks.WindowsNodePool give the same refusal.
+    expect(await resourceViolations(POLICY_NAMES.nodePools, old)).toEqual([
+      expect.stringMatching(
+        /^\[aks-windows-agent-pool\] osSKU: AKS retired Windows Server 2019 on 2026-03-01: no new pools/,
+      ),
+    ]);
   });
 });
 

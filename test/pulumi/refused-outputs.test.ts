@@ -50,3 +50,29 @@ test('Karpenter selector terms that resolve empty: one error naming them', () =>
     { propertyPath: 'securityGroupSelectorTerms[0]', reason: expect.stringContaining('needs tags or an id') },
   ]);
 });
+
+test('an AKS pool whose Kubernetes version is an Output is gated once it is known: 2022 on 1.37', () => {
+  const report = run('aks-version');
+  expect(report.distinct).toBe(1);
+  expect(report.errors[0]).toEqual([
+    {
+      propertyPath: 'kubernetesVersion',
+      reason: expect.stringContaining(
+        "AKS runs Windows Server 2022 nodes on Kubernetes 1.36 at the newest; '1.37' is newer",
+      ),
+    },
+  ]);
+});
+
+test("an EKS pool on a cluster whose version is an Output (the cluster's version) is gated the same: 2025 on 1.33", () => {
+  const report = run('eks-cluster-version');
+  expect(report.distinct).toBe(1);
+  expect(report.errors[0]).toEqual([
+    {
+      propertyPath: 'clusterVersion',
+      reason: expect.stringContaining(
+        "EKS runs Windows Server 2025 nodes on Kubernetes 1.35 or newer; '1.33' is older",
+      ),
+    },
+  ]);
+});

@@ -1,7 +1,10 @@
 /**
- * image-build-mismatch: process isolation needs the image build to equal the node build; Hyper-V isolation runs an
- * image of the same or an older build (https://learn.microsoft.com/virtualization/windowscontainers/deploy-containers/version-compatibility).
+ * image-build-mismatch: an image the pinned nodes cannot run. Which builds a host runs is the table
+ * `HOST_COMPATIBILITY` (lib/core/facts/windows.ts): process isolation runs the host's build and, on Windows
+ * Server 2025, ltsc2022 too; Hyper-V isolation runs an image of the same or an older build
+ * (https://learn.microsoft.com/virtualization/windowscontainers/deploy-containers/version-compatibility).
  */
+import { hostRunsImage, processCompatibilitySentence, WINDOWS_RELEASES } from '../facts/windows';
 import { checkImageCompatibility } from '../images';
 import { WINDOWS_BUILD_LABEL } from '../kube';
 import { releaseImages } from '../validate/pod-images';
@@ -14,8 +17,7 @@ export default defineRule({
     family: 'images',
     defaultSeverity: 'error',
     summary: 'An image built for another Windows release than the nodes the pod is pinned to.',
-    rationale:
-      'Process isolation needs equal image and host builds ("the container operating system does not match the host operating system"); Hyper-V needs the image to be the same or older.',
+    rationale: `A host runs only some image builds (${processCompatibilitySentence()}; "the container operating system does not match the host operating system" otherwise); Hyper-V needs the image to be the same or older.`,
     docs: VERSION_COMPAT,
     severityReason: 'The container cannot start on the nodes the pod is pinned to.',
   },
@@ -38,17 +40,21 @@ export default defineRule({
         }
         return;
       }
-      // Unpinned: every image must match the first one, or no node can run them all under process isolation.
+      // Unpinned: some release's nodes must run every image, or no node can run the pod under process isolation.
       const [first, ...rest] = images;
       if (first === undefined || p.isolation !== 'process') return;
-      for (const { path, image, release } of rest) {
-        if (release === first.release) continue;
+      const runsAll = (upTo: number): boolean =>
+        WINDOWS_RELEASES.some((host) =>
+          images.slice(0, upTo + 1).every((i) => hostRunsImage(host, i.release, 'process')),
+        );
+      rest.forEach(({ path, image, release }, i) => {
+        if (runsAll(i + 1)) return;
         report(
           path,
           `${path} '${image}' is built for Windows Server ${release} but ${first.path} '${first.image}' for Windows Server ${first.release}: with process isolation no node can run both.`,
           `Use the same ltsc tag for every container of the pod, and pin the pod with nodeSelector ${WINDOWS_BUILD_LABEL}.`,
         );
-      }
+      });
     },
   },
 });

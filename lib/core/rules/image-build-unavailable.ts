@@ -1,8 +1,10 @@
 /**
  * image-build-unavailable: with `--resolve-images`, a Windows image with no entry for the build the pod is pinned to
- * (or `--windows-release`). Process isolation needs the image build to equal the host's; Hyper-V also runs older
- * ones (https://learn.microsoft.com/virtualization/windowscontainers/deploy-containers/version-compatibility).
+ * (or `--windows-release`). Which builds a host runs is the table `HOST_COMPATIBILITY` (lib/core/facts/windows.ts):
+ * a Windows Server 2025 host also runs ltsc2022 entries with process isolation; Hyper-V also runs older ones
+ * (https://learn.microsoft.com/virtualization/windowscontainers/deploy-containers/version-compatibility).
  */
+import { hostRunsImage } from '../facts/windows';
 import { releaseForBuild, releaseInfo } from '../releases';
 import { recordNote, resolvedImages, windowsBuilds } from '../validate/image-facts';
 import { VERSION_COMPAT } from './docs';
@@ -26,22 +28,26 @@ export default defineRule({
   check: {
     scope: 'pod',
     run(p, { options }, report) {
-      if (!p.windows || p.pin === undefined) return;
-      const target = releaseInfo(p.pin.release).build;
+      const pin = p.pin;
+      if (!p.windows || pin === undefined) return;
+      const target = releaseInfo(pin.release).build;
       for (const { path, image, lookup, hostProcess } of resolvedImages(p, options.images)) {
         // HostProcess containers run on the host: their image need not match its build.
         if (hostProcess || lookup.status !== 'found') continue;
         const builds = windowsBuilds(lookup.facts);
         if (builds.length === 0) continue; // no Windows entry: image-os-missing
-        const runs = builds.some((b) =>
-          p.isolation === 'hyperv' ? buildNumber(b) <= buildNumber(target) : b === target,
-        );
+        const runs = builds.some((b) => {
+          const release = releaseForBuild(b);
+          if (release !== undefined) return hostRunsImage(pin.release, release, p.isolation);
+          // A build no release table row names (an Insider or SAC build): only Hyper-V runs an older one.
+          return p.isolation === 'hyperv' ? buildNumber(b) <= buildNumber(target) : b === target;
+        });
         if (runs) continue;
         const named = builds.map((b) => `${b}${releaseForBuild(b) ? ` (Windows Server ${releaseForBuild(b)})` : ''}`);
         report(
           path,
-          `${path} '${image}' is published for Windows build ${named.join(', ')} only${recordNote(lookup.facts)}, but the pod runs on ${target} (Windows Server ${p.pin.release}, ${p.pin.via}): "the container operating system does not match the host operating system".`,
-          `Rebuild the image FROM the ltsc${p.pin.release} base (or publish a multi-platform index covering ${target}), or pin the pod to ${named[0]}.`,
+          `${path} '${image}' is published for Windows build ${named.join(', ')} only${recordNote(lookup.facts)}, but the pod runs on ${target} (Windows Server ${pin.release}, ${pin.via}): "the container operating system does not match the host operating system".`,
+          `Rebuild the image FROM the ltsc${pin.release} base (or publish a multi-platform index covering ${target}), or pin the pod to ${named[0]}.`,
         );
       }
     },

@@ -4,6 +4,7 @@
  * https://learn.microsoft.com/virtualization/windowscontainers/deploy-containers/version-compatibility).
  */
 import { WINDOWS_BUILD_LABEL } from '../kube';
+import { hostsRunningImage, processCompatibilitySentence } from '../facts/windows';
 import { releaseInfo, type WindowsRelease } from '../releases';
 import type { FixEdit, FixTarget } from '../validate/fixes';
 import type { PodFacts } from '../validate/pod';
@@ -45,11 +46,10 @@ export default defineRule({
     family: 'images',
     defaultSeverity: 'warning',
     summary: 'A single-build Windows image (ltsc2019, 1809, nanoserver-ltsc2022) in a pod that pins no Windows build.',
-    rationale:
-      'Process isolation needs the image build to equal the node build: the pod fails on nodes of any other release in the cluster.',
+    rationale: `An image runs only on the hosts whose build takes it (${processCompatibilitySentence()}): the pod fails on nodes of any other release in the cluster.`,
     docs: VERSION_COMPAT,
     severityReason:
-      "The pod starts only on nodes of the image's build and fails on every other release in the cluster.",
+      'The pod starts only on nodes whose build runs the image and fails on every other release in the cluster.',
     fixable: 'Pins the pod to the build of --windows-release (or --runtime-class), else to the build its image needs.',
   },
   check: {
@@ -61,9 +61,10 @@ export default defineRule({
       // pool of one release; Hyper-V runs older images on newer hosts.
       if (!first || p.isolation !== 'process' || !p.isolationKnown || p.poolSelector !== undefined) return;
       const info = releaseInfo(first.release);
+      const hosts = hostsRunningImage(first.release, 'process').map((r) => releaseInfo(r).displayName);
       report(
         join(p.path, 'nodeSelector'),
-        `${first.path} '${first.image}' is built for ${info.displayName} only, but the pod pins no Windows build: on nodes of any other release it fails with "the container operating system does not match the host operating system".`,
+        `${first.path} '${first.image}' is built for ${info.displayName} and runs only on ${hosts.join(' or ')} nodes, but the pod pins no Windows build: on nodes of any other release it fails with "the container operating system does not match the host operating system".`,
         `Add nodeSelector { ${WINDOWS_BUILD_LABEL}: '${info.build}' } (or a RuntimeClass that pins it), or use a multi-arch image that covers every node build.`,
       );
     },

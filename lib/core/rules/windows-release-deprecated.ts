@@ -1,9 +1,11 @@
 /**
- * windows-release-deprecated: Windows Server 2019 leaves mainstream support and the clouds retire its node images
- * (https://kubernetes.io/docs/concepts/windows/intro/#windows-os-version-support). A cloud rule: the policy pack
+ * windows-release-deprecated: a pool of a release whose support is computed as deprecated at the evaluation date
+ * (upstream Kubernetes no longer lists it, or Microsoft's extended support has ended: lib/core/facts/support.ts).
+ * A cloud that has retired the release refuses it instead (the cloud's gate rule). A cloud rule: the policy pack
  * and the components check it on the resources its check lists, in lib/pulumi/node-pool.ts
  * (releaseSupportWarnings); this module is its catalogue entry.
  */
+import { deprecationSummary, upstreamDroppedReleases } from '../facts/support';
 import { WINDOWS_NODE_POOLS } from './cloud-resources';
 import { defineRule } from './rule';
 
@@ -12,11 +14,12 @@ export default defineRule({
     id: 'windows-release-deprecated',
     family: 'node-pools',
     defaultSeverity: 'warning',
-    summary: 'A Windows node pool on a deprecated release (Windows Server 2019).',
-    rationale:
-      'Clouds and upstream Kubernetes are retiring Windows Server 2019 nodes; images must be rebuilt for the next release.',
+    summary: `A Windows node pool on a deprecated release (${upstreamDroppedReleases()
+      .map((r) => `Windows Server ${r}`)
+      .join(', ')}).`,
+    rationale: `${upstreamDroppedReleases().map(deprecationSummary).join('; ')}; images must be rebuilt for the next release.`,
     docs: 'https://kubernetes.io/docs/concepts/windows/intro/#windows-os-version-support',
-    severityReason: 'The pool runs today; it has a deadline.',
+    severityReason: 'The pool runs today; where a cloud has retired the release, its gate refuses the pool instead.',
   },
   check: {
     scope: 'cloud',

@@ -1,10 +1,12 @@
 /**
  * windows-release-support: a Windows release the cluster's Kubernetes version does not support. With
- * `options.cloud`, that cloud's gates (AKS ends Windows2019 after 1.32 and Windows2022 after 1.36, EKS starts 2025
- * at 1.35); without it, the upstream GA minor and the first retirement a cloud has announced
+ * `options.cloud`, that cloud's gates and retirements at `options.date` (lib/core/facts/clouds.ts: AKS retired
+ * Windows2019 on 2026-03-01 and ends Windows2022 after 1.36, EKS starts 2025 at 1.35); without it, the upstream GA
+ * minor and the first retirement a cloud has announced
  * (https://learn.microsoft.com/azure/aks/upgrade-windows-os, https://kubernetes.io/docs/concepts/windows/intro/).
  */
 import { checkCloudRelease, cloudReleaseGate } from '../cloud-gates';
+import { upstreamListedSentence } from '../facts/support';
 import { parseKubernetesMinor, releaseInfo } from '../releases';
 import { releaseImages } from '../validate/pod-images';
 import { K8S_WINDOWS } from './docs';
@@ -16,8 +18,7 @@ export default defineRule({
     family: 'images',
     defaultSeverity: 'warning',
     summary: 'A pod pinned to a Windows release that the Kubernetes version does not support.',
-    rationale:
-      'Windows Server 2019 is no longer listed upstream and AKS refuses it from Kubernetes 1.33; each release has a first Kubernetes minor.',
+    rationale: `Upstream Kubernetes lists only ${upstreamListedSentence()}, a cloud refuses a release outside its Kubernetes versions or after retiring it, and each release has a first Kubernetes minor.`,
     docs: K8S_WINDOWS,
     severityReason: 'Pools of that release are refused or unsupported on that Kubernetes version.',
   },
@@ -33,7 +34,7 @@ export default defineRule({
       const info = releaseInfo(target.release);
       const version = `1.${minor}`;
       if (options.cloud !== undefined) {
-        const violation = checkCloudRelease(options.cloud, target.release, options.kubernetesVersion);
+        const violation = checkCloudRelease(options.cloud, target.release, options.kubernetesVersion, options.date);
         if (violation) {
           report(target.path, `This pod needs ${info.displayName} nodes: ${violation.message}`, violation.fix);
         }

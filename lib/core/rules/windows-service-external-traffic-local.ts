@@ -2,6 +2,7 @@
  * windows-service-external-traffic-local: Windows kube-proxy honours `externalTrafficPolicy: Local` only with
  * Direct Server Return (https://kubernetes.io/docs/concepts/services-networking/windows-networking/#limitations).
  */
+import { WINDOWS_DSR_FACT } from '../facts/kubernetes';
 import { namespaceOf } from '../validate/context';
 import { rec, stringMap } from '../validate/util';
 import { podName } from '../validate/windows-pods';
@@ -30,7 +31,7 @@ export default defineRule({
       report(
         path,
         `${path} 'Local' on a Service selecting Windows pods (${podName(target)}) works only when Windows kube-proxy runs with Direct Server Return (DSR).`,
-        'Enable DSR on Windows kube-proxy (--enable-dsr, WinDSR feature gate), or use externalTrafficPolicy: Cluster.',
+        `Run Windows kube-proxy with ${WINDOWS_DSR_FACT.flag} (the WinDSR feature gate is GA and on since Kubernetes 1.${WINDOWS_DSR_FACT.gaMinor}), or use externalTrafficPolicy: Cluster.`,
       );
     },
   },

@@ -2,6 +2,8 @@
  * `validateManifests`: one pass to index the set, one pass over the objects, then the rules that need the
  * whole set (Linux pods in a hybrid set, Services in front of Windows pods). Never throws on any JSON input.
  */
+import { IssueCollector } from '../errors';
+import { checkEvaluationDate } from '../facts/support';
 import { isWorkloadKind, locatePodSpec } from '../workloads';
 import {
   caseSeverity,
@@ -127,6 +129,13 @@ function groupBySource(
 export function validateManifests(objects: readonly unknown[], options: ValidateOptions = {}): Diagnostic[] {
   const list: readonly unknown[] = Array.isArray(objects) ? objects : [];
   const given: ValidateOptions = isRecord(options) ? options : {};
+  // The day retirements are judged at decides refusals: a value that is not a date is named, never guessed.
+  const dateProblem = checkEvaluationDate(given.date);
+  if (dateProblem) {
+    const issues = new IssueCollector();
+    issues.add('date', dateProblem.message, dateProblem.fix);
+    issues.throwIfAny('validateManifests options');
+  }
   // Without a registry's answer, a well-known image is judged by its bundled public record.
   const images =
     given.images === undefined || isRecord(given.images) ? withWellKnownImages(list, given.images) : given.images;

@@ -7,6 +7,7 @@ import { CLOUDS, type Cloud } from '../cloud-gates';
 import type { ValidationIssue } from '../errors';
 import { parseKubernetesMinor, parseWindowsRelease, type WindowsRelease } from '../releases';
 import { TAINT_EFFECTS, type Taint, type TaintEffect } from '../target';
+import { checkEvaluationDate } from '../facts/support';
 import { unknownRuleFix } from '../suggest';
 import { RULES_BY_ID } from './rules';
 import { SEVERITIES, type ConfigSuppression, type RuleSetting, type Severity, type ValidateOptions } from './types';
@@ -18,6 +19,8 @@ export interface EngineSettings {
   readonly windowsRelease?: WindowsRelease;
   readonly kubernetesVersion?: string;
   readonly cloud?: Cloud;
+  /** The day support and retirements are judged at (`YYYY-MM-DD`): `--date`. */
+  readonly date?: string;
   /** Taints of the Windows nodes (`fix`). */
   readonly tolerations?: readonly Taint[];
   /** A RuntimeClass that pins the release (`fix`). */
@@ -252,6 +255,16 @@ export function readSettings(
             path: at(name),
             message: parsed ? parsed.message : `${JSON.stringify(value)} is not a Windows Server release.`,
             ...(parsed ? { fix: parsed.fix } : { fix: "Write e.g. '2022'." }),
+          });
+        break;
+      }
+      case 'date': {
+        const problem = checkEvaluationDate(value);
+        if (problem === undefined && typeof value === 'string') out.date = value;
+        else
+          issues.push({
+            path: at(name),
+            ...(problem ?? { message: 'date must be a string.', fix: 'Write e.g. 2026-11-27.' }),
           });
         break;
       }
@@ -507,6 +520,7 @@ export function validateOptionsOf(settings: EngineSettings): ValidateOptions {
     ...(settings.windowsRelease !== undefined ? { windowsRelease: settings.windowsRelease } : {}),
     ...(settings.kubernetesVersion !== undefined ? { kubernetesVersion: settings.kubernetesVersion } : {}),
     ...(settings.cloud !== undefined ? { cloud: settings.cloud } : {}),
+    ...(settings.date !== undefined ? { date: settings.date } : {}),
     ...(settings.suppressions !== undefined ? { suppressions: settings.suppressions } : {}),
   };
 }

@@ -160,6 +160,12 @@ export interface ValidateOptions {
    */
   readonly cloud?: Cloud;
   /**
+   * The day support and retirements are judged at (`YYYY-MM-DD`, `k8s-windows lint --date`): a release a cloud
+   * retired before it is refused by that cloud's gate, with no code change. Fix it for reproducible runs.
+   * @default - today (UTC)
+   */
+  readonly date?: string;
+  /**
    * Which objects the cross-object rules let interact (Linux pods beside Windows pods, Services in front of them,
    * credspec names, RBAC that makes a missing grant certain): `'source'` keeps each loaded file (or stream) apart,
    * so a directory of unrelated manifests does not mix; `'set'` treats the input as one application, as the cdk8s

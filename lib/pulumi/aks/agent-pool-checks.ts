@@ -5,11 +5,14 @@
  */
 import type { ValidationIssue } from '../../core/errors';
 import type { WindowsWarning } from '../../core/pod-spec';
-import { WINDOWS_RELEASES, releaseInfo, type WindowsRelease } from '../../core/releases';
+import { defaultReleaseFor, releasesOnKubernetes } from '../../core/cloud-gates';
+import { parseKubernetesMinor, WINDOWS_RELEASES, releaseInfo, type WindowsRelease } from '../../core/releases';
+
 import { TAINT_EFFECTS, WINDOWS_TAINT, type Taint, type TaintEffect } from '../../core/target';
 import {
   checkCloudReleaseForKubernetes,
   fromCloudTaintEffect,
+  type GateOptions,
   isCloudTaintEffect,
   isKnown,
   isLabelValue,
@@ -22,6 +25,15 @@ import {
   NODE_POOL_RULE_IDS,
 } from '../node-pool';
 import { parseAzureVmSize } from './vm-size';
+
+/** The releases AKS takes on `version` today, its default first (none when the version is not readable). */
+function releasesForVersion(version: string): WindowsRelease[] {
+  const minor = parseKubernetesMinor(version);
+  if (minor === undefined) return [];
+  const offered = releasesOnKubernetes('aks', minor);
+  const first = defaultReleaseFor('aks', version);
+  return offered.includes(first) ? [first, ...offered.filter((r) => r !== first)] : offered;
+}
 
 /** The `osType` of a Windows agent pool. */
 export const AKS_WINDOWS_OS_TYPE = 'Windows';
@@ -126,16 +138,17 @@ export function aksVmSizeWarnings(vmSize: unknown, path: string): WindowsWarning
 }
 
 /**
- * Checks a release against the Kubernetes version the pool runs: AKS offers each osSKU on a range of minors
- * (Windows2019 up to 1.32, Windows2022 from 1.23 to 1.36, Windows2025 from 1.32; see `core/cloud-gates`).
- * Unparsable versions are refused; a version that is not a plain string (an Output) is not known yet and passes.
+ * Checks a release against the Kubernetes version the pool runs and AKS's retirements at `options.date` (the
+ * gates and dates are data: core/facts/clouds.ts). Unparsable versions are refused; a version that is not a plain
+ * string (an Output) is not known yet and passes the version gates, but a retired release is refused regardless.
  */
 export function checkAksReleaseForKubernetes(
   release: WindowsRelease,
   kubernetesVersion: unknown,
   path: string,
+  options: GateOptions = {},
 ): ValidationIssue[] {
-  return checkCloudReleaseForKubernetes('aks', release, kubernetesVersion, path);
+  return checkCloudReleaseForKubernetes('aks', release, kubernetesVersion, path, options);
 }
 
 /**
@@ -220,7 +233,10 @@ export function parseTaintString(text: string): ParsedTaint {
  * mode is not System; every `nodeTaints` entry parses (a missing taint is a warning: see `aksAgentPoolWarnings`); the VM size
  * is x86_64.
  */
-export function checkAksAgentPoolInputs(props: Record<string, unknown>): ValidationIssue[] {
+export function checkAksAgentPoolInputs(
+  props: Record<string, unknown>,
+  options: { readonly date?: string } = {},
+): ValidationIssue[] {
   if (props.osType !== AKS_WINDOWS_OS_TYPE) return [];
   const issues: ValidationIssue[] = [];
   const { osSKU, orchestratorVersion, agentPoolName, mode, nodeTaints, vmSize } = props;
@@ -233,7 +249,12 @@ export function checkAksAgentPoolInputs(props: Record<string, unknown>): Validat
         fix: `Use one of ${WINDOWS_RELEASES.map((r) => `'${releaseInfo(r).aksOsSku}'`).join(', ')}.`,
       });
     } else {
-      issues.push(...checkAksReleaseForKubernetes(release, orchestratorVersion, 'orchestratorVersion'));
+      issues.push(
+        ...checkAksReleaseForKubernetes(release, orchestratorVersion, 'orchestratorVersion', {
+          releasePath: 'osSKU',
+          date: options.date,
+        }),
+      );
       issues.push(...checkAksFips(release, props.enableFIPS, 'enableFIPS'));
     }
   }
@@ -268,7 +289,10 @@ export function checkAksAgentPoolInputs(props: Record<string, unknown>): Validat
  * their images. The pool itself works, and Windows pods run, so it is not an error (the API and AKS accept it).
  * @see https://learn.microsoft.com/azure/aks/windows-best-practices#node-taints
  */
-export function aksAgentPoolWarnings(props: Record<string, unknown>): WindowsWarning[] {
+export function aksAgentPoolWarnings(
+  props: Record<string, unknown>,
+  options: { readonly date?: string } = {},
+): WindowsWarning[] {
   if (props.osType !== AKS_WINDOWS_OS_TYPE) return [];
   const warnings: WindowsWarning[] = [];
   const nodeTaints = props.nodeTaints;
@@ -286,16 +310,20 @@ export function aksAgentPoolWarnings(props: Record<string, unknown>): WindowsWar
     });
   }
   if (props.osSKU === undefined) {
+    const version = typeof props.orchestratorVersion === 'string' ? props.orchestratorVersion : undefined;
+    const offered = (version === undefined ? [] : releasesForVersion(version)).map(
+      (r) => `'${releaseInfo(r).aksOsSku}'`,
+    );
     warnings.push({
       ruleId: 'windows-release-unpinned',
       path: 'osSKU',
       message:
         'osSKU is not set: AKS picks the Windows release from the Kubernetes version, so images may stop matching the node build.',
-      fix: `Set osSKU, e.g. '${releaseInfo('2022').aksOsSku}'.`,
+      fix: `Set osSKU${offered.length > 0 ? ` (Kubernetes ${version} takes ${offered.join(' or ')})` : `, e.g. '${releaseInfo(defaultReleaseFor('aks', undefined)).aksOsSku}' (or '${releaseInfo(defaultReleaseFor('aks', '1.37')).aksOsSku}' from Kubernetes 1.37)`}.`,
     });
   } else if (typeof props.osSKU === 'string') {
     const release = releaseForAksOsSku(props.osSKU);
-    if (release) warnings.push(...releaseSupportWarnings(release, 'osSKU'));
+    if (release) warnings.push(...releaseSupportWarnings(release, 'osSKU', options.date));
   }
   const release = typeof props.osSKU === 'string' ? releaseForAksOsSku(props.osSKU) : undefined;
   if (release !== undefined && AKS_FIPS_REQUIRED_RELEASES.includes(release) && props.enableFIPS === undefined) {

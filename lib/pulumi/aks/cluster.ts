@@ -182,7 +182,20 @@ export function checkAksClusterForWindows(clusterArgs: object): ValidationIssue[
     });
   }
   forEachInlineWindowsPool(args.agentPoolProfiles, (pool, at) => {
-    for (const i of checkAksAgentPoolInputs(pool)) issues.push({ ...i, path: inlinePoolPath(at, i.path) });
+    // A pool without orchestratorVersion runs the cluster's kubernetesVersion: held to the same gates against it.
+    const inherits = pool.orchestratorVersion === undefined && typeof args.kubernetesVersion === 'string';
+    const checked = inherits ? { ...pool, orchestratorVersion: args.kubernetesVersion } : pool;
+    for (const i of checkAksAgentPoolInputs(checked)) {
+      issues.push(
+        inherits && i.path === 'orchestratorVersion'
+          ? {
+              ...i,
+              path: 'kubernetesVersion',
+              message: `${at} sets no orchestratorVersion, so it runs the cluster's: ${i.message}`,
+            }
+          : { ...i, path: inlinePoolPath(at, i.path) },
+      );
+    }
   });
   return issues;
 }

@@ -9,13 +9,16 @@ import * as containerservice from '@pulumi/azure-native/containerservice';
 import { OSSKU } from '@pulumi/azure-native/types/enums/containerservice';
 import type { ValidationIssue } from '../../core/errors';
 import type { WindowsWarning } from '../../core/pod-spec';
-import { DEFAULT_WINDOWS_RELEASE, isWindowsRelease, releaseInfo, type WindowsRelease } from '../../core/releases';
+import { checkCloudRelease, defaultReleaseFor } from '../../core/cloud-gates';
+import { checkEvaluationDate } from '../../core/facts/support';
+import { isWindowsRelease, releaseInfo, WINDOWS_RELEASES, type WindowsRelease } from '../../core/releases';
 import { WINDOWS_TAINT, taintLiteral, type Taint, type WindowsNodeTarget } from '../../core/target';
 import { plainArgs, requireArgs, throwInputErrors } from '../errors';
 import {
   checkNodeLabels,
   checkRelease,
   checkTaints,
+  gatedOnEventualVersion,
   isRepellingTaint,
   logWarnings,
   type NodePoolScaling,
@@ -70,17 +73,24 @@ export interface WindowsNodePoolArgs {
    */
   readonly agentPoolName?: string;
   /**
-   * Windows Server release of the nodes; sets the AKS `osSKU` (`Windows2022`…).
-   * @default '2022'
+   * Windows Server release of the nodes; sets the AKS `osSKU` (`Windows2022`…). A release AKS has retired at `date`
+   * (Windows Server 2019 since 2026-03-01) is refused.
+   * @default - by the Kubernetes version (`kubernetesVersion`, else `clusterArgs.kubernetesVersion`): '2025' from
+   * 1.37 (AKS refuses Windows2022 there), '2022' below and when the version is not known
    * @see https://learn.microsoft.com/azure/aks/upgrade-windows-os
    */
   readonly release?: WindowsRelease;
   /**
-   * Kubernetes version of the pool (`orchestratorVersion`). Checked against the release when it is a plain string:
-   * AKS refuses `Windows2019` from Kubernetes 1.33.
-   * @default - omitted: the cluster's version
+   * Kubernetes version of the pool (`orchestratorVersion`). Checked against the release: at construction when it
+   * is a plain string, once known when it is an Output (AKS refuses Windows2022 from 1.37).
+   * @default - omitted: the cluster's version (`clusterArgs.kubernetesVersion`, checked the same way when given)
    */
   readonly kubernetesVersion?: pulumi.Input<string>;
+  /**
+   * The day support and retirements are judged at (`YYYY-MM-DD`), for reproducible previews and tests.
+   * @default - today
+   */
+  readonly date?: string;
   /**
    * VM size: x86_64 (Arm sizes, with a `p` in the name, are refused), 8 GiB or more (smaller sizes warn).
    * @default 'Standard_D4s_v5' (4 vCPU, 16 GiB)
@@ -169,7 +179,16 @@ export class WindowsNodePool extends pulumi.ComponentResource {
         resourceName: args.resourceName,
         agentPoolName: resolved.agentPoolName,
         osType: AKS_WINDOWS_OS_TYPE,
-        osSKU: releaseInfo(resolved.release).aksOsSku,
+        // A version known only later (the cluster's Output) is held to the same gates once known.
+        osSKU: gatedOnEventualVersion(
+          `aks.WindowsNodePool ${name}`,
+          'aks',
+          resolved.release,
+          resolved.version.value,
+          resolved.version.path,
+          releaseInfo(resolved.release).aksOsSku,
+          { date: resolved.date, releasePath: 'release', releaseDefaulted: args.release === undefined },
+        ),
         ...(AKS_FIPS_REQUIRED_RELEASES.includes(resolved.release) ? { enableFIPS: true } : {}),
         mode: AKS_WINDOWS_POOL_MODE,
         vmSize: resolved.vmSize,
@@ -190,6 +209,9 @@ export class WindowsNodePool extends pulumi.ComponentResource {
 interface ResolvedArgs {
   readonly agentPoolName: string;
   readonly release: WindowsRelease;
+  /** The pool's Kubernetes version (its own, else the cluster's) and where it was given. */
+  readonly version: { readonly value: unknown; readonly path: string };
+  readonly date: string | undefined;
   readonly vmSize: string;
   readonly labels: Readonly<Record<string, string>>;
   readonly taints: readonly Taint[];
@@ -209,18 +231,26 @@ const PLAIN_FIELDS = [
   'taints',
   'scaling',
   'autoscaling',
+  'date',
 ] as const;
 
 function resolveArgs(name: string, rawArgs: WindowsNodePoolArgs): ResolvedArgs {
   const { args, issues: plainIssues } = plainArgs(rawArgs, PLAIN_FIELDS);
   const agentPoolName = args.agentPoolName ?? name;
-  const release = args.release ?? DEFAULT_WINDOWS_RELEASE;
+  const version =
+    args.kubernetesVersion !== undefined
+      ? { value: args.kubernetesVersion as unknown, path: 'kubernetesVersion' }
+      : { value: args.clusterArgs?.kubernetesVersion as unknown, path: 'clusterArgs.kubernetesVersion' };
+  const release = args.release ?? defaultReleaseFor('aks', version.value);
+  const dateIssue = checkEvaluationDate(args.date);
+  const date = dateIssue === undefined ? args.date : undefined;
   const vmSize = args.vmSize ?? DEFAULT_AKS_WINDOWS_VM_SIZE;
   const labels = args.labels ?? {};
   const taints = args.taints ?? [WINDOWS_TAINT];
 
   const issues: ValidationIssue[] = [...plainIssues];
   const warnings: WindowsWarning[] = [];
+  if (dateIssue) issues.push({ path: 'date', ...dateIssue });
   issues.push(...requiredInput(args.resourceGroupName, 'resourceGroupName'));
   issues.push(...requiredInput(args.resourceName, 'resourceName'));
   issues.push(
@@ -237,10 +267,12 @@ function resolveArgs(name: string, rawArgs: WindowsNodePoolArgs): ResolvedArgs {
   const releaseIssues = checkRelease(release, 'release');
   issues.push(...releaseIssues);
   if (isWindowsRelease(release)) {
-    issues.push(...checkAksReleaseForKubernetes(release, args.kubernetesVersion, 'kubernetesVersion'));
-    issues.push(...checkOsSkuInSdk(release, 'release'));
+    issues.push(
+      ...checkAksReleaseForKubernetes(release, version.value, version.path, { date, releasePath: 'release' }),
+    );
+    issues.push(...checkOsSkuInSdk(release, 'release', version.value, date));
     issues.push(...checkAksFips(release, args.agentPoolArgs?.enableFIPS, 'agentPoolArgs.enableFIPS'));
-    warnings.push(...releaseSupportWarnings(release, 'release'));
+    warnings.push(...releaseSupportWarnings(release, 'release', date));
   }
   issues.push(...checkAksPoolMode(args.mode, 'mode'));
   issues.push(...checkAksVmSize(vmSize, 'vmSize'));
@@ -265,6 +297,8 @@ function resolveArgs(name: string, rawArgs: WindowsNodePoolArgs): ResolvedArgs {
   return {
     agentPoolName,
     release: release as WindowsRelease,
+    version,
+    date,
     vmSize,
     labels,
     taints,
@@ -281,14 +315,23 @@ function resolveArgs(name: string, rawArgs: WindowsNodePoolArgs): ResolvedArgs {
  * its API version has the osSKU; when a later azure-native moves to one that does, the check passes by itself.
  * @see https://www.pulumi.com/registry/packages/azure-native/api-docs/containerservice/agentpool/
  */
-function checkOsSkuInSdk(release: WindowsRelease, path: string): ValidationIssue[] {
+function checkOsSkuInSdk(release: WindowsRelease, path: string, version: unknown, date?: string): ValidationIssue[] {
   const osSku = releaseInfo(release).aksOsSku;
   if ((Object.values(OSSKU) as string[]).includes(osSku)) return [];
+  const upgrade = `upgrade @pulumi/azure-native to a version whose AgentPool API version lists '${osSku}'`;
+  // Offer an older release only where AKS still takes it on this version and date.
+  const older = (Object.values(OSSKU) as string[])
+    .map((sku) => WINDOWS_RELEASES.find((r) => releaseInfo(r).aksOsSku === sku))
+    .filter((r): r is WindowsRelease => r !== undefined)
+    .filter((r) => checkCloudRelease('aks', r, typeof version === 'string' ? version : undefined, date) === undefined);
   return [
     {
       path,
       message: `The installed @pulumi/azure-native creates agent pools with an API version whose osSKU list lacks '${osSku}', so AKS would refuse ${releaseInfo(release).displayName} at deployment.`,
-      fix: `Use release '2022', or upgrade @pulumi/azure-native to a version whose AgentPool API version lists '${osSku}'.`,
+      fix:
+        older.length > 0
+          ? `Use release ${older.map((r) => `'${r}'`).join(' or ')}, or ${upgrade}.`
+          : `${upgrade[0].toUpperCase()}${upgrade.slice(1)} (no osSKU that SDK lists is offered on this Kubernetes version).`,
     },
   ];
 }

@@ -3,6 +3,7 @@
  * table (never re-typed here).
  * @see https://docs.aws.amazon.com/eks/latest/APIReference/API_Nodegroup.html#AmazonEKS-Type-Nodegroup-amiType
  */
+import { EKS_WINDOWS_SSM_PARAMETER } from '../../core/facts/clouds';
 import { WINDOWS_RELEASES, releaseInfo, sacRelease, type WindowsRelease } from '../../core/releases';
 
 /** Windows Server Core (smaller, the default) or the full Desktop Experience image. */
@@ -97,5 +98,8 @@ export function explainEksWindowsAmiType(
  */
 export function eksWindowsAmiParameterName(release: WindowsRelease, variant: EksAmiVariant, minor: number): string {
   const option = variant === 'core' ? 'Core' : 'Full';
-  return `/aws/service/ami-windows-latest/Windows_Server-${release}-English-${option}-EKS_Optimized-1.${minor}/image_id`;
+  return EKS_WINDOWS_SSM_PARAMETER.template
+    .replace('{release}', release)
+    .replace('{variant}', option)
+    .replace('{minor}', String(minor));
 }

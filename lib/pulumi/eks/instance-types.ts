@@ -3,6 +3,7 @@
  * are refused; small sizes are flagged because Windows Server itself takes about 3.5 GB (https://kubernetes.io/docs/concepts/configuration/windows-resource-management/).
  * @see https://docs.aws.amazon.com/ec2/latest/instancetypes/instance-type-names.html
  */
+import { EKS_NO_WINDOWS_FAMILIES, type NoWindowsFamily } from '../../core/facts/clouds';
 import type { ValidationIssue } from '../../core/errors';
 
 /** `family.size`, e.g. `m5.xlarge`, `u-6tb1.112xlarge`. */
@@ -40,18 +41,43 @@ export function isBelowWindowsMemoryFloor(instanceType: string): boolean {
 }
 
 /**
- * Families EC2 does not offer Windows on for EKS nodes: "Amazon EC2 instance types C3, C4, D2, I2, M4 (excluding
- * m4.16xlarge), M6a.x, and R3 instances aren't supported for Windows workloads" (EKS Windows support docs; aws-cdk
- * `aws-eks` refuses them too).
- * @see https://docs.aws.amazon.com/eks/latest/userguide/windows-support.html
+ * Families EKS does not run Windows nodes on, from the facts (lib/core/facts/clouds.ts `EKS_NO_WINDOWS_FAMILIES`):
+ * the documented ones (C3, C4, D2, I2, M4 but m4.16xlarge, R3) are refused; M6a, which only aws-cdk's copy of the
+ * list names, is a warning.
  */
-const NO_WINDOWS_FAMILIES: ReadonlySet<string> = new Set(['c3', 'c4', 'd2', 'i2', 'm4', 'm6a', 'r3']);
-const NO_WINDOWS_EXCEPTIONS: ReadonlySet<string> = new Set(['m4.16xlarge']);
+const NO_WINDOWS: readonly NoWindowsFamily[] = EKS_NO_WINDOWS_FAMILIES.families;
 
-/** Whether EKS refuses Windows on an instance type's family (C3, C4, D2, I2, M4 but m4.16xlarge, M6a, R3). */
-export function isWindowsUnsupportedInstanceType(instanceType: string): boolean {
+function noWindowsFamily(instanceType: string): NoWindowsFamily | undefined {
   const family = instanceFamily(instanceType);
-  return family !== undefined && NO_WINDOWS_FAMILIES.has(family) && !NO_WINDOWS_EXCEPTIONS.has(instanceType);
+  return NO_WINDOWS.find((f) => f.family === family && !(f.except ?? []).includes(instanceType));
+}
+
+/** The documented families, for messages: `C3, C4, D2, I2, M4 except m4.16xlarge, R3`. */
+const DOCUMENTED_FAMILIES = NO_WINDOWS.filter((f) => f.verified !== false)
+  .map((f) => `${f.family.toUpperCase()}${f.except ? ` except ${f.except.join(', ')}` : ''}`)
+  .join(', ');
+
+/** Whether EKS refuses Windows on an instance type's family (the documented families; see `NO_WINDOWS`). */
+export function isWindowsUnsupportedInstanceType(instanceType: string): boolean {
+  const found = noWindowsFamily(instanceType);
+  return found !== undefined && found.verified !== false;
+}
+
+/**
+ * A warning for an instance type whose family only an unverified copy of the list names (M6a), or undefined.
+ */
+export function unverifiedWindowsInstanceTypeWarning(
+  instanceType: unknown,
+  path: string,
+): { path: string; message: string; fix: string } | undefined {
+  if (typeof instanceType !== 'string') return undefined;
+  const found = noWindowsFamily(instanceType);
+  if (found === undefined || found.verified !== false) return undefined;
+  return {
+    path,
+    message: `Instance type '${instanceType}' is in ${found.family.toUpperCase()}, which aws-cdk's copy of the EKS list says has no Windows; the current EKS documentation no longer says so.`,
+    fix: `Check that EC2 offers Windows on '${instanceType}' in your region, or use '${currentEquivalent(instanceType)}'.`,
+  };
 }
 
 /** Checks a list of instance types for Windows nodes: syntax, x86_64, not Mac, not empty. */
@@ -100,7 +126,7 @@ export function checkWindowsInstanceType(instanceType: unknown, path = 'instance
     return [
       {
         path,
-        message: `Instance type '${instanceType}' is in a family EC2 does not offer for Windows workloads (C3, C4, D2, I2, M4 except m4.16xlarge, M6a, R3).`,
+        message: `Instance type '${instanceType}' is in a family EC2 does not offer for Windows workloads (${DOCUMENTED_FAMILIES}).`,
         fix: `Use a current x86_64 family, e.g. '${currentEquivalent(instanceType)}'.`,
       },
     ];

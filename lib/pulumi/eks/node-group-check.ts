@@ -2,6 +2,7 @@
  * Checks of a raw `aws:eks/nodeGroup:NodeGroup`'s inputs, for node groups not built with `WindowsNodePool`
  * (the CrossGuard policy pack runs these on every node group). Pure: props in, issues out.
  */
+import { evaluationDate, lifecycleSentence, releaseSupport } from '../../core/facts/support';
 import { isRecord } from '../../core/json';
 import type { ValidationIssue } from '../../core/errors';
 import { cloudReleaseGate, releasesOnKubernetes } from '../../core/cloud-gates';
@@ -16,7 +17,7 @@ import {
   looksLikeEksWindowsAmiType,
   parseEksWindowsAmiType,
 } from './ami-types';
-import { checkWindowsInstanceTypes } from './instance-types';
+import { checkWindowsInstanceTypes, unverifiedWindowsInstanceTypeWarning } from './instance-types';
 import { AUTOSCALER_WINDOWS_OS_TAG } from './tags';
 
 /** Stable ids of the EKS Windows checks. */
@@ -56,7 +57,10 @@ export type EksNodeGroupIssue = Finding;
  * taint effect spelling, the `os=windows` taint, x86_64 instance types, the Cluster Autoscaler `kubernetes.io/os`
  * tag, disk size. Returns no issues for Linux node groups. Unknown (preview) values are skipped, not flagged.
  */
-export function checkEksNodeGroupInputs(props: Record<string, unknown>): EksNodeGroupIssue[] {
+export function checkEksNodeGroupInputs(
+  props: Record<string, unknown>,
+  options: { readonly date?: string } = {},
+): EksNodeGroupIssue[] {
   const issues: EksNodeGroupIssue[] = [];
   const add = (ruleId: string, severity: Severity, issue: ValidationIssue): void => {
     issues.push({ ...issue, ruleId, severity });
@@ -68,16 +72,20 @@ export function checkEksNodeGroupInputs(props: Record<string, unknown>): EksNode
   const explained = explainEksWindowsAmiType(String(amiType));
   if (explained) add(EKS_RULE_IDS.amiType, 'error', { path: 'amiType', ...explained });
   if (parsed) {
-    for (const issue of checkCloudReleaseForKubernetes('eks', parsed.release, props.version, 'version')) {
+    for (const issue of checkCloudReleaseForKubernetes('eks', parsed.release, props.version, 'version', {
+      date: options.date,
+      releasePath: 'amiType',
+    })) {
       // In a node group's words: its version and amiType (the core speaks of releases).
       const fix = typeof props.version === 'string' ? versionFix(parsed, props.version, 'version') : undefined;
       add(EKS_RULE_IDS.kubernetesVersion, 'error', { ...issue, ...(fix ? { fix } : {}) });
     }
   }
-  if (parsed && releaseInfo(parsed.release).support === 'deprecated') {
+  const support = parsed ? releaseSupport(parsed.release, evaluationDate(options.date)) : undefined;
+  if (parsed && support?.state === 'deprecated') {
     add(EKS_RULE_IDS.deprecatedRelease, 'warning', {
       path: 'amiType',
-      message: `amiType '${String(amiType)}' runs ${releaseInfo(parsed.release).displayName}, which is deprecated for Kubernetes nodes.`,
+      message: `amiType '${String(amiType)}' runs ${releaseInfo(parsed.release).displayName}, which is deprecated: ${support.reasons.join('; ')}. ${lifecycleSentence(parsed.release, evaluationDate(options.date))}`,
       fix: `Move to '${eksWindowsAmiType(DEFAULT_WINDOWS_RELEASE, parsed.variant)}' (rebuild images for the new build).`,
     });
   }
@@ -125,6 +133,10 @@ export function checkEksNodeGroupInputs(props: Record<string, unknown>): EksNode
       'instanceTypes',
     );
     for (const issue of typeIssues) add(EKS_RULE_IDS.instanceArch, 'error', issue);
+    (props.instanceTypes as unknown[]).forEach((t, i) => {
+      const warning = unverifiedWindowsInstanceTypeWarning(t, `instanceTypes[${i}]`);
+      if (warning) add(EKS_RULE_IDS.instanceArch, 'warning', warning);
+    });
   }
 
   if (typeof props.diskSize === 'number' && props.diskSize < MIN_WINDOWS_DISK_SIZE_GIB) {

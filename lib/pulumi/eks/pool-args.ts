@@ -4,7 +4,9 @@
  */
 import type * as pulumi from '@pulumi/pulumi';
 import type { ValidationIssue } from '../../core/errors';
-import { DEFAULT_WINDOWS_RELEASE, type WindowsRelease } from '../../core/releases';
+import { defaultReleaseFor } from '../../core/cloud-gates';
+import { checkEvaluationDate } from '../../core/facts/support';
+import type { WindowsRelease } from '../../core/releases';
 import { WINDOWS_TAINT, type Taint, type WindowsNodeTarget } from '../../core/target';
 import { isEventual, requiredInput } from '../errors';
 import {
@@ -18,7 +20,11 @@ import {
   type NodePoolScalingArgs,
 } from '../node-pool';
 import { DEFAULT_PARTITION } from './iam';
-import { checkWindowsInstanceType, isBelowWindowsMemoryFloor } from './instance-types';
+import {
+  checkWindowsInstanceType,
+  isBelowWindowsMemoryFloor,
+  unverifiedWindowsInstanceTypeWarning,
+} from './instance-types';
 import { EKS_RULE_IDS, MIN_WINDOWS_DISK_SIZE_GIB } from './node-group-check';
 import { AUTOSCALER_WINDOWS_POD_IP_TAG, windowsPodIpCapacity } from './tags';
 import type { NodePoolWarning } from '../node-pool';
@@ -44,10 +50,22 @@ export interface EksWindowsPoolBaseArgs {
    */
   readonly kubernetesVersion?: pulumi.Input<string>;
   /**
+   * The Kubernetes version of the cluster the nodes join (e.g. `cluster.version`). Nodes without
+   * `kubernetesVersion` run it, so the release is held to the same gates against it: at construction when it is a
+   * plain string, once known when it is an Output.
+   * @default - not checked (pass it, or `kubernetesVersion`, to have the release checked)
+   */
+  readonly clusterVersion?: pulumi.Input<string>;
+  /**
    * Windows Server release of the nodes. Plain value: checked before anything is registered.
-   * @default '2022' (DEFAULT_WINDOWS_RELEASE)
+   * @default '2022' (DEFAULT_WINDOWS_RELEASE): EKS offers it on every Kubernetes version that runs Windows
    */
   readonly release?: WindowsRelease;
+  /**
+   * The day support is judged at (`YYYY-MM-DD`), for reproducible previews and tests.
+   * @default - today
+   */
+  readonly date?: string;
   /**
    * Node labels, in addition to the `kubernetes.io/os` and `node.kubernetes.io/windows-build` labels the kubelet
    * sets itself. They show up in `nodeTarget.labels`, so workloads select them.
@@ -86,6 +104,9 @@ export interface EksWindowsPoolBaseArgs {
 /** Base args resolved and checked. */
 export interface ResolvedPoolArgs {
   readonly release: WindowsRelease;
+  /** The nodes' Kubernetes version (their own, else the cluster's) and where it was given. */
+  readonly version: { readonly value: unknown; readonly path: string };
+  readonly date: string | undefined;
   readonly labels: Readonly<Record<string, string>>;
   readonly taints: readonly Taint[];
   readonly scaling: NodePoolScaling;
@@ -103,11 +124,20 @@ export function resolvePoolArgs(args: EksWindowsPoolBaseArgs): {
   const issues: ValidationIssue[] = [];
   issues.push(...requiredInput(args.clusterName, 'clusterName', 'Pass the EKS cluster name, e.g. cluster.name.'));
   issues.push(...checkSubnetIds(args.subnetIds, 'subnetIds'));
-  const release = args.release ?? DEFAULT_WINDOWS_RELEASE;
+  const version =
+    args.kubernetesVersion !== undefined
+      ? { value: args.kubernetesVersion as unknown, path: 'kubernetesVersion' }
+      : { value: args.clusterVersion as unknown, path: 'clusterVersion' };
+  const release = args.release ?? defaultReleaseFor('eks', version.value);
+  const dateIssue = checkEvaluationDate(args.date);
+  if (dateIssue) issues.push({ path: 'date', ...dateIssue });
+  const date = dateIssue === undefined ? args.date : undefined;
   const releaseIssues = checkRelease(release, 'release');
   issues.push(...releaseIssues);
   if (releaseIssues.length === 0) {
-    issues.push(...checkCloudReleaseForKubernetes('eks', release, args.kubernetesVersion, 'kubernetesVersion'));
+    issues.push(
+      ...checkCloudReleaseForKubernetes('eks', release, version.value, version.path, { date, releasePath: 'release' }),
+    );
   }
   const labels = args.labels ?? {};
   issues.push(...checkNodeLabels(labels, issues.length === 0 ? release : undefined, 'labels'));
@@ -148,7 +178,10 @@ export function resolvePoolArgs(args: EksWindowsPoolBaseArgs): {
     });
   }
   const target = issues.length === 0 ? nodePoolTarget({ release, labels, taints }) : undefined;
-  return { resolved: { release, labels, taints, scaling, diskSize, partition, ...(target ? { target } : {}) }, issues };
+  return {
+    resolved: { release, version, date, labels, taints, scaling, diskSize, partition, ...(target ? { target } : {}) },
+    issues,
+  };
 }
 
 /** EC2 subnet ids (`subnet-0abc…`); Outputs are not known yet and pass. */
@@ -202,6 +235,9 @@ export function checkPoolInstanceType(
   warnings: NodePoolWarning[],
 ): ValidationIssue[] {
   const issues = checkWindowsInstanceType(instanceType, path);
+  const unverified = issues.length === 0 ? unverifiedWindowsInstanceTypeWarning(instanceType, path) : undefined;
+  if (unverified)
+    warnings.push({ ruleId: EKS_RULE_IDS.instanceArch, message: unverified.message, fix: unverified.fix });
   if (issues.length === 0 && isBelowWindowsMemoryFloor(instanceType)) {
     warnings.push({
       ruleId: EKS_RULE_IDS.instanceMemory,

@@ -30,7 +30,7 @@ import {
   windowsAwsAuthRoleMapping,
   type AwsAuthRoleMapping,
 } from './aws-auth';
-import { logWarnings, nodePoolWarnings, type NodePoolWarning } from '../node-pool';
+import { checkCloudReleaseForKubernetes, logWarnings, nodePoolWarnings, type NodePoolWarning } from '../node-pool';
 import { createWindowsNodeRole } from './iam';
 import { EKS_RULE_IDS } from './node-group-check';
 import {
@@ -174,6 +174,7 @@ export interface SelfManagedWindowsNodePoolArgs extends EksWindowsPoolBaseArgs {
 /** Args checked before anything is registered: they must be plain values, not Outputs. */
 const PLAIN_FIELDS = [
   'release',
+  'date',
   'labels',
   'taints',
   'scaling',
@@ -305,7 +306,8 @@ function resolveSelfManagedArgs(args: SelfManagedWindowsNodePoolArgs): {
   }
   const podIpCapacity =
     issues.length === 0 ? poolPodIpCapacity([instanceType], base.scaling.minSize, warnings) : undefined;
-  if (issues.length === 0) warnings.push(...nodePoolWarnings({ release: base.release, taints: base.taints }));
+  if (issues.length === 0)
+    warnings.push(...nodePoolWarnings({ release: base.release, taints: base.taints, date: base.date }));
   return {
     resolved: {
       ...base,
@@ -616,6 +618,8 @@ export class SelfManagedWindowsNodePool extends pulumi.ComponentResource {
           },
         ]);
       }
+      // A version known only now (an Output) is held to the gates a plain one met at construction.
+      throwInputErrors(subject, checkCloudReleaseForKubernetes('eks', release, version, 'kubernetesVersion'));
       return eksWindowsAmiParameterName(release, variant, minor as number);
     });
     return ssm.getParameterOutput({ name: parameter }, { parent: this }).value;

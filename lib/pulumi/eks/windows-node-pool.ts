@@ -12,7 +12,13 @@ import type { ValidationIssue } from '../../core/errors';
 import type { WindowsRelease } from '../../core/releases';
 import type { WindowsNodeTarget } from '../../core/target';
 import { plainArgs, requireArgs, throwInputErrors } from '../errors';
-import { logWarnings, nodePoolWarnings, toCloudTaintEffect, type NodePoolWarning } from '../node-pool';
+import {
+  gatedOnEventualVersion,
+  logWarnings,
+  nodePoolWarnings,
+  toCloudTaintEffect,
+  type NodePoolWarning,
+} from '../node-pool';
 import {
   DEFAULT_EKS_AMI_VARIANT,
   eksWindowsAmiType,
@@ -76,6 +82,7 @@ export interface WindowsNodePoolArgs extends EksWindowsPoolBaseArgs {
 /** Args checked before anything is registered: they must be plain values, not Outputs. */
 const PLAIN_FIELDS = [
   'release',
+  'date',
   'labels',
   'taints',
   'scaling',
@@ -151,7 +158,9 @@ function resolveManagedArgs(args: WindowsNodePoolArgs): { resolved: ResolvedMana
   }
   const podIpCapacity =
     issues.length === 0 ? poolPodIpCapacity(instanceTypes, base.scaling.minSize, warnings) : undefined;
-  if (issues.length === 0) warnings.push(...nodePoolWarnings({ release: base.release, taints: base.taints }));
+  if (issues.length === 0) {
+    warnings.push(...nodePoolWarnings({ release: base.release, taints: base.taints, date: base.date }));
+  }
   return {
     resolved: {
       ...base,
@@ -226,7 +235,16 @@ export class WindowsNodePool extends pulumi.ComponentResource {
         clusterName: args.clusterName,
         subnetIds: args.subnetIds,
         nodeRoleArn: roleArn,
-        amiType: this.amiType,
+        // A version known only later (the cluster's Output) is held to the same gates once known.
+        amiType: gatedOnEventualVersion(
+          `eks.WindowsNodePool ${name}`,
+          'eks',
+          resolved.release,
+          resolved.version.value,
+          resolved.version.path,
+          this.amiType,
+          { date: resolved.date, releasePath: 'release' },
+        ),
         instanceTypes: [...resolved.instanceTypes],
         capacityType: resolved.capacityType,
         diskSize: resolved.diskSize,

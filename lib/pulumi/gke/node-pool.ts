@@ -4,6 +4,7 @@
  * @see https://cloud.google.com/kubernetes-engine/docs/how-to/creating-a-cluster-windows
  * @see https://www.pulumi.com/registry/packages/gcp/api-docs/container/nodepool/
  */
+import { checkEvaluationDate } from '../../core/facts/support';
 import * as pulumi from '@pulumi/pulumi';
 import * as container from '@pulumi/gcp/container';
 import type { ValidationIssue } from '../../core/errors';
@@ -68,6 +69,11 @@ export interface WindowsNodePoolArgs {
    * @default - omitted: the cluster's version
    */
   readonly kubernetesVersion?: pulumi.Input<string>;
+  /**
+   * The day support is judged at (`YYYY-MM-DD`), for reproducible previews and tests.
+   * @default - today
+   */
+  readonly date?: string;
   /**
    * Machine type: x86_64 (Arm families T2A, C4A, N4A are refused), 8 GB or more (smaller types warn).
    * @default 'n2-standard-4' (4 vCPU, 16 GB)
@@ -197,7 +203,7 @@ interface ResolvedArgs {
 
 /** Resolves defaults once and checks every arg, throwing one InputPropertiesError listing all problems. */
 /** Args checked before anything is registered: they must be plain values, not Outputs. */
-const PLAIN_FIELDS = ['release', 'machineType', 'labels', 'taints', 'scaling', 'autoscaling'] as const;
+const PLAIN_FIELDS = ['release', 'machineType', 'labels', 'taints', 'scaling', 'autoscaling', 'date'] as const;
 
 function resolveArgs(name: string, rawArgs: WindowsNodePoolArgs): ResolvedArgs {
   const { args, issues: plainIssues } = plainArgs(rawArgs, PLAIN_FIELDS);
@@ -208,6 +214,9 @@ function resolveArgs(name: string, rawArgs: WindowsNodePoolArgs): ResolvedArgs {
 
   const issues: ValidationIssue[] = [...plainIssues];
   const warnings: WindowsWarning[] = [];
+  const dateIssue = checkEvaluationDate(args.date);
+  if (dateIssue) issues.push({ path: 'date', ...dateIssue });
+  const date = dateIssue === undefined ? args.date : undefined;
   const cluster: Partial<GkeClusterInfo> = args.cluster ?? {};
   if (cluster.name === undefined || cluster.name === '') {
     issues.push({
@@ -231,7 +240,7 @@ function resolveArgs(name: string, rawArgs: WindowsNodePoolArgs): ResolvedArgs {
   if (isWindowsRelease(release)) {
     issues.push(...checkGkeRelease(release, 'release'));
     issues.push(...checkGkeReleaseForKubernetes(release, args.kubernetesVersion, 'kubernetesVersion'));
-    warnings.push(...releaseSupportWarnings(release, 'release'));
+    warnings.push(...releaseSupportWarnings(release, 'release', date));
   }
   issues.push(...checkGkeMachineType(machineType, 'machineType'));
   warnings.push(...gkeMachineTypeWarnings(machineType, 'machineType'));

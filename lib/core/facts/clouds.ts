@@ -1,0 +1,265 @@
+/**
+ * What each managed Kubernetes service offers for Windows nodes, as data: on which Kubernetes minors it runs each
+ * release, when it retires one, what it calls it, which release a node pool gets when none is given, and the
+ * AWS-specific facts (SSM path, Karpenter aliases, instance families without Windows). Checks live in
+ * ../cloud-gates.ts and the Pulumi layers; they read these tables.
+ */
+import type { FactSource, IsoDate, Sourced } from './types';
+import type { WindowsRelease } from './windows';
+
+/** The managed Kubernetes services with Windows node pools. */
+export type Cloud = 'eks' | 'aks' | 'gke';
+export const CLOUDS: readonly Cloud[] = ['eks', 'aks', 'gke'];
+
+/** Display names for messages. */
+export const CLOUD_NAMES: Readonly<Record<Cloud, string>> = { eks: 'EKS', aks: 'AKS', gke: 'GKE' };
+
+const CHECKED = '2026-11-27';
+
+const EKS_AMI_VERSIONS: FactSource = {
+  ref: 'https://docs.aws.amazon.com/eks/latest/userguide/eks-ami-versions-windows.html',
+  checked: CHECKED,
+  says: 'Windows Server 2025 EKS-optimized AMIs from Kubernetes 1.35 (AMI rows to 1.35-2026.04.18)',
+};
+const EKSCTL_2025: FactSource = {
+  ref: 'https://github.com/eksctl-io/eksctl/blob/main/pkg/ami/ssm_resolver.go',
+  checked: CHECKED,
+  says: '"Windows Server 2025 Core requires EKS version 1.35 and above"; 2022 from 1.23',
+};
+const KARPENTER_AMI: FactSource = {
+  ref: 'aws/karpenter-provider-aws/pkg/providers/amifamily/ami.go@v1.14.1',
+  checked: CHECKED,
+  says: 'WS2025UnsupportedVersionError below Kubernetes 1.35',
+};
+const EKS_AMI_TYPES: FactSource = {
+  ref: 'https://docs.aws.amazon.com/eks/latest/APIReference/API_Nodegroup.html#AmazonEKS-Type-Nodegroup-amiType',
+  checked: CHECKED,
+  says: 'WINDOWS_CORE_2019_x86_64 … WINDOWS_FULL_2025_x86_64',
+};
+const AKS_OS_VERSIONS: FactSource = {
+  ref: 'MicrosoftDocs/azure-aks-docs/articles/aks/upgrade-os-version.md@fb060abe6a8fef960d4c487b543bf7b1e97808fe',
+  checked: CHECKED,
+  says: 'Windows2022: 1.23 to 1.36, "Default for Windows OS Type in Kubernetes version 1.25 to 1.35"; Windows2025: 1.32 and above, "Default … in Kubernetes version 1.36 and later"',
+};
+const AKS_2019_RETIREMENT: FactSource = {
+  ref: 'MicrosoftDocs/azure-aks-docs/articles/aks/includes/windows-server-2019-retirement.md@fb060abe6a8fef960d4c487b543bf7b1e97808fe',
+  checked: CHECKED,
+  says: 'no Windows Server 2019 node pools from 2026-03-01 (none on 1.33+); node images removed from 2027-04-01',
+};
+const AKS_2019_CHANGELOG: FactSource = {
+  ref: 'Azure/AKS/CHANGELOG.md@8d1c890900df47080a5a3a0de0ad06da110af845',
+  checked: CHECKED,
+  says: 'release 2026-02-08: "After that date, you will not be able to create new node pools with Windows Server 2019 on any Kubernetes version"; release 2026-05-29: "Windows Server 2019 retired on March 1, 2026"',
+};
+const AKS_2022_RETIREMENT: FactSource = {
+  ref: 'MicrosoftDocs/azure-aks-docs/articles/aks/includes/windows-server-2022-retirement.md@fb060abe6a8fef960d4c487b543bf7b1e97808fe',
+  checked: CHECKED,
+  says: 'retired 2028-06-30; "isn\'t supported in Kubernetes version 1.37 and later"; node images removed from 2029-06-30 (release notes 2026-06-19)',
+};
+const AKS_DEFAULT_CHANGELOG: FactSource = {
+  ref: 'Azure/AKS/CHANGELOG.md@8d1c890900df47080a5a3a0de0ad06da110af845',
+  checked: CHECKED,
+  says: 'release 2026-07-17: "Starting with Kubernetes 1.37 … Windows Server 2025 is the default and recommended OS SKU for new Windows node pools when no OS SKU is specified"',
+};
+const AKS_2025: FactSource = {
+  ref: 'https://learn.microsoft.com/azure/aks/upgrade-windows-os',
+  checked: CHECKED,
+  says: 'Windows Server 2025 GA 2026-05-29, Kubernetes 1.32 and later, FIPS image required',
+};
+const GKE_WINDOWS: FactSource = {
+  ref: 'https://cloud.google.com/kubernetes-engine/docs/concepts/windows-server-gke',
+  checked: CHECKED,
+  says: 'WindowsNodeConfig.OSVersion: OS_VERSION_LTSC2019, OS_VERSION_LTSC2022 (no LTSC2025)',
+};
+const AKS_MIGRATION = 'https://learn.microsoft.com/azure/aks/upgrade-windows-os';
+
+/** A cloud's retirement of a release: the day it stops, what follows, and where to move. */
+export interface CloudRetirement {
+  /** From this day the cloud creates no new pools of the release, on any Kubernetes version. */
+  readonly on: IsoDate;
+  /**
+   * From this day the cloud deletes the release's node images: existing pools can no longer scale.
+   * @default - not announced
+   */
+  readonly imagesRemovedOn?: IsoDate;
+  /** The cloud's migration guide. */
+  readonly migration: string;
+}
+
+/** What a cloud offers for one Windows release. */
+export interface CloudReleaseFacts extends Sourced {
+  /** First Kubernetes minor (the `32` of 1.32) the cloud offers the release on. */
+  readonly firstMinor: number;
+  /**
+   * Last Kubernetes minor the cloud offers the release on, when it has announced one.
+   * @default - no end announced
+   */
+  readonly lastMinor?: number;
+  /**
+   * The cloud's retirement of the release, when announced.
+   * @default - none announced
+   */
+  readonly retirement?: CloudRetirement;
+  /** The cloud's name for the release: EKS amiTypes, AKS osSKU, GKE osversion. */
+  readonly names: readonly string[];
+}
+
+/** `undefined`: the cloud does not offer the release at all. */
+export const CLOUD_RELEASES: {
+  readonly [C in Cloud]: { readonly [R in WindowsRelease]: CloudReleaseFacts | undefined };
+} = {
+  eks: {
+    '2019': {
+      firstMinor: 14,
+      names: ['WINDOWS_CORE_2019_x86_64', 'WINDOWS_FULL_2019_x86_64'],
+      sources: [EKS_AMI_VERSIONS, EKS_AMI_TYPES],
+      note: 'No AWS retirement of the Windows Server 2019 EKS AMIs was found; eksctl sets no upper bound and Karpenter v1.14.1 still takes windows2019@latest.',
+    },
+    '2022': {
+      firstMinor: 23,
+      names: ['WINDOWS_CORE_2022_x86_64', 'WINDOWS_FULL_2022_x86_64'],
+      sources: [EKS_AMI_VERSIONS, EKSCTL_2025, EKS_AMI_TYPES],
+    },
+    '2025': {
+      firstMinor: 35,
+      names: ['WINDOWS_CORE_2025_x86_64', 'WINDOWS_FULL_2025_x86_64'],
+      sources: [EKS_AMI_VERSIONS, EKSCTL_2025, KARPENTER_AMI, EKS_AMI_TYPES],
+    },
+  },
+  aks: {
+    '2019': {
+      firstMinor: 14,
+      lastMinor: 32,
+      retirement: { on: '2026-03-01', imagesRemovedOn: '2027-04-01', migration: AKS_MIGRATION },
+      names: ['Windows2019'],
+      sources: [AKS_2019_RETIREMENT, AKS_2019_CHANGELOG],
+    },
+    '2022': {
+      firstMinor: 23,
+      lastMinor: 36,
+      retirement: { on: '2028-06-30', imagesRemovedOn: '2029-06-30', migration: AKS_MIGRATION },
+      names: ['Windows2022'],
+      sources: [AKS_OS_VERSIONS, AKS_2022_RETIREMENT],
+    },
+    '2025': { firstMinor: 32, names: ['Windows2025'], sources: [AKS_OS_VERSIONS, AKS_2025] },
+  },
+  gke: {
+    '2019': { firstMinor: 14, names: ['OS_VERSION_LTSC2019'], sources: [GKE_WINDOWS] },
+    '2022': { firstMinor: 23, names: ['OS_VERSION_LTSC2022'], sources: [GKE_WINDOWS] },
+    '2025': undefined,
+  },
+};
+
+/** From Kubernetes 1.`fromMinor` on, the release a pool gets when none is given. */
+export interface DefaultReleaseStep {
+  readonly fromMinor: number;
+  readonly release: WindowsRelease;
+}
+
+/** The release our components pick on a cloud when none is given, by Kubernetes minor (steps oldest first). */
+export interface CloudDefaultRelease extends Sourced {
+  readonly steps: readonly DefaultReleaseStep[];
+}
+
+export const CLOUD_DEFAULT_RELEASES: { readonly [C in Cloud]: CloudDefaultRelease } = {
+  eks: {
+    steps: [{ fromMinor: 0, release: '2022' }],
+    sources: [EKS_AMI_VERSIONS, EKS_AMI_TYPES],
+    note: 'EKS has no default Windows AMI (the amiType is always named); 2022 is ours because EKS offers it on every minor that runs Windows, 2025 only from 1.35.',
+  },
+  aks: {
+    steps: [
+      { fromMinor: 0, release: '2022' },
+      { fromMinor: 37, release: '2025' },
+    ],
+    sources: [AKS_DEFAULT_CHANGELOG, AKS_OS_VERSIONS, AKS_2022_RETIREMENT],
+    note: 'The two AKS sources disagree: the release notes (2026-07-17) make Windows2025 the default from 1.37, the docs table (2026-07-13) from 1.36. We take the conservative reading, 1.37: the default changes only where Windows2022 is refused, and on 1.36 both releases are offered (so a pool without osSKU on 1.36 may get either build; pin it).',
+  },
+  gke: {
+    steps: [{ fromMinor: 0, release: '2022' }],
+    sources: [GKE_WINDOWS],
+    verified: false,
+    note: "GKE's own default osversion when none is set is not documented; ours is LTSC2022, the newest GKE offers.",
+  },
+};
+
+/** The default release step list's pick for Kubernetes 1.`minor`, or the oldest step's when the minor is unknown. */
+export function cloudDefaultRelease(cloud: Cloud, minor: number | undefined): WindowsRelease {
+  const steps = CLOUD_DEFAULT_RELEASES[cloud].steps;
+  if (minor === undefined) return steps[0].release;
+  let pick = steps[0].release;
+  for (const step of steps) if (minor >= step.fromMinor) pick = step.release;
+  return pick;
+}
+
+/** The Karpenter `amiSelectorTerms` alias of each release; Windows families take only `latest`. */
+export const KARPENTER_WINDOWS_ALIASES: { readonly [R in WindowsRelease]: string } & Sourced = {
+  '2019': 'windows2019@latest',
+  '2022': 'windows2022@latest',
+  '2025': 'windows2025@latest',
+  sources: [
+    {
+      ref: 'aws/karpenter-provider-aws/pkg/apis/v1/ec2nodeclass.go@v1.14.1',
+      checked: CHECKED,
+      says: 'alias families windows2019, windows2022, windows2025; "The Windows family does not support pinning, so only latest is supported"',
+    },
+  ],
+};
+
+/** The public SSM parameter of the latest EKS-optimized Windows AMI, with `{release}`, `{variant}`, `{minor}`. */
+export const EKS_WINDOWS_SSM_PARAMETER: { readonly template: string } & Sourced = {
+  template:
+    '/aws/service/ami-windows-latest/Windows_Server-{release}-English-{variant}-EKS_Optimized-1.{minor}/image_id',
+  sources: [
+    { ref: 'https://docs.aws.amazon.com/eks/latest/userguide/retrieve-windows-ami-id.html', checked: CHECKED },
+    {
+      ref: 'aws/karpenter-provider-aws/pkg/providers/amifamily/windows.go@v1.14.1',
+      checked: CHECKED,
+      says: 'the same path, variant Core',
+    },
+  ],
+};
+
+/** An EC2 instance family EKS does not run Windows nodes on. */
+export interface NoWindowsFamily {
+  readonly family: string;
+  /** Sizes of the family that are offered after all (`m4.16xlarge`). */
+  readonly except?: readonly string[];
+  /**
+   * `false`: only an older or third-party copy of the list names the family; it is a warning, not an error.
+   * @default true
+   */
+  readonly verified?: boolean;
+}
+
+/**
+ * Instance families without Windows for EKS nodes. The current EKS Windows-support page no longer carries the
+ * list (awsdocs/amazon-eks-user-guide windows-support.adoc@c88259a); older copies list C3, C4, D2, I2, M4 (but
+ * m4.16xlarge) and R3, and aws-cdk's aws-eks still refuses "M6a.x" as well. M6a is therefore only warned about in
+ * node pools (refusing a type that works is worse than a failed launch the user sees at once), and Karpenter
+ * pools keep excluding it (a narrower choice costs nothing).
+ */
+export const EKS_NO_WINDOWS_FAMILIES: { readonly families: readonly NoWindowsFamily[] } & Sourced = {
+  families: [
+    { family: 'c3' },
+    { family: 'c4' },
+    { family: 'd2' },
+    { family: 'i2' },
+    { family: 'm4', except: ['m4.16xlarge'] },
+    { family: 'm6a', verified: false },
+    { family: 'r3' },
+  ],
+  sources: [
+    {
+      ref: 'https://docs.aws.amazon.com/eks/latest/userguide/windows-support.html',
+      checked: CHECKED,
+      says: 'older copies: "Amazon EC2 instance types C3, C4, D2, I2, M4 (excluding m4.16xlarge), and R3 instances are not supported for Windows workloads"; the current page (windows-support.adoc@c88259a) has no such list',
+    },
+    {
+      ref: 'aws/aws-cdk/packages/aws-cdk-lib/aws-eks/test/nodegroup.test.ts',
+      checked: CHECKED,
+      says: '"C3, C4, D2, I2, M4 (excluding m4.16xlarge), M6a.x, and R3 instances aren\'t supported for Windows workloads"',
+    },
+  ],
+  note: 'M6a is unverified: named only by aws-cdk, not by the current EKS docs.',
+};

@@ -1,0 +1,186 @@
+/**
+ * Every fact an engine rule, a construct or a component acts on, each with its source and the date it was checked.
+ * `factCatalogue()` lists them for `k8s-windows facts`, docs/facts.md and the test that requires a source and a
+ * date on each.
+ */
+import { knownMinors, newestMinor } from '../api/schema';
+import {
+  CLOUD_DEFAULT_RELEASES,
+  CLOUD_NAMES,
+  CLOUD_RELEASES,
+  CLOUDS,
+  EKS_NO_WINDOWS_FAMILIES,
+  EKS_WINDOWS_SSM_PARAMETER,
+  KARPENTER_WINDOWS_ALIASES,
+} from './clouds';
+import {
+  GKE_WINDOWS_TAINT_FACT,
+  GMSA_WEBHOOK_IMAGE_FACT,
+  HOSTPROCESS_BASE_IMAGE_FACT,
+  NODE_LABEL_FACTS,
+  WINDOWS_DSR_FACT,
+  WINDOWS_EXPORTER_IMAGE_FACT,
+  WINDOWS_TAINT_FACT,
+} from './kubernetes';
+import type { FactSource, IsoDate, Sourced } from './types';
+import {
+  FORBIDDEN_CONTAINER_SECURITY_FIELDS,
+  FORBIDDEN_POD_FIELDS,
+  FORBIDDEN_POD_SECURITY_FIELDS,
+  FORBIDDEN_POD_SYSCTLS,
+} from '../windows-fields';
+import { HOST_COMPATIBILITY, WINDOWS_RELEASE_FACTS, WINDOWS_RELEASES } from './windows';
+
+export * from './types';
+export * from './windows';
+export * from './clouds';
+export * from './kubernetes';
+export * from './support';
+
+/** One entry of the catalogue: a fact's id, what it holds, and its provenance. */
+export interface FactEntry extends Sourced {
+  /** Stable id (`windows.release.2022`, `aks.release.2019`). */
+  readonly id: string;
+  /** What the fact is about, in a few words. */
+  readonly title: string;
+  /** The value, as plain data. */
+  readonly value: unknown;
+}
+
+function entry(id: string, title: string, value: unknown, fact: Sourced): FactEntry {
+  return {
+    id,
+    title,
+    value,
+    sources: fact.sources,
+    ...(fact.verified === false ? { verified: false } : {}),
+    ...(fact.note !== undefined ? { note: fact.note } : {}),
+  };
+}
+
+/** Strips the provenance fields off a fact, leaving its value. */
+function valueOf<T extends Sourced>(fact: T): Omit<T, keyof Sourced> {
+  const { sources: _sources, verified: _verified, note: _note, ...value } = fact;
+  return value;
+}
+
+/** Every fact, in a stable order: releases, compatibility, clouds, AWS details, Kubernetes, images. */
+export function factCatalogue(): FactEntry[] {
+  const entries: FactEntry[] = [];
+  for (const r of WINDOWS_RELEASES) {
+    const f = WINDOWS_RELEASE_FACTS[r];
+    entries.push(entry(`windows.release.${r}`, f.displayName, valueOf(f), f));
+  }
+  const { sources: _s, ...compat } = HOST_COMPATIBILITY;
+  entries.push(entry('windows.compatibility', 'Image releases each host release runs', compat, HOST_COMPATIBILITY));
+  for (const cloud of CLOUDS) {
+    for (const r of WINDOWS_RELEASES) {
+      const f = CLOUD_RELEASES[cloud][r];
+      if (f !== undefined) {
+        entries.push(
+          entry(
+            `${cloud}.release.${r}`,
+            `${CLOUD_NAMES[cloud]} ${WINDOWS_RELEASE_FACTS[r].displayName}`,
+            valueOf(f),
+            f,
+          ),
+        );
+      }
+    }
+    const d = CLOUD_DEFAULT_RELEASES[cloud];
+    entries.push(entry(`${cloud}.default-release`, `${CLOUD_NAMES[cloud]} default release`, valueOf(d), d));
+  }
+  const { sources: _k, ...aliases } = KARPENTER_WINDOWS_ALIASES;
+  entries.push(entry('eks.karpenter-aliases', 'Karpenter Windows AMI aliases', aliases, KARPENTER_WINDOWS_ALIASES));
+  entries.push(
+    entry(
+      'eks.ssm-parameter',
+      'EKS Windows AMI SSM parameter',
+      valueOf(EKS_WINDOWS_SSM_PARAMETER),
+      EKS_WINDOWS_SSM_PARAMETER,
+    ),
+  );
+  entries.push(
+    entry(
+      'eks.no-windows-families',
+      'EC2 families without Windows for EKS',
+      valueOf(EKS_NO_WINDOWS_FAMILIES),
+      EKS_NO_WINDOWS_FAMILIES,
+    ),
+  );
+  entries.push(
+    entry('kubernetes.windows-taint', 'Windows node taint', valueOf(WINDOWS_TAINT_FACT), WINDOWS_TAINT_FACT),
+  );
+  entries.push(
+    entry('gke.windows-taint', "GKE's own Windows taint", valueOf(GKE_WINDOWS_TAINT_FACT), GKE_WINDOWS_TAINT_FACT),
+  );
+  entries.push(entry('kubernetes.node-labels', 'Windows node labels', valueOf(NODE_LABEL_FACTS), NODE_LABEL_FACTS));
+  entries.push(
+    entry('kubernetes.windows-dsr', 'Windows DSR in kube-proxy', valueOf(WINDOWS_DSR_FACT), WINDOWS_DSR_FACT),
+  );
+  entries.push(
+    entry('image.gmsa-webhook', 'gMSA webhook image', valueOf(GMSA_WEBHOOK_IMAGE_FACT), GMSA_WEBHOOK_IMAGE_FACT),
+  );
+  entries.push(
+    entry(
+      'image.windows-exporter',
+      'windows_exporter image (examples)',
+      valueOf(WINDOWS_EXPORTER_IMAGE_FACT),
+      WINDOWS_EXPORTER_IMAGE_FACT,
+    ),
+  );
+  entries.push(
+    entry(
+      'image.hostprocess-base',
+      'HostProcess base image',
+      valueOf(HOSTPROCESS_BASE_IMAGE_FACT),
+      HOSTPROCESS_BASE_IMAGE_FACT,
+    ),
+  );
+  entries.push(
+    entry(
+      'kubernetes.windows-forbidden-fields',
+      'Pod and container fields the API server forbids for Windows pods',
+      {
+        podSecurityContext: [...FORBIDDEN_POD_SECURITY_FIELDS, FORBIDDEN_POD_SYSCTLS],
+        pod: FORBIDDEN_POD_FIELDS,
+        containerSecurityContext: FORBIDDEN_CONTAINER_SECURITY_FIELDS,
+      },
+      {
+        sources: [
+          {
+            ref: 'kubernetes/kubernetes/pkg/apis/core/validation/validation.go@v1.35.0',
+            checked: WINDOWS_FIELDS_CHECKED,
+            says: 'validateWindows*: the fields refused when spec.os.name is windows (the table is lib/core/windows-fields.ts)',
+          },
+        ],
+        note: 'Checked at v1.35; fields 1.36 and 1.37 may forbid are not verified.',
+      },
+    ),
+  );
+  entries.push(
+    entry(
+      'kubernetes.newest-known',
+      'Newest Kubernetes minor the API schema knows',
+      { newest: `1.${newestMinor()}`, known: knownMinors().map((m) => `1.${m}`) },
+      {
+        sources: [
+          { ref: 'lib/core/api/schema-data.ts (generated by scripts/api-schema.ts)', checked: API_SCHEMA_CHECKED },
+        ],
+      },
+    ),
+  );
+  return entries;
+}
+
+/** When lib/core/windows-fields.ts was last checked against kube-apiserver's validation (git log of the file). */
+const WINDOWS_FIELDS_CHECKED = '2026-11-24';
+
+/** When the API schema data was last generated from upstream's OpenAPI (scripts/api-schema.ts; git log of schema-data.ts): update it with the data. */
+const API_SCHEMA_CHECKED = '2026-11-25';
+
+/** The newest and oldest `checked` date over every fact's sources. */
+export function factsDates(entries: readonly FactEntry[] = factCatalogue()): { newest: IsoDate; oldest: IsoDate } {
+  const dates = entries.flatMap((e) => e.sources.map((s: FactSource) => s.checked)).sort();
+  return { newest: dates[dates.length - 1], oldest: dates[0] };
+}

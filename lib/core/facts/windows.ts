@@ -1,0 +1,144 @@
+/**
+ * Windows Server releases as Kubernetes nodes: builds, image tags, Microsoft's lifecycle dates, upstream
+ * Kubernetes' support, and which image builds a host of each build runs. Data only; support status at a date is
+ * computed in ./support.ts.
+ */
+import type { FactSource, IsoDate, Sourced } from './types';
+
+/** An LTSC Windows Server release supported as a Kubernetes node. */
+export type WindowsRelease = '2019' | '2022' | '2025';
+
+/** Every supported release, oldest first. */
+export const WINDOWS_RELEASES: readonly WindowsRelease[] = ['2019', '2022', '2025'];
+
+const CHECKED = '2026-11-27';
+
+const VERSION_COMPAT: FactSource = {
+  ref: 'https://learn.microsoft.com/virtualization/windowscontainers/deploy-containers/version-compatibility',
+  checked: CHECKED,
+  says: 'Windows Server 2025 tab: Windows Server 2022 images run with process isolation; Hyper-V runs 2022, 2019 and 2016 images',
+};
+const CONTAINERD_COMPAT: FactSource = {
+  ref: 'containerd/platforms/platform_windows_compat.go@4549974181760492ffc528fae4d7f29620a2c67c',
+  checked: CHECKED,
+  says: 'compatLTSCReleases = [ltsc2022, ltsc2025]: "every host from LTSC N up to (but not including) LTSC N+1 can run containers from LTSC N-1 up to the host build"; below ltsc2022 an exact build match',
+};
+const AKS_ANNUAL_RETIREMENT: FactSource = {
+  ref: 'MicrosoftDocs/azure-aks-docs/articles/aks/includes/windows-annual-channel-retirement.md@fb060abe6a8fef960d4c487b543bf7b1e97808fe',
+  checked: CHECKED,
+  says: '"Windows Server 2022 base images, which will run on Windows Server 2022 and Windows Server 2025"',
+};
+const LIFECYCLE: FactSource = {
+  ref: 'endoflife-date/endoflife.date/products/windows-server.md@027c7cc89d514c9a13ccb5a7e85c4e053163785a',
+  checked: CHECKED,
+  says: 'eoas/eol per LTSC release, from https://learn.microsoft.com/windows/release-health/windows-server-release-info',
+};
+const UPSTREAM_OS_SUPPORT: FactSource = {
+  ref: 'https://kubernetes.io/docs/concepts/windows/intro/#windows-os-version-support',
+  checked: CHECKED,
+  says: '"Windows nodes are supported provided that the operating system is Windows Server 2022 or Windows Server 2025" (kubernetes/website#53724, 2025-12-19; the last "Windows Server 2019 … fully supported" sentence went in #55103, 2026-03-27)',
+};
+
+/** Microsoft's support dates of a release (Long-Term Servicing Channel: 5 years mainstream, 5 years extended). */
+export interface WindowsLifecycle {
+  readonly released: IsoDate;
+  /** Last day of mainstream support (features and non-security fixes). */
+  readonly mainstreamEnd: IsoDate;
+  /** Last day of extended support (security fixes). */
+  readonly extendedEnd: IsoDate;
+}
+
+export interface WindowsReleaseFacts extends Sourced {
+  readonly release: WindowsRelease;
+  readonly displayName: string;
+  /** `node.kubernetes.io/windows-build` value (major.minor.build). */
+  readonly build: string;
+  /** Image tag tokens that mean this release (`ltsc2022`); suffixes such as `windowsservercore-ltsc2022` match too. */
+  readonly imageTags: readonly string[];
+  /** First Kubernetes minor with GA support for nodes of this release. */
+  readonly firstKubernetesMinor: number;
+  readonly lifecycle: WindowsLifecycle;
+  /**
+   * The day upstream Kubernetes stopped listing the release as a supported node OS.
+   * @default - still listed
+   */
+  readonly upstreamDroppedOn?: IsoDate;
+}
+
+export const WINDOWS_RELEASE_FACTS: { readonly [R in WindowsRelease]: WindowsReleaseFacts } = {
+  '2019': {
+    release: '2019',
+    displayName: 'Windows Server 2019',
+    build: '10.0.17763',
+    imageTags: ['ltsc2019', '1809'],
+    firstKubernetesMinor: 14,
+    lifecycle: { released: '2018-11-13', mainstreamEnd: '2024-01-09', extendedEnd: '2029-01-09' },
+    upstreamDroppedOn: '2025-12-19',
+    sources: [VERSION_COMPAT, LIFECYCLE, UPSTREAM_OS_SUPPORT],
+  },
+  '2022': {
+    release: '2022',
+    displayName: 'Windows Server 2022',
+    build: '10.0.20348',
+    imageTags: ['ltsc2022'],
+    firstKubernetesMinor: 23,
+    lifecycle: { released: '2021-08-18', mainstreamEnd: '2026-10-13', extendedEnd: '2031-10-14' },
+    sources: [VERSION_COMPAT, LIFECYCLE, UPSTREAM_OS_SUPPORT],
+  },
+  '2025': {
+    release: '2025',
+    displayName: 'Windows Server 2025',
+    build: '10.0.26100',
+    imageTags: ['ltsc2025'],
+    firstKubernetesMinor: 32,
+    lifecycle: { released: '2024-11-01', mainstreamEnd: '2029-10-09', extendedEnd: '2034-10-10' },
+    sources: [VERSION_COMPAT, LIFECYCLE, UPSTREAM_OS_SUPPORT],
+    note: 'First Kubernetes minor 1.32 is the minor AKS first offered it on; upstream names no first minor (its docs list 2025 since the 1.35 release).',
+  },
+};
+
+/** Which image releases a host of each release runs, per isolation. */
+export interface HostCompatibility {
+  /** Images that run with process isolation (the only isolation upstream Kubernetes supports). */
+  readonly process: readonly WindowsRelease[];
+  /** Images that run with Hyper-V isolation: the host's build or any older one. */
+  readonly hyperv: readonly WindowsRelease[];
+}
+
+/**
+ * Host release → the image releases it runs. Process isolation needed equal builds before Windows Server 2022;
+ * from 2022 on, each LTSC host also runs the previous LTSC's images (Windows' stable ABI), so a 2025 host runs
+ * ltsc2022 images process-isolated, while a 2022 host runs neither ltsc2019 nor ltsc2025 images that way. Hyper-V
+ * isolation runs any image as old as the host or older. (Windows Server 2016 and SAC images are retired: no
+ * supported node runs them process-isolated; see releases.ts.)
+ */
+export const HOST_COMPATIBILITY: { readonly [R in WindowsRelease]: HostCompatibility } & Sourced = {
+  '2019': { process: ['2019'], hyperv: ['2019'] },
+  '2022': { process: ['2022'], hyperv: ['2019', '2022'] },
+  '2025': { process: ['2022', '2025'], hyperv: ['2019', '2022', '2025'] },
+  sources: [VERSION_COMPAT, CONTAINERD_COMPAT, AKS_ANNUAL_RETIREMENT],
+};
+
+/** Whether a `host` node runs an image built for `image` under `isolation`. */
+export function hostRunsImage(host: WindowsRelease, image: WindowsRelease, isolation: 'process' | 'hyperv'): boolean {
+  return HOST_COMPATIBILITY[host][isolation].includes(image);
+}
+
+/** The host releases that run an image built for `image` under `isolation`, oldest first. */
+export function hostsRunningImage(image: WindowsRelease, isolation: 'process' | 'hyperv'): WindowsRelease[] {
+  return WINDOWS_RELEASES.filter((host) => hostRunsImage(host, image, isolation));
+}
+
+/**
+ * The compatibility table as a sentence, for rule texts (generated here so no text states another table):
+ * "with process isolation a Windows Server 2019 host runs ltsc2019 images, 2022 ltsc2022, 2025 ltsc2022 and ltsc2025".
+ */
+export function processCompatibilitySentence(): string {
+  const parts = WINDOWS_RELEASES.map(
+    (host, i) =>
+      `${i === 0 ? `${WINDOWS_RELEASE_FACTS[host].displayName} host` : host} runs ${HOST_COMPATIBILITY[host].process
+        .map((r) => `ltsc${r}`)
+        .join(' and ')}${i === 0 ? ' images' : ''}`,
+  );
+  return `with process isolation a ${parts.join(', ')}`;
+}

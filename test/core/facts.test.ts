@@ -1,0 +1,196 @@
+/**
+ * The facts as data: every fact has a source and a checked date, the tables hold together, and support follows the
+ * dates (a release past a cloud's retirement date is retired with no code change).
+ */
+import fc from 'fast-check';
+import {
+  CLOUD_DEFAULT_RELEASES,
+  CLOUD_RELEASES,
+  CLOUDS,
+  cloudReleaseState,
+  evaluationDate,
+  factCatalogue,
+  factsDates,
+  HOST_COMPATIBILITY,
+  hostRunsImage,
+  isIsoDate,
+  lifecyclePhase,
+  releaseSupport,
+  today,
+  WINDOWS_RELEASE_FACTS,
+  WINDOWS_RELEASES,
+} from '../../lib/core/facts';
+import { checkCloudRelease } from '../../lib/core/cloud-gates';
+import { releaseInfo } from '../../lib/core/releases';
+import { WindowsValidationError } from '../../lib/core/errors';
+import { validateManifests } from '../../lib/core/validate';
+
+const catalogue = factCatalogue();
+
+describe('every fact has a source and the date it was checked', () => {
+  test.each(catalogue.map((e) => [e.id, e] as const))('%s', (_id, entry) => {
+    expect(entry.sources.length).toBeGreaterThan(0);
+    for (const source of entry.sources) {
+      // A URL, or owner/repo/path (with @commit where a commit was read), or a file of this repository.
+      expect(source.ref).toMatch(/^(?:https:\/\/\S+|[\w.-]+\/[\w.-]+\/\S+|lib\/\S+.*)$/);
+      expect(isIsoDate(source.checked)).toBe(true);
+      expect(source.checked <= today()).toBe(true);
+    }
+    if (entry.verified === false) expect(entry.note).toEqual(expect.any(String));
+  });
+
+  test('ids are unique', () => {
+    expect(new Set(catalogue.map((e) => e.id)).size).toBe(catalogue.length);
+  });
+
+  test("the catalogue's newest and oldest check", () => {
+    const all = catalogue.flatMap((e) => e.sources.map((s) => s.checked)).sort();
+    expect(factsDates(catalogue)).toEqual({ newest: all[all.length - 1], oldest: all[0] });
+  });
+
+  test('a fact with no source or no date fails this test', () => {
+    const bad = [
+      { id: 'x', title: 'x', value: 1, sources: [] },
+      { id: 'y', title: 'y', value: 1, sources: [{ ref: 'https://example.org', checked: '2026-13-01' }] },
+    ];
+    expect(bad.filter((e) => e.sources.length === 0 || e.sources.some((s) => !isIsoDate(s.checked)))).toHaveLength(2);
+  });
+});
+
+describe('releases and lifecycle', () => {
+  test('the release table reads the facts', () => {
+    for (const r of WINDOWS_RELEASES) {
+      const f = WINDOWS_RELEASE_FACTS[r];
+      expect(releaseInfo(r)).toMatchObject({ build: f.build, imageTags: f.imageTags, displayName: f.displayName });
+      expect(f.lifecycle.released < f.lifecycle.mainstreamEnd).toBe(true);
+      expect(f.lifecycle.mainstreamEnd < f.lifecycle.extendedEnd).toBe(true);
+    }
+    expect(releaseInfo('2019').eksAmiTypes).toEqual({
+      core: 'WINDOWS_CORE_2019_x86_64',
+      full: 'WINDOWS_FULL_2019_x86_64',
+    });
+    expect(releaseInfo('2025').aksOsSku).toBe('Windows2025');
+    expect(releaseInfo('2025').gkeOsVersion).toBeUndefined();
+  });
+
+  test('Windows Server 2022 left mainstream support on 2026-10-13; 2019 is deprecated since upstream dropped it', () => {
+    expect(lifecyclePhase('2022', '2026-10-13')).toBe('mainstream');
+    expect(lifecyclePhase('2022', '2026-10-14')).toBe('extended');
+    expect(releaseSupport('2022', '2026-11-27')).toEqual({ state: 'supported', lifecycle: 'extended', reasons: [] });
+    expect(releaseSupport('2019', '2025-12-18').state).toBe('supported');
+    expect(releaseSupport('2019', '2026-11-27')).toEqual({
+      state: 'deprecated',
+      lifecycle: 'extended',
+      reasons: ['upstream Kubernetes no longer lists it as a node OS (since 2025-12-19)'],
+    });
+    expect(releaseSupport('2019', '2029-01-10').reasons).toContain("Microsoft's extended support ended on 2029-01-09");
+  });
+
+  test('support only worsens with time (fast-check over days)', () => {
+    const day = fc.date({ min: new Date('2018-01-01'), max: new Date('2040-12-31'), noInvalidDate: true });
+    fc.assert(
+      fc.property(fc.constantFrom(...WINDOWS_RELEASES), day, day, (r, a, b) => {
+        const [early, late] = [evaluationDate(a), evaluationDate(b)].sort();
+        const rank = { supported: 0, deprecated: 1 } as const;
+        return rank[releaseSupport(r, early).state] <= rank[releaseSupport(r, late).state];
+      }),
+    );
+  });
+
+  test('the evaluation date defaults to today and refuses what is not a date', () => {
+    expect(evaluationDate()).toBe(new Date().toISOString().slice(0, 10));
+    expect(evaluationDate('2026-02-28')).toBe('2026-02-28');
+    expect(() => evaluationDate('2026-02-30')).toThrow("The evaluation date '2026-02-30' is not a YYYY-MM-DD date.");
+  });
+});
+
+describe('image ↔ host compatibility table', () => {
+  test('a Windows Server 2025 host runs ltsc2022 images process-isolated; 2022 runs neither 2019 nor 2025', () => {
+    expect(hostRunsImage('2025', '2022', 'process')).toBe(true);
+    expect(hostRunsImage('2022', '2025', 'process')).toBe(false);
+    expect(hostRunsImage('2022', '2019', 'process')).toBe(false);
+    expect(hostRunsImage('2025', '2019', 'process')).toBe(false);
+    expect(hostRunsImage('2025', '2019', 'hyperv')).toBe(true);
+  });
+
+  test('every host runs its own build; Hyper-V runs exactly the same or older builds; process ⊆ Hyper-V', () => {
+    const build = (r: (typeof WINDOWS_RELEASES)[number]): number =>
+      Number(WINDOWS_RELEASE_FACTS[r].build.split('.')[2]);
+    for (const host of WINDOWS_RELEASES) {
+      expect(HOST_COMPATIBILITY[host].process).toContain(host);
+      expect(HOST_COMPATIBILITY[host].hyperv).toEqual(WINDOWS_RELEASES.filter((r) => build(r) <= build(host)));
+      for (const r of HOST_COMPATIBILITY[host].process) expect(HOST_COMPATIBILITY[host].hyperv).toContain(r);
+    }
+  });
+});
+
+describe('clouds', () => {
+  test('a retirement is dated and takes effect by the date alone', () => {
+    for (const cloud of CLOUDS) {
+      for (const r of WINDOWS_RELEASES) {
+        const retirement = CLOUD_RELEASES[cloud][r]?.retirement;
+        if (retirement === undefined) continue;
+        expect(isIsoDate(retirement.on)).toBe(true);
+        expect(cloudReleaseState(cloud, r, retirement.on)).toBe('retired');
+        const dayBefore = new Date(Date.parse(`${retirement.on}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+        expect(cloudReleaseState(cloud, r, dayBefore)).toBe('offered');
+        if (retirement.imagesRemovedOn !== undefined) {
+          expect(cloudReleaseState(cloud, r, retirement.imagesRemovedOn)).toBe('images-removed');
+        }
+      }
+    }
+    expect(cloudReleaseState('aks', '2019', '2026-11-27')).toBe('retired');
+    expect(cloudReleaseState('gke', '2025', '2026-11-27')).toBe('not-offered');
+  });
+
+  test("every cloud's default release steps are ordered and each default is offered where it applies", () => {
+    for (const cloud of CLOUDS) {
+      const steps = CLOUD_DEFAULT_RELEASES[cloud].steps;
+      expect(steps[0].fromMinor).toBe(0);
+      for (let i = 1; i < steps.length; i++) expect(steps[i].fromMinor).toBeGreaterThan(steps[i - 1].fromMinor);
+      for (const step of steps) {
+        const minor = Math.max(step.fromMinor, 25);
+        expect(checkCloudRelease(cloud, step.release, `1.${minor}`, '2026-11-27')).toBeUndefined();
+      }
+    }
+  });
+});
+
+describe('ValidateOptions.date', () => {
+  const pod2019 = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'old' },
+    spec: {
+      os: { name: 'windows' },
+      nodeSelector: { 'kubernetes.io/os': 'windows', 'node.kubernetes.io/windows-build': '10.0.17763' },
+      containers: [{ name: 'app', image: 'mcr.microsoft.com/windows/nanoserver:ltsc2019' }],
+    },
+  };
+  const support = (date: string): string[] =>
+    validateManifests([pod2019], { cloud: 'aks', kubernetesVersion: '1.31', date })
+      .filter((d) => d.ruleId === 'windows-release-support')
+      .map((d) => d.message);
+
+  test('decides whether AKS has retired Windows Server 2019, with no code change', () => {
+    expect(support('2026-02-28')).toEqual([]);
+    expect(support('2026-03-01')).toEqual([
+      'This pod needs Windows Server 2019 nodes: AKS retired Windows Server 2019 on 2026-03-01: no new pools on any Kubernetes version; its node images are deleted from 2027-04-01, after which existing pools cannot scale.',
+    ]);
+  });
+
+  test('a value that is not a date is refused with the field and the fix', () => {
+    expect(() => validateManifests([pod2019], { date: 'tomorrow' })).toThrow(WindowsValidationError);
+    try {
+      validateManifests([pod2019], { date: 'tomorrow' });
+    } catch (e) {
+      expect((e as WindowsValidationError).issues).toEqual([
+        {
+          path: 'date',
+          message: 'Date "tomorrow" is not a calendar date written YYYY-MM-DD.',
+          fix: expect.stringMatching(/^Write e\.g\. '\d{4}-\d{2}-\d{2}'\.$/),
+        },
+      ]);
+    }
+  });
+});
