@@ -159,8 +159,10 @@ describe('parseCommand', () => {
 
   test('commands: missing, unknown, misspelt', () => {
     expect(usageProblems([])).toEqual(['no command given.']);
-    expect(usageProblems(['lnt'])).toEqual(["unknown command 'lnt'. Did you mean 'lint'? Commands: lint, fix, rules."]);
-    expect(usageProblems(['help', 'deploy'])).toEqual(["unknown command 'deploy'. Commands: lint, fix, rules."]);
+    expect(usageProblems(['lnt'])).toEqual([
+      "unknown command 'lnt'. Did you mean 'lint'? Commands: lint, fix, rules, facts.",
+    ]);
+    expect(usageProblems(['help', 'deploy'])).toEqual(["unknown command 'deploy'. Commands: lint, fix, rules, facts."]);
     expect(usageProblems(['rules', 'extra'])).toEqual([
       "unknown rule 'extra'. Run 'k8s-windows rules' to list the rule ids.",
     ]);
