@@ -11,6 +11,7 @@ import type { ValidationIssue } from '../../core/errors';
 import type { WindowsWarning } from '../../core/pod-spec';
 import { DEFAULT_WINDOWS_RELEASE, isWindowsRelease, releaseInfo, type WindowsRelease } from '../../core/releases';
 import { WINDOWS_TAINT, taintLiteral, type Taint, type WindowsNodeTarget } from '../../core/target';
+import { bool, mergeShapeIssues, NODE_POOL_SHAPES, object, shapedArgs, str, type ArgShapes } from '../arg-shapes';
 import { plainArgs, requireArgs, throwInputErrors } from '../errors';
 import {
   checkNodeLabels,
@@ -198,7 +199,21 @@ interface ResolvedArgs {
   readonly warnings: readonly WindowsWarning[];
 }
 
-/** Resolves defaults once and checks every arg, throwing one InputPropertiesError listing all problems. */
+const inputString = str({ eventual: true });
+
+/** The shape of every arg (see `../arg-shapes`), checked before anything else reads them. */
+const AKS_POOL_SHAPES: ArgShapes = {
+  ...NODE_POOL_SHAPES,
+  resourceGroupName: { shape: inputString, required: true, example: 'resourceGroup.name' },
+  resourceName: { shape: inputString, required: true, example: 'cluster.name' },
+  agentPoolName: { shape: str(), example: "'win1'" },
+  vmSize: { shape: str(), example: "'Standard_D4s_v5'" },
+  mode: { shape: str(), example: "'User'" },
+  autoscaling: { shape: bool() },
+  clusterArgs: { shape: object({}) },
+  agentPoolArgs: { shape: object({}) },
+};
+
 /** Args checked before anything is registered: they must be plain values, not Outputs. */
 const PLAIN_FIELDS = [
   'agentPoolName',
@@ -212,7 +227,8 @@ const PLAIN_FIELDS = [
 ] as const;
 
 function resolveArgs(name: string, rawArgs: WindowsNodePoolArgs): ResolvedArgs {
-  const { args, issues: plainIssues } = plainArgs(rawArgs, PLAIN_FIELDS);
+  const shaped = shapedArgs(rawArgs, AKS_POOL_SHAPES);
+  const { args, issues: plainIssues } = plainArgs(shaped.args, PLAIN_FIELDS);
   const agentPoolName = args.agentPoolName ?? name;
   const release = args.release ?? DEFAULT_WINDOWS_RELEASE;
   const vmSize = args.vmSize ?? DEFAULT_AKS_WINDOWS_VM_SIZE;
@@ -261,7 +277,7 @@ function resolveArgs(name: string, rawArgs: WindowsNodePoolArgs): ResolvedArgs {
       warnings.push(...plaintextPasswordWarnings(profile.adminPassword, 'clusterArgs.windowsProfile.adminPassword'));
     }
   }
-  throwInputErrors(`aks.WindowsNodePool ${name}`, issues);
+  throwInputErrors(`aks.WindowsNodePool ${name}`, mergeShapeIssues(shaped.issues, shaped.bad, issues));
   return {
     agentPoolName,
     release: release as WindowsRelease,

@@ -22,6 +22,21 @@ import { asInputErrors, isEventual, plainArgs, requireArgs, requiredInput, throw
 import { isPlain } from '../k8s/inputs';
 import { checkCloudReleaseForKubernetes, logWarnings, nodePoolWarnings } from '../node-pool';
 import { windowsAwsAuthRoleMapping, type AwsAuthRoleMapping } from './aws-auth';
+import {
+  bool,
+  checkResolved,
+  list,
+  mergeShapeIssues,
+  num,
+  object,
+  record,
+  resource,
+  shapedArgs,
+  str,
+  type ArgShapes,
+  type ArgShape,
+} from '../arg-shapes';
+import { NODE_ROLE_SHAPE, TAGS_SHAPE } from './pool-shapes';
 import { createWindowsNodeRole, DEFAULT_PARTITION } from './iam';
 import type { NodeRoleRef } from './self-managed-node-pool';
 import { EC2_WINDOWS_ACCESS_ENTRY_TYPE } from './self-managed-node-pool';
@@ -117,6 +132,53 @@ const PLAIN_FIELDS = [
   'partition',
 ] as const;
 
+const inputString = str({ eventual: true });
+
+/** A selector term, or one Output of it. */
+const SELECTOR_TERMS: ArgShape = {
+  shape: list(object({ tags: { shape: TAGS_SHAPE }, id: { shape: inputString } }, { eventual: true }), {
+    eventual: true,
+  }),
+  required: true,
+  example: "[{ tags: { 'karpenter.sh/discovery': 'prod' } }]",
+};
+
+/** The shape of every arg (see `../arg-shapes`), checked before anything else reads them. */
+const KARPENTER_SHAPES: ArgShapes = {
+  clusterName: { shape: inputString, required: true, example: 'cluster.name' },
+  subnetSelectorTerms: SELECTOR_TERMS,
+  securityGroupSelectorTerms: { ...SELECTOR_TERMS, example: '[{ id: cluster.vpcConfig.clusterSecurityGroupId }]' },
+  tags: { shape: TAGS_SHAPE, example: "{ team: 'web' }" },
+  name: { shape: str(), example: "'windows'" },
+  kubernetesVersion: { shape: inputString, example: "'1.32'" },
+  nodeRole: { shape: NODE_ROLE_SHAPE },
+  createAccessEntry: { shape: bool() },
+  partition: { shape: str(), example: "'aws'" },
+  kubernetesProvider: { shape: resource('a Kubernetes provider') },
+  release: { shape: str(), example: "'2022'" },
+  labels: { shape: record(str()), example: "{ 'example.com/pool': 'win' }" },
+  taints: { shape: list(object({ key: { shape: str() }, value: { shape: str() }, effect: { shape: str() } })) },
+  capacityTypes: { shape: list(str()), example: "['on-demand']" },
+  instanceCategories: { shape: list(str()), example: "['m', 'c']" },
+  minInstanceGeneration: { shape: num(), example: '5' },
+  requirements: {
+    shape: list(
+      object({
+        key: { shape: str(), required: true },
+        operator: { shape: str(), required: true },
+        values: { shape: list(str()) },
+      }),
+    ),
+  },
+  limits: { shape: record(str()), example: "{ cpu: '100' }" },
+  diskSize: { shape: num(), example: '50' },
+  expireAfter: { shape: str(), example: "'720h'" },
+  disruption: {
+    shape: object({ consolidationPolicy: { shape: str() }, consolidateAfter: { shape: str() } }),
+    example: "{ consolidateAfter: '10m' }",
+  },
+};
+
 /** Stands in for values only known later (the role name, Output selector terms) while the plain ones are checked. */
 const LATER_ROLE = 'role-known-later';
 const LATER_TERMS: readonly KarpenterSelectorTerm[] = [{ id: 'known-later' }];
@@ -163,6 +225,11 @@ export function checkWindowsKarpenterNodePoolArgs(
   rawArgs: WindowsKarpenterNodePoolArgs,
   name = 'windows',
 ): ValidationIssue[] {
+  const shaped = shapedArgs(rawArgs, KARPENTER_SHAPES);
+  return mergeShapeIssues(shaped.issues, shaped.bad, otherIssues(shaped.args, name));
+}
+
+function otherIssues(rawArgs: WindowsKarpenterNodePoolArgs, name: string): ValidationIssue[] {
   const { args, issues } = plainArgs(rawArgs, PLAIN_FIELDS);
   issues.push(...requiredInput(args.clusterName, 'clusterName', 'Pass the EKS cluster name, e.g. cluster.name.'));
   const release = args.release ?? DEFAULT_WINDOWS_RELEASE;
@@ -260,6 +327,10 @@ export class WindowsKarpenterNodePool extends pulumi.ComponentResource {
       .all([role.name, args.subnetSelectorTerms, args.securityGroupSelectorTerms, args.tags])
       .apply(([roleName, subnets, securityGroups, tags]) => {
         try {
+          checkResolved(subject, SELECTOR_TERMS, subnets, 'subnetSelectorTerms');
+          checkResolved(subject, SELECTOR_TERMS, securityGroups, 'securityGroupSelectorTerms');
+          checkResolved(subject, { shape: TAGS_SHAPE }, tags, 'tags');
+          checkResolved(subject, { shape: str(), required: true }, roleName, 'nodeRole.name');
           return {
             ok: true as const,
             manifests: asInputErrors(subject, '', () =>

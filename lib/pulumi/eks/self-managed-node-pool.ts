@@ -31,6 +31,20 @@ import {
   type AwsAuthRoleMapping,
 } from './aws-auth';
 import { logWarnings, nodePoolWarnings, type NodePoolWarning } from '../node-pool';
+import {
+  bool,
+  checkResolved,
+  either,
+  list,
+  literal,
+  mergeShapeIssues,
+  object,
+  resource,
+  shapedArgs,
+  str,
+  type ArgShapes,
+} from '../arg-shapes';
+import { EKS_POOL_BASE_SHAPES, NODE_ROLE_SHAPE, TAGS_SHAPE } from './pool-shapes';
 import { createWindowsNodeRole } from './iam';
 import { EKS_RULE_IDS } from './node-group-check';
 import {
@@ -186,6 +200,53 @@ const PLAIN_FIELDS = [
   'createAccessEntry',
   'authenticationMode',
 ] as const;
+
+const inputString = str({ eventual: true });
+
+/** One `aws-auth` `mapRoles` entry, each field maybe an Output. */
+const ROLE_MAPPING_SHAPE = object(
+  {
+    rolearn: { shape: inputString, required: true },
+    username: { shape: inputString, required: true },
+    groups: { shape: list(inputString, { eventual: true }), required: true },
+  },
+  { eventual: true, expects: 'a mapping { rolearn, username, groups }' },
+);
+
+/** `awsAuth.otherMapRoles`: a list of mappings, or one Output of it. */
+const OTHER_MAP_ROLES_SHAPE = list(ROLE_MAPPING_SHAPE, { eventual: true });
+
+/** The shape of every arg (see `../arg-shapes`), checked before anything else reads them. */
+const SELF_MANAGED_SHAPES: ArgShapes = {
+  ...EKS_POOL_BASE_SHAPES,
+  amiId: { shape: inputString, example: "'ami-0123456789abcdef0'" },
+  amiVariant: { shape: str(), example: "'core'" },
+  serviceIpv4Cidr: { shape: inputString, example: "'10.100.0.0/16'" },
+  authenticationMode: { shape: str(), example: "'API'" },
+  awsAuth: {
+    shape: either(
+      literal('external'),
+      object(
+        {
+          kubernetesProvider: { shape: resource('a Kubernetes provider'), required: true },
+          otherMapRoles: { shape: OTHER_MAP_ROLES_SHAPE, required: true },
+        },
+        { expects: 'an object { kubernetesProvider, otherMapRoles }' },
+      ),
+    ),
+  },
+  securityGroupIds: { shape: list(inputString, { eventual: true }), required: true, example: "['sg-0abc123']" },
+  instanceType: { shape: str(), example: "'m5.xlarge'" },
+  clusterEndpoint: { shape: inputString, example: 'cluster.endpoint' },
+  clusterCertificateAuthority: { shape: inputString, example: 'cluster.certificateAuthority.data' },
+  dnsClusterIp: { shape: inputString, example: "'172.20.0.10'" },
+  nodeRole: { shape: NODE_ROLE_SHAPE },
+  systemReservedMemory: { shape: str(), example: "'2Gi'" },
+  kubeletExtraArgs: { shape: list(str()), example: "['--max-pods=110']" },
+  createAccessEntry: { shape: bool() },
+  keyName: { shape: inputString },
+  tags: { shape: TAGS_SHAPE },
+};
 
 /** Kubelet flags the pool sets from its own args: passing them again would desynchronise `nodeTarget`. */
 const OWNED_KUBELET_FLAGS: Readonly<Record<string, string>> = {
@@ -381,9 +442,10 @@ function checkedSelfManagedArgs(raw: SelfManagedWindowsNodePoolArgs): {
   resolved: ResolvedSelfManagedArgs;
   issues: ValidationIssue[];
 } {
-  const { args, issues: plainIssues } = plainArgs(raw, PLAIN_FIELDS);
+  const shaped = shapedArgs(raw, SELF_MANAGED_SHAPES);
+  const { args, issues: plainIssues } = plainArgs(shaped.args, PLAIN_FIELDS);
   const { resolved, issues } = resolveSelfManagedArgs(args);
-  return { resolved, issues: [...plainIssues, ...issues] };
+  return { resolved, issues: mergeShapeIssues(shaped.issues, shaped.bad, [...plainIssues, ...issues]) };
 }
 
 /**
@@ -501,6 +563,18 @@ export class SelfManagedWindowsNodePool extends pulumi.ComponentResource {
       ])
       .apply(([clusterName, endpoint, ca, dns, serviceCidr]) => {
         try {
+          const known = { clusterName, endpoint, ca, dns, serviceCidr };
+          const paths = {
+            clusterName: 'clusterName',
+            endpoint: 'clusterEndpoint',
+            ca: 'clusterCertificateAuthority',
+            dns: 'dnsClusterIp',
+            serviceCidr: 'serviceIpv4Cidr',
+          } as const;
+          for (const [key, path] of Object.entries(paths)) {
+            const required = key === 'clusterName';
+            checkResolved(subject, { shape: str(), required }, known[key as keyof typeof known], path);
+          }
           return {
             ok: true as const,
             userData: asInputErrors(subject, '', () =>
@@ -569,7 +643,9 @@ export class SelfManagedWindowsNodePool extends pulumi.ComponentResource {
       .all([pulumi.output(ownTags), pulumi.output(userTags)])
       .apply(([own, t]) => [
         ...own,
-        ...Object.entries(t).map(([key, value]) => ({ key, value, propagateAtLaunch: true })),
+        ...Object.entries(checkResolved<Record<string, string>>(subject, { shape: TAGS_SHAPE }, t, 'tags') ?? {}).map(
+          ([key, value]) => ({ key, value, propagateAtLaunch: true }),
+        ),
       ]);
 
     this.autoScalingGroup = new autoscaling.Group(
@@ -606,6 +682,7 @@ export class SelfManagedWindowsNodePool extends pulumi.ComponentResource {
     kubernetesVersion: pulumi.Input<string>,
   ): pulumi.Output<string> {
     const parameter = pulumi.output(kubernetesVersion).apply((version) => {
+      checkResolved(subject, { shape: str(), required: true }, version, 'kubernetesVersion');
       const minor = parseKubernetesMinor(version);
       if (minor === undefined) {
         throwInputErrors(subject, [
