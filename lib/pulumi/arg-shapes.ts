@@ -11,6 +11,7 @@
 import * as pulumi from '@pulumi/pulumi';
 import type { ValidationIssue } from '../core/errors';
 import { isRecord } from '../core/json';
+import { WINDOWS_RELEASES } from '../core/releases';
 import { isEventual, throwInputErrors } from './errors';
 
 /** What a value must look like. */
@@ -97,15 +98,23 @@ export interface ShapeOptions {
   readonly eventual?: boolean;
 }
 
-/** A string. */
-export function str(options: ShapeOptions = {}): Shape {
-  return shape('a string', options.eventual ?? false, (v, p) =>
-    typeof v === 'string' ? [] : [wrong(p, v, 'a string')],
-  );
+/** A string; `nonEmpty` for names that must be given (a cluster name). */
+export function str(options: ShapeOptions & { readonly nonEmpty?: boolean } = {}): Shape {
+  const expects = options.nonEmpty ? 'a non-empty string' : 'a string';
+  return shape(expects, options.eventual ?? false, (v, p) => {
+    if (typeof v !== 'string') return [wrong(p, v, expects)];
+    if (options.nonEmpty && v.trim() === '') return [{ path: p, message: `${p} is empty.`, fix: `Give ${p}.` }];
+    return [];
+  });
 }
 
-/** One of a few strings (checked for type only; the component's own check names the allowed values). */
-export const enumStr = str;
+/** One of a few strings. */
+export function oneOf(values: readonly string[], options: ShapeOptions = {}): Shape {
+  const expects = `one of ${values.map((v) => `'${v}'`).join(', ')}`;
+  return shape(expects, options.eventual ?? false, (v, p) =>
+    typeof v === 'string' && values.includes(v) ? [] : [wrong(p, v, expects)],
+  );
+}
 
 /** `true` or `false`. */
 export function bool(options: ShapeOptions = {}): Shape {
@@ -191,12 +200,9 @@ function plural(expects: string): string {
  * The issues of `args` against `shapes`: a required arg missing, null or of the wrong shape, an optional arg that
  * is null or of the wrong shape. `prefix` is prepended to paths (for nested objects).
  */
-export function checkShapes(
-  args: Readonly<Record<string, unknown>>,
-  shapes: ArgShapes,
-  prefix = '',
-): ValidationIssue[] {
+export function checkShapes(given: object, shapes: ArgShapes, prefix = ''): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
+  const args = given as Readonly<Record<string, unknown>>;
   for (const [key, spec] of Object.entries(shapes)) {
     const path = `${prefix}${key}`;
     const value = args[key];
@@ -231,19 +237,43 @@ export function checkShapes(
 }
 
 /**
- * Checks the shapes of a component's args. Returns every issue and a copy of the args without the args that are
- * wrong, so the component's other checks only see values of the right shape; their issues on those args are
- * dropped with `withoutShapeDuplicates`.
+ * Checks the shapes of a component's args. Returns every issue and a copy of the args without the values that are
+ * wrong (a wrong field of an object is removed from a copy of that object; a wrong list item removes the whole
+ * arg), so the component's other checks only see values of the right shape; their issues about those values are
+ * dropped with `mergeShapeIssues`.
  */
 export function shapedArgs<T extends object>(
   args: T,
   shapes: ArgShapes,
-): { args: T; issues: ValidationIssue[]; bad: ReadonlySet<string> } {
-  const issues = checkShapes(args as Record<string, unknown>, shapes);
-  const bad = new Set(issues.map((i) => rootOf(i.path)));
-  const clean: Record<string, unknown> = { ...(args as Record<string, unknown>) };
-  for (const key of bad) delete clean[key];
-  return { args: clean as T, issues, bad };
+): { args: T; issues: ValidationIssue[]; bad: readonly string[] } {
+  const issues = checkShapes(args, shapes);
+  let clean: Record<string, unknown> = { ...(args as Record<string, unknown>) };
+  for (const issue of issues) clean = without(clean, stepsOf(issue.path));
+  return { args: clean as T, issues, bad: issues.map((i) => i.path) };
+}
+
+/** `a.b["c"][0]` → `['a', 'b', 'c', 0]`. */
+function stepsOf(path: string): (string | number)[] {
+  const steps: (string | number)[] = [];
+  const re = /([^.[\]]+)|\["((?:[^"\\]|\\.)*)"\]|\[(\d+)\]/g;
+  for (let m = re.exec(path); m !== null; m = re.exec(path)) {
+    steps.push(m[1] ?? (m[2] !== undefined ? m[2] : Number(m[3])));
+  }
+  return steps;
+}
+
+/** A copy of `obj` without the value at `steps` (copying only the objects on the way). */
+function without(obj: Record<string, unknown>, steps: readonly (string | number)[]): Record<string, unknown> {
+  const [head, ...rest] = steps;
+  if (typeof head !== 'string' || !(head in obj)) return obj;
+  const copy = { ...obj };
+  const child = obj[head];
+  if (rest.length === 0 || typeof rest[0] !== 'string' || !isRecord(child) || pulumi.Resource.isInstance(child)) {
+    delete copy[head]; // the value itself, or a list holding it: the arg goes
+    return copy;
+  }
+  copy[head] = without(child, rest);
+  return copy;
 }
 
 /** The top-level arg a path is under: `scaling.minSize` → `scaling`, `labels["a"]` → `labels`. */
@@ -251,16 +281,22 @@ export function rootOf(path: string): string {
   return /^[^.[]*/.exec(path)?.[0] ?? path;
 }
 
+function within(path: string, container: string): boolean {
+  return path === container || path.startsWith(`${container}.`) || path.startsWith(`${container}[`);
+}
+
 /**
- * The issues of shape checks followed by those of the component's other checks, without the latter on args whose
- * shape was wrong (a missing `clusterName` reported as "null" by the shape and "required" by the component).
+ * The issues of shape checks followed by those of the component's other checks, without the latter where they are
+ * about a value whose shape was wrong, or about what holds it (a missing `clusterName` reported as "null" by the
+ * shape and "required" by the component).
  */
 export function mergeShapeIssues(
   shapeIssues: readonly ValidationIssue[],
-  bad: ReadonlySet<string>,
+  bad: readonly string[],
   others: readonly ValidationIssue[],
 ): ValidationIssue[] {
-  return [...shapeIssues, ...others.filter((i) => !bad.has(rootOf(i.path)))];
+  const related = (p: string): boolean => bad.some((b) => within(p, b) || within(b, p));
+  return [...shapeIssues, ...others.filter((i) => !related(i.path))];
 }
 
 /**
@@ -286,3 +322,18 @@ export const NODE_POOL_SHAPES: ArgShapes = {
     example: '{ minSize: 1, maxSize: 3 }',
   },
 };
+
+/** A `WindowsNodeTarget` (a pool's `nodeTarget`), or one Output of it. */
+export const NODE_TARGET_SHAPE: Shape = object(
+  {
+    release: { shape: oneOf(WINDOWS_RELEASES) },
+    isolation: { shape: oneOf(['process', 'hyperv']), required: true },
+    labels: { shape: record(str()), required: true },
+    taints: {
+      shape: list(object({ key: { shape: str(), required: true }, value: { shape: str() }, effect: { shape: str() } })),
+      required: true,
+    },
+    runtimeClassName: { shape: str() },
+  },
+  { eventual: true, expects: "a node target (a pool's nodeTarget or windowsNodeTarget(...))" },
+);

@@ -199,13 +199,13 @@ interface ResolvedArgs {
   readonly warnings: readonly WindowsWarning[];
 }
 
-const inputString = str({ eventual: true });
+const requiredName = str({ eventual: true, nonEmpty: true });
 
 /** The shape of every arg (see `../arg-shapes`), checked before anything else reads them. */
 const AKS_POOL_SHAPES: ArgShapes = {
   ...NODE_POOL_SHAPES,
-  resourceGroupName: { shape: inputString, required: true, example: 'resourceGroup.name' },
-  resourceName: { shape: inputString, required: true, example: 'cluster.name' },
+  resourceGroupName: { shape: requiredName, required: true, example: 'resourceGroup.name' },
+  resourceName: { shape: requiredName, required: true, example: 'cluster.name' },
   agentPoolName: { shape: str(), example: "'win1'" },
   vmSize: { shape: str(), example: "'Standard_D4s_v5'" },
   mode: { shape: str(), example: "'User'" },

@@ -132,11 +132,12 @@ export interface WindowsClusterPrerequisitesArgs {
 }
 
 const inputString = str({ eventual: true });
+const requiredName = str({ eventual: true, nonEmpty: true });
 
 /** The shape of every arg (see `../arg-shapes`), checked before anything else reads them. */
 const PREREQUISITES_SHAPES: ArgShapes = {
-  clusterName: { shape: inputString, required: true, example: 'cluster.name' },
-  clusterRoleName: { shape: inputString, required: true, example: 'clusterRole.name' },
+  clusterName: { shape: requiredName, required: true, example: 'cluster.name' },
+  clusterRoleName: { shape: requiredName, required: true, example: 'clusterRole.name' },
   linuxNodeGroup: { shape: either(resource('a node group resource'), literal('existing')) },
   windowsNodeRoleArns: { shape: list(inputString), example: '[windowsRole.arn]' },
   kubernetesProvider: { shape: resource('a Kubernetes provider') },

@@ -133,6 +133,7 @@ const PLAIN_FIELDS = [
 ] as const;
 
 const inputString = str({ eventual: true });
+const requiredName = str({ eventual: true, nonEmpty: true });
 
 /** A selector term, or one Output of it. */
 const SELECTOR_TERMS: ArgShape = {
@@ -145,7 +146,7 @@ const SELECTOR_TERMS: ArgShape = {
 
 /** The shape of every arg (see `../arg-shapes`), checked before anything else reads them. */
 const KARPENTER_SHAPES: ArgShapes = {
-  clusterName: { shape: inputString, required: true, example: 'cluster.name' },
+  clusterName: { shape: requiredName, required: true, example: 'cluster.name' },
   subnetSelectorTerms: SELECTOR_TERMS,
   securityGroupSelectorTerms: { ...SELECTOR_TERMS, example: '[{ id: cluster.vpcConfig.clusterSecurityGroupId }]' },
   tags: { shape: TAGS_SHAPE, example: "{ team: 'web' }" },

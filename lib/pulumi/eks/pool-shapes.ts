@@ -2,10 +2,11 @@
 import { list, NODE_POOL_SHAPES, num, object, record, str, type ArgShapes } from '../arg-shapes';
 
 const inputString = str({ eventual: true });
+const requiredName = str({ eventual: true, nonEmpty: true });
 
 /** `NodeRoleRef`: an `aws.iam.Role` or `{ name, arn }`. */
 export const NODE_ROLE_SHAPE = object(
-  { name: { shape: inputString, required: true }, arn: { shape: inputString, required: true } },
+  { name: { shape: requiredName, required: true }, arn: { shape: inputString, required: true } },
   { expects: 'an IAM role (aws.iam.Role or { name, arn })' },
 );
 
@@ -14,7 +15,7 @@ export const TAGS_SHAPE = record(inputString, { eventual: true });
 
 /** Args every EKS pool takes (`EksWindowsPoolBaseArgs`). */
 export const EKS_POOL_BASE_SHAPES: ArgShapes = {
-  clusterName: { shape: inputString, required: true, example: 'cluster.name' },
+  clusterName: { shape: requiredName, required: true, example: 'cluster.name' },
   subnetIds: { shape: list(inputString, { eventual: true }), required: true, example: "['subnet-0abc123']" },
   ...NODE_POOL_SHAPES,
   diskSize: { shape: num(), example: '50' },

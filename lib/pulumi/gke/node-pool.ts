@@ -197,14 +197,15 @@ interface ResolvedArgs {
 }
 
 const inputString = str({ eventual: true });
+const requiredName = str({ eventual: true, nonEmpty: true });
 
 /** The shape of every arg (see `../arg-shapes`), checked before anything else reads them. */
 const GKE_POOL_SHAPES: ArgShapes = {
   ...NODE_POOL_SHAPES,
   cluster: {
     shape: object({
-      name: { shape: inputString, required: true, example: 'cluster.name' },
-      location: { shape: inputString, required: true, example: 'cluster.location' },
+      name: { shape: requiredName, required: true, example: 'cluster.name' },
+      location: { shape: requiredName, required: true, example: 'cluster.location' },
       project: { shape: inputString },
       vpcNative: { shape: bool() },
       hasLinuxNodePool: { shape: bool() },

@@ -10,6 +10,18 @@ import type { PodSpec } from '../../core/kube';
 import type { WindowsWarning } from '../../core/pod-spec';
 import type { WindowsNodeTarget } from '../../core/target';
 import { requireArgs, throwInputErrors } from '../errors';
+import {
+  bool,
+  checkResolved,
+  checkShapes,
+  either,
+  NODE_TARGET_SHAPE,
+  num,
+  object,
+  record,
+  str,
+  type ArgShapes,
+} from '../arg-shapes';
 import { isPlain, isRecord, plainCopy, type Json } from './inputs';
 import { logWarnings } from '../node-pool';
 import { convertPodSpec, gmsaName, type ResolvedWindowsPodArgs, type WindowsPodArgs } from './windows-pod';
@@ -58,6 +70,46 @@ export interface WindowsWorkloadArgs<TSpec> {
    */
   readonly windows?: WindowsPodArgs;
 }
+
+const inputString = str({ eventual: true });
+const GMSA_SHAPE = either(
+  inputString,
+  object({ credentialSpecName: { shape: str(), required: true } }, { expects: 'a GmsaCredentialSpec' }),
+);
+
+/** The shape of every arg (see `../arg-shapes`), checked before anything else reads them. */
+const WORKLOAD_SHAPES: ArgShapes = {
+  metadata: {
+    shape: object(
+      {
+        name: { shape: inputString },
+        namespace: { shape: inputString },
+        labels: { shape: record(inputString, { eventual: true }) },
+        annotations: { shape: record(inputString, { eventual: true }) },
+      },
+      { eventual: true },
+    ),
+    example: "{ namespace: 'apps' }",
+  },
+  spec: { shape: object({}, { eventual: true }) },
+  podSpec: { shape: object({}, { eventual: true }), example: "{ containers: [{ name: 'app', image: '...' }] }" },
+  replicas: { shape: num({ eventual: true }), example: '2' },
+  // The block itself is plain (only target and gmsa may come from other resources): an Output of it would be
+  // read as an empty block and its settings lost.
+  windows: {
+    shape: object({
+      target: { shape: NODE_TARGET_SHAPE },
+      release: { shape: str(), example: "'2022'" },
+      isolation: { shape: str(), example: "'process'" },
+      runAsUserName: { shape: str(), example: "'ContainerUser'" },
+      gmsa: { shape: GMSA_SHAPE },
+      hostProcess: { shape: bool() },
+      securityProfile: { shape: str(), example: "'restricted'" },
+      containerDefaults: { shape: bool() },
+    }),
+    example: "{ release: '2022' }",
+  },
+};
 
 /** What distinguishes one workload kind from another. */
 export interface WorkloadKind<TResource> {
@@ -114,6 +166,7 @@ export class WindowsWorkload<TResource extends pulumi.CustomResource> extends pu
   ) {
     const subject = `${kind.typeToken.split(':').pop() ?? kind.kind} '${name}'`;
     const args = requireArgs(subject, rawArgs);
+    throwInputErrors(subject, checkShapes(args, WORKLOAD_SHAPES));
     const windows = args.windows ?? {};
     const gmsa = gmsaName(windows.gmsa);
     const warnings: WindowsWarning[] = [];
@@ -151,6 +204,8 @@ export class WindowsWorkload<TResource extends pulumi.CustomResource> extends pu
           .all([args.spec, args.podSpec, windows.target, gmsa, args.replicas])
           .apply(([spec, podSpec, target, gmsaResolved, replicas]) => {
             try {
+              checkResolved(subject, { shape: NODE_TARGET_SHAPE }, target, 'windows.target');
+              checkResolved(subject, { shape: str() }, gmsaResolved, 'windows.gmsa');
               return render(
                 kind,
                 name,
@@ -244,6 +299,8 @@ function render(
   const fromShorthand = input.podSpec !== undefined;
   const tmpl: Json = fromShorthand ? {} : (template as Json);
   const userPodSpec = (fromShorthand ? input.podSpec : tmpl.spec) as Json;
+  const templateIssues = templateMetadataProblems(tmpl.metadata, `${templatePath}.metadata`);
+  throwInputErrors(subject, templateIssues);
   const meta: Json = isRecord(tmpl.metadata) ? tmpl.metadata : {};
   const podLabels: Record<string, string> = isRecord(meta.labels)
     ? (meta.labels as Record<string, string>)
@@ -261,6 +318,14 @@ function render(
   if (kind.hasSelector && spec.selector === undefined) spec.selector = { matchLabels: { ...podLabels } };
   setPath(spec, kind.templatePath, { ...tmpl, metadata: { ...meta, labels: podLabels }, spec: plainCopy(podSpec) });
   return { spec, podSpec: plainCopy(podSpec), podLabels, target: input.target };
+}
+
+/** The template's metadata is read here (its labels select the pods): an object with a map of string labels. */
+function templateMetadataProblems(metadata: unknown, path: string): ValidationIssue[] {
+  return checkShapes(
+    { [path]: metadata },
+    { [path]: { shape: object({ labels: { shape: record(str()) }, annotations: { shape: record(str()) } }) } },
+  );
 }
 
 /** `replicas` is shorthand for `spec.replicas`: a whole number, given once, on a kind that has replicas. */
