@@ -37,6 +37,7 @@ import {
   type ArgShape,
 } from '../arg-shapes';
 import { NODE_ROLE_SHAPE, TAGS_SHAPE } from './pool-shapes';
+import { redactError, secretValues } from '../secrets';
 import { createWindowsNodeRole, DEFAULT_PARTITION } from './iam';
 import type { NodeRoleRef } from './self-managed-node-pool';
 import { EC2_WINDOWS_ACCESS_ENTRY_TYPE } from './self-managed-node-pool';
@@ -324,31 +325,31 @@ export class WindowsKarpenterNodePool extends pulumi.ComponentResource {
 
     // Built once the role name, selector terms and tags are known (pulumi.output unwraps them at any depth); a
     // refusal surfaces once, where the EC2NodeClass takes its spec (the NodePool depends on it).
-    const built = pulumi
-      .all([role.name, args.subnetSelectorTerms, args.securityGroupSelectorTerms, args.tags])
-      .apply(([roleName, subnets, securityGroups, tags]) => {
-        try {
-          checkResolved(subject, SELECTOR_TERMS, subnets, 'subnetSelectorTerms');
-          checkResolved(subject, SELECTOR_TERMS, securityGroups, 'securityGroupSelectorTerms');
-          checkResolved(subject, { shape: TAGS_SHAPE }, tags, 'tags');
-          checkResolved(subject, { shape: str(), required: true }, roleName, 'nodeRole.name');
-          return {
-            ok: true as const,
-            manifests: asInputErrors(subject, '', () =>
-              windowsKarpenterManifests(
-                options(args, manifestName, {
-                  role: roleName,
-                  subnets: subnets as readonly KarpenterSelectorTerm[],
-                  securityGroups: securityGroups as readonly KarpenterSelectorTerm[],
-                  tags: tags as Readonly<Record<string, string>> | undefined,
-                }),
-              ),
-            ) as WindowsKarpenterManifests,
-          };
-        } catch (refused) {
-          return { ok: false as const, refused };
-        }
-      });
+    const builtInputs = [role.name, args.subnetSelectorTerms, args.securityGroupSelectorTerms, args.tags] as const;
+    const built = pulumi.all([...builtInputs] as [...typeof builtInputs]).apply(async (values) => {
+      const [roleName, subnets, securityGroups, tags] = values;
+      try {
+        checkResolved(subject, SELECTOR_TERMS, subnets, 'subnetSelectorTerms');
+        checkResolved(subject, SELECTOR_TERMS, securityGroups, 'securityGroupSelectorTerms');
+        checkResolved(subject, { shape: TAGS_SHAPE }, tags, 'tags');
+        checkResolved(subject, { shape: str(), required: true }, roleName, 'nodeRole.name');
+        return {
+          ok: true as const,
+          manifests: asInputErrors(subject, '', () =>
+            windowsKarpenterManifests(
+              options(args, manifestName, {
+                role: roleName,
+                subnets: subnets as readonly KarpenterSelectorTerm[],
+                securityGroups: securityGroups as readonly KarpenterSelectorTerm[],
+                tags: tags as Readonly<Record<string, string>> | undefined,
+              }),
+            ),
+          ) as WindowsKarpenterManifests,
+        };
+      } catch (refused) {
+        return { ok: false as const, refused: redactError(refused, await secretValues(builtInputs, values)) };
+      }
+    });
     const provider = args.kubernetesProvider !== undefined ? { provider: args.kubernetesProvider } : {};
     this.nodeClass = new CustomResource(
       `${name}-node-class`,

@@ -44,6 +44,7 @@ import {
   str,
   type ArgShapes,
 } from '../arg-shapes';
+import { redactError, secretValues } from '../secrets';
 import { EKS_POOL_BASE_SHAPES, NODE_ROLE_SHAPE, TAGS_SHAPE } from './pool-shapes';
 import { createWindowsNodeRole } from './iam';
 import { EKS_RULE_IDS } from './node-group-check';
@@ -553,45 +554,46 @@ export class SelfManagedWindowsNodePool extends pulumi.ComponentResource {
     const kubeletArgs = this.kubeletArgs;
     // Outputs are checked once known. A refusal is raised only where the launch template takes the user data:
     // one rejection, one error in `pulumi up`; `userData` itself then stays empty.
-    const rendered = pulumi
-      .all([
-        args.clusterName,
-        args.clusterEndpoint,
-        args.clusterCertificateAuthority,
-        args.dnsClusterIp,
-        args.serviceIpv4Cidr,
-      ])
-      .apply(([clusterName, endpoint, ca, dns, serviceCidr]) => {
-        try {
-          const known = { clusterName, endpoint, ca, dns, serviceCidr };
-          const paths = {
-            clusterName: 'clusterName',
-            endpoint: 'clusterEndpoint',
-            ca: 'clusterCertificateAuthority',
-            dns: 'dnsClusterIp',
-            serviceCidr: 'serviceIpv4Cidr',
-          } as const;
-          for (const [key, path] of Object.entries(paths)) {
-            const required = key === 'clusterName';
-            checkResolved(subject, { shape: str(), required }, known[key as keyof typeof known], path);
-          }
-          return {
-            ok: true as const,
-            userData: asInputErrors(subject, '', () =>
-              renderWindowsUserData({
-                clusterName,
-                ...(endpoint !== undefined ? { apiServerEndpoint: endpoint } : {}),
-                ...(ca !== undefined ? { certificateAuthority: ca } : {}),
-                ...(dns !== undefined ? { dnsClusterIp: dns } : {}),
-                ...(serviceCidr !== undefined ? { serviceCidr } : {}),
-                kubeletArgs,
-              }),
-            ),
-          };
-        } catch (refused) {
-          return { ok: false as const, refused };
+    const userDataInputs = [
+      args.clusterName,
+      args.clusterEndpoint,
+      args.clusterCertificateAuthority,
+      args.dnsClusterIp,
+      args.serviceIpv4Cidr,
+    ] as const;
+    const rendered = pulumi.all([...userDataInputs] as [...typeof userDataInputs]).apply(async (values) => {
+      const [clusterName, endpoint, ca, dns, serviceCidr] = values;
+      try {
+        const known = { clusterName, endpoint, ca, dns, serviceCidr };
+        const paths = {
+          clusterName: 'clusterName',
+          endpoint: 'clusterEndpoint',
+          ca: 'clusterCertificateAuthority',
+          dns: 'dnsClusterIp',
+          serviceCidr: 'serviceIpv4Cidr',
+        } as const;
+        for (const [key, path] of Object.entries(paths)) {
+          const required = key === 'clusterName';
+          checkResolved(subject, { shape: str(), required }, known[key as keyof typeof known], path);
         }
-      });
+        return {
+          ok: true as const,
+          userData: asInputErrors(subject, '', () =>
+            renderWindowsUserData({
+              clusterName,
+              ...(endpoint !== undefined ? { apiServerEndpoint: endpoint } : {}),
+              ...(ca !== undefined ? { certificateAuthority: ca } : {}),
+              ...(dns !== undefined ? { dnsClusterIp: dns } : {}),
+              ...(serviceCidr !== undefined ? { serviceCidr } : {}),
+              kubeletArgs,
+            }),
+          ),
+        };
+      } catch (refused) {
+        // A secret endpoint or CA is refused naming the arg, never quoting it.
+        return { ok: false as const, refused: redactError(refused, await secretValues(userDataInputs, values)) };
+      }
+    });
     this.userData = rendered.apply((r) => (r.ok ? r.userData : ''));
 
     this.amiId =

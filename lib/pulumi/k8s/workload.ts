@@ -24,6 +24,7 @@ import {
 } from '../arg-shapes';
 import { isPlain, isRecord, plainCopy, type Json } from './inputs';
 import { logWarnings } from '../node-pool';
+import { redact, redactError, secretValues } from '../secrets';
 import { convertPodSpec, gmsaName, type ResolvedWindowsPodArgs, type WindowsPodArgs } from './windows-pod';
 
 /** The label put on pods (and selected on) when the template carries none: the Kubernetes recommended name label. */
@@ -198,26 +199,34 @@ export class WindowsWorkload<TResource extends pulumi.CustomResource> extends pu
     // Eventual inputs are checked once known. A refusal is caught here and raised again only where the workload
     // takes its spec: one rejection, one error in `pulumi up`, instead of one per derived Output (each of which
     // would prefix the shared error's message with another "error serializing property").
+    const eventualInputs = [args.spec, args.podSpec, windows.target, gmsa, args.replicas] as const;
     const rendered: pulumi.Output<Rendered | { readonly refused: unknown }> = plain
       ? (pulumi.output(plain) as unknown as pulumi.Output<Rendered>)
-      : pulumi
-          .all([args.spec, args.podSpec, windows.target, gmsa, args.replicas])
-          .apply(([spec, podSpec, target, gmsaResolved, replicas]) => {
-            try {
-              checkResolved(subject, { shape: NODE_TARGET_SHAPE }, target, 'windows.target');
-              checkResolved(subject, { shape: str() }, gmsaResolved, 'windows.gmsa');
-              return render(
-                kind,
-                name,
-                subject,
-                { spec, podSpec, replicas, target: target as WindowsNodeTarget | undefined },
-                { ...windows, gmsa: gmsaResolved },
-                (w) => logWarnings([w], this),
-              );
-            } catch (refused) {
-              return { refused };
-            }
-          });
+      : pulumi.all([...eventualInputs] as [...typeof eventualInputs]).apply(async (values) => {
+          const [spec, podSpec, target, gmsaResolved, replicas] = values;
+          // A secret input is refused naming its fields, never quoting its values (nor are they in warnings).
+          const secrets = await secretValues(eventualInputs, values);
+          const found: WindowsWarning[] = [];
+          try {
+            checkResolved(subject, { shape: NODE_TARGET_SHAPE }, target, 'windows.target');
+            checkResolved(subject, { shape: str() }, gmsaResolved, 'windows.gmsa');
+            return render(
+              kind,
+              name,
+              subject,
+              { spec, podSpec, replicas, target: target as WindowsNodeTarget | undefined },
+              { ...windows, gmsa: gmsaResolved as string | undefined },
+              (w) => found.push(w),
+            );
+          } catch (refused) {
+            return { refused: redactError(refused, secrets) };
+          } finally {
+            logWarnings(
+              found.map((w) => redactWarning(w, secrets)),
+              this,
+            );
+          }
+        });
     const ok = (r: Rendered | { readonly refused: unknown }): r is Rendered => !('refused' in r);
     const dependsOn = pulumi.Resource.isInstance(windows.gmsa) ? [windows.gmsa] : [];
     this.workload = kind.create(
@@ -318,6 +327,12 @@ function render(
   if (kind.hasSelector && spec.selector === undefined) spec.selector = { matchLabels: { ...podLabels } };
   setPath(spec, kind.templatePath, { ...tmpl, metadata: { ...meta, labels: podLabels }, spec: plainCopy(podSpec) });
   return { spec, podSpec: plainCopy(podSpec), podLabels, target: input.target };
+}
+
+/** A warning with the values of `secrets` hidden. */
+function redactWarning(w: WindowsWarning, secrets: readonly unknown[]): WindowsWarning {
+  if (secrets.length === 0) return w;
+  return { ...w, message: redact(w.message, secrets), ...(w.fix !== undefined ? { fix: redact(w.fix, secrets) } : {}) };
 }
 
 /** The template's metadata is read here (its labels select the pods): an object with a map of string labels. */
