@@ -103,3 +103,25 @@ describe('redact', () => {
     );
   });
 });
+
+test('otherMapRoles that resolve to an empty list: one error naming awsAuth.otherMapRoles', async () => {
+  const { Provider } = await import('@pulumi/kubernetes/provider');
+  const e = await runProgram(() => {
+    new SelfManagedWindowsNodePool('win', {
+      clusterName: 'prod',
+      subnetIds: ['subnet-0abc'],
+      securityGroupIds: ['sg-1'],
+      amiId: 'ami-0123',
+      authenticationMode: 'CONFIG_MAP',
+      awsAuth: { kubernetesProvider: new Provider('k8s', {}), otherMapRoles: pulumi.output([]) },
+    });
+  }).then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  const errors = (e as PulumiProgramError).errors;
+  expect(errors).toHaveLength(1);
+  expect((errors[0] as pulumi.InputPropertiesError).errors.map((x) => x.propertyPath)).toEqual([
+    'awsAuth.otherMapRoles',
+  ]);
+});

@@ -89,8 +89,9 @@ export interface AwsAuthArgs {
   readonly kubernetesProvider: pulumi.ProviderResource;
   /**
    * Every other `mapRoles` entry of the cluster's `aws-auth` (at least the Linux node role, e.g.
-   * `{ rolearn: linuxRole.arn, ... }`): `mapRoles` is one string, so the pool writes it whole and would otherwise
-   * drop them.
+   * `{ rolearn: linuxRole.arn, ... }`, and the `awsAuthRoleMapping` of every other Windows pool): `mapRoles` is one
+   * string, so the pool writes it whole and would otherwise drop them. An empty list is refused: it would leave
+   * only the Windows role mapped.
    */
   readonly otherMapRoles: pulumi.Input<readonly pulumi.Input<AwsAuthRoleMappingInput>[]>;
 }
@@ -132,6 +133,11 @@ export interface SelfManagedWindowsNodePoolArgs extends EksWindowsPoolBaseArgs {
   /**
    * For `CONFIG_MAP` clusters: write `aws-auth` (the other mappings plus the Windows one), or `'external'` when
    * you map `pool.awsAuthRoleMapping` yourself.
+   *
+   * `mapRoles` is one field with one writer, as aws-cdk's `cluster.awsAuth` and pulumi-eks' cluster-owned aws-auth
+   * have it: one pool per cluster writes it, with every other mapping in `otherMapRoles`. A second pool writing
+   * through the same `kubernetesProvider` is refused (it would replace the first one's mappings); give the others
+   * `'external'` and list their `awsAuthRoleMapping` in the writer's `otherMapRoles`.
    * @default - required with `authenticationMode: 'CONFIG_MAP'`
    */
   readonly awsAuth?: AwsAuthArgs | 'external';
@@ -390,6 +396,28 @@ const DEFAULT_AUTHENTICATION_MODE: EksAuthenticationMode = 'API';
 const AWS_AUTH_FIX =
   "Pass awsAuth: { kubernetesProvider, otherMapRoles: [...every other aws-auth mapping, at least the Linux node role] }, or 'external' and map pool.awsAuthRoleMapping yourself.";
 
+/**
+ * The pool writing `aws-auth` through each Kubernetes provider in this program: `mapRoles` has one writer, and a
+ * second patch would replace the first one's mappings (both force-patch the same field).
+ */
+const awsAuthWriters = new WeakMap<pulumi.ProviderResource, string>();
+
+/** The issue when another pool already writes `aws-auth` through `provider`; records `pool` as the writer otherwise. */
+function claimAwsAuth(provider: pulumi.ProviderResource, pool: string): ValidationIssue[] {
+  const writer = awsAuthWriters.get(provider);
+  if (writer === undefined) {
+    awsAuthWriters.set(provider, pool);
+    return [];
+  }
+  return [
+    {
+      path: 'awsAuth',
+      message: `Pool '${writer}' already writes aws-auth mapRoles through this kubernetesProvider; this pool's patch would replace its mappings (mapRoles is one field, written whole).`,
+      fix: `Create this pool with awsAuth: 'external' before '${writer}', and list its awsAuthRoleMapping in the otherMapRoles of '${writer}'.`,
+    },
+  ];
+}
+
 function checkAwsAuth(awsAuth: unknown): ValidationIssue[] {
   const fix = AWS_AUTH_FIX;
   if (awsAuth === 'external') return [];
@@ -417,6 +445,16 @@ function checkAwsAuth(awsAuth: unknown): ValidationIssue[] {
 function mapRolesIssues(otherMapRoles: unknown, fix: string): ValidationIssue[] {
   if (!Array.isArray(otherMapRoles)) {
     return [{ path: 'awsAuth.otherMapRoles', message: 'awsAuth.otherMapRoles must be a list of mappings.', fix }];
+  }
+  if (otherMapRoles.length === 0) {
+    return [
+      {
+        path: 'awsAuth.otherMapRoles',
+        message:
+          'awsAuth.otherMapRoles is empty: mapRoles is written whole, so every other mapping (the Linux nodes, other Windows pools, administrators) would be removed and those nodes could no longer join.',
+        fix,
+      },
+    ];
   }
   const issues: ValidationIssue[] = [];
   otherMapRoles.forEach((m: unknown, i) => {
@@ -483,6 +521,10 @@ export class SelfManagedWindowsNodePool extends pulumi.ComponentResource {
     const subject = `${SELF_MANAGED_WINDOWS_NODE_POOL_TYPE} '${name}'`;
     const args = requireArgs(subject, rawArgs);
     const { resolved, issues } = checkedSelfManagedArgs(args);
+    // Claimed last, so a pool refused for other reasons does not hold aws-auth.
+    if (issues.length === 0 && resolved.authenticationMode === 'CONFIG_MAP' && typeof args.awsAuth === 'object') {
+      issues.push(...claimAwsAuth(args.awsAuth.kubernetesProvider, name));
+    }
     throwInputErrors(subject, issues);
     super(SELF_MANAGED_WINDOWS_NODE_POOL_TYPE, name, {}, opts);
 
