@@ -129,6 +129,28 @@ describe('pod features Windows lacks', () => {
     expect(toWindowsPodSpec(ok, { hostProcess: true }).containers[0].ports).toEqual(ok.containers[0].ports);
   });
 
+  test('an ordinary pod with hostNetwork: true and hostPort ≠ containerPort is refused, as the API server does (issue 24)', () => {
+    const spec: PodSpec = {
+      hostNetwork: true,
+      containers: [{ name: 'a', image: IIS, ports: [{ containerPort: 80, hostPort: 8080 }] }],
+    };
+    const issues = issuesOf(() => toWindowsPodSpec(spec));
+    expect(issues).toEqual([
+      {
+        path: 'spec.containers[0].ports[0].hostPort',
+        message:
+          'hostPort 8080 differs from containerPort 80; with hostNetwork: true the API server requires them to match.',
+        fix: 'Set hostPort to 80, or remove hostNetwork (Windows ignores it outside HostProcess pods).',
+        ruleId: 'windows-host-port',
+      },
+    ]);
+    const equal: PodSpec = {
+      ...spec,
+      containers: [{ name: 'a', image: IIS, ports: [{ containerPort: 80, hostPort: 80 }] }],
+    };
+    expect(toWindowsPodSpec(equal).containers[0].ports).toEqual([{ containerPort: 80, hostPort: 80 }]);
+  });
+
   test('mountPropagation None and a disk emptyDir are fine', () => {
     const spec: PodSpec = {
       containers: [
