@@ -31,9 +31,54 @@ function show(value: unknown): string {
 const ISOLATIONS = ['process', 'hyperv'];
 const SECURITY_PROFILES = ['baseline', 'restricted'];
 
-/** Throws one `WindowsValidationError` listing every option of the wrong type (nulls already dropped). */
+/** What a wrong value of an option is told: what it must be, and what to write. */
+const EXPECTED: Readonly<Record<string, readonly [expects: string, fix: string]>> = {
+  hostProcess: ['true or false', 'Write hostProcess: true, or leave it out.'],
+  containerDefaults: ['true or false', 'Write containerDefaults: false, or leave it out.'],
+  securityProfile: ["'baseline' or 'restricted'", "Write securityProfile: 'restricted', or leave it out ('baseline')."],
+  runAsUserName: ['a string', "Write e.g. runAsUserName: 'ContainerUser'."],
+  gmsaCredentialSpecName: ['a string', 'Write the name of a GMSACredentialSpec.'],
+  pathPrefix: ['a string', "Write e.g. pathPrefix: 'spec.template.spec'."],
+  onWarning: ['a function', 'Pass (warning) => { ... }.'],
+  images: ['a map of image lookups', 'Pass the result of a registry lookup, or leave it out.'],
+  frameworkDefaults: ['an object { podSecurityContext?, containerSecurityContext? }', 'Pass objects, or leave it out.'],
+};
+
+/** Whether an option's value has the type it must (release and isolation are checked where they are parsed). */
+function fits(key: string, v: unknown): boolean {
+  switch (key) {
+    case 'hostProcess':
+    case 'containerDefaults':
+      return typeof v === 'boolean';
+    case 'securityProfile':
+      return SECURITY_PROFILES.includes(v as string);
+    case 'runAsUserName':
+    case 'gmsaCredentialSpecName':
+    case 'pathPrefix':
+      return typeof v === 'string';
+    case 'onWarning':
+      return typeof v === 'function';
+    case 'images':
+      return isRecord(v);
+    case 'frameworkDefaults':
+      return (
+        isRecord(v) &&
+        (v.podSecurityContext === undefined || isRecord(v.podSecurityContext)) &&
+        (v.containerSecurityContext === undefined || isRecord(v.containerSecurityContext))
+      );
+    default:
+      return true;
+  }
+}
+
+/** Targets already found well formed: a pool's target is shared by every pod rendered for it. */
+const CHECKED_TARGETS = new WeakSet<object>();
+
+/**
+ * Throws one `WindowsValidationError` listing every option of the wrong type (nulls already dropped). Runs for
+ * every pod a construct renders, so it looks only at the options given.
+ */
 export function checkPodSpecOptions(options: unknown, subject: string): void {
-  const issues = new IssueCollector();
   if (!isRecord(options)) {
     throw new WindowsValidationError(
       [
@@ -46,48 +91,21 @@ export function checkPodSpecOptions(options: unknown, subject: string): void {
       subject,
     );
   }
-  const o = options;
-  const kind = (key: string, ok: boolean, expects: string, example: string): void => {
-    if (o[key] !== undefined && !ok) issues.add(key, `${key} must be ${expects}, got ${show(o[key])}.`, example);
-  };
-  kind('hostProcess', typeof o.hostProcess === 'boolean', 'true or false', 'Write hostProcess: true, or leave it out.');
-  kind(
-    'containerDefaults',
-    typeof o.containerDefaults === 'boolean',
-    'true or false',
-    'Write containerDefaults: false, or leave it out.',
-  );
-  kind(
-    'securityProfile',
-    SECURITY_PROFILES.includes(o.securityProfile as string),
-    "'baseline' or 'restricted'",
-    "Write securityProfile: 'restricted', or leave it out ('baseline').",
-  );
-  kind('runAsUserName', typeof o.runAsUserName === 'string', 'a string', "Write e.g. runAsUserName: 'ContainerUser'.");
-  kind(
-    'gmsaCredentialSpecName',
-    typeof o.gmsaCredentialSpecName === 'string',
-    'a string',
-    'Write the name of a GMSACredentialSpec.',
-  );
-  kind('pathPrefix', typeof o.pathPrefix === 'string', 'a string', "Write e.g. pathPrefix: 'spec.template.spec'.");
-  kind('onWarning', typeof o.onWarning === 'function', 'a function', 'Pass (warning) => { ... }.');
-  kind(
-    'images',
-    isRecord(o.images),
-    'a map of image lookups',
-    'Pass the result of a registry lookup, or leave it out.',
-  );
-  if (o.frameworkDefaults !== undefined) {
-    const fd = o.frameworkDefaults;
-    const ok =
-      isRecord(fd) &&
-      (fd.podSecurityContext === undefined || isRecord(fd.podSecurityContext)) &&
-      (fd.containerSecurityContext === undefined || isRecord(fd.containerSecurityContext));
-    kind('frameworkDefaults', ok, 'an object { podSecurityContext?, containerSecurityContext? }', 'Pass objects.');
+  let issues: IssueCollector | undefined;
+  for (const key in options) {
+    const v = options[key];
+    if (v === undefined || fits(key, v)) continue;
+    const [expects, fix] = EXPECTED[key];
+    (issues ??= new IssueCollector()).add(key, `${key} must be ${expects}, got ${show(v)}.`, fix);
   }
-  if (o.target !== undefined) checkTarget(o.target, issues);
-  issues.throwIfAny(subject);
+  const target = options.target;
+  if (target !== undefined && !(isRecord(target) && CHECKED_TARGETS.has(target))) {
+    const found = new IssueCollector();
+    checkTarget(target, found);
+    if (found.issues.length === 0) CHECKED_TARGETS.add(target as object);
+    for (const i of found.issues) (issues ??= new IssueCollector()).add(i.path, i.message, i.fix);
+  }
+  issues?.throwIfAny(subject);
 }
 
 /** A `WindowsNodeTarget` as `windowsNodeTarget()` builds it: every field the conversion reads. */

@@ -271,8 +271,8 @@ describe('null and wrong types in the input and the options (issue 24)', () => {
     );
     expect(issues.map((i) => [i.path, i.message])).toEqual([
       ['hostProcess', "hostProcess must be true or false, got 'no'."],
-      ['containerDefaults', 'containerDefaults must be true or false, got 1.'],
       ['securityProfile', "securityProfile must be 'baseline' or 'restricted', got 'strict'."],
+      ['containerDefaults', 'containerDefaults must be true or false, got 1.'],
       ['onWarning', "onWarning must be a function, got 'log'."],
       ['target.release', "target.release '2023' is not a Windows release."],
       ['target.isolation', "target.isolation 'vm' is not known."],
