@@ -125,3 +125,14 @@ test('otherMapRoles that resolve to an empty list: one error naming awsAuth.othe
     'awsAuth.otherMapRoles',
   ]);
 });
+
+test('a secret RuntimeClass target of the wrong shape: named, not quoted', async () => {
+  const { WindowsRuntimeClass } = await import('k8s-windows/pulumi');
+  const text = await failureOf(() => {
+    new WindowsRuntimeClass('rc', {
+      target: pulumi.secret({ release: SECRET, isolation: 'process', labels: {}, taints: [] }) as never,
+    });
+  });
+  expect(text).toContain('target.release');
+  expect(text).not.toContain('S3cr3t');
+});

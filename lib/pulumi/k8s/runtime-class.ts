@@ -11,6 +11,7 @@ import { schedulingFor, windowsNodeTarget, type WindowsNodeTarget } from '../../
 import { isDns1123Subdomain } from '../../core/windows-options';
 import { asInputErrors, requireArgs, throwInputErrors } from '../errors';
 import { isPlain } from './inputs';
+import { redactError, secretValues } from '../secrets';
 import { checkResolved, checkShapes, NODE_TARGET_SHAPE, object, record, str, type ArgShapes } from '../arg-shapes';
 
 /** The shape of every arg (see `../arg-shapes`), checked before anything else reads them. */
@@ -113,13 +114,14 @@ export class WindowsRuntimeClass extends pulumi.ComponentResource {
           )
         : isPlain(given)
           ? withName(given as WindowsNodeTarget)
-          : pulumi
-              .output(given)
-              .apply((t) =>
-                withName(
-                  checkResolved<WindowsNodeTarget>(subject, { shape: NODE_TARGET_SHAPE, required: true }, t, 'target'),
-                ),
-              );
+          : pulumi.output(given).apply(async (t) => {
+              try {
+                const shape = { shape: NODE_TARGET_SHAPE, required: true };
+                return withName(checkResolved<WindowsNodeTarget>(subject, shape, t, 'target'));
+              } catch (refused) {
+                throw redactError(refused, await secretValues([given], [t])); // a secret target is not quoted
+              }
+            });
 
     super('k8s-windows:kubernetes:WindowsRuntimeClass', name, {}, opts);
     this.runtimeClassName = runtimeClassName;
