@@ -184,11 +184,6 @@ export function literal(value: string): Shape {
   return shape(`'${value}'`, false, (v, p) => (v === value ? [] : [wrong(p, v, `'${value}'`)]));
 }
 
-/** Anything that is not null (the component checks it further). */
-export function present(options: ShapeOptions = {}): Shape {
-  return shape('a value', options.eventual ?? false, () => []);
-}
-
 function plural(expects: string): string {
   return expects
     .replace(/^an? /, '')
@@ -274,11 +269,6 @@ function without(obj: Record<string, unknown>, steps: readonly (string | number)
   }
   copy[head] = without(child, rest);
   return copy;
-}
-
-/** The top-level arg a path is under: `scaling.minSize` → `scaling`, `labels["a"]` → `labels`. */
-export function rootOf(path: string): string {
-  return /^[^.[]*/.exec(path)?.[0] ?? path;
 }
 
 function within(path: string, container: string): boolean {
