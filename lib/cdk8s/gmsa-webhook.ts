@@ -28,6 +28,19 @@ const TLS_MOUNT = '/tls'; // upstream: TLS_CRT=/tls/crt, TLS_KEY=/tls/key
 const CERT_MANAGER_API = 'cert-manager.io/v1';
 const INJECT_CA_ANNOTATION = 'cert-manager.io/inject-ca-from';
 const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name'; // set by the API server on every namespace
+/**
+ * The webhook image is `FROM scratch` with no USER (admission-webhook/dockerfiles/Dockerfile): it would run as root.
+ * Run it as the distroless `nonroot` user instead; the binary and the mounted TLS files are world-readable.
+ */
+const WEBHOOK_UID = 65532;
+/**
+ * The webhook always listens on 443 (main.go reads HTTPS_PORT through env_int, which returns the default when the
+ * value parses). A non-root process with every capability dropped may bind it only when the pod's network
+ * namespace starts unprivileged ports there: `net.ipv4.ip_unprivileged_port_start` is a namespaced sysctl on the
+ * kubelet's safe list since Kubernetes 1.22 (pkg/kubelet/sysctl/safe_sysctls.go) and allowed by Pod Security
+ * baseline, so it needs no node or namespace change.
+ */
+const UNPRIVILEGED_PORT_SYSCTL = { name: 'net.ipv4.ip_unprivileged_port_start', value: String(HTTPS_PORT) };
 
 /** How the webhook gets its serving certificate. */
 export type GmsaWebhookTls =
@@ -290,6 +303,14 @@ export class GmsaWebhook extends Construct {
           spec: {
             os: { name: 'linux' },
             serviceAccountName: name,
+            // A Linux pod that meets Pod Security restricted: it only serves HTTPS and reads its certificate.
+            securityContext: {
+              runAsNonRoot: true,
+              runAsUser: WEBHOOK_UID,
+              runAsGroup: WEBHOOK_UID,
+              seccompProfile: { type: 'RuntimeDefault' },
+              sysctls: [UNPRIVILEGED_PORT_SYSCTL],
+            },
             nodeSelector: { [OS_LABEL]: 'linux' },
             ...(props.tolerations?.length ? { tolerations: props.tolerations.map((t) => ({ ...t })) } : {}),
             containers: [
@@ -302,6 +323,11 @@ export class GmsaWebhook extends Construct {
                 ports: [{ containerPort: HTTPS_PORT }],
                 readinessProbe: { httpGet: { scheme: 'HTTPS', path: '/health', port: HTTPS_PORT } },
                 volumeMounts: [{ name: 'tls', mountPath: TLS_MOUNT, readOnly: true }],
+                securityContext: {
+                  allowPrivilegeEscalation: false,
+                  readOnlyRootFilesystem: true, // it writes nothing: logs go to stdout
+                  capabilities: { drop: ['ALL'] },
+                },
               },
             ],
             volumes: [

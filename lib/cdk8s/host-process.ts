@@ -26,8 +26,16 @@ export const DEFAULT_HOST_PROCESS_NAMESPACE = 'windows-system';
  */
 export const HOST_PROCESS_TAINTS: readonly Taint[] = [WINDOWS_TAINT, GKE_WINDOWS_TAINT];
 
-/** Namespaces no construct labels: `default` holds everyone's workloads, the others belong to the cluster. */
-export const RESERVED_NAMESPACES: readonly string[] = ['default', 'kube-system', 'kube-public'];
+/**
+ * Namespaces no construct labels: `default` holds everyone's workloads, the others belong to the cluster (the
+ * `kube-` prefix is reserved for Kubernetes system namespaces: https://kubernetes.io/docs/concepts/overview/working-with-objects/namespaces/).
+ */
+export const RESERVED_NAMESPACES: readonly string[] = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+
+/** Whether a namespace is the cluster's, never to be labelled privileged: a reserved one or any `kube-` name. */
+export function isReservedNamespace(name: string): boolean {
+  return RESERVED_NAMESPACES.includes(name) || name.startsWith('kube-');
+}
 
 /**
  * What `WindowsHostProcessDaemonSet` may do about the Pod Security level of a namespace it is given.
@@ -186,10 +194,10 @@ export class WindowsHostProcessDaemonSet extends WindowsDaemonSet {
         'Pass a kplus.Namespace, a Namespace ApiObject or a name.',
       );
     }
-    if (given !== undefined && policy === 'label-privileged' && RESERVED_NAMESPACES.includes(given)) {
+    if (given !== undefined && policy === 'label-privileged' && isReservedNamespace(given)) {
       issues.add(
         'namespacePolicy',
-        `'label-privileged' would turn Pod Security off for every pod in '${given}'; ${RESERVED_NAMESPACES.map((n) => `'${n}'`).join(', ')} are never labelled.`,
+        `'label-privileged' would turn Pod Security off for every pod in '${given}'; ${RESERVED_NAMESPACES.map((n) => `'${n}'`).join(', ')} and other kube- namespaces belong to the cluster and are never labelled.`,
         `Run the agent in its own namespace (omit namespace to get '${DEFAULT_HOST_PROCESS_NAMESPACE}'), or have the cluster admin label '${given}' and use 'privileged-outside-app'.`,
       );
     }

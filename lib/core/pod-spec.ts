@@ -27,6 +27,7 @@ import {
 } from './windows-fields';
 import { CONTAINER_ADMINISTRATOR, CONTAINER_USER, HOST_PROCESS_USERS, isHostProcessUser } from './windows-options';
 import { checkListEntries, checkWindowsOptionsFormat, checkWindowsPodFeatures } from './windows-pod-checks';
+import { checkPodSpecOptions, withoutNullOptions } from './pod-spec-options';
 
 /** How strict the pod's security settings are. */
 export type WindowsSecurityProfile = 'baseline' | 'restricted';
@@ -175,7 +176,9 @@ const clearField: RemoveField = (spec, field) => {
   spec[field] = undefined;
 };
 
-function convertPodSpec(podSpec: PodSpec, options: ToWindowsPodSpecOptions, copy: boolean): PodSpec {
+function convertPodSpec(podSpec: PodSpec, given: ToWindowsPodSpecOptions, copy: boolean): PodSpec {
+  const options = withoutNullOptions(given);
+  checkPodSpecOptions(options, 'toWindowsPodSpec');
   const prefix = options.pathPrefix ?? 'spec';
   const issues = new IssueCollector();
   const warn = options.onWarning ?? ignoreWarning;
@@ -203,6 +206,20 @@ function convertPodSpec(podSpec: PodSpec, options: ToWindowsPodSpecOptions, copy
   spec.os = { name: 'windows' };
 
   if (target) applyScheduling(spec, target, prefix, issues);
+  if (
+    !hostProcess && // HostProcess pods run on the host: their own refusal of Hyper-V is the caller's
+    target?.isolation === 'hyperv' &&
+    target.runtimeClassName === undefined &&
+    spec.runtimeClassName == null
+  ) {
+    // Windows picks the isolation from the RuntimeClass handler: without one the pod runs process-isolated, and the
+    // engine (which reads the isolation from the RuntimeClass) would judge its images as process-isolated.
+    issues.add(
+      options.target !== undefined ? 'target.runtimeClassName' : 'isolation',
+      'Hyper-V isolation is chosen by a RuntimeClass with the runhcs-wcow-hypervisor handler; without one the pod runs process-isolated.',
+      `Name a RuntimeClass whose handler is runhcs-wcow-hypervisor: use the nodeTarget of a WindowsRuntimeClass with isolation 'hyperv', or set ${prefix}.runtimeClassName.`,
+    );
+  }
   stripPodFields(spec, prefix, issues, remove, options.frameworkDefaults);
   const podWindowsOptions = applyIdentity(spec, options, hostProcess, profile, prefix, issues, remove, warn);
   checkWindowsPodFeatures(spec, hostProcess, prefix, issues, warn);
@@ -337,9 +354,11 @@ function resolveTarget(options: ToWindowsPodSpecOptions, issues: IssueCollector)
 function applyScheduling(spec: PodSpec, target: WindowsNodeTarget, prefix: string, issues: IssueCollector): void {
   const wanted = schedulingOf(target);
   const given = spec.nodeSelector;
-  if (given === undefined) spec.nodeSelector = { ...wanted.nodeSelector };
+  if (given === undefined || given === null) spec.nodeSelector = { ...wanted.nodeSelector };
   else spec.nodeSelector = mergedSelector(given, wanted, prefix, issues);
-  const tolerations: Toleration[] = spec.tolerations === undefined ? [] : [...spec.tolerations];
+  // null is "not given" in the API (a YAML `tolerations:` with no value).
+  const tolerations: Toleration[] =
+    spec.tolerations === undefined || spec.tolerations === null ? [] : [...spec.tolerations];
   for (let w = 0; w < wanted.tolerations.length; w++) {
     const t = wanted.tolerations[w];
     let present = false;

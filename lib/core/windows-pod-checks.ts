@@ -157,7 +157,15 @@ export function checkWindowsPodFeatures(
           const port = ports[j];
           const hostPort = port.hostPort;
           if (hostPort === undefined || hostPort === null || hostPort === 0) continue;
-          if (!hostProcess) {
+          if (!hostProcess && spec.hostNetwork === true && hostPort !== port.containerPort) {
+            // Windows ignores hostNetwork outside HostProcess pods, but the API server still holds the ports to it.
+            issues.add(
+              `${prefix}.${list}[${i}].ports[${j}].hostPort`,
+              `hostPort ${show(hostPort)} differs from containerPort ${show(port.containerPort)}; with hostNetwork: true the API server requires them to match.`,
+              `Set hostPort to ${show(port.containerPort)}, or remove hostNetwork (Windows ignores it outside HostProcess pods).`,
+              'windows-host-port',
+            );
+          } else if (!hostProcess) {
             warn({
               ruleId: 'windows-host-port-cni',
               path: `${prefix}.${list}[${i}].ports[${j}].hostPort`,

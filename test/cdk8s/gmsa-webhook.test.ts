@@ -1,5 +1,5 @@
 import { Chart, Testing } from 'cdk8s';
-import { WindowsValidationError } from 'k8s-windows';
+import { WindowsValidationError, podSecurityLevel } from 'k8s-windows';
 import { validateManifests } from '../../lib/core/validate';
 import { GMSA_WEBHOOK_IMAGE, GmsaWebhook, type GmsaWebhookProps } from 'k8s-windows/cdk8s';
 
@@ -98,6 +98,11 @@ describe('GmsaWebhook defaults', () => {
         ports: [{ containerPort: 443 }],
         readinessProbe: { httpGet: { scheme: 'HTTPS', path: '/health', port: 443 } },
         volumeMounts: [{ name: 'tls', mountPath: '/tls', readOnly: true }],
+        securityContext: {
+          allowPrivilegeEscalation: false,
+          readOnlyRootFilesystem: true,
+          capabilities: { drop: ['ALL'] },
+        },
       },
     ]);
     expect(pod.volumes).toEqual([
@@ -179,6 +184,20 @@ describe('GmsaWebhook defaults', () => {
 
   test('passes the rule engine without findings', () => {
     expect(validateManifests(objects)).toEqual([]);
+  });
+
+  test('the webhook pod is locked down: non-root, no escalation, no capabilities, RuntimeDefault seccomp (issue 24)', () => {
+    const d = one(objects, 'Deployment');
+    const pod = (d.spec as { template: { spec: Spec } }).template.spec;
+    // The image is FROM scratch without a USER: a numeric non-root user, and the safe sysctl that lets it bind 443.
+    expect(pod.securityContext).toEqual({
+      runAsNonRoot: true,
+      runAsUser: 65532,
+      runAsGroup: 65532,
+      seccompProfile: { type: 'RuntimeDefault' },
+      sysctls: [{ name: 'net.ipv4.ip_unprivileged_port_start', value: '443' }],
+    });
+    expect(podSecurityLevel(d)).toBe('restricted');
   });
 });
 

@@ -178,18 +178,23 @@ describe('never weakens a namespace it does not own', () => {
   const kinds = (manifests: readonly { kind: string; metadata: { name: string } }[]): string[] =>
     manifests.map((m) => `${m.kind}/${m.metadata.name}`);
 
-  test.each(['default', 'kube-system', 'kube-public'])("'%s' is never labelled, even when asked", (name) => {
-    const err = captureError(
-      () =>
-        new WindowsHostProcessDaemonSet(chart, 'agent', {
-          containers: [{ image: AGENT }],
-          namespace: name,
-          namespacePolicy: 'label-privileged',
-        }),
-    );
-    expect(err.issues.map((i) => i.path)).toEqual(['namespacePolicy']);
-    expect(err.issues[0].fix).toMatch(/privileged-outside-app/);
-  });
+  // kube-node-lease and any other kube- namespace too (issue 24): the prefix is the cluster's.
+  test.each(['default', 'kube-system', 'kube-public', 'kube-node-lease', 'kube-flannel'])(
+    "'%s' is never labelled, even when asked",
+    (name) => {
+      const err = captureError(
+        () =>
+          new WindowsHostProcessDaemonSet(chart, 'agent', {
+            containers: [{ image: AGENT }],
+            namespace: name,
+            namespacePolicy: 'label-privileged',
+          }),
+      );
+      expect(err.issues.map((i) => i.path)).toEqual(['namespacePolicy']);
+      expect(err.issues[0].message).toContain(`Pod Security off for every pod in '${name}'`);
+      expect(err.issues[0].fix).toMatch(/privileged-outside-app/);
+    },
+  );
 
   test("namespace: 'default' is refused at synth and no Namespace/default is emitted", () => {
     new WindowsHostProcessDaemonSet(chart, 'agent', { containers: [{ image: AGENT }], namespace: 'default' });

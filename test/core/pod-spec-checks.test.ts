@@ -1,6 +1,14 @@
 /** `toWindowsPodSpec` refuses what the API server or a Windows node refuses, with every problem at once. */
 import fc from 'fast-check';
-import { WindowsValidationError, toWindowsPodSpec, type PodSpec, type WindowsWarning } from 'k8s-windows';
+import {
+  WindowsValidationError,
+  toWindowsPodSpec,
+  validateManifests,
+  windowsNodeTarget,
+  type PodSpec,
+  type ToWindowsPodSpecOptions,
+  type WindowsWarning,
+} from 'k8s-windows';
 
 const IIS = 'mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022';
 
@@ -129,6 +137,28 @@ describe('pod features Windows lacks', () => {
     expect(toWindowsPodSpec(ok, { hostProcess: true }).containers[0].ports).toEqual(ok.containers[0].ports);
   });
 
+  test('an ordinary pod with hostNetwork: true and hostPort ≠ containerPort is refused, as the API server does (issue 24)', () => {
+    const spec: PodSpec = {
+      hostNetwork: true,
+      containers: [{ name: 'a', image: IIS, ports: [{ containerPort: 80, hostPort: 8080 }] }],
+    };
+    const issues = issuesOf(() => toWindowsPodSpec(spec));
+    expect(issues).toEqual([
+      {
+        path: 'spec.containers[0].ports[0].hostPort',
+        message:
+          'hostPort 8080 differs from containerPort 80; with hostNetwork: true the API server requires them to match.',
+        fix: 'Set hostPort to 80, or remove hostNetwork (Windows ignores it outside HostProcess pods).',
+        ruleId: 'windows-host-port',
+      },
+    ]);
+    const equal: PodSpec = {
+      ...spec,
+      containers: [{ name: 'a', image: IIS, ports: [{ containerPort: 80, hostPort: 80 }] }],
+    };
+    expect(toWindowsPodSpec(equal).containers[0].ports).toEqual([{ containerPort: 80, hostPort: 80 }]);
+  });
+
   test('mountPropagation None and a disk emptyDir are fine', () => {
     const spec: PodSpec = {
       containers: [
@@ -192,5 +222,132 @@ describe('malformed input', () => {
         },
       ),
     );
+  });
+});
+
+describe('null and wrong types in the input and the options (issue 24)', () => {
+  test('tolerations: null and nodeSelector: null are "not given", as in the API: the target\'s are set', () => {
+    const out = toWindowsPodSpec({
+      tolerations: null,
+      nodeSelector: null,
+      containers: [{ name: 'a', image: IIS }],
+    } as unknown as PodSpec);
+    expect(out.tolerations).toEqual([{ key: 'os', operator: 'Equal', value: 'windows', effect: 'NoSchedule' }]);
+    expect(out.nodeSelector).toEqual({
+      'kubernetes.io/os': 'windows',
+      'node.kubernetes.io/windows-build': '10.0.20348',
+    });
+  });
+
+  test('a null option is the same as leaving it out', () => {
+    const spec: PodSpec = { containers: [{ name: 'a', image: IIS }] };
+    const nulls = Object.fromEntries(
+      [
+        'target',
+        'release',
+        'isolation',
+        'runAsUserName',
+        'hostProcess',
+        'securityProfile',
+        'containerDefaults',
+        'pathPrefix',
+        'onWarning',
+        'images',
+      ].map((k) => [k, null]),
+    ) as unknown as ToWindowsPodSpecOptions;
+    expect(toWindowsPodSpec(spec, nulls)).toEqual(toWindowsPodSpec(spec));
+    expect(toWindowsPodSpec(spec, null as unknown as ToWindowsPodSpecOptions)).toEqual(toWindowsPodSpec(spec));
+  });
+
+  test('options of the wrong type are refused, every one at once, naming the option and the value', () => {
+    const issues = issuesOf(() =>
+      toWindowsPodSpec({ containers: [{ name: 'a', image: IIS }] }, {
+        hostProcess: 'no',
+        securityProfile: 'strict',
+        containerDefaults: 1,
+        onWarning: 'log',
+        target: { release: '2023', isolation: 'vm', labels: [], taints: [{ key: 'os' }] },
+      } as unknown as ToWindowsPodSpecOptions),
+    );
+    expect(issues.map((i) => [i.path, i.message])).toEqual([
+      ['hostProcess', "hostProcess must be true or false, got 'no'."],
+      ['securityProfile', "securityProfile must be 'baseline' or 'restricted', got 'strict'."],
+      ['containerDefaults', 'containerDefaults must be true or false, got 1.'],
+      ['onWarning', "onWarning must be a function, got 'log'."],
+      ['target.release', "target.release '2023' is not a Windows release."],
+      ['target.isolation', "target.isolation 'vm' is not known."],
+      ['target.labels', 'target.labels must be a map of strings, got [].'],
+      ['target.taints[0]', 'target.taints[0] {"key":"os"} is not a taint.'],
+    ]);
+  });
+
+  test('property: any option of any JSON type ends in a result or a WindowsValidationError, never a TypeError', () => {
+    const keys = fc.constantFrom(
+      'target',
+      'release',
+      'isolation',
+      'runAsUserName',
+      'gmsaCredentialSpecName',
+      'hostProcess',
+      'securityProfile',
+      'containerDefaults',
+      'frameworkDefaults',
+      'pathPrefix',
+      'onWarning',
+      'images',
+    );
+    fc.assert(
+      fc.property(fc.dictionary(keys, fc.jsonValue({ maxDepth: 2 })), (options) => {
+        try {
+          toWindowsPodSpec({ containers: [{ name: 'a', image: IIS }] }, options as ToWindowsPodSpecOptions);
+        } catch (e) {
+          if (!(e instanceof WindowsValidationError)) throw e;
+        }
+      }),
+    );
+  });
+});
+
+describe("isolation: 'hyperv' agrees with the engine (issue 24)", () => {
+  const ASPNET_2019 = 'mcr.microsoft.com/dotnet/framework/aspnet:4.8-windowsservercore-ltsc2019';
+  const spec: PodSpec = { containers: [{ name: 'a', image: ASPNET_2019 }] };
+
+  test('without a RuntimeClass it is refused with the fix: the pod would run process-isolated', () => {
+    expect(issuesOf(() => toWindowsPodSpec(spec, { release: '2022', isolation: 'hyperv' }))).toEqual([
+      {
+        path: 'isolation',
+        message:
+          'Hyper-V isolation is chosen by a RuntimeClass with the runhcs-wcow-hypervisor handler; without one the pod runs process-isolated.',
+        fix: "Name a RuntimeClass whose handler is runhcs-wcow-hypervisor: use the nodeTarget of a WindowsRuntimeClass with isolation 'hyperv', or set spec.runtimeClassName.",
+      },
+    ]);
+    expect(
+      paths(() => toWindowsPodSpec(spec, { target: windowsNodeTarget({ release: '2022', isolation: 'hyperv' }) })),
+    ).toEqual(['target.runtimeClassName']);
+  });
+
+  test('with its RuntimeClass the pod is accepted, and the engine, given that RuntimeClass, finds no build mismatch', () => {
+    const target = windowsNodeTarget({ release: '2022', isolation: 'hyperv', runtimeClassName: 'windows-2022-hyperv' });
+    const pod = toWindowsPodSpec(spec, { target });
+    expect(pod.runtimeClassName).toBe('windows-2022-hyperv');
+    const runtimeClass = {
+      apiVersion: 'node.k8s.io/v1',
+      kind: 'RuntimeClass',
+      metadata: { name: 'windows-2022-hyperv' },
+      handler: 'runhcs-wcow-hypervisor',
+      scheduling: { nodeSelector: pod.nodeSelector, tolerations: pod.tolerations },
+    };
+    const found = validateManifests([
+      runtimeClass,
+      { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: pod },
+    ]);
+    expect(found.filter((d) => d.severity === 'error')).toEqual([]);
+    // Without the RuntimeClass's handler the engine judges process isolation, which is what the refusal prevents.
+    const processPod = { ...pod, runtimeClassName: undefined };
+    expect(
+      validateManifests([{ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: processPod }]).map(
+        (d) => d.ruleId,
+      ),
+    ).toContain('image-build-mismatch');
   });
 });

@@ -230,7 +230,9 @@ describe('toWindowsPodSpec', () => {
             { name: 'a', image: 'mcr.microsoft.com/dotnet/framework/aspnet:4.8-windowsservercore-ltsc2019' },
           ],
         },
-        { release: '2022', isolation: 'hyperv' },
+        {
+          target: windowsNodeTarget({ release: '2022', isolation: 'hyperv', runtimeClassName: 'windows-2022-hyperv' }),
+        },
       ),
     ).not.toThrow();
     const warnings: WindowsWarning[] = [];

@@ -415,4 +415,102 @@ describe('issue 9: self-managed pool', () => {
       () => new eks.SelfManagedWindowsNodePool('x', { ...BASE, authenticationMode: 'CONFIG_MAP', awsAuth: 'external' }),
     ).not.toThrow();
   });
+
+  describe('aws-auth has one writer (issue 24: two pools, or otherMapRoles: [], wiped each other)', () => {
+    const linux = {
+      rolearn: 'arn:aws:iam::123456789012:role/linux',
+      username: 'system:node:{{EC2PrivateDNSName}}',
+      groups: ['system:bootstrappers', 'system:nodes'],
+    };
+    async function provider() {
+      const { Provider } = await import('@pulumi/kubernetes/provider');
+      return new Provider('k8s', {});
+    }
+
+    test('a second pool writing aws-auth through the same provider is refused, naming the first and the fix', async () => {
+      const kubernetesProvider = await provider();
+      const awsAuth = { kubernetesProvider, otherMapRoles: [linux] };
+      new eks.SelfManagedWindowsNodePool('win-a', { ...BASE, authenticationMode: 'CONFIG_MAP', awsAuth });
+      expect(
+        inputErrorsOf(
+          () => new eks.SelfManagedWindowsNodePool('win-b', { ...BASE, authenticationMode: 'CONFIG_MAP', awsAuth }),
+        ),
+      ).toEqual([
+        {
+          propertyPath: 'awsAuth',
+          reason: expect.stringMatching(
+            /Pool 'win-a' already writes aws-auth mapRoles.*replace its mappings.*Fix: Create this pool with awsAuth: 'external' before 'win-a', and list its awsAuthRoleMapping in the otherMapRoles of 'win-a'/,
+          ),
+        },
+      ]);
+    });
+
+    test("the fix: one writer lists the other pool's mapping, so both Windows roles and the Linux role stay mapped", async () => {
+      const kubernetesProvider = await provider();
+      const other = new eks.SelfManagedWindowsNodePool('win-d', {
+        ...BASE,
+        authenticationMode: 'CONFIG_MAP',
+        awsAuth: 'external',
+      });
+      const writer = new eks.SelfManagedWindowsNodePool('win-c', {
+        ...BASE,
+        authenticationMode: 'CONFIG_MAP',
+        awsAuth: { kubernetesProvider, otherMapRoles: [linux, other.awsAuthRoleMapping] },
+      });
+      await resolved((writer.awsAuthConfigMap as NonNullable<typeof writer.awsAuthConfigMap>).urn);
+      const patches = registered.filter(
+        (r) => r.type === 'kubernetes:core/v1:ConfigMapPatch' && r.name !== 'win-a-aws-auth',
+      );
+      expect(patches).toHaveLength(1);
+      const { parse } = await import('yaml');
+      const roles = parse(String((patches[0].inputs.data as Record<string, unknown>).mapRoles)) as {
+        rolearn: string;
+      }[];
+      expect(roles.map((r) => r.rolearn)).toEqual([
+        linux.rolearn,
+        'arn:aws:iam::123456789012:role/win-d-node-role',
+        'arn:aws:iam::123456789012:role/win-c-node-role',
+      ]);
+    });
+
+    test('a refused pool does not hold aws-auth: the corrected pool may write it', async () => {
+      const kubernetesProvider = await provider();
+      inputErrorsOf(
+        () =>
+          new eks.SelfManagedWindowsNodePool('bad', {
+            ...BASE,
+            diskSize: 1,
+            authenticationMode: 'CONFIG_MAP',
+            awsAuth: { kubernetesProvider, otherMapRoles: [linux] },
+          }),
+      );
+      expect(
+        () =>
+          new eks.SelfManagedWindowsNodePool('good', {
+            ...BASE,
+            authenticationMode: 'CONFIG_MAP',
+            awsAuth: { kubernetesProvider, otherMapRoles: [linux] },
+          }),
+      ).not.toThrow();
+    });
+
+    test('otherMapRoles: [] is refused: it would remove every other mapping', async () => {
+      const kubernetesProvider = await provider();
+      expect(
+        inputErrorsOf(
+          () =>
+            new eks.SelfManagedWindowsNodePool('x', {
+              ...BASE,
+              authenticationMode: 'CONFIG_MAP',
+              awsAuth: { kubernetesProvider, otherMapRoles: [] },
+            }),
+        ),
+      ).toEqual([
+        {
+          propertyPath: 'awsAuth.otherMapRoles',
+          reason: expect.stringContaining('awsAuth.otherMapRoles is empty: mapRoles is written whole'),
+        },
+      ]);
+    });
+  });
 });

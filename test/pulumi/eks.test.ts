@@ -606,7 +606,7 @@ describe('issue 9: failures the managed pool now refuses or survives', () => {
           diskSize: 10,
         }),
     );
-    expect(errors.map((e) => e.propertyPath)).toEqual(['release', 'labels.team', 'diskSize']);
+    expect(errors.map((e) => e.propertyPath)).toEqual(['release', 'labels["team"]', 'diskSize']);
     expect(errors[0].reason).toMatch(/release is an Output or a Promise.*must be a plain value/);
     expect(errors.every((e) => !e.reason.includes('toJSON'))).toBe(true);
   });

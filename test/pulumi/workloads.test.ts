@@ -353,6 +353,23 @@ describe('WindowsRuntimeClass', () => {
     expect(pod.runtimeClassName).toBe('win-hyperv');
   });
 
+  test("windows.isolation 'hyperv' without a RuntimeClass is refused, as the engine reads isolation from one (issue 24)", () => {
+    expect(
+      inputErrorsOf(
+        () =>
+          new lib.WindowsDeployment('hv', {
+            podSpec: { containers: [{ name: 'a', image: IIS }] },
+            windows: { isolation: 'hyperv' },
+          }),
+      ),
+    ).toEqual([
+      {
+        propertyPath: 'windows.isolation',
+        reason: expect.stringMatching(/runhcs-wcow-hypervisor.*Fix: .*WindowsRuntimeClass with isolation 'hyperv'/),
+      },
+    ]);
+  });
+
   test("an Output target: the scheduling is the target's once resolved", async () => {
     const rc = new lib.WindowsRuntimeClass('pool-rc', { target: pulumi.output(POOL_TARGET) });
     const inputs = await inputsOf(rc.runtimeClass, 'kubernetes:node.k8s.io/v1:RuntimeClass', 'pool-rc');

@@ -1,23 +1,30 @@
 /**
- * windows-host-port: HostProcess pods use the host network, and for hostNetwork pods the API server requires each
- * hostPort to equal its containerPort (kube-apiserver validation.go `validateHostNetwork`: "must match
- * `containerPort` when `hostNetwork` is true",
- * https://github.com/kubernetes/kubernetes/blob/master/pkg/apis/core/validation/validation.go). A hostPort on an
- * ordinary Windows pod is the CNI advice of windows-host-port-cni.
+ * windows-host-port: for hostNetwork pods the API server requires each hostPort to equal its containerPort
+ * (kube-apiserver validation.go `validateHostNetwork`: "must match `containerPort` when `hostNetwork` is true",
+ * https://github.com/kubernetes/kubernetes/blob/master/pkg/apis/core/validation/validation.go). HostProcess pods
+ * use the host network; an ordinary Windows pod that says `hostNetwork: true` is held to the same rule by the API
+ * server even though the Windows kubelet then ignores hostNetwork (windows-host-network). A hostPort on an ordinary
+ * Windows pod without hostNetwork is the CNI advice of windows-host-port-cni.
  */
+import type { PodFacts } from '../validate/pod';
 import { hostPorts } from '../validate/pod-ports';
 import { show } from '../validate/util';
 import { NETWORKING } from './docs';
 import { API_SERVER_REJECTS_POD, defineRule } from './rule';
+
+/** Whether the API server holds the container's ports to the host-network rule: HostProcess, or a Windows pod with hostNetwork: true. */
+function onHostNetwork(p: PodFacts, hostProcess: boolean): boolean {
+  return hostProcess || (p.windows && p.spec.hostNetwork === true);
+}
 
 export default defineRule({
   meta: {
     id: 'windows-host-port',
     family: 'pod-features',
     defaultSeverity: 'error',
-    summary: 'A HostProcess hostPort that differs from its containerPort.',
+    summary: 'A hostPort that differs from its containerPort on a HostProcess or hostNetwork: true pod.',
     rationale:
-      'HostProcess pods use the host network, where the API server requires every hostPort to equal its containerPort.',
+      'On a hostNetwork pod (HostProcess pods are) the API server requires every hostPort to equal its containerPort.',
     docs: NETWORKING,
     ...API_SERVER_REJECTS_POD,
     fixable: 'Sets hostPort to the containerPort.',
@@ -26,17 +33,21 @@ export default defineRule({
     scope: 'pod',
     run(p, _context, report) {
       for (const { path, hostPort, containerPort, hostProcess } of hostPorts(p)) {
-        if (!hostProcess || hostPort === containerPort) continue;
+        if (!onHostNetwork(p, hostProcess) || hostPort === containerPort) continue;
         report(
           path,
-          `${path} ${show(hostPort)}: Invalid value: must match \`containerPort\` (${show(containerPort)}) when \`hostNetwork\` is true, as it is for HostProcess pods.`,
-          `Set hostPort to ${show(containerPort)}, or remove it (the container listens on the host network anyway).`,
+          hostProcess
+            ? `${path} ${show(hostPort)}: Invalid value: must match \`containerPort\` (${show(containerPort)}) when \`hostNetwork\` is true, as it is for HostProcess pods.`
+            : `${path} ${show(hostPort)}: Invalid value: must match \`containerPort\` (${show(containerPort)}) when \`hostNetwork\` is true; the API server refuses the pod.`,
+          hostProcess
+            ? `Set hostPort to ${show(containerPort)}, or remove it (the container listens on the host network anyway).`
+            : `Set hostPort to ${show(containerPort)}, or remove hostNetwork (Windows ignores it outside HostProcess pods).`,
         );
       }
     },
   },
   fix: ({ diagnostic, pod }) => {
-    const port = hostPorts(pod).find((x) => x.path === diagnostic.path && x.hostProcess);
+    const port = hostPorts(pod).find((x) => x.path === diagnostic.path && onHostNetwork(pod, x.hostProcess));
     return typeof port?.containerPort === 'number'
       ? [{ op: 'set', path: diagnostic.path, value: port.containerPort }]
       : [];

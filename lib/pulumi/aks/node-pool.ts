@@ -13,6 +13,7 @@ import { checkCloudRelease, defaultReleaseFor } from '../../core/cloud-gates';
 import { checkEvaluationDate } from '../../core/facts/support';
 import { isWindowsRelease, releaseInfo, WINDOWS_RELEASES, type WindowsRelease } from '../../core/releases';
 import { WINDOWS_TAINT, taintLiteral, type Taint, type WindowsNodeTarget } from '../../core/target';
+import { bool, mergeShapeIssues, NODE_POOL_SHAPES, object, shapedArgs, str, type ArgShapes } from '../arg-shapes';
 import { plainArgs, requireArgs, throwInputErrors } from '../errors';
 import {
   checkNodeLabels,
@@ -220,7 +221,21 @@ interface ResolvedArgs {
   readonly warnings: readonly WindowsWarning[];
 }
 
-/** Resolves defaults once and checks every arg, throwing one InputPropertiesError listing all problems. */
+const requiredName = str({ eventual: true, nonEmpty: true });
+
+/** The shape of every arg (see `../arg-shapes`), checked before anything else reads them. */
+const AKS_POOL_SHAPES: ArgShapes = {
+  ...NODE_POOL_SHAPES,
+  resourceGroupName: { shape: requiredName, required: true, example: 'resourceGroup.name' },
+  resourceName: { shape: requiredName, required: true, example: 'cluster.name' },
+  agentPoolName: { shape: str(), example: "'win1'" },
+  vmSize: { shape: str(), example: "'Standard_D4s_v5'" },
+  mode: { shape: str(), example: "'User'" },
+  autoscaling: { shape: bool() },
+  clusterArgs: { shape: object({}) },
+  agentPoolArgs: { shape: object({}) },
+};
+
 /** Args checked before anything is registered: they must be plain values, not Outputs. */
 const PLAIN_FIELDS = [
   'agentPoolName',
@@ -235,7 +250,8 @@ const PLAIN_FIELDS = [
 ] as const;
 
 function resolveArgs(name: string, rawArgs: WindowsNodePoolArgs): ResolvedArgs {
-  const { args, issues: plainIssues } = plainArgs(rawArgs, PLAIN_FIELDS);
+  const shaped = shapedArgs(rawArgs, AKS_POOL_SHAPES);
+  const { args, issues: plainIssues } = plainArgs(shaped.args, PLAIN_FIELDS);
   const agentPoolName = args.agentPoolName ?? name;
   const version =
     args.kubernetesVersion !== undefined
@@ -293,7 +309,7 @@ function resolveArgs(name: string, rawArgs: WindowsNodePoolArgs): ResolvedArgs {
       warnings.push(...plaintextPasswordWarnings(profile.adminPassword, 'clusterArgs.windowsProfile.adminPassword'));
     }
   }
-  throwInputErrors(`aks.WindowsNodePool ${name}`, issues);
+  throwInputErrors(`aks.WindowsNodePool ${name}`, mergeShapeIssues(shaped.issues, shaped.bad, issues));
   return {
     agentPoolName,
     release: release as WindowsRelease,

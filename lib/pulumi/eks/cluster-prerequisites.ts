@@ -11,6 +11,18 @@ import * as corev1 from '@pulumi/kubernetes/core/v1';
 import type { ValidationIssue } from '../../core/errors';
 import { requireArgs, throwInputErrors } from '../errors';
 import { logWarnings, type NodePoolWarning } from '../node-pool';
+import {
+  bool,
+  either,
+  list,
+  literal,
+  mergeShapeIssues,
+  object,
+  resource,
+  shapedArgs,
+  str,
+  type ArgShapes,
+} from '../arg-shapes';
 import { DEFAULT_PARTITION, managedPolicyArn, VPC_RESOURCE_CONTROLLER_POLICY } from './iam';
 import { EKS_RULE_IDS } from './node-group-check';
 import { EC2_WINDOWS_ACCESS_ENTRY_TYPE } from './self-managed-node-pool';
@@ -119,8 +131,36 @@ export interface WindowsClusterPrerequisitesArgs {
   readonly partition?: string;
 }
 
+const inputString = str({ eventual: true });
+const requiredName = str({ eventual: true, nonEmpty: true });
+
+/** The shape of every arg (see `../arg-shapes`), checked before anything else reads them. */
+const PREREQUISITES_SHAPES: ArgShapes = {
+  clusterName: { shape: requiredName, required: true, example: 'cluster.name' },
+  clusterRoleName: { shape: requiredName, required: true, example: 'clusterRole.name' },
+  linuxNodeGroup: { shape: either(resource('a node group resource'), literal('existing')) },
+  windowsNodeRoleArns: { shape: list(inputString), example: '[windowsRole.arn]' },
+  kubernetesProvider: { shape: resource('a Kubernetes provider') },
+  vpcCniAddon: {
+    shape: object({
+      addonVersion: { shape: inputString, example: "'v1.19.2-eksbuild.1'" },
+      windowsPrefixDelegation: { shape: bool() },
+      configurationValues: { shape: object({}) },
+      serviceAccountRoleArn: { shape: inputString },
+    }),
+    example: '{}',
+  },
+  forceConfigMapPatch: { shape: bool() },
+  partition: { shape: str(), example: "'aws'" },
+};
+
 /** Every problem with the args of `WindowsClusterPrerequisites`, without registering anything. */
-export function checkWindowsClusterPrerequisitesArgs(args: WindowsClusterPrerequisitesArgs): ValidationIssue[] {
+export function checkWindowsClusterPrerequisitesArgs(raw: WindowsClusterPrerequisitesArgs): ValidationIssue[] {
+  const shaped = shapedArgs(raw, PREREQUISITES_SHAPES);
+  return mergeShapeIssues(shaped.issues, shaped.bad, otherIssues(shaped.args));
+}
+
+function otherIssues(args: WindowsClusterPrerequisitesArgs): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const lng: unknown = args.linuxNodeGroup;
   if (lng !== undefined && lng !== 'existing' && !pulumi.Resource.isInstance(lng)) {

@@ -22,6 +22,22 @@ import { asInputErrors, isEventual, plainArgs, requireArgs, requiredInput, throw
 import { isPlain } from '../k8s/inputs';
 import { checkCloudReleaseForKubernetes, logWarnings, nodePoolWarnings } from '../node-pool';
 import { windowsAwsAuthRoleMapping, type AwsAuthRoleMapping } from './aws-auth';
+import {
+  bool,
+  checkResolved,
+  list,
+  mergeShapeIssues,
+  num,
+  object,
+  record,
+  resource,
+  shapedArgs,
+  str,
+  type ArgShapes,
+  type ArgShape,
+} from '../arg-shapes';
+import { NODE_ROLE_SHAPE, TAGS_SHAPE } from './pool-shapes';
+import { redactError, secretValues } from '../secrets';
 import { createWindowsNodeRole, DEFAULT_PARTITION } from './iam';
 import type { NodeRoleRef } from './self-managed-node-pool';
 import { EC2_WINDOWS_ACCESS_ENTRY_TYPE } from './self-managed-node-pool';
@@ -117,6 +133,54 @@ const PLAIN_FIELDS = [
   'partition',
 ] as const;
 
+const inputString = str({ eventual: true });
+const requiredName = str({ eventual: true, nonEmpty: true });
+
+/** A selector term, or one Output of it. */
+const SELECTOR_TERMS: ArgShape = {
+  shape: list(object({ tags: { shape: TAGS_SHAPE }, id: { shape: inputString } }, { eventual: true }), {
+    eventual: true,
+  }),
+  required: true,
+  example: "[{ tags: { 'karpenter.sh/discovery': 'prod' } }]",
+};
+
+/** The shape of every arg (see `../arg-shapes`), checked before anything else reads them. */
+const KARPENTER_SHAPES: ArgShapes = {
+  clusterName: { shape: requiredName, required: true, example: 'cluster.name' },
+  subnetSelectorTerms: SELECTOR_TERMS,
+  securityGroupSelectorTerms: { ...SELECTOR_TERMS, example: '[{ id: cluster.vpcConfig.clusterSecurityGroupId }]' },
+  tags: { shape: TAGS_SHAPE, example: "{ team: 'web' }" },
+  name: { shape: str(), example: "'windows'" },
+  kubernetesVersion: { shape: inputString, example: "'1.32'" },
+  nodeRole: { shape: NODE_ROLE_SHAPE },
+  createAccessEntry: { shape: bool() },
+  partition: { shape: str(), example: "'aws'" },
+  kubernetesProvider: { shape: resource('a Kubernetes provider') },
+  release: { shape: str(), example: "'2022'" },
+  labels: { shape: record(str()), example: "{ 'example.com/pool': 'win' }" },
+  taints: { shape: list(object({ key: { shape: str() }, value: { shape: str() }, effect: { shape: str() } })) },
+  capacityTypes: { shape: list(str()), example: "['on-demand']" },
+  instanceCategories: { shape: list(str()), example: "['m', 'c']" },
+  minInstanceGeneration: { shape: num(), example: '5' },
+  requirements: {
+    shape: list(
+      object({
+        key: { shape: str(), required: true },
+        operator: { shape: str(), required: true },
+        values: { shape: list(str()) },
+      }),
+    ),
+  },
+  limits: { shape: record(str()), example: "{ cpu: '100' }" },
+  diskSize: { shape: num(), example: '50' },
+  expireAfter: { shape: str(), example: "'720h'" },
+  disruption: {
+    shape: object({ consolidationPolicy: { shape: str() }, consolidateAfter: { shape: str() } }),
+    example: "{ consolidateAfter: '10m' }",
+  },
+};
+
 /** Stands in for values only known later (the role name, Output selector terms) while the plain ones are checked. */
 const LATER_ROLE = 'role-known-later';
 const LATER_TERMS: readonly KarpenterSelectorTerm[] = [{ id: 'known-later' }];
@@ -163,6 +227,11 @@ export function checkWindowsKarpenterNodePoolArgs(
   rawArgs: WindowsKarpenterNodePoolArgs,
   name = 'windows',
 ): ValidationIssue[] {
+  const shaped = shapedArgs(rawArgs, KARPENTER_SHAPES);
+  return mergeShapeIssues(shaped.issues, shaped.bad, otherIssues(shaped.args, name));
+}
+
+function otherIssues(rawArgs: WindowsKarpenterNodePoolArgs, name: string): ValidationIssue[] {
   const { args, issues } = plainArgs(rawArgs, PLAIN_FIELDS);
   issues.push(...requiredInput(args.clusterName, 'clusterName', 'Pass the EKS cluster name, e.g. cluster.name.'));
   const release = args.release ?? DEFAULT_WINDOWS_RELEASE;
@@ -256,27 +325,31 @@ export class WindowsKarpenterNodePool extends pulumi.ComponentResource {
 
     // Built once the role name, selector terms and tags are known (pulumi.output unwraps them at any depth); a
     // refusal surfaces once, where the EC2NodeClass takes its spec (the NodePool depends on it).
-    const built = pulumi
-      .all([role.name, args.subnetSelectorTerms, args.securityGroupSelectorTerms, args.tags])
-      .apply(([roleName, subnets, securityGroups, tags]) => {
-        try {
-          return {
-            ok: true as const,
-            manifests: asInputErrors(subject, '', () =>
-              windowsKarpenterManifests(
-                options(args, manifestName, {
-                  role: roleName,
-                  subnets: subnets as readonly KarpenterSelectorTerm[],
-                  securityGroups: securityGroups as readonly KarpenterSelectorTerm[],
-                  tags: tags as Readonly<Record<string, string>> | undefined,
-                }),
-              ),
-            ) as WindowsKarpenterManifests,
-          };
-        } catch (refused) {
-          return { ok: false as const, refused };
-        }
-      });
+    const builtInputs = [role.name, args.subnetSelectorTerms, args.securityGroupSelectorTerms, args.tags] as const;
+    const built = pulumi.all([...builtInputs] as [...typeof builtInputs]).apply(async (values) => {
+      const [roleName, subnets, securityGroups, tags] = values;
+      try {
+        checkResolved(subject, SELECTOR_TERMS, subnets, 'subnetSelectorTerms');
+        checkResolved(subject, SELECTOR_TERMS, securityGroups, 'securityGroupSelectorTerms');
+        checkResolved(subject, { shape: TAGS_SHAPE }, tags, 'tags');
+        checkResolved(subject, { shape: str(), required: true }, roleName, 'nodeRole.name');
+        return {
+          ok: true as const,
+          manifests: asInputErrors(subject, '', () =>
+            windowsKarpenterManifests(
+              options(args, manifestName, {
+                role: roleName,
+                subnets: subnets as readonly KarpenterSelectorTerm[],
+                securityGroups: securityGroups as readonly KarpenterSelectorTerm[],
+                tags: tags as Readonly<Record<string, string>> | undefined,
+              }),
+            ),
+          ) as WindowsKarpenterManifests,
+        };
+      } catch (refused) {
+        return { ok: false as const, refused: redactError(refused, await secretValues(builtInputs, values)) };
+      }
+    });
     const provider = args.kubernetesProvider !== undefined ? { provider: args.kubernetesProvider } : {};
     this.nodeClass = new CustomResource(
       `${name}-node-class`,

@@ -31,6 +31,21 @@ import {
   type AwsAuthRoleMapping,
 } from './aws-auth';
 import { checkCloudReleaseForKubernetes, logWarnings, nodePoolWarnings, type NodePoolWarning } from '../node-pool';
+import {
+  bool,
+  checkResolved,
+  either,
+  list,
+  literal,
+  mergeShapeIssues,
+  object,
+  resource,
+  shapedArgs,
+  str,
+  type ArgShapes,
+} from '../arg-shapes';
+import { redactError, secretValues } from '../secrets';
+import { EKS_POOL_BASE_SHAPES, NODE_ROLE_SHAPE, TAGS_SHAPE } from './pool-shapes';
 import { createWindowsNodeRole } from './iam';
 import { EKS_RULE_IDS } from './node-group-check';
 import {
@@ -74,8 +89,9 @@ export interface AwsAuthArgs {
   readonly kubernetesProvider: pulumi.ProviderResource;
   /**
    * Every other `mapRoles` entry of the cluster's `aws-auth` (at least the Linux node role, e.g.
-   * `{ rolearn: linuxRole.arn, ... }`): `mapRoles` is one string, so the pool writes it whole and would otherwise
-   * drop them.
+   * `{ rolearn: linuxRole.arn, ... }`, and the `awsAuthRoleMapping` of every other Windows pool): `mapRoles` is one
+   * string, so the pool writes it whole and would otherwise drop them. An empty list is refused: it would leave
+   * only the Windows role mapped.
    */
   readonly otherMapRoles: pulumi.Input<readonly pulumi.Input<AwsAuthRoleMappingInput>[]>;
 }
@@ -117,6 +133,11 @@ export interface SelfManagedWindowsNodePoolArgs extends EksWindowsPoolBaseArgs {
   /**
    * For `CONFIG_MAP` clusters: write `aws-auth` (the other mappings plus the Windows one), or `'external'` when
    * you map `pool.awsAuthRoleMapping` yourself.
+   *
+   * `mapRoles` is one field with one writer, as aws-cdk's `cluster.awsAuth` and pulumi-eks' cluster-owned aws-auth
+   * have it: one pool per cluster writes it, with every other mapping in `otherMapRoles`. A second pool writing
+   * through the same `kubernetesProvider` is refused (it would replace the first one's mappings); give the others
+   * `'external'` and list their `awsAuthRoleMapping` in the writer's `otherMapRoles`.
    * @default - required with `authenticationMode: 'CONFIG_MAP'`
    */
   readonly awsAuth?: AwsAuthArgs | 'external';
@@ -187,6 +208,53 @@ const PLAIN_FIELDS = [
   'createAccessEntry',
   'authenticationMode',
 ] as const;
+
+const inputString = str({ eventual: true });
+
+/** One `aws-auth` `mapRoles` entry, each field maybe an Output. */
+const ROLE_MAPPING_SHAPE = object(
+  {
+    rolearn: { shape: inputString, required: true },
+    username: { shape: inputString, required: true },
+    groups: { shape: list(inputString, { eventual: true }), required: true },
+  },
+  { eventual: true, expects: 'a mapping { rolearn, username, groups }' },
+);
+
+/** `awsAuth.otherMapRoles`: a list of mappings, or one Output of it. */
+const OTHER_MAP_ROLES_SHAPE = list(ROLE_MAPPING_SHAPE, { eventual: true });
+
+/** The shape of every arg (see `../arg-shapes`), checked before anything else reads them. */
+const SELF_MANAGED_SHAPES: ArgShapes = {
+  ...EKS_POOL_BASE_SHAPES,
+  amiId: { shape: inputString, example: "'ami-0123456789abcdef0'" },
+  amiVariant: { shape: str(), example: "'core'" },
+  serviceIpv4Cidr: { shape: inputString, example: "'10.100.0.0/16'" },
+  authenticationMode: { shape: str(), example: "'API'" },
+  awsAuth: {
+    shape: either(
+      literal('external'),
+      object(
+        {
+          kubernetesProvider: { shape: resource('a Kubernetes provider'), required: true },
+          otherMapRoles: { shape: OTHER_MAP_ROLES_SHAPE, required: true },
+        },
+        { expects: 'an object { kubernetesProvider, otherMapRoles }' },
+      ),
+    ),
+  },
+  securityGroupIds: { shape: list(inputString, { eventual: true }), required: true, example: "['sg-0abc123']" },
+  instanceType: { shape: str(), example: "'m5.xlarge'" },
+  clusterEndpoint: { shape: inputString, example: 'cluster.endpoint' },
+  clusterCertificateAuthority: { shape: inputString, example: 'cluster.certificateAuthority.data' },
+  dnsClusterIp: { shape: inputString, example: "'172.20.0.10'" },
+  nodeRole: { shape: NODE_ROLE_SHAPE },
+  systemReservedMemory: { shape: str(), example: "'2Gi'" },
+  kubeletExtraArgs: { shape: list(str()), example: "['--max-pods=110']" },
+  createAccessEntry: { shape: bool() },
+  keyName: { shape: inputString },
+  tags: { shape: TAGS_SHAPE },
+};
 
 /** Kubelet flags the pool sets from its own args: passing them again would desynchronise `nodeTarget`. */
 const OWNED_KUBELET_FLAGS: Readonly<Record<string, string>> = {
@@ -330,6 +398,28 @@ const DEFAULT_AUTHENTICATION_MODE: EksAuthenticationMode = 'API';
 const AWS_AUTH_FIX =
   "Pass awsAuth: { kubernetesProvider, otherMapRoles: [...every other aws-auth mapping, at least the Linux node role] }, or 'external' and map pool.awsAuthRoleMapping yourself.";
 
+/**
+ * The pool writing `aws-auth` through each Kubernetes provider in this program: `mapRoles` has one writer, and a
+ * second patch would replace the first one's mappings (both force-patch the same field).
+ */
+const awsAuthWriters = new WeakMap<pulumi.ProviderResource, string>();
+
+/** The issue when another pool already writes `aws-auth` through `provider`; records `pool` as the writer otherwise. */
+function claimAwsAuth(provider: pulumi.ProviderResource, pool: string): ValidationIssue[] {
+  const writer = awsAuthWriters.get(provider);
+  if (writer === undefined) {
+    awsAuthWriters.set(provider, pool);
+    return [];
+  }
+  return [
+    {
+      path: 'awsAuth',
+      message: `Pool '${writer}' already writes aws-auth mapRoles through this kubernetesProvider; this pool's patch would replace its mappings (mapRoles is one field, written whole).`,
+      fix: `Create this pool with awsAuth: 'external' before '${writer}', and list its awsAuthRoleMapping in the otherMapRoles of '${writer}'.`,
+    },
+  ];
+}
+
 function checkAwsAuth(awsAuth: unknown): ValidationIssue[] {
   const fix = AWS_AUTH_FIX;
   if (awsAuth === 'external') return [];
@@ -358,6 +448,16 @@ function mapRolesIssues(otherMapRoles: unknown, fix: string): ValidationIssue[] 
   if (!Array.isArray(otherMapRoles)) {
     return [{ path: 'awsAuth.otherMapRoles', message: 'awsAuth.otherMapRoles must be a list of mappings.', fix }];
   }
+  if (otherMapRoles.length === 0) {
+    return [
+      {
+        path: 'awsAuth.otherMapRoles',
+        message:
+          'awsAuth.otherMapRoles is empty: mapRoles is written whole, so every other mapping (the Linux nodes, other Windows pools, administrators) would be removed and those nodes could no longer join.',
+        fix,
+      },
+    ];
+  }
   const issues: ValidationIssue[] = [];
   otherMapRoles.forEach((m: unknown, i) => {
     if (isEventual(m)) return;
@@ -383,9 +483,10 @@ function checkedSelfManagedArgs(raw: SelfManagedWindowsNodePoolArgs): {
   resolved: ResolvedSelfManagedArgs;
   issues: ValidationIssue[];
 } {
-  const { args, issues: plainIssues } = plainArgs(raw, PLAIN_FIELDS);
+  const shaped = shapedArgs(raw, SELF_MANAGED_SHAPES);
+  const { args, issues: plainIssues } = plainArgs(shaped.args, PLAIN_FIELDS);
   const { resolved, issues } = resolveSelfManagedArgs(args);
-  return { resolved, issues: [...plainIssues, ...issues] };
+  return { resolved, issues: mergeShapeIssues(shaped.issues, shaped.bad, [...plainIssues, ...issues]) };
 }
 
 /**
@@ -422,6 +523,10 @@ export class SelfManagedWindowsNodePool extends pulumi.ComponentResource {
     const subject = `${SELF_MANAGED_WINDOWS_NODE_POOL_TYPE} '${name}'`;
     const args = requireArgs(subject, rawArgs);
     const { resolved, issues } = checkedSelfManagedArgs(args);
+    // Claimed last, so a pool refused for other reasons does not hold aws-auth.
+    if (issues.length === 0 && resolved.authenticationMode === 'CONFIG_MAP' && typeof args.awsAuth === 'object') {
+      issues.push(...claimAwsAuth(args.awsAuth.kubernetesProvider, name));
+    }
     throwInputErrors(subject, issues);
     super(SELF_MANAGED_WINDOWS_NODE_POOL_TYPE, name, {}, opts);
 
@@ -493,33 +598,46 @@ export class SelfManagedWindowsNodePool extends pulumi.ComponentResource {
     const kubeletArgs = this.kubeletArgs;
     // Outputs are checked once known. A refusal is raised only where the launch template takes the user data:
     // one rejection, one error in `pulumi up`; `userData` itself then stays empty.
-    const rendered = pulumi
-      .all([
-        args.clusterName,
-        args.clusterEndpoint,
-        args.clusterCertificateAuthority,
-        args.dnsClusterIp,
-        args.serviceIpv4Cidr,
-      ])
-      .apply(([clusterName, endpoint, ca, dns, serviceCidr]) => {
-        try {
-          return {
-            ok: true as const,
-            userData: asInputErrors(subject, '', () =>
-              renderWindowsUserData({
-                clusterName,
-                ...(endpoint !== undefined ? { apiServerEndpoint: endpoint } : {}),
-                ...(ca !== undefined ? { certificateAuthority: ca } : {}),
-                ...(dns !== undefined ? { dnsClusterIp: dns } : {}),
-                ...(serviceCidr !== undefined ? { serviceCidr } : {}),
-                kubeletArgs,
-              }),
-            ),
-          };
-        } catch (refused) {
-          return { ok: false as const, refused };
+    const userDataInputs = [
+      args.clusterName,
+      args.clusterEndpoint,
+      args.clusterCertificateAuthority,
+      args.dnsClusterIp,
+      args.serviceIpv4Cidr,
+    ] as const;
+    const rendered = pulumi.all([...userDataInputs] as [...typeof userDataInputs]).apply(async (values) => {
+      const [clusterName, endpoint, ca, dns, serviceCidr] = values;
+      try {
+        const known = { clusterName, endpoint, ca, dns, serviceCidr };
+        const paths = {
+          clusterName: 'clusterName',
+          endpoint: 'clusterEndpoint',
+          ca: 'clusterCertificateAuthority',
+          dns: 'dnsClusterIp',
+          serviceCidr: 'serviceIpv4Cidr',
+        } as const;
+        for (const [key, path] of Object.entries(paths)) {
+          const required = key === 'clusterName';
+          checkResolved(subject, { shape: str(), required }, known[key as keyof typeof known], path);
         }
-      });
+        return {
+          ok: true as const,
+          userData: asInputErrors(subject, '', () =>
+            renderWindowsUserData({
+              clusterName,
+              ...(endpoint !== undefined ? { apiServerEndpoint: endpoint } : {}),
+              ...(ca !== undefined ? { certificateAuthority: ca } : {}),
+              ...(dns !== undefined ? { dnsClusterIp: dns } : {}),
+              ...(serviceCidr !== undefined ? { serviceCidr } : {}),
+              kubeletArgs,
+            }),
+          ),
+        };
+      } catch (refused) {
+        // A secret endpoint or CA is refused naming the arg, never quoting it.
+        return { ok: false as const, refused: redactError(refused, await secretValues(userDataInputs, values)) };
+      }
+    });
     this.userData = rendered.apply((r) => (r.ok ? r.userData : ''));
 
     this.amiId =
@@ -571,7 +689,9 @@ export class SelfManagedWindowsNodePool extends pulumi.ComponentResource {
       .all([pulumi.output(ownTags), pulumi.output(userTags)])
       .apply(([own, t]) => [
         ...own,
-        ...Object.entries(t).map(([key, value]) => ({ key, value, propagateAtLaunch: true })),
+        ...Object.entries(checkResolved<Record<string, string>>(subject, { shape: TAGS_SHAPE }, t, 'tags') ?? {}).map(
+          ([key, value]) => ({ key, value, propagateAtLaunch: true }),
+        ),
       ]);
 
     this.autoScalingGroup = new autoscaling.Group(
@@ -608,6 +728,7 @@ export class SelfManagedWindowsNodePool extends pulumi.ComponentResource {
     kubernetesVersion: pulumi.Input<string>,
   ): pulumi.Output<string> {
     const parameter = pulumi.output(kubernetesVersion).apply((version) => {
+      checkResolved(subject, { shape: str(), required: true }, version, 'kubernetesVersion');
       const minor = parseKubernetesMinor(version);
       if (minor === undefined) {
         throwInputErrors(subject, [

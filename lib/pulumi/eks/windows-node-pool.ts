@@ -19,6 +19,8 @@ import {
   toCloudTaintEffect,
   type NodePoolWarning,
 } from '../node-pool';
+import { bool, list, mergeShapeIssues, shapedArgs, str, type ArgShapes } from '../arg-shapes';
+import { EKS_POOL_BASE_SHAPES } from './pool-shapes';
 import {
   DEFAULT_EKS_AMI_VARIANT,
   eksWindowsAmiType,
@@ -94,6 +96,17 @@ const PLAIN_FIELDS = [
   'tagAutoscalingGroup',
 ] as const;
 
+/** The shape of every arg (see `../arg-shapes`), checked before anything else reads them. */
+const MANAGED_SHAPES: ArgShapes = {
+  ...EKS_POOL_BASE_SHAPES,
+  amiVariant: { shape: str(), example: "'core'" },
+  instanceTypes: { shape: list(str()), example: "['m5.xlarge']" },
+  capacityType: { shape: str(), example: "'ON_DEMAND'" },
+  nodeRoleArn: { shape: str({ eventual: true }), example: 'role.arn' },
+  nodeGroupName: { shape: str({ eventual: true }) },
+  tagAutoscalingGroup: { shape: bool() },
+};
+
 /** Every problem with the args of a `WindowsNodePool`, without registering anything. */
 export function checkWindowsNodePoolArgs(args: WindowsNodePoolArgs): ValidationIssue[] {
   return checkedManagedArgs(args).issues;
@@ -101,9 +114,10 @@ export function checkWindowsNodePoolArgs(args: WindowsNodePoolArgs): ValidationI
 
 /** Plain-value checks first (an Output in a checked field is reported, not stringified), then every other check. */
 function checkedManagedArgs(raw: WindowsNodePoolArgs): { resolved: ResolvedManagedArgs; issues: ValidationIssue[] } {
-  const { args, issues: plainIssues } = plainArgs(raw, PLAIN_FIELDS);
+  const shaped = shapedArgs(raw, MANAGED_SHAPES);
+  const { args, issues: plainIssues } = plainArgs(shaped.args, PLAIN_FIELDS);
   const { resolved, issues } = resolveManagedArgs(args);
-  return { resolved, issues: [...plainIssues, ...issues] };
+  return { resolved, issues: mergeShapeIssues(shaped.issues, shaped.bad, [...plainIssues, ...issues]) };
 }
 
 interface ResolvedManagedArgs extends ResolvedPoolArgs {

@@ -23,6 +23,7 @@ import {
   resolveAutoscaling,
   toCloudTaintEffect,
 } from '../node-pool';
+import { bool, mergeShapeIssues, NODE_POOL_SHAPES, object, shapedArgs, str, type ArgShapes } from '../arg-shapes';
 import { plainArgs, requireArgs, throwInputErrors } from '../errors';
 import { checkGkeClusterForWindows, checkGkeClusterInfo, type GkeClusterInfo } from './cluster-checks';
 import {
@@ -201,12 +202,37 @@ interface ResolvedArgs {
   readonly warnings: readonly WindowsWarning[];
 }
 
-/** Resolves defaults once and checks every arg, throwing one InputPropertiesError listing all problems. */
+const inputString = str({ eventual: true });
+const requiredName = str({ eventual: true, nonEmpty: true });
+
+/** The shape of every arg (see `../arg-shapes`), checked before anything else reads them. */
+const GKE_POOL_SHAPES: ArgShapes = {
+  ...NODE_POOL_SHAPES,
+  cluster: {
+    shape: object({
+      name: { shape: requiredName, required: true, example: 'cluster.name' },
+      location: { shape: requiredName, required: true, example: 'cluster.location' },
+      project: { shape: inputString },
+      vpcNative: { shape: bool() },
+      hasLinuxNodePool: { shape: bool() },
+      autopilot: { shape: bool() },
+    }),
+    required: true,
+    example: '{ name: cluster.name, location: cluster.location }',
+  },
+  clusterArgs: { shape: object({}) },
+  machineType: { shape: str(), example: "'n2-standard-4'" },
+  autoscaling: { shape: bool() },
+  nodeConfig: { shape: object({}) },
+  nodePoolArgs: { shape: object({}) },
+};
+
 /** Args checked before anything is registered: they must be plain values, not Outputs. */
 const PLAIN_FIELDS = ['release', 'machineType', 'labels', 'taints', 'scaling', 'autoscaling', 'date'] as const;
 
 function resolveArgs(name: string, rawArgs: WindowsNodePoolArgs): ResolvedArgs {
-  const { args, issues: plainIssues } = plainArgs(rawArgs, PLAIN_FIELDS);
+  const shaped = shapedArgs(rawArgs, GKE_POOL_SHAPES);
+  const { args, issues: plainIssues } = plainArgs(shaped.args, PLAIN_FIELDS);
   const release = args.release ?? DEFAULT_WINDOWS_RELEASE;
   const machineType = args.machineType ?? DEFAULT_GKE_WINDOWS_MACHINE_TYPE;
   const labels = args.labels ?? {};
@@ -250,6 +276,6 @@ function resolveArgs(name: string, rawArgs: WindowsNodePoolArgs): ResolvedArgs {
   if (taintIssues.length === 0) warnings.push(...untaintedGkePoolWarnings(taints, 'taints'));
   const { scaling, autoscaling, issues: scalingIssues } = resolveAutoscaling(args.scaling, args.autoscaling, 'scaling');
   issues.push(...scalingIssues);
-  throwInputErrors(`gke.WindowsNodePool ${name}`, issues);
+  throwInputErrors(`gke.WindowsNodePool ${name}`, mergeShapeIssues(shaped.issues, shaped.bad, issues));
   return { release: release as WindowsRelease, machineType, labels, taints, scaling, autoscaling, warnings };
 }

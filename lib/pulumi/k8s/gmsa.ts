@@ -21,6 +21,36 @@ import {
 import { gmsaCredentialSpecNameProblems, isDns1123Subdomain } from '../../core/windows-options';
 import { requireArgs, throwInputErrors } from '../errors';
 import { logWarnings } from '../node-pool';
+import { checkShapes, describeValue, list, object, record, str, type ArgShapes } from '../arg-shapes';
+
+const requiredString = { shape: str(), required: true } as const;
+
+/** The shape of every arg (see `../arg-shapes`), checked before anything else reads them. */
+const GMSA_SHAPES: ArgShapes = {
+  name: { shape: str(), example: "'webapp01'" },
+  domain: {
+    shape: object({
+      dnsName: requiredString,
+      netBiosName: requiredString,
+      sid: requiredString,
+      guid: requiredString,
+      dnsTreeName: { shape: str() },
+      machineAccountName: { shape: str() },
+    }),
+    required: true,
+    example: "{ dnsName: 'contoso.com', netBiosName: 'CONTOSO', sid: 'S-1-5-21-…', guid: '…' } (Get-ADDomain)",
+  },
+  accounts: {
+    shape: list(object({ name: requiredString, scope: { shape: str() } })),
+    required: true,
+    example: "[{ name: 'WebApp01' }]",
+  },
+  hostAccountConfig: {
+    shape: object({ pluginGuid: requiredString, pluginInput: requiredString, portableCcgVersion: { shape: str() } }),
+    example: 'azureKeyVaultHostAccount({ ... })',
+  },
+  labels: { shape: record(str()), example: "{ 'example.com/team': 'web' }" },
+};
 import type { GmsaCredentialSpecReference } from './windows-pod';
 
 const RBAC_API_GROUP = 'rbac.authorization.k8s.io';
@@ -80,6 +110,8 @@ export class GmsaCredentialSpec extends pulumi.ComponentResource implements Gmsa
   constructor(name: string, rawArgs: GmsaCredentialSpecArgs, opts?: pulumi.ComponentResourceOptions) {
     const subject = `GmsaCredentialSpec '${name}'`;
     const args = requireArgs(subject, rawArgs);
+    // The credspec builder reads every field: wrong shapes are refused before it runs.
+    throwInputErrors(subject, checkShapes(args, GMSA_SHAPES));
     const credentialSpecName = args.name ?? name; // pods must name it before it exists: never auto-named
     const issues: ValidationIssue[] = gmsaCredentialSpecNameProblems(credentialSpecName).map((message) => ({
       path: 'name',
@@ -124,17 +156,17 @@ export class GmsaCredentialSpec extends pulumi.ComponentResource implements Gmsa
    */
   public grantUse(serviceAccountName: string, namespace: string): GmsaUseGrant {
     const issues: ValidationIssue[] = [];
-    if (!isDns1123Subdomain(serviceAccountName)) {
+    if (typeof serviceAccountName !== 'string' || !isDns1123Subdomain(serviceAccountName)) {
       issues.push({
         path: 'serviceAccountName',
-        message: `Service account name '${serviceAccountName}' is not a lowercase DNS-1123 subdomain.`,
+        message: `Service account name ${describeValue(serviceAccountName)} is not a lowercase DNS-1123 subdomain.`,
         fix: 'Use the ServiceAccount object name.',
       });
     }
-    if (!DNS1123_LABEL.test(namespace)) {
+    if (typeof namespace !== 'string' || !DNS1123_LABEL.test(namespace)) {
       issues.push({
         path: 'namespace',
-        message: `Namespace '${namespace}' is not a lowercase DNS-1123 label.`,
+        message: `Namespace ${describeValue(namespace)} is not a lowercase DNS-1123 label.`,
         fix: 'Use the Namespace object name.',
       });
     }

@@ -11,6 +11,20 @@ import { schedulingFor, windowsNodeTarget, type WindowsNodeTarget } from '../../
 import { isDns1123Subdomain } from '../../core/windows-options';
 import { asInputErrors, requireArgs, throwInputErrors } from '../errors';
 import { isPlain } from './inputs';
+import { redactError, secretValues } from '../secrets';
+import { checkResolved, checkShapes, NODE_TARGET_SHAPE, object, record, str, type ArgShapes } from '../arg-shapes';
+
+/** The shape of every arg (see `../arg-shapes`), checked before anything else reads them. */
+const RUNTIME_CLASS_SHAPES: ArgShapes = {
+  name: { shape: str(), example: "'windows-2022'" },
+  target: { shape: NODE_TARGET_SHAPE, example: 'pool.nodeTarget' },
+  release: { shape: str(), example: "'2022'" },
+  isolation: { shape: str(), example: "'process'" },
+  overhead: {
+    shape: object({ podFixed: { shape: record(str({ eventual: true }), { eventual: true }) } }, { eventual: true }),
+  },
+  labels: { shape: record(str()), example: "{ 'example.com/team': 'web' }" },
+};
 
 export interface WindowsRuntimeClassArgs {
   /**
@@ -74,8 +88,8 @@ export class WindowsRuntimeClass extends pulumi.ComponentResource {
     // `undefined` takes the default `{}`; `null` is refused like any other non-object.
     const args = requireArgs(subject, rawArgs);
     const runtimeClassName = args.name ?? name; // the target carries the name: never auto-named
-    const issues: ValidationIssue[] = [];
-    if (!isDns1123Subdomain(runtimeClassName)) {
+    const issues: ValidationIssue[] = checkShapes(args, RUNTIME_CLASS_SHAPES);
+    if (issues.length === 0 && !isDns1123Subdomain(runtimeClassName)) {
       issues.push({
         path: 'name',
         message: `RuntimeClass name '${runtimeClassName}' is not a lowercase DNS-1123 subdomain.`,
@@ -100,7 +114,14 @@ export class WindowsRuntimeClass extends pulumi.ComponentResource {
           )
         : isPlain(given)
           ? withName(given as WindowsNodeTarget)
-          : pulumi.output(given).apply((t) => withName(t as WindowsNodeTarget));
+          : pulumi.output(given).apply(async (t) => {
+              try {
+                const shape = { shape: NODE_TARGET_SHAPE, required: true };
+                return withName(checkResolved<WindowsNodeTarget>(subject, shape, t, 'target'));
+              } catch (refused) {
+                throw redactError(refused, await secretValues([given], [t])); // a secret target is not quoted
+              }
+            });
 
     super('k8s-windows:kubernetes:WindowsRuntimeClass', name, {}, opts);
     this.runtimeClassName = runtimeClassName;

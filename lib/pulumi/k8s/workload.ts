@@ -10,8 +10,21 @@ import type { PodSpec } from '../../core/kube';
 import type { WindowsWarning } from '../../core/pod-spec';
 import type { WindowsNodeTarget } from '../../core/target';
 import { requireArgs, throwInputErrors } from '../errors';
+import {
+  bool,
+  checkResolved,
+  checkShapes,
+  either,
+  NODE_TARGET_SHAPE,
+  num,
+  object,
+  record,
+  str,
+  type ArgShapes,
+} from '../arg-shapes';
 import { isPlain, isRecord, plainCopy, type Json } from './inputs';
 import { logWarnings } from '../node-pool';
+import { redact, redactError, secretValues } from '../secrets';
 import { convertPodSpec, gmsaName, type ResolvedWindowsPodArgs, type WindowsPodArgs } from './windows-pod';
 
 /** The label put on pods (and selected on) when the template carries none: the Kubernetes recommended name label. */
@@ -58,6 +71,46 @@ export interface WindowsWorkloadArgs<TSpec> {
    */
   readonly windows?: WindowsPodArgs;
 }
+
+const inputString = str({ eventual: true });
+const GMSA_SHAPE = either(
+  inputString,
+  object({ credentialSpecName: { shape: str(), required: true } }, { expects: 'a GmsaCredentialSpec' }),
+);
+
+/** The shape of every arg (see `../arg-shapes`), checked before anything else reads them. */
+const WORKLOAD_SHAPES: ArgShapes = {
+  metadata: {
+    shape: object(
+      {
+        name: { shape: inputString },
+        namespace: { shape: inputString },
+        labels: { shape: record(inputString, { eventual: true }) },
+        annotations: { shape: record(inputString, { eventual: true }) },
+      },
+      { eventual: true },
+    ),
+    example: "{ namespace: 'apps' }",
+  },
+  spec: { shape: object({}, { eventual: true }) },
+  podSpec: { shape: object({}, { eventual: true }), example: "{ containers: [{ name: 'app', image: '...' }] }" },
+  replicas: { shape: num({ eventual: true }), example: '2' },
+  // The block itself is plain (only target and gmsa may come from other resources): an Output of it would be
+  // read as an empty block and its settings lost.
+  windows: {
+    shape: object({
+      target: { shape: NODE_TARGET_SHAPE },
+      release: { shape: str(), example: "'2022'" },
+      isolation: { shape: str(), example: "'process'" },
+      runAsUserName: { shape: str(), example: "'ContainerUser'" },
+      gmsa: { shape: GMSA_SHAPE },
+      hostProcess: { shape: bool() },
+      securityProfile: { shape: str(), example: "'restricted'" },
+      containerDefaults: { shape: bool() },
+    }),
+    example: "{ release: '2022' }",
+  },
+};
 
 /** What distinguishes one workload kind from another. */
 export interface WorkloadKind<TResource> {
@@ -114,6 +167,7 @@ export class WindowsWorkload<TResource extends pulumi.CustomResource> extends pu
   ) {
     const subject = `${kind.typeToken.split(':').pop() ?? kind.kind} '${name}'`;
     const args = requireArgs(subject, rawArgs);
+    throwInputErrors(subject, checkShapes(args, WORKLOAD_SHAPES));
     const windows = args.windows ?? {};
     const gmsa = gmsaName(windows.gmsa);
     const warnings: WindowsWarning[] = [];
@@ -145,24 +199,34 @@ export class WindowsWorkload<TResource extends pulumi.CustomResource> extends pu
     // Eventual inputs are checked once known. A refusal is caught here and raised again only where the workload
     // takes its spec: one rejection, one error in `pulumi up`, instead of one per derived Output (each of which
     // would prefix the shared error's message with another "error serializing property").
+    const eventualInputs = [args.spec, args.podSpec, windows.target, gmsa, args.replicas] as const;
     const rendered: pulumi.Output<Rendered | { readonly refused: unknown }> = plain
       ? (pulumi.output(plain) as unknown as pulumi.Output<Rendered>)
-      : pulumi
-          .all([args.spec, args.podSpec, windows.target, gmsa, args.replicas])
-          .apply(([spec, podSpec, target, gmsaResolved, replicas]) => {
-            try {
-              return render(
-                kind,
-                name,
-                subject,
-                { spec, podSpec, replicas, target: target as WindowsNodeTarget | undefined },
-                { ...windows, gmsa: gmsaResolved },
-                (w) => logWarnings([w], this),
-              );
-            } catch (refused) {
-              return { refused };
-            }
-          });
+      : pulumi.all([...eventualInputs] as [...typeof eventualInputs]).apply(async (values) => {
+          const [spec, podSpec, target, gmsaResolved, replicas] = values;
+          // A secret input is refused naming its fields, never quoting its values (nor are they in warnings).
+          const secrets = await secretValues(eventualInputs, values);
+          const found: WindowsWarning[] = [];
+          try {
+            checkResolved(subject, { shape: NODE_TARGET_SHAPE }, target, 'windows.target');
+            checkResolved(subject, { shape: str() }, gmsaResolved, 'windows.gmsa');
+            return render(
+              kind,
+              name,
+              subject,
+              { spec, podSpec, replicas, target: target as WindowsNodeTarget | undefined },
+              { ...windows, gmsa: gmsaResolved as string | undefined },
+              (w) => found.push(w),
+            );
+          } catch (refused) {
+            return { refused: redactError(refused, secrets) };
+          } finally {
+            logWarnings(
+              found.map((w) => redactWarning(w, secrets)),
+              this,
+            );
+          }
+        });
     const ok = (r: Rendered | { readonly refused: unknown }): r is Rendered => !('refused' in r);
     const dependsOn = pulumi.Resource.isInstance(windows.gmsa) ? [windows.gmsa] : [];
     this.workload = kind.create(
@@ -244,6 +308,8 @@ function render(
   const fromShorthand = input.podSpec !== undefined;
   const tmpl: Json = fromShorthand ? {} : (template as Json);
   const userPodSpec = (fromShorthand ? input.podSpec : tmpl.spec) as Json;
+  const templateIssues = templateMetadataProblems(tmpl.metadata, `${templatePath}.metadata`);
+  throwInputErrors(subject, templateIssues);
   const meta: Json = isRecord(tmpl.metadata) ? tmpl.metadata : {};
   const podLabels: Record<string, string> = isRecord(meta.labels)
     ? (meta.labels as Record<string, string>)
@@ -261,6 +327,20 @@ function render(
   if (kind.hasSelector && spec.selector === undefined) spec.selector = { matchLabels: { ...podLabels } };
   setPath(spec, kind.templatePath, { ...tmpl, metadata: { ...meta, labels: podLabels }, spec: plainCopy(podSpec) });
   return { spec, podSpec: plainCopy(podSpec), podLabels, target: input.target };
+}
+
+/** A warning with the values of `secrets` hidden. */
+function redactWarning(w: WindowsWarning, secrets: readonly unknown[]): WindowsWarning {
+  if (secrets.length === 0) return w;
+  return { ...w, message: redact(w.message, secrets), ...(w.fix !== undefined ? { fix: redact(w.fix, secrets) } : {}) };
+}
+
+/** The template's metadata is read here (its labels select the pods): an object with a map of string labels. */
+function templateMetadataProblems(metadata: unknown, path: string): ValidationIssue[] {
+  return checkShapes(
+    { [path]: metadata },
+    { [path]: { shape: object({ labels: { shape: record(str()) }, annotations: { shape: record(str()) } }) } },
+  );
 }
 
 /** `replicas` is shorthand for `spec.replicas`: a whole number, given once, on a kind that has replicas. */

@@ -275,6 +275,15 @@ describe('HostProcess host ports', () => {
     expect(rule(validateManifests([pod(spec(9182))]), 'windows-host-port')).toEqual([]);
   });
 
+  test('an ordinary Windows pod with hostNetwork: true is held to the same rule (issue 24)', () => {
+    const p = (hostPort: number) =>
+      pod(windowsSpec({ hostNetwork: true, containers: [container({ ports: [{ containerPort: 80, hostPort }] })] }));
+    expect(rule(validateManifests([p(8080)]), 'windows-host-port')).toMatchObject([
+      { severity: 'error', path: 'spec.containers[0].ports[0].hostPort' },
+    ]);
+    expect(rule(validateManifests([p(80)]), 'windows-host-port')).toEqual([]);
+  });
+
   test('outside HostProcess a hostPort depends on the CNI: info, under its own id', () => {
     const p = pod(windowsSpec({ containers: [container({ ports: [{ containerPort: 80, hostPort: 4444 }] })] }));
     expect(rule(validateManifests([p]), 'windows-host-port-cni')).toMatchObject([{ severity: 'info' }]);
