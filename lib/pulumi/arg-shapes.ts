@@ -311,6 +311,7 @@ export const NODE_POOL_SHAPES: ArgShapes = {
     shape: object({ minSize: { shape: num() }, maxSize: { shape: num() }, desiredSize: { shape: num() } }),
     example: '{ minSize: 1, maxSize: 3 }',
   },
+  date: { shape: str(), example: "'2026-11-27'" },
 };
 
 /** A `WindowsNodeTarget` (a pool's `nodeTarget`), or one Output of it. */

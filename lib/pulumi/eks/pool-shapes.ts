@@ -18,6 +18,7 @@ export const EKS_POOL_BASE_SHAPES: ArgShapes = {
   clusterName: { shape: requiredName, required: true, example: 'cluster.name' },
   subnetIds: { shape: list(inputString, { eventual: true }), required: true, example: "['subnet-0abc123']" },
   ...NODE_POOL_SHAPES,
+  clusterVersion: { shape: str({ eventual: true }), example: 'cluster.version' },
   diskSize: { shape: num(), example: '50' },
   partition: { shape: str(), example: "'aws'" },
   tags: { shape: TAGS_SHAPE, example: "{ team: 'web' }" },
