@@ -12,6 +12,7 @@ import {
   type PodSecurityViolation,
 } from '../../lib/core/pod-security';
 import { POD_SPEC_PATHS } from '../../lib/core/workloads';
+import { propertyParameters } from '../helpers/property';
 
 /** A container security context that meets restricted on Linux. */
 const RESTRICTED_CONTAINER: SecurityContext = { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } };
@@ -819,7 +820,7 @@ describe('properties', () => {
           expect(x.fix.length).toBeGreaterThan(0);
         }
       }),
-      { numRuns: 500 },
+      propertyParameters(500),
     );
   });
 
@@ -829,7 +830,7 @@ describe('properties', () => {
         const levels = new Set(Object.keys(POD_SPEC_PATHS).map((k) => podSecurityLevel(wrap(k, spec, {}))));
         expect(levels.size).toBe(1);
       }),
-      { numRuns: 200 },
+      propertyParameters(200),
     );
   });
 });

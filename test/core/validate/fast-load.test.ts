@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { parseAllDocuments, stringify } from 'yaml';
 import { validateManifests } from '../../../lib/core/validate';
 import { loadManifestsWithErrors, sourcePosition } from '../../../lib/core/validate/loader';
+import { propertyParameters } from '../../helpers/property';
 
 const CORPUS = path.join(__dirname, '../../fixtures/realworld');
 
@@ -142,7 +143,7 @@ describe('fast path, generated documents', () => {
           });
         },
       ),
-      { numRuns: Number(process.env.FAST_LOAD_RUNS ?? 300), seed: Number(process.env.FAST_LOAD_SEED ?? 20261125) },
+      propertyParameters(300),
     );
   });
 });
