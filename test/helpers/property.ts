@@ -4,7 +4,8 @@
  * - By default a few hundred runs ({@link DEFAULT_PROPERTY_RUNS}) and a fresh random seed every run, so CI explores
  *   new inputs each time; on failure fast-check prints the seed and the counterexample's path.
  * - `K8S_WINDOWS_PROPERTY_RUNS=5000 npm run test:property` for a long run: every property scales by the same factor.
- * - `K8S_WINDOWS_PROPERTY_SEED=<seed> K8S_WINDOWS_PROPERTY_PATH=<path>` replays a failure that fast-check printed.
+ * - `K8S_WINDOWS_PROPERTY_SEED=<seed> K8S_WINDOWS_PROPERTY_PATH=<path> npx jest <file> -t '<test>'` replays a
+ *   failure from the seed and path fast-check printed (`-t`: a path belongs to one property).
  *
  * Every property test passes `propertyParameters(n)`, n its runs in a default run (fewer when one run is costly); jest's
  * setup (property-setup.ts) makes the same settings the global default, at fast-check's 100 runs, for a property in
@@ -19,19 +20,25 @@ const RUNS_VARIABLE = 'K8S_WINDOWS_PROPERTY_RUNS';
 const SEED_VARIABLE = 'K8S_WINDOWS_PROPERTY_SEED';
 const PATH_VARIABLE = 'K8S_WINDOWS_PROPERTY_PATH';
 
-/** The environment's settings, or an error naming the variable, its value and what it takes. */
-export function readPropertySettings(env: NodeJS.ProcessEnv): {
+/** What the environment asks of the property runs. */
+export interface PropertySettings {
+  /** Runs of a property at the default weight. */
   readonly runs: number;
+  /** Replays a failure: the seed fast-check printed. */
   readonly seed?: number;
+  /** Replays a failure: the counterexample path fast-check printed (with its seed). */
   readonly path?: string;
-} {
+}
+
+/** The environment's settings, or an error naming each bad variable, its value and what it takes. */
+export function readPropertySettings(env: NodeJS.ProcessEnv): PropertySettings {
   const problems: string[] = [];
   const integer = (name: string, min: number): number | undefined => {
     const raw = env[name];
     if (raw === undefined || raw === '') return undefined;
     const value = Number(raw);
     if (!Number.isSafeInteger(value) || value < min) {
-      problems.push(`${name}='${raw}' is not an integer${min > 0 ? ` of at least ${min}` : ''}: set it to one`);
+      problems.push(`${name}='${raw}' is not ${min > 0 ? `a whole number of at least ${min}` : 'an integer'}`);
       return undefined;
     }
     return value;
@@ -39,11 +46,28 @@ export function readPropertySettings(env: NodeJS.ProcessEnv): {
   const runs = integer(RUNS_VARIABLE, 1) ?? DEFAULT_PROPERTY_RUNS;
   const seed = integer(SEED_VARIABLE, Number.MIN_SAFE_INTEGER);
   const path = env[PATH_VARIABLE] === '' ? undefined : env[PATH_VARIABLE];
-  if (path !== undefined && seed === undefined && problems.length === 0) {
-    problems.push(`${PATH_VARIABLE} is set without ${SEED_VARIABLE}: a path replays only with the seed it came from`);
+  if (path !== undefined && env[SEED_VARIABLE] === undefined) {
+    problems.push(
+      `${PATH_VARIABLE} is set without ${SEED_VARIABLE}: a path replays only with the seed printed beside it`,
+    );
   }
-  if (problems.length > 0) throw new Error(`Property test settings: ${problems.join('; ')}.`);
+  if (problems.length > 0) {
+    throw new Error(`Property test settings: ${problems.join('; ')}. Fix or unset them (test/helpers/property.ts).`);
+  }
   return { runs, ...(seed === undefined ? {} : { seed }), ...(path === undefined ? {} : { path }) };
+}
+
+/**
+ * fast-check parameters for one property under `settings`: `runsAtDefault` scaled by `settings.runs` over
+ * {@link DEFAULT_PROPERTY_RUNS} (at least one run), and the seed and path only when replaying a failure.
+ */
+export function parametersFor<T = unknown>(settings: PropertySettings, runsAtDefault: number): Parameters<T> {
+  const numRuns = Math.max(1, Math.round((runsAtDefault * settings.runs) / DEFAULT_PROPERTY_RUNS));
+  return {
+    numRuns,
+    ...(settings.seed === undefined ? {} : { seed: settings.seed }),
+    ...(settings.path === undefined ? {} : { path: settings.path, endOnFailure: true }),
+  };
 }
 
 const SETTINGS = readPropertySettings(process.env);
@@ -58,10 +82,5 @@ export const PROPERTY_RUNS = SETTINGS.runs;
  * @default runsAtDefault - DEFAULT_PROPERTY_RUNS
  */
 export function propertyParameters<T = unknown>(runsAtDefault: number = DEFAULT_PROPERTY_RUNS): Parameters<T> {
-  const numRuns = Math.max(1, Math.round((runsAtDefault * PROPERTY_RUNS) / DEFAULT_PROPERTY_RUNS));
-  return {
-    numRuns,
-    ...(SETTINGS.seed === undefined ? {} : { seed: SETTINGS.seed }),
-    ...(SETTINGS.path === undefined ? {} : { path: SETTINGS.path, endOnFailure: true }),
-  };
+  return parametersFor<T>(SETTINGS, runsAtDefault);
 }
