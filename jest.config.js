@@ -1,12 +1,19 @@
 /**
- * Two projects: `unit` runs in-process (the engine, the constructs under cdk8s Testing, Pulumi under mocks, the CLI
- * through its run function); `e2e` runs whole programs as a user would (child processes: the CLI binary, the
- * example app's synth, the Pulumi plan, the packed-entry isolation). `npm test` runs both; `npm run test:unit`
- * gives the fast loop.
+ * Three projects, chosen by file name so no list is kept by hand:
+ * - `e2e` (`*.e2e.test.ts`): tests that start something outside the test process or listen on a port: child
+ *   processes (the CLI binary, the example app's synth, the Pulumi plan, the packed-entry isolation, credential
+ *   helpers), a registry or server (docker-registry, the hostile registry, token services), real tools (Helm,
+ *   Kustomize, pre-commit) or the TypeScript compiler's type checker.
+ * - `property` (`*.property.test.ts`): suites whose subject is fast-check properties; a few hundred runs each and a
+ *   fresh seed every run (test/helpers/property.ts), `K8S_WINDOWS_PROPERTY_RUNS` for a long run.
+ * - `unit`: everything else, in-process (the engine, the constructs under cdk8s Testing, Pulumi under mocks, the CLI
+ *   through its run function): `npm run test:unit`, the fast loop.
+ * `npm test` runs all three.
  * @type {import('jest').Config}
  */
 const shared = {
   testEnvironment: 'node',
+  roots: ['<rootDir>/test'],
   // Transpile only (tsconfig has isolatedModules): `npm run typecheck` type-checks the whole tree once.
   // ts-jest, not @swc/jest: @swc/core's per-platform binaries are not all on the registry this project installs
   // from, which leaves `npm ci` unable to trust the lockfile.
@@ -19,28 +26,9 @@ const shared = {
     '^k8s-windows/pulumi/(eks|aks|gke|policy)$': '<rootDir>/lib/pulumi/$1/index.ts',
     '^k8s-windows/pulumi/testing$': '<rootDir>/lib/pulumi/testing.ts',
   },
+  // Every fast-check property, in any project, gets the shared run count and seed unless it names its own.
+  setupFiles: ['<rootDir>/test/helpers/property-setup.ts'],
 };
-
-/** The test files that start child processes. */
-const E2E = [
-  '<rootDir>/test/cdk8s/example.test.ts',
-  '<rootDir>/test/cli/action.e2e.test.ts',
-  '<rootDir>/test/cli/commands.test.ts',
-  '<rootDir>/test/cli/fix.test.ts',
-  '<rootDir>/test/cli/pre-commit.e2e.test.ts',
-  '<rootDir>/test/cli/render-tools.test.ts',
-  '<rootDir>/test/cli/resolve-images.test.ts',
-  '<rootDir>/test/cli/resolve-images-safety.test.ts',
-  '<rootDir>/test/core/registry/auth.test.ts',
-  '<rootDir>/test/core/registry/credentials.test.ts',
-  '<rootDir>/test/core/registry/hostile-registry.test.ts',
-  '<rootDir>/test/core/registry/resolver.test.ts',
-  '<rootDir>/test/core/registry/token-auth.test.ts',
-  '<rootDir>/test/pulumi/isolation.test.ts',
-  '<rootDir>/test/pulumi/plan.test.ts',
-  '<rootDir>/test/pulumi/refused-outputs.test.ts',
-  '<rootDir>/test/pulumi/testing-exit.test.ts',
-];
 
 module.exports = {
   testTimeout: 30000,
@@ -48,10 +36,10 @@ module.exports = {
     {
       ...shared,
       displayName: 'unit',
-      roots: ['<rootDir>/test'],
       testMatch: ['**/*.test.ts'],
-      testPathIgnorePatterns: E2E,
+      testPathIgnorePatterns: ['/node_modules/', '\\.e2e\\.test\\.ts$', '\\.property\\.test\\.ts$'],
     },
-    { ...shared, displayName: 'e2e', roots: ['<rootDir>/test'], testMatch: E2E },
+    { ...shared, displayName: 'property', testMatch: ['**/*.property.test.ts'] },
+    { ...shared, displayName: 'e2e', testMatch: ['**/*.e2e.test.ts'] },
   ],
 };

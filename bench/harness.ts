@@ -95,8 +95,8 @@ function collectGarbage(): void {
   gcFunction();
 }
 
-async function timeOnce(side: BenchSide): Promise<number> {
-  collectGarbage();
+async function timeOnce(side: BenchSide, collect: () => void): Promise<number> {
+  collect();
   const start = performance.now();
   const result = await side.run();
   const elapsed = performance.now() - start;
@@ -121,12 +121,18 @@ export interface MeasureOptions {
    * @default - silent
    */
   readonly log?: (line: string) => void;
+  /**
+   * Run before each timed repetition. Tests give their own: a full collection of jest's heap costs a quarter second.
+   * @default - a full garbage collection (`--expose-gc`)
+   */
+  readonly collectGarbage?: () => void;
 }
 
 export async function measure(name: string, bench: Bench, options: MeasureOptions = {}): Promise<BenchResult> {
   const warmup = bench.warmup ?? DEFAULT_WARMUP;
   const rounds = options.rounds ?? bench.rounds ?? DEFAULT_ROUNDS;
   const log = options.log ?? (() => undefined);
+  const collect = options.collectGarbage ?? collectGarbage;
   log(`${name}: setup`);
   const benchCase = await bench.setup();
   try {
@@ -139,11 +145,11 @@ export async function measure(name: string, bench: Bench, options: MeasureOption
     for (let i = 0; i < rounds; i++) {
       // Alternate which side goes first, so neither always runs on a freshly collected, cooler heap.
       if (i % 2 === 0) {
-        baseline.push(await timeOnce(benchCase.baseline));
-        candidate.push(await timeOnce(benchCase.candidate));
+        baseline.push(await timeOnce(benchCase.baseline, collect));
+        candidate.push(await timeOnce(benchCase.candidate, collect));
       } else {
-        candidate.push(await timeOnce(benchCase.candidate));
-        baseline.push(await timeOnce(benchCase.baseline));
+        candidate.push(await timeOnce(benchCase.candidate, collect));
+        baseline.push(await timeOnce(benchCase.baseline, collect));
       }
       log(`${name}: round ${i + 1}/${rounds}: baseline ${formatMs(baseline[i])}, candidate ${formatMs(candidate[i])}`);
     }

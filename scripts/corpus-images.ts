@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { ImageResolver, parseReference, type ImageLookup as RegistryLookup } from '../lib/core/registry';
 import type { ImageLookup, ImageLookups } from '../lib/core';
-import { RegistryServer, type Blob } from '../test/core/registry/registry-server';
+import { RegistryServer, type Blob } from '../test/helpers/registry-server';
 
 export const IMAGES_FILE = join(__dirname, '..', 'test', 'fixtures', 'realworld', 'images.yaml');
 

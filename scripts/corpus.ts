@@ -1,7 +1,7 @@
 /**
  * The real-world corpus (test/fixtures/realworld): public manifests that run on Windows nodes, linted as
  * `k8s-windows lint test/fixtures/realworld` would, and compared with the judgements in `judgements.yaml`.
- * `npm run corpus` prints precision and recall; test/core/validate/realworld.test.ts holds the judgements.
+ * `npm run corpus` prints precision and recall; test/core/validate/realworld.e2e.test.ts holds the judgements.
  */
 import { readdirSync, readFileSync } from 'fs';
 import { join } from 'path';

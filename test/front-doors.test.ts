@@ -15,7 +15,7 @@ import {
 } from 'k8s-windows';
 import { WindowsDeployment } from 'k8s-windows/cdk8s';
 import { WindowsAnnotations } from '../lib/cdk8s/annotations';
-import { IIS, silenceWarnings } from './cdk8s/helpers';
+import { IIS, silenceWarnings } from './helpers/cdk8s';
 
 interface Case {
   readonly name: string;

@@ -7,7 +7,7 @@
  *   cache (Linux), each behind a Service; every Linux pod pinned to Linux nodes.
  * - `monitoring`: windows_exporter on every Windows node, as a HostProcess DaemonSet in a `privileged` namespace.
  *
- * `main.ts` synthesizes it; `test/cdk8s/example.test.ts` checks every object with the rule engine.
+ * `main.ts` synthesizes it; `test/cdk8s/example.e2e.test.ts` checks every object with the rule engine.
  */
 import { Chart, Size, type App, type ChartProps } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';

@@ -6,7 +6,7 @@
 import { Chart, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { WindowsHostProcessDaemonSet } from 'k8s-windows/cdk8s';
-import { captureError, objectOf, silenceWarnings } from './helpers';
+import { captureError, objectOf, silenceWarnings } from '../helpers/cdk8s';
 
 const EXPORTER = 'ghcr.io/prometheus-community/windows-exporter:0.29.2';
 

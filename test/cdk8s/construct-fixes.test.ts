@@ -11,7 +11,7 @@ import { RULES_BY_ID } from 'k8s-windows';
 import { WindowsDeployment } from 'k8s-windows/cdk8s';
 import { WindowsValidation, type ValidationViolation } from 'k8s-windows/cdk8s/plugin';
 import { CONSTRUCT_FIXES } from '../../lib/cdk8s/construct-fixes';
-import { captureError, IIS, silenceWarnings } from './helpers';
+import { captureError, IIS, silenceWarnings } from '../helpers/cdk8s';
 
 const IIS_2019 = 'mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2019';
 

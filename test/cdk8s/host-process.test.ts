@@ -1,7 +1,7 @@
 import { ApiObject, Chart, Size, Testing } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { WindowsHostProcessDaemonSet, WindowsDaemonSet } from 'k8s-windows/cdk8s';
-import { captureError, objectOf, podSpecOf, silenceWarnings } from './helpers';
+import { captureError, objectOf, podSpecOf, silenceWarnings } from '../helpers/cdk8s';
 
 const AGENT = 'mcr.microsoft.com/oss/kubernetes/windows-host-process-containers-base-image:v1.0.0';
 

@@ -3,7 +3,7 @@ import { ApiObject, Include, Testing, type Chart } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { RULES_BY_ID } from 'k8s-windows';
 import { WindowsAnnotations, WindowsDeployment, WindowsRuntimeClass, pinLinuxWorkloads } from 'k8s-windows/cdk8s';
-import { IIS, objectOf, podSpecOf, silenceWarnings } from './helpers';
+import { IIS, objectOf, podSpecOf, silenceWarnings } from '../helpers/cdk8s';
 
 const FIXTURE = path.join(__dirname, '..', 'fixtures', 'cdk8s', 'hybrid-workloads.yaml');
 

@@ -23,8 +23,8 @@ import {
   pinLinuxWorkloads,
 } from 'k8s-windows/cdk8s';
 import { WindowsValidation, type ValidationViolation } from 'k8s-windows/cdk8s/plugin';
-import type { Manifest } from './helpers';
-import { silenceWarnings } from './helpers';
+import type { Manifest } from '../helpers/cdk8s';
+import { silenceWarnings } from '../helpers/cdk8s';
 
 const NANOSERVER = 'mcr.microsoft.com/windows/nanoserver:ltsc2022';
 /** A batch image large enough for windows-startup-probe, which must not advise a probe on a Job's container. */

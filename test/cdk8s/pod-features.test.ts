@@ -7,7 +7,7 @@ import * as kplus from 'cdk8s-plus-28';
 import { validateManifests } from 'k8s-windows';
 import { WindowsDeployment, WindowsHostProcessDaemonSet } from 'k8s-windows/cdk8s';
 import { WindowsAnnotations } from '../../lib/cdk8s/annotations';
-import { IIS, captureError, podSpecOf, silenceWarnings } from './helpers';
+import { IIS, captureError, podSpecOf, silenceWarnings } from '../helpers/cdk8s';
 
 const AGENT = 'mcr.microsoft.com/oss/kubernetes/windows-host-process-containers-base-image:v1.0.0';
 

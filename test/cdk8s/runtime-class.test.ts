@@ -1,7 +1,7 @@
 import { Chart, Testing } from 'cdk8s';
 import { WindowsValidationError, windowsNodeTarget } from 'k8s-windows';
 import { WindowsRuntimeClass, defaultRuntimeClassName, windowsRuntimeHandler } from 'k8s-windows/cdk8s';
-import { objectOf } from './helpers';
+import { objectOf } from '../helpers/cdk8s';
 
 test('the default is a process-isolated Windows Server 2022 RuntimeClass', () => {
   const chart = Testing.chart();

@@ -6,7 +6,7 @@ import { App, Chart, Testing } from 'cdk8s';
 import { WindowsAnnotations, WindowsDeployment } from 'k8s-windows/cdk8s';
 import { WindowsValidation, type ValidationViolation } from 'k8s-windows/cdk8s/plugin';
 import { resetValidationPluginDetection } from '../../lib/cdk8s/annotations';
-import { IIS, silenceWarnings } from './helpers';
+import { IIS, silenceWarnings } from '../helpers/cdk8s';
 
 const FLOATING = 'mcr.microsoft.com/windows/servercore/iis:latest';
 const PLUGIN = `validations:

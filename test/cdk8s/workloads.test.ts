@@ -11,7 +11,7 @@ import {
   WindowsStatefulSet,
   type IGmsaCredentialSpec,
 } from 'k8s-windows/cdk8s';
-import { ASPNET, IIS, NANOSERVER_2019, captureError, objectOf, podSpecOf, silenceWarnings } from './helpers';
+import { ASPNET, IIS, NANOSERVER_2019, captureError, objectOf, podSpecOf, silenceWarnings } from '../helpers/cdk8s';
 
 let chart: Chart;
 let emitWarning: jest.SpyInstance;

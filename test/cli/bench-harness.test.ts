@@ -24,9 +24,11 @@ describe('bench harness', () => {
           },
         }),
       });
-    const result = await measure('trivial', bench(Number.POSITIVE_INFINITY));
-    // Warm-up a,b; then rounds alternate who goes first: a,b / b,a / a,b.
-    expect(calls).toEqual(['a', 'b', 'a', 'b', 'b', 'a', 'a', 'b', 'teardown']);
+    const result = await measure('trivial', bench(Number.POSITIVE_INFINITY), {
+      collectGarbage: () => calls.push('gc'),
+    });
+    // Warm-up a,b; then rounds alternate who goes first: a,b / b,a / a,b, each timed run after a collection.
+    expect(calls).toEqual(['a', 'b', 'gc', 'a', 'gc', 'b', 'gc', 'b', 'gc', 'a', 'gc', 'a', 'gc', 'b', 'teardown']);
     expect(result).toMatchObject({
       name: 'trivial',
       baselineLabel: 'a',
@@ -35,6 +37,7 @@ describe('bench harness', () => {
       status: 'PASS',
     });
     expect(result.ratio).toBe(result.candidateMs / result.baselineMs);
+    // The default collector (a real full collection, --expose-gc switched on at first use).
     expect((await measure('trivial', bench(-1), { rounds: 1 })).status).toBe('OVER');
   });
 
@@ -50,6 +53,7 @@ describe('bench harness', () => {
           candidate: { label: 'b', run: () => ({ elapsedMs: 150 }) },
         }),
       }),
+      { collectGarbage: () => undefined },
     );
     expect(result).toMatchObject({ baselineMs: 100, candidateMs: 150, ratio: 1.5, status: 'PASS' });
   });

@@ -3,7 +3,7 @@
  * (an ltsc2022 image on Windows Server 2025 nodes is not an error; fix may still pin it to 2022 nodes).
  */
 import { factCatalogue, factsDates } from '../../lib/core/facts';
-import { cli, tempTree } from './helpers';
+import { cli, tempTree } from '../helpers/cli';
 
 const IIS_ON_2025 = `apiVersion: v1
 kind: Pod

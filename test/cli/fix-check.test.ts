@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
-import { cli, FIXTURES, tempTree } from './helpers';
+import { cli, FIXTURES, tempTree } from '../helpers/cli';
 
 const WEB_TEXT = readFileSync(path.join(FIXTURES, 'windows-web.yaml'), 'utf8');
 /** A Windows pod with nothing to fix (its missing toleration is advice a fix cannot settle without --toleration). */

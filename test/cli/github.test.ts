@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { escapeData, escapeProperty, formatGithub, workflowCommand } from '../../lib/cli/format-github';
-import { cli, columnOf, FIXTURES, lineOf, tempTree } from './helpers';
+import { cli, columnOf, FIXTURES, lineOf, tempTree } from '../helpers/cli';
 
 const REALWORLD = path.join(__dirname, '../fixtures/realworld');
 const WEB = 'windows-web.yaml';

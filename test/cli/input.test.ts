@@ -4,7 +4,7 @@
  */
 import { readFileSync, writeFileSync } from 'fs';
 import * as path from 'path';
-import { cli, FIXTURES, tempTree } from './helpers';
+import { cli, FIXTURES, tempTree } from '../helpers/cli';
 
 const WEB_TEXT = readFileSync(path.join(FIXTURES, 'windows-web.yaml'), 'utf8');
 

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { validateXML } from 'xmllint-wasm';
 import { formatJunit } from '../../lib/cli/format-junit';
 import type { Diagnostic } from '../../lib/core/validate/types';
-import { cli, FIXTURES, lineOf, tempTree } from './helpers';
+import { cli, FIXTURES, lineOf, tempTree } from '../helpers/cli';
 
 /** The schemas CI systems read JUnit XML by (provenance in test/fixtures/junit/SOURCES.md). */
 const SCHEMAS = ['ant-junit.xsd', 'jenkins-junit-10.xsd'].map((file) => ({

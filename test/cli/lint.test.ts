@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { Readable } from 'node:stream';
 import { loadManifests, validateManifests } from '../../lib/core/validate';
 import type { Diagnostic, ValidateOptions } from '../../lib/core/validate/types';
-import { cli, columnOf, FIXTURES, lineOf, tempTree } from './helpers';
+import { cli, columnOf, FIXTURES, lineOf, tempTree } from '../helpers/cli';
 
 const WEB = 'windows-web.yaml';
 const WEB_TEXT = readFileSync(path.join(FIXTURES, WEB), 'utf8');

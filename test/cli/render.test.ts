@@ -1,7 +1,7 @@
 /**
  * Rendering of chart and kustomization directories without the tools: which directories render, what is run, how
  * Helm's `# Source:` comments name templates, what a walk leaves out, and the problem a missing tool is. The real
- * tools run in render-tools.test.ts.
+ * tools run in render-tools.e2e.test.ts.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,7 +19,7 @@ import {
 import type { Diagnostic } from '../../lib/core/validate/types';
 import { RULES } from '../../lib/core/validate';
 import * as fc from 'fast-check';
-import { cli, tempTree } from './helpers';
+import { cli, tempTree } from '../helpers/cli';
 
 const IDS = RULES.map((r) => r.id);
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { formatRulePage, rulePagesDir } from '../../lib/cli/rule-page';
 import { RULES, RULES_BY_ID } from '../../lib/core/validate';
-import { cli } from './helpers';
+import { cli } from '../helpers/cli';
 
 const PAGES = path.join(__dirname, '../../docs/rules');
 

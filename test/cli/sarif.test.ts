@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { loadManifests, RULES, validateManifests } from '../../lib/core/validate';
 import type { SarifLog } from '../../lib/cli/format-sarif';
 import { artifactLocation } from '../../lib/cli/format-sarif';
-import { cli, columnOf, FIXTURES, lineOf, tempTree } from './helpers';
+import { cli, columnOf, FIXTURES, lineOf, tempTree } from '../helpers/cli';
 
 const WEB = 'windows-web.yaml';
 const WEB_TEXT = readFileSync(path.join(FIXTURES, WEB), 'utf8');

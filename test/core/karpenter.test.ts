@@ -11,6 +11,7 @@ import {
   WINDOWS_RELEASES,
   type WindowsKarpenterOptions,
 } from '../../lib/core';
+import { propertyParameters } from '../helpers/property';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'karpenter');
 const schema = (file: string): object => JSON.parse(fs.readFileSync(path.join(FIXTURES, file), 'utf8')) as object;
@@ -185,7 +186,7 @@ describe('windowsKarpenterManifests', () => {
           expect(reqs.find((r) => r.key === 'kubernetes.io/os')?.values).toEqual(['windows']);
         },
       ),
-      { numRuns: 50 },
+      propertyParameters(50),
     );
   });
 

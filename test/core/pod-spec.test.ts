@@ -9,6 +9,7 @@ import {
   type PodSpec,
   type WindowsWarning,
 } from 'k8s-windows';
+import { propertyParameters } from '../helpers/property';
 
 const IIS = 'mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022';
 
@@ -317,7 +318,7 @@ describe('property: output never carries a forbidden field', () => {
           for (const f of FORBIDDEN_CONTAINER_SECURITY_FIELDS) expect(sc[f]).toBeUndefined();
         }
       }),
-      { numRuns: 300 },
+      propertyParameters(300),
     );
   });
 });

@@ -546,7 +546,7 @@ describe('issue 9: failures the managed pool now refuses or survives', () => {
       },
     ]);
     expect(() => new eks.WindowsNodePool('w', { ...BASE, release: '2025', kubernetesVersion: '1.35' })).not.toThrow();
-    // An Output is checked once known (test/pulumi/refused-outputs.test.ts), not at construction.
+    // An Output is checked once known (test/pulumi/refused-outputs.e2e.test.ts), not at construction.
     expect(
       () => new eks.WindowsNodePool('w', { ...BASE, release: '2025', kubernetesVersion: pulumi.output('1.35') }),
     ).not.toThrow();

@@ -1,7 +1,7 @@
 /**
  * `k8s-windows/pulumi/eks`: Windows node pools and cluster prerequisites for Amazon EKS. Loads only the
  * `@pulumi/aws` submodules it uses (eks, iam, ec2, autoscaling) and `@pulumi/kubernetes/core/v1`, never the
- * `@pulumi/aws` root index, Azure or GCP (test/pulumi/isolation.test.ts).
+ * `@pulumi/aws` root index, Azure or GCP (test/pulumi/isolation.e2e.test.ts).
  */
 
 // Components

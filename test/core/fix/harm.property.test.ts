@@ -14,17 +14,16 @@
  * - it is idempotent, keeps the bytes of documents it did not change, the BOM and the line endings;
  * - every line it changes is explained by a change it reports: all other lines are byte-identical (lines.ts).
  *
- * The run size is held by a seed in CI; raise it locally: `FIX_PROPERTY_RUNS=20000 npx jest harm.property`.
+ * A few hundred files a run, a new seed each time (test/helpers/property.ts); a long run:
+ * `K8S_WINDOWS_PROPERTY_RUNS=20000 npx jest harm.property`.
  */
 import fc from 'fast-check';
 import { Document, isMap, type Node } from 'yaml';
 import { fixManifests, loadManifests, type FixOptions, type FixResult } from 'k8s-windows';
 import { FIXERS } from '../../../lib/core/fix/fixers';
-import { cli } from '../../cli/helpers';
+import { cli } from '../../helpers/cli';
 import { unexplainedLines } from './lines';
-
-const RUNS = Number(process.env.FIX_PROPERTY_RUNS ?? 2000);
-const SEED = Number(process.env.FIX_PROPERTY_SEED ?? 20261124);
+import { DEFAULT_PROPERTY_RUNS, propertyParameters } from '../../helpers/property';
 
 const WINDOWS_IMAGES = [
   'mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022',
@@ -538,7 +537,7 @@ describe('fix never harms', () => {
   test('on generated manifest files', () => {
     fc.assert(
       fc.property(file, options, (f, o) => check(render(f), o)),
-      { numRuns: RUNS, seed: SEED },
+      propertyParameters(),
     );
   });
 
@@ -549,7 +548,8 @@ describe('fix never harms', () => {
         const r = await cli(['fix', '--allow-empty', '-'], { stdin: g.text });
         expect(r.stdout).toBe(fixManifests(g.text).text);
       }),
-      { numRuns: Math.ceil(RUNS / 10), seed: SEED },
+      // A tenth of the files: each one runs the CLI, whose output the first property has already checked.
+      propertyParameters(DEFAULT_PROPERTY_RUNS / 10),
     );
   });
 });

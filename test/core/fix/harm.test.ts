@@ -4,7 +4,7 @@
  */
 import { parseAllDocuments } from 'yaml';
 import { fixManifests, isWindowsImage, loadManifests, validateManifests, windowsTagStrength } from 'k8s-windows';
-import { cli } from '../../cli/helpers';
+import { cli } from '../../helpers/cli';
 
 const IIS = 'mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022';
 

@@ -13,9 +13,7 @@ import { applyEdit, parseText, renderText, styleOf } from '../../../lib/core/fix
 import { spliceDocument } from '../../../lib/core/fix/splice';
 import type { FixEdit } from '../../../lib/core/validate/fixes';
 import { unexplainedLines } from './lines';
-
-const RUNS = Number(process.env.SPLICE_PROPERTY_RUNS ?? 400);
-const SEED = Number(process.env.SPLICE_PROPERTY_SEED ?? 20261125);
+import { propertyParameters } from '../../helpers/property';
 
 const KEYS = ['a', 'b', 'name', 'kubernetes.io/os', 'x y'] as const;
 const scalar = fc.oneof(
@@ -123,7 +121,7 @@ describe('the splicer', () => {
   test('writes random edits into random documents, touching only their lines', () => {
     fc.assert(
       fc.property(input, (i) => check(i)),
-      { numRuns: RUNS, seed: SEED },
+      propertyParameters(400),
     );
     // Re-rendering is for shapes the splicer does not write (a block collection for a one-line list item): rare.
     expect(stats.spliced / stats.edited).toBeGreaterThan(0.95);

@@ -10,7 +10,7 @@ import { fixManifests, loadManifests, type FixOptions } from 'k8s-windows';
 import { applyEdit, parseText, renderText, styleOf } from '../../../lib/core/fix/document';
 import type { FixEdit } from '../../../lib/core/validate/fixes';
 import { spliceDocument } from '../../../lib/core/fix/splice';
-import { cli, tempTree } from '../../cli/helpers';
+import { cli, tempTree } from '../../helpers/cli';
 import { unexplainedLines } from './lines';
 
 const IIS = 'mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022';

@@ -9,6 +9,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RegistryCache } from '../../../lib/core/registry/cache';
+import { propertyParameters } from '../../helpers/property';
 
 const hash = (algorithm: string, body: Uint8Array) => createHash(algorithm).update(body).digest('hex');
 
@@ -43,7 +44,7 @@ test('content is stored and read back only under the digest it has, of sha256 or
         }
       },
     ),
-    { numRuns: 200 },
+    propertyParameters(200),
   );
 });
 

@@ -1,13 +1,14 @@
 /**
  * The loader's fast path (js-yaml, positions on demand) reads every document as the `yaml` path does: the same
- * objects, the same positions, on the real-world corpus and on the YAML forms where the two parsers could differ.
+ * objects, the same positions, on the real-world corpus and on the YAML forms where the two parsers could differ
+ * (generated documents: fast-load.property.test.ts).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import fc from 'fast-check';
-import { parseAllDocuments, stringify } from 'yaml';
+import { parseAllDocuments } from 'yaml';
 import { validateManifests } from '../../../lib/core/validate';
 import { loadManifestsWithErrors, sourcePosition } from '../../../lib/core/validate/loader';
+import { fieldPaths } from './field-paths';
 
 const CORPUS = path.join(__dirname, '../../fixtures/realworld');
 
@@ -20,26 +21,6 @@ function slowObjects(text: string): unknown[] {
       const r = v as { kind?: unknown; items?: unknown };
       return typeof r.kind === 'string' && r.kind.endsWith('List') && Array.isArray(r.items) ? r.items : [v];
     });
-}
-
-/** Every path in a value, in API-server notation, plus one absent field under each mapping. */
-function fieldPaths(value: unknown, prefix = ''): string[] {
-  if (typeof value !== 'object' || value === null) return [];
-  const out: string[] = [];
-  const entries: [string | number, unknown][] = Array.isArray(value)
-    ? value.map((v, i) => [i, v])
-    : Object.entries(value as Record<string, unknown>);
-  if (!Array.isArray(value)) out.push(`${prefix}${prefix ? '.' : ''}absentField`);
-  for (const [k, v] of entries) {
-    const p =
-      typeof k === 'number'
-        ? `${prefix}[${k}]`
-        : /^[A-Za-z0-9_-]+$/.test(k)
-          ? `${prefix}${prefix ? '.' : ''}${k}`
-          : `${prefix}[${k}]`;
-    out.push(p, ...fieldPaths(v, p));
-  }
-  return out;
 }
 
 describe('fast path', () => {
@@ -94,55 +75,5 @@ describe('fast path', () => {
     const { objects, errors } = loadManifestsWithErrors('kind: A\n---\nkind: [unclosed\n---\nkind: C\n', 'f.yaml');
     expect(objects).toEqual([{ kind: 'A' }, { kind: 'C' }]);
     expect(errors).toEqual([expect.objectContaining({ source: 'f.yaml', line: 4 })]);
-  });
-});
-
-describe('fast path, generated documents', () => {
-  const key = fc.oneof(
-    fc.constantFrom('kind', 'spec', 'metadata', 'name', 'image', 'kubernetes.io/os', 'a b', 'x'),
-    fc.string({ minLength: 1, maxLength: 6 }),
-  );
-  const scalar = fc.oneof(
-    fc.string({ maxLength: 8 }),
-    fc.integer(),
-    fc.boolean(),
-    fc.constant(null),
-    fc.constantFrom('yes', 'on', '0o17', '1e3', '~', '---', '- x', 'a: b', '#c', "it's", '"q"'),
-  );
-  const value = fc.letrec((tie) => ({
-    node: fc.oneof({ depthSize: 'small' }, scalar, tie('list'), tie('map')),
-    list: fc.array(tie('node'), { maxLength: 4 }),
-    map: fc.dictionary(key, tie('node'), { maxKeys: 4 }),
-  })).map;
-
-  test('the same objects and positions as the yaml path, in block and flow styles', () => {
-    fc.assert(
-      fc.property(
-        fc.array(value, { minLength: 1, maxLength: 3 }),
-        fc.record({ flow: fc.boolean(), indentSeq: fc.boolean(), indent: fc.constantFrom(2, 4) }),
-        (docs, style) => {
-          const text = docs
-            .map((d) =>
-              stringify(
-                { kind: 'Thing', ...d },
-                {
-                  indent: style.indent,
-                  indentSeq: style.indentSeq,
-                  ...(style.flow ? { collectionStyle: 'flow' as const } : {}),
-                },
-              ),
-            )
-            .join('---\n');
-          const fast = loadManifestsWithErrors(text, 'gen.yaml');
-          const slow = loadManifestsWithErrors(text, 'gen.yaml', { fast: false });
-          expect(fast).toEqual(slow);
-          fast.objects.forEach((o, i) => {
-            for (const p of fieldPaths(o))
-              expect([p, sourcePosition(o, p)]).toEqual([p, sourcePosition(slow.objects[i], p)]);
-          });
-        },
-      ),
-      { numRuns: Number(process.env.FAST_LOAD_RUNS ?? 300), seed: Number(process.env.FAST_LOAD_SEED ?? 20261125) },
-    );
   });
 });

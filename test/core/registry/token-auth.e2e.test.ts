@@ -7,7 +7,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, s
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { ImageResolver, type ImageLookup } from '../../../lib/core/registry';
-import { RegistryServer } from './registry-server';
+import { RegistryServer } from '../../helpers/registry-server';
 import { TOKEN_ISSUER, TOKEN_SERVICE, TokenServer } from './token-server';
 
 const USER = 'token-user';

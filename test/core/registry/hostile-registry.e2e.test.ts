@@ -1,5 +1,5 @@
 /**
- * The resolver against a hostile registry (hostile-server.ts: plain HTTP and HTTPS on loopback, several host names):
+ * The resolver against a hostile registry (test/helpers/hostile-server.ts: plain HTTP and HTTPS on loopback, several host names):
  * every case ends within the resolution's deadline with a finding that says what happened, no credential goes where
  * it should not (the server records every Authorization header), and nothing unverified is cached.
  */
@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { ImageResolver, MEDIA_TYPES, type ImageLookup, type ImageResolverOptions } from '../../../lib/core/registry';
 import { MAX_ENTRY_DETAILS, MAX_INDEX_ENTRIES } from '../../../lib/core/registry/resolver';
 import { MAX_BODY_BYTES } from '../../../lib/core/registry/transport';
-import { HostileRegistry, imageManifest, sha256, sha512, WINDOWS_CONFIG } from './hostile-server';
+import { HostileRegistry, imageManifest, sha256, sha512, WINDOWS_CONFIG } from '../../helpers/hostile-server';
 
 const WS2022 = '10.0.20348.2340';
 let hostile: HostileRegistry;

@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Chart, Testing } from 'cdk8s';
 import { RESOLVE_IMAGES_CONTEXT, WindowsAnnotations, WindowsDeployment } from 'k8s-windows/cdk8s';
-import { RegistryServer } from '../core/registry/registry-server';
-import { captureError, podSpecOf, silenceWarnings } from './helpers';
+import { RegistryServer } from '../helpers/registry-server';
+import { captureError, podSpecOf, silenceWarnings } from '../helpers/cdk8s';
 
 let server: RegistryServer;
 let dir: string;

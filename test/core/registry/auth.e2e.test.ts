@@ -7,7 +7,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, s
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { defaultDockerConfigDir, ImageResolver, type ImageLookup } from '../../../lib/core/registry';
-import { RegistryServer } from './registry-server';
+import { RegistryServer } from '../../helpers/registry-server';
 
 const USER = 'ci-reader';
 const PASSWORD = 'pa55-Secret-7f3a';

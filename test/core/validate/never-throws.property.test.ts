@@ -1,6 +1,7 @@
 /** validateManifests never throws, whatever JSON it is given. */
 import fc from 'fast-check';
 import { validateManifests } from 'k8s-windows';
+import { propertyParameters } from '../../helpers/property';
 
 const KINDS = [
   'Pod',
@@ -84,7 +85,7 @@ describe('validateManifests never throws', () => {
       fc.property(fc.array(fc.jsonValue(), { maxLength: 5 }), (objects) => {
         expect(Array.isArray(validateManifests(objects))).toBe(true);
       }),
-      { numRuns: 500 },
+      propertyParameters(500),
     );
   });
 
@@ -101,7 +102,7 @@ describe('validateManifests never throws', () => {
           expect(typeof d.path).toBe('string');
         }
       }),
-      { numRuns: 1000 },
+      propertyParameters(1000),
     );
   });
 
@@ -116,7 +117,7 @@ describe('validateManifests never throws', () => {
           validateManifests(objects, { rules: a, windowsRelease: b, kubernetesVersion: c } as never);
         },
       ),
-      { numRuns: 300 },
+      propertyParameters(300),
     );
   });
 

@@ -2,15 +2,15 @@
  * `lint --resolve-images` as a CI runner meets it: a repository's `.k8s-windows.yaml` that names a mirror cannot
  * send the runner's credentials anywhere, a dead registry costs at most `--resolve-timeout`, `--no-mirror-fallback`
  * keeps to the mirror, an unwritable cache and a malformed Docker config are said once, and template placeholders
- * are not looked up. Registries are hostile-server.ts instances on loopback (plain HTTP).
+ * are not looked up. Registries are test/helpers/hostile-server.ts instances on loopback (plain HTTP).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { HostileRegistry, imageManifest, sha256, WINDOWS_CONFIG } from '../core/registry/hostile-server';
-import { cli } from './helpers';
+import { HostileRegistry, imageManifest, sha256, WINDOWS_CONFIG } from '../helpers/hostile-server';
+import { cli } from '../helpers/cli';
 
 let registry: HostileRegistry;
 let mirror: HostileRegistry;

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { run, type CliIO } from '../../lib/cli/run';
 
-export const FIXTURES = path.join(__dirname, 'fixtures');
+/** The CLI tests' fixtures (test/cli/fixtures), the working directory of `cli()`. */
+export const FIXTURES = path.join(__dirname, '..', 'cli', 'fixtures');
 
 export interface CliResult {
   readonly code: number;

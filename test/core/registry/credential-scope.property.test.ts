@@ -12,6 +12,7 @@ import type { DockerCredentials } from '../../../lib/core/registry/credentials';
 import { Deadline } from '../../../lib/core/registry/deadline';
 import type { HttpRequest, HttpResponse } from '../../../lib/core/registry/http';
 import { RegistryTransport, type Endpoint } from '../../../lib/core/registry/transport';
+import { propertyParameters } from '../../helpers/property';
 
 const HOSTS = ['127.0.0.1:5000', 'registry.example', 'mirror.example', 'realm.example', 'evil.example'] as const;
 const isLoopback = (host: string) => host.startsWith('127.');
@@ -135,6 +136,6 @@ test('credentials go only to their endpoint or its realm, over HTTPS or to loopb
         }
       },
     ),
-    { numRuns: 400 },
+    propertyParameters(400),
   );
 });

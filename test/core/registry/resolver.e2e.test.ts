@@ -8,7 +8,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ImageResolver, MEDIA_TYPES, type ImageLookup, type ImageResolverOptions } from '../../../lib/core/registry';
-import { RegistryServer, type Blob } from './registry-server';
+import { RegistryServer, type Blob } from '../../helpers/registry-server';
 
 const WS2019 = '10.0.17763.5576';
 const WS2022 = '10.0.20348.2340';

@@ -9,7 +9,7 @@ import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { homedir, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { cli, columnOf, lineOf, tempTree } from './helpers';
+import { cli, columnOf, lineOf, tempTree } from '../helpers/cli';
 
 const ROOT = path.join(__dirname, '../..');
 const REALWORLD = path.join(ROOT, 'test/fixtures/realworld');

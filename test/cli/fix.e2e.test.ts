@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parse, parseAllDocuments, stringify } from 'yaml';
-import { cli, tempTree } from './helpers';
+import { cli, tempTree } from '../helpers/cli';
 
 const ROOT = path.join(__dirname, '..', '..');
 const IIS = 'mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022';

@@ -5,8 +5,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { RegistryServer } from '../core/registry/registry-server';
-import { cli } from './helpers';
+import { RegistryServer } from '../helpers/registry-server';
+import { cli } from '../helpers/cli';
 
 let server: RegistryServer;
 /** A registry that wants Basic credentials this machine's (empty) Docker config does not have. */

@@ -6,7 +6,7 @@ import { RULES } from '../../lib/core/validate';
 import { readPackageInfo } from '../../lib/cli/package-info';
 import { describeProblem, useColor } from '../../lib/cli/run';
 import { describeFsError, displayPath, isManifestFile } from '../../lib/cli/files';
-import { cli, FIXTURES } from './helpers';
+import { cli, FIXTURES } from '../helpers/cli';
 
 const ROOT = path.join(__dirname, '../..');
 const PACKAGE = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
