@@ -7,6 +7,7 @@
  * (`runProgram`), so refusals raised inside an `apply` count too.
  */
 import fc from 'fast-check';
+import { propertyParameters } from '../helpers/property';
 import * as pulumi from '@pulumi/pulumi';
 import { PulumiProgramError, runProgram } from 'k8s-windows/pulumi/testing';
 import { windowsNodeTarget } from 'k8s-windows';
@@ -382,6 +383,6 @@ test('nested wrong types anywhere in a node pool: one InputPropertiesError, neve
         expect(pulumi.InputPropertiesError.isInstance(errors[0])).toBe(true);
       },
     ),
-    { numRuns: 60 },
+    propertyParameters(60),
   );
 }, 120_000);
