@@ -11,6 +11,7 @@ import { CLOUDS, type Cloud } from '../core/cloud-gates';
 import type { RuleSetting } from '../core/validate/types';
 import { closeMatches, unknownRuleFix } from '../core/suggest';
 import { readMirrors, RULE_SETTINGS } from '../core/validate/settings';
+import { parseByteSize } from './read';
 
 /** Output formats of `lint`. */
 export const LINT_FORMATS = ['text', 'json', 'sarif'] as const;
@@ -49,6 +50,8 @@ export interface RunPolicy {
   readonly registryMirrors: Readonly<Record<string, string>>;
   /** `--image-cache DIR`. @default - the platform's cache directory */
   readonly imageCache?: string;
+  /** `--max-input-size SIZE`: the most bytes read from one input. @default 64 MiB (DEFAULT_MAX_INPUT_BYTES) */
+  readonly maxInputSize?: number;
 }
 
 export type CommandName = 'lint' | 'fix' | 'rules';
@@ -154,6 +157,7 @@ const POLICY_OPTIONS = {
   offline: { type: 'boolean' },
   'registry-mirror': { type: 'string', multiple: true },
   'image-cache': { type: 'string' },
+  'max-input-size': { type: 'string' },
 } as const satisfies Record<string, OptionSpec>;
 
 const LINT_OPTIONS = {
@@ -291,6 +295,7 @@ function parsePolicy(
     offline?: boolean;
     'registry-mirror'?: string[];
     'image-cache'?: string;
+    'max-input-size'?: string;
   },
   problems: string[],
 ): RunPolicy {
@@ -310,9 +315,17 @@ function parsePolicy(
   if (max !== undefined && maxWarnings === undefined) {
     problems.push(`--max-warnings '${max}' is not a count: write a whole number, 0 or more.`);
   }
+  const maxSize = values['max-input-size'];
+  const maxInputSize = maxSize !== undefined ? parseByteSize(maxSize) : undefined;
+  if (maxSize !== undefined && maxInputSize === undefined) {
+    problems.push(
+      `--max-input-size '${maxSize}' is not a size: write bytes, or a number with KiB, MiB or GiB (64MiB).`,
+    );
+  }
   return {
     noConfig,
     resolveImages: values['resolve-images'] === true,
+    ...(maxInputSize !== undefined ? { maxInputSize } : {}),
     offline: values.offline === true,
     registryMirrors,
     ...(imageCache !== undefined ? { imageCache } : {}),

@@ -32,6 +32,7 @@ import {
   type CliIO,
 } from './run';
 import { failsRun, resolveRunSettings } from './settings';
+import { encodeAs, writeAtomically } from './write';
 
 /** The KRM ResourceList kind and API version (https://github.com/kubernetes-sigs/kustomize/blob/master/cmd/config/docs/api-conventions/functions-spec.md). */
 export const RESOURCE_LIST_KIND = 'ResourceList';
@@ -79,19 +80,22 @@ export async function runFix(command: FixCommand, io: CliIO): Promise<number> {
   }
 
   let written = 0;
+  const notWritten: string[] = [];
   if (command.write) {
-    for (const [i, { input, text }] of read.entries()) {
+    for (const [i, { input, text, snapshot }] of read.entries()) {
       const out = result.texts[i];
-      if (input.kind !== 'file' || out === text) continue;
-      try {
-        await fs.writeFile(input.path, await encodeLike(input.path, out));
+      if (input.kind !== 'file' || snapshot === undefined || out === text) continue;
+      const outcome = await writeAtomically(input.path, encodeAs(out, snapshot.encoding), {
+        snapshot,
+        root: input.root,
+        ...(io.fs !== undefined ? { fs: io.fs } : {}),
+      });
+      if (outcome.written) {
         written++;
-      } catch (err) {
-        problems.push({
-          source: input.display,
-          message: `cannot write: ${err instanceof Error ? err.message : String(err)}`,
-        });
+        continue;
       }
+      notWritten.push(input.display);
+      problems.push({ source: input.display, message: `not written: ${outcome.reason}. The file is as it was.` });
     }
   } else if (command.diff) {
     io.stdout.write(
@@ -112,7 +116,7 @@ export async function runFix(command: FixCommand, io: CliIO): Promise<number> {
 
   // The report goes where no manifests go: a named file, else stdout when it carries nothing else, else stderr.
   const carriesManifests = !command.write && !command.dryRun;
-  const reportText = formatReport(command, result, problems, { written, inputs: read.length, cwd });
+  const reportText = formatReport(command, result, problems, { written, notWritten, inputs: read.length, cwd });
   if (command.reportFile !== undefined) {
     try {
       await fs.writeFile(path.resolve(cwd, command.reportFile), reportText);
@@ -138,7 +142,7 @@ function formatReport(
   command: FixCommand,
   result: FixSetResult,
   problems: readonly InputProblem[],
-  counts: { written: number; inputs: number; cwd: string },
+  counts: { written: number; notWritten: readonly string[]; inputs: number; cwd: string },
 ): string {
   const left = command.quiet ? result.diagnostics.filter((d) => d.severity === 'error') : result.diagnostics;
   const locate = (d: Diagnostic) => ({
@@ -162,6 +166,7 @@ function formatReport(
             changes: command.quiet ? [] : result.changes,
             refused: result.refused,
             written: command.write ? counts.written : 0,
+            notWritten: counts.notWritten,
             dryRun: command.dryRun || command.diff,
           },
         }),
@@ -179,6 +184,7 @@ function formatReport(
       return formatChanges(command.quiet ? [] : result.changes, result.refused, left, {
         objects: result.objectCount,
         written: counts.written,
+        notWritten: counts.notWritten.length,
         write: command.write,
         dryRun: command.dryRun || command.diff,
         inputs: counts.inputs,
@@ -202,31 +208,6 @@ function unifiedDiff(display: string, before: string, after: string): string {
 }
 
 /**
- * The fixed text in the encoding the file had: a UTF-8 byte-order mark is kept, and a UTF-16 file (what Windows
- * PowerShell 5.1's `>` writes; lint decodes it as kubectl does) stays UTF-16 with its mark.
- */
-async function encodeLike(file: string, fixed: string): Promise<Buffer> {
-  // The text keeps a UTF-8 mark it was read with; the file's own first bytes say which mark to write.
-  const text = fixed.startsWith('\uFEFF') ? fixed.slice(1) : fixed;
-  const head = Buffer.alloc(3);
-  const handle = await fs.open(file, 'r');
-  try {
-    await handle.read(head, 0, 3, 0);
-  } finally {
-    await handle.close();
-  }
-  if (head[0] === 0xff && head[1] === 0xfe)
-    return Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
-  if (head[0] === 0xfe && head[1] === 0xff) {
-    const le = Buffer.from(text, 'utf16le');
-    for (let i = 0; i + 1 < le.length; i += 2) [le[i], le[i + 1]] = [le[i + 1], le[i]];
-    return Buffer.concat([Buffer.from([0xfe, 0xff]), le]);
-  }
-  const bom = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf;
-  return Buffer.concat([Buffer.from(bom ? [0xef, 0xbb, 0xbf] : []), Buffer.from(text, 'utf8')]);
-}
-
-/**
  * Several inputs on standard output: one YAML stream, `---` between inputs. A discovered file without a manifest
  * (a chart's values.yaml) is not printed.
  */
@@ -244,6 +225,8 @@ function joinOutputs(outputs: readonly { text: string }[]): string {
 interface ReportCounts {
   readonly objects: number;
   readonly written: number;
+  /** Files with changes that could not be written (each is an input problem saying why). @default 0 */
+  readonly notWritten?: number;
   readonly write: boolean;
   /** Nothing was written or printed (`--dry-run`, `--diff`): say "would". */
   readonly dryRun?: boolean;
@@ -272,7 +255,10 @@ export function formatChanges(
   }
   for (const [head, lines] of byObject) out.push(head, ...lines);
   const objects = new Set(changes.map((c) => `${c.resource.source}\u0000${resourceLabel(c.resource)}`)).size;
-  const where = counts.write ? `; ${counts.written} file${counts.written === 1 ? '' : 's'} rewritten` : '';
+  const failed = counts.notWritten ?? 0;
+  const where = counts.write
+    ? `; ${counts.written} file${counts.written === 1 ? '' : 's'} rewritten${failed > 0 ? `, ${failed} not written` : ''}`
+    : '';
   const notMade = refused.length > 0 ? `; ${refused.length} fix${refused.length === 1 ? '' : 'es'} not made` : '';
   const would = counts.dryRun === true ? ' (dry run: nothing written)' : '';
   out.push(

@@ -39,7 +39,9 @@ const POLICY_OPTIONS = `  -c, --config <file>              the config file (defa
   --offline                        with --resolve-images: answer from the cache only
   --registry-mirror <host=url>     a mirror for a registry (docker.io=https://mirror:5000; repeatable)
   --image-cache <dir>              where registry answers are cached (default: the platform's cache
-                                   directory, ~/.cache/k8s-windows on Linux)`;
+                                   directory, ~/.cache/k8s-windows on Linux)
+  --max-input-size <size>          the most one input may hold (default: 64MiB; bytes, or KiB, MiB,
+                                   GiB): a larger file, device or standard input is an input problem`;
 
 const CONFIG = `Config file (${CONFIG_FILE_NAMES[0]}; the command line wins over it, rule by rule):
   rules: {<rule>: off|error|warning|info}    cloud, kubernetesVersion, windowsRelease, failOn,
@@ -82,7 +84,10 @@ the report (changes, fixes not made, findings left) on standard error while stan
 manifests, else on standard output, or in --report-file.
 
 Options:
-  -w, --write                      rewrite the files in place (not with '-')
+  -w, --write                      rewrite the files in place (not with '-'): through a temporary file
+                                   renamed over the original (mode kept), only while the file is
+                                   still what was read, never through a link out of its directory;
+                                   a file that cannot be written is left whole and reported (exit 2)
   --diff                           print a unified diff of what would change; write nothing
   --dry-run                        report what would change; print and write no manifests
   -f, --format <text|json|sarif>   the report's format (default: text; json is lint's envelope with
@@ -125,7 +130,7 @@ const LINT = `Usage: k8s-windows lint [options] <files|directories|->
 
 Lints Kubernetes manifests for Windows containers. Files are read whatever their extension.
 Directories are searched recursively for ${MANIFEST_EXTENSIONS.join(', ')} files, skipping node_modules
-and hidden (dot) entries; documents without a kind in files found that way (a chart's values.yaml,
+and hidden (dot) entries, and symbolic links that lead out of the directory named (a note says which); documents without a kind in files found that way (a chart's values.yaml,
 cdk8s's construct-metadata.json) are not manifests and are skipped. '-' reads standard input (shown as
 <stdin>). A pod finds what it names (its Namespace, RuntimeClass, gMSA credential spec, RBAC grants) in
 any input; rules that compare a pod with its neighbours (Linux pods beside Windows pods, Services in front

@@ -2,7 +2,6 @@
  * The `k8s-windows` command as a function: argv and io in, exit code out. Everything is caught here, so users see
  * `k8s-windows: <message>` and never a stack trace; `main.ts` only wires it to the process.
  */
-import { promises as fs } from 'node:fs';
 import { loadManifestsWithErrors, RULES, RULES_BY_ID, validateManifests } from '../core/validate';
 import { validateOptionsOf } from '../core/validate/settings';
 import type { Diagnostic } from '../core/validate/types';
@@ -17,6 +16,8 @@ import { createLocator, type LoadedObject, type LocatedDiagnostic } from './loca
 import { packageInfo, TOOL_NAME } from './package-info';
 import { ConfigError, failsRun, resolveRunSettings } from './settings';
 import { imageLookups } from './images';
+import { DEFAULT_MAX_INPUT_BYTES, readFileBounded, readStreamBounded, type FileSnapshot } from './read';
+import type { WriteFs } from './write';
 
 /** Anything with `write(string)`: a process stream, or a test sink. */
 export interface OutputSink {
@@ -46,6 +47,11 @@ export interface CliIO {
    * @default process.env
    */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * The file operations `fix --write` uses (a test injects a full disk or a concurrent writer).
+   * @default node's fs.promises
+   */
+  readonly fs?: WriteFs;
 }
 
 /** Exit codes: documented in `k8s-windows lint --help`. */
@@ -289,6 +295,8 @@ export interface ReadInput {
   readonly input: Input;
   readonly text: string;
   readonly display: string;
+  /** A file as it was read, for `fix --write`; none for standard input. */
+  readonly snapshot?: FileSnapshot;
 }
 
 /**
@@ -296,11 +304,12 @@ export interface ReadInput {
  * paths, unreadable or binary input), in the order of the inputs.
  */
 export async function readInputs(
-  command: { readonly inputs: readonly string[]; readonly stdinFilename?: string },
+  command: { readonly inputs: readonly string[]; readonly stdinFilename?: string; readonly maxInputSize?: number },
   io: CliIO,
   ignored: (input: Input) => boolean = () => false,
 ): Promise<{ read: ReadInput[]; problems: InputProblem[] }> {
   const all = await collectInputs(command.inputs, io.cwd ?? process.cwd());
+  for (const note of all.notes) io.stderr.write(`${TOOL_NAME}: note: ${note}\n`);
   const inputs = all.inputs.filter((input) => {
     if (!ignored(input)) return true;
     // A file named on the command line and ignored by the config is said, so an empty report does not mislead.
@@ -313,13 +322,15 @@ export async function readInputs(
   const problems: InputProblem[] = [...collected.problems];
   const stdinName = command.stdinFilename ?? STDIN_SOURCE;
   const displays = collected.inputs.map((input) => (input.kind === 'stdin' ? stdinName : input.display));
-  const texts = await Promise.all(collected.inputs.map((input, i) => readInput(input, io, displays[i])));
+  const limit = command.maxInputSize ?? DEFAULT_MAX_INPUT_BYTES;
+  // One at a time: a directory of large files is held in memory as text once, not also as bytes all at once.
   const read: ReadInput[] = [];
-  collected.inputs.forEach((input, i) => {
-    const text = texts[i];
-    if (typeof text === 'string') read.push({ input, text, display: displays[i] });
-    else problems.push(text);
-  });
+  for (const [i, input] of collected.inputs.entries()) {
+    const got = await readInput(input, io, displays[i], limit);
+    if ('message' in got) problems.push(got);
+    else
+      read.push({ input, text: got.text, display: displays[i], ...(got.snapshot ? { snapshot: got.snapshot } : {}) });
+  }
   return { read, problems };
 }
 
@@ -332,41 +343,37 @@ export function emptyStdinProblem(display: string): InputProblem {
   };
 }
 
-/** The text of one input, or the problem that kept it from being read. */
-export async function readInput(input: Input, io: CliIO, display: string): Promise<string | InputProblem> {
+/** The text of one input (and the file as read), or the problem that kept it from being read. */
+export async function readInput(
+  input: Input,
+  io: CliIO,
+  display: string,
+  limit: number = DEFAULT_MAX_INPUT_BYTES,
+): Promise<{ readonly text: string; readonly snapshot?: FileSnapshot } | InputProblem> {
   let bytes: Buffer;
-  switch (input.kind) {
-    case 'stdin': {
-      if (io.stdin === undefined) return { source: display, message: 'standard input is not available.' };
-      try {
-        bytes = await readAll(io.stdin);
-      } catch (err) {
-        return { source: display, message: `cannot read: ${describeFsError(err)}` };
+  let snapshot: FileSnapshot | undefined;
+  try {
+    switch (input.kind) {
+      case 'stdin': {
+        if (io.stdin === undefined) return { source: display, message: 'standard input is not available.' };
+        bytes = await readStreamBounded(io.stdin, limit);
+        break;
       }
-      break;
-    }
-    case 'file':
-      try {
-        bytes = await fs.readFile(input.path);
-      } catch (err) {
-        return { source: display, message: `cannot read: ${describeFsError(err)}` };
+      case 'file':
+        ({ bytes, snapshot } = await readFileBounded(input.path, limit));
+        break;
+      default: {
+        const unknownInput: never = input;
+        throw new Error(`unhandled input ${JSON.stringify(unknownInput)}`);
       }
-      break;
-    default: {
-      const unknownInput: never = input;
-      throw new Error(`unhandled input ${JSON.stringify(unknownInput)}`);
     }
+  } catch (err) {
+    if (err instanceof Error && err.name === 'InputTooLargeError') return { source: display, message: err.message };
+    return { source: display, message: `cannot read: ${describeFsError(err)}` };
   }
   const decoded = decodeText(bytes);
-  return typeof decoded === 'string' ? decoded : { source: display, message: decoded.problem };
-}
-
-async function readAll(stream: AsyncIterable<string | Uint8Array> | string): Promise<Buffer> {
-  if (typeof stream === 'string') return Buffer.from(stream, 'utf8');
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream)
-    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk));
-  return Buffer.concat(chunks);
+  if (typeof decoded !== 'string') return { source: display, message: decoded.problem };
+  return { text: decoded, ...(snapshot !== undefined ? { snapshot } : {}) };
 }
 
 /** `ignoreBOM` keeps a UTF-8 byte-order mark in the text: `fix` gives it back on every path, stdout included. */
