@@ -267,7 +267,9 @@ export function checkEdit(doc: Document, base: readonly (string | number)[], edi
       ) {
         return `${edit.path} is not a list`;
       }
-      return undefined;
+      // The list itself may be the anchor (`tolerations: &shared []`): an item added there is added at every alias.
+      const anchor = exists ? sharedAnchor(doc, reached.node) : undefined;
+      return anchor === undefined ? undefined : SHARED(anchor);
     }
     default: {
       const unknownEdit: never = edit;
