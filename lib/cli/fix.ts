@@ -4,7 +4,7 @@
  * JSON. `--krm` makes it a Kustomize exec KRM function: a ResourceList in, the fixed ResourceList out, with the
  * changes and findings as `results`.
  */
-import { promises as fs } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import * as path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import { parseDocument } from 'yaml';
@@ -18,7 +18,7 @@ import { isRecord } from '../core/validate/util';
 import type { FixCommand } from './args';
 import { STDIN_SOURCE, type InputProblem } from './files';
 import { formatSarif } from './format-sarif';
-import { formatText, resourceLabel } from './format-text';
+import { formatText, printable, resourceLabel } from './format-text';
 import { packageInfo, TOOL_NAME } from './package-info';
 import {
   describeProblem,
@@ -30,7 +30,9 @@ import {
   loadProblems,
   readInputs,
   type CliIO,
+  type OutputSink,
 } from './run';
+import { writeJson } from './json-out';
 import { failsRun, resolveRunSettings } from './settings';
 import { encodeAs, writeAtomically } from './write';
 
@@ -116,18 +118,18 @@ export async function runFix(command: FixCommand, io: CliIO): Promise<number> {
 
   // The report goes where no manifests go: a named file, else stdout when it carries nothing else, else stderr.
   const carriesManifests = !command.write && !command.dryRun;
-  const reportText = formatReport(command, result, problems, { written, notWritten, inputs: read.length, cwd });
+  const report = formatReport(command, result, problems, { written, notWritten, inputs: read.length, cwd });
   if (command.reportFile !== undefined) {
     try {
-      await fs.writeFile(path.resolve(cwd, command.reportFile), reportText);
+      writeReportFile(path.resolve(cwd, command.reportFile), report);
     } catch (err) {
       problems.push({
         source: command.reportFile,
         message: `cannot write the report: ${err instanceof Error ? err.message : String(err)}`,
       });
     }
-  } else if (reportText !== '') {
-    (carriesManifests ? io.stderr : io.stdout).write(reportText);
+  } else if (report !== undefined) {
+    report(carriesManifests ? io.stderr : io.stdout);
   }
   // Input problems are in a JSON or SARIF report; in text they lead it, on stderr whatever else is where.
   if (command.report === 'text' || command.reportFile !== undefined) {
@@ -137,13 +139,23 @@ export async function runFix(command: FixCommand, io: CliIO): Promise<number> {
   return failsRun(result.diagnostics, settings) ? EXIT_LINT_ERRORS : EXIT_OK;
 }
 
-/** The report of a fix run in the chosen format; '' when `--quiet` leaves nothing to say. */
+/** Writes a report to a file, in pieces as it is made (a JSON report of a large input is large too). */
+function writeReportFile(file: string, report: ((sink: OutputSink) => void) | undefined): void {
+  const fd = openSync(file, 'w');
+  try {
+    report?.({ write: (chunk: string) => writeSync(fd, chunk) });
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The report of a fix run in the chosen format, as a writer; undefined when `--quiet` leaves nothing to say. */
 function formatReport(
   command: FixCommand,
   result: FixSetResult,
   problems: readonly InputProblem[],
   counts: { written: number; notWritten: readonly string[]; inputs: number; cwd: string },
-): string {
+): ((sink: OutputSink) => void) | undefined {
   const left = command.quiet ? result.diagnostics.filter((d) => d.severity === 'error') : result.diagnostics;
   const locate = (d: Diagnostic) => ({
     diagnostic: d,
@@ -155,33 +167,34 @@ function formatReport(
       : {}),
   });
   switch (command.report) {
-    case 'json':
-      return `${JSON.stringify(
-        jsonReport({
-          findings: left.map(locate),
-          problems,
-          objects: result.objectCount,
-          inputs: counts.inputs,
-          extra: {
-            changes: command.quiet ? [] : result.changes,
-            refused: result.refused,
-            written: command.write ? counts.written : 0,
-            notWritten: counts.notWritten,
-            dryRun: command.dryRun || command.diff,
-          },
-        }),
-        null,
-        2,
-      )}\n`;
-    case 'sarif':
-      return `${JSON.stringify(
-        formatSarif(left.map(locate), { rules: RULES, tool: packageInfo(), cwd: counts.cwd, inputProblems: problems }),
-        null,
-        2,
-      )}\n`;
-    case 'text':
-      if (command.quiet && left.length === 0) return '';
-      return formatChanges(command.quiet ? [] : result.changes, result.refused, left, {
+    case 'json': {
+      const value = jsonReport({
+        findings: left.map(locate),
+        problems,
+        objects: result.objectCount,
+        inputs: counts.inputs,
+        extra: {
+          changes: command.quiet ? [] : result.changes,
+          refused: result.refused,
+          written: command.write ? counts.written : 0,
+          notWritten: counts.notWritten,
+          dryRun: command.dryRun || command.diff,
+        },
+      });
+      return (sink) => writeJson(value, sink);
+    }
+    case 'sarif': {
+      const log = formatSarif(left.map(locate), {
+        rules: RULES,
+        tool: packageInfo(),
+        cwd: counts.cwd,
+        inputProblems: problems,
+      });
+      return (sink) => writeJson(log, sink);
+    }
+    case 'text': {
+      if (command.quiet && left.length === 0) return undefined;
+      const text = formatChanges(command.quiet ? [] : result.changes, result.refused, left, {
         objects: result.objectCount,
         written: counts.written,
         notWritten: counts.notWritten.length,
@@ -190,6 +203,8 @@ function formatReport(
         inputs: counts.inputs,
         problems: problems.length,
       });
+      return (sink) => sink.write(text);
+    }
     default: {
       const unknownReport: never = command.report;
       throw new Error(`unhandled report format ${String(unknownReport)}`);
@@ -248,9 +263,10 @@ export function formatChanges(
   // One heading per object, in input order: its changes, then the fixes not made.
   const byObject = new Map<string, string[]>();
   for (const c of [...changes, ...refused]) {
-    const head = `${c.resource.source ?? '(no file)'}: ${resourceLabel(c.resource)}`;
+    // Names and values come from the manifests: shown escaped, so none can drive the terminal.
+    const head = `${printable(c.resource.source ?? '(no file)')}: ${printable(resourceLabel(c.resource))}`;
     const lines = byObject.get(head) ?? [];
-    lines.push(`  ${c.message}`);
+    lines.push(`  ${printable(c.message)}`);
     byObject.set(head, lines);
   }
   for (const [head, lines] of byObject) out.push(head, ...lines);

@@ -10,7 +10,8 @@ import { runFix } from './fix';
 import { collectInputs, describeFsError, STDIN_SOURCE, type Input, type InputProblem } from './files';
 import { formatRulesJson, formatRulesMarkdown, formatRulesText } from './format-rules';
 import { formatSarif } from './format-sarif';
-import { formatText } from './format-text';
+import { formatText, printable } from './format-text';
+import { writeJson } from './json-out';
 import { helpText } from './help';
 import { createLocator, type LoadedObject, type LocatedDiagnostic } from './locate';
 import { packageInfo, TOOL_NAME } from './package-info';
@@ -155,17 +156,14 @@ async function runLint(command: LintCommand, io: CliIO): Promise<number> {
 
   switch (command.format) {
     case 'json':
-      io.stdout.write(
-        `${JSON.stringify(
-          jsonReport({
-            findings: [...shown, ...(command.quiet ? [] : suppressed)].map(locate),
-            problems,
-            objects: loaded.length,
-            inputs: inputCount,
-          }),
-          null,
-          2,
-        )}\n`,
+      writeJson(
+        jsonReport({
+          findings: [...shown, ...(command.quiet ? [] : suppressed)].map(locate),
+          problems,
+          objects: loaded.length,
+          inputs: inputCount,
+        }),
+        io.stdout,
       );
       break;
     case 'sarif': {
@@ -180,7 +178,7 @@ async function runLint(command: LintCommand, io: CliIO): Promise<number> {
         cwd,
         inputProblems: problems,
       });
-      io.stdout.write(`${JSON.stringify(log, null, 2)}\n`);
+      writeJson(log, io.stdout);
       break;
     }
     case 'text': {
@@ -309,12 +307,12 @@ export async function readInputs(
   ignored: (input: Input) => boolean = () => false,
 ): Promise<{ read: ReadInput[]; problems: InputProblem[] }> {
   const all = await collectInputs(command.inputs, io.cwd ?? process.cwd());
-  for (const note of all.notes) io.stderr.write(`${TOOL_NAME}: note: ${note}\n`);
+  for (const note of all.notes) io.stderr.write(`${TOOL_NAME}: note: ${printable(note)}\n`);
   const inputs = all.inputs.filter((input) => {
     if (!ignored(input)) return true;
     // A file named on the command line and ignored by the config is said, so an empty report does not mislead.
     if (input.kind === 'file' && !input.discovered) {
-      io.stderr.write(`${TOOL_NAME}: note: ${input.display} is ignored by the config file's ignore list.\n`);
+      io.stderr.write(`${TOOL_NAME}: note: ${printable(input.display)} is ignored by the config file's ignore list.\n`);
     }
     return false;
   });
@@ -418,11 +416,12 @@ function firstInvalidUtf8(b: Buffer): number {
   }
   return b.length;
 }
-/** `file:line:col: message`, with as much of the location as is known. */
+/** `file:line:col: message`, with as much of the location as is known; file names and text escaped. */
 export function describeProblem(p: InputProblem): string {
-  if (p.source === undefined) return p.message;
-  if (p.line === undefined) return `${p.source}: ${p.message}`;
-  return `${p.source}:${p.line}:${p.column ?? 1}: ${p.message}`;
+  const message = printable(p.message);
+  if (p.source === undefined) return message;
+  if (p.line === undefined) return `${printable(p.source)}: ${message}`;
+  return `${printable(p.source)}:${p.line}:${p.column ?? 1}: ${message}`;
 }
 
 /**
