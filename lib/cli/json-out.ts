@@ -8,7 +8,6 @@
 import type { OutputSink } from './run';
 
 /** The characters JSON.stringify writes raw that a terminal may act on, or that reorder what is shown. */
-// eslint-disable-next-line no-control-regex
 const RAW = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 function escapeRaw(text: string): string {
