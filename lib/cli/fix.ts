@@ -304,18 +304,37 @@ export function formatChanges(
 /** A problem with the ResourceList or its functionConfig: reported, exit 2 (a Kustomize build then stops). */
 class KrmError extends Error {}
 
+/** What a functionConfig may hold at its top: the object's own fields and where the options go. */
+const KRM_CONFIG_KEYS: readonly string[] = ['apiVersion', 'kind', 'metadata', 'spec', 'data'];
+
 /**
- * The options a KRM functionConfig gives (`spec:` of any kind, or a ConfigMap's `data:`, whose values are strings),
- * over the command line's and the config file's, read by the engine's one settings reader: tolerations, cloud,
- * windowsRelease, kubernetesVersion, runtimeClassName, pinLinux, rules, suppressions.
+ * The options a KRM functionConfig gives (`spec:` of any kind, or a ConfigMap's `data:`, whose values are strings:
+ * the kpt and Kustomize convention for function config, read as the same settings), over the command line's and
+ * the config file's, read by the engine's one settings reader: tolerations, cloud, windowsRelease,
+ * kubernetesVersion, runtimeClassName, pinLinux, rules, suppressions. A functionConfig that is not a mapping, or
+ * holds options anywhere else, is refused: options silently dropped would fix toward the wrong nodes.
  */
 function krmSettings(functionConfig: unknown, base: EngineSettings): EngineSettings {
-  if (!isRecord(functionConfig)) return base;
-  const [where, raw] = isRecord(functionConfig.spec)
-    ? ['functionConfig.spec', functionConfig.spec]
-    : isRecord(functionConfig.data)
-      ? ['functionConfig.data', functionConfig.data]
-      : ['functionConfig.spec', {}];
+  if (functionConfig === undefined || functionConfig === null) return base;
+  if (!isRecord(functionConfig)) {
+    throw new KrmError(
+      `functionConfig is ${typeof functionConfig === 'string' ? 'a string' : Array.isArray(functionConfig) ? 'a list' : `a ${typeof functionConfig}`}, not an object: give the options as spec: {cloud: gke, ...} (any kind) or as a ConfigMap's data.`,
+    );
+  }
+  const stray = Object.keys(functionConfig).filter((k) => !KRM_CONFIG_KEYS.includes(k));
+  if (stray.length > 0) {
+    throw new KrmError(
+      `functionConfig.${stray[0]}: options go under spec (or a ConfigMap's data), not at the top of the functionConfig.`,
+    );
+  }
+  if (functionConfig.spec !== undefined && functionConfig.data !== undefined) {
+    throw new KrmError('functionConfig has both spec and data: give the options in one of them.');
+  }
+  const where = functionConfig.data !== undefined ? 'functionConfig.data' : 'functionConfig.spec';
+  const raw = functionConfig.data ?? functionConfig.spec ?? {};
+  if (!isRecord(raw)) {
+    throw new KrmError(`${where} is not a mapping of options (cloud, tolerations, windowsRelease, ...).`);
+  }
   const { settings, issues } = readSettings(raw, where, [
     'rules',
     'windowsRelease',

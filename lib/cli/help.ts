@@ -47,7 +47,8 @@ const CONFIG = `Config file (${CONFIG_FILE_NAMES[0]}; the command line wins over
   rules: {<rule>: off|error|warning|info}    cloud, kubernetesVersion, windowsRelease, failOn,
   maxWarnings, tolerations, runtimeClassName, pinLinux, resolveImages, offline, imageCache,
   registryMirrors: {<host>: <url>} (as the options), and
-  ignore: [<glob relative to the file>]      files lint and fix leave alone
+  ignore: [<glob relative to the file>]      files lint and fix leave alone (counted in a note; a
+                                             run that leaves nothing to check exits 2)
   suppressions: [{rules: [<rule>], kind, namespace, name (globs), reason: <why>}]
 
 Suppressions: annotate the object (or a workload's pod template) once per rule, the value the reason:
@@ -106,6 +107,7 @@ Options:
   --pin-linux                      pin Linux pods to Linux nodes when the set has Windows pods
   --krm                            read a KRM ResourceList on standard input and write it back (a
                                    Kustomize exec function); options may come from functionConfig.spec
+                                   or a ConfigMap's data (anything else in the functionConfig: exit 2)
   --allow-empty                    accept standard input without objects (else exit 2, as lint)
   --stdin-filename <name>          the name standard input is reported under
   --disable <rule[,rule...]>       turn rules off: their findings are neither fixed nor reported
@@ -177,7 +179,8 @@ Exit codes:
   1  findings that fail the run (by default: at least one error)
   2  bad usage, or input that could not be read: a missing file, an unreadable directory, a directory
      without manifests, binary or invalid UTF-8 input, empty standard input (without --allow-empty), a
-     document nested too deeply, or a YAML/JSON syntax error. The rest of the input is still linted and reported,
+     document nested too deeply, a List whose items are not objects, input over --max-input-size, every
+     input ignored by the config file's ignore list (nothing checked), or a YAML/JSON syntax error. The rest of the input is still linted and reported,
      but the run fails with 2 because part of it went unchecked.
 `;
 

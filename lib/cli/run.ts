@@ -308,16 +308,29 @@ export async function readInputs(
 ): Promise<{ read: ReadInput[]; problems: InputProblem[] }> {
   const all = await collectInputs(command.inputs, io.cwd ?? process.cwd());
   for (const note of all.notes) io.stderr.write(`${TOOL_NAME}: note: ${printable(note)}\n`);
+  let ignoredFound = 0;
   const inputs = all.inputs.filter((input) => {
     if (!ignored(input)) return true;
     // A file named on the command line and ignored by the config is said, so an empty report does not mislead.
     if (input.kind === 'file' && !input.discovered) {
       io.stderr.write(`${TOOL_NAME}: note: ${printable(input.display)} is ignored by the config file's ignore list.\n`);
-    }
+    } else ignoredFound++;
     return false;
   });
-  const collected = { inputs, problems: all.problems };
-  const problems: InputProblem[] = [...collected.problems];
+  const ignoredCount = all.inputs.length - inputs.length;
+  if (ignoredFound > 0) {
+    io.stderr.write(
+      `${TOOL_NAME}: note: ${ignoredFound} file${ignoredFound === 1 ? '' : 's'} found in the directories named ${ignoredFound === 1 ? 'is' : 'are'} ignored by the config file's ignore list.\n`,
+    );
+  }
+  const problems: InputProblem[] = [...all.problems];
+  if (inputs.length === 0 && ignoredCount > 0) {
+    // \`ignore: ['**']\` must not turn a CI run green with nothing checked.
+    problems.push({
+      message: `nothing was checked: all ${ignoredCount} input file${ignoredCount === 1 ? ' is' : 's are'} ignored by the config file's ignore list. Narrow the list, or name other inputs.`,
+    });
+  }
+  const collected = { inputs };
   const stdinName = command.stdinFilename ?? STDIN_SOURCE;
   const displays = collected.inputs.map((input) => (input.kind === 'stdin' ? stdinName : input.display));
   const limit = command.maxInputSize ?? DEFAULT_MAX_INPUT_BYTES;

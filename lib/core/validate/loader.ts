@@ -9,7 +9,17 @@
  * and aliases, tags it does not know, any error) goes through `yaml` as a whole, so errors read the same.
  */
 import type * as JsYaml from 'js-yaml';
-import { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments, parseDocument, type Document } from 'yaml';
+import {
+  isAlias,
+  isMap,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseAllDocuments,
+  parseDocument,
+  visit,
+  type Document,
+} from 'yaml';
 import { isRecord } from './util';
 
 export interface SourcePosition {
@@ -200,6 +210,42 @@ function isListKind(kind: unknown): boolean {
   return typeof kind === 'string' && kind.endsWith('List');
 }
 
+/** What a JSON type is called in messages. */
+function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  return typeof value === 'object' ? 'a mapping' : `a ${typeof value}`;
+}
+
+/**
+ * Why a `List` kind (`PodList`, `v1 List`) cannot be read as objects: `items` that is not a list, or an item that
+ * is not an object. kubectl refuses both; read as one object, `items: "x"` would lint as "No problems in 1 object".
+ * An absent or null `items` is an empty list; a kind that ends in List without `items` (a CRD) is an object.
+ */
+function listItemsProblem(value: unknown): { at: (string | number)[]; message: string } | undefined {
+  if (!isRecord(value) || !isListKind(value.kind) || !('items' in value)) return undefined;
+  const kind = String(value.kind);
+  const items = value.items;
+  if (items === null || items === undefined) return undefined;
+  if (!Array.isArray(items)) {
+    return {
+      at: ['items'],
+      message: `items of a ${kind} must be a list of objects; here it is ${typeName(items)}. Write items: [ {apiVersion: ..., kind: ..., ...} ].`,
+    };
+  }
+  const bad = items.findIndex((item) => !isRecord(item));
+  if (bad < 0) return undefined;
+  return {
+    at: ['items', bad],
+    message: `items[${bad}] of a ${kind} must be an object (apiVersion, kind, metadata, ...); here it is ${typeName(items[bad])}.`,
+  };
+}
+
+/** A List kind with `items:` written empty (null): no objects, as kubectl reads it. */
+function isEmptyList(value: unknown): boolean {
+  return isRecord(value) && isListKind(value.kind) && 'items' in value && value.items === null;
+}
+
 function remember(obj: unknown, origin: Origin | LazyOrigin): void {
   if (typeof obj === 'object' && obj !== null && !ORIGINS.has(obj)) ORIGINS.set(obj, origin);
 }
@@ -289,6 +335,9 @@ function loadFast(text: string, source: string | undefined): unknown[] | undefin
       remember(v, { lazy, ...(source !== undefined ? { source } : {}), base });
       objects.push(v);
     };
+    // A List whose items are not a list of objects is an error `yaml` reports with its position.
+    if (listItemsProblem(value) !== undefined) return undefined;
+    if (isEmptyList(value)) continue;
     if (isRecord(value) && isListKind(value.kind) && Array.isArray(value.items)) {
       value.items.forEach((item: unknown, k: number) => add(item, ['items', k]));
     } else {
@@ -319,6 +368,29 @@ function parsedOrigin(origin: Origin | LazyOrigin): Origin {
     base: origin.base,
     lineOffset: lazy.lineOffset,
   };
+}
+
+/**
+ * The keys written twice in one mapping of `doc` (kubectl refuses them), found in one pass: the `yaml` library's
+ * own check compares each key with every key before it, which takes minutes for a mapping of 80,000 keys, so
+ * callers that parse text of any size turn it off (`uniqueKeys: false`) and ask here. `<<` merge keys may repeat.
+ */
+export function duplicateKeys(doc: Document): { readonly offset: number; readonly key: string }[] {
+  const out: { offset: number; key: string }[] = [];
+  visit(doc, {
+    Map(_, map) {
+      if (map.items.length < 2) return;
+      const seen = new Set<unknown>();
+      for (const pair of map.items) {
+        if (!isScalar(pair.key)) continue;
+        const key: unknown = pair.key.value;
+        if (typeof key === 'symbol' || pair.key.source === '<<') continue;
+        if (seen.has(key)) out.push({ offset: pair.key.range?.[0] ?? 0, key: String(key) });
+        else seen.add(key);
+      }
+    },
+  });
+  return out;
 }
 
 /**
@@ -377,6 +449,12 @@ export function readDocument(
   }
   if (value === null || value === undefined) return { objects: [] };
   if (depthExceeds(value, MAX_DOCUMENT_DEPTH)) return { errors: [{ ...position(doc.range[0]), message: TOO_DEEP }] };
+  const listProblem = listItemsProblem(value);
+  if (listProblem !== undefined) {
+    const at = doc.getIn(listProblem.at, true) as { range?: [number, number, number] } | undefined;
+    return { errors: [{ ...position(at?.range?.[0] ?? doc.range[0]), message: listProblem.message }] };
+  }
+  if (isEmptyList(value)) return { objects: [] };
   if (isRecord(value) && isListKind(value.kind) && Array.isArray(value.items)) {
     return { objects: value.items.map((item: unknown, i: number) => ({ value: item, base: ['items', i] })) };
   }
