@@ -105,39 +105,42 @@ export function fixManifestSet(inputs: readonly FixInputText[], options: FixOpti
   const target = resolveFixTarget(options);
   const changes: FixChange[] = [];
   let current = inputs;
-  let first: FixPass | undefined;
-  let pass: FixPass;
+  // Only the first pass's counts are kept, and of each pass only its texts go on to the next: two passes'
+  // documents and findings are never held at once.
+  let first: Pick<FixPass, 'errors' | 'objectCount' | 'objectCounts'> | undefined;
   for (let round = 1; ; round++) {
-    pass = fixPass(current, options, target);
-    first ??= pass;
+    const pass = fixPass(current, options, target);
+    first ??= { errors: pass.errors, objectCount: pass.objectCount, objectCounts: pass.objectCounts };
     changes.push(...pass.changes);
     // A fix can make a pod's Windows evidence certain (`os.name: Windows` becomes `windows`): the next pass then
     // makes the fixes that follow from it, so one run does what a second run would.
-    if (pass.changes.length === 0 || round === MAX_PASSES) break;
-    current = inputs.map((input, i) => ({ ...input, text: pass.texts[i] }));
-  }
-  // What is left is judged on the output as written, so its positions are the output's lines: the last pass
-  // changed nothing, so its findings are the output's; else (at the pass limit) the output is checked once more.
-  const diagnostics =
-    pass.changes.length === 0
-      ? pass.before
-      : validateManifests(
-          pass.parsed.flatMap((p, i) =>
-            objectsOf(p.docs.some((d) => d.changed) ? parseText(pass.texts[i], p.source) : p, current[i]).map(
-              (o) => o.value,
+    if (pass.changes.length > 0 && round < MAX_PASSES) {
+      current = inputs.map((input, i) => ({ ...input, text: pass.texts[i] }));
+      continue;
+    }
+    // What is left is judged on the output as written, so its positions are the output's lines: the last pass
+    // changed nothing, so its findings are the output's; else (at the pass limit) the output is checked again.
+    const diagnostics =
+      pass.changes.length === 0
+        ? pass.before
+        : validateManifests(
+            pass.parsed.flatMap((p, i) =>
+              objectsOf(p.docs.some((d) => d.changed) ? parseText(pass.texts[i], p.source) : p, current[i]).map(
+                (o) => o.value,
+              ),
             ),
-          ),
-          { ...options, includeSuppressed: false },
-        );
-  return {
-    texts: pass.texts,
-    changes,
-    refused: pass.refused,
-    diagnostics,
-    errors: first.errors,
-    objectCount: first.objectCount,
-    objectCounts: first.objectCounts,
-  };
+            { ...options, includeSuppressed: false },
+          );
+    return {
+      texts: pass.texts,
+      changes,
+      refused: pass.refused,
+      diagnostics,
+      errors: first.errors,
+      objectCount: first.objectCount,
+      objectCounts: first.objectCounts,
+    };
+  }
 }
 
 /** Passes at most: the second settles what the first made certain; a third would be a fixer feeding itself. */
