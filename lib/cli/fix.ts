@@ -7,7 +7,7 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import * as path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
-import { parseDocument } from 'yaml';
+import { isAlias, isMap, isNode, isSeq, parseDocument, stringify, type YAMLMap } from 'yaml';
 import { fixManifestSet, type FixChange, type FixOptions, type FixRefusal, type FixSetResult } from '../core/fix';
 import { loadManifestsWithErrors, RULES } from '../core/validate';
 import { imageLookups } from './images';
@@ -375,6 +375,25 @@ function krmResult(
   };
 }
 
+/**
+ * The fixed ResourceList with its `results`. A block ResourceList without results of its own (what Kustomize
+ * sends) gets them appended as a last key, and every other byte stays as fix wrote it; else (flow or JSON, or
+ * results from an earlier function to replace) the list is read and written again as a whole.
+ */
+function withResults(fixed: string, root: YAMLMap, results: readonly Record<string, unknown>[]): string {
+  if (results.length === 0) return fixed;
+  const appendable = root.flow !== true && !root.has('results') && !/^\.\.\.[ \t]*$/m.test(fixed);
+  if (appendable) {
+    const eol = fixed.includes('\r\n') ? '\r\n' : '\n';
+    const tail = stringify({ results }, { lineWidth: 0 });
+    const body = fixed === '' || fixed.endsWith('\n') ? fixed : `${fixed}${eol}`;
+    return body + (eol === '\n' ? tail : tail.replace(/\n/g, eol));
+  }
+  const out = parseDocument(fixed, { prettyErrors: false });
+  out.set('results', out.createNode(results));
+  return out.toString({ lineWidth: 0 });
+}
+
 async function runKrm(
   text: string | undefined,
   problems: readonly InputProblem[],
@@ -388,19 +407,21 @@ async function runKrm(
     const list = parseDocument(text, { prettyErrors: false });
     if (list.errors.length > 0)
       throw new KrmError(`the ResourceList is not valid YAML: ${list.errors[0].message.split('\n')[0]}`);
-    const value: unknown = list.toJS({ maxAliasCount: 1000 });
-    if (!isRecord(value) || value.kind !== RESOURCE_LIST_KIND || !Array.isArray(value.items)) {
+    // Only the envelope is read here (kind, items, functionConfig): the items are read once, by the fix.
+    const root = list.contents;
+    const items = isMap(root) ? root.get('items', true) : undefined;
+    if (!isMap(root) || (root.get('kind') as unknown) !== RESOURCE_LIST_KIND || !(isSeq(items) || isAlias(items))) {
       throw new KrmError(
         `standard input is not a KRM ${RESOURCE_LIST_KIND} (kind: ${RESOURCE_LIST_KIND}, items: [...]). Kustomize sends one to exec functions; run without --krm for plain manifests.`,
       );
     }
-    const settings = krmSettings(value.functionConfig, base);
+    const config = root.get('functionConfig', true);
+    const settings = krmSettings(isNode(config) ? config.toJS(list, { maxAliasCount: 1000 }) : config, base);
     const images = await imageLookups(() => loadManifestsWithErrors(text).objects, settings);
     const result = fixManifestSet([{ text, source: RESOURCE_LIST_KIND }], {
       ...optionsOf(settings),
       ...(images !== undefined ? { images } : {}),
     });
-    const out = parseDocument(result.texts[0], { prettyErrors: false });
     const results = [
       ...result.changes.map((c) => krmResult(`fixed: ${c.message}`, 'info', c.resource, c.path)),
       // A fix not made changes nothing, but the user must make it: a warning, as Kustomize shows them.
@@ -409,8 +430,7 @@ async function runKrm(
         krmResult(`${d.message}${d.fix ? ` Fix: ${d.fix}` : ''} [${d.ruleId}]`, d.severity, d.resource, d.path),
       ),
     ];
-    if (results.length > 0) out.set('results', out.createNode(results));
-    io.stdout.write(out.toString({ lineWidth: 0 }));
+    io.stdout.write(withResults(result.texts[0], root, results));
     return result.diagnostics.some((d) => d.severity === 'error') ? EXIT_LINT_ERRORS : EXIT_OK;
   } catch (err) {
     if (!(err instanceof KrmError) && !(err instanceof Error && err.name === 'WindowsValidationError')) throw err;
