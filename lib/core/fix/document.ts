@@ -340,8 +340,12 @@ export function styleOf(source: string): { indent: number; indentSeq: boolean } 
     const m = /^( *)((?:- +)*)[^\s#-][^#]*:\s*$/.exec(lines[i]);
     if (!m) continue;
     const keyColumn = m[1].length + m[2].length;
-    const next = lines.slice(i + 1).find((l) => l.trim() !== '' && !l.trimStart().startsWith('#'));
-    if (next === undefined) continue;
+    // The next line with content, found in place: copying the rest of the lines for each key made a ResourceList
+    // of thousands of items (one document) cost seconds.
+    let k = i + 1;
+    while (k < lines.length && (lines[k].trim() === '' || lines[k].trimStart().startsWith('#'))) k++;
+    if (k >= lines.length) continue;
+    const next = lines[k];
     const column = next.length - next.trimStart().length;
     if (next.trimStart().startsWith('- ') || next.trim() === '-') {
       if (column === keyColumn) flush++;
