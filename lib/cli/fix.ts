@@ -7,7 +7,8 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import * as path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
-import { isAlias, isMap, isNode, isSeq, parseDocument, stringify, type YAMLMap } from 'yaml';
+import { CORE_SCHEMA, load as loadYaml } from 'js-yaml';
+import { parseDocument, stringify } from 'yaml';
 import { fixManifestSet, type FixChange, type FixOptions, type FixRefusal, type FixSetResult } from '../core/fix';
 import { loadManifestsWithErrors, RULES } from '../core/validate';
 import { imageLookups } from './images';
@@ -376,13 +377,33 @@ function krmResult(
 }
 
 /**
+ * The ResourceList as plain data, for its envelope (kind, items, functionConfig): read by js-yaml, several times
+ * faster than the `yaml` library's node tree, since the fix reads the items again anyway. A text js-yaml refuses is
+ * read by `yaml`, whose first error is the message.
+ */
+function readEnvelope(text: string): unknown {
+  try {
+    return loadYaml(text, { schema: CORE_SCHEMA });
+  } catch {
+    const list = parseDocument(text, { prettyErrors: false });
+    if (list.errors.length > 0)
+      throw new KrmError(`the ResourceList is not valid YAML: ${list.errors[0].message.split('\n')[0]}`);
+    return list.toJS({ maxAliasCount: 1000 });
+  }
+}
+
+/**
  * The fixed ResourceList with its `results`. A block ResourceList without results of its own (what Kustomize
  * sends) gets them appended as a last key, and every other byte stays as fix wrote it; else (flow or JSON, or
  * results from an earlier function to replace) the list is read and written again as a whole.
  */
-function withResults(fixed: string, root: YAMLMap, results: readonly Record<string, unknown>[]): string {
+function withResults(
+  fixed: string,
+  list: { readonly flow: boolean; readonly hasResults: boolean },
+  results: readonly Record<string, unknown>[],
+): string {
   if (results.length === 0) return fixed;
-  const appendable = root.flow !== true && !root.has('results') && !/^\.\.\.[ \t]*$/m.test(fixed);
+  const appendable = !list.flow && !list.hasResults && !/^\.\.\.[ \t]*$/m.test(fixed);
   if (appendable) {
     const eol = fixed.includes('\r\n') ? '\r\n' : '\n';
     const tail = stringify({ results }, { lineWidth: 0 });
@@ -404,19 +425,13 @@ async function runKrm(
     if (text === undefined || problems.length > 0) {
       throw new KrmError(problems.map(describeProblem).join('; ') || 'no ResourceList on standard input.');
     }
-    const list = parseDocument(text, { prettyErrors: false });
-    if (list.errors.length > 0)
-      throw new KrmError(`the ResourceList is not valid YAML: ${list.errors[0].message.split('\n')[0]}`);
-    // Only the envelope is read here (kind, items, functionConfig): the items are read once, by the fix.
-    const root = list.contents;
-    const items = isMap(root) ? root.get('items', true) : undefined;
-    if (!isMap(root) || (root.get('kind') as unknown) !== RESOURCE_LIST_KIND || !(isSeq(items) || isAlias(items))) {
+    const value = readEnvelope(text);
+    if (!isRecord(value) || value.kind !== RESOURCE_LIST_KIND || !Array.isArray(value.items)) {
       throw new KrmError(
         `standard input is not a KRM ${RESOURCE_LIST_KIND} (kind: ${RESOURCE_LIST_KIND}, items: [...]). Kustomize sends one to exec functions; run without --krm for plain manifests.`,
       );
     }
-    const config = root.get('functionConfig', true);
-    const settings = krmSettings(isNode(config) ? config.toJS(list, { maxAliasCount: 1000 }) : config, base);
+    const settings = krmSettings(value.functionConfig, base);
     const images = await imageLookups(() => loadManifestsWithErrors(text).objects, settings);
     const result = fixManifestSet([{ text, source: RESOURCE_LIST_KIND }], {
       ...optionsOf(settings),
@@ -430,7 +445,9 @@ async function runKrm(
         krmResult(`${d.message}${d.fix ? ` Fix: ${d.fix}` : ''} [${d.ruleId}]`, d.severity, d.resource, d.path),
       ),
     ];
-    io.stdout.write(withResults(result.texts[0], root, results));
+    io.stdout.write(
+      withResults(result.texts[0], { flow: /^\s*[{[]/.test(text), hasResults: 'results' in value }, results),
+    );
     return result.diagnostics.some((d) => d.severity === 'error') ? EXIT_LINT_ERRORS : EXIT_OK;
   } catch (err) {
     if (!(err instanceof KrmError) && !(err instanceof Error && err.name === 'WindowsValidationError')) throw err;
