@@ -286,7 +286,7 @@ export function applyEdit(doc: Document, base: readonly (string | number)[], edi
   const reached = walk(doc, segments);
   if (!reached.ok) return reached;
   // What the document held before its first edit: the output is that source with only the differences spliced in.
-  rememberParsed(doc);
+  rememberParsed(doc, segments);
   try {
     switch (edit.op) {
       case 'set': {

@@ -34,22 +34,45 @@ interface Snapshot {
 
 const SNAPSHOTS = new WeakMap<Document, Snapshot>();
 
-/** Records the parsed state of `doc`, once, before its first edit. */
-export function rememberParsed(doc: Document): void {
-  if (SNAPSHOTS.has(doc)) return;
-  const snap: Snapshot = { items: new Map(), values: new Map(), scalars: new Map() };
-  const walk = (node: unknown): void => {
-    if (isPair(node)) {
-      snap.values.set(node, node.value);
-      walk(node.key);
-      walk(node.value);
-    } else if (isCollection(node)) {
-      snap.items.set(node, [...node.items]);
-      node.items.forEach(walk);
-    } else if (isScalar(node)) snap.scalars.set(node, node.value);
+/**
+ * Records the parsed state of the nodes an edit at `segments` can change, before it is made: each collection on
+ * the way from the root (its items, its pairs' values, its scalars). A collection with no record was never on an
+ * edit's way, so it is as parsed and the splicer passes it by: a ResourceList of thousands of items (one document)
+ * records and visits only the items it edits.
+ */
+export function rememberParsed(doc: Document, segments: readonly (string | number)[]): void {
+  let snap = SNAPSHOTS.get(doc);
+  if (snap === undefined) {
+    snap = { items: new Map(), values: new Map(), scalars: new Map() };
+    SNAPSHOTS.set(doc, snap);
+  }
+  const known = snap;
+  const scalar = (node: unknown) => {
+    if (isScalar(node) && !known.scalars.has(node)) known.scalars.set(node, node.value);
   };
-  walk(doc.contents);
-  SNAPSHOTS.set(doc, snap);
+  const record = (node: unknown) => {
+    if (!isCollection(node)) {
+      scalar(node);
+      return;
+    }
+    if (known.items.has(node)) return;
+    known.items.set(node, [...node.items]);
+    for (const item of node.items) {
+      if (isPair(item)) {
+        known.values.set(item, item.value);
+        scalar(item.key);
+        scalar(item.value);
+      } else scalar(item);
+    }
+  };
+  let node: unknown = doc.contents;
+  record(node);
+  for (const seg of segments) {
+    if (isMap(node) || (isSeq(node) && typeof seg === 'number')) node = node.get(seg, true);
+    else return;
+    if (!isNode(node)) return;
+    record(node);
+  }
 }
 
 /** A shape the splicer does not write: the document is re-rendered instead. */
@@ -161,7 +184,8 @@ function visitNode(c: Ctx, node: unknown, inFlow: boolean, depth: number): void 
 
 function visitCollection(c: Ctx, coll: Collection, depth: number): void {
   const before = c.snap.items.get(coll);
-  if (!before) throw new Unsupported('a collection the parser did not make');
+  // Never on an edit's way (rememberParsed): as parsed.
+  if (!before) return;
   const items: readonly unknown[] = coll.items;
   // A list item set in place (`seq.set(i, node)`): the new node stands where the old one stood.
   const replaced = new Map<unknown, unknown>();
