@@ -263,7 +263,7 @@ export function loadManifestsWithErrors(
   // A byte-order mark is not part of the first line: positions are counted without it, as editors show them.
   const text = input.startsWith('\uFEFF') ? input.slice(1) : input;
   const fast = internal?.fast === false ? undefined : loadFast(text, source);
-  if (fast !== undefined) return { objects: fast, errors: [] };
+  if (fast !== undefined) return fast;
   const objects: unknown[] = [];
   const errors: LoadError[] = [];
   const lineCounter = new LineCounter();
@@ -302,16 +302,23 @@ function fastYaml(): { readonly yaml: typeof JsYaml; readonly schema: JsYaml.Sch
  */
 const FAST_PATH_EXCLUDED = /^%|^\.\.\.(?:[ \t]|$)|(?:^|[\s[{,:-])&[^\s,[\]{}]|^[ \t-]*\?(?:[ \t]|$)/m;
 
+/** What makes the documents' boundaries other than the `---` lines: the whole text then goes to `yaml`. */
+const STREAM_EXCLUDED = /^%|^\.\.\.(?:[ \t]|$)/m;
+
 /** A line that starts a document: `---` alone or followed by a space or tab. */
 const DOCUMENT_START = /^---(?=[ \t\r\n]|$)/gm;
 
 /**
- * Every object of `text` read by js-yaml, each remembered with its document's text for positions on demand; or
- * undefined when the text holds anything the fast path leaves to `yaml` (including any error: `yaml` reports it).
+ * Every object of `text`, each remembered with its document's text for positions on demand; or undefined when the
+ * text holds directives or document end markers (its documents are then not split at `---` lines, and `yaml` reads
+ * it whole). A document the fast path leaves to `yaml` (an anchor, or a false alarm such as `&&` in a string) or
+ * that js-yaml refuses is read by `yaml` alone, with its positions and errors counted from the text's start: one
+ * such document no longer sends a 40 MB stream through the slow reader.
  */
-function loadFast(text: string, source: string | undefined): unknown[] | undefined {
-  if (FAST_PATH_EXCLUDED.test(text)) return undefined;
+function loadFast(text: string, source: string | undefined): LoadResult | undefined {
+  if (STREAM_EXCLUDED.test(text)) return undefined;
   const objects: unknown[] = [];
+  const errors: LoadError[] = [];
   const starts = [0];
   for (const m of text.matchAll(DOCUMENT_START)) if (m.index > 0) starts.push(m.index);
   let line = 0;
@@ -323,28 +330,65 @@ function loadFast(text: string, source: string | undefined): unknown[] | undefin
     previous = start;
     const chunk = text.slice(start, end);
     let value: unknown;
-    try {
-      value = fastYaml().yaml.load(chunk, { schema: fastYaml().schema });
-    } catch {
-      return undefined;
+    let slow = FAST_PATH_EXCLUDED.test(chunk);
+    if (!slow) {
+      try {
+        value = fastYaml().yaml.load(chunk, { schema: fastYaml().schema });
+        slow = value !== null && value !== undefined && depthExceeds(value, MAX_DOCUMENT_DEPTH);
+      } catch {
+        slow = true;
+      }
+    }
+    if (slow) {
+      readSlow(chunk, line, source, objects, errors);
+      continue;
     }
     if (value === null || value === undefined) continue;
-    if (depthExceeds(value, MAX_DOCUMENT_DEPTH)) return undefined;
+    // A List whose items are not a list of objects: `yaml` reports it with its position.
+    if (listItemsProblem(value) !== undefined) {
+      readSlow(chunk, line, source, objects, errors);
+      continue;
+    }
+    if (isEmptyList(value)) continue;
     const lazy: LazyDocument = { text: chunk, lineOffset: line };
     const add = (v: unknown, base: readonly (string | number)[]) => {
       remember(v, { lazy, ...(source !== undefined ? { source } : {}), base });
       objects.push(v);
     };
-    // A List whose items are not a list of objects is an error `yaml` reports with its position.
-    if (listItemsProblem(value) !== undefined) return undefined;
-    if (isEmptyList(value)) continue;
     if (isRecord(value) && isListKind(value.kind) && Array.isArray(value.items)) {
       value.items.forEach((item: unknown, k: number) => add(item, ['items', k]));
     } else {
       add(value, []);
     }
   }
-  return objects;
+  return { objects, errors };
+}
+
+/** One document read by `yaml` alone, its lines counted from `lineOffset`: its objects, or its errors. */
+function readSlow(
+  chunk: string,
+  lineOffset: number,
+  source: string | undefined,
+  objects: unknown[],
+  errors: LoadError[],
+): void {
+  const lineCounter = new LineCounter();
+  const parsed = parseDocuments(chunk, lineCounter, source);
+  if ('error' in parsed) {
+    errors.push({ ...parsed.error, line: parsed.error.line + lineOffset });
+    return;
+  }
+  for (const doc of parsed.docs) {
+    const read = readDocument(doc, lineCounter, source);
+    if ('errors' in read) {
+      errors.push(...read.errors.map((e) => ({ ...e, line: e.line + lineOffset })));
+      continue;
+    }
+    for (const { value, base } of read.objects) {
+      remember(value, { doc, lineCounter, ...(source !== undefined ? { source } : {}), base, lineOffset });
+      objects.push(value);
+    }
+  }
 }
 
 function countLines(text: string, from: number, to: number): number {
