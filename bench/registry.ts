@@ -7,8 +7,10 @@ import type { Bench } from './harness';
 export const BENCHES: Readonly<Record<string, () => Promise<{ default: Bench }>>> = {
   lint: () => import('./lint.bench'),
   'lint-large': () => import('./lint-large.bench'),
+  'lint-real': () => import('./lint-real.bench'),
   'lint-resolve': () => import('./lint-resolve.bench'),
   fix: () => import('./fix.bench'),
+  'fix-krm': () => import('./fix-krm.bench'),
   synth: () => import('./synth.bench'),
   'synth-fresh': () => import('./synth-fresh.bench'),
   import: () => import('./import.bench'),

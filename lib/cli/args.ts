@@ -19,6 +19,7 @@ import {
 } from '../core/validate/settings';
 import type { RenderSettings } from './render';
 import { checkEvaluationDate } from '../core/facts/support';
+import { parseByteSize } from './read';
 
 /** Output formats of `lint`. */
 export const LINT_FORMATS = ['text', 'json', 'sarif', 'junit', 'github'] as const;
@@ -63,6 +64,8 @@ export interface RunPolicy {
   readonly noMirrorFallback: boolean;
   /** `--resolve-timeout SECONDS`: the deadline of all registry lookups. @default - the config file's, else 30 */
   readonly resolveTimeout?: number;
+  /** `--max-input-size SIZE`: the most bytes read from one input. @default 64 MiB (DEFAULT_MAX_INPUT_BYTES) */
+  readonly maxInputSize?: number;
 }
 
 /** How `lint` and `fix` render chart and kustomization directories (`--no-render`, `--values`, `--set`, ...). */
@@ -201,6 +204,7 @@ const POLICY_OPTIONS = {
   'insecure-registry': { type: 'string', multiple: true },
   'no-mirror-fallback': { type: 'boolean' },
   'resolve-timeout': { type: 'string' },
+  'max-input-size': { type: 'string' },
 } as const satisfies Record<string, OptionSpec>;
 
 /** Rendering of chart and kustomization directories, for `lint` and `fix`. `-f` stays `--format`. */
@@ -439,6 +443,7 @@ function parsePolicy(
     'insecure-registry'?: string[];
     'no-mirror-fallback'?: boolean;
     'resolve-timeout'?: string;
+    'max-input-size'?: string;
   },
   problems: string[],
 ): RunPolicy {
@@ -469,9 +474,17 @@ function parsePolicy(
   if (max !== undefined && maxWarnings === undefined) {
     problems.push(`--max-warnings '${max}' is not a count: write a whole number, 0 or more.`);
   }
+  const maxSize = values['max-input-size'];
+  const maxInputSize = maxSize !== undefined ? parseByteSize(maxSize) : undefined;
+  if (maxSize !== undefined && maxInputSize === undefined) {
+    problems.push(
+      `--max-input-size '${maxSize}' is not a size: write bytes, or a number with KiB, MiB or GiB (64MiB).`,
+    );
+  }
   return {
     noConfig,
     resolveImages: values['resolve-images'] === true,
+    ...(maxInputSize !== undefined ? { maxInputSize } : {}),
     offline: values.offline === true,
     registryMirrors,
     ...(imageCache !== undefined ? { imageCache } : {}),

@@ -2,6 +2,11 @@
  * Turns the inputs named on the command line into the list of things to read: files as given, directories walked
  * recursively for manifest files, and `-` for standard input. Problems (missing paths, unreadable directories) are
  * collected, never thrown, so the rest still gets linted.
+ *
+ * Symbolic links met in a walk are followed only while they stay inside the directory named (a kustomization
+ * that links `base/common.yaml -> ../shared/common.yaml` is read, once, and `fix --write` rewrites the file it
+ * points to); one that leads out of it (`passwd.yaml -> /etc/passwd`) is not read, and a note says so. A path
+ * named on the command line is read wherever it leads: the user named it.
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
@@ -27,6 +32,11 @@ export type Input =
       readonly display: string;
       /** Found by walking a directory rather than named on the command line. */
       readonly discovered: boolean;
+      /**
+       * The directory the file belongs to: the directory walked (its real path), or the named file's own
+       * directory. `fix --write` writes nothing whose real path lies outside it.
+       */
+      readonly root: string;
     }
   | {
       /** A Helm chart or Kustomize directory: read as the tool renders it (render.ts). */
@@ -52,6 +62,8 @@ export interface InputProblem {
 export interface CollectedInputs {
   readonly inputs: readonly Input[];
   readonly problems: readonly InputProblem[];
+  /** What was left out on purpose and why (a symbolic link out of the tree): said, not an error. */
+  readonly notes: readonly string[];
 }
 
 /**
@@ -65,21 +77,25 @@ export async function collectInputs(
 ): Promise<CollectedInputs> {
   const inputs: Input[] = [];
   const problems: InputProblem[] = [];
+  const notes: string[] = [];
   const seen = new Set<string>();
   let stdinSeen = false;
 
   /** The directory named on the command line that is being walked. */
   let named = '';
 
-  const addFile = async (absolute: string, discovered: boolean): Promise<void> => {
+  const addFile = async (absolute: string, discovered: boolean, root: string): Promise<void> => {
     const real = await fs.realpath(absolute).catch(() => absolute);
     if (seen.has(real)) return;
     seen.add(real);
-    inputs.push({ kind: 'file', path: absolute, display: displayPath(absolute, cwd), discovered });
+    inputs.push({ kind: 'file', path: absolute, display: displayPath(absolute, cwd), discovered, root });
   };
 
-  /** `manifests: false` inside a kustomization: only the kustomizations below it are looked for, not its files. */
-  const walk = async (dir: string, visited: Set<string>, manifests = true): Promise<number> => {
+  /**
+   * Walks `dir`, whose files belong to `root` (a real path): links leading out of it are not followed.
+   * `manifests: false` inside a kustomization: only the kustomizations below it are looked for, not its files.
+   */
+  const walk = async (dir: string, root: string, visited: Set<string>, manifests = true): Promise<number> => {
     const real = await fs.realpath(dir).catch(() => dir);
     if (visited.has(real)) return 0; // a symlink cycle
     visited.add(real);
@@ -112,10 +128,18 @@ export async function collectInputs(
         if (target === undefined) continue; // dangling link: nothing to lint
         isDir = target.isDirectory();
         isFile = target.isFile();
+        if (!isDir && !(isFile && isManifestFile(entry.name))) continue;
+        const real = await fs.realpath(full).catch(() => undefined);
+        if (real === undefined || !isWithin(root, real)) {
+          notes.push(
+            `${displayPath(full, cwd)} is a symbolic link to ${real ?? 'an unreadable place'}, outside ${displayPath(root, cwd)}: not read (name it on the command line to check it).`,
+          );
+          continue;
+        }
       }
-      if (isDir) found += await walk(full, visited, manifests);
+      if (isDir) found += await walk(full, root, visited, manifests);
       else if (manifests && isFile && isManifestFile(entry.name)) {
-        await addFile(full, true);
+        await addFile(full, true, root);
         found++;
       }
     }
@@ -139,7 +163,8 @@ export async function collectInputs(
     if (stat.isDirectory()) {
       const problemsBefore = problems.length;
       named = absolute;
-      const found = await walk(absolute, new Set());
+      const root = await fs.realpath(absolute).catch(() => absolute);
+      const found = await walk(absolute, root, new Set());
       if (found === 0 && problems.length === problemsBefore) {
         problems.push({
           source: arg,
@@ -147,10 +172,16 @@ export async function collectInputs(
         });
       }
     } else {
-      await addFile(absolute, false);
+      await addFile(absolute, false, path.dirname(absolute));
     }
   }
-  return { inputs, problems };
+  return { inputs, problems, notes };
+}
+
+/** Whether `inner` is `outer` or inside it (both real paths). */
+export function isWithin(outer: string, inner: string): boolean {
+  const relative = path.relative(outer, inner);
+  return relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
 }
 
 export function isManifestFile(name: string): boolean {

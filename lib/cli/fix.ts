@@ -4,10 +4,11 @@
  * JSON. `--krm` makes it a Kustomize exec KRM function: a ResourceList in, the fixed ResourceList out, with the
  * changes and findings as `results`.
  */
-import { promises as fs } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import * as path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
-import { parseDocument } from 'yaml';
+import { CORE_SCHEMA, load as loadYaml } from 'js-yaml';
+import { parseDocument, stringify } from 'yaml';
 import { fixManifestSet, type FixChange, type FixOptions, type FixRefusal, type FixSetResult } from '../core/fix';
 import { loadManifestsWithErrors, RULES } from '../core/validate';
 import { imageLookups } from './images';
@@ -22,7 +23,7 @@ import { checkedObjects, formatJunit, junitFailOn } from './format-junit';
 import { formatGithub } from './format-github';
 import { checkSummary, changesAsFindings, wouldChange } from './fix-check';
 import type { LocatedDiagnostic } from './locate';
-import { formatText, resourceLabel } from './format-text';
+import { formatText, printable, resourceLabel } from './format-text';
 import { packageInfo, TOOL_NAME } from './package-info';
 import {
   describeProblem,
@@ -36,10 +37,13 @@ import {
   readInputs,
   withVersion,
   type CliIO,
+  type OutputSink,
 } from './run';
 import type { Locator } from './locate';
 import { withTemplates } from './render';
+import { writeJson } from './json-out';
 import { failsRun, resolveRunSettings } from './settings';
+import { encodeAs, writeAtomically } from './write';
 
 /** The KRM ResourceList kind and API version (https://github.com/kubernetes-sigs/kustomize/blob/master/cmd/config/docs/api-conventions/functions-spec.md). */
 export const RESOURCE_LIST_KIND = 'ResourceList';
@@ -97,19 +101,22 @@ export async function runFix(command: FixCommand, io: CliIO): Promise<number> {
   }
 
   let written = 0;
+  const notWritten: string[] = [];
   if (command.write) {
-    for (const [i, { input, text }] of read.entries()) {
+    for (const [i, { input, text, snapshot }] of read.entries()) {
       const out = result.texts[i];
-      if (input.kind !== 'file' || out === text) continue;
-      try {
-        await fs.writeFile(input.path, await encodeLike(input.path, out));
+      if (input.kind !== 'file' || snapshot === undefined || out === text) continue;
+      const outcome = await writeAtomically(input.path, encodeAs(out, snapshot.encoding), {
+        snapshot,
+        root: input.root,
+        ...(io.fs !== undefined ? { fs: io.fs } : {}),
+      });
+      if (outcome.written) {
         written++;
-      } catch (err) {
-        problems.push({
-          source: input.display,
-          message: `cannot write: ${err instanceof Error ? err.message : String(err)}`,
-        });
+        continue;
       }
+      notWritten.push(input.display);
+      problems.push({ source: input.display, message: `not written: ${outcome.reason}. The file is as it was.` });
     }
   } else if (command.diff) {
     io.stdout.write(
@@ -135,12 +142,13 @@ export async function runFix(command: FixCommand, io: CliIO): Promise<number> {
     result.changes,
   );
   const fixedReads = read.map((r, i) => ({ ...r, text: result.texts[i] }));
-  const reportText = formatReport(
+  const report = formatReport(
     command,
     result,
     problems,
     {
       written,
+      notWritten,
       inputs: read.length,
       cwd,
       started,
@@ -161,15 +169,15 @@ export async function runFix(command: FixCommand, io: CliIO): Promise<number> {
   );
   if (command.reportFile !== undefined) {
     try {
-      await fs.writeFile(path.resolve(cwd, command.reportFile), reportText);
+      writeReportFile(path.resolve(cwd, command.reportFile), report);
     } catch (err) {
       problems.push({
         source: command.reportFile,
         message: `cannot write the report: ${err instanceof Error ? err.message : String(err)}`,
       });
     }
-  } else if (reportText !== '') {
-    (carriesManifests ? io.stderr : io.stdout).write(reportText);
+  } else if (report !== undefined) {
+    report(carriesManifests ? io.stderr : io.stdout);
   }
   // Input problems are in a JSON or SARIF report; in text they lead it, on stderr whatever else is where.
   if (command.report === 'text' || command.reportFile !== undefined) {
@@ -206,13 +214,24 @@ function hasKind(object: unknown): boolean {
   return isRecord(object) && 'kind' in object;
 }
 
-/** The report of a fix run in the chosen format; '' when `--quiet` leaves nothing to say. */
+/** Writes a report to a file, in pieces as it is made (a JSON report of a large input is large too). */
+function writeReportFile(file: string, report: ((sink: OutputSink) => void) | undefined): void {
+  const fd = openSync(file, 'w');
+  try {
+    report?.({ write: (chunk: string) => writeSync(fd, chunk) });
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The report of a fix run in the chosen format, as a writer; undefined when `--quiet` leaves nothing to say. */
 function formatReport(
   command: FixCommand,
   result: FixSetResult,
   problems: readonly InputProblem[],
   counts: {
     written: number;
+    notWritten: readonly string[];
     inputs: number;
     cwd: string;
     started: Date;
@@ -223,7 +242,7 @@ function formatReport(
   },
   /** Names the Helm template of findings in a rendered chart. */
   named: (locate: Locator) => Locator = (locate) => locate,
-): string {
+): ((sink: OutputSink) => void) | undefined {
   const left = command.quiet ? result.diagnostics.filter((d) => d.severity === 'error') : result.diagnostics;
   const locate = named((d: Diagnostic) => ({
     diagnostic: d,
@@ -235,33 +254,35 @@ function formatReport(
       : {}),
   }));
   switch (command.report) {
-    case 'json':
-      return `${JSON.stringify(
-        jsonReport({
-          findings: left.map(locate),
-          problems,
-          objects: result.objectCount,
-          inputs: counts.inputs,
-          extra: {
-            changes: command.quiet ? [] : result.changes,
-            refused: result.refused,
-            written: command.write ? counts.written : 0,
-            dryRun: command.dryRun || command.diff || command.check,
-            ...(command.check ? { check: { wouldFix: counts.changed } } : {}),
-          },
-        }),
-        null,
-        2,
-      )}\n`;
-    case 'sarif':
-      return `${JSON.stringify(
-        formatSarif(left.map(locate), { rules: RULES, tool: packageInfo(), cwd: counts.cwd, inputProblems: problems }),
-        null,
-        2,
-      )}\n`;
-    case 'junit':
+    case 'json': {
+      const value = jsonReport({
+        findings: left.map(locate),
+        problems,
+        objects: result.objectCount,
+        inputs: counts.inputs,
+        extra: {
+          changes: command.quiet ? [] : result.changes,
+          refused: result.refused,
+          written: command.write ? counts.written : 0,
+          notWritten: counts.notWritten,
+          dryRun: command.dryRun || command.diff || command.check,
+          ...(command.check ? { check: { wouldFix: counts.changed } } : {}),
+        },
+      });
+      return (sink) => writeJson(value, sink);
+    }
+    case 'sarif': {
+      const log = formatSarif(left.map(locate), {
+        rules: RULES,
+        tool: packageInfo(),
+        cwd: counts.cwd,
+        inputProblems: problems,
+      });
+      return (sink) => writeJson(log, sink);
+    }
+    case 'junit': {
       // --check: each object fails with the changes a fix would make; else with the findings left.
-      return formatJunit(command.check ? changesAsFindings(result.changes) : left.map(locate), {
+      const xml = formatJunit(command.check ? changesAsFindings(result.changes) : left.map(locate), {
         objects: counts.objects(),
         match: 'identity',
         problems,
@@ -269,21 +290,30 @@ function formatReport(
         tool: packageInfo(),
         timestamp: counts.started,
       });
+      return (sink) => sink.write(xml);
+    }
     case 'github': {
       const findings: LocatedDiagnostic[] = command.check ? changesAsFindings(result.changes) : left.map(locate);
-      return formatGithub(findings, { cwd: counts.cwd, problems, ...githubWorkspace(counts.env) });
+      const lines = formatGithub(findings, { cwd: counts.cwd, problems, ...githubWorkspace(counts.env) });
+      return (sink) => sink.write(lines);
     }
-    case 'text':
-      if (command.check) return checkSummary(counts.changed, counts.inputs, command.quiet);
-      if (command.quiet && left.length === 0) return '';
-      return formatChanges(command.quiet ? [] : result.changes, result.refused, left, {
+    case 'text': {
+      if (command.check) {
+        const summary = checkSummary(counts.changed, counts.inputs, command.quiet);
+        return (sink) => sink.write(summary);
+      }
+      if (command.quiet && left.length === 0) return undefined;
+      const text = formatChanges(command.quiet ? [] : result.changes, result.refused, left, {
         objects: result.objectCount,
         written: counts.written,
+        notWritten: counts.notWritten.length,
         write: command.write,
         dryRun: command.dryRun || command.diff,
         inputs: counts.inputs,
         problems: problems.length,
       });
+      return (sink) => sink.write(text);
+    }
     default: {
       const unknownReport: never = command.report;
       throw new Error(`unhandled report format ${String(unknownReport)}`);
@@ -299,31 +329,6 @@ function unifiedDiff(display: string, before: string, after: string): string {
   });
   // jsdiff leads with a "=====" separator line, which is not part of a unified diff (git apply and patch skip it).
   return patch.startsWith('=') ? patch.slice(patch.indexOf('\n') + 1) : patch;
-}
-
-/**
- * The fixed text in the encoding the file had: a UTF-8 byte-order mark is kept, and a UTF-16 file (what Windows
- * PowerShell 5.1's `>` writes; lint decodes it as kubectl does) stays UTF-16 with its mark.
- */
-async function encodeLike(file: string, fixed: string): Promise<Buffer> {
-  // The text keeps a UTF-8 mark it was read with; the file's own first bytes say which mark to write.
-  const text = fixed.startsWith('\uFEFF') ? fixed.slice(1) : fixed;
-  const head = Buffer.alloc(3);
-  const handle = await fs.open(file, 'r');
-  try {
-    await handle.read(head, 0, 3, 0);
-  } finally {
-    await handle.close();
-  }
-  if (head[0] === 0xff && head[1] === 0xfe)
-    return Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
-  if (head[0] === 0xfe && head[1] === 0xff) {
-    const le = Buffer.from(text, 'utf16le');
-    for (let i = 0; i + 1 < le.length; i += 2) [le[i], le[i + 1]] = [le[i + 1], le[i]];
-    return Buffer.concat([Buffer.from([0xfe, 0xff]), le]);
-  }
-  const bom = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf;
-  return Buffer.concat([Buffer.from(bom ? [0xef, 0xbb, 0xbf] : []), Buffer.from(text, 'utf8')]);
 }
 
 /**
@@ -344,6 +349,8 @@ function joinOutputs(outputs: readonly { text: string }[]): string {
 interface ReportCounts {
   readonly objects: number;
   readonly written: number;
+  /** Files with changes that could not be written (each is an input problem saying why). @default 0 */
+  readonly notWritten?: number;
   readonly write: boolean;
   /** Nothing was written or printed (`--dry-run`, `--diff`): say "would". */
   readonly dryRun?: boolean;
@@ -365,14 +372,18 @@ export function formatChanges(
   // One heading per object, in input order: its changes, then the fixes not made.
   const byObject = new Map<string, string[]>();
   for (const c of [...changes, ...refused]) {
-    const head = `${c.resource.source ?? '(no file)'}: ${resourceLabel(c.resource)}`;
+    // Names and values come from the manifests: shown escaped, so none can drive the terminal.
+    const head = `${printable(c.resource.source ?? '(no file)')}: ${printable(resourceLabel(c.resource))}`;
     const lines = byObject.get(head) ?? [];
-    lines.push(`  ${c.message}`);
+    lines.push(`  ${printable(c.message)}`);
     byObject.set(head, lines);
   }
   for (const [head, lines] of byObject) out.push(head, ...lines);
   const objects = new Set(changes.map((c) => `${c.resource.source}\u0000${resourceLabel(c.resource)}`)).size;
-  const where = counts.write ? `; ${counts.written} file${counts.written === 1 ? '' : 's'} rewritten` : '';
+  const failed = counts.notWritten ?? 0;
+  const where = counts.write
+    ? `; ${counts.written} file${counts.written === 1 ? '' : 's'} rewritten${failed > 0 ? `, ${failed} not written` : ''}`
+    : '';
   const notMade = refused.length > 0 ? `; ${refused.length} fix${refused.length === 1 ? '' : 'es'} not made` : '';
   const would = counts.dryRun === true ? ' (dry run: nothing written)' : '';
   out.push(
@@ -402,18 +413,37 @@ export function formatChanges(
 /** A problem with the ResourceList or its functionConfig: reported, exit 2 (a Kustomize build then stops). */
 class KrmError extends Error {}
 
+/** What a functionConfig may hold at its top: the object's own fields and where the options go. */
+const KRM_CONFIG_KEYS: readonly string[] = ['apiVersion', 'kind', 'metadata', 'spec', 'data'];
+
 /**
- * The options a KRM functionConfig gives (`spec:` of any kind, or a ConfigMap's `data:`, whose values are strings),
- * over the command line's and the config file's, read by the engine's one settings reader: tolerations, cloud,
- * windowsRelease, kubernetesVersion, runtimeClassName, pinLinux, rules, suppressions.
+ * The options a KRM functionConfig gives (`spec:` of any kind, or a ConfigMap's `data:`, whose values are strings:
+ * the kpt and Kustomize convention for function config, read as the same settings), over the command line's and
+ * the config file's, read by the engine's one settings reader: tolerations, cloud, windowsRelease,
+ * kubernetesVersion, runtimeClassName, pinLinux, rules, suppressions. A functionConfig that is not a mapping, or
+ * holds options anywhere else, is refused: options silently dropped would fix toward the wrong nodes.
  */
 function krmSettings(functionConfig: unknown, base: EngineSettings): EngineSettings {
-  if (!isRecord(functionConfig)) return base;
-  const [where, raw] = isRecord(functionConfig.spec)
-    ? ['functionConfig.spec', functionConfig.spec]
-    : isRecord(functionConfig.data)
-      ? ['functionConfig.data', functionConfig.data]
-      : ['functionConfig.spec', {}];
+  if (functionConfig === undefined || functionConfig === null) return base;
+  if (!isRecord(functionConfig)) {
+    throw new KrmError(
+      `functionConfig is ${typeof functionConfig === 'string' ? 'a string' : Array.isArray(functionConfig) ? 'a list' : `a ${typeof functionConfig}`}, not an object: give the options as spec: {cloud: gke, ...} (any kind) or as a ConfigMap's data.`,
+    );
+  }
+  const stray = Object.keys(functionConfig).filter((k) => !KRM_CONFIG_KEYS.includes(k));
+  if (stray.length > 0) {
+    throw new KrmError(
+      `functionConfig.${stray[0]}: options go under spec (or a ConfigMap's data), not at the top of the functionConfig.`,
+    );
+  }
+  if (functionConfig.spec !== undefined && functionConfig.data !== undefined) {
+    throw new KrmError('functionConfig has both spec and data: give the options in one of them.');
+  }
+  const where = functionConfig.data !== undefined ? 'functionConfig.data' : 'functionConfig.spec';
+  const raw = functionConfig.data ?? functionConfig.spec ?? {};
+  if (!isRecord(raw)) {
+    throw new KrmError(`${where} is not a mapping of options (cloud, tolerations, windowsRelease, ...).`);
+  }
   const { settings, issues } = readSettings(raw, where, [
     'rules',
     'windowsRelease',
@@ -457,6 +487,45 @@ function krmResult(
   };
 }
 
+/**
+ * The ResourceList as plain data, for its envelope (kind, items, functionConfig): read by js-yaml, several times
+ * faster than the `yaml` library's node tree, since the fix reads the items again anyway. A text js-yaml refuses is
+ * read by `yaml`, whose first error is the message.
+ */
+function readEnvelope(text: string): unknown {
+  try {
+    return loadYaml(text, { schema: CORE_SCHEMA });
+  } catch {
+    const list = parseDocument(text, { prettyErrors: false });
+    if (list.errors.length > 0)
+      throw new KrmError(`the ResourceList is not valid YAML: ${list.errors[0].message.split('\n')[0]}`);
+    return list.toJS({ maxAliasCount: 1000 });
+  }
+}
+
+/**
+ * The fixed ResourceList with its `results`. A block ResourceList without results of its own (what Kustomize
+ * sends) gets them appended as a last key, and every other byte stays as fix wrote it; else (flow or JSON, or
+ * results from an earlier function to replace) the list is read and written again as a whole.
+ */
+function withResults(
+  fixed: string,
+  list: { readonly flow: boolean; readonly hasResults: boolean },
+  results: readonly Record<string, unknown>[],
+): string {
+  if (results.length === 0) return fixed;
+  const appendable = !list.flow && !list.hasResults && !/^\.\.\.[ \t]*$/m.test(fixed);
+  if (appendable) {
+    const eol = fixed.includes('\r\n') ? '\r\n' : '\n';
+    const tail = stringify({ results }, { lineWidth: 0 });
+    const body = fixed === '' || fixed.endsWith('\n') ? fixed : `${fixed}${eol}`;
+    return body + (eol === '\n' ? tail : tail.replace(/\n/g, eol));
+  }
+  const out = parseDocument(fixed, { prettyErrors: false });
+  out.set('results', out.createNode(results));
+  return out.toString({ lineWidth: 0 });
+}
+
 async function runKrm(
   text: string | undefined,
   problems: readonly InputProblem[],
@@ -467,10 +536,7 @@ async function runKrm(
     if (text === undefined || problems.length > 0) {
       throw new KrmError(problems.map(describeProblem).join('; ') || 'no ResourceList on standard input.');
     }
-    const list = parseDocument(text, { prettyErrors: false });
-    if (list.errors.length > 0)
-      throw new KrmError(`the ResourceList is not valid YAML: ${list.errors[0].message.split('\n')[0]}`);
-    const value: unknown = list.toJS({ maxAliasCount: 1000 });
+    const value = readEnvelope(text);
     if (!isRecord(value) || value.kind !== RESOURCE_LIST_KIND || !Array.isArray(value.items)) {
       throw new KrmError(
         `standard input is not a KRM ${RESOURCE_LIST_KIND} (kind: ${RESOURCE_LIST_KIND}, items: [...]). Kustomize sends one to exec functions; run without --krm for plain manifests.`,
@@ -486,7 +552,6 @@ async function runKrm(
       ...optionsOf(settings),
       ...(images !== undefined ? { images } : {}),
     });
-    const out = parseDocument(result.texts[0], { prettyErrors: false });
     const results = [
       ...result.changes.map((c) => krmResult(`fixed: ${c.message}`, 'info', c.resource, c.path)),
       // A fix not made changes nothing, but the user must make it: a warning, as Kustomize shows them.
@@ -495,8 +560,9 @@ async function runKrm(
         krmResult(`${d.message}${d.fix ? ` Fix: ${d.fix}` : ''} [${d.ruleId}]`, d.severity, d.resource, d.path),
       ),
     ];
-    if (results.length > 0) out.set('results', out.createNode(results));
-    io.stdout.write(out.toString({ lineWidth: 0 }));
+    io.stdout.write(
+      withResults(result.texts[0], { flow: /^\s*[{[]/.test(text), hasResults: 'results' in value }, results),
+    );
     return result.diagnostics.some((d) => d.severity === 'error') ? EXIT_LINT_ERRORS : EXIT_OK;
   } catch (err) {
     if (!(err instanceof KrmError) && !(err instanceof Error && err.name === 'WindowsValidationError')) throw err;

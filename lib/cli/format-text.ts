@@ -72,12 +72,12 @@ export function summarize(diagnostics: readonly Diagnostic[]): { counts: Record<
 }
 
 /**
- * Manifest values reach messages verbatim: control characters (C0, DEL, C1 — an ESC could drive the terminal) are
- * shown as escapes instead of being written raw.
+ * Manifest values and file names reach messages verbatim: control characters (C0, DEL, C1 — an ESC could drive the
+ * terminal) and the bidirectional controls (which reorder what is shown) are shown as escapes instead of raw.
  */
 export function printable(text: string): string {
   // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => {
     switch (c) {
       case '\n':
         return '\\n';

@@ -56,6 +56,8 @@ const POLICY_OPTIONS = `  -c, --config <file>              the config file (defa
                                    and 1500ms are understood)
   --image-cache <dir>              where registry answers are cached (default: the platform's cache
                                    directory, ~/.cache/k8s-windows on Linux)
+  --max-input-size <size>          the most one input may hold (default: 64MiB; bytes, or KiB, MiB,
+                                   GiB): a larger file, device or standard input is an input problem
   Credentials go only over HTTPS, or to loopback and hosts given to --insecure-registry (or in
   K8S_WINDOWS_INSECURE_REGISTRIES). Mirrors given here or in K8S_WINDOWS_REGISTRY_MIRRORS
   (host=url,...) get their own host's credentials; mirrors from the config file get none.`;
@@ -86,7 +88,8 @@ const CONFIG = `Config file (${CONFIG_FILE_NAMES[0]}; the command line wins over
   resolveTimeout, mirrorFallback, registryMirrors: {<host>: <url>}, insecureRegistries: [<host>]
   (as the options; a file's mirrors and insecure registries are asked without credentials), and
   ignore: [<glob relative to the file>]      files (and chart or kustomization directories)
-                                             lint and fix leave alone
+                                             lint and fix leave alone (counted in a note; a
+                                             run that leaves nothing to check exits 2)
   suppressions: [{rules: [<rule>], kind, namespace, name (globs), reason: <why>}]
 
 Suppressions: annotate the object (or a workload's pod template) once per rule, the value the reason:
@@ -124,7 +127,10 @@ change) on standard error while standard output carries manifests or a diff, els
 output, or in --report-file.
 
 Options:
-  -w, --write                      rewrite the files in place (not with '-')
+  -w, --write                      rewrite the files in place (not with '-'): through a temporary file
+                                   renamed over the original (mode kept), only while the file is
+                                   still what was read, never through a link out of its directory;
+                                   a file that cannot be written is left whole and reported (exit 2)
   --diff                           print a unified diff of what would change; write nothing
   --dry-run                        report what would change; print and write no manifests
   --check                          write and print nothing; list the files a fix would change, and
@@ -150,6 +156,7 @@ Options:
   --pin-linux                      pin Linux pods to Linux nodes when the set has Windows pods
   --krm                            read a KRM ResourceList on standard input and write it back (a
                                    Kustomize exec function); options may come from functionConfig.spec
+                                   or a ConfigMap's data (anything else in the functionConfig: exit 2)
   --allow-empty                    accept standard input without objects (else exit 2, as lint)
   --stdin-filename <name>          the name standard input is reported under
   --disable <rule[,rule...]>       turn rules off: their findings are neither fixed nor reported
@@ -182,7 +189,8 @@ const LINT = `Usage: k8s-windows lint [options] <files|directories|->
 
 Lints Kubernetes manifests for Windows containers. Files are read whatever their extension.
 Chart and kustomization directories are rendered first (see below). Other directories are searched
-recursively for ${MANIFEST_EXTENSIONS.join(', ')} files, skipping node_modules and hidden (dot) entries;
+recursively for ${MANIFEST_EXTENSIONS.join(', ')} files, skipping node_modules and hidden (dot) entries,
+and symbolic links that lead out of the directory named (a note says which);
 documents without a kind in files found that way (cdk8s's construct-metadata.json) are not manifests
 and are skipped. '-' reads standard input (shown as
 <stdin>). A pod finds what it names (its Namespace, RuntimeClass, gMSA credential spec, RBAC grants) in
@@ -245,7 +253,8 @@ Exit codes:
   1  findings that fail the run (by default: at least one error)
   2  bad usage, or input that could not be read: a missing file, an unreadable directory, a directory
      without manifests, binary or invalid UTF-8 input, empty standard input (without --allow-empty), a
-     document nested too deeply, or a YAML/JSON syntax error. The rest of the input is still linted and reported,
+     document nested too deeply, a List whose items are not objects, input over --max-input-size, every
+     input ignored by the config file's ignore list (nothing checked), or a YAML/JSON syntax error. The rest of the input is still linted and reported,
      but the run fails with 2 because part of it went unchecked.
 `;
 

@@ -2,7 +2,6 @@
  * The `k8s-windows` command as a function: argv and io in, exit code out. Everything is caught here, so users see
  * `k8s-windows: <message>` and never a stack trace; `main.ts` only wires it to the process.
  */
-import { promises as fs } from 'node:fs';
 import { loadManifestsWithErrors, RULES, RULES_BY_ID, validateManifests } from '../core/validate';
 import { validateOptionsOf } from '../core/validate/settings';
 import type { Diagnostic } from '../core/validate/types';
@@ -24,7 +23,8 @@ import { formatSarif } from './format-sarif';
 import { checkedObjects, formatJunit, junitFailOn } from './format-junit';
 import { formatGithub } from './format-github';
 import { formatRulePage } from './rule-page';
-import { formatText } from './format-text';
+import { formatText, printable } from './format-text';
+import { writeJson } from './json-out';
 import { helpText } from './help';
 import { createLocator, type LoadedObject, type LocatedDiagnostic } from './locate';
 import { packageInfo, TOOL_NAME } from './package-info';
@@ -35,9 +35,10 @@ import {
   dropKustomizeBases,
   renderDirectory,
   withTemplates,
-  type Rendered,
   type RenderSettings,
 } from './render';
+import { DEFAULT_MAX_INPUT_BYTES, readFileBounded, readStreamBounded, type FileSnapshot } from './read';
+import type { WriteFs } from './write';
 
 /** Anything with `write(string)`: a process stream, or a test sink. */
 export interface OutputSink {
@@ -67,6 +68,11 @@ export interface CliIO {
    * @default process.env
    */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * The file operations `fix --write` uses (a test injects a full disk or a concurrent writer).
+   * @default node's fs.promises
+   */
+  readonly fs?: WriteFs;
 }
 
 /** Exit codes: documented in `k8s-windows lint --help`. */
@@ -202,17 +208,14 @@ async function runLint(command: LintCommand, io: CliIO): Promise<number> {
 
   switch (command.format) {
     case 'json':
-      io.stdout.write(
-        `${JSON.stringify(
-          jsonReport({
-            findings: [...shown, ...(command.quiet ? [] : suppressed)].map(locate),
-            problems,
-            objects: loaded.length,
-            inputs: inputCount,
-          }),
-          null,
-          2,
-        )}\n`,
+      writeJson(
+        jsonReport({
+          findings: [...shown, ...(command.quiet ? [] : suppressed)].map(locate),
+          problems,
+          objects: loaded.length,
+          inputs: inputCount,
+        }),
+        io.stdout,
       );
       break;
     case 'sarif': {
@@ -227,7 +230,7 @@ async function runLint(command: LintCommand, io: CliIO): Promise<number> {
         cwd,
         inputProblems: problems,
       });
-      io.stdout.write(`${JSON.stringify(log, null, 2)}\n`);
+      writeJson(log, io.stdout);
       break;
     }
     case 'junit':
@@ -356,6 +359,8 @@ export interface ReadInput {
   readonly input: Input;
   readonly text: string;
   readonly display: string;
+  /** A file as it was read, for `fix --write`; none for standard input. */
+  readonly snapshot?: FileSnapshot;
 }
 
 /**
@@ -369,6 +374,7 @@ export async function readInputs(
     readonly stdinFilename?: string;
     readonly rendering?: RenderOptions;
     readonly kubernetesVersion?: string;
+    readonly maxInputSize?: number;
   },
   io: CliIO,
   ignored: (input: Input) => boolean = () => false,
@@ -381,16 +387,24 @@ export async function readInputs(
     ...(command.kubernetesVersion !== undefined ? { kubernetesVersion: command.kubernetesVersion } : {}),
   };
   const all = await collectInputs(command.inputs, cwd, { render: rendering.render });
+  for (const note of all.notes) io.stderr.write(`${TOOL_NAME}: note: ${printable(note)}\n`);
   // Bases are dropped before the ignore list applies: an ignored overlay does not make its base stand alone.
   const unbased = await dropKustomizeBases(all.inputs);
+  let ignoredFound = 0;
   const inputs = unbased.filter((input) => {
     if (!ignored(input)) return true;
     // A file named on the command line and ignored by the config is said, so an empty report does not mislead.
     if (input.kind !== 'stdin' && !input.discovered) {
-      io.stderr.write(`${TOOL_NAME}: note: ${input.display} is ignored by the config file's ignore list.\n`);
-    }
+      io.stderr.write(`${TOOL_NAME}: note: ${printable(input.display)} is ignored by the config file's ignore list.\n`);
+    } else ignoredFound++;
     return false;
   });
+  const ignoredCount = unbased.length - inputs.length;
+  if (ignoredFound > 0) {
+    io.stderr.write(
+      `${TOOL_NAME}: note: ${ignoredFound} file${ignoredFound === 1 ? '' : 's'} found in the directories named ${ignoredFound === 1 ? 'is' : 'are'} ignored by the config file's ignore list.\n`,
+    );
+  }
   if ((rendering.values.length > 0 || rendering.set.length > 0) && !inputs.some(isHelmInput)) {
     io.stderr.write(
       `${TOOL_NAME}: note: --values and --set apply to Helm charts, and no input is a chart directory.\n`,
@@ -398,27 +412,31 @@ export async function readInputs(
   }
   const refused = refuse(inputs);
   if (refused.length > 0) return { read: [], problems: [...all.problems, ...refused] };
-  const collected = { inputs, problems: all.problems };
-  const problems: InputProblem[] = [...collected.problems];
+  const problems: InputProblem[] = [...all.problems];
+  if (inputs.length === 0 && ignoredCount > 0) {
+    // `ignore: ['**']` must not turn a CI run green with nothing checked.
+    problems.push({
+      message: `nothing was checked: all ${ignoredCount} input file${ignoredCount === 1 ? ' is' : 's are'} ignored by the config file's ignore list. Narrow the list, or name other inputs.`,
+    });
+  }
   const stdinName = command.stdinFilename ?? STDIN_SOURCE;
-  const displays = collected.inputs.map((input) => (input.kind === 'stdin' ? stdinName : input.display));
-  // Files are read at once; renders run one after another (each tool is a large Go program).
-  let renders: Promise<unknown> = Promise.resolve();
-  const texts: (string | Rendered | InputProblem)[] = await Promise.all(
-    collected.inputs.map((input, i) => {
-      if (input.kind !== 'render') return readInput(input, io, displays[i]);
-      const rendered = renders.then(() => renderDirectory(input, rendering, cwd, io.env ?? process.env, command.kind));
-      renders = rendered;
-      return rendered;
-    }),
-  );
+  const displays = inputs.map((input) => (input.kind === 'stdin' ? stdinName : input.display));
+  const limit = command.maxInputSize ?? DEFAULT_MAX_INPUT_BYTES;
+  // One at a time: a directory of large files is held in memory as text once, not also as bytes all at once; and
+  // each render tool is a large Go program.
   const read: ReadInput[] = [];
-  collected.inputs.forEach((input, i) => {
-    const text = texts[i];
-    if (typeof text === 'string') read.push({ input, text, display: displays[i] });
-    else if ('text' in text) read.push({ input, text: text.text, display: text.display });
-    else problems.push(text);
-  });
+  for (const [i, input] of inputs.entries()) {
+    if (input.kind === 'render') {
+      const rendered = await renderDirectory(input, rendering, cwd, io.env ?? process.env, command.kind);
+      if ('text' in rendered) read.push({ input, text: rendered.text, display: rendered.display });
+      else problems.push(rendered);
+      continue;
+    }
+    const got = await readInput(input, io, displays[i], limit);
+    if ('message' in got) problems.push(got);
+    else
+      read.push({ input, text: got.text, display: displays[i], ...(got.snapshot ? { snapshot: got.snapshot } : {}) });
+  }
   return { read, problems };
 }
 
@@ -445,43 +463,39 @@ export function emptyStdinProblem(display: string): InputProblem {
   };
 }
 
-/** The text of one input, or the problem that kept it from being read. */
-export async function readInput(input: Input, io: CliIO, display: string): Promise<string | InputProblem> {
+/** The text of one input (and the file as read), or the problem that kept it from being read. */
+export async function readInput(
+  input: Input,
+  io: CliIO,
+  display: string,
+  limit: number = DEFAULT_MAX_INPUT_BYTES,
+): Promise<{ readonly text: string; readonly snapshot?: FileSnapshot } | InputProblem> {
   let bytes: Buffer;
-  switch (input.kind) {
-    case 'stdin': {
-      if (io.stdin === undefined) return { source: display, message: 'standard input is not available.' };
-      try {
-        bytes = await readAll(io.stdin);
-      } catch (err) {
-        return { source: display, message: `cannot read: ${describeFsError(err)}` };
+  let snapshot: FileSnapshot | undefined;
+  try {
+    switch (input.kind) {
+      case 'stdin': {
+        if (io.stdin === undefined) return { source: display, message: 'standard input is not available.' };
+        bytes = await readStreamBounded(io.stdin, limit);
+        break;
       }
-      break;
-    }
-    case 'render':
-      throw new Error(`${input.display} is rendered by renderDirectory, not read`);
-    case 'file':
-      try {
-        bytes = await fs.readFile(input.path);
-      } catch (err) {
-        return { source: display, message: `cannot read: ${describeFsError(err)}` };
+      case 'render':
+        throw new Error(`${input.display} is rendered by renderDirectory, not read`);
+      case 'file':
+        ({ bytes, snapshot } = await readFileBounded(input.path, limit));
+        break;
+      default: {
+        const unknownInput: never = input;
+        throw new Error(`unhandled input ${JSON.stringify(unknownInput)}`);
       }
-      break;
-    default: {
-      const unknownInput: never = input;
-      throw new Error(`unhandled input ${JSON.stringify(unknownInput)}`);
     }
+  } catch (err) {
+    if (err instanceof Error && err.name === 'InputTooLargeError') return { source: display, message: err.message };
+    return { source: display, message: `cannot read: ${describeFsError(err)}` };
   }
   const decoded = decodeText(bytes);
-  return typeof decoded === 'string' ? decoded : { source: display, message: decoded.problem };
-}
-
-async function readAll(stream: AsyncIterable<string | Uint8Array> | string): Promise<Buffer> {
-  if (typeof stream === 'string') return Buffer.from(stream, 'utf8');
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream)
-    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk));
-  return Buffer.concat(chunks);
+  if (typeof decoded !== 'string') return { source: display, message: decoded.problem };
+  return { text: decoded, ...(snapshot !== undefined ? { snapshot } : {}) };
 }
 
 /** `ignoreBOM` keeps a UTF-8 byte-order mark in the text: `fix` gives it back on every path, stdout included. */
@@ -526,11 +540,12 @@ function firstInvalidUtf8(b: Buffer): number {
   }
   return b.length;
 }
-/** `file:line:col: message`, with as much of the location as is known. */
+/** `file:line:col: message`, with as much of the location as is known; file names and text escaped. */
 export function describeProblem(p: InputProblem): string {
-  if (p.source === undefined) return p.message;
-  if (p.line === undefined) return `${p.source}: ${p.message}`;
-  return `${p.source}:${p.line}:${p.column ?? 1}: ${p.message}`;
+  const message = printable(p.message);
+  if (p.source === undefined) return message;
+  if (p.line === undefined) return `${printable(p.source)}: ${message}`;
+  return `${printable(p.source)}:${p.line}:${p.column ?? 1}: ${message}`;
 }
 
 /**

@@ -7,7 +7,8 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { parse } from 'yaml';
+import { LineCounter, parseDocument } from 'yaml';
+import { duplicateKeys } from './validate/loader';
 import type { ValidationIssue } from './errors';
 import { readSettings, type EngineSettings, type SettingName } from './validate/settings';
 import type { RuleSetting } from './validate/types';
@@ -93,7 +94,16 @@ export function loadConfigFile(path: string): LoadedConfig {
   }
   let raw: unknown;
   try {
-    raw = parse(text, { prettyErrors: true });
+    // Keys written twice are found in one pass (duplicateKeys), not by the parser's check, which is quadratic.
+    const lineCounter = new LineCounter();
+    const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: false, lineCounter });
+    const duplicate = duplicateKeys(doc)[0];
+    if (doc.errors.length > 0) throw doc.errors[0];
+    if (duplicate !== undefined) {
+      const { line, col } = lineCounter.linePos(duplicate.offset);
+      throw new Error(`Map keys must be unique: '${duplicate.key}' is written twice (line ${line}, column ${col})`);
+    }
+    raw = doc.toJS();
   } catch (err) {
     return {
       ...base,

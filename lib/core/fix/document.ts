@@ -267,7 +267,9 @@ export function checkEdit(doc: Document, base: readonly (string | number)[], edi
       ) {
         return `${edit.path} is not a list`;
       }
-      return undefined;
+      // The list itself may be the anchor (`tolerations: &shared []`): an item added there is added at every alias.
+      const anchor = exists ? sharedAnchor(doc, reached.node) : undefined;
+      return anchor === undefined ? undefined : SHARED(anchor);
     }
     default: {
       const unknownEdit: never = edit;
@@ -284,7 +286,7 @@ export function applyEdit(doc: Document, base: readonly (string | number)[], edi
   const reached = walk(doc, segments);
   if (!reached.ok) return reached;
   // What the document held before its first edit: the output is that source with only the differences spliced in.
-  rememberParsed(doc);
+  rememberParsed(doc, segments);
   try {
     switch (edit.op) {
       case 'set': {
@@ -338,8 +340,12 @@ export function styleOf(source: string): { indent: number; indentSeq: boolean } 
     const m = /^( *)((?:- +)*)[^\s#-][^#]*:\s*$/.exec(lines[i]);
     if (!m) continue;
     const keyColumn = m[1].length + m[2].length;
-    const next = lines.slice(i + 1).find((l) => l.trim() !== '' && !l.trimStart().startsWith('#'));
-    if (next === undefined) continue;
+    // The next line with content, found in place: copying the rest of the lines for each key made a ResourceList
+    // of thousands of items (one document) cost seconds.
+    let k = i + 1;
+    while (k < lines.length && (lines[k].trim() === '' || lines[k].trimStart().startsWith('#'))) k++;
+    if (k >= lines.length) continue;
+    const next = lines[k];
     const column = next.length - next.trimStart().length;
     if (next.trimStart().startsWith('- ') || next.trim() === '-') {
       if (column === keyColumn) flush++;

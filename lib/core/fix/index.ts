@@ -22,7 +22,7 @@ import { Suppressions } from '../validate/suppressions';
 import type { Diagnostic, ResourceRef, RuleSetting } from '../validate/types';
 import { withWellKnownImages, type ImageLookups } from '../validate/image-facts';
 import { isRecord, show } from '../validate/util';
-import { applyEdit, checkEdit, parseText, renderText, type ParsedText } from './document';
+import { applyEdit, checkEdit, parseText, renderText, type DocObject, type ParsedText } from './document';
 import { FIXERS, TARGET_FIXERS } from './fixers';
 import { resolveFixTarget, type FixOptions } from './options';
 
@@ -103,10 +103,70 @@ export interface FixSetResult {
  */
 export function fixManifestSet(inputs: readonly FixInputText[], options: FixOptions = {}): FixSetResult {
   const target = resolveFixTarget(options);
+  const changes: FixChange[] = [];
+  let current = inputs;
+  // Only the first pass's counts are kept, and of each pass only its texts go on to the next: two passes'
+  // documents and findings are never held at once.
+  let first: Pick<FixPass, 'errors' | 'objectCount' | 'objectCounts'> | undefined;
+  for (let round = 1; ; round++) {
+    const pass = fixPass(current, options, target);
+    first ??= { errors: pass.errors, objectCount: pass.objectCount, objectCounts: pass.objectCounts };
+    changes.push(...pass.changes);
+    // A fix can make a pod's Windows evidence certain (`os.name: Windows` becomes `windows`): the next pass then
+    // makes the fixes that follow from it, so one run does what a second run would.
+    if (pass.changes.length > 0 && round < MAX_PASSES) {
+      current = inputs.map((input, i) => ({ ...input, text: pass.texts[i] }));
+      continue;
+    }
+    // What is left is judged on the output as written, so its positions are the output's lines: the last pass
+    // changed nothing, so its findings are the output's; else (at the pass limit) the output is checked again.
+    const diagnostics =
+      pass.changes.length === 0
+        ? pass.before
+        : validateManifests(
+            pass.parsed.flatMap((p, i) =>
+              objectsOf(p.docs.some((d) => d.changed) ? parseText(pass.texts[i], p.source) : p, current[i]).map(
+                (o) => o.value,
+              ),
+            ),
+            { ...options, includeSuppressed: false },
+          );
+    return {
+      texts: pass.texts,
+      changes,
+      refused: pass.refused,
+      diagnostics,
+      errors: first.errors,
+      objectCount: first.objectCount,
+      objectCounts: first.objectCounts,
+    };
+  }
+}
+
+/** Passes at most: the second settles what the first made certain; a third would be a fixer feeding itself. */
+const MAX_PASSES = 3;
+
+/** One pass over the texts: every fix the findings call for, made on the texts as they are. */
+interface FixPass {
+  readonly parsed: readonly ParsedText[];
+  readonly texts: readonly string[];
+  readonly changes: readonly FixChange[];
+  readonly refused: readonly FixRefusal[];
+  /** The findings the pass acted on: those of its input. */
+  readonly before: readonly Diagnostic[];
+  readonly errors: readonly LoadError[];
+  readonly objectCount: number;
+  readonly objectCounts: readonly number[];
+}
+
+/** The objects of a parsed text that are checked (documents without `kind` left out where asked). */
+function objectsOf(p: ParsedText, input: FixInputText): readonly DocObject[] {
+  return input.manifestsOnly === true ? p.objects.filter((o) => isRecord(o.value) && 'kind' in o.value) : p.objects;
+}
+
+function fixPass(inputs: readonly FixInputText[], options: FixOptions, target: FixTarget): FixPass {
   const parsed = inputs.map((i) => parseText(i.text, i.source));
-  const objectsOf = (p: ParsedText, i: number) =>
-    inputs[i].manifestsOnly === true ? p.objects.filter((o) => isRecord(o.value) && 'kind' in o.value) : p.objects;
-  const perInput = parsed.map(objectsOf);
+  const perInput = parsed.map((p, i) => objectsOf(p, inputs[i]));
   const entries = perInput.flat();
   const objects = entries.map((e) => e.value);
   // A suppressed finding is left alone, so fix acts only on what is reported.
@@ -181,21 +241,12 @@ export function fixManifestSet(inputs: readonly FixInputText[], options: FixOpti
   });
 
   const texts = parsed.map(renderText);
-  // What is left is judged on the output as written, so its positions are the output's lines.
-  const diagnostics =
-    changes.length === 0
-      ? before
-      : validateManifests(
-          parsed.flatMap((p, i) =>
-            objectsOf(p.docs.some((d) => d.changed) ? parseText(texts[i], p.source) : p, i).map((o) => o.value),
-          ),
-          validateOptions,
-        );
   return {
+    parsed,
     texts,
     changes,
     refused,
-    diagnostics,
+    before,
     errors: parsed.flatMap((p) => p.errors),
     objectCount: entries.length,
     objectCounts: perInput.map((o) => o.length),

@@ -34,22 +34,45 @@ interface Snapshot {
 
 const SNAPSHOTS = new WeakMap<Document, Snapshot>();
 
-/** Records the parsed state of `doc`, once, before its first edit. */
-export function rememberParsed(doc: Document): void {
-  if (SNAPSHOTS.has(doc)) return;
-  const snap: Snapshot = { items: new Map(), values: new Map(), scalars: new Map() };
-  const walk = (node: unknown): void => {
-    if (isPair(node)) {
-      snap.values.set(node, node.value);
-      walk(node.key);
-      walk(node.value);
-    } else if (isCollection(node)) {
-      snap.items.set(node, [...node.items]);
-      node.items.forEach(walk);
-    } else if (isScalar(node)) snap.scalars.set(node, node.value);
+/**
+ * Records the parsed state of the nodes an edit at `segments` can change, before it is made: each collection on
+ * the way from the root (its items, its pairs' values, its scalars). A collection with no record was never on an
+ * edit's way, so it is as parsed and the splicer passes it by: a ResourceList of thousands of items (one document)
+ * records and visits only the items it edits.
+ */
+export function rememberParsed(doc: Document, segments: readonly (string | number)[]): void {
+  let snap = SNAPSHOTS.get(doc);
+  if (snap === undefined) {
+    snap = { items: new Map(), values: new Map(), scalars: new Map() };
+    SNAPSHOTS.set(doc, snap);
+  }
+  const known = snap;
+  const scalar = (node: unknown) => {
+    if (isScalar(node) && !known.scalars.has(node)) known.scalars.set(node, node.value);
   };
-  walk(doc.contents);
-  SNAPSHOTS.set(doc, snap);
+  const record = (node: unknown) => {
+    if (!isCollection(node)) {
+      scalar(node);
+      return;
+    }
+    if (known.items.has(node)) return;
+    known.items.set(node, [...node.items]);
+    for (const item of node.items) {
+      if (isPair(item)) {
+        known.values.set(item, item.value);
+        scalar(item.key);
+        scalar(item.value);
+      } else scalar(item);
+    }
+  };
+  let node: unknown = doc.contents;
+  record(node);
+  for (const seg of segments) {
+    if (isMap(node) || (isSeq(node) && typeof seg === 'number')) node = node.get(seg, true);
+    else return;
+    if (!isNode(node)) return;
+    record(node);
+  }
 }
 
 /** A shape the splicer does not write: the document is re-rendered instead. */
@@ -161,7 +184,8 @@ function visitNode(c: Ctx, node: unknown, inFlow: boolean, depth: number): void 
 
 function visitCollection(c: Ctx, coll: Collection, depth: number): void {
   const before = c.snap.items.get(coll);
-  if (!before) throw new Unsupported('a collection the parser did not make');
+  // Never on an edit's way (rememberParsed): as parsed.
+  if (!before) return;
   const items: readonly unknown[] = coll.items;
   // A list item set in place (`seq.set(i, node)`): the new node stands where the old one stood.
   const replaced = new Map<unknown, unknown>();
@@ -289,15 +313,7 @@ function removeItem(
   const index = before.indexOf(item);
   const next = before.slice(index + 1).find((i) => stays.includes(i));
   if (coll.flow === true) {
-    // The item and one comma: the one after it, or for the last item the one before it.
-    const prev = before
-      .slice(0, index)
-      .reverse()
-      .find((i) => stays.includes(i));
-    if (next !== undefined) c.splices.push({ start: itemStart(item), end: itemStart(next), text: '', depth: 0 });
-    else if (prev !== undefined)
-      c.splices.push({ start: contentEnd(c, prev), end: contentEnd(c, item), text: '', depth: 0 });
-    else throw new Unsupported('an emptied collection');
+    removeFlowItem(c, before, stays, item, next);
     return;
   }
   const start = isSeq(coll) ? dashOf(c, item) : itemStart(item);
@@ -313,6 +329,75 @@ function removeItem(
   // The key follows `- ` on its line: the next key moves up behind the dash.
   if (isSeq(coll) || next === undefined) throw new Unsupported('the last key of a list item');
   c.splices.push({ start, end: itemStart(next), text: '', depth: 0 });
+}
+
+/** Where the comma after `at` stands (only spaces between), or undefined. */
+function commaAfter(c: Ctx, at: number): number | undefined {
+  let k = at;
+  while (k < c.docEnd && (c.src[k] === ' ' || c.src[k] === '\t')) k++;
+  return c.src[k] === ',' ? k : undefined;
+}
+
+/**
+ * Removes a flow item and one comma, and nothing else: a comment on another line (or after an item that stays) is
+ * never in the span. An item alone on its lines goes with its lines (its own trailing comment with it); an item
+ * sharing a line goes with the comma after it, or, last, with the comma before it.
+ */
+function removeFlowItem(
+  c: Ctx,
+  before: readonly unknown[],
+  stays: readonly unknown[],
+  item: unknown,
+  next: unknown,
+): void {
+  const index = before.indexOf(item);
+  const prev = before
+    .slice(0, index)
+    .reverse()
+    .find((i) => stays.includes(i));
+  if (next === undefined && prev === undefined) throw new Unsupported('an emptied collection');
+  const start = itemStart(item);
+  const end = contentEnd(c, item);
+  const comma = commaAfter(c, end);
+  const afterItem = comma !== undefined ? comma + 1 : end;
+  const rest = c.src.slice(afterItem, lineEnd(c, afterItem));
+  const alone = /^[ \t]*$/.test(c.src.slice(lineStart(c.src, start), start)) && /^[ \t]*(#.*)?$/.test(rest);
+  if (alone && (comma !== undefined || prev !== undefined)) {
+    // Its own lines. Without a comma after it, it was the last: the comma after the item before it goes.
+    c.splices.push({ start: lineStart(c.src, start), end: nextLine(c, afterItem), text: '', depth: 0 });
+    if (comma === undefined && prev !== undefined) {
+      const prevComma = commaAfter(c, contentEnd(c, prev));
+      if (prevComma === undefined) throw new Unsupported('a flow item without its comma');
+      c.splices.push({ start: prevComma, end: prevComma + 1, text: '', depth: 0 });
+    }
+    return;
+  }
+  if (comma !== undefined && next !== undefined) {
+    // `b: 2, ` out of `a: 1, b: 2, c: 3`; the line break (and any comment) after the comma stays.
+    let k = afterItem;
+    while (k < c.docEnd && (c.src[k] === ' ' || c.src[k] === '\t')) k++;
+    if (!c.src.slice(afterItem, itemStart(next)).includes('\n')) {
+      c.splices.push({ start, end: k, text: '', depth: 0 });
+      return;
+    }
+    // The next item is on another line: what follows the comma on this line (a comment) stays, with one space.
+    let from = start;
+    while (from > 0 && (c.src[from - 1] === ' ' || c.src[from - 1] === '\t')) from--;
+    c.splices.push({ start: from, end: c.src[k] === '#' ? afterItem : k, text: '', depth: 0 });
+    return;
+  }
+  if (prev === undefined) throw new Unsupported('a flow item without its comma');
+  const prevEnd = contentEnd(c, prev);
+  if (!c.src.slice(prevEnd, start).includes('\n')) {
+    // `, c: 3` out of `a: 1, c: 3 }`.
+    c.splices.push({ start: prevEnd, end: end, text: '', depth: 0 });
+    return;
+  }
+  // The last item, on a line below the one before it: that one's comma and the item's own text go.
+  const prevComma = commaAfter(c, prevEnd);
+  if (prevComma === undefined) throw new Unsupported('a flow item without its comma');
+  c.splices.push({ start: prevComma, end: prevComma + 1, text: '', depth: 0 });
+  c.splices.push({ start, end: afterItem, text: '', depth: 0 });
 }
 
 // --- insertion ------------------------------------------------------------------------------------------------
@@ -418,6 +503,19 @@ function insertFlow(c: Ctx, coll: Collection, before: readonly unknown[], added:
   const text = added.map((i) => sep + flowItemText(c, i, multiline ? col : undefined)).join('');
   const at = contentEnd(c, last);
   const end = lineEnd(c, at);
+  const comma = c.json ? undefined : commaAfter(c, at);
+  if (comma !== undefined) {
+    // A trailing comma (`a: 1,` before the closing bracket): new items follow it, each with its own comma, on
+    // lines of their own after the line's comment when items sit on lines.
+    const own = multiline && /^[ \t]*(#.*)?$/.test(c.src.slice(comma + 1, end));
+    const items = added.map((i) => flowItemText(c, i, own ? col : undefined));
+    c.splices.push(
+      own
+        ? { start: end, end, text: items.map((t) => `${c.eol}${indent}${t},`).join(''), depth }
+        : { start: comma + 1, end: comma + 1, text: items.map((t) => ` ${t},`).join(''), depth },
+    );
+    return;
+  }
   if (multiline && c.src.slice(at, end).includes('#')) {
     // A comment after the last item stays on its line: the comma goes before it, the new items after it.
     c.splices.push({ start: at, end: at, text: ',', depth });

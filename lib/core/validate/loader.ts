@@ -9,7 +9,17 @@
  * and aliases, tags it does not know, any error) goes through `yaml` as a whole, so errors read the same.
  */
 import type * as JsYaml from 'js-yaml';
-import { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments, parseDocument, type Document } from 'yaml';
+import {
+  isAlias,
+  isMap,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseAllDocuments,
+  parseDocument,
+  visit,
+  type Document,
+} from 'yaml';
 import { isRecord } from './util';
 
 export interface SourcePosition {
@@ -200,6 +210,42 @@ function isListKind(kind: unknown): boolean {
   return typeof kind === 'string' && kind.endsWith('List');
 }
 
+/** What a JSON type is called in messages. */
+function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  return typeof value === 'object' ? 'a mapping' : `a ${typeof value}`;
+}
+
+/**
+ * Why a `List` kind (`PodList`, `v1 List`) cannot be read as objects: `items` that is not a list, or an item that
+ * is not an object. kubectl refuses both; read as one object, `items: "x"` would lint as "No problems in 1 object".
+ * An absent or null `items` is an empty list; a kind that ends in List without `items` (a CRD) is an object.
+ */
+function listItemsProblem(value: unknown): { at: (string | number)[]; message: string } | undefined {
+  if (!isRecord(value) || !isListKind(value.kind) || !('items' in value)) return undefined;
+  const kind = String(value.kind);
+  const items = value.items;
+  if (items === null || items === undefined) return undefined;
+  if (!Array.isArray(items)) {
+    return {
+      at: ['items'],
+      message: `items of a ${kind} must be a list of objects; here it is ${typeName(items)}. Write items: [ {apiVersion: ..., kind: ..., ...} ].`,
+    };
+  }
+  const bad = items.findIndex((item) => !isRecord(item));
+  if (bad < 0) return undefined;
+  return {
+    at: ['items', bad],
+    message: `items[${bad}] of a ${kind} must be an object (apiVersion, kind, metadata, ...); here it is ${typeName(items[bad])}.`,
+  };
+}
+
+/** A List kind with `items:` written empty (null): no objects, as kubectl reads it. */
+function isEmptyList(value: unknown): boolean {
+  return isRecord(value) && isListKind(value.kind) && 'items' in value && value.items === null;
+}
+
 function remember(obj: unknown, origin: Origin | LazyOrigin): void {
   if (typeof obj === 'object' && obj !== null && !ORIGINS.has(obj)) ORIGINS.set(obj, origin);
 }
@@ -217,7 +263,7 @@ export function loadManifestsWithErrors(
   // A byte-order mark is not part of the first line: positions are counted without it, as editors show them.
   const text = input.startsWith('\uFEFF') ? input.slice(1) : input;
   const fast = internal?.fast === false ? undefined : loadFast(text, source);
-  if (fast !== undefined) return { objects: fast, errors: [] };
+  if (fast !== undefined) return fast;
   const objects: unknown[] = [];
   const errors: LoadError[] = [];
   const lineCounter = new LineCounter();
@@ -256,16 +302,23 @@ function fastYaml(): { readonly yaml: typeof JsYaml; readonly schema: JsYaml.Sch
  */
 const FAST_PATH_EXCLUDED = /^%|^\.\.\.(?:[ \t]|$)|(?:^|[\s[{,:-])&[^\s,[\]{}]|^[ \t-]*\?(?:[ \t]|$)/m;
 
+/** What makes the documents' boundaries other than the `---` lines: the whole text then goes to `yaml`. */
+const STREAM_EXCLUDED = /^%|^\.\.\.(?:[ \t]|$)/m;
+
 /** A line that starts a document: `---` alone or followed by a space or tab. */
 const DOCUMENT_START = /^---(?=[ \t\r\n]|$)/gm;
 
 /**
- * Every object of `text` read by js-yaml, each remembered with its document's text for positions on demand; or
- * undefined when the text holds anything the fast path leaves to `yaml` (including any error: `yaml` reports it).
+ * Every object of `text`, each remembered with its document's text for positions on demand; or undefined when the
+ * text holds directives or document end markers (its documents are then not split at `---` lines, and `yaml` reads
+ * it whole). A document the fast path leaves to `yaml` (an anchor, or a false alarm such as `&&` in a string) or
+ * that js-yaml refuses is read by `yaml` alone, with its positions and errors counted from the text's start: one
+ * such document no longer sends a 40 MB stream through the slow reader.
  */
-function loadFast(text: string, source: string | undefined): unknown[] | undefined {
-  if (FAST_PATH_EXCLUDED.test(text)) return undefined;
+function loadFast(text: string, source: string | undefined): LoadResult | undefined {
+  if (STREAM_EXCLUDED.test(text)) return undefined;
   const objects: unknown[] = [];
+  const errors: LoadError[] = [];
   const starts = [0];
   for (const m of text.matchAll(DOCUMENT_START)) if (m.index > 0) starts.push(m.index);
   let line = 0;
@@ -277,13 +330,26 @@ function loadFast(text: string, source: string | undefined): unknown[] | undefin
     previous = start;
     const chunk = text.slice(start, end);
     let value: unknown;
-    try {
-      value = fastYaml().yaml.load(chunk, { schema: fastYaml().schema });
-    } catch {
-      return undefined;
+    let slow = FAST_PATH_EXCLUDED.test(chunk);
+    if (!slow) {
+      try {
+        value = fastYaml().yaml.load(chunk, { schema: fastYaml().schema });
+        slow = value !== null && value !== undefined && depthExceeds(value, MAX_DOCUMENT_DEPTH);
+      } catch {
+        slow = true;
+      }
+    }
+    if (slow) {
+      readSlow(chunk, line, source, objects, errors);
+      continue;
     }
     if (value === null || value === undefined) continue;
-    if (depthExceeds(value, MAX_DOCUMENT_DEPTH)) return undefined;
+    // A List whose items are not a list of objects: `yaml` reports it with its position.
+    if (listItemsProblem(value) !== undefined) {
+      readSlow(chunk, line, source, objects, errors);
+      continue;
+    }
+    if (isEmptyList(value)) continue;
     const lazy: LazyDocument = { text: chunk, lineOffset: line };
     const add = (v: unknown, base: readonly (string | number)[]) => {
       remember(v, { lazy, ...(source !== undefined ? { source } : {}), base });
@@ -295,7 +361,34 @@ function loadFast(text: string, source: string | undefined): unknown[] | undefin
       add(value, []);
     }
   }
-  return objects;
+  return { objects, errors };
+}
+
+/** One document read by `yaml` alone, its lines counted from `lineOffset`: its objects, or its errors. */
+function readSlow(
+  chunk: string,
+  lineOffset: number,
+  source: string | undefined,
+  objects: unknown[],
+  errors: LoadError[],
+): void {
+  const lineCounter = new LineCounter();
+  const parsed = parseDocuments(chunk, lineCounter, source);
+  if ('error' in parsed) {
+    errors.push({ ...parsed.error, line: parsed.error.line + lineOffset });
+    return;
+  }
+  for (const doc of parsed.docs) {
+    const read = readDocument(doc, lineCounter, source);
+    if ('errors' in read) {
+      errors.push(...read.errors.map((e) => ({ ...e, line: e.line + lineOffset })));
+      continue;
+    }
+    for (const { value, base } of read.objects) {
+      remember(value, { doc, lineCounter, ...(source !== undefined ? { source } : {}), base, lineOffset });
+      objects.push(value);
+    }
+  }
 }
 
 function countLines(text: string, from: number, to: number): number {
@@ -319,6 +412,29 @@ function parsedOrigin(origin: Origin | LazyOrigin): Origin {
     base: origin.base,
     lineOffset: lazy.lineOffset,
   };
+}
+
+/**
+ * The keys written twice in one mapping of `doc` (kubectl refuses them), found in one pass: the `yaml` library's
+ * own check compares each key with every key before it, which takes minutes for a mapping of 80,000 keys, so
+ * callers that parse text of any size turn it off (`uniqueKeys: false`) and ask here. `<<` merge keys may repeat.
+ */
+export function duplicateKeys(doc: Document): { readonly offset: number; readonly key: string }[] {
+  const out: { offset: number; key: string }[] = [];
+  visit(doc, {
+    Map(_, map) {
+      if (map.items.length < 2) return;
+      const seen = new Set<unknown>();
+      for (const pair of map.items) {
+        if (!isScalar(pair.key)) continue;
+        const key: unknown = pair.key.value;
+        if (typeof key === 'symbol' || pair.key.source === '<<') continue;
+        if (seen.has(key)) out.push({ offset: pair.key.range?.[0] ?? 0, key: String(key) });
+        else seen.add(key);
+      }
+    },
+  });
+  return out;
 }
 
 /**
@@ -377,6 +493,12 @@ export function readDocument(
   }
   if (value === null || value === undefined) return { objects: [] };
   if (depthExceeds(value, MAX_DOCUMENT_DEPTH)) return { errors: [{ ...position(doc.range[0]), message: TOO_DEEP }] };
+  const listProblem = listItemsProblem(value);
+  if (listProblem !== undefined) {
+    const at = doc.getIn(listProblem.at, true) as { range?: [number, number, number] } | undefined;
+    return { errors: [{ ...position(at?.range?.[0] ?? doc.range[0]), message: listProblem.message }] };
+  }
+  if (isEmptyList(value)) return { objects: [] };
   if (isRecord(value) && isListKind(value.kind) && Array.isArray(value.items)) {
     return { objects: value.items.map((item: unknown, i: number) => ({ value: item, base: ['items', i] })) };
   }

@@ -8,7 +8,7 @@ import type { ValidationIssue } from '../errors';
 import { parseKubernetesMinor, parseWindowsRelease, type WindowsRelease } from '../releases';
 import { TAINT_EFFECTS, type Taint, type TaintEffect } from '../target';
 import { checkEvaluationDate } from '../facts/support';
-import { unknownRuleFix } from '../suggest';
+import { MAX_RULE_SUGGESTIONS, unknownRuleFix } from '../suggest';
 import { RULES_BY_ID } from './rules';
 import { SEVERITIES, type ConfigSuppression, type RuleSetting, type Severity, type ValidateOptions } from './types';
 
@@ -113,14 +113,23 @@ export function readRegistryHosts(value: unknown, path: string, issues: Validati
   return out;
 }
 
+/** Every rule id, for "did you mean" (made once, on first need: the rules module may still be loading here). */
+let ruleIdList: readonly string[] | undefined;
+function ruleIds(): readonly string[] {
+  return (ruleIdList ??= [...RULES_BY_ID.keys()]);
+}
+
 /** The severities and `off`: what a rule can be set to. */
 export const RULE_SETTINGS: readonly RuleSetting[] = [...SEVERITIES, 'off'];
 
-/** Problems with one rule id and its setting, named at `path` (`properties.rules.ID`, `--severity ID`). */
-export function checkRuleSetting(id: string, setting: unknown, path: string): ValidationIssue[] {
+/**
+ * Problems with one rule id and its setting, named at `path` (`properties.rules.ID`, `--severity ID`); `suggest`
+ * false leaves out the "did you mean" (a list of thousands of unknown ids gets it for its first few).
+ */
+export function checkRuleSetting(id: string, setting: unknown, path: string, suggest = true): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   if (!RULES_BY_ID.has(id)) {
-    issues.push({ path, message: `'${id}' is not a rule id.`, fix: unknownRuleFix(id, [...RULES_BY_ID.keys()]) });
+    issues.push({ path, message: `'${id}' is not a rule id.`, fix: unknownRuleFix(id, ruleIds(), suggest) });
   }
   if (typeof setting !== 'string' || !(RULE_SETTINGS as readonly string[]).includes(setting)) {
     issues.push({
@@ -238,9 +247,11 @@ export function readSettings(
           break;
         }
         const rules: Record<string, RuleSetting> = {};
+        let unknown = 0;
         for (const [id, level] of Object.entries(value as Record<string, unknown>)) {
-          const problems = checkRuleSetting(id, level, `${at(name)}.${id}`);
-          issues.push(...problems);
+          if (!RULES_BY_ID.has(id)) unknown++;
+          const problems = checkRuleSetting(id, level, `${at(name)}.${id}`, unknown <= MAX_RULE_SUGGESTIONS);
+          for (const p of problems) issues.push(p);
           if (problems.length === 0) rules[id] = level as RuleSetting;
         }
         out.rules = rules;
@@ -468,7 +479,7 @@ function readSuppressions(value: unknown, path: string, issues: ValidationIssue[
         issues.push({
           path: `${at}.rules`,
           message: `${JSON.stringify(id)} is not a rule id.`,
-          fix: unknownRuleFix(String(id), [...RULES_BY_ID.keys()]),
+          fix: unknownRuleFix(String(id), ruleIds()),
         });
         ok = false;
       }
