@@ -402,7 +402,7 @@ export async function readInputs(
   const ignoredCount = unbased.length - inputs.length;
   if (ignoredFound > 0) {
     io.stderr.write(
-      `${TOOL_NAME}: note: ${ignoredFound} file${ignoredFound === 1 ? '' : 's'} found in the directories named ${ignoredFound === 1 ? 'is' : 'are'} ignored by the config file's ignore list.\n`,
+      `${TOOL_NAME}: note: ${ignoredFound} ${ignoredFound === 1 ? 'input' : 'inputs'} (files, charts or kustomizations) found in the directories named ${ignoredFound === 1 ? 'is' : 'are'} ignored by the config file's ignore list.\n`,
     );
   }
   if ((rendering.values.length > 0 || rendering.set.length > 0) && !inputs.some(isHelmInput)) {

@@ -17,7 +17,7 @@ describe("ignore: ['**']", () => {
         const r = await cli([command, '.'], { cwd: tree.dir });
         expect(r.code).toBe(2);
         expect(r.stderr).toContain(
-          "k8s-windows: note: 2 files found in the directories named are ignored by the config file's ignore list.\n",
+          "k8s-windows: note: 2 inputs (files, charts or kustomizations) found in the directories named are ignored by the config file's ignore list.\n",
         );
         expect(r.stderr).toContain(
           "k8s-windows: nothing was checked: all 2 input files are ignored by the config file's ignore list. Narrow the list, or name other inputs.\n",
@@ -41,7 +41,7 @@ describe("ignore: ['**']", () => {
       const r = await cli(['lint', '--format', 'json', '.'], { cwd: tree.dir });
       expect(r.code).not.toBe(2);
       expect(r.stderr).toBe(
-        "k8s-windows: note: 1 file found in the directories named is ignored by the config file's ignore list.\n",
+        "k8s-windows: note: 1 input (files, charts or kustomizations) found in the directories named is ignored by the config file's ignore list.\n",
       );
       expect(JSON.parse(r.stdout).summary.inputs).toBe(1);
     } finally {
