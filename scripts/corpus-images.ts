@@ -9,9 +9,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { ImageResolver, parseReference, type ImageLookup as RegistryLookup } from '../lib/core/registry';
+import { ImageResolver, parseReference, type RegistryImageLookup as RegistryLookup } from '../lib/registry';
 import type { ImageLookup, ImageLookups } from '../lib/core';
-import { RegistryServer, type Blob } from '../test/core/registry/registry-server';
+import { RegistryServer, type Blob } from '../test/registry/registry-server';
 
 export const IMAGES_FILE = join(__dirname, '..', 'test', 'fixtures', 'realworld', 'images.yaml');
 

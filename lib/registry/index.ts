@@ -11,7 +11,7 @@ export {
   isPlaceholderReference,
   type RegistryImageReference,
 } from './reference';
-export { MEDIA_TYPES, type ImageFacts, type ImageLookup, type ImagePlatform } from './lookup';
+export { MEDIA_TYPES, type RegistryImageFacts, type RegistryImageLookup, type RegistryImagePlatform } from './lookup';
 export { parseChallenges, type AuthChallenge } from './challenge';
 export { defaultCacheDir } from './cache';
 export { defaultDockerConfigDir } from './credentials';
@@ -28,5 +28,9 @@ export {
   MAX_INDEX_ENTRIES,
   type ImageResolverOptions,
 } from './resolver';
-export { resolveImageLookups, resolveImageReferences, type ResolveSetOptions } from './resolve-set';
-export { resolveImageLookupsSync, type ImageResolutionSettings } from './sync';
+export {
+  resolveImageLookups,
+  resolveImageReferences,
+  type ImageResolutionSettings,
+  type ResolveSetOptions,
+} from './resolve-set';

@@ -3,33 +3,20 @@
  * build) and, for a single-platform image, the user its config runs as. A lookup that fails is a result, not a
  * throw: the reference does not exist, the registry refused the credentials, or it could not be reached.
  */
+import type { ImageFacts, ImageLookup, ImageLookupCause, ImagePlatform } from '../core/validate/image-facts';
 
-/** One platform an image was built for: an index entry, or a single-platform image's config. */
-export interface ImagePlatform {
-  /** `windows`, `linux`. */
-  readonly os: string;
-  /** `amd64`, `arm64`. */
-  readonly architecture: string;
-  /** `v8` for arm64/v8, when the registry says. */
-  readonly variant?: string;
-  /** The Windows build, `10.0.17763.5576` (`os.version`), when the registry says. */
-  readonly osVersion?: string;
+/** One platform of a registry's answer: the core's ImagePlatform with the digest of its image manifest. */
+export interface RegistryImagePlatform extends ImagePlatform {
   /** The digest of this platform's image manifest. */
   readonly digest: string;
-  /**
-   * The user this platform's image config runs as, verbatim (`ContainerAdministrator`, `ContainerUser`; `''` when
-   * the image sets none): present when the config was read, that is for a single-platform image, and for index
-   * entries whose os the resolver's `platformUsers` option names.
-   */
-  readonly user?: string;
-  /**
-   * The bytes this platform's image manifest's layers add up to (compressed, as its descriptors say): present when
-   * the manifest was read, as for `user`.
-   */
-  readonly layersSize?: number;
 }
 
-export interface ImageFacts {
+/**
+ * The core's ImageFacts as a registry gives them, with where they were read: for a single-platform image `user` is
+ * its config's; for an index, each platform's `user` and `layersSize` are present for the entries whose os the
+ * resolver's `platformUsers` option names.
+ */
+export interface RegistryImageFacts extends ImageFacts {
   /** The normalised reference looked up: `docker.io/library/nginx:latest`. */
   readonly reference: string;
   /** `docker.io`, `mcr.microsoft.com`, `host:5000`. */
@@ -40,35 +27,19 @@ export interface ImageFacts {
   readonly digest: string;
   /** That manifest's media type (OCI image index, Docker manifest list, OCI or Docker image manifest). */
   readonly mediaType: string;
-  /**
-   * The platforms, in the registry's order. An index's attestation entries (`unknown/unknown`) are left out.
-   */
-  readonly platforms: readonly ImagePlatform[];
-  /**
-   * The user a single-platform image's config runs as, verbatim (`''` when the image sets none).
-   * @default - absent for a multi-platform image (see ImagePlatform.user and the `platformUsers` option)
-   */
-  readonly user?: string;
+  /** The platforms, in the registry's order. An index's attestation entries (`unknown/unknown`) are left out. */
+  readonly platforms: readonly RegistryImagePlatform[];
 }
 
-export type ImageLookup =
-  | { readonly status: 'found'; readonly facts: ImageFacts }
-  /** The registry has no such repository, tag or digest (or the reference is not valid). */
-  | { readonly status: 'not-found'; readonly message: string }
-  /** The registry wants credentials the Docker config does not have, or refused the ones it has. */
-  | { readonly status: 'unauthorized'; readonly message: string }
-  /** Down, timed out, answered 5xx, past the resolution's deadline, or offline with nothing cached. */
-  | { readonly status: 'unreachable'; readonly message: string }
-  /**
-   * The registry answered with content the resolver refuses: not the content its digest names, addressed by a
-   * digest algorithm it cannot verify, over the size cap, an index with more entries than it reads, not JSON.
-   */
-  | { readonly status: 'invalid'; readonly message: string };
+/** A lookup's result: found with the registry's facts, or a failure with its status, cause and message. */
+export type RegistryImageLookup = ImageLookup<RegistryImageFacts>;
 
 /** A failed lookup, thrown inside the resolver and returned to the caller as its result. */
 export class LookupProblem extends Error {
   constructor(
     readonly status: Exclude<ImageLookup['status'], 'found'>,
+    /** Why, as a code (ImageLookup's `cause`). */
+    readonly code: ImageLookupCause,
     message: string,
   ) {
     super(message);

@@ -6,9 +6,14 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ImageResolver, MEDIA_TYPES, type ImageLookup, type ImageResolverOptions } from '../../../lib/core/registry';
-import { MAX_ENTRY_DETAILS, MAX_INDEX_ENTRIES } from '../../../lib/core/registry/resolver';
-import { MAX_BODY_BYTES } from '../../../lib/core/registry/transport';
+import {
+  ImageResolver,
+  MEDIA_TYPES,
+  type RegistryImageLookup as ImageLookup,
+  type ImageResolverOptions,
+} from '../../lib/registry';
+import { MAX_ENTRY_DETAILS, MAX_INDEX_ENTRIES } from '../../lib/registry/resolver';
+import { MAX_BODY_BYTES } from '../../lib/registry/transport';
 import { HostileRegistry, imageManifest, sha256, sha512, WINDOWS_CONFIG } from './hostile-server';
 
 const WS2022 = '10.0.20348.2340';
@@ -334,7 +339,18 @@ describe('digests: verified, or refused', () => {
     expect(message(lookup)).toBe(
       `invalid: Registry ${hostile.host('registry.test')} sent a manifest for ${hostile.host('registry.test')}/app@${named} whose ${algorithm} digest is ${digestOf(sent)}, not ${named}: the content does not match its digest (a corrupt or tampered registry or mirror). It was not used or cached.`,
     );
+    expect(lookup).toMatchObject({ status: 'invalid', cause: 'digest-mismatch' });
     expect(files(cacheDir)).toEqual([]);
+  });
+
+  test('a mirror whose manifest fails its digest stays a digest mismatch when the registry is then unreachable', async () => {
+    const named = sha256('what the reference names');
+    hostile.serve('mirror.test', `/v2/app/manifests/${named}`, imageManifest(), MEDIA_TYPES.ociManifest);
+    const mirrors = { 'nowhere.test': `https://${hostile.host('mirror.test')}` };
+    const lookup = await resolver({ mirrors }).resolve(`nowhere.test/app@${named}`);
+    expect(lookup).toMatchObject({ status: 'invalid', cause: 'digest-mismatch' });
+    expect(message(lookup)).toContain('does not resolve (ENOTFOUND)');
+    expect(message(lookup)).toContain('the content does not match its digest');
   });
 
   test('content addressed by sha512 is verified and used', async () => {
@@ -358,6 +374,7 @@ describe('digests: verified, or refused', () => {
       expect(message(lookup)).toBe(
         `invalid: ${hostile.host('registry.test')}/app@${digest} is addressed by a digest the resolver cannot verify: its algorithm "${algorithm}" is not one the resolver verifies (sha256, sha512). It is not looked up.`,
       );
+      expect(lookup).toMatchObject({ status: 'invalid', cause: 'digest-unsupported' });
       expect(hostile.requests).toEqual([]);
     },
   );
@@ -375,6 +392,7 @@ describe('digests: verified, or refused', () => {
     expect(message(lookup)).toBe(
       `invalid: Registry ${hostile.host('registry.test')} sent the config of ${hostile.host('registry.test')}/app:1 whose ${algorithm} digest is ${algorithm === 'sha256' ? sha256(config) : sha512(config)}, not ${named}: the content does not match its digest (a corrupt or tampered registry or mirror). It was not used or cached.`,
     );
+    expect(lookup).toMatchObject({ status: 'invalid', cause: 'digest-mismatch' });
     // The manifest (by its own sha256) may be kept; the config is not.
     expect(files(cacheDir).some((f) => f.includes(named.slice(7, 40)))).toBe(false);
   });

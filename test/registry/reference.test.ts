@@ -1,4 +1,4 @@
-import { parseChallenges, parseReference } from '../../../lib/core/registry';
+import { parseChallenges, parseReference } from '../../lib/registry';
 
 describe('parseReference', () => {
   test.each([

@@ -45,14 +45,55 @@ export interface ImageFacts {
   readonly record?: ImageFactsRecord;
 }
 
-/** The result of looking one image reference up. */
-export type ImageLookup =
-  | { readonly status: 'found'; readonly facts: ImageFacts }
+/**
+ * Why a lookup failed, as a code a program can switch on (the message says it in words). Each belongs to one status:
+ * - `not-found`: `reference-invalid`, `repository-unknown`, `manifest-unknown`, `config-unknown`,
+ *   `manifest-unsupported`;
+ * - `unauthorized`: `credentials-missing`, `credentials-refused`, `access-denied`, `token-service`;
+ * - `unreachable`: `offline-miss`, `deadline`, `host-unresolved`, `certificate-untrusted`, `no-answer`, `http-status`,
+ *   `redirect`, `resolver-failed`;
+ * - `invalid`: `digest-mismatch`, `digest-unsupported`, `too-large`, `index-too-large`, `not-json`.
+ */
+export type ImageLookupCause =
+  | 'reference-invalid'
+  | 'repository-unknown'
+  | 'manifest-unknown'
+  | 'config-unknown'
+  | 'manifest-unsupported'
+  | 'credentials-missing'
+  | 'credentials-refused'
+  | 'access-denied'
+  | 'token-service'
+  | 'offline-miss'
+  | 'deadline'
+  | 'host-unresolved'
+  | 'certificate-untrusted'
+  | 'no-answer'
+  | 'http-status'
+  | 'redirect'
+  | 'resolver-failed'
+  | 'digest-mismatch'
+  | 'digest-unsupported'
+  | 'too-large'
+  | 'index-too-large'
+  | 'not-json';
+
+/**
+ * The result of looking one image reference up; `F` is the facts' shape (the registry client's carry the digest and
+ * media type too).
+ */
+export type ImageLookup<F extends ImageFacts = ImageFacts> =
+  | { readonly status: 'found'; readonly facts: F }
   | {
       /** `invalid`: the registry's answer failed verification (a digest mismatch, an unverifiable digest, too big). */
       readonly status: 'not-found' | 'unauthorized' | 'unreachable' | 'invalid';
       /** What happened, for the finding: never a credential. */
       readonly message: string;
+      /**
+       * Why, as a code.
+       * @default - not said (answers recorded before causes were coded)
+       */
+      readonly cause?: ImageLookupCause;
     };
 
 /** Image lookups by reference as written in the manifests (`mcr.microsoft.com/windows/servercore:ltsc2022`). */

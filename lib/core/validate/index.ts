@@ -30,6 +30,7 @@ export {
   type ImageFacts,
   type ImageFactsRecord,
   type ImageLookup,
+  type ImageLookupCause,
   type ImageLookups,
   type ImagePlatform,
 } from './image-facts';
