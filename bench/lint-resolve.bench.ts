@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { run } from '../lib/cli/run';
-import { RegistryServer } from '../test/core/registry/registry-server';
+import { RegistryServer } from '../test/registry/registry-server';
 import { defineBench } from './harness';
 import { benchManifest } from './manifests';
 import { CountingSink } from './sink';

@@ -7,8 +7,8 @@
 import type { IConstruct } from 'constructs';
 import { IssueCollector, WindowsValidationError } from '../core/errors';
 import type { WarningSink, WindowsWarning } from '../core/pod-spec';
-import type * as Sync from '../core/registry/sync';
-import type { ImageResolutionSettings } from '../core/registry/sync';
+import type * as Sync from './registry-sync';
+import type { ImageResolutionSettings } from '../registry/resolve-set';
 import type * as Engine from '../core/validate/engine';
 import type * as Facts from '../core/validate/image-facts';
 import type * as Settings from '../core/validate/settings';
@@ -69,7 +69,7 @@ export function lookUpImages(object: unknown, settings: ImageResolutionSettings)
   // Loaded only when resolution is on: the bridge and the engine stay out of a plain synth.
   /* eslint-disable @typescript-eslint/no-require-imports */
   const { imageReferencesOf } = require('../core/validate/image-facts') as typeof Facts;
-  const { resolveImageLookupsSync } = require('../core/registry/sync') as typeof Sync;
+  const { resolveImageLookupsSync } = require('./registry-sync') as typeof Sync;
   /* eslint-enable @typescript-eslint/no-require-imports */
   const images = imageReferencesOf([object]);
   return images.length === 0 ? {} : resolveImageLookupsSync(images, settings);

@@ -13,7 +13,7 @@ export async function imageLookups(
   warn?: (message: string) => void,
 ): Promise<ImageLookups | undefined> {
   if (settings.resolveImages !== true) return undefined;
-  const { resolveImageLookups } = await import('../core/registry');
+  const { resolveImageLookups } = await import('../registry');
   return resolveImageLookups(objects(), settings, {
     ...(warn !== undefined ? { onWarning: warn } : {}),
     deadlineSetting: '--resolve-timeout, or resolveTimeout in the config file',

@@ -44,7 +44,6 @@ export {
 export * from './validate';
 export * from './fix';
 export * from './config';
-export { ImageResolver, resolveImageLookups, defaultCacheDir, type ImageResolverOptions } from './registry';
 export * from './cloud-gates';
 export {
   factCatalogue,

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Chart, Testing } from 'cdk8s';
 import { RESOLVE_IMAGES_CONTEXT, WindowsAnnotations, WindowsDeployment } from 'k8s-windows/cdk8s';
-import { RegistryServer } from '../core/registry/registry-server';
+import { RegistryServer } from '../registry/registry-server';
 import { captureError, podSpecOf, silenceWarnings } from './helpers';
 
 let server: RegistryServer;

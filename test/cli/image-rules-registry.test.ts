@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { RegistryServer } from '../core/registry/registry-server';
+import { RegistryServer } from '../registry/registry-server';
 import { cli } from './helpers';
 
 let server: RegistryServer;

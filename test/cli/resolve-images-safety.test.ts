@@ -9,7 +9,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { HostileRegistry, imageManifest, sha256, WINDOWS_CONFIG } from '../core/registry/hostile-server';
+import { HostileRegistry, imageManifest, sha256, WINDOWS_CONFIG } from '../registry/hostile-server';
 import { cli } from './helpers';
 
 let registry: HostileRegistry;

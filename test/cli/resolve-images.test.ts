@@ -6,7 +6,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { RegistryServer } from '../core/registry/registry-server';
+import { RegistryServer } from '../registry/registry-server';
 import type { StackValidationArgs, StackValidationPolicy } from '@pulumi/policy';
 import { WindowsValidation } from 'k8s-windows/cdk8s/plugin';
 import { createWindowsPolicies, POLICY_NAMES } from 'k8s-windows/pulumi/policy';

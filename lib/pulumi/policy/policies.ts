@@ -150,7 +150,7 @@ function kubernetesPolicy(level: Level, settings: () => PolicySettings): StackVa
       const images =
         resolved.settings.resolveImages === true
           ? await (
-              await import('../../core/registry')
+              await import('../../registry')
             ).resolveImageLookups(
               args.resources.map(manifestOf).flatMap((m) => (m !== undefined ? [m.manifest] : [])),
               resolved.settings,
