@@ -1,6 +1,14 @@
 /**
  * The image resolver: what a registry says about an image (its platforms, Windows builds and user), read through
- * the OCI Distribution API with the Docker config's credentials, mirrors and a disk cache.
+ * the OCI Distribution API with the Docker config's credentials, mirrors and a disk cache. An adapter beside the
+ * pure core (it does the network, the file system and credential helpers), in layers:
+ * - reference.ts: references normalised as the registry sees them (the grammar is the core's image-reference.ts);
+ * - auth.ts (credentials.ts, challenge.ts, trust.ts): the token and Basic handshake, and where credentials may go;
+ * - transport.ts (http.ts, deadline.ts): requests with retries, bounds, redirects and the one deadline;
+ * - cache.ts, digest.ts: content kept by digest and verified against it;
+ * - facts.ts: what an index, a manifest and a config say, as the core's ImageFacts;
+ * - resolver.ts: fetches what facts.ts reads, through the mirrors and the cache; resolve-set.ts: a set of images.
+ * A failed lookup is a result with a status and a cause code (lookup.ts), never a throw.
  */
 export {
   DOCKER_HUB,
