@@ -32,7 +32,7 @@ import {
 } from '../core/validate';
 import { formatPath } from '../core/validate/loader';
 import { readSettings, type EngineSettings } from '../core/validate/settings';
-import { isRecord } from '../core/validate/util';
+import { isRecord } from '../core/model/util';
 import { loadConfig, mergeSettings } from '../core/config';
 import { isWindowsImage } from '../core/images';
 import { releaseForBuild, type WindowsRelease } from '../core/releases';

@@ -7,7 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ImageLookup, ImageLookups } from '../core/validate/image-facts';
+import type { ImageLookup, ImageLookups } from '../core/model/image-facts';
 import { isPlaceholderReference } from '../registry/reference';
 import type { ImageResolutionSettings } from '../registry/resolve-set';
 

@@ -10,7 +10,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import type { ValidationIssue } from './errors';
 import { readSettings, type EngineSettings, type SettingName } from './validate/settings';
-import type { RuleSetting } from './validate/types';
+import type { RuleSetting } from './model/types';
 
 /** The names looked for in each directory, in this order. */
 export const CONFIG_FILE_NAMES = ['.k8s-windows.yaml', '.k8s-windows.yml'] as const;

@@ -3,7 +3,7 @@
  * build) and, for a single-platform image, the user its config runs as. A lookup that fails is a result, not a
  * throw: the reference does not exist, the registry refused the credentials, or it could not be reached.
  */
-import type { ImageFacts, ImageLookup, ImageLookupCause, ImagePlatform } from '../core/validate/image-facts';
+import type { ImageFacts, ImageLookup, ImageLookupCause, ImagePlatform } from '../core/model/image-lookup';
 
 /** One platform of a registry's answer: the core's ImagePlatform with the digest of its image manifest. */
 export interface RegistryImagePlatform extends ImagePlatform {

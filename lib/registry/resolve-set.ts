@@ -5,7 +5,7 @@
  * (`ValidateOptions.images`). A placeholder (`<Your Image Name>`, `${IMAGE}`, `ko://…`) is not looked up, so no
  * rule reports it.
  */
-import { imageReferencesOf, type ImageLookups } from '../core/validate/image-facts';
+import { imageReferencesOf, type ImageLookups } from '../core/model/image-facts';
 import type { EngineSettings } from '../core/validate/settings';
 import { isPlaceholderReference } from './reference';
 import { ImageResolver } from './resolver';

@@ -10,7 +10,7 @@ import type { DockerCredentials } from './credentials';
 import { combinedSignal, pause, type Deadline } from './deadline';
 import type { Endpoint, FetchedResponse } from './endpoint';
 import { BodyTooLarge, HttpClient, RequestAborted, type HttpClientOptions } from './http';
-import type { ImageLookupCause } from '../core/validate/image-facts';
+import type { ImageLookupCause } from '../core/model/image-lookup';
 import { LookupProblem } from './lookup';
 
 export type { Endpoint, FetchedResponse } from './endpoint';

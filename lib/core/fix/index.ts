@@ -12,16 +12,16 @@
  *   changes nothing.
  */
 import { isWorkloadKind, locatePodSpec } from '../workloads';
-import { buildIndex } from '../validate/context';
+import { buildIndex } from '../model/context';
 import { validateManifests } from '../validate/engine';
-import type { FixEdit, FixTarget } from '../validate/fixes';
+import type { FixEdit, FixTarget } from '../model/fixes';
 import type { LoadError } from '../validate/loader';
-import { analyzePod, type PodFacts } from '../validate/pod';
+import { analyzePod, type PodFacts } from '../model/pod';
 import { resourceRef } from '../validate/report';
 import { Suppressions } from '../validate/suppressions';
-import type { Diagnostic, ResourceRef, RuleSetting } from '../validate/types';
-import { withWellKnownImages, type ImageLookups } from '../validate/image-facts';
-import { isRecord, show } from '../validate/util';
+import type { Diagnostic, ResourceRef, RuleSetting } from '../model/types';
+import { withWellKnownImages, type ImageLookups } from '../model/image-facts';
+import { isRecord, show } from '../model/util';
 import { applyEdit, checkEdit, parseText, renderText, type ParsedText } from './document';
 import { FIXERS, TARGET_FIXERS } from './fixers';
 import { resolveFixTarget, type FixOptions } from './options';

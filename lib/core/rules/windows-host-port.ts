@@ -5,8 +5,8 @@
  * https://github.com/kubernetes/kubernetes/blob/master/pkg/apis/core/validation/validation.go). A hostPort on an
  * ordinary Windows pod is the CNI advice of windows-host-port-cni.
  */
-import { hostPorts } from '../validate/pod-ports';
-import { show } from '../validate/util';
+import { hostPorts } from '../model/pod-ports';
+import { show } from '../model/util';
 import { NETWORKING } from './docs';
 import { API_SERVER_REJECTS_POD, defineRule } from './rule';
 

@@ -16,15 +16,15 @@ import {
   type RuleReport,
   type WindowsPodFinder,
 } from '../rules';
-import { buildIndex, type SetIndex } from './context';
-import { withWellKnownImages } from './image-facts';
+import { buildIndex, type SetIndex } from '../model/context';
+import { withWellKnownImages } from '../model/image-facts';
 import { sourceOf } from './loader';
-import { analyzePod, type PodFacts } from './pod';
-import { WindowsPodsByLabel } from './windows-pods';
+import { analyzePod, type PodFacts } from '../model/pod';
+import { WindowsPodsByLabel } from '../model/windows-pods';
 import { DiagnosticSink, type Report } from './report';
 import { RULES_BY_ID, type RuleId } from './rules';
-import type { Diagnostic, ValidateOptions } from './types';
-import { isRecord, missingObjectFields, type Rec } from './util';
+import type { Diagnostic, ValidateOptions } from '../model/types';
+import { isRecord, missingObjectFields, type Rec } from '../model/util';
 
 interface PodEntry {
   readonly facts: PodFacts;

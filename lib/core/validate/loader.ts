@@ -10,7 +10,7 @@
  */
 import type * as JsYaml from 'js-yaml';
 import { isAlias, isMap, isScalar, isSeq, LineCounter, parseAllDocuments, parseDocument, type Document } from 'yaml';
-import { isRecord } from './util';
+import { isRecord } from '../model/util';
 
 export interface SourcePosition {
   /** The `source` given to the loader (a file name), when one was. */

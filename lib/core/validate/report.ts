@@ -4,11 +4,11 @@
  * never see options.
  */
 import type { PodSpecLocation } from '../workloads';
-import type { Diagnostic, ResourceRef, RuleSetting, Severity, ValidateOptions } from './types';
+import type { Diagnostic, ResourceRef, RuleSetting, Severity, ValidateOptions } from '../model/types';
 import { RULES, RULES_BY_ID, type RuleId } from './rules';
 import { parsePath, sourceOf, sourcePosition } from './loader';
 import { Suppressions, type WrittenSuppression } from './suppressions';
-import { isRecord, rec, str } from './util';
+import { isRecord, rec, str } from '../model/util';
 
 /**
  * Records one finding. `severity` overrides the rule's default for this finding only (a rule whose cases differ

@@ -19,7 +19,7 @@ import { RULES_BY_ID, validateManifests } from '../../core/validate';
 import type { ValidationIssue } from '../../core/errors';
 import { CONFIG_SETTINGS, loadConfig } from '../../core/config';
 import { applyRuleSetting, readSettings, validateOptionsOf, type EngineSettings } from '../../core/validate/settings';
-import type { Diagnostic, ValidateOptions } from '../../core/validate/types';
+import type { Diagnostic, ValidateOptions } from '../../core/model/types';
 import { manifestOf, type StackManifest } from './manifests';
 import { clusterFindings, nodePoolFindings, type CloudFinding, type StackResource } from './node-pools';
 import { touchesUnknown } from './props';
