@@ -11,8 +11,6 @@ import type { ImageLookup, ImageLookups } from '../core/model/image-facts';
 import { isPlaceholderReference } from '../registry/reference';
 import type { ImageResolutionSettings } from '../registry/resolve-set';
 
-export type { ImageResolutionSettings };
-
 /** What the child is given on stdin. */
 export interface SyncRequest {
   readonly images: readonly string[];
@@ -37,7 +35,7 @@ export function resolveImageLookupsSync(
   settings: ImageResolutionSettings = {},
 ): ImageLookups {
   const key = (image: string) => `${JSON.stringify(settings)} ${image}`;
-  // A placeholder is never looked up (resolve-set.ts): it gets no answer, and no finding.
+  // A placeholder is never looked up (lib/registry/resolve-set.ts): it gets no answer, and no finding.
   const missing = [...new Set(images)].filter((image) => !answers.has(key(image)) && !isPlaceholderReference(image));
   if (missing.length > 0) {
     const request: SyncRequest = { images: missing, settings };
