@@ -171,6 +171,8 @@ describe('bounded: every case ends by the deadline', () => {
     expect(message(value[60]!)).toBe(
       'unreachable: Registry alsonowhere.test cannot be reached: its host alsonowhere.test does not resolve (ENOTFOUND) (earlier in this run; not asked again). (Mirror https://nowhere.test of alsonowhere.test cannot be reached: its host nowhere.test does not resolve (ENOTFOUND) (earlier in this run; not asked again).)',
     );
+    expect(first).toMatchObject({ status: 'unreachable', cause: 'host-unresolved' });
+    expect(value[60]).toMatchObject({ status: 'unreachable', cause: 'host-unresolved' });
     expect(hostile.lookups.get('alsonowhere.test')).toBe(1);
     expect(hostile.lookups.get('nowhere.test')).toBeLessThanOrEqual(8);
   });
@@ -253,6 +255,7 @@ describe('bounded: bodies and indexes', () => {
     expect(message(lookup)).toBe(
       `invalid: Registry ${hostile.host('registry.test')} sent more than ${MAX_BODY_BYTES} bytes for /v2/app/manifests/1, more than any manifest or config (the cap is ${MAX_BODY_BYTES} bytes).`,
     );
+    expect(lookup).toMatchObject({ status: 'invalid', cause: 'too-large' });
     expect(sent).toBeLessThan(60e6);
     expect(files(cacheDir)).toEqual([]);
   });
@@ -266,6 +269,7 @@ describe('bounded: bodies and indexes', () => {
     expect(message(lookup)).toBe(
       `invalid: Registry ${hostile.host('registry.test')} announced 100000000 bytes for /v2/app/manifests/1, more than any manifest or config (the cap is ${MAX_BODY_BYTES} bytes).`,
     );
+    expect(lookup).toMatchObject({ status: 'invalid', cause: 'too-large' });
   });
 
   test('a Content-Length longer than the body sent: the request times out, it is not taken as whole', async () => {
@@ -277,6 +281,7 @@ describe('bounded: bodies and indexes', () => {
     expect(message(lookup)).toMatch(
       /^unreachable: Registry registry\.test:\d+ did not answer \(no answer within 200 ms\)/,
     );
+    expect(lookup).toMatchObject({ status: 'unreachable', cause: 'no-answer' });
   });
 
   test('an index of 100,000 entries sent chunked is refused, not read entry by entry', async () => {
@@ -299,6 +304,7 @@ describe('bounded: bodies and indexes', () => {
     expect(message(lookup)).toBe(
       `invalid: The index of ${hostile.host('registry.test')}/app:huge lists 100000 entries, more than the ${MAX_INDEX_ENTRIES} the resolver reads: it was not read (no real image lists so many).`,
     );
+    expect(lookup).toMatchObject({ status: 'invalid', cause: 'index-too-large' });
     expect(hostile.requests).toHaveLength(1);
   });
 

@@ -262,6 +262,7 @@ describe('cache, offline, and a registry that goes away', () => {
     const miss = await offline.resolve(`${server.host}/team/legacy:list`);
     expect(miss.status).toBe('unreachable');
     expect(miss.status !== 'found' && miss.message).toMatch(/^Offline, and the cache in .* has no answer for /);
+    expect(miss).toMatchObject({ status: 'unreachable', cause: 'offline-miss' });
     // Online, a fresh tag answer is used without asking the (stopped) registry; an expired one is not.
     expect((await resolver({ cacheDir }).resolve(`${server.host}/team/app:multi`)).status).toBe('found');
     expect((await resolver({ cacheDir, tagTtlMs: 1 }).resolve(`${server.host}/team/app:multi`)).status).toBe(
