@@ -11,10 +11,22 @@ const CLOUD_ROOTS = [
 /** Import patterns of one layer of lib/, as written from anywhere below lib/ (`../cdk8s/x`, `../../cli/y`). */
 const layer = (name) => [`../${name}`, `../${name}/*`, `../../${name}`, `../../${name}/*`, `../../../${name}/*`];
 const CDK8S = ['cdk8s', 'cdk8s-plus-*', 'constructs'];
+/** Sibling folders of lib/core (`../rules`) and the core's entry, as written from a file one level inside the core. */
+const above = (...names) => [...names.flatMap((name) => [`../${name}`, `../${name}/*`]), '../index'];
+
+/** What every file of lib/core may not import. */
+const CORE = [
+  [[...CDK8S, '@pulumi/*'], 'lib/core is pure TypeScript: no cdk8s, no Pulumi.'],
+  [[...layer('cdk8s'), ...layer('pulumi'), ...layer('cli')], 'lib/core imports no front door.'],
+  [layer('registry'), 'lib/core does no I/O: the registry client (lib/registry) is an adapter beside it.'],
+];
 
 /**
- * The architecture as lint (DESIGN.md, "Layers"): core imports no framework and no front door; the CLI only core;
- * no front door imports another; each cloud's components only their own cloud.
+ * The architecture as lint (DESIGN.md, "Layers"): core imports no framework, no front door and not the registry
+ * client; inside it facts ← model ← rules ← engine (validate/) ← fix; the registry client (lib/registry) imports
+ * the core only; the CLI only core and the registry client; no front door imports another; each cloud's components
+ * only their own cloud. test/layers.test.ts checks the same edges on the whole import graph (require() and import()
+ * too) and that it has no cycle.
  */
 const boundary = (files, groups) => ({
   files,
@@ -46,11 +58,28 @@ export default tseslint.config(
       '@typescript-eslint/no-misused-promises': 'error',
     },
   },
+  boundary(['lib/core/**/*.ts'], CORE),
   boundary(
-    ['lib/core/**/*.ts'],
+    ['lib/core/facts/**/*.ts'],
+    [...CORE, [above('model', 'rules', 'validate', 'fix'), 'Facts import nothing above them.']],
+  ),
+  boundary(
+    ['lib/core/model/**/*.ts'],
+    [...CORE, [above('rules', 'validate', 'fix'), 'The model the rules read sits below them.']],
+  ),
+  boundary(
+    ['lib/core/rules/**/*.ts'],
+    [...CORE, [above('validate', 'fix'), 'Rules never import the engine (validate/) or fix.']],
+  ),
+  boundary(['lib/core/validate/**/*.ts'], [...CORE, [above('fix'), 'The engine sits below fix.']]),
+  boundary(
+    ['lib/registry/**/*.ts'],
     [
-      [[...CDK8S, '@pulumi/*'], 'lib/core is pure TypeScript: no cdk8s, no Pulumi.'],
-      [[...layer('cdk8s'), ...layer('pulumi'), ...layer('cli')], 'lib/core imports no front door.'],
+      [[...CDK8S, '@pulumi/*'], 'The registry client imports the core only.'],
+      [
+        [...layer('cdk8s'), ...layer('pulumi'), ...layer('cli'), '../index'],
+        'The registry client imports the core only.',
+      ],
     ],
   ),
   boundary(

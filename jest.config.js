@@ -19,7 +19,7 @@ const shared = {
   // from, which leaves `npm ci` unable to trust the lockfile.
   transform: { '^.+\\.tsx?$': ['ts-jest', { diagnostics: false }] },
   moduleNameMapper: {
-    '^k8s-windows$': '<rootDir>/lib/core/index.ts',
+    '^k8s-windows$': '<rootDir>/lib/index.ts',
     '^k8s-windows/cdk8s$': '<rootDir>/lib/cdk8s/index.ts',
     '^k8s-windows/cdk8s/plugin$': '<rootDir>/lib/cdk8s/plugin.ts',
     '^k8s-windows/pulumi$': '<rootDir>/lib/pulumi/index.ts',

@@ -13,7 +13,7 @@ import { defineBench } from './harness';
 
 const ROOT = path.resolve(__dirname, '..');
 /** The layers `k8s-windows/cdk8s` is built from. */
-const LAYERS = ['core', 'cdk8s'];
+const LAYERS = ['core', 'registry', 'cdk8s'];
 /** Fresh processes per timed repetition, to average out process start-up noise. */
 const PROCESSES_PER_RUN = 5;
 /** Exit code of a candidate process that found a `@pulumi` module loaded. */

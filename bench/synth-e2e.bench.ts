@@ -12,7 +12,7 @@ import { transpileTree } from './transpile';
 
 const ROOT = path.resolve(__dirname, '..');
 /** Source trees the example app is made of, and where its public import name points. */
-const TREES = ['lib/core', 'lib/cdk8s', 'examples/cdk8s'];
+const TREES = ['lib/core', 'lib/registry', 'lib/cdk8s', 'examples/cdk8s'];
 const PUBLIC_NAME = /require\("k8s-windows\/cdk8s"\)/g;
 
 function run(command: string, args: string[], cwd: string): void {

@@ -49,7 +49,7 @@ export default defineBench({
   rounds: 21,
   setup() {
     const dir = mkdtempSync(path.join(tmpdir(), 'k8s-windows-bench-synth-fresh-'));
-    for (const tree of ['lib/core', 'lib/cdk8s'])
+    for (const tree of ['lib/core', 'lib/registry', 'lib/cdk8s'])
       transpileTree(path.join(ROOT, tree), path.join(dir, tree), (js) => js);
     writeFileSync(path.join(dir, 'child.js'), CHILD);
     return {

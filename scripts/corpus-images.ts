@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { ImageResolver, parseReference, type ImageLookup as RegistryLookup } from '../lib/core/registry';
+import { ImageResolver, parseReference, type RegistryImageLookup as RegistryLookup } from '../lib/registry';
 import type { ImageLookup, ImageLookups } from '../lib/core';
 import { RegistryServer, type Blob } from '../test/helpers/registry-server';
 

@@ -7,13 +7,13 @@
 import type { IConstruct } from 'constructs';
 import { IssueCollector, WindowsValidationError } from '../core/errors';
 import type { WarningSink, WindowsWarning } from '../core/pod-spec';
-import type * as Sync from '../core/registry/sync';
-import type { ImageResolutionSettings } from '../core/registry/sync';
+import type * as Sync from './registry-sync';
+import type { ImageResolutionSettings } from '../registry/resolve-set';
 import type * as Engine from '../core/validate/engine';
-import type * as Facts from '../core/validate/image-facts';
+import type * as Facts from '../core/model/image-facts';
 import type * as Settings from '../core/validate/settings';
-import type { ImageLookups } from '../core/validate/image-facts';
-import type { Diagnostic } from '../core/validate/types';
+import type { ImageLookups } from '../core/model/image-facts';
+import type { Diagnostic } from '../core/model/types';
 import { inConstructWords } from './construct-fixes';
 
 /** The context key an app sets to resolve the images of every workload: `true`, or `ImageResolutionSettings`. */
@@ -68,8 +68,8 @@ const key = (d: Diagnostic) => `${d.ruleId} ${d.path} ${d.message}`;
 export function lookUpImages(object: unknown, settings: ImageResolutionSettings): ImageLookups {
   // Loaded only when resolution is on: the bridge and the engine stay out of a plain synth.
   /* eslint-disable @typescript-eslint/no-require-imports */
-  const { imageReferencesOf } = require('../core/validate/image-facts') as typeof Facts;
-  const { resolveImageLookupsSync } = require('../core/registry/sync') as typeof Sync;
+  const { imageReferencesOf } = require('../core/model/image-facts') as typeof Facts;
+  const { resolveImageLookupsSync } = require('./registry-sync') as typeof Sync;
   /* eslint-enable @typescript-eslint/no-require-imports */
   const images = imageReferencesOf([object]);
   return images.length === 0 ? {} : resolveImageLookupsSync(images, settings);

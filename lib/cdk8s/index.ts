@@ -4,7 +4,7 @@
  */
 export * from './windows-props';
 export { RESOLVE_IMAGES_CONTEXT } from './image-facts';
-export type { ImageResolutionSettings } from '../core/registry/sync';
+export type { ImageResolutionSettings } from '../registry/resolve-set';
 export * from './annotations';
 export {
   WindowsDeployment,

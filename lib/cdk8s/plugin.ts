@@ -32,7 +32,7 @@ import {
 } from '../core/validate';
 import { formatPath } from '../core/validate/loader';
 import { readSettings, type EngineSettings } from '../core/validate/settings';
-import { isRecord } from '../core/validate/util';
+import { isRecord } from '../core/model/util';
 import { loadConfig, mergeSettings } from '../core/config';
 import { isWindowsImage } from '../core/images';
 import { releaseForBuild, type WindowsRelease } from '../core/releases';
@@ -318,7 +318,7 @@ export class WindowsValidation {
     // The resolver (and its HTTP, cache and credential-helper code) loads only when asked for.
     const images =
       this.settings.resolveImages === true
-        ? await (await import('../core/registry')).resolveImageLookups(objects, this.settings)
+        ? await (await import('../registry')).resolveImageLookups(objects, this.settings)
         : undefined;
     const diagnostics = validateManifests(objects, images !== undefined ? { ...this.options, images } : this.options);
     const counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };

@@ -23,8 +23,8 @@ import { checkWindowsPodFeatures } from '../core/windows-pod-checks';
 import { recordWarning, WindowsAnnotations } from './annotations';
 import { inConstructWords, valueAt } from './construct-fixes';
 import { checkImageFacts, imageResolutionOf, lookUpImages } from './image-facts';
-import type { ImageLookups } from '../core/validate/image-facts';
-import type { ImageResolutionSettings } from '../core/registry/sync';
+import type { ImageLookups } from '../core/model/image-facts';
+import type { ImageResolutionSettings } from '../registry/resolve-set';
 import { mergeCoreError, type ResolvedWindowsOptions } from './resolve-props';
 
 type Json = Record<string, unknown>;

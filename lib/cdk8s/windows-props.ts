@@ -6,7 +6,7 @@ import type * as kplus from 'cdk8s-plus-28';
 import type { WindowsIsolation, WindowsRelease } from '../core/releases';
 import type { WindowsNodeTarget } from '../core/target';
 import type { WindowsSecurityProfile } from '../core/pod-spec';
-import type { ImageResolutionSettings } from '../core/registry/sync';
+import type { ImageResolutionSettings } from '../registry/resolve-set';
 
 /**
  * A gMSA credential spec a workload can run as (`GmsaCredentialSpec` implements it). The workload names it in

@@ -8,7 +8,7 @@ import { parseKubernetesMinor, parseWindowsRelease, type WindowsRelease } from '
 import { parseTaint } from '../core/fix/options';
 import type { Taint } from '../core/target';
 import { CLOUDS, type Cloud } from '../core/cloud-gates';
-import type { RuleSetting } from '../core/validate/types';
+import type { RuleSetting } from '../core/model/types';
 import { closeMatches, unknownRuleFix } from '../core/suggest';
 import {
   MAX_RESOLVE_TIMEOUT_SECONDS,

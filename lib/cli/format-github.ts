@@ -6,7 +6,7 @@
  * @see https://docs.github.com/en/actions/reference/workflow-commands-for-github-actions
  */
 import * as path from 'node:path';
-import type { Severity } from '../core/validate/types';
+import type { Severity } from '../core/model/types';
 import { STDIN_SOURCE, type InputProblem } from './files';
 import type { LocatedDiagnostic } from './locate';
 

@@ -12,7 +12,7 @@
  */
 import { hostname as osHostname } from 'node:os';
 import { resourceRef } from '../core/validate/report';
-import type { Diagnostic, ResourceRef, Severity } from '../core/validate/types';
+import type { Diagnostic, ResourceRef, Severity } from '../core/model/types';
 import { STDIN_SOURCE, type InputProblem } from './files';
 import type { LocatedDiagnostic } from './locate';
 import type { PackageInfo } from './package-info';

@@ -1,5 +1,5 @@
 /** Output of `k8s-windows rules`: the rule catalogue as an aligned table or as JSON. */
-import type { RuleInfo } from '../core/validate/types';
+import type { RuleInfo } from '../core/model/types';
 
 /** `ID  SEVERITY  SUMMARY` with columns padded to the longest entry, sorted as the catalogue is; `[fixable]` marks what `fix` fixes. */
 export function formatRulesText(rules: readonly RuleInfo[]): string {

@@ -7,7 +7,7 @@
 import { factsDates } from '../core/facts';
 import { pathToFileURL } from 'node:url';
 import * as path from 'node:path';
-import type { RuleInfo, Severity } from '../core/validate/types';
+import type { RuleInfo, Severity } from '../core/model/types';
 import type { LocatedDiagnostic } from './locate';
 import type { PackageInfo } from './package-info';
 import { STDIN_SOURCE, type InputProblem } from './files';

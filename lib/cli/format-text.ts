@@ -3,7 +3,7 @@
  * rule-id` with the fix below, and a one-line summary. Colour is plain ANSI, used only when asked for.
  */
 import { RULES_BY_ID } from '../core/validate/rules';
-import type { Diagnostic, Severity } from '../core/validate/types';
+import type { Diagnostic, Severity } from '../core/model/types';
 import type { LocatedDiagnostic } from './locate';
 
 export interface TextFormatOptions {

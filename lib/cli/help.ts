@@ -2,7 +2,7 @@
 import { newestMinor } from '../core/api/schema';
 import { WINDOWS_RELEASES } from '../core/releases';
 import { CONFIG_ENV, CONFIG_FILE_NAMES } from '../core/config';
-import { SUPPRESS_ANNOTATION_PREFIX } from '../core/validate/types';
+import { SUPPRESS_ANNOTATION_PREFIX } from '../core/model/types';
 import type { CommandName } from './args';
 import { MANIFEST_EXTENSIONS } from './files';
 import { CHART_FILE, KUSTOMIZATION_FILES } from './render';

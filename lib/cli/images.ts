@@ -4,7 +4,7 @@
  * for their images then. What degrades the run without failing a lookup (an unwritable cache directory, a Docker
  * config that is not JSON) is told through `warn`, once each.
  */
-import type { ImageLookups } from '../core/validate/image-facts';
+import type { ImageLookups } from '../core/model/image-facts';
 import type { EngineSettings } from '../core/validate/settings';
 
 export async function imageLookups(
@@ -13,7 +13,7 @@ export async function imageLookups(
   warn?: (message: string) => void,
 ): Promise<ImageLookups | undefined> {
   if (settings.resolveImages !== true) return undefined;
-  const { resolveImageLookups } = await import('../core/registry');
+  const { resolveImageLookups } = await import('../registry');
   return resolveImageLookups(objects(), settings, {
     ...(warn !== undefined ? { onWarning: warn } : {}),
     deadlineSetting: '--resolve-timeout, or resolveTimeout in the config file',

@@ -2,7 +2,7 @@
  * Where a diagnostic points in the files: the engine's own location (the object's index in the input and the
  * field's position in the text it was loaded from), read, never re-derived.
  */
-import type { Diagnostic } from '../core/validate/types';
+import type { Diagnostic } from '../core/model/types';
 
 /** A loaded object and the input it came from. */
 export interface LoadedObject {

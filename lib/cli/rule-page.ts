@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { RuleInfo } from '../core/validate/types';
+import type { RuleInfo } from '../core/model/types';
 import { packageInfo, TOOL_NAME } from './package-info';
 
 /** The generated-page marker closing each page: a note for editors, not for the terminal. */

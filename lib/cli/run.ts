@@ -4,7 +4,7 @@
  */
 import { loadManifestsWithErrors, RULES, RULES_BY_ID, validateManifests } from '../core/validate';
 import { validateOptionsOf } from '../core/validate/settings';
-import type { Diagnostic } from '../core/validate/types';
+import type { Diagnostic } from '../core/model/types';
 import { factsDates } from '../core/facts';
 import { evaluationDate } from '../core/facts/support';
 import {

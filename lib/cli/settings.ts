@@ -5,9 +5,9 @@
 import * as path from 'node:path';
 import picomatch from 'picomatch';
 import { loadConfig, mergeSettings, type LoadedConfig } from '../core/config';
-import { registryEnvironment } from '../core/registry/trust';
+import { registryEnvironment } from '../registry/trust';
 import type { EngineSettings, TrustedRegistries } from '../core/validate/settings';
-import type { Diagnostic, Severity } from '../core/validate/types';
+import type { Diagnostic, Severity } from '../core/model/types';
 import type { FixCommand, LintCommand } from './args';
 import type { Input } from './files';
 import { CHART_FILE, KUSTOMIZATION_FILES, type Renderer } from './render';

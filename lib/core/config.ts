@@ -11,7 +11,7 @@ import { LineCounter, parseDocument } from 'yaml';
 import { duplicateKeys } from './validate/loader';
 import type { ValidationIssue } from './errors';
 import { readSettings, type EngineSettings, type SettingName } from './validate/settings';
-import type { RuleSetting } from './validate/types';
+import type { RuleSetting } from './model/types';
 
 /** The names looked for in each directory, in this order. */
 export const CONFIG_FILE_NAMES = ['.k8s-windows.yaml', '.k8s-windows.yml'] as const;

@@ -6,7 +6,7 @@
  * per scope (DNS name and NetBIOS name), and for nodes that are not domain-joined a `HostAccountConfig` naming a
  * container credential guard (CCG) plugin that fetches a domain account from a secret store.
  */
-import type { Finding } from './validate/types';
+import type { Finding } from './model/types';
 import {
   ACCOUNT_NAME_FORBIDDEN_CHARS,
   DNS_LABEL,

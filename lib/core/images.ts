@@ -14,53 +14,9 @@ import {
   type WindowsRelease,
 } from './releases';
 
-export interface ImageReference {
-  /** Registry host (`mcr.microsoft.com`), or undefined for Docker Hub shorthand. */
-  readonly registry?: string;
-  /** Repository path (`windows/servercore`). */
-  readonly repository: string;
-  readonly tag?: string;
-  readonly digest?: string;
-}
+import { parseImageReference, type ImageReference } from './image-reference';
 
-/** Parses `registry/repo:tag@digest`. Returns undefined when the text is not an image reference. */
-export function parseImageReference(image: string): ImageReference | undefined {
-  if (typeof image !== 'string') return undefined;
-  const text = image.trim();
-  if (text === '' || /\s/.test(text)) return undefined;
-  let rest = text;
-  let digest: string | undefined;
-  const at = rest.indexOf('@');
-  if (at >= 0) {
-    digest = rest.slice(at + 1);
-    rest = rest.slice(0, at);
-    if (!/^[a-z0-9]+(?:[+._-][a-z0-9]+)*:[a-fA-F0-9]{32,}$/.test(digest)) return undefined;
-  }
-  let tag: string | undefined;
-  const lastSlash = rest.lastIndexOf('/');
-  const colon = rest.lastIndexOf(':');
-  if (colon > lastSlash) {
-    tag = rest.slice(colon + 1);
-    rest = rest.slice(0, colon);
-    if (!/^[\w][\w.-]{0,127}$/.test(tag)) return undefined;
-  }
-  const parts = rest.split('/');
-  let registry: string | undefined;
-  if (parts.length > 1 && (/[.:]/.test(parts[0]) || parts[0] === 'localhost')) registry = parts.shift();
-  const repository = parts.join('/');
-  if (
-    repository === '' ||
-    !/^[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:\/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*$/.test(repository)
-  ) {
-    return undefined;
-  }
-  return {
-    ...(registry !== undefined ? { registry } : {}),
-    repository,
-    ...(tag !== undefined ? { tag } : {}),
-    ...(digest !== undefined ? { digest } : {}),
-  };
-}
+export { parseImageReference, type ImageReference };
 
 /** What a tag says about the Windows build. */
 export type ImageBuild =

@@ -1,6 +1,7 @@
 /**
- * k8s-windows core: the Windows model, the pod transforms and the rules, with no framework dependency.
- * Every front door (cdk8s, Pulumi, the CLI, the policy pack) builds on these.
+ * k8s-windows core: the Windows model, the pod transforms, the rules, the engine and fix, with no framework
+ * dependency and no I/O. Every front door (cdk8s, Pulumi, the CLI, the policy pack) builds on these; the package's
+ * root entry (lib/index.ts) adds the registry client (lib/registry) beside them.
  */
 export * from './errors';
 export * from './kube';
@@ -44,7 +45,6 @@ export {
 export * from './validate';
 export * from './fix';
 export * from './config';
-export { ImageResolver, resolveImageLookups, defaultCacheDir, type ImageResolverOptions } from './registry';
 export * from './cloud-gates';
 export {
   factCatalogue,

@@ -2,7 +2,7 @@
  * `toWindowsPodSpec`: turns any pod spec into one the API server accepts for Windows and that lands on the right
  * nodes. Shared by the cdk8s constructs and the Pulumi components, so both emit the same pod for the same input.
  */
-import { osMissingFinding, wellKnownUnlessAsked, type ImageLookups } from './validate/image-facts';
+import { osMissingFinding, wellKnownUnlessAsked, type ImageLookups } from './model/image-facts';
 import { plainCopy } from './json';
 import { BUILDLESS_TAG_FIX, checkImageCompatibility, windowsBuildCoverage, type ImageCompatibility } from './images';
 import { IssueCollector, WindowsValidationError, type ValidationIssue } from './errors';

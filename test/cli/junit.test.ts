@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import fc from 'fast-check';
 import { validateXML } from 'xmllint-wasm';
 import { formatJunit } from '../../lib/cli/format-junit';
-import type { Diagnostic } from '../../lib/core/validate/types';
+import type { Diagnostic } from '../../lib/core/model/types';
 import { cli, FIXTURES, lineOf, tempTree } from '../helpers/cli';
 
 /** The schemas CI systems read JUnit XML by (provenance in test/fixtures/junit/SOURCES.md). */

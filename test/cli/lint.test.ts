@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { Readable } from 'node:stream';
 import { loadManifests, validateManifests } from '../../lib/core/validate';
-import type { Diagnostic, ValidateOptions } from '../../lib/core/validate/types';
+import type { Diagnostic, ValidateOptions } from '../../lib/core/model/types';
 import { cli, columnOf, FIXTURES, lineOf, tempTree } from '../helpers/cli';
 
 const WEB = 'windows-web.yaml';

@@ -16,7 +16,7 @@ import {
   templateOrigins,
   withTemplates,
 } from '../../lib/cli/render';
-import type { Diagnostic } from '../../lib/core/validate/types';
+import type { Diagnostic } from '../../lib/core/model/types';
 import { RULES } from '../../lib/core/validate';
 import * as fc from 'fast-check';
 import { cli, tempTree } from '../helpers/cli';

@@ -24,7 +24,7 @@ import {
   rememberOrigin,
   type LoadError,
 } from '../validate/loader';
-import type { FixEdit } from '../validate/fixes';
+import type { FixEdit } from '../model/fixes';
 import { rememberParsed, spliceDocument } from './splice';
 
 type Segments = (string | number)[];

@@ -4,7 +4,7 @@
  * declares the same set (a test keeps them in step).
  */
 import { RULE_MODULES } from '../rules';
-import type { Fixer, TargetFixer } from '../validate/fixes';
+import type { Fixer, TargetFixer } from '../model/fixes';
 
 function gather<F>(tables: readonly Readonly<Partial<Record<string, F>>>[]): ReadonlyMap<string, F> {
   return new Map(tables.flatMap((table) => Object.entries(table).filter((e): e is [string, F] => e[1] !== undefined)));

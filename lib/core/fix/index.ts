@@ -11,17 +11,14 @@
  *   every line that changes belongs to a reported change and every other byte stays; fixing the output again
  *   changes nothing.
  */
-import { isWorkloadKind, locatePodSpec } from '../workloads';
-import { buildIndex } from '../validate/context';
-import { validateManifests } from '../validate/engine';
-import type { FixEdit, FixTarget } from '../validate/fixes';
+import { runEngine, validateManifests } from '../validate/engine';
+import type { FixEdit, FixTarget } from '../model/fixes';
 import type { LoadError } from '../validate/loader';
-import { analyzePod, type PodFacts } from '../validate/pod';
+import type { PodFacts } from '../model/pod';
 import { resourceRef } from '../validate/report';
-import { Suppressions } from '../validate/suppressions';
-import type { Diagnostic, ResourceRef, RuleSetting } from '../validate/types';
-import { withWellKnownImages, type ImageLookups } from '../validate/image-facts';
-import { isRecord, show } from '../validate/util';
+import type { Diagnostic, ResourceRef } from '../model/types';
+import type { ImageLookups } from '../model/image-facts';
+import { isRecord, show } from '../model/util';
 import { applyEdit, checkEdit, parseText, renderText, type DocObject, type ParsedText } from './document';
 import { FIXERS, TARGET_FIXERS } from './fixers';
 import { resolveFixTarget, type FixOptions } from './options';
@@ -171,12 +168,11 @@ function fixPass(inputs: readonly FixInputText[], options: FixOptions, target: F
   const objects = entries.map((e) => e.value);
   // A suppressed finding is left alone, so fix acts only on what is reported.
   const validateOptions = { ...options, includeSuppressed: false };
-  const before = validateManifests(objects, validateOptions);
-  const index = buildIndex(objects);
+  // The engine's own run: its findings, its facts about each pod, and which rules report on each object.
+  const run = runEngine(objects, validateOptions);
+  const before = run.diagnostics;
   // The fixers read the image facts the rules did: the registry's answers, else the well-known records.
-  const images =
-    options.images === undefined || isRecord(options.images) ? withWellKnownImages(objects, options.images) : undefined;
-  const suppressions = new Suppressions(options.suppressions);
+  const images = isRecord(run.images) ? run.images : undefined;
 
   const byObject = new Map<number, Diagnostic[]>();
   for (const d of before) {
@@ -191,17 +187,9 @@ function fixPass(inputs: readonly FixInputText[], options: FixOptions, target: F
   const refused: FixRefusal[] = [];
   entries.forEach((entry, i) => {
     const obj = entry.value;
-    if (!isRecord(obj) || !isWorkloadKind(obj.kind)) return;
-    const loc = locatePodSpec(obj);
-    if (!loc) return;
-    const pod = analyzePod(obj, loc, index, { ...options, images });
-    const edits = editsFor(
-      pod,
-      byObject.get(i) ?? [],
-      target,
-      active(options.rules, suppressions.of(obj, loc)),
-      images,
-    );
+    const pod = run.pods.get(i);
+    if (pod === undefined) return;
+    const edits = editsFor(pod, byObject.get(i) ?? [], target, (ruleId) => run.reports(i, ruleId), images);
     if (edits.length === 0) return;
     const resource = resourceRef(obj);
     const refuse = (ruleId: string, path: string, reason: string) =>
@@ -283,15 +271,6 @@ const REMOVAL_REASONS: Readonly<Record<string, string>> = {
 
 /** Rules whose fix removes a field the API server rejects once the pod has spec.os.name: windows. */
 const FORBIDDEN_FIELD_RULES: ReadonlySet<string> = new Set(['windows-forbidden-field', 'windows-linux-only-field']);
-
-/** Whether a rule is on for this object: not turned off, not suppressed. */
-function active(
-  rules: Readonly<Record<string, RuleSetting>> | undefined,
-  suppressed: ReadonlyMap<string, unknown> | undefined,
-) {
-  return (ruleId: string): boolean =>
-    !suppressed?.has('*') && !suppressed?.has(ruleId) && !(isRecord(rules) && rules[ruleId] === 'off');
-}
 
 interface PlannedEdit {
   readonly edit: FixEdit;

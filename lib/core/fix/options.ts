@@ -5,9 +5,9 @@
 import { IssueCollector } from '../errors';
 import { parseWindowsRelease } from '../releases';
 import { GKE_WINDOWS_TAINT, TAINT_EFFECTS, type Taint } from '../target';
-import type { FixTarget } from '../validate/fixes';
+import type { FixTarget } from '../model/fixes';
 import { CLOUDS, type Cloud } from '../cloud-gates';
-import type { ValidateOptions } from '../validate/types';
+import type { ValidateOptions } from '../model/types';
 
 /**
  * The taints each cloud puts on Windows nodes by itself, so Windows pods must tolerate them:

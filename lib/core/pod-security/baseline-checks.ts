@@ -3,7 +3,7 @@
  * (kubernetes/kubernetes `staging/src/k8s.io/pod-security-admission/policy/`, read at release-1.35/1.36, plus the
  * v1.37 sysctls of kubernetes/kubernetes#138389). Facts are upstream's; the per-field reporting is ours.
  */
-import { containerLabel, shown, type Finding, type PodSecurityCheck } from './check';
+import { containerLabel, shown, type CheckFinding, type PodSecurityCheck } from './check';
 import { POD_SECURITY_ENFORCE_LABEL, POD_SECURITY_ENFORCE_VERSION_LABEL } from './labels';
 import { POLICY_GATES } from './policy-version';
 import { isSet, list, record, str, type JsonRecord, type PodView } from './pod-view';
@@ -139,7 +139,7 @@ const capabilitiesBaseline: PodSecurityCheck = {
   summary: `Containers may add only ${BASELINE_ALLOWED_CAPABILITIES.join(', ')}.`,
   evaluate: (pod) =>
     pod.containers.flatMap((c) =>
-      list(record(c.securityContext?.capabilities)?.add).flatMap((cap, j): Finding[] =>
+      list(record(c.securityContext?.capabilities)?.add).flatMap((cap, j): CheckFinding[] =>
         typeof cap === 'string' && !BASELINE_ALLOWED_CAPABILITIES.includes(cap)
           ? [
               {
@@ -159,7 +159,7 @@ const hostPathVolumes: PodSecurityCheck = {
   since: 0,
   summary: 'Volumes must not be hostPath volumes.',
   evaluate: (pod) =>
-    list(pod.spec.volumes).flatMap((v, i): Finding[] => {
+    list(pod.spec.volumes).flatMap((v, i): CheckFinding[] => {
       const vol = record(v);
       if (!vol || !isSet(vol.hostPath)) return [];
       return [
@@ -179,7 +179,7 @@ const hostPorts: PodSecurityCheck = {
   summary: 'Container ports must not set a non-zero hostPort.',
   evaluate: (pod) =>
     pod.containers.flatMap((c) =>
-      list(c.container.ports).flatMap((p, j): Finding[] => {
+      list(c.container.ports).flatMap((p, j): CheckFinding[] => {
         const hostPort = record(p)?.hostPort;
         if (typeof hostPort !== 'number' || hostPort === 0) return [];
         return [
@@ -199,7 +199,7 @@ const appArmorProfile: PodSecurityCheck = {
   since: 0,
   summary: 'AppArmor profiles (field or annotation) must be RuntimeDefault or Localhost.',
   evaluate: (pod) => {
-    const fields = securityContexts(pod).flatMap(({ sc, prefix, who }): Finding[] => {
+    const fields = securityContexts(pod).flatMap(({ sc, prefix, who }): CheckFinding[] => {
       const profile = record(sc.appArmorProfile);
       if (!profile) return [];
       const type = str(profile.type) ?? '';
@@ -235,10 +235,10 @@ const seLinuxOptions: PodSecurityCheck = {
   summary: 'seLinuxOptions.type must be a container type; user and role must be unset.',
   evaluate: (pod, minor) => {
     const allowed = allowedSeLinuxTypes(minor);
-    return securityContexts(pod).flatMap(({ sc, prefix, who }): Finding[] => {
+    return securityContexts(pod).flatMap(({ sc, prefix, who }): CheckFinding[] => {
       const opts = record(sc.seLinuxOptions);
       if (!opts) return [];
-      const out: Finding[] = [];
+      const out: CheckFinding[] = [];
       const type = str(opts.type) ?? '';
       if (!allowed.includes(type)) {
         out.push({
@@ -263,8 +263,8 @@ const seLinuxOptions: PodSecurityCheck = {
 };
 
 /** Containers whose procMount is set to anything but Default (check_procMount_*.go). */
-export function procMountFindings(pod: PodView, levelName: string): Finding[] {
-  return pod.containers.flatMap((c): Finding[] => {
+export function procMountFindings(pod: PodView, levelName: string): CheckFinding[] {
+  return pod.containers.flatMap((c): CheckFinding[] => {
     const procMount = str(c.securityContext?.procMount);
     if (procMount === undefined || procMount === 'Default') return [];
     return [
@@ -294,7 +294,7 @@ const seccompProfileBaseline: PodSecurityCheck = {
   evaluate: (pod, minor) => {
     if (minor < POLICY_GATES.seccompFields) {
       const keys = [SECCOMP_POD_ANNOTATION, ...pod.containers.map((c) => SECCOMP_CONTAINER_ANNOTATION_PREFIX + c.name)];
-      return [...new Set(keys)].flatMap((k): Finding[] => {
+      return [...new Set(keys)].flatMap((k): CheckFinding[] => {
         const v = pod.annotations.get(k);
         if (v === undefined || validSeccompAnnotation(v)) return [];
         return [
@@ -306,7 +306,7 @@ const seccompProfileBaseline: PodSecurityCheck = {
         ];
       });
     }
-    return securityContexts(pod).flatMap(({ sc, prefix, who }): Finding[] => {
+    return securityContexts(pod).flatMap(({ sc, prefix, who }): CheckFinding[] => {
       const profile = record(sc.seccompProfile);
       if (!profile) return [];
       const type = str(profile.type) ?? '';
@@ -329,7 +329,7 @@ const sysctls: PodSecurityCheck = {
   summary: 'Pod sysctls must be in the safe set of the policy version.',
   evaluate: (pod, minor) => {
     const allowed = safeSysctls(minor);
-    return list(pod.securityContext?.sysctls).flatMap((s, i): Finding[] => {
+    return list(pod.securityContext?.sysctls).flatMap((s, i): CheckFinding[] => {
       const entry = record(s);
       if (!entry) return [];
       const name = str(entry.name) ?? '';
@@ -375,7 +375,7 @@ const hostProbesAndHostLifecycle: PodSecurityCheck = {
         ...LIFECYCLE_HANDLERS.map((h) => ({ handler: record(c.container.lifecycle)?.[h], at: `lifecycle.${h}` })),
       ];
       return handlers.flatMap(({ handler, at }) =>
-        HANDLER_ACTIONS.flatMap((action): Finding[] => {
+        HANDLER_ACTIONS.flatMap((action): CheckFinding[] => {
           const host = str(record(record(handler)?.[action])?.host);
           if (host === undefined || host === '') return [];
           return [

@@ -1,14 +1,13 @@
 /** The shape of one Pod Security check, shared by the baseline and restricted tables. */
+import type { ValidationIssue } from '../errors';
 import type { PodView } from './pod-view';
 import type { PodSecurityCheckId } from './types';
 
-/** One offending field, before the level and check id are attached. */
-export interface Finding {
-  /** Full API-server path (built with `PodView.at` / `annotationPath`). */
-  readonly path: string;
-  readonly message: string;
-  readonly fix: string;
-}
+/**
+ * One offending field, before the level and check id are attached: a ValidationIssue whose path is the full
+ * API-server path (built with `PodView.at` / `annotationPath`) and which always says the fix.
+ */
+export type CheckFinding = ValidationIssue & { readonly fix: string };
 
 export interface PodSecurityCheck {
   readonly id: PodSecurityCheckId;
@@ -19,7 +18,7 @@ export interface PodSecurityCheck {
   /** One line, for catalogues and docs. */
   readonly summary: string;
   /** The offending fields of `pod` under policy minor `minor` (never throws). */
-  readonly evaluate: (pod: PodView, minor: number) => readonly Finding[];
+  readonly evaluate: (pod: PodView, minor: number) => readonly CheckFinding[];
 }
 
 /** A value as the user wrote it, for messages. */

@@ -4,7 +4,7 @@
  * release-1.35/1.36). Restricted also includes every baseline check; see ./evaluate.ts for how the two combine.
  */
 import { CONTAINER_USER } from '../windows-options';
-import { containerLabel, shown, type Finding, type PodSecurityCheck } from './check';
+import { containerLabel, shown, type CheckFinding, type PodSecurityCheck } from './check';
 import { ALLOWED_SECCOMP_TYPES, procMountFindings } from './baseline-checks';
 import { POLICY_GATES } from './policy-version';
 import { isSet, list, record, str, type PodView } from './pod-view';
@@ -80,7 +80,7 @@ const restrictedVolumes: PodSecurityCheck = {
   since: 0,
   summary: `Volumes must be one of ${RESTRICTED_ALLOWED_VOLUME_TYPES.join(', ')}.`,
   evaluate: (pod) =>
-    list(pod.spec.volumes).flatMap((v, i): Finding[] => {
+    list(pod.spec.volumes).flatMap((v, i): CheckFinding[] => {
       const vol = record(v);
       if (!vol || RESTRICTED_ALLOWED_VOLUME_TYPES.some((t) => isSet(vol[t]))) return [];
       const type =
@@ -127,7 +127,7 @@ const runAsNonRoot: PodSecurityCheck = {
   summary: 'runAsNonRoot must be true on the pod or every container, and false nowhere (Windows pods too).',
   evaluate: (pod, minor) => {
     if (minor >= POLICY_GATES.userNamespaces && pod.inUserNamespace) return [];
-    const out: Finding[] = [];
+    const out: CheckFinding[] = [];
     const podValue = pod.securityContext?.runAsNonRoot;
     if (podValue === false) {
       out.push({
@@ -188,7 +188,7 @@ const seccompProfileRestricted: PodSecurityCheck = {
     'seccompProfile.type must be RuntimeDefault or Localhost on the pod or every container (Windows pods exempt from 1.25).',
   evaluate: (pod, minor) => {
     if (windowsExempt(pod, minor)) return [];
-    const out: Finding[] = [];
+    const out: CheckFinding[] = [];
     const fix = `Set spec.securityContext.seccompProfile.type: RuntimeDefault (covers every container), or Localhost.${windowsOsHint(pod, minor)}`;
     const badType = (profile: unknown): string | undefined => {
       const type = str(record(profile)?.type) ?? '';
@@ -236,9 +236,9 @@ const capabilitiesRestricted: PodSecurityCheck = {
   evaluate: (pod, minor) => {
     if (windowsExempt(pod, minor)) return [];
     const hint = windowsOsHint(pod, minor);
-    return pod.containers.flatMap((c): Finding[] => {
+    return pod.containers.flatMap((c): CheckFinding[] => {
       const caps = record(c.securityContext?.capabilities);
-      const out: Finding[] = [];
+      const out: CheckFinding[] = [];
       if (!list(caps?.drop).includes(CAPABILITY_ALL)) {
         out.push({
           path: pod.at(`${c.path}.securityContext.capabilities.drop`),

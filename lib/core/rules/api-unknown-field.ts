@@ -18,8 +18,8 @@ import {
   unknownFields,
 } from '../api/schema';
 import { REMOVED_GROUPS } from '../api/removed';
-import type { Fixer } from '../validate/fixes';
-import { missingObjectFields, type Rec } from '../validate/util';
+import type { Fixer } from '../model/fixes';
+import { missingObjectFields, type Rec } from '../model/util';
 import { FIELD_VALIDATION } from './docs';
 import { defineRule } from './rule';
 

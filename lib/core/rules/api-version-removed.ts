@@ -7,8 +7,8 @@
  */
 import { apiSchema, groupOf, isBuiltinGroup, knownMinors, servedIn, targetMinor } from '../api/schema';
 import { REMOVED_GROUPS, removedApi } from '../api/removed';
-import type { Fixer } from '../validate/fixes';
-import { isRecord, missingObjectFields, rec, type Rec } from '../validate/util';
+import type { Fixer } from '../model/fixes';
+import { isRecord, missingObjectFields, rec, type Rec } from '../model/util';
 import { DEPRECATION_GUIDE } from './docs';
 import { defineRule } from './rule';
 

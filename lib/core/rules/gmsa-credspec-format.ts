@@ -3,7 +3,7 @@
  * The content checks live in ../gmsa-credspec, shared with the GmsaCredentialSpec builders of cdk8s and Pulumi,
  * so a construct refuses what this rule reports; this module reports their findings of this rule.
  */
-import { credspecProblems } from '../validate/credspecs';
+import { credspecProblems } from '../model/credspecs';
 import { CREDSPEC } from './docs';
 import { defineRule } from './rule';
 

@@ -3,7 +3,7 @@
  * unknown fields, so a credspec nested under `spec` is dropped and pods get no identity
  * (https://github.com/kubernetes-sigs/windows-gmsa/blob/master/admission-webhook/deploy/gmsa-crd.yml).
  */
-import { credspecLocation } from '../validate/credspecs';
+import { credspecLocation } from '../model/credspecs';
 import { GMSA } from './docs';
 import { defineRule } from './rule';
 

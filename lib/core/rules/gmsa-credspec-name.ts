@@ -4,7 +4,7 @@
  * (https://kubernetes.io/docs/tasks/configure-pod-container/configure-gmsa/).
  */
 import { isDns1123Subdomain } from '../windows-options';
-import { has, own, rec, show } from '../validate/util';
+import { has, own, rec, show } from '../model/util';
 import { GMSA } from './docs';
 import { defineRule } from './rule';
 

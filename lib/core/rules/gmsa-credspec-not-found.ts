@@ -3,7 +3,7 @@
  * (https://github.com/kubernetes-sigs/windows-gmsa/blob/master/admission-webhook/webhook.go). Judged only when the
  * pod's file holds credspecs: the one it names may already be in the cluster.
  */
-import { credspecNames } from '../validate/credspecs';
+import { credspecNames } from '../model/credspecs';
 import { GMSA } from './docs';
 import { defineRule } from './rule';
 

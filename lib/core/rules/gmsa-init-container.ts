@@ -3,7 +3,7 @@
  * regular containers, not init containers, which then run without the identity
  * (https://github.com/kubernetes-sigs/windows-gmsa/blob/master/admission-webhook/webhook.go).
  */
-import { join, rec, str } from '../validate/util';
+import { join, rec, str } from '../model/util';
 import { GMSA_NON_DOMAIN } from './docs';
 import { defineRule } from './rule';
 

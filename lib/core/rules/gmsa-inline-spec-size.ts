@@ -4,8 +4,8 @@
  * https://kubernetes.io/docs/tasks/configure-pod-container/configure-gmsa/).
  */
 import { MAX_GMSA_CREDENTIAL_SPEC_BYTES } from '../windows-options';
-import { podWindowsOptions } from '../validate/pod-windows-options';
-import { byteLength, join, own, show } from '../validate/util';
+import { podWindowsOptions } from '../model/pod-windows-options';
+import { byteLength, join, own, show } from '../model/util';
 import { GMSA } from './docs';
 import { API_SERVER_REJECTS_POD, defineRule } from './rule';
 

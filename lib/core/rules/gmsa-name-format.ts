@@ -4,8 +4,8 @@
  * https://kubernetes.io/docs/tasks/configure-pod-container/configure-gmsa/).
  */
 import { gmsaCredentialSpecNameProblems } from '../windows-options';
-import { podWindowsOptions } from '../validate/pod-windows-options';
-import { isPlaceholder, join, own, show } from '../validate/util';
+import { podWindowsOptions } from '../model/pod-windows-options';
+import { isPlaceholder, join, own, show } from '../model/util';
 import { GMSA } from './docs';
 import { API_SERVER_REJECTS_POD, defineRule } from './rule';
 

@@ -3,8 +3,8 @@
  * `windows.k8s.io/gmsacredentialspecs`, the credspec's name) for the pod's ServiceAccount and rejects the pod
  * without the grant (https://kubernetes.io/docs/tasks/configure-pod-container/configure-gmsa/#configure-cluster-role-to-enable-rbac-on-specific-gmsa-credential-specs).
  */
-import { gmsaGrant, rbacConcerns } from '../validate/context';
-import { credspecNames, serviceAccountOf } from '../validate/credspecs';
+import { gmsaGrant, rbacConcerns } from '../model/context';
+import { credspecNames, serviceAccountOf } from '../model/credspecs';
 import { GMSA } from './docs';
 import { defineRule } from './rule';
 

@@ -3,7 +3,7 @@
  * (kube-apiserver validation.go `validateWindowsHostProcessPod`: "hostNetwork must be true if pod contains any
  * hostProcess containers", https://github.com/kubernetes/kubernetes/blob/master/pkg/apis/core/validation/validation.go).
  */
-import { join, show } from '../validate/util';
+import { join, show } from '../model/util';
 import { HOST_PROCESS } from './docs';
 import { API_SERVER_REJECTS_POD, defineRule } from './rule';
 

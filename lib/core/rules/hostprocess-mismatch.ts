@@ -3,7 +3,7 @@
  * both are set (kube-apiserver validation.go `validateWindowsHostProcessPod`, checked for every pod whatever its OS,
  * https://github.com/kubernetes/kubernetes/blob/master/pkg/apis/core/validation/validation.go).
  */
-import { join, rec, show } from '../validate/util';
+import { join, rec, show } from '../model/util';
 import { HOST_PROCESS } from './docs';
 import { API_SERVER_REJECTS_POD, defineRule } from './rule';
 

@@ -2,7 +2,7 @@
  * hostprocess-run-as-non-root: the kubelet cannot verify runAsNonRoot for HostProcess containers and refuses to
  * start them (https://kubernetes.io/docs/tasks/configure-pod-container/create-hostprocess-pod/).
  */
-import { join, rec } from '../validate/util';
+import { join, rec } from '../model/util';
 import { HOST_PROCESS } from './docs';
 import { defineRule } from './rule';
 

@@ -4,7 +4,7 @@
  * (https://kubernetes.io/docs/tasks/configure-pod-container/create-hostprocess-pod/#choosing-a-user-account).
  */
 import { CONTAINER_ADMINISTRATOR, CONTAINER_USER, HOST_PROCESS_USERS, isHostProcessUser } from '../windows-options';
-import { join, rec, show } from '../validate/util';
+import { join, rec, show } from '../model/util';
 import { HOST_PROCESS } from './docs';
 import { defineRule } from './rule';
 

@@ -7,7 +7,7 @@
 import { hostRunsImage, processCompatibilitySentence, WINDOWS_RELEASES } from '../facts/windows';
 import { checkImageCompatibility } from '../images';
 import { WINDOWS_BUILD_LABEL } from '../kube';
-import { releaseImages } from '../validate/pod-images';
+import { releaseImages } from '../model/pod-images';
 import { VERSION_COMPAT } from './docs';
 import { defineRule } from './rule';
 

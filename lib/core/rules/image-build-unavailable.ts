@@ -6,7 +6,7 @@
  */
 import { hostRunsImage } from '../facts/windows';
 import { releaseForBuild, releaseInfo } from '../releases';
-import { recordNote, resolvedImages, windowsBuilds } from '../validate/image-facts';
+import { recordNote, resolvedImages, windowsBuilds } from '../model/image-facts';
 import { VERSION_COMPAT } from './docs';
 import { defineRule } from './rule';
 

@@ -6,10 +6,10 @@
 import { WINDOWS_BUILD_LABEL } from '../kube';
 import { hostsRunningImage, processCompatibilitySentence } from '../facts/windows';
 import { releaseInfo, type WindowsRelease } from '../releases';
-import type { FixEdit, FixTarget } from '../validate/fixes';
-import type { PodFacts } from '../validate/pod';
-import { releaseImages } from '../validate/pod-images';
-import { join, key, stringMap } from '../validate/util';
+import type { FixEdit, FixTarget } from '../model/fixes';
+import type { PodFacts } from '../model/pod';
+import { releaseImages } from '../model/pod-images';
+import { join, key, stringMap } from '../model/util';
 import { VERSION_COMPAT } from './docs';
 import { defineRule } from './rule';
 

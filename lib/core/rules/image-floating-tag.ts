@@ -6,7 +6,7 @@
  * image-single-build, image-build-unavailable and image-os-missing say what is wrong with them.
  */
 import { BUILDLESS_TAG_FIX, legacyWindowsRepository, windowsBuildCoverage } from '../images';
-import { podImages } from '../validate/pod-images';
+import { podImages } from '../model/pod-images';
 import { VERSION_COMPAT } from './docs';
 import { defineRule } from './rule';
 

@@ -6,8 +6,8 @@
  * `--resolve-images` it knows any image the registry shows with no Windows base (hostProcessBaseFacts).
  */
 import { hostProcessOnlyImage } from '../images';
-import { hostProcessBaseFacts, type ImageLookups } from '../validate/image-facts';
-import { podImages } from '../validate/pod-images';
+import { hostProcessBaseFacts, type ImageLookups } from '../model/image-facts';
+import { podImages } from '../model/pod-images';
 import { HOST_PROCESS } from './docs';
 import { defineRule } from './rule';
 

@@ -3,7 +3,7 @@
  * it moved to mcr.microsoft.com (https://techcommunity.microsoft.com/blog/containers/the-microsoft-container-registry-mcr/382258).
  */
 import { legacyWindowsRepository } from '../images';
-import { podImages } from '../validate/pod-images';
+import { podImages } from '../model/pod-images';
 import { defineRule } from './rule';
 
 export default defineRule({

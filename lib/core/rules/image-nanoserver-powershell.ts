@@ -10,7 +10,7 @@
  * `powershell.exe` it finds.
  */
 import { inferWindowsBuild, parseImageReference, type ImageReference } from '../images';
-import { join } from '../validate/util';
+import { join } from '../model/util';
 import { defineRule } from './rule';
 
 const BASE_IMAGES_DOC =

@@ -3,7 +3,7 @@
  * fails the pull (ErrImagePull, then ImagePullBackOff) on every node
  * (https://kubernetes.io/docs/concepts/containers/images/#imagepullbackoff).
  */
-import { resolvedImages } from '../validate/image-facts';
+import { resolvedImages } from '../model/image-facts';
 import { defineRule } from './rule';
 
 export default defineRule({

@@ -6,7 +6,7 @@
  * (https://github.com/opencontainers/image-spec/blob/main/image-index.md; a Linux-only `busybox` init container or
  * `envoy` sidecar in a Windows pod is the common case).
  */
-import { osMissingFinding, resolvedImages } from '../validate/image-facts';
+import { osMissingFinding, resolvedImages } from '../model/image-facts';
 import { defineRule } from './rule';
 
 export default defineRule({

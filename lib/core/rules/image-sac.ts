@@ -2,7 +2,7 @@
  * image-sac: an image built for a release no supported node runs — a Semi-Annual Channel build (1709 … 20H2) or
  * Windows Server 2016 (https://learn.microsoft.com/windows-server/get-started/windows-server-release-info).
  */
-import { podImages } from '../validate/pod-images';
+import { podImages } from '../model/pod-images';
 import { defineRule } from './rule';
 import { VERSION_COMPAT } from './docs';
 

@@ -6,7 +6,7 @@
 import { WINDOWS_BUILD_LABEL } from '../kube';
 import { inferWindowsBuild, parseImageReference } from '../images';
 import { releaseForBuild } from '../releases';
-import { recordNote, resolvedImages, windowsBuilds } from '../validate/image-facts';
+import { recordNote, resolvedImages, windowsBuilds } from '../model/image-facts';
 import { VERSION_COMPAT } from './docs';
 import { defineRule } from './rule';
 

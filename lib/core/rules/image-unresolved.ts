@@ -4,7 +4,7 @@
  * algorithm that cannot be verified, a body over the size cap): the image rules could not check it, so the run says
  * so instead of passing it silently.
  */
-import { resolvedImages } from '../validate/image-facts';
+import { resolvedImages } from '../model/image-facts';
 import { defineRule } from './rule';
 
 export default defineRule({

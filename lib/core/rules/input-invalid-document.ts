@@ -3,7 +3,7 @@
  * (https://kubernetes.io/docs/concepts/overview/working-with-objects/#required-fields); kubectl refuses any other.
  * A document this rule reports is not checked further.
  */
-import { missingObjectFields } from '../validate/util';
+import { missingObjectFields } from '../model/util';
 import { OBJECTS } from './docs';
 import { defineRule } from './rule';
 

@@ -5,8 +5,8 @@
  * Judged only beside Windows pods of the same file: a directory of unrelated manifests must not interact.
  */
 import { OS_LABEL } from '../kube';
-import { selectOs, selectsOs } from '../validate/pod-scheduling';
-import { join } from '../validate/util';
+import { selectOs, selectsOs } from '../model/pod-scheduling';
+import { join } from '../model/util';
 import { K8S_WINDOWS_GUIDE } from './docs';
 import { defineRule } from './rule';
 

@@ -6,8 +6,8 @@
  * https://docs.docker.com/engine/containers/resource_constraints/#limit-a-containers-access-to-memory), and a
  * request that small reserves nothing on the node.
  */
-import { parseQuantity } from '../validate/quantity';
-import { join, own, rec, show } from '../validate/util';
+import { parseQuantity } from '../model/quantity';
+import { join, own, rec, show } from '../model/util';
 import { QUANTITY } from './docs';
 import { defineRule } from './rule';
 

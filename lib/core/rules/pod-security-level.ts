@@ -12,7 +12,7 @@ import {
   podSecurityViolations,
   type PodSecurityLevel,
 } from '../pod-security';
-import { rec, stringMap } from '../validate/util';
+import { rec, stringMap } from '../model/util';
 import { defineRule } from './rule';
 
 function isLevel(v: string | undefined): v is PodSecurityLevel {

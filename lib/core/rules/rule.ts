@@ -5,11 +5,11 @@
  * manifests (run as tests, shown on its page). The registry (./index.ts) lists the modules; the engine, `fix`,
  * `k8s-windows rules`, the README table and the rule pages (docs/rules/) read them.
  */
-import type { Fixer, TargetFixer } from '../validate/fixes';
-import type { SetIndex } from '../validate/context';
-import type { PodFacts } from '../validate/pod';
-import type { RuleFamily, RuleInfo, Severity, ValidateOptions } from '../validate/types';
-import type { Rec } from '../validate/util';
+import type { Fixer, TargetFixer } from '../model/fixes';
+import type { SetIndex } from '../model/context';
+import type { PodFacts } from '../model/pod';
+import type { RuleFamily, RuleInfo, Severity, ValidateOptions } from '../model/types';
+import type { Rec } from '../model/util';
 
 /**
  * A case in which a rule reports at another severity than its default, named so the metadata shows it (never a

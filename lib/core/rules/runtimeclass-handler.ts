@@ -6,7 +6,7 @@
  */
 import { OS_LABEL } from '../kube';
 import { isWindowsRuntimeHandler, WINDOWS_RUNTIME_HANDLERS } from '../releases';
-import { rec, show, str, stringMap } from '../validate/util';
+import { rec, show, str, stringMap } from '../model/util';
 import { RUNTIME_CLASS } from './docs';
 import { defineRule } from './rule';
 

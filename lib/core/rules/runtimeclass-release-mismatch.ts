@@ -6,7 +6,7 @@
  */
 import { WINDOWS_BUILD_LABEL } from '../kube';
 import { releaseForBuild, releaseInfo, retiredRelease, WINDOWS_RELEASES, type WindowsRelease } from '../releases';
-import { join, key, rec, str, stringMap } from '../validate/util';
+import { join, key, rec, str, stringMap } from '../model/util';
 import { RUNTIME_CLASS } from './docs';
 import { defineRule } from './rule';
 

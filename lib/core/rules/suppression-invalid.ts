@@ -5,9 +5,9 @@
  * suppresses nothing, and a suppression without a reason cannot be reviewed.
  */
 import { unknownRuleFix } from '../suggest';
-import { suppressionAnnotations } from '../validate/suppressions';
-import { SUPPRESS_ANNOTATION_PREFIX, WAIVE_ANNOTATION } from '../validate/types';
-import { isRecord } from '../validate/util';
+import { suppressionAnnotations } from '../model/suppression-annotations';
+import { SUPPRESS_ANNOTATION_PREFIX, WAIVE_ANNOTATION } from '../model/types';
+import { isRecord } from '../model/util';
 import { isWorkloadKind, locatePodSpec } from '../workloads';
 import { ANNOTATIONS } from './docs';
 import { defineRule } from './rule';

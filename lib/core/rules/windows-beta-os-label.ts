@@ -3,8 +3,8 @@
  * (https://kubernetes.io/docs/reference/labels-annotations-taints/#beta-kubernetes-io-os-deprecated).
  */
 import { BETA_OS_LABEL, OS_LABEL } from '../kube';
-import { selectOs } from '../validate/pod-scheduling';
-import { join, key, stringMap } from '../validate/util';
+import { selectOs } from '../model/pod-scheduling';
+import { join, key, stringMap } from '../model/util';
 import { defineRule } from './rule';
 
 export default defineRule({

@@ -7,8 +7,8 @@
  */
 import { WINDOWS_BUILD_LABEL } from '../kube';
 import { retiredRelease } from '../releases';
-import { supportedBuilds } from '../validate/pod-scheduling';
-import { join, key, rec, str, stringMap } from '../validate/util';
+import { supportedBuilds } from '../model/pod-scheduling';
+import { join, key, rec, str, stringMap } from '../model/util';
 import { VERSION_COMPAT } from './docs';
 import { defineRule } from './rule';
 

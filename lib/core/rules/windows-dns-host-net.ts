@@ -2,7 +2,7 @@
  * windows-dns-host-net: outside HostProcess a Windows pod has no host network, so `ClusterFirstWithHostNet` gives it
  * cluster DNS as ClusterFirst does (https://kubernetes.io/docs/concepts/services-networking/windows-networking/).
  */
-import { join } from '../validate/util';
+import { join } from '../model/util';
 import { NETWORKING } from './docs';
 import { defineRule } from './rule';
 

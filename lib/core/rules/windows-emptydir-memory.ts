@@ -1,6 +1,6 @@
 /** windows-emptydir-memory: Windows has no tmpfs (https://kubernetes.io/docs/concepts/storage/windows-storage/). */
-import { podVolumes } from '../validate/pod-volumes';
-import { join, rec } from '../validate/util';
+import { podVolumes } from '../model/pod-volumes';
+import { join, rec } from '../model/util';
 import { STORAGE } from './docs';
 import { defineRule } from './rule';
 

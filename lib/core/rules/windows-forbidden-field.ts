@@ -6,8 +6,8 @@
  */
 import { POD_RESOURCES_REFUSED_FROM_MINOR, WINDOWS_ALTERNATIVE } from '../windows-fields';
 import { apiSchema, targetMinor } from '../api/schema';
-import { forbiddenFields, removeField } from '../validate/pod-forbidden';
-import { show } from '../validate/util';
+import { forbiddenFields, removeField } from '../model/pod-forbidden';
+import { show } from '../model/util';
 import { K8S_WINDOWS } from './docs';
 import { API_SERVER_REJECTS_POD, defineRule } from './rule';
 

@@ -2,7 +2,7 @@
  * windows-host-network: Windows pods get the host network only as HostProcess pods; elsewhere `hostNetwork: true`
  * is admitted and ignored (https://kubernetes.io/docs/concepts/windows/intro/#compatibility-v1-pod).
  */
-import { join } from '../validate/util';
+import { join } from '../model/util';
 import { K8S_WINDOWS } from './docs';
 import { defineRule } from './rule';
 

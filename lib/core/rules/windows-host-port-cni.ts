@@ -4,8 +4,8 @@
  * (https://kubernetes.io/docs/concepts/services-networking/windows-networking/). Split from windows-host-port, whose
  * id keeps the case the API server rejects.
  */
-import { hostPorts } from '../validate/pod-ports';
-import { show } from '../validate/util';
+import { hostPorts } from '../model/pod-ports';
+import { show } from '../model/util';
 import { NETWORKING } from './docs';
 import { defineRule } from './rule';
 

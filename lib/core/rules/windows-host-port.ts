@@ -6,9 +6,9 @@
  * server even though the Windows kubelet then ignores hostNetwork (windows-host-network). A hostPort on an ordinary
  * Windows pod without hostNetwork is the CNI advice of windows-host-port-cni.
  */
-import type { PodFacts } from '../validate/pod';
-import { hostPorts } from '../validate/pod-ports';
-import { show } from '../validate/util';
+import type { PodFacts } from '../model/pod';
+import { hostPorts } from '../model/pod-ports';
+import { show } from '../model/util';
 import { NETWORKING } from './docs';
 import { API_SERVER_REJECTS_POD, defineRule } from './rule';
 

@@ -2,7 +2,7 @@
  * windows-hugepages: huge pages do not exist on Windows nodes
  * (https://kubernetes.io/docs/concepts/configuration/windows-resource-management/).
  */
-import { join, rec, show } from '../validate/util';
+import { join, rec, show } from '../model/util';
 import { RESOURCES } from './docs';
 import { defineRule } from './rule';
 

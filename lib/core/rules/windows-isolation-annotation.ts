@@ -5,8 +5,8 @@
  * https://kubernetes.io/docs/concepts/containers/runtime-class/).
  */
 import { WINDOWS_RUNTIME_HANDLERS } from '../releases';
-import { ISOLATION_ANNOTATION } from '../validate/pod';
-import { has, join, key, show } from '../validate/util';
+import { ISOLATION_ANNOTATION } from '../model/pod';
+import { has, join, key, show } from '../model/util';
 import { RUNTIME_CLASS } from './docs';
 import { defineRule } from './rule';
 

@@ -4,8 +4,8 @@
  * service account token at /var/run/secrets, which becomes C:\var\run\secrets
  * (https://kubernetes.io/docs/concepts/windows/intro/).
  */
-import { podMounts } from '../validate/pod-volumes';
-import { join } from '../validate/util';
+import { podMounts } from '../model/pod-volumes';
+import { join } from '../model/util';
 import { STORAGE } from './docs';
 import { defineRule } from './rule';
 

@@ -4,8 +4,8 @@
  * container (https://kubernetes.io/docs/concepts/windows/intro/#compatibility-v1-pod).
  */
 import { WINDOWS_ALTERNATIVE } from '../windows-fields';
-import { forbiddenFields, removeField } from '../validate/pod-forbidden';
-import { show } from '../validate/util';
+import { forbiddenFields, removeField } from '../model/pod-forbidden';
+import { show } from '../model/util';
 import { K8S_WINDOWS } from './docs';
 import { defineRule } from './rule';
 

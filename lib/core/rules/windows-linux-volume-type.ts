@@ -2,8 +2,8 @@
  * windows-linux-volume-type: in-tree volume plugins with no Windows implementation
  * (https://kubernetes.io/docs/concepts/storage/windows-storage/).
  */
-import { podVolumes } from '../validate/pod-volumes';
-import { has, join } from '../validate/util';
+import { podVolumes } from '../model/pod-volumes';
+import { has, join } from '../model/util';
 import { STORAGE } from './docs';
 import { defineRule } from './rule';
 

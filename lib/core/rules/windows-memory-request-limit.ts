@@ -3,8 +3,8 @@
  * overcommitted through a request below the limit pages the whole node
  * (https://kubernetes.io/docs/concepts/configuration/windows-resource-management/#resource-management-memory).
  */
-import { parseQuantity } from '../validate/quantity';
-import { has, join, own, rec, show } from '../validate/util';
+import { parseQuantity } from '../model/quantity';
+import { has, join, own, rec, show } from '../model/util';
 import { RESOURCES } from './docs';
 import { defineRule } from './rule';
 

@@ -1,6 +1,6 @@
 /** windows-mount-propagation: mount propagation is not supported on Windows (https://kubernetes.io/docs/concepts/storage/windows-storage/). */
-import { podMounts } from '../validate/pod-volumes';
-import { has, join, show } from '../validate/util';
+import { podMounts } from '../model/pod-volumes';
+import { has, join, show } from '../model/util';
 import { STORAGE } from './docs';
 import { defineRule } from './rule';
 

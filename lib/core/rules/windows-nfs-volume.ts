@@ -2,8 +2,8 @@
  * windows-nfs-volume: the in-tree NFS plugin has limited Windows support; SMB through smb.csi.k8s.io is the
  * supported share (https://kubernetes.io/docs/concepts/storage/windows-storage/).
  */
-import { podVolumes } from '../validate/pod-volumes';
-import { has, join } from '../validate/util';
+import { podVolumes } from '../model/pod-volumes';
+import { has, join } from '../model/util';
 import { STORAGE } from './docs';
 import { defineRule } from './rule';
 

@@ -4,8 +4,8 @@
  * (https://docs.aws.amazon.com/eks/latest/userguide/windows-support.html#windows-sample-application).
  */
 import { OS_LABEL } from '../kube';
-import { affinityExcludesWindows, selectOs, unknownRuntimeClass } from '../validate/pod-scheduling';
-import { join } from '../validate/util';
+import { affinityExcludesWindows, selectOs, unknownRuntimeClass } from '../model/pod-scheduling';
+import { join } from '../model/util';
 import { K8S_WINDOWS_GUIDE } from './docs';
 import { defineRule } from './rule';
 

@@ -4,8 +4,8 @@
  * (https://kubernetes.io/docs/concepts/windows/user-guide/#ensuring-os-specific-workloads-land-on-the-appropriate-container-host).
  */
 import { OS_LABEL } from '../kube';
-import { affinityExcludesWindows, selectOs, selectsOs, unknownRuntimeClass } from '../validate/pod-scheduling';
-import { join } from '../validate/util';
+import { affinityExcludesWindows, selectOs, selectsOs, unknownRuntimeClass } from '../model/pod-scheduling';
+import { join } from '../model/util';
 import { K8S_WINDOWS_GUIDE } from './docs';
 import { defineRule } from './rule';
 

@@ -3,7 +3,7 @@
  * level, not even `{}` (kube-apiserver validation.go `validateLinux`,
  * https://github.com/kubernetes/kubernetes/blob/master/pkg/apis/core/validation/validation.go).
  */
-import { has, join, own, rec, show } from '../validate/util';
+import { has, join, own, rec, show } from '../model/util';
 import { K8S_WINDOWS_GUIDE } from './docs';
 import { API_SERVER_REJECTS_POD, defineRule } from './rule';
 

@@ -3,7 +3,7 @@
  * checked for every pod (kube-apiserver validation.go `validateOS`,
  * https://github.com/kubernetes/kubernetes/blob/master/pkg/apis/core/validation/validation.go).
  */
-import { join, own, rec, show } from '../validate/util';
+import { join, own, rec, show } from '../model/util';
 import { K8S_WINDOWS_GUIDE } from './docs';
 import { API_SERVER_REJECTS_POD, defineRule } from './rule';
 

@@ -4,8 +4,8 @@
  * (https://kubernetes.io/docs/concepts/windows/user-guide/,
  * https://kubernetes.io/docs/concepts/security/pod-security-standards/#restricted).
  */
-import { namespaceEnforces } from '../validate/context';
-import { has, join } from '../validate/util';
+import { namespaceEnforces } from '../model/context';
+import { has, join } from '../model/util';
 import { K8S_WINDOWS_GUIDE } from './docs';
 import { defineRule } from './rule';
 

@@ -8,7 +8,7 @@
 import { checkCloudRelease, cloudReleaseGate } from '../cloud-gates';
 import { upstreamListedSentence } from '../facts/support';
 import { parseKubernetesMinor, releaseInfo } from '../releases';
-import { releaseImages } from '../validate/pod-images';
+import { releaseImages } from '../model/pod-images';
 import { K8S_WINDOWS } from './docs';
 import { defineRule } from './rule';
 

@@ -8,8 +8,8 @@
  * runAsUserName is not enforced on them; an image built with USER ContainerAdministrator is refused.
  */
 import { isServerCoreImage, parseImageReference } from '../images';
-import { windowsImageUser } from '../validate/image-facts';
-import { join, rec } from '../validate/util';
+import { windowsImageUser } from '../model/image-facts';
+import { join, rec } from '../model/util';
 import { defineRule } from './rule';
 
 export default defineRule({

@@ -3,9 +3,9 @@
  * Direct Server Return (https://kubernetes.io/docs/concepts/services-networking/windows-networking/#limitations).
  */
 import { WINDOWS_DSR_FACT } from '../facts/kubernetes';
-import { namespaceOf } from '../validate/context';
-import { rec, stringMap } from '../validate/util';
-import { podName } from '../validate/windows-pods';
+import { namespaceOf } from '../model/context';
+import { rec, stringMap } from '../model/util';
+import { podName } from '../model/windows-pods';
 import { NETWORKING } from './docs';
 import { defineRule } from './rule';
 

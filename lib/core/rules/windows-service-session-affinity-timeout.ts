@@ -2,9 +2,9 @@
  * windows-service-session-affinity-timeout: Windows kube-proxy does not support the ClientIP session affinity
  * timeout (https://kubernetes.io/docs/concepts/services-networking/windows-networking/#limitations).
  */
-import { namespaceOf } from '../validate/context';
-import { has, rec, show, stringMap } from '../validate/util';
-import { podName } from '../validate/windows-pods';
+import { namespaceOf } from '../model/context';
+import { has, rec, show, stringMap } from '../model/util';
+import { podName } from '../model/windows-pods';
 import { NETWORKING } from './docs';
 import { defineRule } from './rule';
 

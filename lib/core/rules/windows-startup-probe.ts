@@ -5,7 +5,7 @@
  * https://kubernetes.io/docs/tasks/configure-pod-container/configure-liveness-readiness-startup-probes/).
  */
 import { parseImageReference } from '../images';
-import { has, join, rec, show } from '../validate/util';
+import { has, join, rec, show } from '../model/util';
 import { K8S_WINDOWS } from './docs';
 import { defineRule } from './rule';
 

@@ -1,5 +1,5 @@
 /** windows-tcp-probe: tcpSocket probes are limited on Windows (https://kubernetes.io/docs/concepts/windows/intro/). */
-import { has, join, rec } from '../validate/util';
+import { has, join, rec } from '../model/util';
 import { K8S_WINDOWS } from './docs';
 import { defineRule } from './rule';
 

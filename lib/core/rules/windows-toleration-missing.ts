@@ -5,8 +5,8 @@
  * https://cloud.google.com/kubernetes-engine/docs/how-to/creating-a-cluster-windows#taints).
  */
 import { GKE_WINDOWS_TAINT, WINDOWS_TAINT } from '../target';
-import { targetTolerations, taintText, toleratesTaint, unknownRuntimeClass } from '../validate/pod-scheduling';
-import { join } from '../validate/util';
+import { targetTolerations, taintText, toleratesTaint, unknownRuntimeClass } from '../model/pod-scheduling';
+import { join } from '../model/util';
 import { K8S_WINDOWS_GUIDE } from './docs';
 import { defineRule } from './rule';
 

@@ -1,5 +1,5 @@
 /** windows-volume-devices: raw block volumes are not supported on Windows (https://kubernetes.io/docs/concepts/storage/windows-storage/). */
-import { arr, join } from '../validate/util';
+import { arr, join } from '../model/util';
 import { STORAGE } from './docs';
 import { defineRule } from './rule';
 

@@ -4,7 +4,7 @@
  */
 import { IssueCollector } from '../errors';
 import { checkEvaluationDate } from '../facts/support';
-import { isWorkloadKind, locatePodSpec } from '../workloads';
+import { isWorkloadKind, locatePodSpec, type PodSpecLocation } from '../workloads';
 import {
   caseSeverity,
   checksOf,
@@ -16,15 +16,15 @@ import {
   type RuleReport,
   type WindowsPodFinder,
 } from '../rules';
-import { buildIndex, type SetIndex } from './context';
-import { withWellKnownImages } from './image-facts';
+import { buildIndex, type SetIndex } from '../model/context';
+import { withWellKnownImages } from '../model/image-facts';
 import { sourceOf } from './loader';
-import { analyzePod, type PodFacts } from './pod';
-import { WindowsPodsByLabel } from './windows-pods';
+import { analyzePod, type PodFacts } from '../model/pod';
+import { WindowsPodsByLabel } from '../model/windows-pods';
 import { DiagnosticSink, type Report } from './report';
 import { RULES_BY_ID, type RuleId } from './rules';
-import type { Diagnostic, ValidateOptions } from './types';
-import { isRecord, missingObjectFields, type Rec } from './util';
+import type { Diagnostic, ValidateOptions } from '../model/types';
+import { isRecord, missingObjectFields, type Rec } from '../model/util';
 
 interface PodEntry {
   readonly facts: PodFacts;
@@ -127,6 +127,25 @@ function groupBySource(
  * rules look only inside `objects`. Never throws: non-objects yield `input-invalid-document`.
  */
 export function validateManifests(objects: readonly unknown[], options: ValidateOptions = {}): Diagnostic[] {
+  return runEngine(objects, options).diagnostics;
+}
+
+/** One run of the engine as fix reads it: its findings, and the facts and settings they were judged by. */
+export interface EngineRun {
+  readonly diagnostics: Diagnostic[];
+  /** The pod facts of each workload the rules judged, by position in the input. */
+  readonly pods: ReadonlyMap<number, PodFacts>;
+  /** The image lookups the rules read: the given answers, with the well-known images' records added. */
+  readonly images: ValidateOptions['images'];
+  /** Whether a finding of `ruleId` on the object at `position` is reported (the rule is on, nothing suppresses it). */
+  readonly reports: (position: number, ruleId: string) => boolean;
+}
+
+/**
+ * `validateManifests`, keeping what fix needs to act on exactly what was reported.
+ * @internal
+ */
+export function runEngine(objects: readonly unknown[], options: ValidateOptions = {}): EngineRun {
   const list: readonly unknown[] = Array.isArray(objects) ? objects : [];
   const given: ValidateOptions = isRecord(options) ? options : {};
   // The day retirements are judged at decides refusals: a value that is not a date is named, never guessed.
@@ -144,6 +163,8 @@ export function validateManifests(objects: readonly unknown[], options: Validate
   const index = buildIndex(list);
   const { keys: sources, indexes: sourceIndexes } = groupBySource(list, opts.crossObjectScope);
   const pods: PodEntry[] = [];
+  const podsByPosition = new Map<number, PodFacts>();
+  const locations = new Map<number, PodSpecLocation>();
   const windowsPods = new Map<string, WindowsPodsByLabel>();
   /** Objects that hold no pod, for the object rules. */
   const others: { obj: Rec; report: Report; source: string }[] = [];
@@ -165,6 +186,8 @@ export function validateManifests(objects: readonly unknown[], options: Validate
       const local = sourceIndexes.get(source) ?? index;
       const facts = analyzePod(object, loc, index, opts);
       pods.push({ facts, report, source, local });
+      podsByPosition.set(i, facts);
+      locations.set(i, loc);
       if (facts.windows) {
         let byLabel = windowsPods.get(source);
         if (!byLabel) windowsPods.set(source, (byLabel = new WindowsPodsByLabel()));
@@ -197,5 +220,10 @@ export function validateManifests(objects: readonly unknown[], options: Validate
       r.check.run(p.facts, context, r.emit);
     }
   }
-  return sink.diagnostics();
+  return {
+    diagnostics: sink.diagnostics(),
+    pods: podsByPosition,
+    images: opts.images,
+    reports: (position, ruleId) => sink.reports(list[position], locations.get(position), ruleId),
+  };
 }

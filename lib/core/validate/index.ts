@@ -22,7 +22,7 @@
  * - `loadManifests` throws one `Error` listing every malformed document; `loadManifestsWithErrors` keeps the
  *   well-formed documents and returns the problems (the CLI uses it).
  */
-export * from './types';
+export * from '../model/types';
 export { RULES, RULES_BY_ID, type RuleId } from './rules';
 export { validateManifests } from './engine';
 export {
@@ -30,9 +30,10 @@ export {
   type ImageFacts,
   type ImageFactsRecord,
   type ImageLookup,
+  type ImageLookupCause,
   type ImageLookups,
   type ImagePlatform,
-} from './image-facts';
+} from '../model/image-facts';
 export {
   loadManifests,
   loadManifestsWithErrors,

@@ -20,7 +20,7 @@ import {
   visit,
   type Document,
 } from 'yaml';
-import { isRecord } from './util';
+import { isRecord } from '../model/util';
 
 export interface SourcePosition {
   /** The `source` given to the loader (a file name), when one was. */

@@ -4,11 +4,11 @@
  * never see options.
  */
 import type { PodSpecLocation } from '../workloads';
-import type { Diagnostic, ResourceRef, RuleSetting, Severity, ValidateOptions } from './types';
+import type { Diagnostic, ResourceRef, RuleSetting, Severity, ValidateOptions } from '../model/types';
 import { RULES, RULES_BY_ID, type RuleId } from './rules';
 import { parsePath, sourceOf, sourcePosition } from './loader';
 import { Suppressions, type WrittenSuppression } from './suppressions';
-import { isRecord, rec, str } from './util';
+import { isRecord, rec, str } from '../model/util';
 
 /**
  * Records one finding. `severity` overrides the rule's default for this finding only (a rule whose cases differ
@@ -69,14 +69,11 @@ export class DiagnosticSink {
     // Read on the object's first finding: most objects have none.
     let suppressions: ReadonlyMap<string, WrittenSuppression> | undefined | null = null;
     return (ruleId, path, message, fix, severity) => {
-      const setting = Object.prototype.hasOwnProperty.call(this.settings, ruleId) ? this.settings[ruleId] : undefined;
+      const setting = this.setting(ruleId);
       if (setting === 'off') return;
-      const rule = RULES_BY_ID.get(ruleId);
-      const level: Severity = setting ?? severity ?? rule?.defaultSeverity ?? 'error';
+      const level: Severity = setting ?? severity ?? RULES_BY_ID.get(ruleId)?.defaultSeverity ?? 'error';
       if (suppressions === null) suppressions = this.suppressions.of(obj, loc);
-      const written = ruleId === SUPPRESSION_RULE ? undefined : (suppressions?.get(ruleId) ?? suppressions?.get('*'));
-      // An error the API server rejects the object for stays reported: suppressing it would not make it run.
-      const honoured = written !== undefined && !(rule?.rejectedByApiServer === true && level === 'error');
+      const { written, honoured } = this.suppression(suppressions, ruleId, level);
       if (honoured && !this.includeSuppressed) return;
       resource ??= resourceRef(obj);
       const position = sourcePosition(obj, path);
@@ -92,6 +89,34 @@ export class DiagnosticSink {
       };
       (this.buckets[index] ??= []).push(d);
     };
+  }
+
+  /**
+   * Whether a finding of `ruleId` on `obj` at the rule's level would be reported: the rule is not off, and no
+   * suppression hides it (fix acts only on what is reported).
+   */
+  reports(obj: unknown, loc: PodSpecLocation | undefined, ruleId: string): boolean {
+    const setting = this.setting(ruleId);
+    if (setting === 'off') return false;
+    const level: Severity = setting ?? RULES_BY_ID.get(ruleId)?.defaultSeverity ?? 'error';
+    return this.includeSuppressed || !this.suppression(this.suppressions.of(obj, loc), ruleId, level).honoured;
+  }
+
+  private setting(ruleId: string): RuleSetting | undefined {
+    return Object.prototype.hasOwnProperty.call(this.settings, ruleId) ? this.settings[ruleId] : undefined;
+  }
+
+  /** The suppression written for `ruleId`, and whether it hides a finding at `level`. */
+  private suppression(
+    suppressions: ReadonlyMap<string, WrittenSuppression> | undefined,
+    ruleId: string,
+    level: Severity,
+  ): { readonly written?: WrittenSuppression; readonly honoured: boolean } {
+    const written = ruleId === SUPPRESSION_RULE ? undefined : (suppressions?.get(ruleId) ?? suppressions?.get('*'));
+    // An error the API server rejects the object for stays reported: suppressing it would not make it run.
+    const honoured =
+      written !== undefined && !(RULES_BY_ID.get(ruleId)?.rejectedByApiServer === true && level === 'error');
+    return { ...(written !== undefined ? { written } : {}), honoured };
   }
 
   /** Every diagnostic: by object in input order, and within an object in catalogue order (stable). */

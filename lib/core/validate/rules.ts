@@ -3,7 +3,7 @@
  * Ids are stable: users suppress and re-level rules by id, so an id is never renamed or reused.
  */
 import { RULE_MODULES, type ModuleRuleId } from '../rules';
-import type { RuleFamily, RuleInfo } from './types';
+import type { RuleFamily, RuleInfo } from '../model/types';
 
 /** A rule id of the catalogue: every rule lives in a module (../rules/<id>.ts). */
 export type RuleId = ModuleRuleId;

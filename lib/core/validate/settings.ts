@@ -10,7 +10,13 @@ import { TAINT_EFFECTS, type Taint, type TaintEffect } from '../target';
 import { checkEvaluationDate } from '../facts/support';
 import { MAX_RULE_SUGGESTIONS, unknownRuleFix } from '../suggest';
 import { RULES_BY_ID } from './rules';
-import { SEVERITIES, type ConfigSuppression, type RuleSetting, type Severity, type ValidateOptions } from './types';
+import {
+  SEVERITIES,
+  type ConfigSuppression,
+  type RuleSetting,
+  type Severity,
+  type ValidateOptions,
+} from '../model/types';
 
 /** Every setting a source may take; each front door names the ones it accepts. */
 export interface EngineSettings {

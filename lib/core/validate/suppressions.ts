@@ -5,59 +5,16 @@
  * `DiagnosticSink` applies them; the `suppression-invalid` rule checks the annotations.
  */
 import picomatch from 'picomatch';
-import { SUPPRESS_ANNOTATION_PREFIX, WAIVE_ANNOTATION, type ConfigSuppression, type SuppressionInfo } from './types';
+import { WAIVE_ANNOTATION, type ConfigSuppression, type SuppressionInfo } from '../model/types';
+import { suppressionAnnotations } from '../model/suppression-annotations';
 import type { PodSpecLocation } from '../workloads';
-import { isRecord, rec, str } from './util';
+import { rec, str } from '../model/util';
 
 /** A suppression as written, before it meets a finding. */
 export type WrittenSuppression = Omit<SuppressionInfo, 'honoured'>;
 
 /** The reason given to a `k8s-windows.io/waive` entry, which has no place for one. */
 export const WAIVE_NO_REASON = `no reason given (${WAIVE_ANNOTATION})`;
-
-/** One suppression annotation on an object: where it is, the rule ids it names and the reason it gives. */
-export interface SuppressionAnnotation {
-  /** `metadata.annotations[suppress.k8s-windows.io/windows-startup-probe]`. */
-  readonly path: string;
-  readonly ruleIds: readonly string[];
-  /** Absent for the older waive list. */
-  readonly reason?: string;
-  readonly legacy: boolean;
-}
-
-/** Every suppression annotation of an object: its own metadata and, for workloads, its pod template's. */
-export function suppressionAnnotations(obj: unknown, loc?: PodSpecLocation): SuppressionAnnotation[] {
-  const out: SuppressionAnnotation[] = [];
-  const own = rec(obj, 'metadata');
-  const places: { value: unknown; path: string }[] = [{ value: own, path: 'metadata' }];
-  if (loc?.podMetadata !== undefined && loc.podMetadata !== own) {
-    places.push({ value: loc.podMetadata, path: `${loc.path.replace(/\.?spec$/, '')}.metadata` });
-  }
-  for (const { value, path } of places) {
-    const annotations = rec(value, 'annotations');
-    if (!isRecord(annotations)) continue;
-    for (const key of Object.keys(annotations)) {
-      const at = `${path}.annotations[${key}]`;
-      if (key === WAIVE_ANNOTATION) {
-        const list = str(annotations, key) ?? '';
-        const ruleIds = list
-          .split(',')
-          .map((s) => s.trim())
-          .filter((s) => s !== '');
-        out.push({ path: at, ruleIds, legacy: true });
-      } else if (key.startsWith(SUPPRESS_ANNOTATION_PREFIX)) {
-        const value = annotations[key];
-        out.push({
-          path: at,
-          ruleIds: [key.slice(SUPPRESS_ANNOTATION_PREFIX.length)],
-          ...(typeof value === 'string' ? { reason: value.trim() } : {}),
-          legacy: false,
-        });
-      }
-    }
-  }
-  return out;
-}
 
 /** A config suppression compiled: its globs matched once per object. */
 interface CompiledSuppression {

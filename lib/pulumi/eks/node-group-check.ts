@@ -8,7 +8,7 @@ import type { ValidationIssue } from '../../core/errors';
 import { cloudReleaseGate, releasesOnKubernetes } from '../../core/cloud-gates';
 import { DEFAULT_WINDOWS_RELEASE, parseKubernetesMinor, releaseInfo, type WindowsRelease } from '../../core/releases';
 import { TAINT_EFFECTS, WINDOWS_TAINT, taintLiteral } from '../../core/target';
-import type { Finding, Severity } from '../../core/validate/types';
+import type { Finding, Severity } from '../../core/model/types';
 import { CLOUD_TAINT_EFFECTS, checkCloudReleaseForKubernetes, toCloudTaintEffect } from '../node-pool';
 import {
   type EksAmiVariant,

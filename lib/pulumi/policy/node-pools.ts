@@ -3,7 +3,7 @@
  * node pools and clusters users wrote without our components). Only the clouds' pure check modules are loaded:
  * the pack never loads `@pulumi/aws`, `@pulumi/azure-native` or `@pulumi/gcp`.
  */
-import type { Finding } from '../../core/validate/types';
+import type { Finding } from '../../core/model/types';
 import {
   aksAgentPoolWarnings,
   aksClusterWarnings,

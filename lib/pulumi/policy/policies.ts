@@ -19,7 +19,7 @@ import { RULES_BY_ID, validateManifests } from '../../core/validate';
 import type { ValidationIssue } from '../../core/errors';
 import { CONFIG_SETTINGS, loadConfig } from '../../core/config';
 import { applyRuleSetting, readSettings, validateOptionsOf, type EngineSettings } from '../../core/validate/settings';
-import type { Diagnostic, ValidateOptions } from '../../core/validate/types';
+import type { Diagnostic, ValidateOptions } from '../../core/model/types';
 import { manifestOf, type StackManifest } from './manifests';
 import { clusterFindings, nodePoolFindings, type CloudFinding, type StackResource } from './node-pools';
 import { touchesUnknown } from './props';
@@ -150,7 +150,7 @@ function kubernetesPolicy(level: Level, settings: () => PolicySettings): StackVa
       const images =
         resolved.settings.resolveImages === true
           ? await (
-              await import('../../core/registry')
+              await import('../../registry')
             ).resolveImageLookups(
               args.resources.map(manifestOf).flatMap((m) => (m !== undefined ? [m.manifest] : [])),
               resolved.settings,

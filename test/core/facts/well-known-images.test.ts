@@ -13,7 +13,7 @@ import {
   MICROSOFT_IMAGES_CHECKED,
   OFFICIAL_IMAGES,
 } from '../../../lib/core/facts/well-known-images';
-import { withWellKnownImages } from '../../../lib/core/validate/image-facts';
+import { withWellKnownImages } from '../../../lib/core/model/image-facts';
 import { buildWellKnownImages, parseLibraryFile, tagPlatforms } from '../../../scripts/well-known-images';
 
 const ROOT = join(__dirname, '../../..');

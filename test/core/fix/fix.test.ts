@@ -353,6 +353,35 @@ describe('rule settings and waivers', () => {
     const waived = iis.replace('  name: iis\n', '  name: iis\n  annotations: {k8s-windows.io/waive: "*"}\n');
     expect(fix(waived, { cloud: 'gke' }).text).toBe(waived);
   });
+
+  it('fixes what lint reports: a suppression that does not hide an error the API server rejects does not stop fix', () => {
+    const text = deployment(
+      'iis',
+      `os: {name: windows}\nhostPID: true\ncontainers: [{name: iis, image: '${IIS}'}]`,
+    ).replace(
+      '  name: iis\n',
+      '  name: iis\n  annotations: {suppress.k8s-windows.io/windows-forbidden-field: "known"}\n',
+    );
+    const lint = validateManifests(loadManifests(text), { includeSuppressed: false });
+    expect(lint.filter((d) => d.ruleId === 'windows-forbidden-field').map((d) => d.suppression?.honoured)).toEqual([
+      false,
+    ]);
+    const r = fix(text);
+    expect(podSpecOf(r.text).hostPID).toBeUndefined();
+    expect(r.changes).toContainEqual(
+      expect.objectContaining({ ruleId: 'windows-forbidden-field', path: 'spec.template.spec.hostPID' }),
+    );
+  });
+
+  it('a suppression that hides a finding keeps fix away from it', () => {
+    const text = iis.replace(
+      '  name: iis\n',
+      '  name: iis\n  annotations: {suppress.k8s-windows.io/windows-os-unset: "later"}\n',
+    );
+    const r = fix(text);
+    expect(podSpecOf(r.text).os).toBeUndefined();
+    expect(r.changes.map((c) => c.ruleId)).not.toContain('windows-os-unset');
+  });
 });
 
 describe('bad input', () => {

@@ -11,7 +11,7 @@ import { Document, isCollection, visit } from 'yaml';
 import type { FixChange } from 'k8s-windows';
 import { applyEdit, parseText, renderText, styleOf } from '../../../lib/core/fix/document';
 import { spliceDocument } from '../../../lib/core/fix/splice';
-import type { FixEdit } from '../../../lib/core/validate/fixes';
+import type { FixEdit } from '../../../lib/core/model/fixes';
 import { unexplainedLines } from './lines';
 import { propertyParameters } from '../../helpers/property';
 

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { parseDocument } from 'yaml';
 import { fixManifests, loadManifests, type FixOptions } from 'k8s-windows';
 import { applyEdit, parseText, renderText, styleOf } from '../../../lib/core/fix/document';
-import type { FixEdit } from '../../../lib/core/validate/fixes';
+import type { FixEdit } from '../../../lib/core/model/fixes';
 import { spliceDocument } from '../../../lib/core/fix/splice';
 import { cli, tempTree } from '../../helpers/cli';
 import { unexplainedLines } from './lines';

@@ -7,8 +7,13 @@ import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ImageResolver, MEDIA_TYPES, type ImageLookup, type ImageResolverOptions } from '../../../lib/core/registry';
-import { RegistryServer, type Blob } from '../../helpers/registry-server';
+import {
+  ImageResolver,
+  MEDIA_TYPES,
+  type RegistryImageLookup as ImageLookup,
+  type ImageResolverOptions,
+} from '../../lib/registry';
+import { RegistryServer, type Blob } from '../helpers/registry-server';
 
 const WS2019 = '10.0.17763.5576';
 const WS2022 = '10.0.20348.2340';
@@ -185,13 +190,18 @@ describe('not found', () => {
     const lookup = await resolver().resolve(`${server.host}/team/app:nope`);
     expect(lookup).toEqual({
       status: 'not-found',
+      cause: 'manifest-unknown',
       message: `Registry ${server.host} has no tag nope in team/app; its tags include multi.`,
     });
   });
 
   test('a repository the registry does not have', async () => {
     const lookup = await resolver().resolve(`${server.host}/team/ghost:1`);
-    expect(lookup).toEqual({ status: 'not-found', message: `Registry ${server.host} has no repository team/ghost.` });
+    expect(lookup).toEqual({
+      status: 'not-found',
+      cause: 'repository-unknown',
+      message: `Registry ${server.host} has no repository team/ghost.`,
+    });
   });
 
   test('a digest the repository does not have', async () => {
@@ -252,6 +262,7 @@ describe('cache, offline, and a registry that goes away', () => {
     const miss = await offline.resolve(`${server.host}/team/legacy:list`);
     expect(miss.status).toBe('unreachable');
     expect(miss.status !== 'found' && miss.message).toMatch(/^Offline, and the cache in .* has no answer for /);
+    expect(miss).toMatchObject({ status: 'unreachable', cause: 'offline-miss' });
     // Online, a fresh tag answer is used without asking the (stopped) registry; an expired one is not.
     expect((await resolver({ cacheDir }).resolve(`${server.host}/team/app:multi`)).status).toBe('found');
     expect((await resolver({ cacheDir, tagTtlMs: 1 }).resolve(`${server.host}/team/app:multi`)).status).toBe(
@@ -267,6 +278,7 @@ describe('cache, offline, and a registry that goes away', () => {
     const lookup = await shared.resolve(`${server.host}/team/legacy:list`);
     expect(lookup).toEqual({
       status: 'unreachable',
+      cause: 'no-answer',
       message: `Registry ${server.host} did not answer (ECONNREFUSED) after 2 tries.`,
     });
     expect(Date.now() - started).toBeLessThan(1000);
@@ -283,6 +295,7 @@ test('a registry that accepts connections and never answers times out', async ()
     const lookup = await resolver({ timeoutMs: 300, retries: 1 }).resolve(`127.0.0.1:${port}/team/app:1`);
     expect(lookup).toEqual({
       status: 'unreachable',
+      cause: 'no-answer',
       message: `Registry 127.0.0.1:${port} did not answer (no answer within 300 ms) after 2 tries.`,
     });
     expect(Date.now() - started).toBeLessThan(2000);
@@ -351,6 +364,7 @@ describe('retries and the concurrency bound', () => {
       );
       expect(lookup).toEqual({
         status: 'unreachable',
+        cause: 'http-status',
         message: `Mirror ${front.url} of docker.io answered HTTP 502 after 2 tries.`,
       });
     } finally {
@@ -365,6 +379,7 @@ describe('retries and the concurrency bound', () => {
       found(await resolver({ mirrors }).resolve(`${server.host}/team/app:multi`));
       expect(await resolver({ mirrors, mirrorFallback: false }).resolve(`${server.host}/team/app:multi`)).toEqual({
         status: 'not-found',
+        cause: 'manifest-unknown',
         message: `Mirror ${front.url} of ${server.host} has no tag multi in team/app.`,
       });
       expect(front.state.requests).toBe(4); // each lookup: the manifest's 404, and the tag list's

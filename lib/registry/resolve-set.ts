@@ -5,12 +5,27 @@
  * (`ValidateOptions.images`). A placeholder (`<Your Image Name>`, `${IMAGE}`, `ko://…`) is not looked up, so no
  * rule reports it.
  */
-import { imageReferencesOf, type ImageLookups } from '../validate/image-facts';
-import type { EngineSettings } from '../validate/settings';
+import { imageReferencesOf, type ImageLookups } from '../core/model/image-facts';
+import type { EngineSettings } from '../core/validate/settings';
 import { isPlaceholderReference } from './reference';
 import { ImageResolver } from './resolver';
-import type { ImageResolutionSettings } from './sync';
 import { registryEnvironment, withTrusted } from './trust';
+
+/** How to ask the registries: the config file's keys of the same names. */
+export interface ImageResolutionSettings {
+  /** Answer from the cache only. @default false */
+  readonly offline?: boolean;
+  /** `HOST` → mirror URL (`docker.io` for Docker Hub). @default - no mirrors */
+  readonly registryMirrors?: Readonly<Record<string, string>>;
+  /** The cache directory. @default - the platform's cache directory (`~/.cache/k8s-windows` on Linux) */
+  readonly imageCache?: string;
+  /** Registries spoken to over plain HTTP (anonymously, unless the environment trusts them). @default [] */
+  readonly insecureRegistries?: readonly string[];
+  /** Ask the registry when its mirror fails. @default true */
+  readonly mirrorFallback?: boolean;
+  /** Seconds all lookups may take together. @default 30 */
+  readonly resolveTimeout?: number;
+}
 
 export interface ResolveSetOptions {
   /**

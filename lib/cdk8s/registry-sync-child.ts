@@ -2,8 +2,8 @@
  * The child process of `resolveImageLookupsSync`: reads a `SyncRequest` on stdin, resolves its images as
  * `lint --resolve-images` does, and writes the lookups, by reference, as JSON on stdout.
  */
-import { resolveImageReferences } from './resolve-set';
-import type { SyncRequest } from './sync';
+import { resolveImageReferences } from '../registry/resolve-set';
+import type { SyncRequest } from './registry-sync';
 
 async function main(): Promise<void> {
   let input = '';

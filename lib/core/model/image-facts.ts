@@ -7,56 +7,18 @@
 import { wellKnownImage } from '../facts/well-known-image-platforms';
 import { isWorkloadKind, locatePodSpec } from '../workloads';
 import type { PodFacts } from './pod';
+import type { ImageFacts, ImageLookup, ImageLookups } from './image-lookup';
 import { isRecord, join } from './util';
 
-/** One platform an image is published for. */
-export interface ImagePlatform {
-  readonly os: string;
-  readonly architecture: string;
-  /** `os.version`: the full Windows build (`10.0.20348.2655`); absent for Linux. */
-  readonly osVersion?: string;
-  readonly variant?: string;
-  /** This platform's image config `User`, when it was read ('' when the image sets none). */
-  readonly user?: string;
-  /** The compressed size of this platform's layers, when its manifest was read. */
-  readonly layersSize?: number;
-}
-
-/** A public record the facts were read from instead of a registry (the bundled table of well-known images). */
-export interface ImageFactsRecord {
-  /** What the record says, as a finding quotes it, with the date it was checked. */
-  readonly statement: string;
-  /** Where the record is: repository, path and commit. */
-  readonly url: string;
-  /** The day the record was read (YYYY-MM-DD). */
-  readonly checked: string;
-}
-
-/** What the registry (or, without one, a public record) says about one image reference. */
-export interface ImageFacts {
-  /** Every platform of an index or manifest list; one entry for a single-platform image. */
-  readonly platforms: readonly ImagePlatform[];
-  /** The image config's `User`, for a single-platform image: `ContainerAdministrator`, `ContainerUser`, '' (none). */
-  readonly user?: string;
-  /**
-   * The public record these facts come from, when no registry was asked.
-   * @default - none: the registry's answer
-   */
-  readonly record?: ImageFactsRecord;
-}
-
-/** The result of looking one image reference up. */
-export type ImageLookup =
-  | { readonly status: 'found'; readonly facts: ImageFacts }
-  | {
-      /** `invalid`: the registry's answer failed verification (a digest mismatch, an unverifiable digest, too big). */
-      readonly status: 'not-found' | 'unauthorized' | 'unreachable' | 'invalid';
-      /** What happened, for the finding: never a credential. */
-      readonly message: string;
-    };
-
-/** Image lookups by reference as written in the manifests (`mcr.microsoft.com/windows/servercore:ltsc2022`). */
-export type ImageLookups = Readonly<Record<string, ImageLookup>>;
+export type {
+  ImageFacts,
+  ImageFactsRecord,
+  ImageLookup,
+  ImageLookupCause,
+  ImageLookups,
+  ImagePlatform,
+} from './image-lookup';
+export { windowsOnly } from './image-lookup';
 
 /** One container of a pod with what the registry said about its image. */
 export interface ResolvedContainerImage {
@@ -189,15 +151,6 @@ export function imageReferencesOf(objects: readonly unknown[]): string[] {
     }
   }
   return [...out];
-}
-
-/** Whether a lookup found an image published for Windows only: evidence that its pod is a Windows pod. */
-export function windowsOnly(lookup: ImageLookup | undefined): boolean {
-  return (
-    lookup?.status === 'found' &&
-    lookup.facts.platforms.length > 0 &&
-    lookup.facts.platforms.every((p) => p.os === 'windows')
-  );
 }
 
 /**

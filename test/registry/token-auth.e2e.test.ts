@@ -6,8 +6,8 @@
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { ImageResolver, type ImageLookup } from '../../../lib/core/registry';
-import { RegistryServer } from '../../helpers/registry-server';
+import { ImageResolver, type RegistryImageLookup as ImageLookup } from '../../lib/registry';
+import { RegistryServer } from '../helpers/registry-server';
 import { TOKEN_ISSUER, TOKEN_SERVICE, TokenServer } from './token-server';
 
 const USER = 'token-user';
@@ -82,6 +82,7 @@ test('an anonymous token for a public repository, asked with the challenge’s s
 test('an anonymous token without access to a private repository: unauthorized', async () => {
   expect(await resolve('team/app:1')).toEqual({
     status: 'unauthorized',
+    cause: 'credentials-missing',
     message: `Registry ${server.host} refused an anonymous token for team/app: it does not exist, or needs credentials. Run \`docker login ${server.host}\` (or add a credential helper) to give the resolver credentials.`,
   });
 });

@@ -19,13 +19,21 @@ import { DockerCredentials } from './credentials';
 import { DEFAULT_DEADLINE_MS, Deadline } from './deadline';
 import { checkDigest, digestAlgorithm, digestOf, unsupportedDigestReason, verifiableDigest } from './digest';
 import {
-  LookupProblem,
-  MANIFEST_ACCEPT,
-  MEDIA_TYPES,
-  type ImageFacts,
-  type ImageLookup,
-  type ImagePlatform,
-} from './lookup';
+  MAX_ENTRY_DETAILS,
+  imageDetails,
+  indexPlatforms,
+  inferMediaType,
+  isIndex,
+  knownMediaType,
+  parseJson,
+  singlePlatform,
+  str,
+  withDetails,
+  type ImageConfig,
+  type ImageDetails,
+  type ManifestDocument,
+} from './facts';
+import { LookupProblem, MANIFEST_ACCEPT, type RegistryImageFacts, type RegistryImageLookup } from './lookup';
 import { isLoopback, parseReference, registryAliases, type RegistryImageReference } from './reference';
 import { RegistryTransport, type Endpoint } from './transport';
 
@@ -122,55 +130,12 @@ export const DEFAULT_RETRIES = 2;
 export const DEFAULT_RETRY_DELAY_MS = 250;
 /** How many of a repository's tags a not-found message names. */
 const TAGS_SHOWN = 10;
-/**
- * The most entries an index may list. Real ones list a few dozen (an entry per OS, architecture and Windows build,
- * plus attestations); 1,024 leaves room, and bounds what a hostile index costs.
- */
-export const MAX_INDEX_ENTRIES = 1024;
-/**
- * The most entries of one index whose manifest and config are read for `platformUsers` (two requests each). A
- * Windows image lists one entry per build and architecture: 16 covers every real one.
- */
-export const MAX_ENTRY_DETAILS = 16;
+export { MAX_ENTRY_DETAILS, MAX_INDEX_ENTRIES } from './facts';
 
 interface Manifest {
   readonly digest: string;
   readonly mediaType: string;
   readonly body: Buffer;
-}
-
-interface Descriptor {
-  readonly mediaType?: string;
-  readonly digest?: string;
-  readonly platform?: { os?: string; architecture?: string; variant?: string; 'os.version'?: string };
-}
-
-interface ManifestDocument {
-  readonly mediaType?: string;
-  readonly manifests?: Descriptor[];
-  readonly config?: Descriptor;
-  readonly layers?: { readonly size?: unknown }[];
-  readonly schemaVersion?: number;
-}
-
-interface ImageConfig {
-  readonly os?: unknown;
-  readonly architecture?: unknown;
-  readonly variant?: unknown;
-  readonly 'os.version'?: unknown;
-  readonly config?: { User?: unknown } | null;
-}
-
-const str = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
-
-function parseJson<T>(body: Buffer, what: string): T {
-  try {
-    const value = JSON.parse(body.toString('utf8')) as unknown;
-    if (value !== null && typeof value === 'object') return value as T;
-  } catch {
-    // Reported below.
-  }
-  throw new LookupProblem('invalid', `${what} is not a JSON object.`);
 }
 
 export class ImageResolver {
@@ -186,7 +151,7 @@ export class ImageResolver {
   private warnedConfig = false;
   private readonly mirrorFallback: boolean;
   private readonly platformUsers: ReadonlySet<string>;
-  private readonly inFlight = new Map<string, Promise<ImageLookup>>();
+  private readonly inFlight = new Map<string, Promise<RegistryImageLookup>>();
 
   constructor(options: ImageResolverOptions = {}) {
     this.cacheDir = options.cacheDir ?? defaultCacheDir();
@@ -230,12 +195,12 @@ export class ImageResolver {
   }
 
   /** Looks one reference up. Never throws: every failure is a result with a message. */
-  resolve(reference: string | RegistryImageReference): Promise<ImageLookup> {
+  resolve(reference: string | RegistryImageReference): Promise<RegistryImageLookup> {
     let parsed: RegistryImageReference;
     try {
       parsed = typeof reference === 'string' ? parseReference(reference) : reference;
     } catch (error) {
-      return Promise.resolve({ status: 'not-found', message: (error as Error).message });
+      return Promise.resolve({ status: 'not-found', cause: 'reference-invalid', message: (error as Error).message });
     }
     let lookup = this.inFlight.get(parsed.canonical);
     if (!lookup) {
@@ -245,7 +210,7 @@ export class ImageResolver {
     return lookup;
   }
 
-  private async lookup(reference: RegistryImageReference): Promise<ImageLookup> {
+  private async lookup(reference: RegistryImageReference): Promise<RegistryImageLookup> {
     if (!this.offline && !this.warnedConfig) {
       this.warnedConfig = true;
       const problem = await this.credentials.configProblem();
@@ -255,9 +220,10 @@ export class ImageResolver {
       const manifest = await this.manifest(reference);
       return { status: 'found', facts: await this.facts(reference, manifest) };
     } catch (error) {
-      if (error instanceof LookupProblem) return { status: error.status, message: error.message };
+      if (error instanceof LookupProblem) return { status: error.status, cause: error.code, message: error.message };
       return {
         status: 'unreachable',
+        cause: 'resolver-failed',
         message: `Looking up ${reference.canonical} failed: ${(error as Error).message}`,
       };
     }
@@ -302,6 +268,7 @@ export class ImageResolver {
     if (digest !== undefined && !verifiableDigest(digest)) {
       throw new LookupProblem(
         'invalid',
+        'digest-unsupported',
         `${reference.canonical} is addressed by a digest the resolver cannot verify: ${unsupportedDigestReason(digest)}. It is not looked up.`,
       );
     }
@@ -317,6 +284,7 @@ export class ImageResolver {
     if (this.offline) {
       throw new LookupProblem(
         'unreachable',
+        'offline-miss',
         `Offline, and the cache in ${this.cacheDir} has no answer for ${reference.canonical}.`,
       );
     }
@@ -336,27 +304,34 @@ export class ImageResolver {
     return manifest;
   }
 
-  /** Tries each endpoint in turn; the last one's failure is the answer, naming what the mirror said. */
+  /**
+   * Tries each endpoint in turn; the last one's failure is the answer, naming what the mirror said, unless an
+   * earlier endpoint sent content that failed its digest: that stays the answer's status and cause, so tampered
+   * content is never reported as a registry that could not be reached.
+   */
   private async fromEndpoints<T>(
     reference: RegistryImageReference,
     get: (endpoint: Endpoint) => Promise<T>,
   ): Promise<T> {
     const endpoints = this.endpoints(reference);
     const earlier: string[] = [];
+    let mismatch: LookupProblem | undefined;
     for (const [index, endpoint] of endpoints.entries()) {
       try {
         return await get(endpoint);
       } catch (error) {
         if (!(error instanceof LookupProblem) || index === endpoints.length - 1) {
           if (error instanceof LookupProblem && earlier.length > 0) {
-            throw new LookupProblem(error.status, `${error.message} (${earlier.join(' ')})`);
+            const { status, code } = error.status === 'unreachable' && mismatch ? mismatch : error;
+            throw new LookupProblem(status, code, `${error.message} (${earlier.join(' ')})`);
           }
           throw error;
         }
+        if (error.code === 'digest-mismatch') mismatch ??= error;
         earlier.push(error.message);
       }
     }
-    throw new LookupProblem('unreachable', `No endpoint for ${reference.registry}.`);
+    throw new LookupProblem('unreachable', 'resolver-failed', `No endpoint for ${reference.registry}.`);
   }
 
   /** The digest a tag names now (`Docker-Content-Digest` of a HEAD), or undefined when the registry does not say. */
@@ -375,11 +350,12 @@ export class ImageResolver {
       MANIFEST_ACCEPT,
     );
     if (response.status === 404) {
-      throw new LookupProblem('not-found', await this.notFoundMessage(endpoint, reference, response.body));
+      throw await this.notFound(endpoint, reference, response.body);
     }
     if (response.status !== 200) {
       throw new LookupProblem(
         'unreachable',
+        'http-status',
         `${endpoint.label} answered HTTP ${response.status} for ${reference.canonical}.`,
       );
     }
@@ -392,6 +368,7 @@ export class ImageResolver {
     if (!mediaType) {
       throw new LookupProblem(
         'not-found',
+        'manifest-unsupported',
         `${endpoint.label} has ${reference.canonical} only as ${header ?? 'an unknown manifest kind'} (schema ${document.schemaVersion ?? '?'}), not an OCI or Docker v2 manifest.`,
       );
     }
@@ -403,11 +380,16 @@ export class ImageResolver {
    * (Distribution's filesystem storage among them) answer MANIFEST_UNKNOWN for a missing repository too, so a
    * missing tag is checked against the tag list, which also gives the tags there are.
    */
-  private async notFoundMessage(endpoint: Endpoint, reference: RegistryImageReference, body: Buffer): Promise<string> {
-    const noRepository = `${endpoint.label} has no repository ${reference.repository}.`;
+  private async notFound(endpoint: Endpoint, reference: RegistryImageReference, body: Buffer): Promise<LookupProblem> {
+    const noRepository = new LookupProblem(
+      'not-found',
+      'repository-unknown',
+      `${endpoint.label} has no repository ${reference.repository}.`,
+    );
     if (errorCode(body) === 'NAME_UNKNOWN') return noRepository;
     const what = reference.digest ? `digest ${reference.digest}` : `tag ${reference.tag}`;
     const missing = `${endpoint.label} has no ${what} in ${reference.repository}`;
+    const noManifest = (message: string) => new LookupProblem('not-found', 'manifest-unknown', message);
     try {
       const list = await this.transport.get(
         endpoint,
@@ -420,18 +402,19 @@ export class ImageResolver {
       if (list.status === 200 && Array.isArray(tags)) {
         if (tags.length === 0) return noRepository;
         const shown = tags.filter((tag): tag is string => typeof tag === 'string').slice(0, TAGS_SHOWN);
-        return `${missing}; its tags include ${shown.join(', ')}${tags.length > TAGS_SHOWN ? ', …' : ''}.`;
+        return noManifest(`${missing}; its tags include ${shown.join(', ')}${tags.length > TAGS_SHOWN ? ', …' : ''}.`);
       }
     } catch {
       // The tag list is a courtesy: without it, say what the manifest request said.
     }
-    return `${missing}.`;
+    return noManifest(`${missing}.`);
   }
 
   private async config(reference: RegistryImageReference, digest: string): Promise<ImageConfig> {
     if (!verifiableDigest(digest)) {
       throw new LookupProblem(
         'invalid',
+        'digest-unsupported',
         `The manifest of ${reference.canonical} names its config by a digest the resolver cannot verify (${digest.slice(0, 80)}): ${unsupportedDigestReason(digest)}.`,
       );
     }
@@ -440,6 +423,7 @@ export class ImageResolver {
     if (this.offline) {
       throw new LookupProblem(
         'unreachable',
+        'offline-miss',
         `Offline, and the cache in ${this.cacheDir} has no image config ${digest}.`,
       );
     }
@@ -453,12 +437,14 @@ export class ImageResolver {
       if (response.status === 404) {
         throw new LookupProblem(
           'not-found',
+          'config-unknown',
           `${endpoint.label} has no config blob ${digest} for ${reference.canonical}.`,
         );
       }
       if (response.status !== 200) {
         throw new LookupProblem(
           'unreachable',
+          'http-status',
           `${endpoint.label} answered HTTP ${response.status} for config ${digest}.`,
         );
       }
@@ -469,7 +455,8 @@ export class ImageResolver {
     return parseJson<ImageConfig>(body, `The image config ${digest}`);
   }
 
-  private async facts(reference: RegistryImageReference, manifest: Manifest): Promise<ImageFacts> {
+  /** The facts of the manifest a reference names: fetched here (entries' manifests and configs), read by facts.ts. */
+  private async facts(reference: RegistryImageReference, manifest: Manifest): Promise<RegistryImageFacts> {
     const document = parseJson<ManifestDocument>(manifest.body, `The manifest of ${reference.canonical}`);
     const base = {
       reference: reference.canonical,
@@ -478,77 +465,35 @@ export class ImageResolver {
       digest: manifest.digest,
       mediaType: manifest.mediaType,
     };
-    if (manifest.mediaType === MEDIA_TYPES.ociIndex || manifest.mediaType === MEDIA_TYPES.dockerList) {
-      const entries = Array.isArray(document.manifests) ? document.manifests : [];
-      if (entries.length > MAX_INDEX_ENTRIES) {
-        throw new LookupProblem(
-          'invalid',
-          `The index of ${reference.canonical} lists ${entries.length} entries, more than the ${MAX_INDEX_ENTRIES} the resolver reads: it was not read (no real image lists so many).`,
-        );
-      }
-      const platforms: Promise<ImagePlatform>[] = [];
+    if (isIndex(manifest.mediaType)) {
       let detailed = 0;
-      for (const entry of entries) {
-        if (entry === null || typeof entry !== 'object') continue;
-        const os = str(entry.platform?.os);
-        const architecture = str(entry.platform?.architecture);
-        const digest = str(entry.digest);
-        if (!os || !architecture || !digest || os === 'unknown') continue;
-        const listed = platform(os, architecture, entry.platform?.variant, entry.platform?.['os.version'], digest);
-        const details = this.platformUsers.has(os) && detailed++ < MAX_ENTRY_DETAILS;
-        platforms.push(
-          details
-            ? this.entryDetails(reference, digest).then((details) => ({
-                ...listed,
-                // An entry's config may carry the os.version its index entry left out.
-                ...(listed.osVersion === undefined && details.osVersion ? { osVersion: details.osVersion } : {}),
-                user: details.user,
-                ...(details.layersSize !== undefined ? { layersSize: details.layersSize } : {}),
-              }))
-            : Promise.resolve(listed),
-        );
-      }
+      const platforms = indexPlatforms(reference.canonical, document).map((listed) =>
+        this.platformUsers.has(listed.os) && detailed++ < MAX_ENTRY_DETAILS
+          ? this.entryDetails(reference, listed.digest).then((details) => withDetails(listed, details))
+          : Promise.resolve(listed),
+      );
       return { ...base, platforms: await Promise.all(platforms) };
     }
     const config = await this.imageConfig(reference, document);
-    const os = str(config.os) ?? 'unknown';
-    const architecture = str(config.architecture) ?? 'unknown';
-    const user = configUser(config);
-    const layersSize = sumLayers(document);
-    const listed = platform(os, architecture, config.variant, config['os.version'], manifest.digest);
-    return {
-      ...base,
-      platforms: [{ ...listed, user, ...(layersSize !== undefined ? { layersSize } : {}) }],
-      user,
-    };
+    const only = singlePlatform(document, config, manifest.digest);
+    return { ...base, platforms: [only], user: only.user };
   }
 
   private imageConfig(reference: RegistryImageReference, document: ManifestDocument): Promise<ImageConfig> {
     const configDigest = str(document.config?.digest);
-    if (!configDigest) throw new LookupProblem('not-found', `The manifest of ${reference.canonical} names no config.`);
+    if (!configDigest) {
+      throw new LookupProblem('not-found', 'config-unknown', `The manifest of ${reference.canonical} names no config.`);
+    }
     return this.config(reference, configDigest);
   }
 
-  /**
-   * What one index entry's manifest and config say (both come by digest, cached forever): its config's user and
-   * os.version, and the size of its layers.
-   */
-  private async entryDetails(
-    reference: RegistryImageReference,
-    digest: string,
-  ): Promise<{ user: string; osVersion?: string; layersSize?: number }> {
+  /** What one index entry's manifest and config say (both come by digest, cached forever). */
+  private async entryDetails(reference: RegistryImageReference, digest: string): Promise<ImageDetails> {
     const { registry, repository } = reference;
     const entry = { ...reference, tag: undefined, digest, canonical: `${registry}/${repository}@${digest}` };
     const manifest = await this.manifest(entry);
     const document = parseJson<ManifestDocument>(manifest.body, `The manifest of ${entry.canonical}`);
-    const config = await this.imageConfig(entry, document);
-    const osVersion = str(config['os.version']);
-    const layersSize = sumLayers(document);
-    return {
-      user: configUser(config),
-      ...(osVersion ? { osVersion } : {}),
-      ...(layersSize !== undefined ? { layersSize } : {}),
-    };
+    return imageDetails(document, await this.imageConfig(entry, document));
   }
 }
 
@@ -559,49 +504,11 @@ function verify(digest: string, body: Buffer, what: string): void {
   const algorithm = digestAlgorithm(digest) as 'sha256' | 'sha512';
   throw new LookupProblem(
     'invalid',
+    check === 'unsupported' ? 'digest-unsupported' : 'digest-mismatch',
     check === 'unsupported'
       ? `${what} addressed by ${digest.slice(0, 80)}, which the resolver cannot verify: ${unsupportedDigestReason(digest)}.`
       : `${what} whose ${algorithm} digest is ${digestOf(body, algorithm)}, not ${digest}: the content does not match its digest (a corrupt or tampered registry or mirror). It was not used or cached.`,
   );
-}
-
-/** The bytes an image manifest's layers add up to, as its descriptors say; undefined when one gives no size. */
-function sumLayers(document: ManifestDocument): number | undefined {
-  let total = 0;
-  for (const layer of document.layers ?? []) {
-    if (typeof layer.size !== 'number' || !Number.isFinite(layer.size) || layer.size < 0) return undefined;
-    total += layer.size;
-  }
-  return total;
-}
-
-/** `config.User` verbatim; `''` when the image sets none. */
-function configUser(config: ImageConfig): string {
-  return typeof config.config?.User === 'string' ? config.config.User : '';
-}
-
-function platform(
-  os: string,
-  architecture: string,
-  variant: unknown,
-  osVersion: unknown,
-  digest: string,
-): ImagePlatform {
-  const v = str(variant);
-  const version = str(osVersion);
-  return { os, architecture, ...(v ? { variant: v } : {}), ...(version ? { osVersion: version } : {}), digest };
-}
-
-function knownMediaType(type: string | undefined): string | undefined {
-  return type && (Object.values(MEDIA_TYPES) as string[]).includes(type) ? type : undefined;
-}
-
-/** OCI allows a manifest without `mediaType`: an index has `manifests`, an image manifest `config`. */
-function inferMediaType(document: ManifestDocument): string | undefined {
-  if (document.schemaVersion !== 2) return undefined;
-  if (Array.isArray(document.manifests)) return MEDIA_TYPES.ociIndex;
-  if (document.config) return MEDIA_TYPES.ociManifest;
-  return undefined;
 }
 
 /** The first error code of a Distribution API error body (`{ errors: [{ code }] }`). */

@@ -2,11 +2,11 @@
  * Who vouches for registry settings: the config file's keys (read anonymously), the environment's variables
  * (trusted), and the placeholders that are never looked up.
  */
-import { loadConfigFile } from '../../../lib/core/config';
-import { isPlaceholderReference } from '../../../lib/core/registry/reference';
-import { registryEnvironment, withTrusted } from '../../../lib/core/registry/trust';
-import { readSettings } from '../../../lib/core/validate/settings';
-import { CONFIG_SETTINGS } from '../../../lib/core/config';
+import { loadConfigFile } from '../../lib/core/config';
+import { isPlaceholderReference } from '../../lib/registry/reference';
+import { registryEnvironment, withTrusted } from '../../lib/registry/trust';
+import { readSettings } from '../../lib/core/validate/settings';
+import { CONFIG_SETTINGS } from '../../lib/core/config';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,7 +1,7 @@
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { DockerCredentials } from '../../../lib/core/registry/credentials';
+import { DockerCredentials } from '../../lib/registry/credentials';
 
 let dir: string;
 beforeAll(() => {

@@ -8,8 +8,8 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RegistryCache } from '../../../lib/core/registry/cache';
-import { propertyParameters } from '../../helpers/property';
+import { RegistryCache } from '../../lib/registry/cache';
+import { propertyParameters } from '../helpers/property';
 
 const hash = (algorithm: string, body: Uint8Array) => createHash(algorithm).update(body).digest('hex');
 

@@ -1,15 +1,20 @@
 /**
- * The resolver against a hostile registry (test/helpers/hostile-server.ts: plain HTTP and HTTPS on loopback, several host names):
+ * The resolver against a hostile registry (hostile-server.ts: plain HTTP and HTTPS on loopback, several host names):
  * every case ends within the resolution's deadline with a finding that says what happened, no credential goes where
  * it should not (the server records every Authorization header), and nothing unverified is cached.
  */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ImageResolver, MEDIA_TYPES, type ImageLookup, type ImageResolverOptions } from '../../../lib/core/registry';
-import { MAX_ENTRY_DETAILS, MAX_INDEX_ENTRIES } from '../../../lib/core/registry/resolver';
-import { MAX_BODY_BYTES } from '../../../lib/core/registry/transport';
-import { HostileRegistry, imageManifest, sha256, sha512, WINDOWS_CONFIG } from '../../helpers/hostile-server';
+import {
+  ImageResolver,
+  MEDIA_TYPES,
+  type RegistryImageLookup as ImageLookup,
+  type ImageResolverOptions,
+} from '../../lib/registry';
+import { MAX_ENTRY_DETAILS, MAX_INDEX_ENTRIES } from '../../lib/registry/resolver';
+import { MAX_BODY_BYTES } from '../../lib/registry/transport';
+import { HostileRegistry, imageManifest, sha256, sha512, WINDOWS_CONFIG } from '../helpers/hostile-server';
 
 const WS2022 = '10.0.20348.2340';
 let hostile: HostileRegistry;
@@ -166,6 +171,8 @@ describe('bounded: every case ends by the deadline', () => {
     expect(message(value[60]!)).toBe(
       'unreachable: Registry alsonowhere.test cannot be reached: its host alsonowhere.test does not resolve (ENOTFOUND) (earlier in this run; not asked again). (Mirror https://nowhere.test of alsonowhere.test cannot be reached: its host nowhere.test does not resolve (ENOTFOUND) (earlier in this run; not asked again).)',
     );
+    expect(first).toMatchObject({ status: 'unreachable', cause: 'host-unresolved' });
+    expect(value[60]).toMatchObject({ status: 'unreachable', cause: 'host-unresolved' });
     expect(hostile.lookups.get('alsonowhere.test')).toBe(1);
     expect(hostile.lookups.get('nowhere.test')).toBeLessThanOrEqual(8);
   });
@@ -248,6 +255,7 @@ describe('bounded: bodies and indexes', () => {
     expect(message(lookup)).toBe(
       `invalid: Registry ${hostile.host('registry.test')} sent more than ${MAX_BODY_BYTES} bytes for /v2/app/manifests/1, more than any manifest or config (the cap is ${MAX_BODY_BYTES} bytes).`,
     );
+    expect(lookup).toMatchObject({ status: 'invalid', cause: 'too-large' });
     expect(sent).toBeLessThan(60e6);
     expect(files(cacheDir)).toEqual([]);
   });
@@ -261,6 +269,7 @@ describe('bounded: bodies and indexes', () => {
     expect(message(lookup)).toBe(
       `invalid: Registry ${hostile.host('registry.test')} announced 100000000 bytes for /v2/app/manifests/1, more than any manifest or config (the cap is ${MAX_BODY_BYTES} bytes).`,
     );
+    expect(lookup).toMatchObject({ status: 'invalid', cause: 'too-large' });
   });
 
   test('a Content-Length longer than the body sent: the request times out, it is not taken as whole', async () => {
@@ -272,6 +281,7 @@ describe('bounded: bodies and indexes', () => {
     expect(message(lookup)).toMatch(
       /^unreachable: Registry registry\.test:\d+ did not answer \(no answer within 200 ms\)/,
     );
+    expect(lookup).toMatchObject({ status: 'unreachable', cause: 'no-answer' });
   });
 
   test('an index of 100,000 entries sent chunked is refused, not read entry by entry', async () => {
@@ -294,6 +304,7 @@ describe('bounded: bodies and indexes', () => {
     expect(message(lookup)).toBe(
       `invalid: The index of ${hostile.host('registry.test')}/app:huge lists 100000 entries, more than the ${MAX_INDEX_ENTRIES} the resolver reads: it was not read (no real image lists so many).`,
     );
+    expect(lookup).toMatchObject({ status: 'invalid', cause: 'index-too-large' });
     expect(hostile.requests).toHaveLength(1);
   });
 
@@ -334,7 +345,18 @@ describe('digests: verified, or refused', () => {
     expect(message(lookup)).toBe(
       `invalid: Registry ${hostile.host('registry.test')} sent a manifest for ${hostile.host('registry.test')}/app@${named} whose ${algorithm} digest is ${digestOf(sent)}, not ${named}: the content does not match its digest (a corrupt or tampered registry or mirror). It was not used or cached.`,
     );
+    expect(lookup).toMatchObject({ status: 'invalid', cause: 'digest-mismatch' });
     expect(files(cacheDir)).toEqual([]);
+  });
+
+  test('a mirror whose manifest fails its digest stays a digest mismatch when the registry is then unreachable', async () => {
+    const named = sha256('what the reference names');
+    hostile.serve('mirror.test', `/v2/app/manifests/${named}`, imageManifest(), MEDIA_TYPES.ociManifest);
+    const mirrors = { 'nowhere.test': `https://${hostile.host('mirror.test')}` };
+    const lookup = await resolver({ mirrors }).resolve(`nowhere.test/app@${named}`);
+    expect(lookup).toMatchObject({ status: 'invalid', cause: 'digest-mismatch' });
+    expect(message(lookup)).toContain('does not resolve (ENOTFOUND)');
+    expect(message(lookup)).toContain('the content does not match its digest');
   });
 
   test('content addressed by sha512 is verified and used', async () => {
@@ -358,6 +380,7 @@ describe('digests: verified, or refused', () => {
       expect(message(lookup)).toBe(
         `invalid: ${hostile.host('registry.test')}/app@${digest} is addressed by a digest the resolver cannot verify: its algorithm "${algorithm}" is not one the resolver verifies (sha256, sha512). It is not looked up.`,
       );
+      expect(lookup).toMatchObject({ status: 'invalid', cause: 'digest-unsupported' });
       expect(hostile.requests).toEqual([]);
     },
   );
@@ -375,6 +398,7 @@ describe('digests: verified, or refused', () => {
     expect(message(lookup)).toBe(
       `invalid: Registry ${hostile.host('registry.test')} sent the config of ${hostile.host('registry.test')}/app:1 whose ${algorithm} digest is ${algorithm === 'sha256' ? sha256(config) : sha512(config)}, not ${named}: the content does not match its digest (a corrupt or tampered registry or mirror). It was not used or cached.`,
     );
+    expect(lookup).toMatchObject({ status: 'invalid', cause: 'digest-mismatch' });
     // The manifest (by its own sha256) may be kept; the config is not.
     expect(files(cacheDir).some((f) => f.includes(named.slice(7, 40)))).toBe(false);
   });

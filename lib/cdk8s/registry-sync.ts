@@ -7,24 +7,9 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ImageLookup, ImageLookups } from '../validate/image-facts';
-import { isPlaceholderReference } from './reference';
-
-/** How to ask the registries: the config file's keys of the same names. */
-export interface ImageResolutionSettings {
-  /** Answer from the cache only. @default false */
-  readonly offline?: boolean;
-  /** `HOST` → mirror URL (`docker.io` for Docker Hub). @default - no mirrors */
-  readonly registryMirrors?: Readonly<Record<string, string>>;
-  /** The cache directory. @default - the platform's cache directory (`~/.cache/k8s-windows` on Linux) */
-  readonly imageCache?: string;
-  /** Registries spoken to over plain HTTP (anonymously, unless the environment trusts them). @default [] */
-  readonly insecureRegistries?: readonly string[];
-  /** Ask the registry when its mirror fails. @default true */
-  readonly mirrorFallback?: boolean;
-  /** Seconds all lookups may take together. @default 30 */
-  readonly resolveTimeout?: number;
-}
+import type { ImageLookup, ImageLookups } from '../core/model/image-facts';
+import { isPlaceholderReference } from '../registry/reference';
+import type { ImageResolutionSettings } from '../registry/resolve-set';
 
 /** What the child is given on stdin. */
 export interface SyncRequest {
@@ -39,9 +24,9 @@ const answers = new Map<string, ImageLookup>();
 
 /** The child script and how to run it: the compiled `.js` in the package, the `.ts` under tsx in this repository. */
 function childCommand(): string[] {
-  const js = join(__dirname, 'sync-child.js');
+  const js = join(__dirname, 'registry-sync-child.js');
   if (existsSync(js)) return [js];
-  return ['--require', require.resolve('tsx/cjs'), join(__dirname, 'sync-child.ts')];
+  return ['--require', require.resolve('tsx/cjs'), join(__dirname, 'registry-sync-child.ts')];
 }
 
 /** What the registries say about `images`, asked in one child process for those not yet answered. */
@@ -50,7 +35,7 @@ export function resolveImageLookupsSync(
   settings: ImageResolutionSettings = {},
 ): ImageLookups {
   const key = (image: string) => `${JSON.stringify(settings)} ${image}`;
-  // A placeholder is never looked up (resolve-set.ts): it gets no answer, and no finding.
+  // A placeholder is never looked up (lib/registry/resolve-set.ts): it gets no answer, and no finding.
   const missing = [...new Set(images)].filter((image) => !answers.has(key(image)) && !isPlaceholderReference(image));
   if (missing.length > 0) {
     const request: SyncRequest = { images: missing, settings };

@@ -6,8 +6,8 @@
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { defaultDockerConfigDir, ImageResolver, type ImageLookup } from '../../../lib/core/registry';
-import { RegistryServer } from '../../helpers/registry-server';
+import { defaultDockerConfigDir, ImageResolver, type RegistryImageLookup as ImageLookup } from '../../lib/registry';
+import { RegistryServer } from '../helpers/registry-server';
 
 const USER = 'ci-reader';
 const PASSWORD = 'pa55-Secret-7f3a';
@@ -83,6 +83,7 @@ test('without credentials: unauthorized, saying where it looked', async () => {
   const dir = dockerConfig({});
   expect(await resolve(dir)).toEqual({
     status: 'unauthorized',
+    cause: 'credentials-missing',
     message: `Registry ${server.host} requires credentials for team/app, and the Docker config in ${dir} has none for ${server.host}. Run \`docker login ${server.host}\` (or add a credential helper) to give the resolver credentials.`,
   });
 });
@@ -103,6 +104,7 @@ test('a wrong password: unauthorized, naming the source and never the password',
   const dir = dockerConfig({ auths: { [server.host]: { auth } } });
   expect(await resolve(dir)).toEqual({
     status: 'unauthorized',
+    cause: 'credentials-refused',
     message: `Registry ${server.host} refused the credentials from auths in ${join(dir, 'config.json')} for team/app.`,
   });
 });
@@ -127,11 +129,13 @@ test('a helper that is missing or hangs leaves the lookup unauthorized, not hung
   const absent = dockerConfig({ credHelpers: { [server.host]: 'absent' } });
   expect(await resolve(absent)).toEqual({
     status: 'unauthorized',
+    cause: 'credentials-missing',
     message: `Registry ${server.host} requires credentials for team/app, and no credentials could be read: the credential helper docker-credential-absent is not on PATH (credHelpers in ${join(absent, 'config.json')}).`,
   });
   const hangs = dockerConfig({ credHelpers: { [server.host]: 'hangs' } });
   expect(await resolve(hangs)).toEqual({
     status: 'unauthorized',
+    cause: 'credentials-missing',
     message: `Registry ${server.host} requires credentials for team/app, and no credentials could be read: the credential helper docker-credential-hangs did not answer within 500 ms (credHelpers in ${join(hangs, 'config.json')}).`,
   });
 });
@@ -141,6 +145,7 @@ test('a Docker config that is not JSON is named with where it breaks, not as "ha
   writeFileSync(join(dir, 'config.json'), '{"auths": {');
   expect(await resolve(dir)).toEqual({
     status: 'unauthorized',
+    cause: 'credentials-missing',
     message: `Registry ${server.host} requires credentials for team/app, and no credentials could be read: the Docker config ${join(dir, 'config.json')} is not valid JSON at line 1, column 12.`,
   });
 });

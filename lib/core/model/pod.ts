@@ -4,7 +4,7 @@
  * and whether it is a HostProcess pod.
  */
 import { isWindowsImage } from '../images';
-import { windowsOnly } from './image-facts';
+import { windowsOnly } from './image-lookup';
 import {
   AKS_OS_SKU_LABEL,
   ARCH_LABEL,

@@ -1,4 +1,6 @@
-import { parseChallenges, parseReference } from '../../../lib/core/registry';
+import fc from 'fast-check';
+import { parseImageReference } from '../../lib/core/images';
+import { parseChallenges, parseReference } from '../../lib/registry';
 
 describe('parseReference', () => {
   test.each([
@@ -81,5 +83,62 @@ describe('parseChallenges', () => {
       'basic',
     ]);
     expect(parseChallenges(null)).toEqual([]);
+  });
+});
+
+describe('one grammar for the rules and the registry client', () => {
+  const accepts = (text: string): boolean => {
+    try {
+      parseReference(text);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  test.each([
+    ['a sha256 digest in upper-case hex', `app@sha256:${'AB'.repeat(32)}`, false],
+    ['a sha256 digest of 63 digits', `app@sha256:${'a'.repeat(63)}`, false],
+    ['a sha512 digest', `app@sha512:${'a'.repeat(128)}`, true],
+    ['an OCI digest with a base64url encoding', `app@sha256+b64u:${'A_-='.repeat(11)}`, true],
+    ['an upper-case path', 'UPPER/case', false],
+    ['a tag starting with a dash', 'app:-bad', false],
+    ['a registry host with a port and no path', 'host:5000', true],
+  ])('%s: the same answer from both', (_, text, valid) => {
+    expect(parseImageReference(text) !== undefined).toBe(valid);
+    expect(accepts(text)).toBe(valid);
+  });
+
+  test('they accept and refuse the same references, and read the same parts', () => {
+    const piece = fc.constantFrom(
+      'a',
+      'b',
+      'Z',
+      '0',
+      '.',
+      '-',
+      '_',
+      '__',
+      '/',
+      ':',
+      '@',
+      'sha256:',
+      'mcr.io',
+      'localhost',
+    );
+    const text = fc.array(piece, { maxLength: 12 }).map((parts) => parts.join(''));
+    const digest = fc.constantFrom('', `@sha256:${'ab'.repeat(32)}`, `@sha256:${'AB'.repeat(32)}`, '@md5:abc');
+    fc.assert(
+      fc.property(text, digest, (name, at) => {
+        const reference = `${name}${at}`;
+        const core = parseImageReference(reference);
+        expect(accepts(reference)).toBe(core !== undefined);
+        if (core === undefined) return;
+        const registry = parseReference(reference);
+        expect(registry.digest).toBe(core.digest);
+        expect(registry.repository.endsWith(core.repository)).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -3,6 +3,7 @@
  * with Docker Hub's shorthand expanded (`nginx` → `docker.io/library/nginx:latest`), as
  * github.com/distribution/reference normalises them.
  */
+import { readImageReference } from '../core/image-reference';
 
 /** The canonical name of Docker Hub in references and in the Docker config file's keys. */
 export const DOCKER_HUB = 'docker.io';
@@ -25,51 +26,21 @@ export interface RegistryImageReference {
   readonly canonical: string;
 }
 
-const COMPONENT = /^[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*$/;
-const TAG = /^[\w][\w.-]{0,127}$/;
-const DIGEST = /^[a-z0-9]+(?:[+._-][a-z0-9]+)*:[a-zA-Z0-9=_-]{32,}$/;
-const SHA256 = /^sha256:[a-f0-9]{64}$/;
-
-/** Whether the first path component names a registry host (has a dot or a port, or is `localhost`). */
-function isHost(component: string): boolean {
-  return component.includes('.') || component.includes(':') || component === 'localhost';
-}
-
 /**
- * Parses and normalises an image reference. Throws an Error naming the reference and what is wrong with it: a
- * reference is user input, and every caller wants the reason.
+ * Parses and normalises an image reference (the core's grammar, image-reference.ts). Throws an Error naming the
+ * reference and what is wrong with it: a reference is user input, and every caller wants the reason.
  */
 export function parseReference(text: string): RegistryImageReference {
-  const input = typeof text === 'string' ? text.trim() : '';
-  const bad = (why: string): Error => new Error(`Image reference ${JSON.stringify(text)} is not valid: ${why}.`);
-  if (input === '') throw bad('it is empty');
-  if (/\s/.test(input)) throw bad('it contains white space');
-  let rest = input;
-  let digest: string | undefined;
-  const at = rest.indexOf('@');
-  if (at >= 0) {
-    digest = rest.slice(at + 1);
-    rest = rest.slice(0, at);
-    if (!DIGEST.test(digest)) throw bad(`the digest ${JSON.stringify(digest)} is not algorithm:hex`);
-    if (digest.startsWith('sha256:') && !SHA256.test(digest)) throw bad('a sha256 digest has 64 lower-case hex digits');
-  }
-  let tag: string | undefined;
-  const colon = rest.lastIndexOf(':');
-  if (colon > rest.lastIndexOf('/')) {
-    tag = rest.slice(colon + 1);
-    rest = rest.slice(0, colon);
-    if (!TAG.test(tag)) throw bad(`the tag ${JSON.stringify(tag)} is not valid`);
-  }
-  const parts = rest.split('/');
-  let registry = DOCKER_HUB;
-  if (parts.length > 1 && isHost(parts[0]!)) registry = parts.shift()!.toLowerCase();
+  const reading = readImageReference(text);
+  if (!reading.ok) throw new Error(`Image reference ${JSON.stringify(text)} is not valid: ${reading.reason}.`);
+  const { tag: written, digest } = reading.reference;
+  let registry = reading.reference.registry?.toLowerCase() ?? DOCKER_HUB;
   if (registry === 'index.docker.io' || registry === DOCKER_HUB_HOST) registry = DOCKER_HUB;
-  if (registry === DOCKER_HUB && parts.length === 1) parts.unshift('library');
-  for (const part of parts) {
-    if (!COMPONENT.test(part)) throw bad(`the path component ${JSON.stringify(part)} is not lower-case [a-z0-9._-]`);
-  }
-  const repository = parts.join('/');
-  if (tag === undefined && digest === undefined) tag = 'latest';
+  const repository =
+    registry === DOCKER_HUB && !reading.reference.repository.includes('/')
+      ? `library/${reading.reference.repository}`
+      : reading.reference.repository;
+  const tag = written === undefined && digest === undefined ? 'latest' : written;
   const canonical = `${registry}/${repository}${tag !== undefined ? `:${tag}` : ''}${digest !== undefined ? `@${digest}` : ''}`;
   return { registry, host: registry === DOCKER_HUB ? DOCKER_HUB_HOST : registry, repository, tag, digest, canonical };
 }

@@ -4,8 +4,8 @@
  * same settings read from a repository's config file (`.k8s-windows.yaml`, which a pull request can change) are
  * used anonymously, so no file in a repository can direct the runner's credentials anywhere.
  */
-import type { ValidationIssue } from '../errors';
-import { readMirrors, readRegistryHosts, type TrustedRegistries } from '../validate/settings';
+import type { ValidationIssue } from '../core/errors';
+import { readMirrors, readRegistryHosts, type TrustedRegistries } from '../core/validate/settings';
 
 /** `docker.io=https://mirror:5000,ghcr.io=https://other`: trusted mirrors from the environment. */
 export const MIRRORS_ENV = 'K8S_WINDOWS_REGISTRY_MIRRORS';

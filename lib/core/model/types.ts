@@ -2,7 +2,7 @@
 import type { Cloud } from '../cloud-gates';
 import type { ValidationIssue } from '../errors';
 import type { WindowsRelease } from '../releases';
-import type { ImageLookups } from './image-facts';
+import type { ImageLookups } from './image-lookup';
 
 export type Severity = 'error' | 'warning' | 'info';
 export const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];

@@ -7,9 +7,8 @@
 import type { Taint } from '../target';
 import type { WindowsRelease } from '../releases';
 import type { PodFacts } from './pod';
-import type { RuleId } from './rules';
 import type { Diagnostic } from './types';
-import type { ImageLookups } from './image-facts';
+import type { ImageLookups } from './image-lookup';
 
 /** One edit, at an API-server path relative to the object (`spec.template.spec.nodeSelector[kubernetes.io/os]`). */
 export type FixEdit =
@@ -41,14 +40,8 @@ export interface FixInput {
 /** Returns the edits that fix one finding with certainty, or `[]` when the fix is not certain. */
 export type Fixer = (input: FixInput) => readonly FixEdit[];
 
-/** A check module's fixers, by the id of the rule they fix. */
-export type FixerTable = Readonly<Partial<Record<RuleId, Fixer>>>;
-
 /**
  * A fix a rule makes on every Windows pod toward the target the user described (its taints, its release), whether
  * or not the rule found the pod lacking: a pod cannot show which taints the user's nodes carry.
  */
 export type TargetFixer = (input: Omit<FixInput, 'diagnostic'>) => readonly FixEdit[];
-
-/** A check module's target fixers, by rule id. */
-export type TargetFixerTable = Readonly<Partial<Record<RuleId, TargetFixer>>>;

@@ -8,11 +8,11 @@
  * and no Authorization crosses a redirect to another origin. The registry is a fake HTTP client.
  */
 import fc from 'fast-check';
-import type { DockerCredentials } from '../../../lib/core/registry/credentials';
-import { Deadline } from '../../../lib/core/registry/deadline';
-import type { HttpRequest, HttpResponse } from '../../../lib/core/registry/http';
-import { RegistryTransport, type Endpoint } from '../../../lib/core/registry/transport';
-import { propertyParameters } from '../../helpers/property';
+import type { DockerCredentials } from '../../lib/registry/credentials';
+import { Deadline } from '../../lib/registry/deadline';
+import type { HttpRequest, HttpResponse } from '../../lib/registry/http';
+import { RegistryTransport, type Endpoint } from '../../lib/registry/transport';
+import { propertyParameters } from '../helpers/property';
 
 const HOSTS = ['127.0.0.1:5000', 'registry.example', 'mirror.example', 'realm.example', 'evil.example'] as const;
 const isLoopback = (host: string) => host.startsWith('127.');

@@ -1,0 +1,75 @@
+/**
+ * The image-reference grammar, shared by the rules (images.ts) and the registry client (lib/registry/reference.ts):
+ * github.com/distribution/reference's `name [":" tag] ["@" digest]`, with a digest as the OCI image spec writes one
+ * (`algorithm:encoded`, https://github.com/opencontainers/image-spec/blob/main/descriptor.md#digests) and a sha256
+ * digest held to its exact 64 lower-case hex digits, as go-digest validates it. Pure: no normalisation to a
+ * registry (Docker Hub's `library/` and host are the registry client's).
+ */
+
+export interface ImageReference {
+  /** Registry host (`mcr.microsoft.com`), or undefined for Docker Hub shorthand. */
+  readonly registry?: string;
+  /** Repository path (`windows/servercore`). */
+  readonly repository: string;
+  readonly tag?: string;
+  readonly digest?: string;
+}
+
+/** A reference as read, or why it is not one (`the tag "-bad" is not valid`), for messages. */
+export type ImageReferenceReading =
+  { readonly ok: true; readonly reference: ImageReference } | { readonly ok: false; readonly reason: string };
+
+const COMPONENT = /^[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*$/;
+const TAG = /^[\w][\w.-]{0,127}$/;
+const DIGEST = /^[a-z0-9]+(?:[+._-][a-z0-9]+)*:[a-zA-Z0-9=_-]{32,}$/;
+const SHA256 = /^sha256:[a-f0-9]{64}$/;
+
+/** Whether the first path component names a registry host (has a dot or a port, or is `localhost`). */
+export function isRegistryHost(component: string): boolean {
+  return component.includes('.') || component.includes(':') || component === 'localhost';
+}
+
+/** Reads `registry/repo:tag@digest`, saying what is wrong when it is not an image reference. */
+export function readImageReference(text: string): ImageReferenceReading {
+  const input = typeof text === 'string' ? text.trim() : '';
+  const bad = (reason: string): ImageReferenceReading => ({ ok: false, reason });
+  if (input === '') return bad('it is empty');
+  if (/\s/.test(input)) return bad('it contains white space');
+  let rest = input;
+  let digest: string | undefined;
+  const at = rest.indexOf('@');
+  if (at >= 0) {
+    digest = rest.slice(at + 1);
+    rest = rest.slice(0, at);
+    if (!DIGEST.test(digest)) return bad(`the digest ${JSON.stringify(digest)} is not algorithm:hex`);
+    if (digest.startsWith('sha256:') && !SHA256.test(digest))
+      return bad('a sha256 digest has 64 lower-case hex digits');
+  }
+  let tag: string | undefined;
+  const colon = rest.lastIndexOf(':');
+  if (colon > rest.lastIndexOf('/')) {
+    tag = rest.slice(colon + 1);
+    rest = rest.slice(0, colon);
+    if (!TAG.test(tag)) return bad(`the tag ${JSON.stringify(tag)} is not valid`);
+  }
+  const parts = rest.split('/');
+  const registry = parts.length > 1 && isRegistryHost(parts[0]!) ? parts.shift() : undefined;
+  for (const part of parts) {
+    if (!COMPONENT.test(part)) return bad(`the path component ${JSON.stringify(part)} is not lower-case [a-z0-9._-]`);
+  }
+  return {
+    ok: true,
+    reference: {
+      ...(registry !== undefined ? { registry } : {}),
+      repository: parts.join('/'),
+      ...(tag !== undefined ? { tag } : {}),
+      ...(digest !== undefined ? { digest } : {}),
+    },
+  };
+}
+
+/** Parses `registry/repo:tag@digest`. Returns undefined when the text is not an image reference. */
+export function parseImageReference(image: string): ImageReference | undefined {
+  const reading = readImageReference(image);
+  return reading.ok ? reading.reference : undefined;
+}
