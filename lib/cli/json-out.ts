@@ -5,7 +5,6 @@
  * terminal acts on that JSON.stringify leaves raw (DEL, the C1 controls such as U+009B, which some terminals read
  * as CSI, and the bidirectional overrides) are written as `\u` escapes: the JSON means the same.
  */
-import type { OutputSink } from './run';
 
 /** The characters JSON.stringify writes raw that a terminal may act on, or that reorder what is shown. */
 const RAW = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
@@ -63,7 +62,12 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** Writes `value` as indented JSON and a line break to `sink`, in chunks of about 64 KiB. */
-export function writeJson(value: unknown, sink: OutputSink): void {
+/** Where JSON goes: anything with `write(string)` (run.ts's OutputSink; not imported, so this module stays a leaf). */
+interface JsonSink {
+  write(chunk: string): unknown;
+}
+
+export function writeJson(value: unknown, sink: JsonSink): void {
   let buffer = '';
   for (const piece of jsonPieces(value)) {
     buffer += piece;

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { parseImageReference } from '../../lib/core/images';
 import { parseChallenges, parseReference } from '../../lib/registry';
+import { propertyParameters } from '../helpers/property';
 
 describe('parseReference', () => {
   test.each([
@@ -138,7 +139,7 @@ describe('one grammar for the rules and the registry client', () => {
         expect(registry.digest).toBe(core.digest);
         expect(registry.repository.endsWith(core.repository)).toBe(true);
       }),
-      { numRuns: 500 },
+      propertyParameters(500),
     );
   });
 });
