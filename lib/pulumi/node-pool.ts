@@ -9,6 +9,7 @@ import * as pulumi from '@pulumi/pulumi';
 import type { ValidationIssue } from '../core/errors';
 import { isEventual, throwInputErrors } from './errors';
 import type { WindowsWarning } from '../core/pod-spec';
+import { cloudFindingSink } from '../core/rules/cloud-findings';
 import { OS_LABEL, WINDOWS_BUILD_LABEL } from '../core/kube';
 import { checkCloudRelease, checkCloudRetirement, cloudReleaseGate, type Cloud } from '../core/cloud-gates';
 import { evaluationDate, lifecycleSentence as lifecycleNote, releaseSupport } from '../core/facts/support';
@@ -470,9 +471,26 @@ export function formatWarning(warning: NodePoolWarning): string {
   return `[${warning.ruleId}] ${where}${warning.message}${warning.fix ? ` Fix: ${warning.fix}` : ''}`;
 }
 
-/** Reports soft problems through `pulumi.log.warn`, each with its rule id so users can find and suppress it. */
-export function logWarnings(warnings: readonly NodePoolWarning[], resource?: pulumi.Resource): void {
-  for (const w of warnings) void pulumi.log.warn(formatWarning(w), resource);
+/**
+ * Reports soft problems through the findings sink (`cloudFindingSink`: programs and tests read them there, as data)
+ * and prints each for users with `pulumi.log.warn`, rule id first so they can find and suppress it.
+ */
+export function logWarnings(
+  warnings: readonly NodePoolWarning[],
+  resource?: pulumi.Resource,
+  resourceName?: string,
+): void {
+  for (const w of warnings) {
+    cloudFindingSink.report({
+      ruleId: w.ruleId,
+      severity: 'warning',
+      path: w.path ?? '',
+      message: w.message,
+      ...(w.fix !== undefined ? { fix: w.fix } : {}),
+      ...(resourceName !== undefined ? { resource: resourceName } : {}),
+    });
+    void pulumi.log.warn(formatWarning(w), resource);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 /**
  * The cloud rules' examples (lib/core/rules/<id>.examples.yaml), run where the cloud checks live: provider
  * resources through the policy pack's node-pool and cluster checks, k8s-windows components built under Pulumi
- * mocks (their warnings read from `pulumi.log.warn`). A failing example yields exactly its findings, at their paths
+ * mocks (their warnings read from the findings sink). A failing example yields exactly its findings, at their paths
  * and severities; a passing one none of the rule.
  */
 import { parseAllDocuments } from 'yaml';
@@ -14,7 +14,7 @@ import type * as aksModule from 'k8s-windows/pulumi/aks';
 import type * as gkeModule from 'k8s-windows/pulumi/gke';
 import { mockPulumi } from './mocks';
 
-const { warn } = mockPulumi((type, name) => {
+const { findings } = mockPulumi((type, name) => {
   if (type === 'aws:iam/role:Role') return { arn: `arn:aws:iam::123456789012:role/${name}`, name };
   if (type === 'aws:eks/nodeGroup:NodeGroup') return { resources: [{ autoscalingGroups: [{ name: `eks-${name}` }] }] };
   return {};
@@ -56,12 +56,6 @@ function build(type: string, name: string, args: Args): unknown {
   }
 }
 
-/** `[rule-id] path: message` (path absent for pool-wide warnings), as components log warnings. */
-function fromWarning(line: string): Finding | undefined {
-  const m = /^\[([a-z0-9-]+)\] (?:([^\s:]+): )?/.exec(line);
-  return m ? { ruleId: m[1], severity: 'warning', path: m[2] ?? '' } : undefined;
-}
-
 function findingsOf(manifests: string): Finding[] {
   const docs = parseAllDocuments(manifests).map(
     (d) => d.toJS() as { type: string; name?: string; props?: Args; args?: Args },
@@ -76,14 +70,11 @@ function findingsOf(manifests: string): Finding[] {
     props: r.props ?? {},
   }));
   out.push(...clusterFindings(stack).map((x) => x.finding));
-  warn.mockClear();
+  const before = findings.length;
   docs.forEach((d, i) => {
     if (d.type.startsWith('k8s-windows:')) build(d.type, d.name ?? `c${i}`, d.args ?? {});
   });
-  for (const call of warn.mock.calls) {
-    const f = fromWarning(String(call[0]));
-    if (f) out.push(f);
-  }
+  out.push(...findings.slice(before));
   return out;
 }
 

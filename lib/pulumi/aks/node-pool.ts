@@ -165,7 +165,7 @@ export class WindowsNodePool extends pulumi.ComponentResource {
     const args = requireArgs(`aks.WindowsNodePool ${name}`, rawArgs);
     const resolved = resolveArgs(name, args);
     super(AKS_WINDOWS_NODE_POOL_TYPE, name, {}, opts);
-    logWarnings(resolved.warnings, this);
+    logWarnings(resolved.warnings, this, name);
 
     this.release = resolved.release;
     this.agentPoolName = resolved.agentPoolName;

@@ -247,7 +247,7 @@ export class WindowsClusterPrerequisites extends pulumi.ComponentResource {
     // The key usually exists already, owned by the add-on (see forceConfigMapPatch).
     const forcePatch = args.forceConfigMapPatch ?? true;
 
-    if (args.linuxNodeGroup === undefined) logWarnings([MISSING_LINUX_NODE_GROUP_WARNING], this);
+    if (args.linuxNodeGroup === undefined) logWarnings([MISSING_LINUX_NODE_GROUP_WARNING], this, name);
     const afterLinux = pulumi.Resource.isInstance(args.linuxNodeGroup) ? [args.linuxNodeGroup] : [];
 
     this.vpcResourceControllerAttachment = new iam.RolePolicyAttachment(

@@ -533,7 +533,7 @@ export class SelfManagedWindowsNodePool extends pulumi.ComponentResource {
     const target = resolved.target as WindowsNodeTarget;
     this.nodeTarget = target;
     this.release = resolved.release;
-    logWarnings(resolved.warnings, this);
+    logWarnings(resolved.warnings, this, name);
     const userTags = args.tags ?? {};
 
     let role: NodeRoleRef;

@@ -142,7 +142,7 @@ export class WindowsNodePool extends pulumi.ComponentResource {
     const args = requireArgs(`gke.WindowsNodePool ${name}`, rawArgs);
     const resolved = resolveArgs(name, args);
     super(GKE_WINDOWS_NODE_POOL_TYPE, name, {}, opts);
-    logWarnings(resolved.warnings, this);
+    logWarnings(resolved.warnings, this, name);
 
     this.release = resolved.release;
     const targetTaints = resolved.taints.some((t) => sameTaint(t, GKE_WINDOWS_TAINT))

@@ -3,7 +3,7 @@
  * node pools and clusters users wrote without our components). Only the clouds' pure check modules are loaded:
  * the pack never loads `@pulumi/aws`, `@pulumi/azure-native` or `@pulumi/gcp`.
  */
-import type { Finding } from '../../core/validate/types';
+import type { CloudFinding } from '../../core/rules/cloud-findings';
 import {
   aksAgentPoolWarnings,
   aksClusterWarnings,
@@ -23,8 +23,7 @@ import { EKS_NODE_GROUP, GKE_CLUSTER, GKE_NODE_POOL } from '../../core/rules/clo
 
 type Json = Record<string, unknown>;
 
-/** One problem with a cloud resource's inputs, at an input path (`amiType`, `nodeConfig.taints[0].effect`). */
-export type CloudFinding = Finding;
+export type { CloudFinding };
 
 /** Pulumi type tokens of the raw cloud resources checked. Azure Native also has versioned modules. */
 export const EKS_NODE_GROUP_TYPE = EKS_NODE_GROUP;
