@@ -5,7 +5,7 @@
  */
 import type { PodSpecLocation } from '../workloads';
 import type { Diagnostic, ResourceRef, RuleSetting, Severity, ValidateOptions } from './types';
-import { RULES, RULES_BY_ID, type RuleId } from './rules';
+import { byRuleName, RULES, RULES_BY_ID, type RuleId } from './rules';
 import { parsePath, sourceOf, sourcePosition } from './loader';
 import { Suppressions, type WrittenSuppression } from './suppressions';
 import { isRecord, rec, str } from './util';
@@ -69,12 +69,18 @@ export class DiagnosticSink {
     // Read on the object's first finding: most objects have none.
     let suppressions: ReadonlyMap<string, WrittenSuppression> | undefined | null = null;
     return (ruleId, path, message, fix, severity) => {
-      const setting = Object.prototype.hasOwnProperty.call(this.settings, ruleId) ? this.settings[ruleId] : undefined;
+      const setting = byRuleName(
+        (id) => (Object.prototype.hasOwnProperty.call(this.settings, id) ? this.settings[id] : undefined),
+        ruleId,
+      );
       if (setting === 'off') return;
       const rule = RULES_BY_ID.get(ruleId);
       const level: Severity = setting ?? severity ?? rule?.defaultSeverity ?? 'error';
       if (suppressions === null) suppressions = this.suppressions.of(obj, loc);
-      const written = ruleId === SUPPRESSION_RULE ? undefined : (suppressions?.get(ruleId) ?? suppressions?.get('*'));
+      const written =
+        ruleId === SUPPRESSION_RULE
+          ? undefined
+          : (byRuleName((id) => suppressions?.get(id), ruleId) ?? suppressions?.get('*'));
       // An error the API server rejects the object for stays reported: suppressing it would not make it run.
       const honoured = written !== undefined && !(rule?.rejectedByApiServer === true && level === 'error');
       if (honoured && !this.includeSuppressed) return;
