@@ -68,7 +68,6 @@ export function hasWindowsTaint(taints: readonly Taint[]): boolean {
   );
 }
 
-
 /** Ids of the warnings every cloud's Windows pool can raise. */
 export const NODE_POOL_RULE_IDS = {
   /** The pool does not carry `os=windows:NoSchedule`: Linux pods without a selector can land on it. */
@@ -78,7 +77,6 @@ export const NODE_POOL_RULE_IDS = {
   /** The node size has less memory than a Windows node needs. */
   nodeMemory: 'windows-node-memory',
 } as const;
-
 
 /** Below this a Windows node has little left for pods: Windows Server idles at about 3.5 GB (https://kubernetes.io/docs/concepts/configuration/windows-resource-management/). */
 export const MIN_WINDOWS_NODE_MEMORY_GIB = 8;
@@ -144,7 +142,6 @@ export function checkCloudReleaseForKubernetes(
   return violation ? [{ path, ...violation }] : [];
 }
 
-
 /**
  * Warns when a release is deprecated at `date` (today unless given): upstream Kubernetes no longer lists it, or
  * Microsoft's extended support has ended (Windows Server 2019 today). The message gives the dates.
@@ -208,7 +205,6 @@ export function nodeMemoryWarnings(
   ];
 }
 
-
 // ---------------------------------------------------------------------------------------------------------------
 // Syntax helpers
 // ---------------------------------------------------------------------------------------------------------------
@@ -233,4 +229,3 @@ export function isQualifiedName(value: string): boolean {
 export function isLabelValue(value: string): boolean {
   return value === '' || (value.length <= 63 && NAME_PART.test(value));
 }
-

@@ -1,0 +1,105 @@
+/**
+ * What a cloud rule's check receives: the plain input values of one cloud resource, as the policy pack reads a
+ * provider resource (`aws:eks/nodeGroup:NodeGroup`) and as a k8s-windows component is about to create it. Every
+ * field is `unknown`: a value may be missing, of the wrong type, or not known yet (a preview placeholder, an
+ * Output), and a check judges only what it can read. No Pulumi import: the core stays framework-free.
+ */
+
+/** The inputs of an EKS managed node group (`aws.eks.NodeGroup`) the rules read. */
+export interface EksNodeGroupInput {
+  readonly amiType?: unknown;
+  /** The Kubernetes version; absent: the cluster's. */
+  readonly version?: unknown;
+  readonly clusterName?: unknown;
+  /** `[{ key, value, effect: 'NO_SCHEDULE' }]` */
+  readonly taints?: unknown;
+  readonly instanceTypes?: unknown;
+  /** GiB */
+  readonly diskSize?: unknown;
+  readonly tags?: unknown;
+  /** `{ minSize, maxSize, desiredSize }` */
+  readonly scalingConfig?: unknown;
+}
+
+/** The inputs of an EKS cluster (`aws.eks.Cluster`) the rules read. */
+export interface EksClusterInput {
+  readonly name?: unknown;
+  readonly version?: unknown;
+}
+
+/** The inputs of an AKS agent pool (`azure-native:containerservice:AgentPool`, or a cluster's inline pool). */
+export interface AksAgentPoolInput {
+  readonly osType?: unknown;
+  readonly osSKU?: unknown;
+  readonly orchestratorVersion?: unknown;
+  readonly agentPoolName?: unknown;
+  readonly mode?: unknown;
+  /** `['os=windows:NoSchedule']` */
+  readonly nodeTaints?: unknown;
+  readonly vmSize?: unknown;
+  readonly enableFIPS?: unknown;
+}
+
+/** The inputs of an AKS managed cluster (`azure-native:containerservice:ManagedCluster`) the rules read. */
+export interface AksClusterInput {
+  readonly windowsProfile?: unknown;
+  readonly networkProfile?: unknown;
+  /** Inline pools (`AksAgentPoolInput` each, with `name` for `agentPoolName`). */
+  readonly agentPoolProfiles?: unknown;
+  readonly kubernetesVersion?: unknown;
+}
+
+/** The inputs of a GKE node pool (`gcp.container.NodePool`, or a cluster's inline pool) the rules read. */
+export interface GkeNodePoolInput {
+  /** `{ imageType, machineType, taints, windowsNodeConfig: { osversion } }` */
+  readonly nodeConfig?: unknown;
+  readonly version?: unknown;
+}
+
+/** The inputs of a GKE cluster (`gcp.container.Cluster`) the rules read. */
+export interface GkeClusterInput {
+  readonly enableAutopilot?: unknown;
+  readonly networkingMode?: unknown;
+  /** Inline pools (`GkeNodePoolInput` each). */
+  readonly nodePools?: unknown;
+  readonly removeDefaultNodePool?: unknown;
+  /** The default pool's node config. */
+  readonly nodeConfig?: unknown;
+}
+
+/** The inputs of each kind of cloud resource the rules check. */
+export interface CloudInputs {
+  readonly 'eks-node-group': EksNodeGroupInput;
+  /** A node group with the cluster it joins (the stack declares both): what it inherits from the cluster. */
+  readonly 'eks-node-group-in-cluster': { readonly nodeGroup: EksNodeGroupInput; readonly cluster: EksClusterInput };
+  readonly 'aks-agent-pool': AksAgentPoolInput;
+  readonly 'aks-cluster': AksClusterInput;
+  readonly 'gke-node-pool': GkeNodePoolInput;
+  readonly 'gke-cluster': GkeClusterInput;
+}
+
+export type CloudResourceKind = keyof CloudInputs;
+
+/** Every kind, in the order the runner and the docs list them. */
+export const CLOUD_RESOURCE_KINDS: readonly CloudResourceKind[] = [
+  'eks-node-group',
+  'eks-node-group-in-cluster',
+  'aks-agent-pool',
+  'aks-cluster',
+  'gke-node-pool',
+  'gke-cluster',
+];
+
+/** One cloud resource: its kind and its inputs. */
+export type CloudResource = {
+  readonly [K in CloudResourceKind]: { readonly kind: K; readonly props: CloudInputs[K] };
+}[CloudResourceKind];
+
+/** What a cloud rule sees besides the resource. */
+export interface CloudRuleContext {
+  /**
+   * The day release support and retirements are judged at (`YYYY-MM-DD`).
+   * @default - today
+   */
+  readonly date?: string;
+}
