@@ -12,12 +12,7 @@ import type { WindowsWarning } from '../core/pod-spec';
 import { cloudFindingSink } from '../core/rules/cloud-findings';
 import { OS_LABEL, WINDOWS_BUILD_LABEL } from '../core/kube';
 import type { Cloud } from '../core/cloud-gates';
-import {
-  parseWindowsRelease,
-  releaseInfo,
-  type WindowsIsolation,
-  type WindowsRelease,
-} from '../core/releases';
+import { parseWindowsRelease, releaseInfo, type WindowsIsolation, type WindowsRelease } from '../core/releases';
 import {
   TAINT_EFFECTS,
   WINDOWS_TAINT,

@@ -14,20 +14,15 @@ import {
   fromCloudTaintEffect,
   type GateOptions,
   isCloudTaintEffect,
-  isKnown,
   isLabelValue,
   isQualifiedName,
-  isRepellingTaint,
   nodeMemoryWarnings,
-  releaseSupportWarnings,
   taintToString,
-  untaintedPoolIssue,
-  NODE_POOL_RULE_IDS,
 } from './node-pools';
 import { parseAzureVmSize } from './aks-vm-size';
 
 /** The releases AKS takes on `version` today, its default first (none when the version is not readable). */
-function releasesForVersion(version: string): WindowsRelease[] {
+export function releasesForVersion(version: string): WindowsRelease[] {
   const minor = parseKubernetesMinor(version);
   if (minor === undefined) return [];
   const offered = releasesOnKubernetes('aks', minor);
@@ -226,114 +221,7 @@ export function parseTaintString(text: string): ParsedTaint {
   return { ok: true, taint: { key, ...(value !== undefined ? { value } : {}), effect: effect as TaintEffect } };
 }
 
-/**
- * Checks the inputs of a raw `azure-native:containerservice:AgentPool` (as a CrossGuard policy sees them).
- * Only Windows pools (`osType: Windows`) are checked; others yield nothing. Values not known yet are skipped.
- * Checks: osSKU is a Windows osSKU of the release table and fits `orchestratorVersion`; the pool name rule;
- * mode is not System; every `nodeTaints` entry parses (a missing taint is a warning: see `aksAgentPoolWarnings`); the VM size
- * is x86_64.
- */
-export function checkAksAgentPoolInputs(
-  props: Record<string, unknown>,
-  options: { readonly date?: string } = {},
-): ValidationIssue[] {
-  if (props.osType !== AKS_WINDOWS_OS_TYPE) return [];
-  const issues: ValidationIssue[] = [];
-  const { osSKU, orchestratorVersion, agentPoolName, mode, nodeTaints, vmSize } = props;
-  if (isKnown(osSKU)) {
-    const release = typeof osSKU === 'string' ? releaseForAksOsSku(osSKU) : undefined;
-    if (release === undefined) {
-      issues.push({
-        path: 'osSKU',
-        message: `osSKU ${JSON.stringify(osSKU)} is not a Windows Server osSKU.`,
-        fix: `Use one of ${WINDOWS_RELEASES.map((r) => `'${releaseInfo(r).aksOsSku}'`).join(', ')}.`,
-      });
-    } else {
-      issues.push(
-        ...checkAksReleaseForKubernetes(release, orchestratorVersion, 'orchestratorVersion', {
-          releasePath: 'osSKU',
-          date: options.date,
-        }),
-      );
-      issues.push(...checkAksFips(release, props.enableFIPS, 'enableFIPS'));
-    }
-  }
-  if (isKnown(agentPoolName)) issues.push(...checkAksPoolName(agentPoolName, 'agentPoolName'));
-  if (isKnown(mode)) issues.push(...checkAksPoolMode(mode, 'mode'));
-  if (Array.isArray(nodeTaints)) {
-    nodeTaints.forEach((t: unknown, i) => {
-      if (!isKnown(t)) return;
-      const result = typeof t === 'string' ? parseTaintString(t) : undefined;
-      if (result?.ok) return;
-      if (result) issues.push({ path: `nodeTaints[${i}]`, message: result.message, fix: result.fix });
-      else {
-        issues.push({
-          path: `nodeTaints[${i}]`,
-          message: `Taint ${JSON.stringify(t)} is not a string.`,
-          fix: `Write '${AKS_WINDOWS_TAINT}'.`,
-        });
-      }
-    });
-  }
-  if (isKnown(vmSize)) issues.push(...checkAksVmSize(vmSize, 'vmSize'));
-  return issues;
-}
-
-/**
- * Soft problems of a raw Windows agent pool: no NoSchedule/NoExecute taint, a VM size with less than 8 GiB, a
- * deprecated release, an osSKU left to AKS's default (which depends on the Kubernetes version: pin it so upgrades
- * do not change the Windows build).
- *
- * An untainted pool is a warning, as on EKS and GKE: AKS does not taint Windows nodes itself (its docs recommend
- * `os=windows:NoSchedule`), so Linux pods without a `kubernetes.io/os` selector can land there and fail to pull
- * their images. The pool itself works, and Windows pods run, so it is not an error (the API and AKS accept it).
- * @see https://learn.microsoft.com/azure/aks/windows-best-practices#node-taints
- */
-export function aksAgentPoolWarnings(
-  props: Record<string, unknown>,
-  options: { readonly date?: string } = {},
-): WindowsWarning[] {
-  if (props.osType !== AKS_WINDOWS_OS_TYPE) return [];
-  const warnings: WindowsWarning[] = [];
-  const nodeTaints = props.nodeTaints;
-  const taints = Array.isArray(nodeTaints) ? nodeTaints : [];
-  const allKnown =
-    nodeTaints === undefined || nodeTaints === null || (Array.isArray(nodeTaints) && taints.every(isKnown));
-  const parsed = taints.flatMap((t: unknown) => {
-    const r = typeof t === 'string' ? parseTaintString(t) : undefined;
-    return r?.ok ? [r.taint] : [];
-  });
-  if (allKnown && parsed.length === taints.length && !parsed.some(isRepellingTaint)) {
-    warnings.push({
-      ruleId: NODE_POOL_RULE_IDS.untainted,
-      ...untaintedPoolIssue('nodeTaints', `'${AKS_WINDOWS_TAINT}'`),
-    });
-  }
-  if (props.osSKU === undefined) {
-    const version = typeof props.orchestratorVersion === 'string' ? props.orchestratorVersion : undefined;
-    const offered = (version === undefined ? [] : releasesForVersion(version)).map(
-      (r) => `'${releaseInfo(r).aksOsSku}'`,
-    );
-    warnings.push({
-      ruleId: 'windows-release-unpinned',
-      path: 'osSKU',
-      message:
-        'osSKU is not set: AKS picks the Windows release from the Kubernetes version, so images may stop matching the node build.',
-      fix: `Set osSKU${offered.length > 0 ? ` (Kubernetes ${version} takes ${offered.join(' or ')})` : `, e.g. '${releaseInfo(defaultReleaseFor('aks', undefined)).aksOsSku}' (or '${releaseInfo(defaultReleaseFor('aks', '1.37')).aksOsSku}' from Kubernetes 1.37)`}.`,
-    });
-  } else if (typeof props.osSKU === 'string') {
-    const release = releaseForAksOsSku(props.osSKU);
-    if (release) warnings.push(...releaseSupportWarnings(release, 'osSKU', options.date));
-  }
-  const release = typeof props.osSKU === 'string' ? releaseForAksOsSku(props.osSKU) : undefined;
-  if (release !== undefined && AKS_FIPS_REQUIRED_RELEASES.includes(release) && props.enableFIPS === undefined) {
-    warnings.push({
-      ruleId: 'aks-windows-fips',
-      path: 'enableFIPS',
-      message: `${releaseInfo(release).displayName} node pools require a FIPS-enabled image, and enableFIPS is not set.`,
-      fix: 'Set enableFIPS: true (az aks nodepool add --enable-fips-image).',
-    });
-  }
-  warnings.push(...aksVmSizeWarnings(props.vmSize, 'vmSize'));
-  return warnings;
+/** Whether an agent pool is a Windows one (`osType: Windows`): the AKS pool rules leave others alone. */
+export function isWindowsAgentPool(props: { readonly osType?: unknown }): boolean {
+  return props.osType === AKS_WINDOWS_OS_TYPE;
 }

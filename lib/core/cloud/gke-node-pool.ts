@@ -14,7 +14,6 @@ import {
   isKnown,
   isRepellingTaint,
   nodeMemoryWarnings,
-  releaseSupportWarnings,
   toCloudTaintEffect,
   untaintedPoolIssue,
   NODE_POOL_RULE_IDS,
@@ -42,7 +41,7 @@ export function releaseForGkeOsVersion(osversion: string): WindowsRelease | unde
 }
 
 /** The osversions GKE offers, from the release table. */
-function offeredOsVersions(): string[] {
+export function offeredOsVersions(): string[] {
   return WINDOWS_RELEASES.flatMap((r) => {
     const v = releaseInfo(r).gkeOsVersion;
     return v === undefined ? [] : [v];
@@ -146,86 +145,22 @@ export function untaintedGkePoolWarnings(taints: readonly Taint[], path: string)
   return [{ ruleId: NODE_POOL_RULE_IDS.untainted, ...issue }];
 }
 
-function nodeConfigOf(props: Record<string, unknown>): Record<string, unknown> | undefined {
+function nodeConfigOf(props: { readonly nodeConfig?: unknown }): Record<string, unknown> | undefined {
   const nc = props.nodeConfig;
   return typeof nc === 'object' && nc !== null ? (nc as Record<string, unknown>) : undefined;
 }
 
-/**
- * Checks the inputs of a raw `gcp:container/nodePool:NodePool` (as a CrossGuard policy sees them). Only Windows
- * pools (a `WINDOWS…` `nodeConfig.imageType`) are checked; others yield nothing. Values not known yet are skipped.
- * Checks: the image type is `WINDOWS_LTSC_CONTAINERD`; `windowsNodeConfig.osversion`, when set, is one GKE
- * offers; taint effects use the GKE spelling; the machine type is x86_64; the release fits `version`.
- */
-export function checkGkeNodePoolInputs(props: Record<string, unknown>): ValidationIssue[] {
+/** The node config of a Windows pool (a `WINDOWS…` image type); `undefined` for others, which the rules leave alone. */
+export function windowsNodeConfig(props: { readonly nodeConfig?: unknown }): Record<string, unknown> | undefined {
   const nodeConfig = nodeConfigOf(props);
-  if (!nodeConfig || !isWindowsImageType(nodeConfig.imageType)) return [];
-  const issues: ValidationIssue[] = [];
-  const imageType = nodeConfig.imageType as string;
-  if (imageType.toUpperCase() !== GKE_WINDOWS_IMAGE_TYPE) {
-    issues.push({
-      path: 'nodeConfig.imageType',
-      message: `Image type '${imageType}' is retired: GKE offers Windows nodes only as LTSC with containerd.`,
-      fix: `Use '${GKE_WINDOWS_IMAGE_TYPE}' with windowsNodeConfig.osversion to pick the release.`,
-    });
-  }
-  const osversion = windowsOsVersionOf(nodeConfig);
-  if (isKnown(osversion) && osversion !== 'OS_VERSION_UNSPECIFIED') {
-    const release = typeof osversion === 'string' ? releaseForGkeOsVersion(osversion) : undefined;
-    if (release === undefined) {
-      issues.push({
-        path: 'nodeConfig.windowsNodeConfig.osversion',
-        message: `osversion ${JSON.stringify(osversion)} is not one GKE offers.`,
-        fix: `Use ${offeredOsVersions()
-          .map((v) => `'${v}'`)
-          .join(' or ')}.`,
-      });
-    } else {
-      issues.push(...checkGkeReleaseForKubernetes(release, props.version, 'version'));
-    }
-  }
-  issues.push(...checkGkeTaints(nodeConfig.taints, 'nodeConfig.taints').issues);
-  if (isKnown(nodeConfig.machineType))
-    issues.push(...checkGkeMachineType(nodeConfig.machineType, 'nodeConfig.machineType'));
-  return issues;
+  return nodeConfig && isWindowsImageType(nodeConfig.imageType) ? nodeConfig : undefined;
 }
 
-/**
- * Soft problems of a raw Windows node pool: osversion left unset (GKE picks the release), a deprecated release,
- * no NoSchedule taint of its own, a machine type with less than 8 GB.
- */
-export function gkeNodePoolWarnings(props: Record<string, unknown>): WindowsWarning[] {
-  const nodeConfig = nodeConfigOf(props);
-  if (!nodeConfig || !isWindowsImageType(nodeConfig.imageType)) return [];
-  const warnings: WindowsWarning[] = [];
-  const osversion = windowsOsVersionOf(nodeConfig);
-  if (osversion === undefined || osversion === 'OS_VERSION_UNSPECIFIED') {
-    warnings.push({
-      ruleId: 'windows-release-unpinned',
-      path: 'nodeConfig.windowsNodeConfig.osversion',
-      message:
-        'windowsNodeConfig.osversion is not set: GKE picks the Windows release, so images may not match the node build.',
-      fix: `Set osversion, e.g. '${releaseInfo('2022').gkeOsVersion}'.`,
-    });
-  } else if (typeof osversion === 'string') {
-    const release = releaseForGkeOsVersion(osversion);
-    if (release) warnings.push(...releaseSupportWarnings(release, 'nodeConfig.windowsNodeConfig.osversion'));
-  }
-  const taints = nodeConfig.taints;
-  if (taints === undefined || (Array.isArray(taints) && taints.every(isPlainTaint))) {
-    warnings.push(
-      ...untaintedGkePoolWarnings(checkGkeTaints(taints ?? [], 'nodeConfig.taints').taints, 'nodeConfig.taints'),
-    );
-  }
-  warnings.push(...gkeMachineTypeWarnings(nodeConfig.machineType, 'nodeConfig.machineType'));
-  return warnings;
-}
-
-function isPlainTaint(t: unknown): boolean {
+export function isPlainTaint(t: unknown): boolean {
   return typeof t === 'object' && t !== null && isKnown((t as Record<string, unknown>).effect);
 }
 
-function windowsOsVersionOf(nodeConfig: Record<string, unknown>): unknown {
+export function windowsOsVersionOf(nodeConfig: Record<string, unknown>): unknown {
   const wnc = nodeConfig.windowsNodeConfig;
   return typeof wnc === 'object' && wnc !== null ? (wnc as Record<string, unknown>).osversion : undefined;
 }

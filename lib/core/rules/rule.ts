@@ -33,12 +33,6 @@ export interface RuleMeta<Id extends string = string, C extends string = string>
   /** How `fix` fixes a finding, in one line; absent when it cannot. */
   readonly fixable?: string;
   readonly cases?: readonly RuleCase<C>[];
-  /**
-   * The rules this one was split into, when it was a broader rule: it reports nothing itself, but its id still
-   * names every one of them in settings, suppressions and policy-pack settings (ids are never renamed).
-   * @default - none: the rule reports its own findings
-   */
-  readonly covers?: readonly string[];
 }
 
 /** Reports one finding of the rule whose check it is given to: the field, what is wrong, what to write instead. */

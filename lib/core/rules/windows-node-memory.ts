@@ -6,6 +6,8 @@
  */
 import { AKS_AGENT_POOL, AKS_POOL_COMPONENT, GKE_NODE_POOL, GKE_POOL_COMPONENT } from './cloud-resources';
 import { defineRule } from './rule';
+import { aksVmSizeWarnings, isWindowsAgentPool } from '../cloud/aks-agent-pool';
+import { gkeMachineTypeWarnings, windowsNodeConfig } from '../cloud/gke-node-pool';
 
 export default defineRule({
   meta: {
@@ -20,5 +22,18 @@ export default defineRule({
   check: {
     scope: 'cloud',
     resources: [AKS_AGENT_POOL, GKE_NODE_POOL, AKS_POOL_COMPONENT, GKE_POOL_COMPONENT],
+    run: {
+      'aks-agent-pool': ({ osType, vmSize }, _context, report) => {
+        if (!isWindowsAgentPool({ osType })) return;
+        for (const w of aksVmSizeWarnings(vmSize, 'vmSize')) report(w.path, w.message, w.fix);
+      },
+      'gke-node-pool': (props, _context, report) => {
+        const nodeConfig = windowsNodeConfig(props);
+        if (nodeConfig === undefined) return;
+        for (const w of gkeMachineTypeWarnings(nodeConfig.machineType, 'nodeConfig.machineType')) {
+          report(w.path, w.message, w.fix);
+        }
+      },
+    },
   },
 });

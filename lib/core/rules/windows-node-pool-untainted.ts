@@ -6,6 +6,9 @@
  */
 import { WINDOWS_NODE_POOLS } from './cloud-resources';
 import { defineRule } from './rule';
+import { AKS_WINDOWS_TAINT, isWindowsAgentPool, parseTaintString } from '../cloud/aks-agent-pool';
+import { checkGkeTaints, isPlainTaint, untaintedGkePoolWarnings, windowsNodeConfig } from '../cloud/gke-node-pool';
+import { isKnown, isRepellingTaint, untaintedPoolIssue } from '../cloud/node-pools';
 
 export default defineRule({
   meta: {
@@ -21,5 +24,29 @@ export default defineRule({
   check: {
     scope: 'cloud',
     resources: WINDOWS_NODE_POOLS,
+    run: {
+      // AKS does not taint Windows nodes itself (its docs recommend os=windows:NoSchedule).
+      'aks-agent-pool': ({ osType, nodeTaints }, _context, report) => {
+        if (!isWindowsAgentPool({ osType })) return;
+        const taints: readonly unknown[] = Array.isArray(nodeTaints) ? nodeTaints : [];
+        const allKnown =
+          nodeTaints === undefined || nodeTaints === null || (Array.isArray(nodeTaints) && taints.every(isKnown));
+        const parsed = taints.flatMap((t) => {
+          const r = typeof t === 'string' ? parseTaintString(t) : undefined;
+          return r?.ok ? [r.taint] : [];
+        });
+        if (!allKnown || parsed.length !== taints.length || parsed.some(isRepellingTaint)) return;
+        const issue = untaintedPoolIssue('nodeTaints', `'${AKS_WINDOWS_TAINT}'`);
+        report(issue.path, issue.message, issue.fix);
+      },
+      'gke-node-pool': (props, _context, report) => {
+        const nodeConfig = windowsNodeConfig(props);
+        if (nodeConfig === undefined) return;
+        const taints = nodeConfig.taints;
+        if (taints !== undefined && !(Array.isArray(taints) && taints.every(isPlainTaint))) return;
+        const parsed = checkGkeTaints(taints ?? [], 'nodeConfig.taints').taints;
+        for (const w of untaintedGkePoolWarnings(parsed, 'nodeConfig.taints')) report(w.path, w.message, w.fix);
+      },
+    },
   },
 });

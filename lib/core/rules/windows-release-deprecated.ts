@@ -8,6 +8,9 @@
 import { deprecationSummary, upstreamDroppedReleases } from '../facts/support';
 import { WINDOWS_NODE_POOLS } from './cloud-resources';
 import { defineRule } from './rule';
+import { isWindowsAgentPool, releaseForAksOsSku } from '../cloud/aks-agent-pool';
+import { releaseForGkeOsVersion, windowsNodeConfig, windowsOsVersionOf } from '../cloud/gke-node-pool';
+import { releaseSupportWarnings } from '../cloud/node-pools';
 
 export default defineRule({
   meta: {
@@ -24,5 +27,22 @@ export default defineRule({
   check: {
     scope: 'cloud',
     resources: WINDOWS_NODE_POOLS,
+    run: {
+      'aks-agent-pool': ({ osType, osSKU }, { date }, report) => {
+        if (!isWindowsAgentPool({ osType }) || typeof osSKU !== 'string') return;
+        const release = releaseForAksOsSku(osSKU);
+        if (release === undefined) return;
+        for (const w of releaseSupportWarnings(release, 'osSKU', date)) report(w.path, w.message, w.fix);
+      },
+      'gke-node-pool': (props, { date }, report) => {
+        const nodeConfig = windowsNodeConfig(props);
+        const osversion = nodeConfig === undefined ? undefined : windowsOsVersionOf(nodeConfig);
+        if (typeof osversion !== 'string' || osversion === 'OS_VERSION_UNSPECIFIED') return;
+        const release = releaseForGkeOsVersion(osversion);
+        if (release === undefined) return;
+        const path = 'nodeConfig.windowsNodeConfig.osversion';
+        for (const w of releaseSupportWarnings(release, path, date)) report(w.path, w.message, w.fix);
+      },
+    },
   },
 });
