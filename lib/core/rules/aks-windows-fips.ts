@@ -1,7 +1,7 @@
 /**
  * aks-windows-fips: AKS documents FIPS-only images for some Windows releases
- * (https://learn.microsoft.com/azure/aks/enable-fips-nodes). A cloud rule: the policy pack and the components check
- * it on the resources its check lists, in lib/pulumi/aks/agent-pool-checks.ts; this module is its catalogue entry.
+ * (https://learn.microsoft.com/azure/aks/enable-fips-nodes). A cloud rule: its check reads a cloud resource's
+ * inputs; `runCloudRules` runs it (the policy pack, on provider resources).
  */
 import { AKS_AGENT_POOL, AKS_POOL_COMPONENT } from './cloud-resources';
 import { defineRule } from './rule';

@@ -1,8 +1,7 @@
 /**
  * windows-node-memory: Windows Server needs memory of its own before pods
- * (https://learn.microsoft.com/windows-server/get-started/hardware-requirements). A cloud rule: the policy pack and
- * the components check it on the resources its check lists, in lib/pulumi/node-pool.ts (nodeMemoryWarnings); this
- * module is its catalogue entry.
+ * (https://learn.microsoft.com/windows-server/get-started/hardware-requirements). A cloud rule: its check reads a
+ * cloud resource's inputs; `runCloudRules` runs it (the policy pack, on provider resources).
  */
 import { AKS_AGENT_POOL, AKS_POOL_COMPONENT, GKE_NODE_POOL, GKE_POOL_COMPONENT } from './cloud-resources';
 import { defineRule } from './rule';

@@ -1,8 +1,7 @@
 /**
  * windows-node-pool-untainted: Kubernetes keeps Linux pods off Windows nodes only by taint or by their own selector
- * (https://kubernetes.io/docs/concepts/windows/user-guide/#taints-and-tolerations). A cloud rule: the policy pack
- * and the components check it on the resources its check lists, in lib/pulumi/node-pool.ts (nodePoolWarnings),
- * lib/pulumi/aks/agent-pool-checks.ts, lib/pulumi/gke/node-pool-checks.ts; this module is its catalogue entry.
+ * (https://kubernetes.io/docs/concepts/windows/user-guide/#taints-and-tolerations). A cloud rule: its check reads a
+ * cloud resource's inputs; `runCloudRules` runs it (the policy pack, on provider resources).
  */
 import { WINDOWS_NODE_POOLS } from './cloud-resources';
 import { defineRule } from './rule';

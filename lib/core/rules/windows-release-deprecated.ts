@@ -1,9 +1,8 @@
 /**
  * windows-release-deprecated: a pool of a release whose support is computed as deprecated at the evaluation date
- * (upstream Kubernetes no longer lists it, or Microsoft's extended support has ended: lib/core/facts/support.ts).
- * A cloud that has retired the release refuses it instead (the cloud's gate rule). A cloud rule: the policy pack
- * and the components check it on the resources its check lists, in lib/pulumi/node-pool.ts
- * (releaseSupportWarnings); this module is its catalogue entry.
+ * (upstream Kubernetes no longer lists it, or Microsoft's extended support has ended: lib/core/facts/support.ts). A
+ * cloud that has retired the release refuses it instead (the cloud's gate rule). A cloud rule: its check reads a
+ * cloud resource's inputs; `runCloudRules` runs it (the policy pack, on provider resources).
  */
 import { deprecationSummary, upstreamDroppedReleases } from '../facts/support';
 import { WINDOWS_NODE_POOLS } from './cloud-resources';

@@ -1,8 +1,7 @@
 /**
  * windows-release-unpinned: AKS picks the Windows release from the Kubernetes version when osSKU is unset
- * (https://learn.microsoft.com/azure/aks/upgrade-windows-os). A cloud rule: the policy pack and the components
- * check it on the resources its check lists, in lib/pulumi/aks/agent-pool-checks.ts,
- * lib/pulumi/gke/node-pool-checks.ts; this module is its catalogue entry.
+ * (https://learn.microsoft.com/azure/aks/upgrade-windows-os). A cloud rule: its check reads a cloud resource's
+ * inputs; `runCloudRules` runs it (the policy pack, on provider resources).
  */
 import { AKS_AGENT_POOL, GKE_NODE_POOL } from './cloud-resources';
 import { defineRule } from './rule';

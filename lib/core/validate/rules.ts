@@ -60,11 +60,7 @@ export function ruleNames(ruleId: string, formerly?: string): readonly string[] 
 }
 
 /** The first value `get` has for a name of `ruleId` (see `ruleNames`): a rule setting, a suppression. */
-export function byRuleName<T>(
-  get: (id: string) => T | undefined,
-  ruleId: string,
-  formerly?: string,
-): T | undefined {
+export function byRuleName<T>(get: (id: string) => T | undefined, ruleId: string, formerly?: string): T | undefined {
   for (const id of ruleNames(ruleId, formerly)) {
     const v = get(id);
     if (v !== undefined) return v;

@@ -63,9 +63,9 @@ describe('rule settings', () => {
       ...finding,
       severity: 'warning',
     });
-    expect(
-      applyRuleSetting(finding, { 'aks-windows-agent-pool': 'off', 'aks-windows-pool-mode': 'error' }),
-    ).toEqual(finding);
+    expect(applyRuleSetting(finding, { 'aks-windows-agent-pool': 'off', 'aks-windows-pool-mode': 'error' })).toEqual(
+      finding,
+    );
     expect(applyRuleSetting(finding, { 'aks-windows-cluster': 'off' })).toEqual(finding);
   });
 
