@@ -67,11 +67,19 @@ export interface GkeClusterInput {
   readonly nodeConfig?: unknown;
 }
 
+/** A resource of a stack, as a stack policy sees it (props copied, unknowns as placeholder objects). */
+export interface EksStackResource {
+  readonly type: string;
+  readonly props: Readonly<Record<string, unknown>>;
+}
+
 /** The inputs of each kind of cloud resource the rules check. */
 export interface CloudInputs {
   readonly 'eks-node-group': EksNodeGroupInput;
   /** A node group with the cluster it joins (the stack declares both): what it inherits from the cluster. */
   readonly 'eks-node-group-in-cluster': { readonly nodeGroup: EksNodeGroupInput; readonly cluster: EksClusterInput };
+  /** Every resource of a stack: what the cluster-level EKS rules look for across it (a role policy, an add-on). */
+  readonly 'eks-stack': { readonly resources: readonly EksStackResource[] };
   readonly 'aks-agent-pool': AksAgentPoolInput;
   readonly 'aks-cluster': AksClusterInput;
   readonly 'gke-node-pool': GkeNodePoolInput;
@@ -84,6 +92,7 @@ export type CloudResourceKind = keyof CloudInputs;
 export const CLOUD_RESOURCE_KINDS: readonly CloudResourceKind[] = [
   'eks-node-group',
   'eks-node-group-in-cluster',
+  'eks-stack',
   'aks-agent-pool',
   'aks-cluster',
   'gke-node-pool',
