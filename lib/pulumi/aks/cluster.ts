@@ -20,7 +20,6 @@ import {
   checkGmsaDns,
   forEachInlineWindowsPool,
   inlinePoolPath,
-  isPlainObject,
 } from '../../core/cloud/aks-cluster';
 
 export { AKS_WINDOWS_NETWORK_PLUGIN };
@@ -177,17 +176,9 @@ export function checkAksClusterForWindows(clusterArgs: object): CloudFinding[] {
  */
 export function aksClusterWarnings(clusterArgs: object): WindowsWarning[] {
   const args = clusterArgs as Record<string, unknown>;
-  const warnings: WindowsWarning[] = [];
-  const network = args.networkProfile;
-  const plugin = isPlainObject(network) ? network.networkPlugin : network === undefined ? undefined : null;
-  if (plugin === undefined) {
-    warnings.push({
-      ruleId: 'aks-windows-network-plugin',
-      path: 'networkProfile.networkPlugin',
-      message: "networkPlugin is not set: AKS's default depends on the API version, and kubenet refuses Windows pools.",
-      fix: `Set networkPlugin '${AKS_WINDOWS_NETWORK_PLUGIN}'.`,
-    });
-  }
+  const warnings: WindowsWarning[] = runCloudRules({ kind: 'aks-cluster', props: args })
+    .filter((f) => f.severity !== 'error')
+    .map(({ ruleId, path, message, fix }) => ({ ruleId, path, message, ...(fix !== undefined ? { fix } : {}) }));
   forEachInlineWindowsPool(args.agentPoolProfiles, (pool, at) => {
     for (const w of aksAgentPoolWarnings(pool)) warnings.push({ ...w, path: inlinePoolPath(at, w.path) });
   });
