@@ -10,6 +10,7 @@ import type { ValidationIssue } from '../core/errors';
 import { isEventual, throwInputErrors } from './errors';
 import type { WindowsWarning } from '../core/pod-spec';
 import { cloudFindingSink } from '../core/rules/cloud-findings';
+import { runCloudRules } from '../core/rules/cloud-runner';
 import { OS_LABEL, WINDOWS_BUILD_LABEL } from '../core/kube';
 import type { Cloud } from '../core/cloud-gates';
 import { parseWindowsRelease, releaseInfo, type WindowsIsolation, type WindowsRelease } from '../core/releases';
@@ -24,12 +25,9 @@ import {
 import {
   checkCloudReleaseForKubernetes,
   fromCloudTaintEffect,
-  hasWindowsTaint,
   isCloudTaintEffect,
   isLabelValue,
   isQualifiedName,
-  NODE_POOL_RULE_IDS,
-  releaseSupportWarnings,
   type GateOptions,
 } from '../core/cloud/node-pools';
 
@@ -399,27 +397,17 @@ export interface NodePoolWarning extends Omit<WindowsWarning, 'path'> {
   readonly path?: string;
 }
 
-/** The warnings shared by every cloud: an untainted pool, a deprecated release. */
+/** The warnings shared by every EKS pool component: an untainted pool, a deprecated release (the rule modules'). */
 export function nodePoolWarnings(options: {
   readonly release: WindowsRelease;
   readonly taints: readonly Taint[];
   /** The day support is judged at (`YYYY-MM-DD`); today when absent. */
   readonly date?: string;
 }): NodePoolWarning[] {
-  const warnings: NodePoolWarning[] = [];
-  if (!hasWindowsTaint(options.taints)) {
-    warnings.push({
-      ruleId: NODE_POOL_RULE_IDS.untainted,
-      message:
-        'The Windows pool does not carry the taint os=windows:NoSchedule, so Linux pods without a kubernetes.io/os selector can be scheduled onto it and fail to pull their images.',
-      fix: 'Keep the default taints, or add WINDOWS_TAINT to taints; workloads built from pool.nodeTarget tolerate it.',
-    });
-  }
-  // EKS pool warnings are about the pool as a whole: no path.
-  for (const { ruleId, message, fix } of releaseSupportWarnings(options.release, 'release', options.date)) {
-    warnings.push({ ruleId, message, ...(fix !== undefined ? { fix } : {}) });
-  }
-  return warnings;
+  const { release, taints, date } = options;
+  return runCloudRules({ kind: 'eks-pool-component', props: { release, taints } }, { date }).map(
+    ({ ruleId, message, fix }) => ({ ruleId, message, ...(fix !== undefined ? { fix } : {}) }),
+  );
 }
 
 /** One line for `pulumi.log.warn`: `[rule-id] path: message Fix: fix` (no `path: ` for pool-wide warnings). */

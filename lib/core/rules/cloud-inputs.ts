@@ -2,8 +2,11 @@
  * What a cloud rule's check receives: the plain input values of one cloud resource, as the policy pack reads a
  * provider resource (`aws:eks/nodeGroup:NodeGroup`) and as a k8s-windows component is about to create it. Every
  * field is `unknown`: a value may be missing, of the wrong type, or not known yet (a preview placeholder, an
- * Output), and a check judges only what it can read. No Pulumi import: the core stays framework-free.
+ * Output), and a check judges only what it can read (a component's resolved args are typed: it checked them).
+ * No Pulumi import: the core stays framework-free.
  */
+import type { WindowsRelease } from '../releases';
+import type { Taint } from '../target';
 
 /** The inputs of an EKS managed node group (`aws.eks.NodeGroup`) the rules read. */
 export interface EksNodeGroupInput {
@@ -67,6 +70,15 @@ export interface GkeClusterInput {
   readonly nodeConfig?: unknown;
 }
 
+/**
+ * A k8s-windows EKS node pool component (`WindowsNodePool`, `SelfManagedWindowsNodePool`, `KarpenterWindowsNodePool`)
+ * as it resolved its args: the release it runs and the taints its nodes carry (Kubernetes spelling).
+ */
+export interface EksPoolComponentInput {
+  readonly release: WindowsRelease;
+  readonly taints: readonly Taint[];
+}
+
 /** A resource of a stack, as a stack policy sees it (props copied, unknowns as placeholder objects). */
 export interface EksStackResource {
   readonly type: string;
@@ -80,6 +92,9 @@ export interface CloudInputs {
   readonly 'eks-node-group-in-cluster': { readonly nodeGroup: EksNodeGroupInput; readonly cluster: EksClusterInput };
   /** Every resource of a stack: what the cluster-level EKS rules look for across it (a role policy, an add-on). */
   readonly 'eks-stack': { readonly resources: readonly EksStackResource[] };
+  readonly 'eks-pool-component': EksPoolComponentInput;
+  /** `WindowsClusterPrerequisites`' args: the Linux node group it was given (a resource, `'existing'`), if any. */
+  readonly 'eks-prerequisites-component': { readonly linuxNodeGroup?: unknown };
   readonly 'aks-agent-pool': AksAgentPoolInput;
   readonly 'aks-cluster': AksClusterInput;
   readonly 'gke-node-pool': GkeNodePoolInput;
@@ -93,6 +108,8 @@ export const CLOUD_RESOURCE_KINDS: readonly CloudResourceKind[] = [
   'eks-node-group',
   'eks-node-group-in-cluster',
   'eks-stack',
+  'eks-pool-component',
+  'eks-prerequisites-component',
   'aks-agent-pool',
   'aks-cluster',
   'gke-node-pool',

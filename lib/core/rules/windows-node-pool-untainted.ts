@@ -7,7 +7,7 @@ import { WINDOWS_NODE_POOLS } from './cloud-resources';
 import { defineRule } from './rule';
 import { AKS_WINDOWS_TAINT, isWindowsAgentPool, parseTaintString } from '../cloud/aks-agent-pool';
 import { checkGkeTaints, isPlainTaint, untaintedGkePoolWarnings, windowsNodeConfig } from '../cloud/gke-node-pool';
-import { isKnown, isRepellingTaint, untaintedPoolIssue } from '../cloud/node-pools';
+import { hasWindowsTaint, isKnown, isRepellingTaint, untaintedPoolIssue } from '../cloud/node-pools';
 
 export default defineRule({
   meta: {
@@ -24,6 +24,15 @@ export default defineRule({
     scope: 'cloud',
     resources: WINDOWS_NODE_POOLS,
     run: {
+      // EKS components' warnings are about the pool as a whole: no path.
+      'eks-pool-component': ({ taints }, _context, report) => {
+        if (hasWindowsTaint(taints)) return;
+        report(
+          '',
+          'The Windows pool does not carry the taint os=windows:NoSchedule, so Linux pods without a kubernetes.io/os selector can be scheduled onto it and fail to pull their images.',
+          'Keep the default taints, or add WINDOWS_TAINT to taints; workloads built from pool.nodeTarget tolerate it.',
+        );
+      },
       // AKS does not taint Windows nodes itself (its docs recommend os=windows:NoSchedule).
       'aks-agent-pool': ({ osType, nodeTaints }, _context, report) => {
         if (!isWindowsAgentPool({ osType })) return;

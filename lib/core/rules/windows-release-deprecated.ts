@@ -27,6 +27,9 @@ export default defineRule({
     scope: 'cloud',
     resources: WINDOWS_NODE_POOLS,
     run: {
+      'eks-pool-component': ({ release }, { date }, report) => {
+        for (const w of releaseSupportWarnings(release, 'release', date)) report('', w.message, w.fix);
+      },
       'aks-agent-pool': ({ osType, osSKU }, { date }, report) => {
         if (!isWindowsAgentPool({ osType }) || typeof osSKU !== 'string') return;
         const release = releaseForAksOsSku(osSKU);
