@@ -9,7 +9,7 @@ import * as pulumi from '@pulumi/pulumi';
 import type { ValidationIssue } from '../core/errors';
 import { isEventual, throwInputErrors } from './errors';
 import type { WindowsWarning } from '../core/pod-spec';
-import { cloudFindingSink } from '../core/rules/cloud-findings';
+import { cloudFindingSink, type CloudFinding } from '../core/rules/cloud-findings';
 import { runCloudRules } from '../core/rules/cloud-runner';
 import { OS_LABEL, WINDOWS_BUILD_LABEL } from '../core/kube';
 import type { Cloud } from '../core/cloud-gates';
@@ -405,9 +405,26 @@ export function nodePoolWarnings(options: {
   readonly date?: string;
 }): NodePoolWarning[] {
   const { release, taints, date } = options;
-  return runCloudRules({ kind: 'eks-pool-component', props: { release, taints } }, { date }).map(
-    ({ ruleId, message, fix }) => ({ ruleId, message, ...(fix !== undefined ? { fix } : {}) }),
-  );
+  return componentWarnings(runCloudRules({ kind: 'eks-pool-component', props: { release, taints } }, { date }));
+}
+
+/** A component's warnings from the rule modules' findings (a pool-wide finding, path `''`, has no path). */
+export function componentWarnings(findings: readonly CloudFinding[]): NodePoolWarning[] {
+  return findings
+    .filter((f) => f.severity !== 'error')
+    .map(({ ruleId, path, message, fix }) => ({
+      ruleId,
+      ...(path !== '' ? { path } : {}),
+      message,
+      ...(fix !== undefined ? { fix } : {}),
+    }));
+}
+
+/** A component's warnings at the paths of its args, from the rule modules' findings. */
+export function findingWarnings(findings: readonly CloudFinding[]): WindowsWarning[] {
+  return findings
+    .filter((f) => f.severity !== 'error')
+    .map(({ ruleId, path, message, fix }) => ({ ruleId, path, message, ...(fix !== undefined ? { fix } : {}) }));
 }
 
 /** One line for `pulumi.log.warn`: `[rule-id] path: message Fix: fix` (no `path: ` for pool-wide warnings). */

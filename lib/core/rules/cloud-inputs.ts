@@ -93,6 +93,14 @@ export interface CloudInputs {
   /** Every resource of a stack: what the cluster-level EKS rules look for across it (a role policy, an add-on). */
   readonly 'eks-stack': { readonly resources: readonly EksStackResource[] };
   readonly 'eks-pool-component': EksPoolComponentInput;
+  /** The AKS `WindowsNodePool` component's resolved args: its release (when valid) and VM size. */
+  readonly 'aks-pool-component': { readonly release?: WindowsRelease; readonly vmSize?: unknown };
+  /** The GKE `WindowsNodePool` component's resolved args: its release (when valid), machine type, taints (when valid). */
+  readonly 'gke-pool-component': {
+    readonly release?: WindowsRelease;
+    readonly machineType?: unknown;
+    readonly taints?: readonly Taint[];
+  };
   /** `WindowsClusterPrerequisites`' args: the Linux node group it was given (a resource, `'existing'`), if any. */
   readonly 'eks-prerequisites-component': { readonly linuxNodeGroup?: unknown };
   readonly 'aks-agent-pool': AksAgentPoolInput;
@@ -110,6 +118,8 @@ export const CLOUD_RESOURCE_KINDS: readonly CloudResourceKind[] = [
   'eks-stack',
   'eks-pool-component',
   'eks-prerequisites-component',
+  'aks-pool-component',
+  'gke-pool-component',
   'aks-agent-pool',
   'aks-cluster',
   'gke-node-pool',

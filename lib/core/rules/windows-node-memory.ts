@@ -22,6 +22,12 @@ export default defineRule({
     scope: 'cloud',
     resources: [AKS_AGENT_POOL, GKE_NODE_POOL, AKS_POOL_COMPONENT, GKE_POOL_COMPONENT],
     run: {
+      'aks-pool-component': ({ vmSize }, _context, report) => {
+        for (const w of aksVmSizeWarnings(vmSize, 'vmSize')) report(w.path, w.message, w.fix);
+      },
+      'gke-pool-component': ({ machineType }, _context, report) => {
+        for (const w of gkeMachineTypeWarnings(machineType, 'machineType')) report(w.path, w.message, w.fix);
+      },
       'aks-agent-pool': ({ osType, vmSize }, _context, report) => {
         if (!isWindowsAgentPool({ osType })) return;
         for (const w of aksVmSizeWarnings(vmSize, 'vmSize')) report(w.path, w.message, w.fix);

@@ -24,6 +24,11 @@ export default defineRule({
     scope: 'cloud',
     resources: WINDOWS_NODE_POOLS,
     run: {
+      // GKE may taint Windows nodes itself (unverified): the component warns, as for a provider pool.
+      'gke-pool-component': ({ taints }, _context, report) => {
+        if (taints === undefined) return;
+        for (const w of untaintedGkePoolWarnings(taints, 'taints')) report(w.path, w.message, w.fix);
+      },
       // EKS components' warnings are about the pool as a whole: no path.
       'eks-pool-component': ({ taints }, _context, report) => {
         if (hasWindowsTaint(taints)) return;

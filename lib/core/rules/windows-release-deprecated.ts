@@ -30,6 +30,14 @@ export default defineRule({
       'eks-pool-component': ({ release }, { date }, report) => {
         for (const w of releaseSupportWarnings(release, 'release', date)) report('', w.message, w.fix);
       },
+      'aks-pool-component': ({ release }, { date }, report) => {
+        if (release === undefined) return;
+        for (const w of releaseSupportWarnings(release, 'release', date)) report(w.path, w.message, w.fix);
+      },
+      'gke-pool-component': ({ release }, { date }, report) => {
+        if (release === undefined) return;
+        for (const w of releaseSupportWarnings(release, 'release', date)) report(w.path, w.message, w.fix);
+      },
       'aks-agent-pool': ({ osType, osSKU }, { date }, report) => {
         if (!isWindowsAgentPool({ osType }) || typeof osSKU !== 'string') return;
         const release = releaseForAksOsSku(osSKU);

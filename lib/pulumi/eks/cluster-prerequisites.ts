@@ -10,7 +10,7 @@ import * as iam from '@pulumi/aws/iam';
 import * as corev1 from '@pulumi/kubernetes/core/v1';
 import type { ValidationIssue } from '../../core/errors';
 import { requireArgs, throwInputErrors } from '../errors';
-import { logWarnings, type NodePoolWarning } from '../node-pool';
+import { componentWarnings, logWarnings, type NodePoolWarning } from '../node-pool';
 import { runCloudRules } from '../../core/rules/cloud-runner';
 import {
   bool,
@@ -215,8 +215,8 @@ function otherIssues(args: WindowsClusterPrerequisitesArgs): ValidationIssue[] {
 
 /** The warning when no Linux node group is declared (eks-windows-linux-node-group's, from its rule module). */
 export const MISSING_LINUX_NODE_GROUP_WARNING: NodePoolWarning = (() => {
-  const [{ ruleId, message, fix }] = runCloudRules({ kind: 'eks-prerequisites-component', props: {} });
-  return { ruleId, message, ...(fix !== undefined ? { fix } : {}) };
+  const [warning] = componentWarnings(runCloudRules({ kind: 'eks-prerequisites-component', props: {} }));
+  return warning;
 })();
 
 /**
@@ -245,13 +245,11 @@ export class WindowsClusterPrerequisites extends pulumi.ComponentResource {
     // The key usually exists already, owned by the add-on (see forceConfigMapPatch).
     const forcePatch = args.forceConfigMapPatch ?? true;
 
-    logWarnings(
-      runCloudRules({ kind: 'eks-prerequisites-component', props: { linuxNodeGroup: args.linuxNodeGroup } }).map(
-        ({ ruleId, message, fix }) => ({ ruleId, message, ...(fix !== undefined ? { fix } : {}) }),
-      ),
-      this,
-      name,
-    );
+    const linux = runCloudRules({
+      kind: 'eks-prerequisites-component',
+      props: { linuxNodeGroup: args.linuxNodeGroup },
+    });
+    logWarnings(componentWarnings(linux), this, name);
     const afterLinux = pulumi.Resource.isInstance(args.linuxNodeGroup) ? [args.linuxNodeGroup] : [];
 
     this.vpcResourceControllerAttachment = new iam.RolePolicyAttachment(
