@@ -30,6 +30,9 @@ export function isMacInstanceType(instanceType: string): boolean {
   return instanceFamily(instanceType)?.startsWith('mac') ?? false;
 }
 
+/** 4 vCPU / 16 GiB: Windows takes ~3.5 GB at idle, 16 GB is the production floor (https://kubernetes.io/docs/concepts/configuration/windows-resource-management/). */
+export const DEFAULT_WINDOWS_INSTANCE_TYPE = 'm5.xlarge';
+
 /** Sizes known to have less than the 8 GiB a Windows node needs (https://kubernetes.io/docs/concepts/configuration/windows-resource-management/): burstable small sizes, `c*.large`. */
 export function isBelowWindowsMemoryFloor(instanceType: string): boolean {
   const m = INSTANCE_TYPE.exec(instanceType);

@@ -101,6 +101,12 @@ export interface CloudInputs {
     readonly machineType?: unknown;
     readonly taints?: readonly Taint[];
   };
+  /** One instance type of an EKS pool component, already known to be one EKS runs Windows on. */
+  readonly 'eks-instance-type-component': { readonly instanceType: string };
+  /** `SelfManagedWindowsNodePool`'s system-reserved memory, as written and in bytes. */
+  readonly 'eks-self-managed-component': { readonly systemReservedMemory: string; readonly bytes: number };
+  /** An AKS Windows admin password as a program gives it (never a policy's input: a policy sees secrets unwrapped). */
+  readonly 'aks-admin-password': { readonly adminPassword: unknown };
   /** `WindowsClusterPrerequisites`' args: the Linux node group it was given (a resource, `'existing'`), if any. */
   readonly 'eks-prerequisites-component': { readonly linuxNodeGroup?: unknown };
   readonly 'aks-agent-pool': AksAgentPoolInput;
@@ -120,6 +126,9 @@ export const CLOUD_RESOURCE_KINDS: readonly CloudResourceKind[] = [
   'eks-prerequisites-component',
   'aks-pool-component',
   'gke-pool-component',
+  'eks-instance-type-component',
+  'eks-self-managed-component',
+  'aks-admin-password',
   'aks-agent-pool',
   'aks-cluster',
   'gke-node-pool',

@@ -10,7 +10,7 @@ import type { ValidationIssue } from '../../core/errors';
 import type { WindowsWarning } from '../../core/pod-spec';
 import { requireArgs, throwInputErrors } from '../errors';
 import { aksAgentPoolWarnings, checkAksAgentPoolInputs } from './agent-pool-checks';
-import { logWarnings } from '../node-pool';
+import { findingWarnings, logWarnings } from '../node-pool';
 import type { CloudFinding } from '../../core/rules/cloud-findings';
 import { runCloudRules } from '../../core/rules/cloud-runner';
 import {
@@ -187,13 +187,7 @@ export function aksClusterWarnings(clusterArgs: object): WindowsWarning[] {
 
 /** Warns about a literal password in user code (call it on program inputs only, never on policy inputs). */
 export function plaintextPasswordWarnings(password: unknown, path: string): WindowsWarning[] {
-  if (typeof password !== 'string') return [];
-  return [
-    {
-      ruleId: 'aks-windows-password-plaintext',
-      path,
-      message: 'The Windows admin password is a plain string in the program: it ends up in source control.',
-      fix: "Use config.requireSecret('windowsAdminPassword') or a generated password (it is kept as a Pulumi secret).",
-    },
-  ];
+  return findingWarnings(runCloudRules({ kind: 'aks-admin-password', props: { adminPassword: password } })).map(
+    (w) => ({ ...w, path }),
+  );
 }
