@@ -20,6 +20,14 @@ export function rulePageHead(m: RuleInfo): string[] {
     '',
     m.summary,
     '',
+    ...(m.covers !== undefined && m.covers.length > 0
+      ? [
+          '## An alias',
+          '',
+          `This id was split into specific rules; it reports nothing itself and names all of them in \`rules:\` settings, suppressions and policy-pack settings (ids are never renamed): ${m.covers.map((id) => `[\`${id}\`](${id}.md)`).join(', ')}.`,
+          '',
+        ]
+      : []),
     '## Why it matters',
     '',
     m.rationale,

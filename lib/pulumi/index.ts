@@ -35,3 +35,10 @@ export { WindowsRuntimeClass, type WindowsRuntimeClassArgs } from './k8s/runtime
 export { windowsRuntimeHandler } from '../core/releases';
 export { GmsaCredentialSpec, type GmsaCredentialSpecArgs, type GmsaUseGrant } from './k8s/gmsa';
 export { throwInputErrors, asInputErrors } from './errors';
+export {
+  cloudFindingSink,
+  FindingSink,
+  type CloudFinding,
+  type FindingListener,
+  type RecordedFindings,
+} from '../core/rules/cloud-findings';

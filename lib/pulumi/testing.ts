@@ -21,6 +21,7 @@ import * as vm from 'node:vm';
 import * as pulumi from '@pulumi/pulumi';
 import { parse } from 'yaml';
 import { invokeResult, providerOutputs, type ProviderMockContext } from './testing-mocks';
+import { cloudFindingSink, type CloudFinding } from '../core/rules/cloud-findings';
 
 export { invokeResult, providerOutputs, type MockedRegistration, type ProviderMockContext } from './testing-mocks';
 
@@ -110,6 +111,8 @@ export interface ProgramRun {
   readonly outputs: Record<string, unknown>;
   /** Messages the program logged with `pulumi.log.warn` (the components' warnings carry their rule id). */
   readonly warnings: readonly string[];
+  /** The findings the components reported while the program ran (`cloudFindingSink`), as data. */
+  readonly findings: readonly CloudFinding[];
 }
 
 /** Where a program error surfaced: a resource that could not be registered, and the property that failed. */
@@ -295,6 +298,7 @@ export async function runProgram(program: () => unknown, options: RunProgramOpti
   const constructed: Constructed[] = [];
   const registered = new Set<string>();
   const warnings: string[] = [];
+  const recording = cloudFindingSink.record();
   const errors: unknown[] = [];
   let failed = (): void => undefined;
   const failure = new Promise<void>((resolve) => (failed = resolve));
@@ -386,8 +390,14 @@ export async function runProgram(program: () => unknown, options: RunProgramOpti
       const failures = await Promise.all([...new Set(errors)].map((e) => failureOf(e, constructed, registered)));
       throw new PulumiProgramError(failures, resources);
     }
-    return { resources, outputs: unwrapSecrets(outputs) as Record<string, unknown>, warnings };
+    return {
+      resources,
+      outputs: unwrapSecrets(outputs) as Record<string, unknown>,
+      warnings,
+      findings: recording.findings,
+    };
   } finally {
+    recording.stop();
     host.off('unhandledRejection', onRejection);
     for (const l of otherListeners) host.on('unhandledRejection', l as (reason: unknown) => void);
     log.warn = originalWarn;

@@ -155,6 +155,8 @@ describe('checkAksAgentPoolInputs', () => {
       ),
     ).toEqual([
       {
+        ruleId: 'aks-windows-release',
+        severity: 'error',
         path: 'osSKU',
         message:
           'AKS retired Windows Server 2019 on 2026-03-01: no new pools on any Kubernetes version; its node images are deleted from 2027-04-01, after which existing pools cannot scale.',
@@ -310,8 +312,12 @@ describe('checkAksClusterForWindows', () => {
       kubernetesVersion: '1.37',
       agentPoolProfiles: [...GOOD_CLUSTER.agentPoolProfiles, { ...inline, name: 'win1', agentPoolName: undefined }],
     };
+    // The inline pool's finding is its pool rule's, still named by aks-windows-cluster in settings.
     expect(checkAksClusterForWindows(cluster)).toEqual([
       {
+        ruleId: 'aks-windows-release',
+        severity: 'error',
+        formerly: 'aks-windows-cluster',
         path: 'kubernetesVersion',
         message: expect.stringMatching(
           /^agentPoolProfiles\[1\] sets no orchestratorVersion, so it runs the cluster's: AKS runs Windows Server 2022 nodes on Kubernetes 1\.36 at the newest; '1\.37' is newer/,

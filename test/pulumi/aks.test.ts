@@ -3,7 +3,7 @@ import { schedulingFor, tolerationFor, type Taint } from 'k8s-windows';
 import type * as aksModule from 'k8s-windows/pulumi/aks';
 import { inputErrorsOf, mockPulumi, resolved } from './mocks';
 
-const { registered, warn } = mockPulumi();
+const { registered, warn, findings } = mockPulumi();
 
 let aks: typeof aksModule;
 beforeAll(async () => {
@@ -302,8 +302,11 @@ describe('aks.WindowsNodePool', () => {
       },
     });
     expect(inputs.osType).toBe('Windows');
-    const messages = warn.mock.calls.map((c) => c[0]);
-    expect(messages).toEqual([
+    expect(findings.map((f) => [f.ruleId, f.path])).toEqual([
+      ['aks-windows-password-plaintext', 'clusterArgs.windowsProfile.adminPassword'],
+    ]);
+    // Users still see it printed, rule id first.
+    expect(warn.mock.calls.map((c) => c[0])).toEqual([
       expect.stringContaining('[aks-windows-password-plaintext] clusterArgs.windowsProfile.adminPassword'),
     ]);
   });
@@ -315,11 +318,11 @@ describe('aks.WindowsNodePool', () => {
       release: '2019',
       date: BEFORE_2019_RETIREMENT,
     });
-    const messages = warn.mock.calls.map((c) => c[0]);
-    expect(messages).toEqual([
-      expect.stringContaining('[windows-release-deprecated] release'),
-      expect.stringContaining("[windows-node-memory] vmSize: 'Standard_B2s' has 4 GiB"),
+    expect(findings.map((f) => [f.ruleId, f.path, f.resource])).toEqual([
+      ['windows-release-deprecated', 'release', 'small'],
+      ['windows-node-memory', 'vmSize', 'small'],
     ]);
+    expect(findings[1].message).toMatch(/^'Standard_B2s' has 4 GiB/);
   });
 });
 

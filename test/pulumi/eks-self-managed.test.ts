@@ -3,7 +3,7 @@ import { schedulingFor, tolerationFor, type Taint } from 'k8s-windows';
 import type * as eksModule from 'k8s-windows/pulumi/eks';
 import { inputErrorsOf, mockPulumi, resolved, type Registered } from './mocks';
 
-const { registered, warn } = mockPulumi(
+const { registered, findings } = mockPulumi(
   (type, name) => {
     if (type === 'aws:iam/role:Role') return { arn: `arn:aws:iam::123456789012:role/${name}`, name };
     if (type === 'aws:iam/instanceProfile:InstanceProfile') {
@@ -262,9 +262,10 @@ describe('SelfManagedWindowsNodePool', () => {
 
   test('warns below 2Gi system-reserved memory', async () => {
     await buildPool('low', { systemReservedMemory: '1024Mi' });
-    expect(warn.mock.calls.map((c) => String(c[0]))).toEqual([
-      expect.stringMatching(/^\[eks-windows-system-reserved\] systemReservedMemory 1024Mi/),
+    expect(findings.map((f) => [f.ruleId, f.path, f.severity, f.resource])).toEqual([
+      ['eks-windows-system-reserved', '', 'warning', 'low'],
     ]);
+    expect(findings[0].message).toMatch(/^systemReservedMemory 1024Mi/);
   });
 
   test('bad input: every property at once, nothing registered', async () => {

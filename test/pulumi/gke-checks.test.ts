@@ -111,7 +111,7 @@ describe('checkGkeNodePoolInputs', () => {
       gkeNodePoolWarnings(
         withNodeConfig({ windowsNodeConfig: undefined, taints: undefined, machineType: 'e2-small' }),
       ).map((w) => w.ruleId),
-    ).toEqual(['windows-release-unpinned', 'windows-node-pool-untainted', 'windows-node-memory']);
+    ).toEqual(['windows-node-pool-untainted', 'windows-release-unpinned', 'windows-node-memory']);
     expect(
       gkeNodePoolWarnings(withNodeConfig({ windowsNodeConfig: { osversion: 'OS_VERSION_LTSC2019' } })).map(
         (w) => w.ruleId,
@@ -148,8 +148,11 @@ describe('checkGkeClusterForWindows', () => {
     const issues = checkGkeClusterForWindows({
       nodePools: [{ name: 'win', nodeConfig: { imageType: 'WINDOWS_LTSC_CONTAINERD', machineType: 't2a-standard-4' } }],
     });
-    expect(issues.map((i) => i.path)).toEqual(['nodePools[0].nodeConfig.machineType', 'nodePools']);
-    expect(issues[1].fix).toContain('Linux NodePool');
+    expect(issues.map((i) => [i.ruleId, i.path])).toEqual([
+      ['gke-windows-linux-pool', 'nodePools'],
+      ['gke-windows-machine-type', 'nodePools[0].nodeConfig.machineType'],
+    ]);
+    expect(issues[0].fix).toContain('Linux NodePool');
     expect(
       checkGkeClusterForWindows({
         nodePools: [

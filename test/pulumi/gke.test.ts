@@ -3,7 +3,7 @@ import { GKE_WINDOWS_TAINT, WINDOWS_TAINT, schedulingFor, tolerates, type Taint 
 import type * as gkeModule from 'k8s-windows/pulumi/gke';
 import { inputErrorsOf, mockPulumi, resolved } from './mocks';
 
-const { registered, warn } = mockPulumi();
+const { registered, findings } = mockPulumi();
 
 let gke: typeof gkeModule;
 beforeAll(async () => {
@@ -24,8 +24,9 @@ async function nodePoolInputs(
   return { pool, inputs: found[0].inputs };
 }
 
-function warnings(): string[] {
-  return warn.mock.calls.map((c) => String(c[0]));
+/** `[rule-id, path]` of each finding the components reported in this test. */
+function warnings(): [string, string][] {
+  return findings.map((f) => [f.ruleId, f.path]);
 }
 
 describe('gke.WindowsNodePool', () => {
@@ -122,15 +123,17 @@ describe('gke.WindowsNodePool', () => {
     const { pool, inputs } = await nodePoolInputs('win5', { taints: [] });
     expect((inputs.nodeConfig as Record<string, unknown>).taints).toBeUndefined();
     expect(pool.nodeTarget.taints).toEqual([GKE_WINDOWS_TAINT]);
-    expect(warnings()).toEqual([expect.stringContaining('[windows-node-pool-untainted] taints')]);
+    expect(warnings()).toEqual([['windows-node-pool-untainted', 'taints']]);
   });
 
   test('warnings: a machine type under 8 GB and a deprecated release', async () => {
     await nodePoolInputs('small', { machineType: 'e2-medium', release: '2019' });
     expect(warnings()).toEqual([
-      expect.stringContaining('[windows-release-deprecated] release'),
-      expect.stringContaining("[windows-node-memory] machineType: 'e2-medium' has 4 GiB"),
+      ['windows-release-deprecated', 'release'],
+      ['windows-node-memory', 'machineType'],
     ]);
+    expect(findings[1]).toMatchObject({ severity: 'warning', resource: 'small' });
+    expect(findings[1].message).toMatch(/^'e2-medium' has 4 GiB/);
   });
 
   test('every bad input is reported at once, before anything is registered', () => {

@@ -87,6 +87,10 @@ describe('component errors in Pulumi words', () => {
     const run = await runProgram(() => {
       new WindowsDeployment('w', { podSpec: { hostNetwork: true, containers: [{ name: 'c', image: CORE_2022 }] } });
     });
+    expect(run.findings.map((f) => [f.ruleId, f.severity, f.path, f.resource])).toEqual([
+      ['windows-host-network', 'warning', 'podSpec.hostNetwork', 'w'],
+    ]);
+    // The line users see.
     expect(run.warnings).toEqual([
       '[windows-host-network] podSpec.hostNetwork: hostNetwork: true is ignored: Windows pods get the host network only as HostProcess pods, so this pod runs on the pod network. Fix: Remove hostNetwork, or make the workload HostProcess (windows.hostProcess: true).',
     ]);

@@ -5,6 +5,7 @@
  * register against the mocked runtime.
  */
 import * as pulumi from '@pulumi/pulumi';
+import { cloudFindingSink, type CloudFinding } from '../../lib/core/rules/cloud-findings';
 
 /** A resource the mocked engine was asked to create, with the inputs it got. */
 export interface Registered {
@@ -21,6 +22,8 @@ export interface PulumiMocks {
   readonly registered: Registered[];
   /** `pulumi.log.warn`, silenced; its calls are those of the current test. */
   readonly warn: jest.SpyInstance;
+  /** The findings the components reported to `cloudFindingSink` in the current test. */
+  readonly findings: readonly CloudFinding[];
 }
 
 /**
@@ -45,12 +48,17 @@ export function mockPulumi(
     false,
   );
   const warn = jest.spyOn(pulumi.log, 'warn').mockImplementation(() => Promise.resolve());
+  const recording = cloudFindingSink.record();
   beforeEach(() => {
     registered.length = 0;
     warn.mockClear();
+    recording.clear();
   });
-  afterAll(() => warn.mockRestore());
-  return { registered, warn };
+  afterAll(() => {
+    warn.mockRestore();
+    recording.stop();
+  });
+  return { registered, warn, findings: recording.findings };
 }
 
 /** The `errors` of the InputPropertiesError `build` throws; no error, or another kind, fails the test. */

@@ -18,6 +18,7 @@ import {
   windowsPolicies,
   windowsPolicyPackArgs,
   createWindowsPolicies,
+  cloudFindingSink,
 } from 'k8s-windows/pulumi/policy';
 
 // The policy SDK's preview placeholders and proxy: what a policy sees for values not known yet.
@@ -379,8 +380,8 @@ describe(POLICY_NAMES.nodePools, () => {
       props: { ...AKS_GOOD.props, mode: 'System', agentPoolName: 'windowspool', nodeTaints: [] },
     };
     expect(await resourceViolations(POLICY_NAMES.nodePools, bad)).toEqual([
-      expect.stringMatching(/^\[aks-windows-agent-pool\] agentPoolName: /),
-      expect.stringMatching(/^\[aks-windows-agent-pool\] mode: /),
+      expect.stringMatching(/^\[aks-windows-pool-name\] agentPoolName: /),
+      expect.stringMatching(/^\[aks-windows-pool-mode\] mode: /),
     ]);
     expect(await resourceViolations(POLICY_NAMES.nodePoolsAdvice, bad)).toEqual([
       expect.stringMatching(/^\[windows-node-pool-untainted\] nodeTaints: /),
@@ -393,7 +394,7 @@ describe(POLICY_NAMES.nodePools, () => {
       props: { nodeConfig: { ...(GKE_GOOD.props.nodeConfig as Json), imageType: 'WINDOWS_SAC' } },
     };
     expect(await resourceViolations(POLICY_NAMES.nodePools, bad)).toEqual([
-      expect.stringMatching(/^\[gke-windows-node-pool\] nodeConfig\.imageType: /),
+      expect.stringMatching(/^\[gke-windows-image-type\] nodeConfig\.imageType: /),
     ]);
   });
 
@@ -421,7 +422,7 @@ describe(POLICY_NAMES.nodePoolsAdvice, () => {
     // Judged today (after 2026-03-01): the pack and aks.WindowsNodePool give the same refusal.
     expect(await resourceViolations(POLICY_NAMES.nodePools, old)).toEqual([
       expect.stringMatching(
-        /^\[aks-windows-agent-pool\] osSKU: AKS retired Windows Server 2019 on 2026-03-01: no new pools/,
+        /^\[aks-windows-release\] osSKU: AKS retired Windows Server 2019 on 2026-03-01: no new pools/,
       ),
     ]);
   });
@@ -441,8 +442,8 @@ describe(POLICY_NAMES.clusters, () => {
   test('fails: an AKS cluster with kubenet and no windowsProfile, when the stack has a Windows pool', async () => {
     const bad = cluster({ networkProfile: { networkPlugin: 'kubenet' } });
     expect(await stackViolations(POLICY_NAMES.clusters, [bad, AKS_GOOD])).toEqual([
-      [expect.stringMatching(/^\[aks-windows-cluster\] windowsProfile: /), urnOf(bad)],
-      [expect.stringMatching(/^\[aks-windows-cluster\] networkProfile\.networkPlugin: /), urnOf(bad)],
+      [expect.stringMatching(/^\[aks-windows-profile\] windowsProfile: /), urnOf(bad)],
+      [expect.stringMatching(/^\[aks-windows-cni\] networkProfile\.networkPlugin: /), urnOf(bad)],
     ]);
   });
 
@@ -460,7 +461,7 @@ describe(POLICY_NAMES.clusters, () => {
       props: { enableAutopilot: true },
     };
     expect(await stackViolations(POLICY_NAMES.clusters, [autopilot, GKE_GOOD])).toEqual([
-      [expect.stringMatching(/^\[gke-windows-cluster\] enableAutopilot: /), urnOf(autopilot)],
+      [expect.stringMatching(/^\[gke-windows-autopilot\] enableAutopilot: /), urnOf(autopilot)],
     ]);
   });
 
@@ -539,6 +540,73 @@ describe('cloud rules under the rules config (one settings reader for every poli
       rules: { 'eks-windows-disksize': 'off' },
     });
     expect(messages[0]).toMatch(/^\[k8s-windows config\] config\.rules\.eks-windows-disksize: .*eks-windows-disk-size/);
+  });
+});
+
+describe('old ids name the rules they were split into (ids are never renamed)', () => {
+  const pool: FakeResource = {
+    type: 'azure-native:containerservice:AgentPool',
+    name: 'np',
+    props: {
+      osType: 'Windows',
+      osSKU: 'Windows2022',
+      agentPoolName: 'windowspool',
+      mode: 'System',
+      vmSize: 'Standard_D4s_v3',
+      nodeTaints: ['os=windows:NoSchedule'],
+    },
+  };
+
+  test('a setting of the old id applies to every part; a setting of the new id wins over it', async () => {
+    expect(await resourceViolations(POLICY_NAMES.nodePools, pool)).toEqual([
+      expect.stringMatching(/^\[aks-windows-pool-name\] /),
+      expect.stringMatching(/^\[aks-windows-pool-mode\] /),
+    ]);
+    const off = { rules: { 'aks-windows-agent-pool': 'off' } };
+    expect(await resourceViolations(POLICY_NAMES.nodePools, pool, off)).toEqual([]);
+    const relevel = { rules: { 'aks-windows-agent-pool': 'warning', 'aks-windows-pool-mode': 'error' } };
+    expect(await resourceViolations(POLICY_NAMES.nodePools, pool, relevel)).toEqual([
+      expect.stringMatching(/^\[aks-windows-pool-mode\] /),
+    ]);
+    expect(await resourceViolations(POLICY_NAMES.nodePoolsAdvice, pool, relevel)).toContainEqual(
+      expect.stringMatching(/^\[aks-windows-pool-name\] /),
+    );
+  });
+
+  test("a cluster's inline pool is still named by the cluster's old id, and by the pool's", async () => {
+    const cluster: FakeResource = {
+      type: 'gcp:container/cluster:Cluster',
+      name: 'gke',
+      props: {
+        networkingMode: 'VPC_NATIVE',
+        nodePools: [
+          { name: 'linux', nodeConfig: { imageType: 'COS_CONTAINERD' } },
+          { name: 'win', nodeConfig: { imageType: 'WINDOWS_LTSC_CONTAINERD', machineType: 't2a-standard-4' } },
+        ],
+      },
+    };
+    expect(await stackViolations(POLICY_NAMES.clusters, [cluster])).toEqual([
+      [expect.stringMatching(/^\[gke-windows-machine-type\] nodePools\[1\]\./), urnOf(cluster)],
+    ]);
+    for (const id of ['gke-windows-cluster', 'gke-windows-node-pool', 'gke-windows-machine-type']) {
+      expect(await stackViolations(POLICY_NAMES.clusters, [cluster], { rules: { [id]: 'off' } })).toEqual([]);
+    }
+    expect(
+      await stackViolations(POLICY_NAMES.clusters, [cluster], { rules: { 'gke-windows-autopilot': 'off' } }),
+    ).toHaveLength(1);
+  });
+
+  test('the policy pack reports its findings to the sink, with the resource', async () => {
+    const recording = cloudFindingSink.record();
+    try {
+      await resourceViolations(POLICY_NAMES.nodePools, pool);
+    } finally {
+      recording.stop();
+    }
+    expect(recording.findings.map((f) => [f.ruleId, f.severity, f.path, f.resource])).toEqual([
+      ['aks-windows-pool-name', 'error', 'agentPoolName', urnOf(pool)],
+      ['aks-windows-pool-mode', 'error', 'mode', urnOf(pool)],
+    ]);
   });
 });
 

@@ -56,6 +56,7 @@ describe('runProgram', () => {
     expect(run.resources[1].urn).toBe('urn:pulumi:stack::k8s-windows-examples::kubernetes:apps/v1:Deployment::iis');
     expect(run.outputs).toEqual({ labels: { 'app.kubernetes.io/name': 'iis' }, secret: 's3cret' });
     expect(run.warnings).toEqual([]);
+    expect(run.findings).toEqual([]);
   });
 
   test('an image Output that resolves to an ltsc2019 tag on a 2022 pool fails the run, naming the arg', async () => {

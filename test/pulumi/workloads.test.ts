@@ -3,7 +3,7 @@ import { windowsNodeTarget, type WindowsNodeTarget } from 'k8s-windows';
 import type * as k8sWindows from 'k8s-windows/pulumi';
 import { inputErrorsOf, mockPulumi, resolved } from './mocks';
 
-const { registered, warn } = mockPulumi();
+const { registered, warn, findings } = mockPulumi();
 
 let lib: typeof k8sWindows;
 beforeAll(async () => {
@@ -145,8 +145,11 @@ describe('WindowsDeployment', () => {
       podSpec: { containers: [{ name: 'a', image: 'contoso.azurecr.io/shop/api:4.8' }] },
     });
     await inputsOf(d.deployment, 'kubernetes:apps/v1:Deployment', 'floating');
+    expect(findings.map((f) => [f.ruleId, f.severity, f.path, f.resource])).toEqual([
+      ['image-floating-tag', 'warning', 'podSpec.containers[0].image', 'floating'],
+    ]);
+    // Printed for users on the workload's resource.
     expect(warn).toHaveBeenCalledTimes(1);
-    expect(warn.mock.calls[0][0]).toMatch(/^\[[a-z-]*floating-tag\] podSpec\.containers\[0\]\.image: /);
     expect(warn.mock.calls[0][1]).toBe(d);
   });
 
@@ -484,8 +487,8 @@ describe('GmsaCredentialSpec', () => {
       accounts: [{ name: 'WebApp01' }],
     });
     expect(ok.credspec.DomainJoinConfig.Guid).toBe(DOMAIN.guid);
-    expect(warn.mock.calls.map((c) => c[0])).toEqual([
-      expect.stringMatching(/^\[gmsa-credspec-format\] domain\.guid: /),
+    expect(findings.map((f) => [f.ruleId, f.path, f.resource])).toEqual([
+      ['gmsa-credspec-format', 'domain.guid', 'braced'],
     ]);
   });
 

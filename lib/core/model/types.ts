@@ -130,6 +130,12 @@ export interface RuleInfo {
    * every finding has the default.
    */
   readonly cases?: readonly { readonly name: string; readonly severity: Severity; readonly when: string }[];
+  /**
+   * The rules this one was split into, when it was a broader rule: an alias. It reports nothing itself, and its id
+   * still names every one of them in settings, suppressions and policy-pack settings (ids are never renamed).
+   * @default - none: the rule reports its own findings
+   */
+  readonly covers?: readonly string[];
 }
 
 /** Per-rule settings: `'off'` disables, a severity re-levels. */

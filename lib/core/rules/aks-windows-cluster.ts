@@ -1,8 +1,8 @@
 /**
  * aks-windows-cluster: AKS Windows pools need a windowsProfile and Azure CNI
- * (https://learn.microsoft.com/azure/aks/windows-faq). A cloud rule: the policy pack and the components check it on
- * the resources its check lists, in lib/pulumi/aks/cluster.ts (checkAksClusterForWindows); this module is its
- * catalogue entry.
+ * (https://learn.microsoft.com/azure/aks/windows-faq). An alias: it was one id for several
+ * conditions, now each its own rule (the ids it covers; a cluster's inline Windows pools are held to the agent pool
+ * rules); a setting or suppression naming it applies to all of them.
  */
 import { AKS_CLUSTER, AKS_POOL_COMPONENT } from './cloud-resources';
 import { defineRule } from './rule';
@@ -13,10 +13,11 @@ export default defineRule({
     family: 'aks',
     defaultSeverity: 'error',
     summary:
-      'An AKS cluster that cannot take the Windows pools the stack declares (no windowsProfile, kubenet, bring-your-own CNI).',
+      'Alias of aks-windows-profile, aks-windows-cni and aks-windows-dataplane: an AKS cluster that cannot take the Windows pools the stack declares.',
     rationale: 'Windows pools need a windowsProfile and Azure CNI.',
     docs: 'https://learn.microsoft.com/azure/aks/windows-faq',
     severityReason: 'AKS refuses the Windows pool.',
+    covers: ['aks-windows-profile', 'aks-windows-cni', 'aks-windows-dataplane'],
   },
   check: {
     scope: 'cloud',

@@ -1,10 +1,12 @@
 /**
  * aks-windows-fips: AKS documents FIPS-only images for some Windows releases
- * (https://learn.microsoft.com/azure/aks/enable-fips-nodes). A cloud rule: the policy pack and the components check
- * it on the resources its check lists, in lib/pulumi/aks/agent-pool-checks.ts; this module is its catalogue entry.
+ * (https://learn.microsoft.com/azure/aks/enable-fips-nodes). A cloud rule: its check reads a cloud resource's
+ * inputs; `runCloudRules` runs it (the policy pack, on provider resources).
  */
 import { AKS_AGENT_POOL, AKS_POOL_COMPONENT } from './cloud-resources';
 import { defineRule } from './rule';
+import { AKS_FIPS_REQUIRED_RELEASES, isWindowsAgentPool, releaseForAksOsSku } from '../cloud/aks-agent-pool';
+import { releaseInfo } from '../releases';
 
 export default defineRule({
   meta: {
@@ -16,5 +18,20 @@ export default defineRule({
     docs: 'https://learn.microsoft.com/azure/aks/enable-fips-nodes',
     severityReason: 'The pool may be refused or get another image.',
   },
-  check: { scope: 'cloud', resources: [AKS_AGENT_POOL, AKS_POOL_COMPONENT] },
+  check: {
+    scope: 'cloud',
+    resources: [AKS_AGENT_POOL, AKS_POOL_COMPONENT],
+    run: {
+      'aks-agent-pool': ({ osType, osSKU, enableFIPS }, _context, report) => {
+        if (!isWindowsAgentPool({ osType }) || typeof osSKU !== 'string' || enableFIPS !== undefined) return;
+        const release = releaseForAksOsSku(osSKU);
+        if (release === undefined || !AKS_FIPS_REQUIRED_RELEASES.includes(release)) return;
+        report(
+          'enableFIPS',
+          `${releaseInfo(release).displayName} node pools require a FIPS-enabled image, and enableFIPS is not set.`,
+          'Set enableFIPS: true (az aks nodepool add --enable-fips-image).',
+        );
+      },
+    },
+  },
 });

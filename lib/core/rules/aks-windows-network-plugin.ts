@@ -1,11 +1,11 @@
 /**
  * aks-windows-network-plugin: kubenet does not support Windows node pools
- * (https://learn.microsoft.com/azure/aks/concepts-network). A cloud rule: the policy pack and the components check
- * it on the resources its check lists, in lib/pulumi/aks/cluster.ts (aksClusterWarnings); this module is its
- * catalogue entry.
+ * (https://learn.microsoft.com/azure/aks/concepts-network). A cloud rule: its check reads a cloud resource's
+ * inputs; `runCloudRules` runs it (the policy pack, on provider resources).
  */
 import { AKS_CLUSTER, AKS_POOL_COMPONENT } from './cloud-resources';
 import { defineRule } from './rule';
+import { AKS_WINDOWS_NETWORK_PLUGIN, isPlainObject } from '../cloud/aks-cluster';
 
 export default defineRule({
   meta: {
@@ -20,5 +20,20 @@ export default defineRule({
   check: {
     scope: 'cloud',
     resources: [AKS_CLUSTER, AKS_POOL_COMPONENT],
+    run: {
+      'aks-cluster': ({ networkProfile }, _context, report) => {
+        const plugin = isPlainObject(networkProfile)
+          ? networkProfile.networkPlugin
+          : networkProfile === undefined
+            ? undefined
+            : null;
+        if (plugin !== undefined) return;
+        report(
+          'networkProfile.networkPlugin',
+          "networkPlugin is not set: AKS's default depends on the API version, and kubenet refuses Windows pools.",
+          `Set networkPlugin '${AKS_WINDOWS_NETWORK_PLUGIN}'.`,
+        );
+      },
+    },
   },
 });

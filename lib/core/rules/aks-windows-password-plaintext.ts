@@ -1,8 +1,7 @@
 /**
  * aks-windows-password-plaintext: Pulumi encrypts a value only when it is a secret
- * (https://www.pulumi.com/docs/iac/concepts/secrets/). A cloud rule: the policy pack and the components check it on
- * the resources its check lists, in lib/pulumi/aks/cluster.ts (plaintextPasswordWarnings); this module is its
- * catalogue entry.
+ * (https://www.pulumi.com/docs/iac/concepts/secrets/). A cloud rule: its check reads a cloud resource's inputs;
+ * `runCloudRules` runs it (the policy pack, on provider resources).
  */
 import { AKS_POOL_COMPONENT } from './cloud-resources';
 import { defineRule } from './rule';
@@ -17,5 +16,18 @@ export default defineRule({
     docs: 'https://www.pulumi.com/docs/iac/concepts/secrets/',
     severityReason: 'The cluster works; the password leaks.',
   },
-  check: { scope: 'cloud', resources: [AKS_POOL_COMPONENT] },
+  check: {
+    scope: 'cloud',
+    resources: [AKS_POOL_COMPONENT],
+    run: {
+      'aks-admin-password': ({ adminPassword }, _context, report) => {
+        if (typeof adminPassword !== 'string') return;
+        report(
+          'adminPassword',
+          'The Windows admin password is a plain string in the program: it ends up in source control.',
+          "Use config.requireSecret('windowsAdminPassword') or a generated password (it is kept as a Pulumi secret).",
+        );
+      },
+    },
+  },
 });

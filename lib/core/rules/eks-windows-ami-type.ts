@@ -1,11 +1,12 @@
 /**
  * eks-windows-ami-type: EKS accepts only its listed AMI types
  * (https://docs.aws.amazon.com/eks/latest/APIReference/API_Nodegroup.html#AmazonEKS-Type-Nodegroup-amiType). A
- * cloud rule: the policy pack and the components check it on the resources its check lists, in
- * lib/pulumi/eks/node-group-check.ts; this module is its catalogue entry.
+ * cloud rule: its check reads the resource's inputs (`runCloudRules` runs it for the policy pack and the
+ * components).
  */
 import { EKS_NODE_GROUP } from './cloud-resources';
 import { defineRule } from './rule';
+import { explainEksWindowsAmiType, looksLikeEksWindowsAmiType } from '../cloud/eks-ami-types';
 
 export default defineRule({
   meta: {
@@ -17,5 +18,15 @@ export default defineRule({
     docs: 'https://docs.aws.amazon.com/eks/latest/APIReference/API_Nodegroup.html#AmazonEKS-Type-Nodegroup-amiType',
     severityReason: 'EKS refuses the node group.',
   },
-  check: { scope: 'cloud', resources: [EKS_NODE_GROUP] },
+  check: {
+    scope: 'cloud',
+    resources: [EKS_NODE_GROUP],
+    run: {
+      'eks-node-group': ({ amiType }, _context, report) => {
+        if (!looksLikeEksWindowsAmiType(amiType)) return;
+        const explained = explainEksWindowsAmiType(String(amiType));
+        if (explained) report('amiType', explained.message, explained.fix);
+      },
+    },
+  },
 });

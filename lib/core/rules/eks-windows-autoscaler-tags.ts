@@ -1,11 +1,13 @@
 /**
  * eks-windows-autoscaler-tags: Cluster Autoscaler reads node-template tags to model the nodes of an empty group
  * (https://github.com/kubernetes/autoscaler/blob/master/cluster-autoscaler/cloudprovider/aws/README.md#auto-discovery-setup).
- * A cloud rule: the policy pack and the components check it on the resources its check lists, in
- * lib/pulumi/eks/node-group-check.ts, lib/pulumi/eks/pool-args.ts; this module is its catalogue entry.
+ * A cloud rule: its check reads a cloud resource's inputs; `runCloudRules` runs it (the policy pack, on provider resources).
  */
 import { EKS_NODE_GROUP, EKS_POOL_COMPONENT } from './cloud-resources';
 import { defineRule } from './rule';
+import { windowsNodeGroup } from '../cloud/eks-node-group';
+import { AUTOSCALER_WINDOWS_OS_TAG } from '../cloud/eks-tags';
+import { isRecord } from '../json';
 
 export default defineRule({
   meta: {
@@ -25,5 +27,21 @@ export default defineRule({
       },
     ],
   },
-  check: { scope: 'cloud', resources: [EKS_NODE_GROUP, EKS_POOL_COMPONENT] },
+  check: {
+    scope: 'cloud',
+    resources: [EKS_NODE_GROUP, EKS_POOL_COMPONENT],
+    run: {
+      'eks-node-group': ({ amiType, tags, scalingConfig }, _context, report) => {
+        if (windowsNodeGroup({ amiType }) === undefined) return;
+        if (tags !== undefined && !(isRecord(tags) && tags[AUTOSCALER_WINDOWS_OS_TAG] !== 'windows')) return;
+        const fromZero = isRecord(scalingConfig) && scalingConfig.minSize === 0;
+        report(
+          `tags["${AUTOSCALER_WINDOWS_OS_TAG}"]`,
+          `The Windows node group has no tag ${AUTOSCALER_WINDOWS_OS_TAG}=windows, so Cluster Autoscaler treats an empty group as Linux${fromZero ? ' and will not scale it up from zero' : ''}.`,
+          `Tag the node group's Auto Scaling group with ${AUTOSCALER_WINDOWS_OS_TAG}=windows (WindowsNodePool does this).`,
+          fromZero ? 'scale-from-zero' : undefined,
+        );
+      },
+    },
+  },
 });

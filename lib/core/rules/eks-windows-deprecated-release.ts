@@ -1,12 +1,15 @@
 /**
  * eks-windows-deprecated-release: an amiType of a deprecated Windows Server release (Windows Server 2019: out of
  * Microsoft's mainstream support, no longer listed upstream). AWS has announced no retirement of the 2019 EKS AMIs
- * (lib/core/facts/clouds.ts), so this stays a warning. A cloud rule: the policy pack and the components check it on
- * the resources its check lists, in lib/pulumi/eks/node-group-check.ts; this module is its catalogue entry.
+ * (lib/core/facts/clouds.ts), so this stays a warning. A cloud rule: its check reads a cloud resource's inputs; `runCloudRules` runs it (the policy pack, on provider resources).
  */
 import { deprecationSummary, upstreamDroppedReleases } from '../facts/support';
 import { EKS_NODE_GROUP } from './cloud-resources';
 import { defineRule } from './rule';
+import { windowsNodeGroup } from '../cloud/eks-node-group';
+import { eksWindowsAmiType } from '../cloud/eks-ami-types';
+import { evaluationDate, lifecycleSentence, releaseSupport } from '../facts/support';
+import { DEFAULT_WINDOWS_RELEASE, releaseInfo } from '../releases';
 
 const DEPRECATED = upstreamDroppedReleases();
 
@@ -20,5 +23,22 @@ export default defineRule({
     docs: 'https://kubernetes.io/docs/concepts/windows/intro/#windows-os-version-support',
     severityReason: 'The node group runs today, and AWS has announced no retirement of its AMIs.',
   },
-  check: { scope: 'cloud', resources: [EKS_NODE_GROUP] },
+  check: {
+    scope: 'cloud',
+    resources: [EKS_NODE_GROUP],
+    run: {
+      'eks-node-group': (props, { date }, report) => {
+        const parsed = windowsNodeGroup(props)?.parsed;
+        if (parsed === undefined) return;
+        const day = evaluationDate(date);
+        const support = releaseSupport(parsed.release, day);
+        if (support.state !== 'deprecated') return;
+        report(
+          'amiType',
+          `amiType '${String(props.amiType)}' runs ${releaseInfo(parsed.release).displayName}, which is deprecated: ${support.reasons.join('; ')}. ${lifecycleSentence(parsed.release, day)}`,
+          `Move to '${eksWindowsAmiType(DEFAULT_WINDOWS_RELEASE, parsed.variant)}' (rebuild images for the new build).`,
+        );
+      },
+    },
+  },
 });

@@ -1,11 +1,10 @@
 /**
  * eks-windows-disk-size: Windows Server needs 32 GB of disk and AWS Windows AMI snapshots are 30 GiB
- * (https://learn.microsoft.com/windows-server/get-started/hardware-requirements). A cloud rule: the policy pack and
- * the components check it on the resources its check lists, in lib/pulumi/eks/node-group-check.ts; this module is
- * its catalogue entry.
+ * (https://learn.microsoft.com/windows-server/get-started/hardware-requirements). A cloud rule: its check reads a cloud resource's inputs; `runCloudRules` runs it (the policy pack, on provider resources).
  */
 import { EKS_NODE_GROUP } from './cloud-resources';
 import { defineRule } from './rule';
+import { MIN_WINDOWS_DISK_SIZE_GIB, windowsNodeGroup } from '../cloud/eks-node-group';
 
 export default defineRule({
   meta: {
@@ -17,5 +16,19 @@ export default defineRule({
     docs: 'https://learn.microsoft.com/windows-server/get-started/hardware-requirements',
     severityReason: 'No node can start.',
   },
-  check: { scope: 'cloud', resources: [EKS_NODE_GROUP] },
+  check: {
+    scope: 'cloud',
+    resources: [EKS_NODE_GROUP],
+    run: {
+      'eks-node-group': ({ amiType, diskSize }, _context, report) => {
+        if (windowsNodeGroup({ amiType }) === undefined) return;
+        if (typeof diskSize !== 'number' || diskSize >= MIN_WINDOWS_DISK_SIZE_GIB) return;
+        report(
+          'diskSize',
+          `diskSize ${diskSize} GiB is below the ${MIN_WINDOWS_DISK_SIZE_GIB} GiB Windows Server needs.`,
+          'Use 50 GiB or more (the EKS default for Windows); Windows images are several GB each.',
+        );
+      },
+    },
+  },
 });

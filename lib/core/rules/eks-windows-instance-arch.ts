@@ -1,11 +1,11 @@
 /**
  * eks-windows-instance-arch: EKS Windows AMIs exist for x86_64 only
- * (https://docs.aws.amazon.com/eks/latest/userguide/windows-support.html). A cloud rule: the policy pack and the
- * components check it on the resources its check lists, in lib/pulumi/eks/instance-types.ts; this module is its
- * catalogue entry.
+ * (https://docs.aws.amazon.com/eks/latest/userguide/windows-support.html). A cloud rule: its check reads a cloud resource's inputs; `runCloudRules` runs it (the policy pack, on provider resources).
  */
 import { EKS_NODE_GROUP, EKS_POOL_COMPONENT, EKS_SELF_MANAGED_COMPONENT } from './cloud-resources';
 import { defineRule } from './rule';
+import { windowsNodeGroup } from '../cloud/eks-node-group';
+import { checkWindowsInstanceTypes, unverifiedWindowsInstanceTypeWarning } from '../cloud/eks-instance-types';
 
 export default defineRule({
   meta: {
@@ -16,9 +16,27 @@ export default defineRule({
     rationale: 'EKS Windows AMIs are x86_64 only.',
     docs: 'https://docs.aws.amazon.com/eks/latest/userguide/windows-support.html',
     severityReason: 'No node can start.',
+    cases: [
+      {
+        name: 'unverified',
+        severity: 'warning',
+        when: "The family is named only by aws-cdk's copy of the EKS list, which the current EKS documentation no longer says lacks Windows.",
+      },
+    ],
   },
   check: {
     scope: 'cloud',
     resources: [EKS_NODE_GROUP, EKS_POOL_COMPONENT, EKS_SELF_MANAGED_COMPONENT],
+    run: {
+      'eks-node-group': ({ amiType, instanceTypes }, _context, report) => {
+        if (windowsNodeGroup({ amiType }) === undefined || !Array.isArray(instanceTypes)) return;
+        const types = (instanceTypes as unknown[]).filter((t) => t !== undefined);
+        for (const i of checkWindowsInstanceTypes(types, 'instanceTypes')) report(i.path, i.message, i.fix);
+        (instanceTypes as unknown[]).forEach((t, i) => {
+          const w = unverifiedWindowsInstanceTypeWarning(t, `instanceTypes[${i}]`);
+          if (w) report(w.path, w.message, w.fix, 'unverified');
+        });
+      },
+    },
   },
 });

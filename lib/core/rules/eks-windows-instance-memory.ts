@@ -1,11 +1,11 @@
 /**
  * eks-windows-instance-memory: Windows Server needs memory of its own before pods
- * (https://learn.microsoft.com/windows-server/get-started/hardware-requirements). A cloud rule: the policy pack and
- * the components check it on the resources its check lists, in lib/pulumi/eks/pool-args.ts (checkPoolInstanceType);
- * this module is its catalogue entry.
+ * (https://learn.microsoft.com/windows-server/get-started/hardware-requirements). A cloud rule: its check reads a
+ * cloud resource's inputs; `runCloudRules` runs it (the policy pack, on provider resources).
  */
 import { EKS_POOL_COMPONENT, EKS_SELF_MANAGED_COMPONENT } from './cloud-resources';
 import { defineRule } from './rule';
+import { DEFAULT_WINDOWS_INSTANCE_TYPE, isBelowWindowsMemoryFloor } from '../cloud/eks-instance-types';
 
 export default defineRule({
   meta: {
@@ -20,5 +20,15 @@ export default defineRule({
   check: {
     scope: 'cloud',
     resources: [EKS_POOL_COMPONENT, EKS_SELF_MANAGED_COMPONENT],
+    run: {
+      'eks-instance-type-component': ({ instanceType }, _context, report) => {
+        if (!isBelowWindowsMemoryFloor(instanceType)) return;
+        report(
+          '',
+          `Instance type '${instanceType}' has less than the 8 GiB a Windows node needs; Windows Server takes about 3.5 GB at idle.`,
+          `Use at least 8 GiB, 16 GiB for production (e.g. '${DEFAULT_WINDOWS_INSTANCE_TYPE}').`,
+        );
+      },
+    },
   },
 });

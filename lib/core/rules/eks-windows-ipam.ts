@@ -1,11 +1,11 @@
 /**
  * eks-windows-ipam: Windows pods get IPs only with enable-windows-ipam set
- * (https://docs.aws.amazon.com/eks/latest/userguide/windows-support.html#enable-windows-support). A cloud rule: the
- * policy pack and the components check it on the resources its check lists, in lib/pulumi/eks/cluster-checks.ts;
- * this module is its catalogue entry.
+ * (https://docs.aws.amazon.com/eks/latest/userguide/windows-support.html#enable-windows-support). A cloud rule: its
+ * check reads a cloud resource's inputs; `runCloudRules` runs it (the policy pack, on provider resources).
  */
 import { CONFIG_MAP, EKS_ADDON, EKS_NODE_GROUP } from './cloud-resources';
 import { defineRule } from './rule';
+import { declaresEksWindowsNodes, isOn, patchesWindowsIpam, vpcCniAddonConfig } from '../cloud/eks-stack';
 
 export default defineRule({
   meta: {
@@ -21,5 +21,32 @@ export default defineRule({
   check: {
     scope: 'cloud',
     resources: [EKS_ADDON, CONFIG_MAP, EKS_NODE_GROUP],
+    run: {
+      // Values not known yet count as present; an add-on update that resolves conflicts with OVERWRITE resets a
+      // patched ConfigMap.
+      'eks-stack': ({ resources }, _context, report) => {
+        if (!declaresEksWindowsNodes(resources)) return;
+        const addons = resources.map(vpcCniAddonConfig).filter((c) => c !== undefined);
+        const addonOn = addons.some((c) => c === 'unknown' || isOn(c.enableWindowsIpam));
+        const patches = resources.map(patchesWindowsIpam);
+        const patchOn = patches.includes('yes') || patches.includes('unknown');
+        const overwriting = resources.some(
+          (r) => vpcCniAddonConfig(r) !== undefined && r.props.resolveConflictsOnUpdate === 'OVERWRITE',
+        );
+        if (!addonOn && !patchOn) {
+          report(
+            'vpc-cni',
+            "The stack runs Windows nodes on EKS, but Windows IPAM is switched on nowhere in it (amazon-vpc-cni enable-windows-ipam, or the vpc-cni add-on's enableWindowsIpam): Windows pods get no IP address.",
+            'Use WindowsClusterPrerequisites (vpcCniAddon for the managed add-on), or set enableWindowsIpam: "true" in the add-on\'s configurationValues.',
+          );
+        } else if (!addonOn && overwriting) {
+          report(
+            'vpc-cni',
+            "Windows IPAM is switched on in the amazon-vpc-cni ConfigMap, but the stack's vpc-cni add-on resolves update conflicts with OVERWRITE, which resets the ConfigMap.",
+            'Set enableWindowsIpam: "true" in the add-on\'s configurationValues (vpcCniWindowsConfigurationValues()).',
+          );
+        }
+      },
+    },
   },
 });

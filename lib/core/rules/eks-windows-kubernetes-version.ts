@@ -1,11 +1,13 @@
 /**
  * eks-windows-kubernetes-version: EKS publishes each Windows AMI for a range of Kubernetes versions
- * (https://docs.aws.amazon.com/eks/latest/userguide/eks-ami-versions-windows.html). A cloud rule: the policy pack
- * and the components check it on the resources its check lists, in lib/pulumi/eks/node-group-check.ts
- * (checkCloudReleaseForKubernetes); this module is its catalogue entry.
+ * (https://docs.aws.amazon.com/eks/latest/userguide/eks-ami-versions-windows.html). A cloud rule: its check reads
+ * the resource's inputs (`runCloudRules` runs it for the policy pack and the components).
  */
 import { EKS_NODE_GROUP, EKS_POOL_COMPONENT } from './cloud-resources';
 import { defineRule } from './rule';
+import { windowsNodeGroup, versionFix } from '../cloud/eks-node-group';
+import { checkCloudReleaseForKubernetes } from '../cloud/node-pools';
+import { releaseInfo } from '../releases';
 
 export default defineRule({
   meta: {
@@ -17,5 +19,37 @@ export default defineRule({
     docs: 'https://docs.aws.amazon.com/eks/latest/userguide/eks-ami-versions-windows.html',
     severityReason: 'EKS refuses the node group.',
   },
-  check: { scope: 'cloud', resources: [EKS_NODE_GROUP, EKS_POOL_COMPONENT] },
+  check: {
+    scope: 'cloud',
+    resources: [EKS_NODE_GROUP, EKS_POOL_COMPONENT],
+    run: {
+      'eks-node-group': (props, { date }, report) => {
+        const parsed = windowsNodeGroup(props)?.parsed;
+        if (parsed === undefined) return;
+        for (const issue of checkCloudReleaseForKubernetes('eks', parsed.release, props.version, 'version', {
+          date,
+          releasePath: 'amiType',
+        })) {
+          // In a node group's words: its version and amiType (the core speaks of releases).
+          const fix = typeof props.version === 'string' ? versionFix(parsed, props.version, 'version') : undefined;
+          report(issue.path, issue.message, fix ?? issue.fix);
+        }
+      },
+      // A node group that sets no version runs its cluster's (EKS creates it on the cluster's): the finding is on
+      // amiType, the input the user wrote; the fix names the cluster's version.
+      'eks-node-group-in-cluster': ({ nodeGroup, cluster }, _context, report) => {
+        if (nodeGroup.version !== undefined || typeof cluster.version !== 'string') return;
+        const parsed = windowsNodeGroup(nodeGroup)?.parsed;
+        if (parsed === undefined) return;
+        const fix = versionFix(parsed, cluster.version, "the cluster's version");
+        for (const i of checkCloudReleaseForKubernetes('eks', parsed.release, cluster.version, 'version')) {
+          report(
+            'amiType',
+            `amiType '${String(nodeGroup.amiType)}' runs ${releaseInfo(parsed.release).displayName}, and the node group sets no version, so it runs the version of cluster '${String(cluster.name)}': ${i.message}`,
+            fix ?? i.fix ?? '',
+          );
+        }
+      },
+    },
+  },
 });

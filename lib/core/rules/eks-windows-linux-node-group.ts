@@ -1,8 +1,7 @@
 /**
  * eks-windows-linux-node-group: EKS needs at least one Linux node for CoreDNS and the VPC resource controller
- * (https://docs.aws.amazon.com/eks/latest/userguide/windows-support.html). A cloud rule: the policy pack and the
- * components check it on the resources its check lists, in lib/pulumi/eks/cluster-prerequisites.ts; this module is
- * its catalogue entry.
+ * (https://docs.aws.amazon.com/eks/latest/userguide/windows-support.html). A cloud rule: its check reads a cloud
+ * resource's inputs; `runCloudRules` runs it (the policy pack, on provider resources).
  */
 import { EKS_PREREQUISITES_COMPONENT } from './cloud-resources';
 import { defineRule } from './rule';
@@ -18,5 +17,18 @@ export default defineRule({
     docs: 'https://docs.aws.amazon.com/eks/latest/userguide/windows-support.html',
     severityReason: 'Windows nodes join but pods get no DNS or IP until a Linux node exists.',
   },
-  check: { scope: 'cloud', resources: [EKS_PREREQUISITES_COMPONENT] },
+  check: {
+    scope: 'cloud',
+    resources: [EKS_PREREQUISITES_COMPONENT],
+    run: {
+      'eks-prerequisites-component': ({ linuxNodeGroup }, _context, report) => {
+        if (linuxNodeGroup !== undefined) return;
+        report(
+          '',
+          'No Linux node group was declared: an EKS cluster with only Windows nodes cannot run CoreDNS, the VPC CNI or the controllers Windows pods depend on.',
+          "Pass linuxNodeGroup (the Linux aws.eks.NodeGroup), or 'existing' when it is managed elsewhere.",
+        );
+      },
+    },
+  },
 });

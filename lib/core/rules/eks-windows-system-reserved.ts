@@ -1,11 +1,14 @@
 /**
  * eks-windows-system-reserved: Kubernetes advises reserving at least 2GiB of memory for the Windows OS
  * (https://kubernetes.io/docs/concepts/configuration/windows-resource-management/#resource-reservation). A cloud
- * rule: the policy pack and the components check it on the resources its check lists, in
- * lib/pulumi/eks/self-managed-node-pool.ts; this module is its catalogue entry.
+ * rule: its check reads a cloud resource's inputs; `runCloudRules` runs it (the policy pack, on provider
+ * resources).
  */
 import { EKS_SELF_MANAGED_COMPONENT } from './cloud-resources';
 import { defineRule } from './rule';
+
+/** 2 Gi in bytes: the least memory to reserve for Windows (https://kubernetes.io/docs/concepts/configuration/windows-resource-management/). */
+export const MIN_SYSTEM_RESERVED_BYTES = 2 * 1024 ** 3;
 
 export default defineRule({
   meta: {
@@ -17,5 +20,18 @@ export default defineRule({
     docs: 'https://kubernetes.io/docs/concepts/configuration/windows-resource-management/#resource-reservation',
     severityReason: 'Nodes run, until pods starve the OS.',
   },
-  check: { scope: 'cloud', resources: [EKS_SELF_MANAGED_COMPONENT] },
+  check: {
+    scope: 'cloud',
+    resources: [EKS_SELF_MANAGED_COMPONENT],
+    run: {
+      'eks-self-managed-component': ({ systemReservedMemory, bytes }, _context, report) => {
+        if (bytes >= MIN_SYSTEM_RESERVED_BYTES) return;
+        report(
+          '',
+          `systemReservedMemory ${systemReservedMemory} is below the 2Gi Windows needs; pods can starve the OS.`,
+          "Reserve at least '2Gi'.",
+        );
+      },
+    },
+  },
 });

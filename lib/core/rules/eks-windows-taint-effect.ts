@@ -1,11 +1,12 @@
 /**
  * eks-windows-taint-effect: the EKS API spells taint effects in upper case
- * (https://docs.aws.amazon.com/eks/latest/APIReference/API_Taint.html). A cloud rule: the policy pack and the
- * components check it on the resources its check lists, in lib/pulumi/eks/node-group-check.ts; this module is its
- * catalogue entry.
+ * (https://docs.aws.amazon.com/eks/latest/APIReference/API_Taint.html). A cloud rule: its check reads a cloud resource's inputs; `runCloudRules` runs it (the policy pack, on provider resources).
  */
 import { EKS_NODE_GROUP } from './cloud-resources';
 import { defineRule } from './rule';
+import { windowsNodeGroup } from '../cloud/eks-node-group';
+import { CLOUD_TAINT_EFFECTS, toCloudTaintEffect } from '../cloud/node-pools';
+import { TAINT_EFFECTS } from '../target';
 
 export default defineRule({
   meta: {
@@ -17,5 +18,25 @@ export default defineRule({
     docs: 'https://docs.aws.amazon.com/eks/latest/APIReference/API_Taint.html',
     severityReason: 'EKS refuses the node group.',
   },
-  check: { scope: 'cloud', resources: [EKS_NODE_GROUP] },
+  check: {
+    scope: 'cloud',
+    resources: [EKS_NODE_GROUP],
+    run: {
+      'eks-node-group': (props, _context, report) => {
+        if (windowsNodeGroup(props) === undefined || !Array.isArray(props.taints)) return;
+        (props.taints as unknown[]).forEach((raw, i) => {
+          const effect = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>).effect : undefined;
+          if (typeof effect !== 'string' || (CLOUD_TAINT_EFFECTS as readonly string[]).includes(effect)) return;
+          const kubeEffect = TAINT_EFFECTS.find((e) => e.toLowerCase() === effect.toLowerCase());
+          report(
+            `taints[${i}].effect`,
+            `Taint effect '${effect}' is not an EKS taint effect.`,
+            kubeEffect
+              ? `Write '${toCloudTaintEffect(kubeEffect)}' (EKS spelling of ${kubeEffect}).`
+              : `Use one of ${CLOUD_TAINT_EFFECTS.join(', ')}.`,
+          );
+        });
+      },
+    },
+  },
 });

@@ -1,12 +1,12 @@
 /**
  * eks-windows-vpc-resource-controller: Windows pods get IPs from the VPC resource controller, which needs the
  * AmazonEKSVPCResourceController policy
- * (https://docs.aws.amazon.com/eks/latest/userguide/windows-support.html#enable-windows-support). A cloud rule: the
- * policy pack and the components check it on the resources its check lists, in lib/pulumi/eks/cluster-checks.ts;
- * this module is its catalogue entry.
+ * (https://docs.aws.amazon.com/eks/latest/userguide/windows-support.html#enable-windows-support). A cloud rule: its
+ * check reads a cloud resource's inputs; `runCloudRules` runs it (the policy pack, on provider resources).
  */
 import { EKS_CLUSTER, EKS_NODE_GROUP, IAM_ROLE } from './cloud-resources';
 import { defineRule } from './rule';
+import { attachesVpcResourceController, declaresEksWindowsNodes } from '../cloud/eks-stack';
 
 export default defineRule({
   meta: {
@@ -18,5 +18,20 @@ export default defineRule({
     docs: 'https://docs.aws.amazon.com/eks/latest/userguide/windows-support.html#enable-windows-support',
     severityReason: 'The policy may be attached outside the stack.',
   },
-  check: { scope: 'cloud', resources: [EKS_CLUSTER, IAM_ROLE, EKS_NODE_GROUP] },
+  check: {
+    scope: 'cloud',
+    resources: [EKS_CLUSTER, IAM_ROLE, EKS_NODE_GROUP],
+    run: {
+      'eks-stack': ({ resources }, _context, report) => {
+        if (!declaresEksWindowsNodes(resources)) return;
+        const controller = resources.map(attachesVpcResourceController);
+        if (controller.includes('yes') || controller.includes('unknown')) return;
+        report(
+          'roleArn',
+          'The stack runs Windows nodes on EKS, but no AmazonEKSVPCResourceController policy is attached to a role in it: without it on the cluster role, Windows pods get no IP address.',
+          'Attach arn:aws:iam::aws:policy/AmazonEKSVPCResourceController to the cluster role (WindowsClusterPrerequisites does).',
+        );
+      },
+    },
+  },
 });

@@ -3,12 +3,20 @@
  * `./<rule-id>.ts`.
  */
 import aksWindowsAgentPool from './aks-windows-agent-pool';
-import apiUnknownField from './api-unknown-field';
-import apiVersionRemoved from './api-version-removed';
 import aksWindowsCluster from './aks-windows-cluster';
+import aksWindowsCni from './aks-windows-cni';
+import aksWindowsDataplane from './aks-windows-dataplane';
 import aksWindowsFips from './aks-windows-fips';
 import aksWindowsNetworkPlugin from './aks-windows-network-plugin';
 import aksWindowsPasswordPlaintext from './aks-windows-password-plaintext';
+import aksWindowsPoolMode from './aks-windows-pool-mode';
+import aksWindowsPoolName from './aks-windows-pool-name';
+import aksWindowsPoolTaints from './aks-windows-pool-taints';
+import aksWindowsProfile from './aks-windows-profile';
+import aksWindowsRelease from './aks-windows-release';
+import aksWindowsVmSize from './aks-windows-vm-size';
+import apiUnknownField from './api-unknown-field';
+import apiVersionRemoved from './api-version-removed';
 import eksWindowsAmiType from './eks-windows-ami-type';
 import eksWindowsAutoscalerTags from './eks-windows-autoscaler-tags';
 import eksWindowsDeprecatedRelease from './eks-windows-deprecated-release';
@@ -22,8 +30,15 @@ import eksWindowsSystemReserved from './eks-windows-system-reserved';
 import eksWindowsTaint from './eks-windows-taint';
 import eksWindowsTaintEffect from './eks-windows-taint-effect';
 import eksWindowsVpcResourceController from './eks-windows-vpc-resource-controller';
+import gkeWindowsAutopilot from './gke-windows-autopilot';
 import gkeWindowsCluster from './gke-windows-cluster';
+import gkeWindowsImageType from './gke-windows-image-type';
+import gkeWindowsLinuxPool from './gke-windows-linux-pool';
+import gkeWindowsMachineType from './gke-windows-machine-type';
 import gkeWindowsNodePool from './gke-windows-node-pool';
+import gkeWindowsRelease from './gke-windows-release';
+import gkeWindowsTaintEffect from './gke-windows-taint-effect';
+import gkeWindowsVpcNative from './gke-windows-vpc-native';
 import gmsaCredspecAccountSid from './gmsa-credspec-account-sid';
 import gmsaCredspecAccounts from './gmsa-credspec-accounts';
 import gmsaCredspecFormat from './gmsa-credspec-format';
@@ -41,25 +56,24 @@ import hostprocessMismatch from './hostprocess-mismatch';
 import hostprocessRunAsNonRoot from './hostprocess-run-as-non-root';
 import hostprocessRunAsUserName from './hostprocess-run-as-user-name';
 import imageBuildMismatch from './image-build-mismatch';
+import imageBuildUnavailable from './image-build-unavailable';
 import imageBuildUnpinned from './image-build-unpinned';
 import imageFloatingTag from './image-floating-tag';
-import imageLegacyRepository from './image-legacy-repository';
-import imageSac from './image-sac';
-import imageNotFound from './image-not-found';
-import imageUnresolved from './image-unresolved';
-import imageOsMissing from './image-os-missing';
-import imageBuildUnavailable from './image-build-unavailable';
-import imageSingleBuild from './image-single-build';
 import imageHostprocessOnly from './image-hostprocess-only';
+import imageLegacyRepository from './image-legacy-repository';
 import imageNanoserverPowershell from './image-nanoserver-powershell';
-import windowsRunAsNonRootImageUser from './windows-run-as-non-root-image-user';
+import imageNotFound from './image-not-found';
+import imageOsMissing from './image-os-missing';
+import imageSac from './image-sac';
+import imageSingleBuild from './image-single-build';
+import imageUnresolved from './image-unresolved';
 import inputInvalidDocument from './input-invalid-document';
-import memoryTooSmall from './memory-too-small';
-import suppressionInvalid from './suppression-invalid';
 import linuxNodeSelectorMissing from './linux-node-selector-missing';
+import memoryTooSmall from './memory-too-small';
 import podSecurityLevel from './pod-security-level';
 import runtimeclassHandler from './runtimeclass-handler';
 import runtimeclassReleaseMismatch from './runtimeclass-release-mismatch';
+import suppressionInvalid from './suppression-invalid';
 import wildcardToleration from './wildcard-toleration';
 import windowsBetaOsLabel from './windows-beta-os-label';
 import windowsBuildRetired from './windows-build-retired';
@@ -87,6 +101,7 @@ import windowsOsUnset from './windows-os-unset';
 import windowsReleaseDeprecated from './windows-release-deprecated';
 import windowsReleaseSupport from './windows-release-support';
 import windowsReleaseUnpinned from './windows-release-unpinned';
+import windowsRunAsNonRootImageUser from './windows-run-as-non-root-image-user';
 import windowsRunAsUserName from './windows-run-as-user-name';
 import windowsServiceExternalTrafficLocal from './windows-service-external-traffic-local';
 import windowsServiceSessionAffinityTimeout from './windows-service-session-affinity-timeout';
@@ -180,12 +195,27 @@ export const RULE_MODULES = [
   eksWindowsVpcResourceController,
   eksWindowsIpam,
   aksWindowsAgentPool,
+  aksWindowsRelease,
+  aksWindowsPoolName,
+  aksWindowsPoolMode,
+  aksWindowsPoolTaints,
+  aksWindowsVmSize,
   aksWindowsCluster,
+  aksWindowsProfile,
+  aksWindowsCni,
+  aksWindowsDataplane,
   aksWindowsNetworkPlugin,
   aksWindowsFips,
   aksWindowsPasswordPlaintext,
   gkeWindowsNodePool,
+  gkeWindowsImageType,
+  gkeWindowsRelease,
+  gkeWindowsTaintEffect,
+  gkeWindowsMachineType,
   gkeWindowsCluster,
+  gkeWindowsAutopilot,
+  gkeWindowsVpcNative,
+  gkeWindowsLinuxPool,
   inputInvalidDocument,
   suppressionInvalid,
 ] as const;

@@ -10,6 +10,7 @@ import type { SetIndex } from '../model/context';
 import type { PodFacts } from '../model/pod';
 import type { RuleFamily, RuleInfo, Severity, ValidateOptions } from '../model/types';
 import type { Rec } from '../model/util';
+import type { CloudInputs, CloudResourceKind, CloudRuleContext } from './cloud-inputs';
 
 /**
  * A case in which a rule reports at another severity than its default, named so the metadata shows it (never a
@@ -89,12 +90,22 @@ export type RuleCheck<C extends string = string> =
       /**
        * Cloud resources as Pulumi sees them: the provider resources the policy pack checks (their type tokens,
        * `aws:eks/nodeGroup:NodeGroup`) and the k8s-windows components that check their own args
-       * (`k8s-windows:eks:WindowsNodePool`). The checks are the clouds' pure check modules in lib/pulumi, which
-       * the core cannot import; the module names them, and the cloud examples test runs them on its examples.
+       * (`k8s-windows:eks:WindowsNodePool`), where the rule applies.
        */
       readonly scope: 'cloud';
       readonly resources: readonly string[];
+      /**
+       * The check, by kind of resource: each receives the resource's plain inputs (`runCloudRules` calls it for
+       * the policy pack and the components).
+       * @default - none: the rule is judged by a component on its own args (see the module's comment)
+       */
+      readonly run?: CloudRuns<C>;
     };
+
+/** A cloud rule's checks, by the kind of resource each reads. */
+export type CloudRuns<C extends string = string> = {
+  readonly [K in CloudResourceKind]?: (props: CloudInputs[K], context: CloudRuleContext, report: RuleReport<C>) => void;
+};
 
 /** What a document rule sees besides the document. */
 export interface DocumentRuleContext {

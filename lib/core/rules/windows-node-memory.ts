@@ -1,11 +1,12 @@
 /**
  * windows-node-memory: Windows Server needs memory of its own before pods
- * (https://learn.microsoft.com/windows-server/get-started/hardware-requirements). A cloud rule: the policy pack and
- * the components check it on the resources its check lists, in lib/pulumi/node-pool.ts (nodeMemoryWarnings); this
- * module is its catalogue entry.
+ * (https://learn.microsoft.com/windows-server/get-started/hardware-requirements). A cloud rule: its check reads a
+ * cloud resource's inputs; `runCloudRules` runs it (the policy pack, on provider resources).
  */
 import { AKS_AGENT_POOL, AKS_POOL_COMPONENT, GKE_NODE_POOL, GKE_POOL_COMPONENT } from './cloud-resources';
 import { defineRule } from './rule';
+import { aksVmSizeWarnings, isWindowsAgentPool } from '../cloud/aks-agent-pool';
+import { gkeMachineTypeWarnings, windowsNodeConfig } from '../cloud/gke-node-pool';
 
 export default defineRule({
   meta: {
@@ -20,5 +21,24 @@ export default defineRule({
   check: {
     scope: 'cloud',
     resources: [AKS_AGENT_POOL, GKE_NODE_POOL, AKS_POOL_COMPONENT, GKE_POOL_COMPONENT],
+    run: {
+      'aks-pool-component': ({ vmSize }, _context, report) => {
+        for (const w of aksVmSizeWarnings(vmSize, 'vmSize')) report(w.path, w.message, w.fix);
+      },
+      'gke-pool-component': ({ machineType }, _context, report) => {
+        for (const w of gkeMachineTypeWarnings(machineType, 'machineType')) report(w.path, w.message, w.fix);
+      },
+      'aks-agent-pool': ({ osType, vmSize }, _context, report) => {
+        if (!isWindowsAgentPool({ osType })) return;
+        for (const w of aksVmSizeWarnings(vmSize, 'vmSize')) report(w.path, w.message, w.fix);
+      },
+      'gke-node-pool': (props, _context, report) => {
+        const nodeConfig = windowsNodeConfig(props);
+        if (nodeConfig === undefined) return;
+        for (const w of gkeMachineTypeWarnings(nodeConfig.machineType, 'nodeConfig.machineType')) {
+          report(w.path, w.message, w.fix);
+        }
+      },
+    },
   },
 });

@@ -1,11 +1,13 @@
 /**
  * windows-node-pool-untainted: Kubernetes keeps Linux pods off Windows nodes only by taint or by their own selector
- * (https://kubernetes.io/docs/concepts/windows/user-guide/#taints-and-tolerations). A cloud rule: the policy pack
- * and the components check it on the resources its check lists, in lib/pulumi/node-pool.ts (nodePoolWarnings),
- * lib/pulumi/aks/agent-pool-checks.ts, lib/pulumi/gke/node-pool-checks.ts; this module is its catalogue entry.
+ * (https://kubernetes.io/docs/concepts/windows/user-guide/#taints-and-tolerations). A cloud rule: its check reads a
+ * cloud resource's inputs; `runCloudRules` runs it (the policy pack, on provider resources).
  */
 import { WINDOWS_NODE_POOLS } from './cloud-resources';
 import { defineRule } from './rule';
+import { AKS_WINDOWS_TAINT, isWindowsAgentPool, parseTaintString } from '../cloud/aks-agent-pool';
+import { checkGkeTaints, isPlainTaint, untaintedGkePoolWarnings, windowsNodeConfig } from '../cloud/gke-node-pool';
+import { hasWindowsTaint, isKnown, isRepellingTaint, untaintedPoolIssue } from '../cloud/node-pools';
 
 export default defineRule({
   meta: {
@@ -21,5 +23,43 @@ export default defineRule({
   check: {
     scope: 'cloud',
     resources: WINDOWS_NODE_POOLS,
+    run: {
+      // GKE may taint Windows nodes itself (unverified): the component warns, as for a provider pool.
+      'gke-pool-component': ({ taints }, _context, report) => {
+        if (taints === undefined) return;
+        for (const w of untaintedGkePoolWarnings(taints, 'taints')) report(w.path, w.message, w.fix);
+      },
+      // EKS components' warnings are about the pool as a whole: no path.
+      'eks-pool-component': ({ taints }, _context, report) => {
+        if (hasWindowsTaint(taints)) return;
+        report(
+          '',
+          'The Windows pool does not carry the taint os=windows:NoSchedule, so Linux pods without a kubernetes.io/os selector can be scheduled onto it and fail to pull their images.',
+          'Keep the default taints, or add WINDOWS_TAINT to taints; workloads built from pool.nodeTarget tolerate it.',
+        );
+      },
+      // AKS does not taint Windows nodes itself (its docs recommend os=windows:NoSchedule).
+      'aks-agent-pool': ({ osType, nodeTaints }, _context, report) => {
+        if (!isWindowsAgentPool({ osType })) return;
+        const taints: readonly unknown[] = Array.isArray(nodeTaints) ? nodeTaints : [];
+        const allKnown =
+          nodeTaints === undefined || nodeTaints === null || (Array.isArray(nodeTaints) && taints.every(isKnown));
+        const parsed = taints.flatMap((t) => {
+          const r = typeof t === 'string' ? parseTaintString(t) : undefined;
+          return r?.ok ? [r.taint] : [];
+        });
+        if (!allKnown || parsed.length !== taints.length || parsed.some(isRepellingTaint)) return;
+        const issue = untaintedPoolIssue('nodeTaints', `'${AKS_WINDOWS_TAINT}'`);
+        report(issue.path, issue.message, issue.fix);
+      },
+      'gke-node-pool': (props, _context, report) => {
+        const nodeConfig = windowsNodeConfig(props);
+        if (nodeConfig === undefined) return;
+        const taints = nodeConfig.taints;
+        if (taints !== undefined && !(Array.isArray(taints) && taints.every(isPlainTaint))) return;
+        const parsed = checkGkeTaints(taints ?? [], 'nodeConfig.taints').taints;
+        for (const w of untaintedGkePoolWarnings(parsed, 'nodeConfig.taints')) report(w.path, w.message, w.fix);
+      },
+    },
   },
 });

@@ -5,7 +5,7 @@
  */
 import type { PodSpecLocation } from '../workloads';
 import type { Diagnostic, ResourceRef, RuleSetting, Severity, ValidateOptions } from '../model/types';
-import { RULES, RULES_BY_ID, type RuleId } from './rules';
+import { byRuleName, RULES, RULES_BY_ID, type RuleId } from './rules';
 import { parsePath, sourceOf, sourcePosition } from './loader';
 import { Suppressions, type WrittenSuppression } from './suppressions';
 import { isRecord, rec, str } from '../model/util';
@@ -102,8 +102,12 @@ export class DiagnosticSink {
     return this.includeSuppressed || !this.suppression(this.suppressions.of(obj, loc), ruleId, level).honoured;
   }
 
+  /** The setting for `ruleId`, or for an alias that covers it (ids are never renamed: old ids keep working). */
   private setting(ruleId: string): RuleSetting | undefined {
-    return Object.prototype.hasOwnProperty.call(this.settings, ruleId) ? this.settings[ruleId] : undefined;
+    return byRuleName(
+      (id) => (Object.prototype.hasOwnProperty.call(this.settings, id) ? this.settings[id] : undefined),
+      ruleId,
+    );
   }
 
   /** The suppression written for `ruleId`, and whether it hides a finding at `level`. */
@@ -112,7 +116,10 @@ export class DiagnosticSink {
     ruleId: string,
     level: Severity,
   ): { readonly written?: WrittenSuppression; readonly honoured: boolean } {
-    const written = ruleId === SUPPRESSION_RULE ? undefined : (suppressions?.get(ruleId) ?? suppressions?.get('*'));
+    const written =
+      ruleId === SUPPRESSION_RULE
+        ? undefined
+        : (byRuleName((id) => suppressions?.get(id), ruleId) ?? suppressions?.get('*'));
     // An error the API server rejects the object for stays reported: suppressing it would not make it run.
     const honoured =
       written !== undefined && !(RULES_BY_ID.get(ruleId)?.rejectedByApiServer === true && level === 'error');

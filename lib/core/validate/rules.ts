@@ -35,3 +35,35 @@ export const RULES: readonly RuleInfo[] = RULE_MODULES.map(({ meta }): RuleInfo 
 
 /** Rule metadata by id. */
 export const RULES_BY_ID: ReadonlyMap<string, RuleInfo> = new Map(RULES.map((r) => [r.id, r]));
+
+/**
+ * For each rule split out of a broader one, the broader ids that still name it: a rule whose module lists ids in
+ * `meta.covers` is an alias of those rules (ids are never renamed, so an old id keeps working in settings and
+ * suppressions).
+ */
+export const RULE_ALIASES: ReadonlyMap<string, readonly string[]> = (() => {
+  const out = new Map<string, string[]>();
+  for (const { meta } of RULE_MODULES) {
+    for (const covered of meta.covers ?? []) out.set(covered, [...(out.get(covered) ?? []), meta.id]);
+  }
+  return out;
+})();
+
+/**
+ * The ids a setting or a suppression may name a finding of `ruleId` by, most specific first: its own, the id it was
+ * reported under before a split (`formerly`), then the aliases that cover it.
+ */
+export function ruleNames(ruleId: string, formerly?: string): readonly string[] {
+  const aliases = RULE_ALIASES.get(ruleId);
+  if (formerly === undefined && aliases === undefined) return [ruleId];
+  return [...new Set([ruleId, ...(formerly !== undefined ? [formerly] : []), ...(aliases ?? [])])];
+}
+
+/** The first value `get` has for a name of `ruleId` (see `ruleNames`): a rule setting, a suppression. */
+export function byRuleName<T>(get: (id: string) => T | undefined, ruleId: string, formerly?: string): T | undefined {
+  for (const id of ruleNames(ruleId, formerly)) {
+    const v = get(id);
+    if (v !== undefined) return v;
+  }
+  return undefined;
+}

@@ -9,7 +9,7 @@ import { parseKubernetesMinor, parseWindowsRelease, type WindowsRelease } from '
 import { TAINT_EFFECTS, type Taint, type TaintEffect } from '../target';
 import { checkEvaluationDate } from '../facts/support';
 import { MAX_RULE_SUGGESTIONS, unknownRuleFix } from '../suggest';
-import { RULES_BY_ID } from './rules';
+import { byRuleName, RULES_BY_ID } from './rules';
 import {
   SEVERITIES,
   type ConfigSuppression,
@@ -521,11 +521,14 @@ function readSuppressions(value: unknown, path: string, issues: ValidationIssue[
  * A finding under the user's rule settings: dropped when its rule is `off`, re-levelled when it is given a
  * severity, as `validateManifests` applies `options.rules` (the cloud checks of the policy pack use this).
  */
-export function applyRuleSetting<T extends { readonly ruleId: string; readonly severity: Severity }>(
-  finding: T,
-  rules: Readonly<Record<string, RuleSetting>> | undefined,
-): T | undefined {
-  const setting = rules !== undefined && Object.hasOwn(rules, finding.ruleId) ? rules[finding.ruleId] : undefined;
+export function applyRuleSetting<
+  T extends { readonly ruleId: string; readonly severity: Severity; readonly formerly?: string },
+>(finding: T, rules: Readonly<Record<string, RuleSetting>> | undefined): T | undefined {
+  // The rule's own id first, then the ids it was split from (a setting of `aks-windows-agent-pool` still applies).
+  const setting =
+    rules === undefined
+      ? undefined
+      : byRuleName((id) => (Object.hasOwn(rules, id) ? rules[id] : undefined), finding.ruleId, finding.formerly);
   if (setting === 'off') return undefined;
   return setting === undefined || setting === finding.severity ? finding : { ...finding, severity: setting };
 }

@@ -9,11 +9,20 @@ import * as pulumi from '@pulumi/pulumi';
 import type { ValidationIssue } from '../../core/errors';
 import type { WindowsWarning } from '../../core/pod-spec';
 import { requireArgs, throwInputErrors } from '../errors';
-import { AKS_WINDOWS_OS_TYPE, aksAgentPoolWarnings, checkAksAgentPoolInputs } from './agent-pool-checks';
-import { isKnown, logWarnings } from '../node-pool';
+import { aksAgentPoolWarnings, checkAksAgentPoolInputs } from './agent-pool-checks';
+import { findingWarnings, logWarnings } from '../node-pool';
+import type { CloudFinding } from '../../core/rules/cloud-findings';
+import { runCloudRules } from '../../core/rules/cloud-runner';
+import {
+  AKS_WINDOWS_NETWORK_PLUGIN,
+  checkAdminPassword,
+  checkAdminUsername,
+  checkGmsaDns,
+  forEachInlineWindowsPool,
+  inlinePoolPath,
+} from '../../core/cloud/aks-cluster';
 
-/** The network plugin Windows pools need: Azure CNI (overlay mode included). */
-export const AKS_WINDOWS_NETWORK_PLUGIN = 'azure';
+export { AKS_WINDOWS_NETWORK_PLUGIN };
 
 /** gMSA on AKS: the cluster side of group Managed Service Accounts for Windows pods. */
 export interface AksGmsaOptions {
@@ -132,55 +141,13 @@ export function windowsClusterProfile(rawArgs: WindowsClusterProfileArgs): Windo
  * Checks the inputs of an AKS managed cluster (`containerservice.ManagedClusterArgs`, or the raw inputs of an
  * `azure-native:containerservice:ManagedCluster` as a policy sees them) for Windows pools: a `windowsProfile`
  * with a valid admin user and password, gMSA DNS settings set together, Azure CNI (not kubenet, not `none`), not
- * the Cilium dataplane (Linux only), and every inline Windows
- * agent pool (`agentPoolProfiles`) valid. Values not known yet (Outputs, unknowns) are skipped.
+ * the Cilium dataplane (Linux only) — the AKS cluster rules — and every inline Windows agent pool
+ * (`agentPoolProfiles`) held to the agent pool rules (its findings still named by `aks-windows-cluster` in
+ * settings). Values not known yet (Outputs, unknowns) are skipped.
  */
-export function checkAksClusterForWindows(clusterArgs: object): ValidationIssue[] {
+export function checkAksClusterForWindows(clusterArgs: object): CloudFinding[] {
   const args = clusterArgs as Record<string, unknown>;
-  const issues: ValidationIssue[] = [];
-  const profile = args.windowsProfile;
-  if (profile === undefined || profile === null) {
-    issues.push({
-      path: 'windowsProfile',
-      message:
-        'The cluster has no windowsProfile: AKS refuses Windows pools on it, and the profile cannot be added later (Azure/AKS#1005).',
-      fix: 'Create the cluster with windowsProfile: windowsClusterProfile({ adminUsername, adminPassword }).windowsProfile.',
-    });
-  } else if (isPlainObject(profile)) {
-    issues.push(...checkAdminUsername(profile.adminUsername, 'windowsProfile.adminUsername'));
-    issues.push(...checkAdminPassword(profile.adminPassword, 'windowsProfile.adminPassword', false));
-    const gmsa = profile.gmsaProfile;
-    if (isPlainObject(gmsa) && gmsa.enabled === true) {
-      issues.push(...checkGmsaDns(gmsa.dnsServer, gmsa.rootDomainName, 'windowsProfile.gmsaProfile'));
-    }
-  }
-  const network = args.networkProfile;
-  if (isPlainObject(network) && network.networkPlugin === 'kubenet') {
-    issues.push({
-      path: 'networkProfile.networkPlugin',
-      message: "networkPlugin 'kubenet' does not support Windows pools (Azure/AKS#1005).",
-      fix: `Create the cluster with networkPlugin '${AKS_WINDOWS_NETWORK_PLUGIN}' (Azure CNI, optionally networkPluginMode 'overlay').`,
-    });
-  } else if (isPlainObject(network) && network.networkPlugin === 'none') {
-    // AKS answers `AzureCNIOnlyForWindows`: "Windows agent pools can only be added to AKS clusters using Azure-CNI".
-    // https://github.com/Azure/AKS/issues/2839, https://github.com/Azure/AKS/issues/3891 (BYO CNI for Windows: open)
-    issues.push({
-      path: 'networkProfile.networkPlugin',
-      message:
-        "networkPlugin 'none' (bring your own CNI) does not support Windows pools: AKS refuses them with AzureCNIOnlyForWindows (Azure/AKS#2839).",
-      fix: `Create the cluster with networkPlugin '${AKS_WINDOWS_NETWORK_PLUGIN}' (Azure CNI, optionally networkPluginMode 'overlay').`,
-    });
-  }
-  if (isPlainObject(network) && network.networkDataplane === 'cilium') {
-    // "Available only for Linux and not for Windows" (Azure CNI Powered by Cilium, limitations).
-    // https://learn.microsoft.com/azure/aks/azure-cni-powered-by-cilium#limitations
-    issues.push({
-      path: 'networkProfile.networkDataplane',
-      message:
-        "networkDataplane 'cilium' (Azure CNI Powered by Cilium) is available only for Linux, not for Windows pools.",
-      fix: "Leave networkDataplane unset (the 'azure' dataplane) on a cluster with Windows pools.",
-    });
-  }
+  const issues = runCloudRules({ kind: 'aks-cluster', props: args }).filter((f) => f.severity === 'error');
   forEachInlineWindowsPool(args.agentPoolProfiles, (pool, at) => {
     // A pool without orchestratorVersion runs the cluster's kubernetesVersion: held to the same gates against it.
     const inherits = pool.orchestratorVersion === undefined && typeof args.kubernetesVersion === 'string';
@@ -192,8 +159,9 @@ export function checkAksClusterForWindows(clusterArgs: object): ValidationIssue[
               ...i,
               path: 'kubernetesVersion',
               message: `${at} sets no orchestratorVersion, so it runs the cluster's: ${i.message}`,
+              formerly: 'aks-windows-cluster',
             }
-          : { ...i, path: inlinePoolPath(at, i.path) },
+          : { ...i, path: inlinePoolPath(at, i.path), formerly: 'aks-windows-cluster' },
       );
     }
   });
@@ -208,157 +176,18 @@ export function checkAksClusterForWindows(clusterArgs: object): ValidationIssue[
  */
 export function aksClusterWarnings(clusterArgs: object): WindowsWarning[] {
   const args = clusterArgs as Record<string, unknown>;
-  const warnings: WindowsWarning[] = [];
-  const network = args.networkProfile;
-  const plugin = isPlainObject(network) ? network.networkPlugin : network === undefined ? undefined : null;
-  if (plugin === undefined) {
-    warnings.push({
-      ruleId: 'aks-windows-network-plugin',
-      path: 'networkProfile.networkPlugin',
-      message: "networkPlugin is not set: AKS's default depends on the API version, and kubenet refuses Windows pools.",
-      fix: `Set networkPlugin '${AKS_WINDOWS_NETWORK_PLUGIN}'.`,
-    });
-  }
+  const warnings: WindowsWarning[] = runCloudRules({ kind: 'aks-cluster', props: args })
+    .filter((f) => f.severity !== 'error')
+    .map(({ ruleId, path, message, fix }) => ({ ruleId, path, message, ...(fix !== undefined ? { fix } : {}) }));
   forEachInlineWindowsPool(args.agentPoolProfiles, (pool, at) => {
     for (const w of aksAgentPoolWarnings(pool)) warnings.push({ ...w, path: inlinePoolPath(at, w.path) });
   });
   return warnings;
 }
 
-/**
- * Reserved administrator names (the `ManagedClusterWindowsProfile.adminUsername` docs).
- * @see https://learn.microsoft.com/rest/api/aks/managed-clusters/create-or-update#managedclusterwindowsprofile
- */
-const RESERVED_ADMIN_NAMES: ReadonlySet<string> = new Set(
-  'administrator admin user user1 test user2 test1 user3 admin1 1 123 a actuser adm admin2 aspnet backup console david guest john owner root server sql support support_388945a0 sys test2 test3 user4 user5'.split(
-    ' ',
-  ),
-);
-
-/** Passwords Azure refuses outright (same docs). */
-const REFUSED_PASSWORDS: ReadonlySet<string> = new Set([
-  'abc@123',
-  'P@$$w0rd',
-  'P@ssw0rd',
-  'P@ssword123',
-  'Pa$$word',
-  'pass@word1',
-  'Password!',
-  'Password1',
-  'Password22',
-  'iloveyou!',
-]);
-
-function checkAdminUsername(name: unknown, path: string): ValidationIssue[] {
-  if (!isKnown(name)) {
-    return name === undefined
-      ? [{ path, message: 'The Windows admin user name is missing.', fix: "Set e.g. 'winadmin'." }]
-      : [];
-  }
-  if (typeof name !== 'string' || name.length < 1 || name.length > 20 || name.endsWith('.')) {
-    return [
-      {
-        path,
-        message: `Windows admin user name ${JSON.stringify(name)} must be 1–20 characters and not end in '.'.`,
-        fix: "Use e.g. 'winadmin'.",
-      },
-    ];
-  }
-  if (RESERVED_ADMIN_NAMES.has(name.toLowerCase())) {
-    return [
-      {
-        path,
-        message: `Windows admin user name '${name}' is reserved by Azure.`,
-        fix: "Use another name, e.g. 'winadmin'.",
-      },
-    ];
-  }
-  return [];
-}
-
-/** Checks a password when it is a plain string (Outputs and secrets are checked by Azure at deploy time). */
-function checkAdminPassword(password: unknown, path: string, required: boolean): ValidationIssue[] {
-  if (password === undefined || password === null) {
-    return required
-      ? [
-          {
-            path,
-            message: 'The Windows admin password is missing.',
-            fix: "Pass config.requireSecret('windowsAdminPassword').",
-          },
-        ]
-      : [];
-  }
-  if (typeof password !== 'string') return [];
-  const classes = [/[a-z]/, /[A-Z]/, /\d/, /[\W_]/].filter((re) => re.test(password)).length;
-  if (password.length < 8 || password.length > 123 || classes < 3) {
-    return [
-      {
-        path,
-        message:
-          'The Windows admin password must be 8–123 characters with three of: lower case, upper case, digit, symbol.',
-        fix: 'Use a longer, mixed password (a generated one, kept in Pulumi secrets).',
-      },
-    ];
-  }
-  if (REFUSED_PASSWORDS.has(password)) {
-    return [
-      {
-        path,
-        message: 'The Windows admin password is one Azure refuses as too common.',
-        fix: 'Use a generated password.',
-      },
-    ];
-  }
-  return [];
-}
-
 /** Warns about a literal password in user code (call it on program inputs only, never on policy inputs). */
 export function plaintextPasswordWarnings(password: unknown, path: string): WindowsWarning[] {
-  if (typeof password !== 'string') return [];
-  return [
-    {
-      ruleId: 'aks-windows-password-plaintext',
-      path,
-      message: 'The Windows admin password is a plain string in the program: it ends up in source control.',
-      fix: "Use config.requireSecret('windowsAdminPassword') or a generated password (it is kept as a Pulumi secret).",
-    },
-  ];
-}
-
-function checkGmsaDns(dnsServer: unknown, rootDomainName: unknown, path: string): ValidationIssue[] {
-  const hasDns = isKnown(dnsServer) && dnsServer !== '';
-  const hasRoot = isKnown(rootDomainName) && rootDomainName !== '';
-  if (hasDns === hasRoot) return [];
-  // An Output on the other side is not known yet: do not accuse it.
-  const other = hasDns ? rootDomainName : dnsServer;
-  if (other !== undefined && other !== '' && !isKnown(other)) return [];
-  return [
-    {
-      path: `${path}.${hasDns ? 'rootDomainName' : 'dnsServer'}`,
-      message:
-        'gMSA needs both dnsServer and rootDomainName, or neither (when the virtual network resolves the domain).',
-      fix: hasDns ? 'Set rootDomainName too, or remove dnsServer.' : 'Set dnsServer too, or remove rootDomainName.',
-    },
-  ];
-}
-
-function forEachInlineWindowsPool(pools: unknown, visit: (pool: Record<string, unknown>, at: string) => void): void {
-  if (!Array.isArray(pools)) return;
-  pools.forEach((p: unknown, i) => {
-    if (isPlainObject(p) && p.osType === AKS_WINDOWS_OS_TYPE) {
-      // Inline pools carry their name in `name`; the AgentPool resource in `agentPoolName`.
-      visit({ ...p, agentPoolName: p.name }, `agentPoolProfiles[${i}]`);
-    }
-  });
-}
-
-function inlinePoolPath(at: string, path: string): string {
-  return `${at}.${path === 'agentPoolName' ? 'name' : path}`;
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return (
-    typeof v === 'object' && v !== null && !Array.isArray(v) && !pulumi.Output.isInstance(v) && !(v instanceof Promise)
+  return findingWarnings(runCloudRules({ kind: 'aks-admin-password', props: { adminPassword: password } })).map(
+    (w) => ({ ...w, path }),
   );
 }

@@ -16,6 +16,7 @@ import { WINDOWS_TAINT, taintLiteral, type Taint, type WindowsNodeTarget } from 
 import { bool, mergeShapeIssues, NODE_POOL_SHAPES, object, shapedArgs, str, type ArgShapes } from '../arg-shapes';
 import { plainArgs, requireArgs, throwInputErrors } from '../errors';
 import {
+  findingWarnings,
   checkNodeLabels,
   checkRelease,
   checkTaints,
@@ -25,17 +26,16 @@ import {
   type NodePoolScaling,
   type NodePoolScalingArgs,
   nodePoolTarget,
-  releaseSupportWarnings,
   resolveAutoscaling,
   taintToString,
   untaintedPoolIssue,
 } from '../node-pool';
+import { runCloudRules } from '../../core/rules/cloud-runner';
 import {
   AKS_WINDOWS_OS_TYPE,
   AKS_WINDOWS_POOL_MODE,
   AKS_WINDOWS_TAINT,
   DEFAULT_AKS_WINDOWS_VM_SIZE,
-  aksVmSizeWarnings,
   checkAksPoolMode,
   checkAksPoolName,
   checkAksReleaseForKubernetes,
@@ -165,7 +165,7 @@ export class WindowsNodePool extends pulumi.ComponentResource {
     const args = requireArgs(`aks.WindowsNodePool ${name}`, rawArgs);
     const resolved = resolveArgs(name, args);
     super(AKS_WINDOWS_NODE_POOL_TYPE, name, {}, opts);
-    logWarnings(resolved.warnings, this);
+    logWarnings(resolved.warnings, this, name);
 
     this.release = resolved.release;
     this.agentPoolName = resolved.agentPoolName;
@@ -288,11 +288,17 @@ function resolveArgs(name: string, rawArgs: WindowsNodePoolArgs): ResolvedArgs {
     );
     issues.push(...checkOsSkuInSdk(release, 'release', version.value, date));
     issues.push(...checkAksFips(release, args.agentPoolArgs?.enableFIPS, 'agentPoolArgs.enableFIPS'));
-    warnings.push(...releaseSupportWarnings(release, 'release', date));
   }
   issues.push(...checkAksPoolMode(args.mode, 'mode'));
   issues.push(...checkAksVmSize(vmSize, 'vmSize'));
-  warnings.push(...aksVmSizeWarnings(vmSize, 'vmSize'));
+  warnings.push(
+    ...findingWarnings(
+      runCloudRules(
+        { kind: 'aks-pool-component', props: { ...(isWindowsRelease(release) ? { release } : {}), vmSize } },
+        { date },
+      ),
+    ),
+  );
   issues.push(...checkNodeLabels(labels, isWindowsRelease(release) ? release : undefined, 'labels'));
   const taintIssues = checkTaints(taints, 'taints');
   issues.push(...taintIssues);

@@ -10,7 +10,8 @@ import * as iam from '@pulumi/aws/iam';
 import * as corev1 from '@pulumi/kubernetes/core/v1';
 import type { ValidationIssue } from '../../core/errors';
 import { requireArgs, throwInputErrors } from '../errors';
-import { logWarnings, type NodePoolWarning } from '../node-pool';
+import { componentWarnings, logWarnings, type NodePoolWarning } from '../node-pool';
+import { runCloudRules } from '../../core/rules/cloud-runner';
 import {
   bool,
   either,
@@ -24,7 +25,6 @@ import {
   type ArgShapes,
 } from '../arg-shapes';
 import { DEFAULT_PARTITION, managedPolicyArn, VPC_RESOURCE_CONTROLLER_POLICY } from './iam';
-import { EKS_RULE_IDS } from './node-group-check';
 import { EC2_WINDOWS_ACCESS_ENTRY_TYPE } from './self-managed-node-pool';
 
 export const WINDOWS_CLUSTER_PREREQUISITES_TYPE = 'k8s-windows:eks:WindowsClusterPrerequisites';
@@ -213,13 +213,11 @@ function otherIssues(args: WindowsClusterPrerequisitesArgs): ValidationIssue[] {
   return issues;
 }
 
-/** The warning when no Linux node group is declared. */
-export const MISSING_LINUX_NODE_GROUP_WARNING: NodePoolWarning = {
-  ruleId: EKS_RULE_IDS.linuxNodeGroup,
-  message:
-    'No Linux node group was declared: an EKS cluster with only Windows nodes cannot run CoreDNS, the VPC CNI or the controllers Windows pods depend on.',
-  fix: "Pass linuxNodeGroup (the Linux aws.eks.NodeGroup), or 'existing' when it is managed elsewhere.",
-};
+/** The warning when no Linux node group is declared (eks-windows-linux-node-group's, from its rule module). */
+export const MISSING_LINUX_NODE_GROUP_WARNING: NodePoolWarning = (() => {
+  const [warning] = componentWarnings(runCloudRules({ kind: 'eks-prerequisites-component', props: {} }));
+  return warning;
+})();
 
 /**
  * The cluster-side prerequisites of Windows nodes. Make Windows pools depend on it
@@ -247,7 +245,11 @@ export class WindowsClusterPrerequisites extends pulumi.ComponentResource {
     // The key usually exists already, owned by the add-on (see forceConfigMapPatch).
     const forcePatch = args.forceConfigMapPatch ?? true;
 
-    if (args.linuxNodeGroup === undefined) logWarnings([MISSING_LINUX_NODE_GROUP_WARNING], this);
+    const linux = runCloudRules({
+      kind: 'eks-prerequisites-component',
+      props: { linuxNodeGroup: args.linuxNodeGroup },
+    });
+    logWarnings(componentWarnings(linux), this, name);
     const afterLinux = pulumi.Resource.isInstance(args.linuxNodeGroup) ? [args.linuxNodeGroup] : [];
 
     this.vpcResourceControllerAttachment = new iam.RolePolicyAttachment(

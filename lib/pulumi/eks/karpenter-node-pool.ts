@@ -301,7 +301,7 @@ export class WindowsKarpenterNodePool extends pulumi.ComponentResource {
       }),
     );
     this.nodeTarget = preview.nodeTarget;
-    logWarnings(nodePoolWarnings({ release: this.release, taints: this.nodeTarget.taints }), this);
+    logWarnings(nodePoolWarnings({ release: this.release, taints: this.nodeTarget.taints }), this, name);
 
     let role: NodeRoleRef;
     let roleReady: pulumi.Resource[] = [];

@@ -14,6 +14,7 @@ import {
   checkNodeLabels,
   checkRelease,
   checkTaints,
+  componentWarnings,
   nodePoolTarget,
   resolveScaling,
   type NodePoolScaling,
@@ -22,17 +23,18 @@ import {
 import { DEFAULT_PARTITION } from './iam';
 import {
   checkWindowsInstanceType,
-  isBelowWindowsMemoryFloor,
+  DEFAULT_WINDOWS_INSTANCE_TYPE,
   unverifiedWindowsInstanceTypeWarning,
 } from './instance-types';
+import { runCloudRules } from '../../core/rules/cloud-runner';
+
+export { DEFAULT_WINDOWS_INSTANCE_TYPE };
 import { EKS_RULE_IDS, MIN_WINDOWS_DISK_SIZE_GIB } from './node-group-check';
 import { AUTOSCALER_WINDOWS_POD_IP_TAG, windowsPodIpCapacity } from './tags';
 import type { NodePoolWarning } from '../node-pool';
 
 /** EKS's own default root volume for Windows nodes (https://docs.aws.amazon.com/eks/latest/userguide/windows-support.html); Windows images are several GB each. */
 export const DEFAULT_WINDOWS_DISK_SIZE_GIB = 50;
-/** 4 vCPU / 16 GiB: Windows takes ~3.5 GB at idle, 16 GB is the production floor (https://kubernetes.io/docs/concepts/configuration/windows-resource-management/). */
-export const DEFAULT_WINDOWS_INSTANCE_TYPE = 'm5.xlarge';
 /** EKS taints hold at most 63 characters in key and value (`aws.eks.NodeGroup` taint docs). */
 const EKS_TAINT_PART_MAX = 63;
 
@@ -238,12 +240,10 @@ export function checkPoolInstanceType(
   const unverified = issues.length === 0 ? unverifiedWindowsInstanceTypeWarning(instanceType, path) : undefined;
   if (unverified)
     warnings.push({ ruleId: EKS_RULE_IDS.instanceArch, message: unverified.message, fix: unverified.fix });
-  if (issues.length === 0 && isBelowWindowsMemoryFloor(instanceType)) {
-    warnings.push({
-      ruleId: EKS_RULE_IDS.instanceMemory,
-      message: `Instance type '${instanceType}' has less than the 8 GiB a Windows node needs; Windows Server takes about 3.5 GB at idle.`,
-      fix: `Use at least 8 GiB, 16 GiB for production (e.g. '${DEFAULT_WINDOWS_INSTANCE_TYPE}').`,
-    });
+  if (issues.length === 0) {
+    warnings.push(
+      ...componentWarnings(runCloudRules({ kind: 'eks-instance-type-component', props: { instanceType } })),
+    );
   }
   return issues;
 }

@@ -30,7 +30,14 @@ import {
   windowsAwsAuthRoleMapping,
   type AwsAuthRoleMapping,
 } from './aws-auth';
-import { checkCloudReleaseForKubernetes, logWarnings, nodePoolWarnings, type NodePoolWarning } from '../node-pool';
+import {
+  checkCloudReleaseForKubernetes,
+  componentWarnings,
+  logWarnings,
+  nodePoolWarnings,
+  type NodePoolWarning,
+} from '../node-pool';
+import { runCloudRules } from '../../core/rules/cloud-runner';
 import {
   bool,
   checkResolved,
@@ -47,7 +54,6 @@ import {
 import { redactError, secretValues } from '../secrets';
 import { EKS_POOL_BASE_SHAPES, NODE_ROLE_SHAPE, TAGS_SHAPE } from './pool-shapes';
 import { createWindowsNodeRole } from './iam';
-import { EKS_RULE_IDS } from './node-group-check';
 import {
   checkPoolInstanceType,
   DEFAULT_WINDOWS_INSTANCE_TYPE,
@@ -70,8 +76,6 @@ export const SELF_MANAGED_WINDOWS_NODE_POOL_TYPE = 'k8s-windows:eks:SelfManagedW
 export const EC2_WINDOWS_ACCESS_ENTRY_TYPE = 'EC2_WINDOWS';
 /** Windows AMIs boot from `/dev/sda1`. */
 const WINDOWS_ROOT_DEVICE = '/dev/sda1';
-/** 2 Gi in bytes: the least memory to reserve for Windows (https://kubernetes.io/docs/concepts/configuration/windows-resource-management/). */
-const MIN_SYSTEM_RESERVED_BYTES = 2 * 1024 ** 3;
 
 /** A role the nodes use, e.g. an `aws.iam.Role`. */
 export interface NodeRoleRef {
@@ -291,12 +295,12 @@ function resolveSelfManagedArgs(args: SelfManagedWindowsNodePoolArgs): {
       message: `systemReservedMemory ${JSON.stringify(systemReservedMemory)} is not a Kubernetes memory quantity.`,
       fix: "Write e.g. '2Gi' or '2560Mi'.",
     });
-  } else if (bytes < MIN_SYSTEM_RESERVED_BYTES) {
-    warnings.push({
-      ruleId: EKS_RULE_IDS.systemReserved,
-      message: `systemReservedMemory ${systemReservedMemory} is below the 2Gi Windows needs; pods can starve the OS.`,
-      fix: "Reserve at least '2Gi'.",
-    });
+  } else {
+    warnings.push(
+      ...componentWarnings(
+        runCloudRules({ kind: 'eks-self-managed-component', props: { systemReservedMemory, bytes } }),
+      ),
+    );
   }
 
   const kubeletExtraArgs = args.kubeletExtraArgs ?? [];
@@ -533,7 +537,7 @@ export class SelfManagedWindowsNodePool extends pulumi.ComponentResource {
     const target = resolved.target as WindowsNodeTarget;
     this.nodeTarget = target;
     this.release = resolved.release;
-    logWarnings(resolved.warnings, this);
+    logWarnings(resolved.warnings, this, name);
     const userTags = args.tags ?? {};
 
     let role: NodeRoleRef;

@@ -227,7 +227,7 @@ export class WindowsNodePool extends pulumi.ComponentResource {
     this.release = resolved.release;
     this.amiType = eksWindowsAmiType(resolved.release, resolved.amiVariant);
     this.autoscalerTags = autoscalerNodeTemplateTags(target, resolved.podIpCapacity);
-    logWarnings(resolved.warnings, this);
+    logWarnings(resolved.warnings, this, name);
 
     const userTags = args.tags ?? {};
     let roleArn: pulumi.Input<string>;

@@ -6,8 +6,9 @@
  */
 import type * as pulumi from '@pulumi/pulumi';
 import type { ValidationIssue } from '../../core/errors';
-import { isKnown } from '../node-pool';
-import { checkGkeNodePoolInputs, isWindowsImageType } from './node-pool-checks';
+import { autopilotIssue, noLinuxPoolIssue, routesIssue } from '../../core/cloud/gke-cluster';
+import type { CloudFinding } from '../../core/rules/cloud-findings';
+import { runCloudRules } from '../../core/rules/cloud-runner';
 
 /**
  * The cluster a Windows pool joins, and what is known about it. The facts are optional: state them when you know
@@ -53,67 +54,21 @@ export function checkGkeClusterInfo(info: GkeClusterInfo, path = 'cluster'): Val
  * Checks the inputs of a GKE cluster (`container.ClusterArgs`, or the raw inputs of a
  * `gcp:container/cluster:Cluster` as a policy sees them) for Windows pools: not Autopilot, not routes-based
  * (`networkingMode: ROUTES`), a Linux pool when the cluster's own pools are all known (the default pool or
- * `nodePools`), and every inline Windows pool valid. Values not known yet pass.
+ * `nodePools`) — the GKE cluster rules — and every inline Windows pool held to the node pool rules (its findings
+ * still named by `gke-windows-cluster` in settings). Values not known yet pass.
  */
-export function checkGkeClusterForWindows(clusterArgs: object): ValidationIssue[] {
+export function checkGkeClusterForWindows(clusterArgs: object): CloudFinding[] {
   const args = clusterArgs as Record<string, unknown>;
-  const issues: ValidationIssue[] = [];
-  if (args.enableAutopilot === true) issues.push(autopilotIssue('enableAutopilot'));
-  if (args.networkingMode === 'ROUTES') issues.push(routesIssue('networkingMode'));
+  const findings = runCloudRules({ kind: 'gke-cluster', props: args });
   const pools = args.nodePools;
   if (Array.isArray(pools)) {
     pools.forEach((p: unknown, i) => {
-      if (typeof p === 'object' && p !== null) {
-        for (const issue of checkGkeNodePoolInputs(p as Record<string, unknown>)) {
-          issues.push({ ...issue, path: `nodePools[${i}].${issue.path}` });
-        }
+      if (typeof p !== 'object' || p === null) return;
+      for (const f of runCloudRules({ kind: 'gke-node-pool', props: p as Record<string, unknown> })) {
+        if (f.severity !== 'error') continue;
+        findings.push({ ...f, path: `nodePools[${i}].${f.path}`, formerly: 'gke-windows-cluster' });
       }
     });
   }
-  if (args.enableAutopilot !== true && linuxPoolKnownAbsent(args)) issues.push(noLinuxPoolIssue('nodePools'));
-  return issues;
-}
-
-/**
- * True only when the cluster args say every pool the cluster is created with is Windows and no other pool can
- * exist: inline `nodePools` all Windows, or the default pool kept with a Windows image. When the default pool is
- * removed, separate `NodePool` resources may hold Linux nodes, so nothing is known.
- */
-function linuxPoolKnownAbsent(args: Record<string, unknown>): boolean {
-  const pools = args.nodePools;
-  if (Array.isArray(pools) && pools.length > 0) {
-    return pools.every((p: unknown) => {
-      const nc = typeof p === 'object' && p !== null ? (p as Record<string, unknown>).nodeConfig : undefined;
-      const imageType = typeof nc === 'object' && nc !== null ? (nc as Record<string, unknown>).imageType : undefined;
-      return isKnown(imageType) && isWindowsImageType(imageType);
-    });
-  }
-  if (args.removeDefaultNodePool === true || !isKnown(args.removeDefaultNodePool ?? false)) return false;
-  const nc = args.nodeConfig;
-  const imageType = typeof nc === 'object' && nc !== null ? (nc as Record<string, unknown>).imageType : undefined;
-  return isKnown(imageType) && isWindowsImageType(imageType);
-}
-
-function autopilotIssue(path: string): ValidationIssue {
-  return {
-    path,
-    message: 'GKE Autopilot clusters do not run Windows Server nodes.',
-    fix: 'Use a Standard cluster (enableAutopilot unset) for Windows node pools.',
-  };
-}
-
-function routesIssue(path: string): ValidationIssue {
-  return {
-    path,
-    message: 'Windows node pools need a VPC-native cluster (alias IPs); this cluster is routes-based.',
-    fix: "Create the cluster with networkingMode 'VPC_NATIVE' (the default for new clusters) and an ipAllocationPolicy.",
-  };
-}
-
-function noLinuxPoolIssue(path: string): ValidationIssue {
-  return {
-    path,
-    message: 'GKE needs at least one Linux node pool beside Windows pools (system pods such as kube-dns run on Linux).',
-    fix: 'Keep the default node pool or add a Linux NodePool (e.g. imageType COS_CONTAINERD).',
-  };
+  return findings.filter((f) => f.severity === 'error');
 }

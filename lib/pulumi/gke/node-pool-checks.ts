@@ -1,231 +1,36 @@
 /**
- * Pure checks for GKE Windows node pools, shared by the `WindowsNodePool` component (typed args) and
- * `checkGkeNodePoolInputs` (a raw `gcp:container/nodePool:NodePool`, for the policy pack).
- * @see https://cloud.google.com/kubernetes-engine/docs/how-to/creating-a-cluster-windows
+ * The checks of a raw `gcp:container/nodePool:NodePool`, for the policy pack and pools built by hand: the GKE and
+ * node-pool rule modules, through the one runner. The field checks the `WindowsNodePool` component shares with
+ * them are in the core (lib/core/cloud/gke-node-pool.ts), re-exported here.
  */
-import type { ValidationIssue } from '../../core/errors';
 import type { WindowsWarning } from '../../core/pod-spec';
-import { WINDOWS_RELEASES, releaseInfo, type WindowsRelease } from '../../core/releases';
-import { TAINT_EFFECTS, WINDOWS_TAINT, taintLiteral, type Taint } from '../../core/target';
-import {
-  checkCloudReleaseForKubernetes,
-  fromCloudTaintEffect,
-  isCloudTaintEffect,
-  isKnown,
-  isRepellingTaint,
-  nodeMemoryWarnings,
-  releaseSupportWarnings,
-  toCloudTaintEffect,
-  untaintedPoolIssue,
-  NODE_POOL_RULE_IDS,
-} from '../node-pool';
-import { parseGceMachineType } from './machine-type';
+import type { CloudFinding } from '../../core/rules/cloud-findings';
+import { runCloudRules } from '../../core/rules/cloud-runner';
+
+export * from '../../core/cloud/gke-node-pool';
 
 /**
- * The Windows node image type GKE offers: LTSC with containerd (SAC and Docker image types are retired).
- * @see https://cloud.google.com/kubernetes-engine/docs/concepts/node-images#windows
+ * The refusals of a raw Windows node pool (a `WINDOWS…` `nodeConfig.imageType`; others yield nothing; values not
+ * known yet are skipped): the image type is `WINDOWS_LTSC_CONTAINERD` (gke-windows-image-type); the osversion is
+ * one GKE offers and fits `version` (gke-windows-release); taint effects in the GKE spelling
+ * (gke-windows-taint-effect); an x86_64 machine type (gke-windows-machine-type).
  */
-export const GKE_WINDOWS_IMAGE_TYPE = 'WINDOWS_LTSC_CONTAINERD';
-/** The default machine type: 4 vCPU / 16 GB (general purpose N2; Windows wants ≥ 8 GB, https://kubernetes.io/docs/concepts/configuration/windows-resource-management/). */
-export const DEFAULT_GKE_WINDOWS_MACHINE_TYPE = 'n2-standard-4';
-/** The GKE spelling of the conventional Windows taint, as a literal for messages. */
-const GKE_TAINT_LITERAL = taintLiteral(WINDOWS_TAINT, toCloudTaintEffect(WINDOWS_TAINT.effect));
-
-/** Whether an image type is a Windows one (any spelling GKE has used: `WINDOWS_LTSC`, `windows_sac_containerd`…). */
-export function isWindowsImageType(imageType: unknown): boolean {
-  return typeof imageType === 'string' && imageType.toUpperCase().startsWith('WINDOWS');
-}
-
-/** The release whose GKE osversion this is (`OS_VERSION_LTSC2022` → `'2022'`). */
-export function releaseForGkeOsVersion(osversion: string): WindowsRelease | undefined {
-  return WINDOWS_RELEASES.find((r) => releaseInfo(r).gkeOsVersion === osversion);
-}
-
-/** The osversions GKE offers, from the release table. */
-function offeredOsVersions(): string[] {
-  return WINDOWS_RELEASES.flatMap((r) => {
-    const v = releaseInfo(r).gkeOsVersion;
-    return v === undefined ? [] : [v];
-  });
-}
-
-/** Checks that GKE offers a release (it has no LTSC2025 osversion). */
-export function checkGkeRelease(release: WindowsRelease, path: string): ValidationIssue[] {
-  if (releaseInfo(release).gkeOsVersion !== undefined) return [];
-  const offered = WINDOWS_RELEASES.filter((r) => releaseInfo(r).gkeOsVersion !== undefined);
-  return [
-    {
-      path,
-      message: `GKE does not offer ${releaseInfo(release).displayName} nodes: windowsNodeConfig.osversion has no value for it.`,
-      fix: `Use release ${offered.map((r) => `'${r}'`).join(' or ')}.`,
-    },
-  ];
-}
-
-/** Checks a release against the pool's Kubernetes version when it is a plain string. */
-export function checkGkeReleaseForKubernetes(
-  release: WindowsRelease,
-  version: unknown,
-  path: string,
-): ValidationIssue[] {
-  return checkCloudReleaseForKubernetes('gke', release, version, path);
-}
-
-/** Checks a machine type for a Windows node: Arm families (T2A, C4A, N4A) are refused. */
-export function checkGkeMachineType(machineType: unknown, path: string): ValidationIssue[] {
-  if (machineType === undefined) return [];
-  if (typeof machineType !== 'string' || machineType.trim() === '') {
-    return [
-      {
-        path,
-        message: `Machine type ${JSON.stringify(machineType)} is not a machine type name.`,
-        fix: `Write e.g. '${DEFAULT_GKE_WINDOWS_MACHINE_TYPE}'.`,
-      },
-    ];
-  }
-  const parsed = parseGceMachineType(machineType);
-  if (parsed?.arch !== 'arm64') return [];
-  return [
-    {
-      path,
-      message: `Machine type '${machineType}' is in the Arm family ${parsed.family.toUpperCase()}; Windows Server nodes need x86_64.`,
-      fix: `Use an x86_64 machine type such as '${DEFAULT_GKE_WINDOWS_MACHINE_TYPE}'.`,
-    },
-  ];
-}
-
-/** Warns when the machine type's memory is known and below what a Windows node needs. */
-export function gkeMachineTypeWarnings(machineType: unknown, path: string): WindowsWarning[] {
-  if (typeof machineType !== 'string') return [];
-  return nodeMemoryWarnings(
-    machineType,
-    parseGceMachineType(machineType)?.memoryGiB,
-    path,
-    DEFAULT_GKE_WINDOWS_MACHINE_TYPE,
-  );
+export function checkGkeNodePoolInputs(
+  props: Record<string, unknown>,
+  options: { readonly date?: string } = {},
+): CloudFinding[] {
+  return runCloudRules({ kind: 'gke-node-pool', props }, options).filter((f) => f.severity === 'error');
 }
 
 /**
- * Checks taints written the GKE way (`{ key, value, effect: 'NO_SCHEDULE' }`): a Kubernetes-spelled effect
- * (`NoSchedule`) is refused with the fix. Returns the taints, converted to the Kubernetes spelling, that parsed.
+ * Soft problems of a raw Windows node pool: osversion left unset (GKE picks the release), a deprecated release, no
+ * NoSchedule taint of its own, a machine type with less than 8 GB.
  */
-export function checkGkeTaints(taints: unknown, path: string): { taints: Taint[]; issues: ValidationIssue[] } {
-  const issues: ValidationIssue[] = [];
-  const parsed: Taint[] = [];
-  if (!Array.isArray(taints)) return { taints: parsed, issues };
-  taints.forEach((raw: unknown, i) => {
-    if (typeof raw !== 'object' || raw === null) return;
-    const { key, value, effect } = raw as Record<string, unknown>;
-    if (!isKnown(effect)) return;
-    if (isCloudTaintEffect(effect)) {
-      if (typeof key === 'string') {
-        parsed.push({ key, ...(typeof value === 'string' ? { value } : {}), effect: fromCloudTaintEffect(effect) });
-      }
-    } else if ((TAINT_EFFECTS as readonly unknown[]).includes(effect)) {
-      const cloud = toCloudTaintEffect(effect as Taint['effect']);
-      issues.push({
-        path: `${path}[${i}].effect`,
-        message: `Taint effect '${String(effect)}' is the Kubernetes spelling; GKE node pools take '${cloud}'.`,
-        fix: `Write '${cloud}'.`,
-      });
-    } else {
-      issues.push({
-        path: `${path}[${i}].effect`,
-        message: `Taint effect ${JSON.stringify(effect)} is not a GKE taint effect.`,
-        fix: "Use 'NO_SCHEDULE', 'PREFER_NO_SCHEDULE' or 'NO_EXECUTE'.",
-      });
-    }
-  });
-  return { taints: parsed, issues };
-}
-
-/** Warns when a Windows pool has no NoSchedule/NoExecute taint of its own (GKE's own taint is unverified). */
-export function untaintedGkePoolWarnings(taints: readonly Taint[], path: string): WindowsWarning[] {
-  if (taints.some(isRepellingTaint)) return [];
-  const issue = untaintedPoolIssue(path, GKE_TAINT_LITERAL);
-  return [{ ruleId: NODE_POOL_RULE_IDS.untainted, ...issue }];
-}
-
-function nodeConfigOf(props: Record<string, unknown>): Record<string, unknown> | undefined {
-  const nc = props.nodeConfig;
-  return typeof nc === 'object' && nc !== null ? (nc as Record<string, unknown>) : undefined;
-}
-
-/**
- * Checks the inputs of a raw `gcp:container/nodePool:NodePool` (as a CrossGuard policy sees them). Only Windows
- * pools (a `WINDOWS…` `nodeConfig.imageType`) are checked; others yield nothing. Values not known yet are skipped.
- * Checks: the image type is `WINDOWS_LTSC_CONTAINERD`; `windowsNodeConfig.osversion`, when set, is one GKE
- * offers; taint effects use the GKE spelling; the machine type is x86_64; the release fits `version`.
- */
-export function checkGkeNodePoolInputs(props: Record<string, unknown>): ValidationIssue[] {
-  const nodeConfig = nodeConfigOf(props);
-  if (!nodeConfig || !isWindowsImageType(nodeConfig.imageType)) return [];
-  const issues: ValidationIssue[] = [];
-  const imageType = nodeConfig.imageType as string;
-  if (imageType.toUpperCase() !== GKE_WINDOWS_IMAGE_TYPE) {
-    issues.push({
-      path: 'nodeConfig.imageType',
-      message: `Image type '${imageType}' is retired: GKE offers Windows nodes only as LTSC with containerd.`,
-      fix: `Use '${GKE_WINDOWS_IMAGE_TYPE}' with windowsNodeConfig.osversion to pick the release.`,
-    });
-  }
-  const osversion = windowsOsVersionOf(nodeConfig);
-  if (isKnown(osversion) && osversion !== 'OS_VERSION_UNSPECIFIED') {
-    const release = typeof osversion === 'string' ? releaseForGkeOsVersion(osversion) : undefined;
-    if (release === undefined) {
-      issues.push({
-        path: 'nodeConfig.windowsNodeConfig.osversion',
-        message: `osversion ${JSON.stringify(osversion)} is not one GKE offers.`,
-        fix: `Use ${offeredOsVersions()
-          .map((v) => `'${v}'`)
-          .join(' or ')}.`,
-      });
-    } else {
-      issues.push(...checkGkeReleaseForKubernetes(release, props.version, 'version'));
-    }
-  }
-  issues.push(...checkGkeTaints(nodeConfig.taints, 'nodeConfig.taints').issues);
-  if (isKnown(nodeConfig.machineType))
-    issues.push(...checkGkeMachineType(nodeConfig.machineType, 'nodeConfig.machineType'));
-  return issues;
-}
-
-/**
- * Soft problems of a raw Windows node pool: osversion left unset (GKE picks the release), a deprecated release,
- * no NoSchedule taint of its own, a machine type with less than 8 GB.
- */
-export function gkeNodePoolWarnings(props: Record<string, unknown>): WindowsWarning[] {
-  const nodeConfig = nodeConfigOf(props);
-  if (!nodeConfig || !isWindowsImageType(nodeConfig.imageType)) return [];
-  const warnings: WindowsWarning[] = [];
-  const osversion = windowsOsVersionOf(nodeConfig);
-  if (osversion === undefined || osversion === 'OS_VERSION_UNSPECIFIED') {
-    warnings.push({
-      ruleId: 'windows-release-unpinned',
-      path: 'nodeConfig.windowsNodeConfig.osversion',
-      message:
-        'windowsNodeConfig.osversion is not set: GKE picks the Windows release, so images may not match the node build.',
-      fix: `Set osversion, e.g. '${releaseInfo('2022').gkeOsVersion}'.`,
-    });
-  } else if (typeof osversion === 'string') {
-    const release = releaseForGkeOsVersion(osversion);
-    if (release) warnings.push(...releaseSupportWarnings(release, 'nodeConfig.windowsNodeConfig.osversion'));
-  }
-  const taints = nodeConfig.taints;
-  if (taints === undefined || (Array.isArray(taints) && taints.every(isPlainTaint))) {
-    warnings.push(
-      ...untaintedGkePoolWarnings(checkGkeTaints(taints ?? [], 'nodeConfig.taints').taints, 'nodeConfig.taints'),
-    );
-  }
-  warnings.push(...gkeMachineTypeWarnings(nodeConfig.machineType, 'nodeConfig.machineType'));
-  return warnings;
-}
-
-function isPlainTaint(t: unknown): boolean {
-  return typeof t === 'object' && t !== null && isKnown((t as Record<string, unknown>).effect);
-}
-
-function windowsOsVersionOf(nodeConfig: Record<string, unknown>): unknown {
-  const wnc = nodeConfig.windowsNodeConfig;
-  return typeof wnc === 'object' && wnc !== null ? (wnc as Record<string, unknown>).osversion : undefined;
+export function gkeNodePoolWarnings(
+  props: Record<string, unknown>,
+  options: { readonly date?: string } = {},
+): WindowsWarning[] {
+  return runCloudRules({ kind: 'gke-node-pool', props }, options)
+    .filter((f) => f.severity !== 'error')
+    .map(({ ruleId, path, message, fix }) => ({ ruleId, path, message, ...(fix !== undefined ? { fix } : {}) }));
 }

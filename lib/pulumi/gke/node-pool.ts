@@ -12,6 +12,7 @@ import type { WindowsWarning } from '../../core/pod-spec';
 import { DEFAULT_WINDOWS_RELEASE, isWindowsRelease, releaseInfo, type WindowsRelease } from '../../core/releases';
 import { GKE_WINDOWS_TAINT, WINDOWS_TAINT, type Taint, type WindowsNodeTarget } from '../../core/target';
 import {
+  findingWarnings,
   checkNodeLabels,
   checkRelease,
   checkTaints,
@@ -19,10 +20,10 @@ import {
   type NodePoolScaling,
   type NodePoolScalingArgs,
   nodePoolTarget,
-  releaseSupportWarnings,
   resolveAutoscaling,
   toCloudTaintEffect,
 } from '../node-pool';
+import { runCloudRules } from '../../core/rules/cloud-runner';
 import { bool, mergeShapeIssues, NODE_POOL_SHAPES, object, shapedArgs, str, type ArgShapes } from '../arg-shapes';
 import { plainArgs, requireArgs, throwInputErrors } from '../errors';
 import { checkGkeClusterForWindows, checkGkeClusterInfo, type GkeClusterInfo } from './cluster-checks';
@@ -32,8 +33,6 @@ import {
   checkGkeMachineType,
   checkGkeRelease,
   checkGkeReleaseForKubernetes,
-  gkeMachineTypeWarnings,
-  untaintedGkePoolWarnings,
 } from './node-pool-checks';
 
 /** `nodeConfig` as a plain object (the SDK's `NodePoolNodeConfig`), without Output/Promise wrappers. */
@@ -142,7 +141,7 @@ export class WindowsNodePool extends pulumi.ComponentResource {
     const args = requireArgs(`gke.WindowsNodePool ${name}`, rawArgs);
     const resolved = resolveArgs(name, args);
     super(GKE_WINDOWS_NODE_POOL_TYPE, name, {}, opts);
-    logWarnings(resolved.warnings, this);
+    logWarnings(resolved.warnings, this, name);
 
     this.release = resolved.release;
     const targetTaints = resolved.taints.some((t) => sameTaint(t, GKE_WINDOWS_TAINT))
@@ -266,14 +265,17 @@ function resolveArgs(name: string, rawArgs: WindowsNodePoolArgs): ResolvedArgs {
   if (isWindowsRelease(release)) {
     issues.push(...checkGkeRelease(release, 'release'));
     issues.push(...checkGkeReleaseForKubernetes(release, args.kubernetesVersion, 'kubernetesVersion'));
-    warnings.push(...releaseSupportWarnings(release, 'release', date));
   }
   issues.push(...checkGkeMachineType(machineType, 'machineType'));
-  warnings.push(...gkeMachineTypeWarnings(machineType, 'machineType'));
   issues.push(...checkNodeLabels(labels, isWindowsRelease(release) ? release : undefined, 'labels'));
   const taintIssues = checkTaints(taints, 'taints');
   issues.push(...taintIssues);
-  if (taintIssues.length === 0) warnings.push(...untaintedGkePoolWarnings(taints, 'taints'));
+  const pool = {
+    ...(isWindowsRelease(release) ? { release } : {}),
+    machineType,
+    ...(taintIssues.length === 0 ? { taints } : {}),
+  };
+  warnings.push(...findingWarnings(runCloudRules({ kind: 'gke-pool-component', props: pool }, { date })));
   const { scaling, autoscaling, issues: scalingIssues } = resolveAutoscaling(args.scaling, args.autoscaling, 'scaling');
   issues.push(...scalingIssues);
   throwInputErrors(`gke.WindowsNodePool ${name}`, mergeShapeIssues(shaped.issues, shaped.bad, issues));

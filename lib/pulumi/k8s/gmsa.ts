@@ -131,6 +131,7 @@ export class GmsaCredentialSpec extends pulumi.ComponentResource implements Gmsa
     logWarnings(
       built.problems.filter((p) => p.severity === 'warning'),
       this,
+      name,
     );
     this.resourceName = name;
     this.credentialSpecName = credentialSpecName;

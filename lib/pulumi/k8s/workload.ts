@@ -194,7 +194,7 @@ export class WindowsWorkload<TResource extends pulumi.CustomResource> extends pu
           (w) => warnings.push(w),
         );
     super(kind.typeToken, name, {}, opts);
-    logWarnings(warnings, this);
+    logWarnings(warnings, this, name);
 
     // Eventual inputs are checked once known. A refusal is caught here and raised again only where the workload
     // takes its spec: one rejection, one error in `pulumi up`, instead of one per derived Output (each of which
@@ -224,6 +224,7 @@ export class WindowsWorkload<TResource extends pulumi.CustomResource> extends pu
             logWarnings(
               found.map((w) => redactWarning(w, secrets)),
               this,
+              name,
             );
           }
         });

@@ -27,3 +27,4 @@ export {
 } from './node-pools';
 export { readProps, touchesUnknown, UNKNOWN_VALUE, type ReadProps, type UnknownMode } from './props';
 export { runPolicies, type PolicyViolation, type RunPoliciesOptions } from './run';
+export { cloudFindingSink, type RecordedFindings } from '../../core/rules/cloud-findings';

@@ -3,28 +3,18 @@
  * node pools and clusters users wrote without our components). Only the clouds' pure check modules are loaded:
  * the pack never loads `@pulumi/aws`, `@pulumi/azure-native` or `@pulumi/gcp`.
  */
-import type { Finding } from '../../core/model/types';
-import {
-  aksAgentPoolWarnings,
-  aksClusterWarnings,
-  checkAksAgentPoolInputs,
-  checkAksClusterForWindows,
-} from '../aks/checks';
-import { checkEksNodeGroupInheritedVersion, checkEksNodeGroupInputs } from '../eks/node-group-check';
+import type { CloudFinding } from '../../core/rules/cloud-findings';
+import { aksClusterWarnings, checkAksClusterForWindows } from '../aks/checks';
+import { checkEksNodeGroupInheritedVersion } from '../eks/node-group-check';
 import { checkEksClusterForWindows, EKS_CLUSTER_TYPE } from '../eks/cluster-checks';
-import {
-  checkGkeClusterForWindows,
-  checkGkeNodePoolInputs,
-  gkeNodePoolWarnings,
-  isWindowsImageType,
-} from '../gke/checks';
+import { checkGkeClusterForWindows, isWindowsImageType } from '../gke/checks';
+import { runCloudRules } from '../../core/rules/cloud-runner';
 import { readProps } from './props';
 import { EKS_NODE_GROUP, GKE_CLUSTER, GKE_NODE_POOL } from '../../core/rules/cloud-resources';
 
 type Json = Record<string, unknown>;
 
-/** One problem with a cloud resource's inputs, at an input path (`amiType`, `nodeConfig.taints[0].effect`). */
-export type CloudFinding = Finding;
+export type { CloudFinding };
 
 /** Pulumi type tokens of the raw cloud resources checked. Azure Native also has versioned modules. */
 export const EKS_NODE_GROUP_TYPE = EKS_NODE_GROUP;
@@ -33,7 +23,7 @@ export const GKE_CLUSTER_TYPE = GKE_CLUSTER;
 const AKS_AGENT_POOL = /^azure-native:containerservice(\/v[0-9a-z]+)?:AgentPool$/;
 const AKS_MANAGED_CLUSTER = /^azure-native:containerservice(\/v[0-9a-z]+)?:ManagedCluster$/;
 
-/** Rule ids of the AKS and GKE errors, whose checks return plain issues. */
+/** The broad ids of the AKS and GKE checks: aliases now (`meta.covers`) of the specific rules they were split into. */
 export const AKS_AGENT_POOL_RULE = 'aks-windows-agent-pool';
 export const AKS_CLUSTER_RULE = 'aks-windows-cluster';
 export const GKE_NODE_POOL_RULE = 'gke-windows-node-pool';
@@ -51,10 +41,6 @@ export function cloudResourceKind(type: string): CloudResourceKind | undefined {
   return undefined;
 }
 
-function errors(ruleId: string, issues: readonly { path: string; message: string; fix?: string }[]): CloudFinding[] {
-  return issues.map((i) => ({ ruleId, severity: 'error' as const, ...i }));
-}
-
 function warnings(list: readonly { ruleId: string; path: string; message: string; fix?: string }[]): CloudFinding[] {
   return list.map((w) => ({ ...w, severity: 'warning' as const }));
 }
@@ -66,25 +52,7 @@ function warnings(list: readonly { ruleId: string; path: string; message: string
 export function nodePoolFindings(type: string, props: unknown): CloudFinding[] {
   const kind = cloudResourceKind(type);
   if (kind !== 'eks-node-group' && kind !== 'aks-agent-pool' && kind !== 'gke-node-pool') return [];
-  const p = readProps(props, 'placeholder').value;
-  switch (kind) {
-    case 'eks-node-group':
-      return checkEksNodeGroupInputs(p).map(({ ruleId, severity, path, message, fix }) => ({
-        ruleId,
-        severity,
-        path,
-        message,
-        ...(fix !== undefined ? { fix } : {}),
-      }));
-    case 'aks-agent-pool':
-      return [...errors(AKS_AGENT_POOL_RULE, checkAksAgentPoolInputs(p)), ...warnings(aksAgentPoolWarnings(p))];
-    case 'gke-node-pool':
-      return [...errors(GKE_NODE_POOL_RULE, checkGkeNodePoolInputs(p)), ...warnings(gkeNodePoolWarnings(p))];
-    default: {
-      const unreachable: never = kind;
-      return unreachable;
-    }
-  }
+  return runCloudRules({ kind, props: readProps(props, 'placeholder').value });
 }
 
 /** Whether a node pool or cluster resource declares Windows nodes (its own, or inline pools). */
@@ -163,15 +131,11 @@ export function clusterFindings(resources: readonly StackResource[]): { urn: str
   for (const r of read) {
     const kind = cloudResourceKind(r.type);
     if (kind === 'aks-cluster' && windowsOn('aks')) {
-      for (const finding of [
-        ...errors(AKS_CLUSTER_RULE, checkAksClusterForWindows(r.value)),
-        ...warnings(aksClusterWarnings(r.value)),
-      ]) {
+      for (const finding of [...checkAksClusterForWindows(r.value), ...warnings(aksClusterWarnings(r.value))]) {
         out.push({ urn: r.urn, finding });
       }
     } else if (kind === 'gke-cluster' && windowsOn('gke')) {
-      for (const finding of errors(GKE_CLUSTER_RULE, checkGkeClusterForWindows(r.value)))
-        out.push({ urn: r.urn, finding });
+      for (const finding of checkGkeClusterForWindows(r.value)) out.push({ urn: r.urn, finding });
     }
   }
   return out;

@@ -23,6 +23,7 @@ import type { Diagnostic, ValidateOptions } from '../../core/model/types';
 import { manifestOf, type StackManifest } from './manifests';
 import { clusterFindings, nodePoolFindings, type CloudFinding, type StackResource } from './node-pools';
 import { touchesUnknown } from './props';
+import { cloudFindingSink } from '../../core/rules/cloud-findings';
 
 /** Policy names, stable: users configure and waive policies by name. */
 export const POLICY_NAMES = {
@@ -191,7 +192,10 @@ function nodePoolPolicy(level: Level, settings: () => PolicySettings): ResourceV
       const rules = resolved.settings.rules;
       for (const found of nodePoolFindings(args.type, args.props)) {
         const f = applyRuleSetting(found, rules);
-        if (f && wanted(level, f.severity)) reportViolation(formatFinding(f));
+        if (f && wanted(level, f.severity)) {
+          cloudFindingSink.report({ ...f, resource: args.urn });
+          reportViolation(formatFinding(f));
+        }
       }
     },
   };
@@ -214,7 +218,10 @@ function clusterPolicy(level: Level, settings: () => PolicySettings): StackValid
       const rules = resolved.settings.rules;
       for (const { urn, finding } of clusterFindings(args.resources)) {
         const f = applyRuleSetting(finding, rules);
-        if (f && wanted(level, f.severity)) reportViolation(formatFinding(f), urn);
+        if (f && wanted(level, f.severity)) {
+          cloudFindingSink.report({ ...f, resource: urn });
+          reportViolation(formatFinding(f), urn);
+        }
       }
     },
   };

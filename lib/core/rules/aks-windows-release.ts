@@ -1,0 +1,55 @@
+/**
+ * aks-windows-release: AKS runs each Windows release on some Kubernetes versions until a retirement date
+ * (https://learn.microsoft.com/azure/aks/upgrade-windows-os). Split out of aks-windows-agent-pool. A cloud rule: its check reads a cloud resource's inputs; `runCloudRules` runs it (the policy pack, on provider resources).
+ */
+import { AKS_AGENT_POOL, AKS_POOL_COMPONENT } from './cloud-resources';
+import {
+  checkAksFips,
+  checkAksReleaseForKubernetes,
+  isWindowsAgentPool,
+  releaseForAksOsSku,
+} from '../cloud/aks-agent-pool';
+import { isKnown } from '../cloud/node-pools';
+import { releaseInfo, WINDOWS_RELEASES } from '../releases';
+import { defineRule } from './rule';
+
+export default defineRule({
+  meta: {
+    id: 'aks-windows-release',
+    family: 'aks',
+    defaultSeverity: 'error',
+    summary:
+      'A Windows agent pool whose osSKU is not a Windows release AKS runs on its Kubernetes version, or a FIPS-only release with enableFIPS false.',
+    rationale:
+      'AKS offers each Windows release on a range of Kubernetes versions and retires releases on set dates; Windows Server 2025 pools need a FIPS image.',
+    docs: 'https://learn.microsoft.com/azure/aks/upgrade-windows-os',
+    severityReason: 'AKS refuses the pool.',
+  },
+  check: {
+    scope: 'cloud',
+    resources: [AKS_AGENT_POOL, AKS_POOL_COMPONENT],
+    run: {
+      'aks-agent-pool': (props, { date }, report) => {
+        if (!isWindowsAgentPool(props) || !isKnown(props.osSKU)) return;
+        const release = typeof props.osSKU === 'string' ? releaseForAksOsSku(props.osSKU) : undefined;
+        if (release === undefined) {
+          report(
+            'osSKU',
+            `osSKU ${JSON.stringify(props.osSKU)} is not a Windows Server osSKU.`,
+            `Use one of ${WINDOWS_RELEASES.map((r) => `'${releaseInfo(r).aksOsSku}'`).join(', ')}.`,
+          );
+          return;
+        }
+        for (const i of [
+          ...checkAksReleaseForKubernetes(release, props.orchestratorVersion, 'orchestratorVersion', {
+            releasePath: 'osSKU',
+            date,
+          }),
+          ...checkAksFips(release, props.enableFIPS, 'enableFIPS'),
+        ]) {
+          report(i.path, i.message, i.fix);
+        }
+      },
+    },
+  },
+});

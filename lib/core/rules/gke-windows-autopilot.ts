@@ -1,0 +1,30 @@
+/**
+ * gke-windows-autopilot: Windows node pools need a Standard cluster
+ * (https://cloud.google.com/kubernetes-engine/docs/concepts/windows-server-gke). Split out of gke-windows-cluster. A cloud rule: its check reads a cloud resource's inputs; `runCloudRules` runs it (the policy pack, on provider resources).
+ */
+import { GKE_CLUSTER, GKE_POOL_COMPONENT } from './cloud-resources';
+import { autopilotIssue } from '../cloud/gke-cluster';
+import { defineRule } from './rule';
+
+export default defineRule({
+  meta: {
+    id: 'gke-windows-autopilot',
+    family: 'gke',
+    defaultSeverity: 'error',
+    summary: 'A GKE Autopilot cluster in a stack with Windows node pools.',
+    rationale: 'Autopilot clusters do not run Windows Server nodes.',
+    docs: 'https://cloud.google.com/kubernetes-engine/docs/concepts/windows-server-gke',
+    severityReason: 'GKE refuses the Windows pool.',
+  },
+  check: {
+    scope: 'cloud',
+    resources: [GKE_CLUSTER, GKE_POOL_COMPONENT],
+    run: {
+      'gke-cluster': ({ enableAutopilot }, _context, report) => {
+        if (enableAutopilot !== true) return;
+        const i = autopilotIssue('enableAutopilot');
+        report(i.path, i.message, i.fix);
+      },
+    },
+  },
+});

@@ -1,0 +1,30 @@
+/**
+ * gke-windows-linux-pool: GKE runs system pods on Linux nodes
+ * (https://cloud.google.com/kubernetes-engine/docs/how-to/creating-a-cluster-windows). Split out of gke-windows-cluster. A cloud rule: its check reads a cloud resource's inputs; `runCloudRules` runs it (the policy pack, on provider resources).
+ */
+import { GKE_CLUSTER, GKE_POOL_COMPONENT } from './cloud-resources';
+import { linuxPoolKnownAbsent, noLinuxPoolIssue } from '../cloud/gke-cluster';
+import { defineRule } from './rule';
+
+export default defineRule({
+  meta: {
+    id: 'gke-windows-linux-pool',
+    family: 'gke',
+    defaultSeverity: 'error',
+    summary: 'A GKE cluster whose own node pools are all Windows.',
+    rationale: 'System pods such as kube-dns run on Linux: GKE needs a Linux pool beside Windows pools.',
+    docs: 'https://cloud.google.com/kubernetes-engine/docs/how-to/creating-a-cluster-windows',
+    severityReason: 'GKE refuses the cluster, or system pods cannot run.',
+  },
+  check: {
+    scope: 'cloud',
+    resources: [GKE_CLUSTER, GKE_POOL_COMPONENT],
+    run: {
+      'gke-cluster': (props, _context, report) => {
+        if (props.enableAutopilot === true || !linuxPoolKnownAbsent(props)) return;
+        const i = noLinuxPoolIssue('nodePools');
+        report(i.path, i.message, i.fix);
+      },
+    },
+  },
+});
