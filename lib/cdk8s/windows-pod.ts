@@ -10,7 +10,7 @@ import * as kplus from 'cdk8s-plus-28';
 import type { IConstruct } from 'constructs';
 import { type IssueCollector, WindowsValidationError, type ValidationIssue } from '../core/errors';
 import type { Container, PodSpec } from '../core/kube';
-import { FORBIDDEN_CONTAINER_SECURITY_FIELDS, FORBIDDEN_DETAIL, WINDOWS_ALTERNATIVE } from '../core/windows-fields';
+import { FORBIDDEN_CONTAINER_SECURITY_FIELDS } from '../core/windows-fields';
 import { POD_SPEC_PATHS } from '../core/workloads';
 import {
   imageCompatibility,
@@ -19,9 +19,8 @@ import {
   type ToWindowsPodSpecOptions,
   type WindowsWarning,
 } from '../core/pod-spec';
-import { checkWindowsPodFeatures } from '../core/windows-pod-checks';
 import { recordWarning, WindowsAnnotations } from './annotations';
-import { inConstructWords, valueAt } from './construct-fixes';
+import { inFrontDoorWords } from '../core/rules/front-door';
 import { checkImageFacts, imageResolutionOf, lookUpImages } from './image-facts';
 import type { ImageLookups } from '../core/validate/image-facts';
 import type { ImageResolutionSettings } from '../core/registry/sync';
@@ -274,27 +273,6 @@ function dropFrameworkDefaults(spec: Json, source: PodSource): void {
   }
 }
 
-function checkMemory(spec: PodSpec, prefix: string, warn: (w: WindowsWarning) => void): void {
-  for (let l = 0; l < APP_CONTAINER_LISTS.length; l++) {
-    const list = APP_CONTAINER_LISTS[l];
-    const containers = spec[list];
-    if (!containers) continue;
-    for (let i = 0; i < containers.length; i++) {
-      const resources = containers[i].resources;
-      const request = resources?.requests?.memory;
-      const limit = resources?.limits?.memory;
-      if (request !== undefined && limit !== undefined && String(request) !== String(limit)) {
-        warn({
-          ruleId: 'windows-memory-request-limit',
-          path: `${prefix}.${list}[${i}].resources`,
-          message: `Memory request ${String(request)} differs from the limit ${String(limit)}; Windows pages instead of killing, so overcommitted memory slows the whole node.`,
-          fix: 'Set the memory request equal to the limit, or only the limit.',
-        });
-      }
-    }
-  }
-}
-
 /** cdk8s sorts keys unless told not to (api-object.js `toJson`), and so does the render. */
 const sortKeys = !process.env.CDK8S_DISABLE_SORT;
 
@@ -331,18 +309,33 @@ export function renderWindowsPodSpec(
     if (!(err instanceof WindowsValidationError)) throw err;
     const prefix = options.pathPrefix;
     throw new WindowsValidationError(
-      err.issues.map((i) => inConstructWords(i, (path) => valueAt(spec, prefix, path), options.target?.release)),
+      err.issues.map((i) =>
+        inFrontDoorWords(i, 'cdk8s', (path) => valueAt(spec, prefix, path), options.target?.release),
+      ),
       scope.node.path,
     );
   }
-  checkMemory(out, options.pathPrefix, options.onWarning);
   return emitted(out);
+}
+
+/** The value at an API `path` (`spec.template.spec.containers[1].image`) inside `obj` rooted at `prefix`. */
+function valueAt(obj: unknown, prefix: string, path: string): unknown {
+  if (!path.startsWith(`${prefix}.`)) return undefined;
+  let node: unknown = obj;
+  for (const seg of path
+    .slice(prefix.length + 1)
+    .split(/\.|\[(\d+)\]/)
+    .filter((x) => x !== undefined && x !== '')) {
+    if (typeof node !== 'object' || node === null) return undefined;
+    node = (node as Record<string, unknown>)[seg];
+  }
+  return node;
 }
 
 /** Reports a core warning on a construct, rule id first. */
 export function warnOn(scope: IConstruct, alwaysPrint = false): (w: WindowsWarning) => void {
   return (warning) => {
-    const w = inConstructWords(warning);
+    const w = inFrontDoorWords(warning, 'cdk8s');
     const text = `${w.path}: ${w.message}${w.fix ? ` Fix: ${w.fix}` : ''}`;
     if (alwaysPrint) recordWarning(scope, w.ruleId, text, true);
     else WindowsAnnotations.of(scope).addWarning(w.ruleId, text);
@@ -479,17 +472,8 @@ function checkContainerProps(
     for (const [prop, field] of CONTAINER_SECURITY_ENTRIES) {
       const value = sc[prop];
       if (value === undefined) continue;
-      if (FORBIDDEN_CONTAINER_FIELDS.has(field) && !isInert(value)) {
-        addIssue(
-          issues,
-          inConstructWords({
-            path: `${path}.securityContext.${field}`,
-            message: `${field}: ${show(value)} ${FORBIDDEN_DETAIL}.`,
-            fix: WINDOWS_ALTERNATIVE[field],
-            ruleId: 'windows-forbidden-field',
-          }),
-        );
-      } else if (FORBIDDEN_CONTAINER_FIELDS.has(field)) {
+      // A forbidden field set to something is refused by windows-forbidden-field on the props' pod view.
+      if (FORBIDDEN_CONTAINER_FIELDS.has(field) && isInert(value)) {
         // `privileged: false` asks for what a Windows container is anyway, but the API server refuses the field
         // itself: it is left out of the manifest, and the user is told (never dropped silently).
         warn({
@@ -498,13 +482,6 @@ function checkContainerProps(
           message: `securityContext.${prop}: ${show(value)} is left out of the manifest: the API server refuses ${field} on Windows pods whatever its value, and ${show(value)} is what a Windows container does anyway.`,
           fix: `Remove ${prop} from the container's securityContext props.`,
         });
-      }
-      if (field === 'runAsNonRoot' && options.hostProcess) {
-        issues.add(
-          `${path}.securityContext.runAsNonRoot`,
-          'runAsNonRoot must be unset on a HostProcess pod.',
-          'Remove securityContext.ensureNonRoot from the container.',
-        );
       }
     }
   }
@@ -517,10 +494,7 @@ function checkContainerProps(
         message: compat.reason,
         ruleId: 'image-build-mismatch',
       };
-      addIssue(
-        issues,
-        inConstructWords(issue, () => props.image, release),
-      );
+      addIssue(issues, inFrontDoorWords(issue, 'cdk8s', () => props.image, release));
     }
   }
 }
@@ -564,31 +538,29 @@ export function checkPodProps(
       "Remove ensureNonRoot, or use securityProfile 'baseline'.",
     );
   }
+  const shareProcessNamespace = (props as { shareProcessNamespace?: boolean }).shareProcessNamespace;
   const podLevel =
     options.hostProcess ||
     options.securityProfile !== 'baseline' ||
     options.runAsUserName !== undefined ||
     options.gmsaCredentialSpecName !== undefined ||
     props.hostNetwork !== undefined ||
+    shareProcessNamespace !== undefined ||
     podSc !== undefined;
-  if (podLevel) {
+  // The pod the props describe, converted by the core (whose rules refuse what lint would), only when there is
+  // something to check: most workloads skip building it. Warnings are given once, at synth.
+  if (podLevel || hasPodFeatures(props)) {
     const spec: PodSpec = {
-      containers: [],
+      ...propsView(props),
       ...(podSc !== undefined ? { securityContext: podSc } : {}),
       ...(props.hostNetwork !== undefined ? { hostNetwork: props.hostNetwork } : {}),
+      ...(shareProcessNamespace !== undefined ? { shareProcessNamespace } : {}),
     };
     try {
       toWindowsPodSpecInPlace(spec, { ...options, containerDefaults: false, pathPrefix: prefix });
     } catch (err) {
       mergeCoreError(err, issues);
     }
-  }
-  if ((props as { shareProcessNamespace?: boolean }).shareProcessNamespace === true) {
-    issues.add(
-      'shareProcessNamespace',
-      `shareProcessNamespace: true ${FORBIDDEN_DETAIL}.`,
-      WINDOWS_ALTERNATIVE.shareProcessNamespace,
-    );
   }
   for (let l = 0; l < APP_CONTAINER_LISTS.length; l++) {
     const list = APP_CONTAINER_LISTS[l];
@@ -598,32 +570,38 @@ export function checkPodProps(
       checkContainerProps(containers[i], prefix, list, i, options, issues, warn);
     }
   }
-  // Refusals now; the warnings are given once, at synth, when the rendered pod spec is converted.
-  if (hasPodFeatures(props)) {
-    checkWindowsPodFeatures(featureView(props), options.hostProcess ?? false, prefix, issues, () => undefined);
-  }
 }
 
-/** Whether the props use anything `checkWindowsPodFeatures` looks at, so most workloads skip building the view. */
+/** Whether the props set anything the construct rules look at, so most workloads skip building the view. */
 function hasPodFeatures(props: kplus.AbstractPodProps): boolean {
   if (props.dns?.policy !== undefined || (props.volumes?.length ?? 0) > 0) return true;
   return containersUseFeatures(props.containers) || containersUseFeatures(props.initContainers);
 }
 
-/** Whether any of `containers` mounts a volume or asks for a host port. */
+/** Whether any of `containers` sets a securityContext, mounts a volume or asks for a host port. */
 function containersUseFeatures(containers: readonly kplus.ContainerProps[] | undefined): boolean {
   if (containers === undefined) return false;
   for (let i = 0; i < containers.length; i++) {
     const c = containers[i];
-    if ((c.volumeMounts?.length ?? 0) > 0) return true;
+    if (c.securityContext !== undefined || (c.volumeMounts?.length ?? 0) > 0) return true;
     const ports = c.ports;
     if (ports) for (let j = 0; j < ports.length; j++) if (ports[j].hostPort !== undefined) return true;
   }
   return false;
 }
 
-/** A cdk8s-plus container's ports in render order: `portNumber` first, then `ports` (container.js). */
+/**
+ * A cdk8s-plus container as the API sees it, without its image (checked from the props): its securityContext
+ * fields, its ports in render order (`portNumber` first, then `ports`, container.js) and its mounts.
+ */
 function containerView(c: kplus.ContainerProps): Container {
+  const sc = c.securityContext as Json | undefined;
+  let securityContext: Json | undefined;
+  if (sc !== undefined) {
+    for (const [prop, field] of CONTAINER_SECURITY_ENTRIES) {
+      if (sc[prop] !== undefined) (securityContext ??= {})[field] = sc[prop];
+    }
+  }
   const ports = [
     ...(c.portNumber !== undefined ? [{ containerPort: c.portNumber }] : []),
     ...(c.ports ?? []).map((p) => ({
@@ -633,6 +611,7 @@ function containerView(c: kplus.ContainerProps): Container {
   ];
   return {
     name: c.name ?? 'main',
+    ...(securityContext !== undefined ? { securityContext } : {}),
     ports,
     volumeMounts: (c.volumeMounts ?? []).map((m) => ({
       name: m.volume.name,
@@ -647,8 +626,8 @@ function volumeView(v: kplus.Volume): { name: string; emptyDir?: { medium?: stri
   return (v as unknown as { _toKube(): { name: string; emptyDir?: { medium?: string } } })._toKube();
 }
 
-/** The parts of the pod props the feature checks read, in API shape, so they fail at construction. */
-function featureView(props: kplus.AbstractPodProps): PodSpec {
+/** The parts of the pod props the construct rules read, in API shape, so they fail at construction. */
+function propsView(props: kplus.AbstractPodProps): PodSpec {
   const mounted = [...(props.containers ?? []), ...(props.initContainers ?? [])].flatMap((c) =>
     (c.volumeMounts ?? []).map((m) => m.volume),
   );

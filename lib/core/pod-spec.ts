@@ -23,10 +23,10 @@ import {
   FORBIDDEN_CONTAINER_SECURITY_FIELDS,
   FORBIDDEN_POD_FIELDS,
   FORBIDDEN_POD_SECURITY_FIELDS,
-  WINDOWS_ALTERNATIVE,
 } from './windows-fields';
 import { CONTAINER_ADMINISTRATOR, CONTAINER_USER, HOST_PROCESS_USERS, isHostProcessUser } from './windows-options';
-import { checkListEntries, checkWindowsOptionsFormat, checkWindowsPodFeatures } from './windows-pod-checks';
+import { checkListEntries, checkWindowsOptionsFormat } from './windows-pod-checks';
+import { runConstructRules } from './construct-rules';
 import { checkPodSpecOptions, withoutNullOptions } from './pod-spec-options';
 
 /** How strict the pod's security settings are. */
@@ -164,7 +164,6 @@ export function toWindowsPodSpecInPlace(podSpec: PodSpec, options: ToWindowsPodS
 const ignoreWarning = (): void => undefined;
 
 /** The rules that report in manifests what these refusals report on input (`ValidationIssue.ruleId`). */
-const FORBIDDEN_FIELD_RULE = 'windows-forbidden-field';
 const IMAGE_MISMATCH_RULE = 'image-build-mismatch';
 
 /** How a conversion removes a field of the pod spec: see `toWindowsPodSpecInPlace`. */
@@ -220,9 +219,8 @@ function convertPodSpec(podSpec: PodSpec, given: ToWindowsPodSpecOptions, copy: 
       `Name a RuntimeClass whose handler is runhcs-wcow-hypervisor: use the nodeTarget of a WindowsRuntimeClass with isolation 'hyperv', or set ${prefix}.runtimeClassName.`,
     );
   }
-  stripPodFields(spec, prefix, issues, remove, options.frameworkDefaults);
-  const podWindowsOptions = applyIdentity(spec, options, hostProcess, profile, prefix, issues, remove, warn);
-  checkWindowsPodFeatures(spec, hostProcess, prefix, issues, warn);
+  stripPodFields(spec, remove, options.frameworkDefaults);
+  const podWindowsOptions = applyIdentity(spec, options, hostProcess, profile, prefix, issues, remove);
 
   // Indexed loops and paths built only where needed: this runs for every pod a construct renders, mostly before the
   // JIT has optimized it, where `for...of` costs several times more (bench/synth-fresh.bench.ts).
@@ -234,7 +232,7 @@ function convertPodSpec(podSpec: PodSpec, given: ToWindowsPodSpecOptions, copy: 
       const c = containers[i];
       if (c.securityContext !== undefined) {
         const path = `${prefix}.${list}[${i}]`;
-        stripContainerFields(c, path, issues, options.frameworkDefaults?.containerSecurityContext);
+        stripContainerFields(c, options.frameworkDefaults?.containerSecurityContext);
         checkContainerIdentity(c, path, hostProcess, issues);
       }
       if (containerDefaults && list !== 'ephemeralContainers') applyContainerDefaults(c, list === 'containers');
@@ -276,6 +274,8 @@ function convertPodSpec(podSpec: PodSpec, given: ToWindowsPodSpecOptions, copy: 
   }
   if (spec.securityContext && Object.keys(spec.securityContext).length === 0) remove(spec, 'securityContext');
 
+  // What the rule modules judge, judged by them on the pod about to be emitted.
+  runConstructRules(spec, prefix, issues, warn, options.images);
   issues.throwIfAny('toWindowsPodSpec');
   return spec;
 }
@@ -408,35 +408,18 @@ function mergedSelector(
 const FORBIDDEN_POD_FIELD_ENTRIES = Object.entries(FORBIDDEN_POD_FIELDS);
 const POD_SECURITY_FIELDS_TO_STRIP: readonly string[] = [...FORBIDDEN_POD_SECURITY_FIELDS, 'sysctls'];
 
-function stripPodFields(
-  spec: PodSpec & Json,
-  prefix: string,
-  issues: IssueCollector,
-  remove: RemoveField,
-  defaults?: FrameworkDefaults,
-): void {
+/**
+ * Drops the forbidden fields that ask for nothing (`false`, empty lists and objects, what a framework filled in).
+ * What is left was set on purpose: windows-forbidden-field refuses it when the rules run on the result.
+ */
+function stripPodFields(spec: PodSpec & Json, remove: RemoveField, defaults?: FrameworkDefaults): void {
   for (let f = 0; f < FORBIDDEN_POD_FIELD_ENTRIES.length; f++) {
     const [field, forbidden] = FORBIDDEN_POD_FIELD_ENTRIES[f];
     const value = spec[field];
     if (value === undefined) continue;
     const harmless =
       forbidden === 'true' ? value !== true : isInert(value) || (field === 'hostUsers' && value === true);
-    if (!harmless)
-      issues.add(
-        `${prefix}.${field}`,
-        `${field}: ${show(value)} cannot be set for a windows pod.`,
-        WINDOWS_ALTERNATIVE[field],
-        FORBIDDEN_FIELD_RULE,
-      );
-    remove(spec, field);
-  }
-  if (spec.resources !== undefined) {
-    issues.add(
-      `${prefix}.resources`,
-      'Pod-level resources may not be set for a windows pod.',
-      WINDOWS_ALTERNATIVE.resources,
-    );
-    remove(spec, 'resources');
+    if (harmless) remove(spec, field);
   }
   const sc = spec.securityContext as (PodSecurityContext & Json) | undefined;
   if (!sc) return;
@@ -444,39 +427,19 @@ function stripPodFields(
     const value = sc[field];
     if (value === undefined) continue;
     const fromFramework = defaults?.podSecurityContext && sameValue(defaults.podSecurityContext[field], value);
-    if (!isInert(value) && !fromFramework) {
-      issues.add(
-        `${prefix}.securityContext.${field}`,
-        `${field}: ${show(value)} cannot be set for a windows pod.`,
-        WINDOWS_ALTERNATIVE[field],
-        FORBIDDEN_FIELD_RULE,
-      );
-    }
-    delete sc[field];
+    if (isInert(value) || fromFramework) delete sc[field];
   }
 }
 
-function stripContainerFields(
-  c: Container,
-  path: string,
-  issues: IssueCollector,
-  defaults: Readonly<Record<string, unknown>> | undefined,
-): void {
+/** `stripPodFields` for a container's securityContext. */
+function stripContainerFields(c: Container, defaults: Readonly<Record<string, unknown>> | undefined): void {
   const sc = c.securityContext as (SecurityContext & Json) | undefined;
   if (!sc) return;
   for (const field of FORBIDDEN_CONTAINER_SECURITY_FIELDS) {
     const value = sc[field];
     if (value === undefined) continue;
     const fromFramework = defaults !== undefined && sameValue(defaults[field], value);
-    if (!isInert(value) && !fromFramework) {
-      issues.add(
-        `${path}.securityContext.${field}`,
-        `${field}: ${show(value)} cannot be set for a windows pod.`,
-        WINDOWS_ALTERNATIVE[field],
-        FORBIDDEN_FIELD_RULE,
-      );
-    }
-    delete sc[field];
+    if (isInert(value) || fromFramework) delete sc[field];
   }
   if (Object.keys(sc).length === 0) delete c.securityContext;
 }
@@ -489,7 +452,6 @@ function applyIdentity(
   prefix: string,
   issues: IssueCollector,
   remove: RemoveField,
-  warn: WarningSink,
 ): PodSecurityContext['windowsOptions'] | undefined {
   const given = spec.securityContext?.windowsOptions;
   // The common pod: no identity asked for or written. Only hostNetwork is left to check.
@@ -500,7 +462,7 @@ function applyIdentity(
     options.runAsUserName === undefined &&
     options.gmsaCredentialSpecName === undefined
   ) {
-    checkNoHostNetwork(spec, prefix, remove, warn);
+    dropHostNetworkFalse(spec, remove);
     return undefined;
   }
   const existing = given ?? {};
@@ -559,13 +521,6 @@ function applyIdentity(
         "Remove securityProfile: HostProcess pods need a namespace at the 'privileged' level.",
       );
     }
-    if (spec.securityContext?.runAsNonRoot !== undefined) {
-      issues.add(
-        `${prefix}.securityContext.runAsNonRoot`,
-        'runAsNonRoot must be unset on a HostProcess pod.',
-        'Remove it.',
-      );
-    }
     spec.hostNetwork = true;
     if (wo.gmsaCredentialSpecName !== undefined) {
       issues.add(
@@ -575,7 +530,7 @@ function applyIdentity(
       );
     }
   } else {
-    checkNoHostNetwork(spec, prefix, remove, warn);
+    dropHostNetworkFalse(spec, remove);
     if (existing.hostProcess === true) {
       issues.add(
         `${path}.hostProcess`,
@@ -600,32 +555,13 @@ function applyIdentity(
 
 /**
  * A pod that is not HostProcess: `hostNetwork: false` (a framework default) is dropped; `true`, which the API server
- * admits and the Windows kubelet ignores, stays as written and is the engine's `windows-host-network` warning.
+ * admits and the Windows kubelet ignores, stays as written (the windows-host-network rule warns).
  */
-function checkNoHostNetwork(spec: PodSpec, prefix: string, remove: RemoveField, warn: WarningSink): void {
-  if (spec.hostNetwork === undefined) return;
-  if (spec.hostNetwork === true) {
-    warn({
-      ruleId: 'windows-host-network',
-      path: `${prefix}.hostNetwork`,
-      message:
-        'hostNetwork: true is ignored: Windows pods get the host network only as HostProcess pods, so this pod runs on the pod network.',
-      fix: 'Remove hostNetwork, or make the workload HostProcess (the hostProcess option).',
-    });
-    return;
-  }
-  remove(spec as unknown as Json, 'hostNetwork');
+function dropHostNetworkFalse(spec: PodSpec, remove: RemoveField): void {
+  if (spec.hostNetwork === false) remove(spec as unknown as Json, 'hostNetwork');
 }
 
 function checkContainerIdentity(c: Container, path: string, hostProcess: boolean, issues: IssueCollector): void {
-  if (hostProcess && c.securityContext?.runAsNonRoot !== undefined) {
-    issues.add(
-      `${path}.securityContext.runAsNonRoot`,
-      'runAsNonRoot must be unset on a HostProcess pod: the kubelet cannot verify it for HostProcess containers.',
-      'Remove it; choose the account with runAsUserName.',
-      'hostprocess-run-as-non-root',
-    );
-  }
   const wo = c.securityContext?.windowsOptions;
   if (!wo) return;
   checkWindowsOptionsFormat(wo as Json, { path: `${path}.securityContext.windowsOptions` }, issues);

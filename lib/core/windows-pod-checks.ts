@@ -6,7 +6,6 @@
  * the validator calls an error.
  */
 import type { IssueCollector } from './errors';
-import type { WarningSink } from './pod-spec';
 import { CONTAINER_LISTS, type PodSpec } from './kube';
 import {
   MAX_GMSA_CREDENTIAL_SPEC_BYTES,
@@ -100,99 +99,6 @@ export function checkListEntries(spec: PodSpec, prefix: string, issues: IssueCol
           !(Array.isArray(value) && allObjects(value))
         )
           checkList(c, field, `${prefix}.${list}[${i}]`, issues);
-      }
-    }
-  }
-}
-
-/**
- * Pod features Windows nodes do not have, judged as the validator judges them: refused where its rule is an error
- * (`windows-emptydir-memory`, `windows-mount-propagation`, and on HostProcess (host-network) pods `windows-host-port`:
- * a `hostPort` other than its `containerPort`, which the API server rejects, "must match `containerPort` when
- * `hostNetwork` is true"), and a warning with the rule's id where it is advice (`windows-host-port-cni`,
- * `windows-dns-host-net`).
- * @see https://kubernetes.io/docs/concepts/windows/intro/#compatibility-v1-pod
- * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/apis/core/validation/validation.go (validateHostNetwork)
- */
-export function checkWindowsPodFeatures(
-  spec: PodSpec,
-  hostProcess: boolean,
-  prefix: string,
-  issues: IssueCollector,
-  warn: WarningSink,
-): void {
-  if (!hostProcess && spec.dnsPolicy === 'ClusterFirstWithHostNet') {
-    warn({
-      ruleId: 'windows-dns-host-net',
-      path: `${prefix}.dnsPolicy`,
-      message:
-        "dnsPolicy 'ClusterFirstWithHostNet' means nothing on a Windows pod outside HostProcess: the kubelet gives it cluster DNS, as with ClusterFirst.",
-      fix: "Use dnsPolicy 'ClusterFirst' (the default).",
-    });
-  }
-  const volumes = spec.volumes;
-  if (volumes) {
-    for (let i = 0; i < volumes.length; i++) {
-      const v = volumes[i];
-      if (v.emptyDir?.medium !== 'Memory') continue;
-      issues.add(
-        `${prefix}.volumes[${i}].emptyDir.medium`,
-        `Volume '${v.name}' has emptyDir medium 'Memory': Windows has no tmpfs, so memory-backed emptyDir volumes are not supported.`,
-        'Remove medium (a disk-backed emptyDir).',
-        'windows-emptydir-memory',
-      );
-    }
-  }
-  // Indexed loops, not forEach or for...of: this runs for every pod a construct renders, mostly before the JIT has
-  // optimized it (bench/synth-fresh.bench.ts).
-  for (let l = 0; l < CONTAINER_LISTS.length; l++) {
-    const list = CONTAINER_LISTS[l];
-    const containers = spec[list];
-    if (!containers) continue;
-    for (let i = 0; i < containers.length; i++) {
-      const c = containers[i];
-      const ports = c.ports;
-      if (ports) {
-        for (let j = 0; j < ports.length; j++) {
-          const port = ports[j];
-          const hostPort = port.hostPort;
-          if (hostPort === undefined || hostPort === null || hostPort === 0) continue;
-          if (!hostProcess && spec.hostNetwork === true && hostPort !== port.containerPort) {
-            // Windows ignores hostNetwork outside HostProcess pods, but the API server still holds the ports to it.
-            issues.add(
-              `${prefix}.${list}[${i}].ports[${j}].hostPort`,
-              `hostPort ${show(hostPort)} differs from containerPort ${show(port.containerPort)}; with hostNetwork: true the API server requires them to match.`,
-              `Set hostPort to ${show(port.containerPort)}, or remove hostNetwork (Windows ignores it outside HostProcess pods).`,
-              'windows-host-port',
-            );
-          } else if (!hostProcess) {
-            warn({
-              ruleId: 'windows-host-port-cni',
-              path: `${prefix}.${list}[${i}].ports[${j}].hostPort`,
-              message: `hostPort ${show(hostPort)}: on Windows a hostPort works only when the node's CNI maps ports (win-bridge or win-overlay with the portMappings capability); otherwise nothing listens on the host port.`,
-              fix: 'Check your Windows CNI supports port mappings, or expose the port through a Service (NodePort or LoadBalancer).',
-            });
-          } else if (hostPort !== port.containerPort) {
-            issues.add(
-              `${prefix}.${list}[${i}].ports[${j}].hostPort`,
-              `hostPort ${show(hostPort)} differs from containerPort ${show(port.containerPort)}; a HostProcess pod uses the host network, where the API server requires them to match.`,
-              `Remove hostPort (it defaults to containerPort) or set it to ${show(port.containerPort)}.`,
-              'windows-host-port',
-            );
-          }
-        }
-      }
-      const mounts = c.volumeMounts;
-      if (hostProcess || !mounts) continue;
-      for (let j = 0; j < mounts.length; j++) {
-        const propagation = mounts[j].mountPropagation;
-        if (propagation === undefined || propagation === null || propagation === 'None') continue;
-        issues.add(
-          `${prefix}.${list}[${i}].volumeMounts[${j}].mountPropagation`,
-          `mountPropagation ${show(propagation)} is not supported on Windows.`,
-          'Remove mountPropagation.',
-          'windows-mount-propagation',
-        );
       }
     }
   }

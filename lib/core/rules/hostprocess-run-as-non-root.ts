@@ -10,6 +10,12 @@ export default defineRule({
   meta: {
     id: 'hostprocess-run-as-non-root',
     family: 'host-process',
+    refusedByConstructs: true,
+    frontDoorFixes: {
+      cdk8s: () => ({
+        fix: "Remove `securityContext: { ensureNonRoot }`; choose the account with `windows: { runAsUserName: 'NT AUTHORITY\\\\SYSTEM' }` (or Local service, NetworkService).",
+      }),
+    },
     defaultSeverity: 'error',
     summary: 'runAsNonRoot set on a HostProcess pod.',
     rationale:

@@ -16,6 +16,11 @@ export default defineRule({
   meta: {
     id: 'hostprocess-run-as-user-name',
     family: 'host-process',
+    frontDoorFixes: {
+      cdk8s: () => ({
+        fix: "Set `windows: { runAsUserName: 'NT AUTHORITY\\\\SYSTEM' }`, `'NT AUTHORITY\\\\Local service'` or `'NT AUTHORITY\\\\NetworkService'`.",
+      }),
+    },
     defaultSeverity: 'error',
     summary: 'A HostProcess container without a host account as runAsUserName.',
     rationale:

@@ -14,6 +14,11 @@ export default defineRule({
   meta: {
     id: 'image-floating-tag',
     family: 'images',
+    frontDoorFixes: {
+      cdk8s: () => ({
+        fix: "Use an image tag that names the Windows build of the workload's `windows.release` (`ltsc2022` by default), or a multi-arch tag.",
+      }),
+    },
     defaultSeverity: 'info',
     summary:
       'A Windows image whose tag names no Windows build (`1.0`, `latest`, no tag), from a publisher not known to ship multi-arch lists.',

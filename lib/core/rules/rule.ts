@@ -32,6 +32,40 @@ export interface RuleMeta<Id extends string = string, C extends string = string>
   /** How `fix` fixes a finding, in one line; absent when it cannot. */
   readonly fixable?: string;
   readonly cases?: readonly RuleCase<C>[];
+  /**
+   * Whether the constructs (cdk8s workloads, Pulumi components, `toWindowsPodSpec`) run this rule on the pod spec
+   * they are about to emit: an error finding refuses it (`WindowsValidationError`, same id, path and message as
+   * lint), a finding at a lower severity is a construct warning. Only pod rules that need nothing but the pod.
+   */
+  readonly refusedByConstructs?: boolean;
+  /** The fix in each front door's words, where it differs from the manifest fix the check reports. */
+  readonly frontDoorFixes?: FrontDoorFixes;
+}
+
+/** What a front door's fix may read of a finding. */
+export interface FrontDoorFinding {
+  /** API-server path of the finding (`spec.template.spec.containers[0].securityContext.runAsUser`). */
+  readonly path: string;
+  /** The value at `path`, when the caller has it (the image of an `image-build-mismatch`). */
+  readonly value?: unknown;
+  /** The Windows Server release the workload runs on, when known. */
+  readonly release?: string;
+}
+
+/** A finding's fix and, where the front door names the field otherwise, its message, in that door's words. */
+export interface FrontDoorText {
+  readonly fix: string;
+  /** Appended to the message: which prop wrote the field (`(the container's \`securityContext.user\`)`). */
+  readonly messageSuffix?: string;
+}
+
+/**
+ * The fix of a rule's finding for each front door: `cdk8s` names construct props (`windows: { release }`), `pulumi`
+ * the components' args. A door without an entry keeps the manifest fix.
+ */
+export interface FrontDoorFixes {
+  readonly cdk8s?: (finding: FrontDoorFinding) => FrontDoorText | undefined;
+  readonly pulumi?: (finding: FrontDoorFinding) => FrontDoorText | undefined;
 }
 
 /** Reports one finding of the rule whose check it is given to: the field, what is wrong, what to write instead. */

@@ -10,6 +10,12 @@ export default defineRule({
   meta: {
     id: 'windows-dns-host-net',
     family: 'pod-features',
+    refusedByConstructs: true,
+    frontDoorFixes: {
+      cdk8s: () => ({
+        fix: 'Remove `dns: { policy: DnsPolicy.CLUSTER_FIRST_WITH_HOST_NET }` (ClusterFirst is the default).',
+      }),
+    },
     defaultSeverity: 'info',
     summary: 'dnsPolicy: ClusterFirstWithHostNet on a Windows pod that is not HostProcess.',
     rationale:

@@ -8,6 +8,10 @@ export default defineRule({
   meta: {
     id: 'windows-emptydir-memory',
     family: 'pod-features',
+    refusedByConstructs: true,
+    frontDoorFixes: {
+      cdk8s: () => ({ fix: 'Drop `medium: EmptyDirMedium.MEMORY` from `Volume.fromEmptyDir(...)` (a disk-backed emptyDir).' }),
+    },
     defaultSeverity: 'error',
     summary: 'emptyDir with medium: Memory on a Windows pod.',
     rationale: 'Windows has no tmpfs; memory-backed emptyDir volumes are not supported.',

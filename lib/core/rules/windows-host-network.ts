@@ -10,6 +10,12 @@ export default defineRule({
   meta: {
     id: 'windows-host-network',
     family: 'pod-features',
+    refusedByConstructs: true,
+    frontDoorFixes: {
+      cdk8s: () => ({
+        fix: 'Remove `hostNetwork: true`: only HostProcess pods use the host network; for a node agent use `WindowsHostProcessDaemonSet`.',
+      }),
+    },
     defaultSeverity: 'warning',
     summary: 'hostNetwork: true on a Windows pod that is not HostProcess.',
     rationale: 'Windows pods get host networking only as HostProcess pods; elsewhere hostNetwork: true is ignored.',

@@ -13,6 +13,12 @@ export default defineRule({
   meta: {
     id: 'windows-host-port-cni',
     family: 'pod-features',
+    refusedByConstructs: true,
+    frontDoorFixes: {
+      cdk8s: () => ({
+        fix: 'Check your Windows CNI maps host ports, or drop `hostPort` and expose the port with `exposeViaService()`.',
+      }),
+    },
     defaultSeverity: 'info',
     summary: 'hostPort on a Windows container that is not HostProcess.',
     rationale:

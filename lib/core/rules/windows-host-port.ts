@@ -21,6 +21,12 @@ export default defineRule({
   meta: {
     id: 'windows-host-port',
     family: 'pod-features',
+    refusedByConstructs: true,
+    frontDoorFixes: {
+      cdk8s: () => ({
+        fix: 'Remove `hostPort` from the port (it defaults to the container port) or make it equal to `number`.',
+      }),
+    },
     defaultSeverity: 'error',
     summary: 'A hostPort that differs from its containerPort on a HostProcess or hostNetwork: true pod.',
     rationale:

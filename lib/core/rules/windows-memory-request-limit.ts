@@ -12,6 +12,12 @@ export default defineRule({
   meta: {
     id: 'windows-memory-request-limit',
     family: 'resources',
+    refusedByConstructs: true,
+    frontDoorFixes: {
+      cdk8s: () => ({
+        fix: 'Give the container equal memory request and limit: `resources: { memory: { request: Size.gibibytes(2), limit: Size.gibibytes(2) } }`, or only the limit.',
+      }),
+    },
     defaultSeverity: 'info',
     summary: 'A Windows container whose memory request differs from its limit.',
     rationale:

@@ -8,6 +8,10 @@ export default defineRule({
   meta: {
     id: 'windows-mount-propagation',
     family: 'pod-features',
+    refusedByConstructs: true,
+    frontDoorFixes: {
+      cdk8s: () => ({ fix: 'Remove `propagation` from the volume mount.' }),
+    },
     defaultSeverity: 'error',
     summary: 'mountPropagation on a Windows volume mount.',
     rationale: 'Mount propagation is not supported on Windows.',

@@ -12,6 +12,11 @@ export default defineRule({
   meta: {
     id: 'windows-run-as-user-name',
     family: 'windows-options',
+    frontDoorFixes: {
+      cdk8s: () => ({
+        fix: "Set `windows: { runAsUserName: 'ContainerUser' }` (or `'ContainerAdministrator'`).",
+      }),
+    },
     defaultSeverity: 'error',
     summary: 'windowsOptions.runAsUserName is not a valid Windows user name.',
     rationale:

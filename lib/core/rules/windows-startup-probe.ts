@@ -51,6 +51,11 @@ export default defineRule({
   meta: {
     id: 'windows-startup-probe',
     family: 'probes',
+    frontDoorFixes: {
+      cdk8s: () => ({
+        fix: 'Give the container `startup: kplus.Probe.fromHttpGet(...)` (or a `liveness`/`readiness` probe: the constructs derive a startup probe from it with a 5-minute budget).',
+      }),
+    },
     defaultSeverity: 'info',
     summary:
       'A large Windows image (servercore, server, .NET Framework) without a startupProbe (in batch pods, only when a livenessProbe would kill it first).',

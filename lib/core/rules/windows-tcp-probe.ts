@@ -9,6 +9,11 @@ export default defineRule({
   meta: {
     id: 'windows-tcp-probe',
     family: 'probes',
+    frontDoorFixes: {
+      cdk8s: () => ({
+        fix: 'Use `kplus.Probe.fromHttpGet(...)` or `kplus.Probe.fromCommand(...)` instead of `fromTcpSocket`.',
+      }),
+    },
     defaultSeverity: 'info',
     summary: 'A tcpSocket probe on a Windows container.',
     rationale: 'tcpSocket probes are limited on Windows; exec and httpGet probes work.',

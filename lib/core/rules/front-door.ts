@@ -1,0 +1,56 @@
+/**
+ * What the front doors read of the rule modules: the rules constructs run on what they emit, and a finding's fix in
+ * a front door's words (each rule's `frontDoorFixes`).
+ */
+import { RULE_MODULES } from './index';
+import type { FrontDoorFixes, RuleModule } from './rule';
+
+/** A front door: its users write construct props (`cdk8s`) or component args (`pulumi`), not manifest fields. */
+export type FrontDoor = keyof FrontDoorFixes;
+
+let byId: ReadonlyMap<string, RuleModule> | undefined;
+function ruleById(id: string): RuleModule | undefined {
+  byId ??= new Map(RULE_MODULES.map((r) => [r.meta.id, r as RuleModule]));
+  return byId.get(id);
+}
+
+let constructRules: readonly RuleModule[] | undefined;
+/** The rules the constructs run on the pod spec they are about to emit (`refusedByConstructs`), in catalogue order. */
+export function rulesRunByConstructs(): readonly RuleModule[] {
+  return (constructRules ??= RULE_MODULES.filter((r) => r.meta.refusedByConstructs === true) as RuleModule[]);
+}
+
+/** A finding, warning or refusal as a front door shows it. */
+interface Worded {
+  readonly ruleId?: string;
+  readonly path: string;
+  readonly message: string;
+  readonly fix?: string;
+}
+
+/**
+ * `issue` in the words of `door`, when its rule has a fix for that door; `value` reads the value at the issue's path
+ * (an image's build), `release` is the workload's release.
+ */
+export function inFrontDoorWords<T extends Worded>(
+  issue: T,
+  door: FrontDoor,
+  value?: (path: string) => unknown,
+  release?: string,
+): T {
+  const worded = frontDoorText(issue.ruleId, door, { path: issue.path, value: value?.(issue.path), release });
+  if (worded === undefined) return issue;
+  const message =
+    worded.messageSuffix === undefined ? issue.message : issue.message.replace(/\.?$/, `${worded.messageSuffix}.`);
+  return { ...issue, message, fix: worded.fix };
+}
+
+/** The fix (and message suffix) of `ruleId` in `door`'s words, if its rule has one. */
+export function frontDoorText(
+  ruleId: string | undefined,
+  door: FrontDoor,
+  finding: { readonly path: string; readonly value?: unknown; readonly release?: string },
+): { readonly fix: string; readonly messageSuffix?: string } | undefined {
+  if (ruleId === undefined) return undefined;
+  return ruleById(ruleId)?.meta.frontDoorFixes?.[door]?.(finding);
+}
