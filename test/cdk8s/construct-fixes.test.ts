@@ -42,7 +42,8 @@ describe('refusals name the prop written and the prop that fixes it', () => {
     expect(err.issues).toEqual([
       {
         path: 'spec.template.spec.containers[0].securityContext.runAsUser',
-        message: "runAsUser: 1000 cannot be set for a windows pod (the container's `securityContext.user`).",
+        message:
+          "spec.template.spec.containers[0].securityContext.runAsUser 1000: Forbidden: cannot be set for a windows pod (the container's `securityContext.user`).",
         fix: "Remove `user` from the container's `securityContext`; to run as a non-admin Windows user, set `windows: { runAsUserName: 'ContainerUser' }` or `windows: { securityProfile: 'restricted' }`.",
         ruleId: 'windows-forbidden-field',
       },
@@ -56,7 +57,7 @@ describe('refusals name the prop written and the prop that fixes it', () => {
     );
     expect(err.issues.map((i) => [i.message, i.fix])).toEqual([
       [
-        "runAsUser: 1000 cannot be set for a windows pod (the workload's `securityContext.user`).",
+        "spec.template.spec.securityContext.runAsUser 1000: Forbidden: cannot be set for a windows pod (the workload's `securityContext.user`).",
         "Remove `user` from the workload's `securityContext`; to run as a non-admin Windows user, set `windows: { runAsUserName: 'ContainerUser' }` or `windows: { securityProfile: 'restricted' }`.",
       ],
     ]);

@@ -116,8 +116,8 @@ describe('pod features Windows lacks', () => {
     };
     const out = toWindowsPodSpec(advised, { onWarning: (w) => warnings.push(w) });
     expect(warnings.map((w) => [w.ruleId, w.path])).toEqual([
-      ['windows-dns-host-net', 'spec.dnsPolicy'],
       ['windows-host-port-cni', 'spec.containers[0].ports[0].hostPort'],
+      ['windows-dns-host-net', 'spec.dnsPolicy'],
     ]);
     // What the user wrote is kept.
     expect(out.dnsPolicy).toBe('ClusterFirstWithHostNet');
@@ -127,10 +127,10 @@ describe('pod features Windows lacks', () => {
   test('on a HostProcess pod only a hostPort other than containerPort and the memory emptyDir are refused', () => {
     const issues = issuesOf(() => toWindowsPodSpec(featureful, { hostProcess: true }));
     expect(issues.map((i) => i.path)).toEqual([
-      'spec.volumes[0].emptyDir.medium',
       'spec.containers[0].ports[0].hostPort',
+      'spec.volumes[0].emptyDir.medium',
     ]);
-    expect(issues[1].message).toMatch(/differs from containerPort 80/);
+    expect(issues[0].message).toMatch(/must match `containerPort` \(80\)/);
     const ok: PodSpec = {
       containers: [{ name: 'a', image: IIS, ports: [{ containerPort: 9182, hostPort: 9182 }, { containerPort: 81 }] }],
     };
@@ -147,7 +147,7 @@ describe('pod features Windows lacks', () => {
       {
         path: 'spec.containers[0].ports[0].hostPort',
         message:
-          'hostPort 8080 differs from containerPort 80; with hostNetwork: true the API server requires them to match.',
+          'spec.containers[0].ports[0].hostPort 8080: Invalid value: must match `containerPort` (80) when `hostNetwork` is true; the API server refuses the pod.',
         fix: 'Set hostPort to 80, or remove hostNetwork (Windows ignores it outside HostProcess pods).',
         ruleId: 'windows-host-port',
       },
