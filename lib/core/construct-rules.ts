@@ -8,12 +8,42 @@ import type { IssueCollector } from './errors';
 import type { PodSpec } from './kube';
 import type { WarningSink } from './pod-spec';
 import { rulesRunByConstructs } from './rules/front-door';
-import { caseSeverity, checksOf, type PodRuleContext } from './rules/rule';
+import { caseSeverity, checksOf, type PodRuleContext, type RuleMeta, type RuleReport } from './rules/rule';
 import { buildIndex, type SetIndex } from './validate/context';
-import { analyzePod } from './validate/pod';
+import { analyzePod, type PodFacts } from './validate/pod';
 import type { ImageLookups } from './validate/image-facts';
 
+type PodRun = (pod: PodFacts, context: PodRuleContext, report: RuleReport) => void;
+
+/** The pod checks of the construct rules, with their rule's metadata, flattened once. */
+let podRuns: { readonly meta: RuleMeta; readonly run: PodRun }[] | undefined;
 let emptyIndex: SetIndex | undefined;
+let baseContext: PodRuleContext | undefined;
+
+function runsOf(): { readonly meta: RuleMeta; readonly run: PodRun }[] {
+  if (podRuns) return podRuns;
+  podRuns = [];
+  for (const rule of rulesRunByConstructs()) {
+    for (const check of checksOf(rule)) if (check.scope === 'pod') podRuns.push({ meta: rule.meta, run: check.run });
+  }
+  return podRuns;
+}
+
+/** A finding of a construct rule, as replayed from the memo. */
+interface ConstructFinding {
+  readonly error: boolean;
+  readonly ruleId: string;
+  readonly path: string;
+  readonly message: string;
+  readonly fix?: string;
+}
+
+/**
+ * Findings by pod spec (its JSON and path): charts repeat pod shapes (a thousand workloads of one template), and the
+ * rules are pure functions of the pod. Bounded, so a long-lived process converting many pods does not grow without end.
+ */
+const MEMO = new Map<string, readonly ConstructFinding[]>();
+const MEMO_MAX = 1024;
 
 /** Runs the construct rules on `spec` (the pod spec at `prefix` of its object), adding refusals and warnings. */
 export function runConstructRules(
@@ -23,22 +53,49 @@ export function runConstructRules(
   warn: WarningSink,
   images?: ImageLookups,
 ): void {
-  emptyIndex ??= buildIndex([]);
-  const options = images === undefined ? {} : { images };
-  const pod = analyzePod({ apiVersion: 'v1', kind: 'Pod', spec }, { spec, path: prefix }, emptyIndex, options);
-  const context: PodRuleContext = { options, index: emptyIndex, local: emptyIndex, hybrid: false };
-  const rules = rulesRunByConstructs();
-  for (let r = 0; r < rules.length; r++) {
-    const { meta } = rules[r];
-    const checks = checksOf(rules[r]);
-    for (let k = 0; k < checks.length; k++) {
-      const check = checks[k];
-      if (check.scope !== 'pod') continue;
-      check.run(pod, context, (path, message, fix, caseName) => {
-        const severity = caseSeverity(meta, caseName) ?? meta.defaultSeverity;
-        if (severity === 'error') issues.add(path, message, fix, meta.id);
-        else warn({ ruleId: meta.id, path, message, ...(fix !== undefined ? { fix } : {}) });
-      });
+  // Registry answers make the findings depend on more than the pod: not memoized.
+  const key = images === undefined ? memoKey(spec, prefix) : undefined;
+  let findings = key === undefined ? undefined : MEMO.get(key);
+  if (findings === undefined) {
+    findings = judge(spec, prefix, images);
+    if (key !== undefined) {
+      if (MEMO.size >= MEMO_MAX) MEMO.clear();
+      MEMO.set(key, findings);
     }
   }
+  for (let i = 0; i < findings.length; i++) {
+    const { error, ruleId, path, message, fix } = findings[i];
+    if (error) issues.add(path, message, fix, ruleId);
+    else warn({ ruleId, path, message, ...(fix !== undefined ? { fix } : {}) });
+  }
+}
+
+/** The memo key of a pod spec; undefined for one JSON cannot write (a BigInt a caller left in). */
+function memoKey(spec: PodSpec, prefix: string): string | undefined {
+  try {
+    return `${prefix}\n${JSON.stringify(spec)}`;
+  } catch {
+    return undefined;
+  }
+}
+
+function judge(spec: PodSpec, prefix: string, images: ImageLookups | undefined): readonly ConstructFinding[] {
+  const runs = runsOf();
+  emptyIndex ??= buildIndex([]);
+  baseContext ??= { options: {}, index: emptyIndex, local: emptyIndex, hybrid: false };
+  const context: PodRuleContext = images === undefined ? baseContext : { ...baseContext, options: { images } };
+  const pod = analyzePod({ apiVersion: 'v1', kind: 'Pod', spec }, { spec, path: prefix }, emptyIndex, context.options);
+  const out: ConstructFinding[] = [];
+  // Indexed loops and one report function: this runs for every pod shape a construct renders, mostly before the JIT
+  // has optimized it (bench/synth-fresh.bench.ts).
+  let meta: RuleMeta = runs[0]?.meta;
+  const report: RuleReport = (path, message, fix, caseName) => {
+    const severity = caseSeverity(meta, caseName) ?? meta.defaultSeverity;
+    out.push({ error: severity === 'error', ruleId: meta.id, path, message, ...(fix !== undefined ? { fix } : {}) });
+  };
+  for (let r = 0; r < runs.length; r++) {
+    meta = runs[r].meta;
+    runs[r].run(pod, context, report);
+  }
+  return out;
 }

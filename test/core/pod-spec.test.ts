@@ -143,7 +143,7 @@ describe('toWindowsPodSpec', () => {
       'spec.template.spec.containers[0].securityContext.privileged',
       'spec.template.spec.resources',
     ]);
-    expect(new Set(issues.map((i) => i.ruleId))).toEqual(new Set(['windows-forbidden-field']));
+    expect(new Set(issues.map((i) => (i as { ruleId?: string }).ruleId))).toEqual(new Set(['windows-forbidden-field']));
     expect(issues.find((i) => i.path.endsWith('securityContext.runAsUser'))?.fix).toContain('runAsUserName');
   });
 

@@ -44,6 +44,7 @@ export default defineRule({
           );
           continue;
         }
+        if (request === limit) continue; // the common case, and what the constructs write: no parsing
         const r = parseQuantity(request);
         const l = parseQuantity(limit);
         if (r === undefined || l === undefined || Math.abs(r - l) <= 1e-9 * Math.max(Math.abs(r), Math.abs(l), 1)) {

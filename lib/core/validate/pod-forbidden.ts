@@ -24,6 +24,7 @@ export interface ForbiddenField {
   readonly detail: string;
 }
 
+const POD_FIELDS = Object.keys(FORBIDDEN_POD_FIELDS) as (keyof typeof FORBIDDEN_POD_FIELDS)[];
 const FIELDS = new WeakMap<PodFacts, readonly ForbiddenField[]>();
 
 /** Every forbidden field the pod sets, in the API server's order. */
@@ -39,7 +40,7 @@ export function forbiddenFields(p: PodFacts): readonly ForbiddenField[] {
   if (arr(sc, FORBIDDEN_POD_SYSCTLS).length > 0) {
     add(join(scPath, FORBIDDEN_POD_SYSCTLS), own(sc, FORBIDDEN_POD_SYSCTLS), FORBIDDEN_POD_SYSCTLS);
   }
-  for (const f of Object.keys(FORBIDDEN_POD_FIELDS) as (keyof typeof FORBIDDEN_POD_FIELDS)[]) {
+  for (const f of POD_FIELDS) {
     const v = own(p.spec, f);
     if (FORBIDDEN_POD_FIELDS[f] === 'any' ? has(p.spec, f) : v === true) add(join(p.path, f), v, f);
   }
