@@ -494,7 +494,10 @@ function checkContainerProps(
         message: compat.reason,
         ruleId: 'image-build-mismatch',
       };
-      addIssue(issues, inFrontDoorWords(issue, 'cdk8s', () => props.image, release));
+      addIssue(
+        issues,
+        inFrontDoorWords(issue, 'cdk8s', () => props.image, release),
+      );
     }
   }
 }

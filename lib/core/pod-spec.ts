@@ -109,7 +109,33 @@ export interface ToWindowsPodSpecOptions {
    * @default - no registry answers
    */
   readonly images?: ImageLookups;
+  /**
+   * How the caller's users name these options, in messages: a front door whose options are spelled otherwise (the
+   * Pulumi components' `windows.hostProcess`) gives its words.
+   * @default - the option names of `toWindowsPodSpec` ('the hostProcess option', 'gmsa')
+   * @internal
+   */
+  readonly optionWords?: OptionWords;
 }
+
+/** How a front door names the identity options, in messages. */
+export interface OptionWords {
+  /** Asking for a HostProcess pod: 'the hostProcess option'. */
+  readonly hostProcessOption: string;
+  readonly runAsUserNameOption: string;
+  readonly gmsaOption: string;
+  /** The two options, as a user removes them: 'gmsa', 'hostProcess'. */
+  readonly gmsa: string;
+  readonly hostProcess: string;
+}
+
+const OPTION_WORDS: OptionWords = {
+  hostProcessOption: 'the hostProcess option',
+  runAsUserNameOption: 'the runAsUserName option',
+  gmsaOption: 'the gMSA option',
+  gmsa: 'gmsa',
+  hostProcess: 'hostProcess',
+};
 
 /** Values of forbidden fields that a framework emits on its own (cdk8s-plus's Linux hardening defaults). */
 export interface FrameworkDefaults {
@@ -467,13 +493,14 @@ function applyIdentity(
   }
   const existing = given ?? {};
   const wo = { ...existing };
+  const words = options.optionWords ?? OPTION_WORDS;
   const path = `${prefix}.securityContext.windowsOptions`;
 
   if (options.runAsUserName !== undefined) {
     if (existing.runAsUserName !== undefined && existing.runAsUserName !== options.runAsUserName) {
       issues.add(
         `${path}.runAsUserName`,
-        `windowsOptions.runAsUserName '${existing.runAsUserName}' disagrees with the runAsUserName option '${options.runAsUserName}'.`,
+        `windowsOptions.runAsUserName '${existing.runAsUserName}' disagrees with ${words.runAsUserNameOption} '${options.runAsUserName}'.`,
         'Set it in one place.',
       );
     }
@@ -486,7 +513,7 @@ function applyIdentity(
     ) {
       issues.add(
         `${path}.gmsaCredentialSpecName`,
-        `windowsOptions.gmsaCredentialSpecName '${existing.gmsaCredentialSpecName}' disagrees with the gMSA option '${options.gmsaCredentialSpecName}'.`,
+        `windowsOptions.gmsaCredentialSpecName '${existing.gmsaCredentialSpecName}' disagrees with ${words.gmsaOption} '${options.gmsaCredentialSpecName}'.`,
         'Set it in one place.',
       );
     }
@@ -526,7 +553,7 @@ function applyIdentity(
       issues.add(
         'gmsa',
         'HostProcess containers run as a node account and cannot use gMSA.',
-        'Remove gmsa or hostProcess.',
+        `Remove ${words.gmsa} or ${words.hostProcess}.`,
       );
     }
   } else {
@@ -535,7 +562,7 @@ function applyIdentity(
       issues.add(
         `${path}.hostProcess`,
         'windowsOptions.hostProcess is set but the pod is not declared HostProcess.',
-        'Set the hostProcess option instead, so hostNetwork and the user are set with it.',
+        `Set ${words.hostProcessOption} instead, so hostNetwork and the user are set with it.`,
       );
     }
     if (profile === 'restricted') {

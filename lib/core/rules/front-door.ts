@@ -3,7 +3,7 @@
  * a front door's words (each rule's `frontDoorFixes`).
  */
 import { RULE_MODULES } from './index';
-import type { FrontDoorFixes, RuleModule } from './rule';
+import type { FrontDoorFinding, FrontDoorFixes, RuleModule } from './rule';
 
 /** A front door: its users write construct props (`cdk8s`) or component args (`pulumi`), not manifest fields. */
 export type FrontDoor = keyof FrontDoorFixes;
@@ -38,7 +38,12 @@ export function inFrontDoorWords<T extends Worded>(
   value?: (path: string) => unknown,
   release?: string,
 ): T {
-  const worded = frontDoorText(issue.ruleId, door, { path: issue.path, value: value?.(issue.path), release });
+  const worded = frontDoorText(issue.ruleId, door, {
+    path: issue.path,
+    value: value?.(issue.path),
+    release,
+    ...(issue.fix !== undefined ? { fix: issue.fix } : {}),
+  });
   if (worded === undefined) return issue;
   const message =
     worded.messageSuffix === undefined ? issue.message : issue.message.replace(/\.?$/, `${worded.messageSuffix}.`);
@@ -49,7 +54,7 @@ export function inFrontDoorWords<T extends Worded>(
 export function frontDoorText(
   ruleId: string | undefined,
   door: FrontDoor,
-  finding: { readonly path: string; readonly value?: unknown; readonly release?: string },
+  finding: FrontDoorFinding,
 ): { readonly fix: string; readonly messageSuffix?: string } | undefined {
   if (ruleId === undefined) return undefined;
   return ruleById(ruleId)?.meta.frontDoorFixes?.[door]?.(finding);

@@ -12,6 +12,7 @@ export default defineRule({
     family: 'host-process',
     refusedByConstructs: true,
     frontDoorFixes: {
+      pulumi: () => ({ fix: 'Remove runAsNonRoot; choose the account with windows.runAsUserName.' }),
       cdk8s: () => ({
         fix: "Remove `securityContext: { ensureNonRoot }`; choose the account with `windows: { runAsUserName: 'NT AUTHORITY\\\\SYSTEM' }` (or Local service, NetworkService).",
       }),

@@ -24,6 +24,17 @@ export default defineRule({
     id: 'image-build-mismatch',
     family: 'images',
     frontDoorFixes: {
+      // The components pin the release with their `windows` args.
+      pulumi: ({ fix }) =>
+        fix === undefined
+          ? undefined
+          : {
+              fix: fix.replace(
+                /\b(?:pin|run) the workload (?:to|on) Windows Server (\d{4}) nodes\b/g,
+                (_m, release: string) =>
+                  `run it on Windows Server ${release} nodes: windows: { release: '${release}' }, or windows.target set to a ${release} pool's nodeTarget`,
+              ),
+            },
       cdk8s: ({ value, release: nodes }) => {
         const release = releaseOfImage(value);
         const tag = !isWindowsRelease(nodes)

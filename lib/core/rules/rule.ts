@@ -50,6 +50,8 @@ export interface FrontDoorFinding {
   readonly value?: unknown;
   /** The Windows Server release the workload runs on, when known. */
   readonly release?: string;
+  /** The fix the check reported (in manifest words). */
+  readonly fix?: string;
 }
 
 /** A finding's fix and, where the front door names the field otherwise, its message, in that door's words. */

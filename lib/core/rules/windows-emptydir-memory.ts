@@ -10,7 +10,9 @@ export default defineRule({
     family: 'pod-features',
     refusedByConstructs: true,
     frontDoorFixes: {
-      cdk8s: () => ({ fix: 'Drop `medium: EmptyDirMedium.MEMORY` from `Volume.fromEmptyDir(...)` (a disk-backed emptyDir).' }),
+      cdk8s: () => ({
+        fix: 'Drop `medium: EmptyDirMedium.MEMORY` from `Volume.fromEmptyDir(...)` (a disk-backed emptyDir).',
+      }),
     },
     defaultSeverity: 'error',
     summary: 'emptyDir with medium: Memory on a Windows pod.',

@@ -12,6 +12,7 @@ export default defineRule({
     family: 'pod-features',
     refusedByConstructs: true,
     frontDoorFixes: {
+      pulumi: () => ({ fix: 'Remove hostNetwork, or make the workload HostProcess (windows.hostProcess: true).' }),
       cdk8s: () => ({
         fix: 'Remove `hostNetwork: true`: only HostProcess pods use the host network; for a node agent use `WindowsHostProcessDaemonSet`.',
       }),
