@@ -11,14 +11,30 @@ import { rulesRunByConstructs } from './rules/front-door';
 import { caseSeverity, checksOf, type PodRuleContext, type RuleMeta, type RuleReport } from './rules/rule';
 import { buildIndex, type SetIndex } from './validate/context';
 import { analyzePod, type PodFacts } from './validate/pod';
-import type { ImageLookups } from './validate/image-facts';
+import { withWellKnownImages, type ImageLookups } from './validate/image-facts';
+import { WINDOWS_RUNTIME_HANDLERS, type WindowsIsolation } from './releases';
 
 type PodRun = (pod: PodFacts, context: PodRuleContext, report: RuleReport) => void;
 
 /** The pod checks of the construct rules, with their rule's metadata, flattened once. */
 let podRuns: { readonly meta: RuleMeta; readonly run: PodRun }[] | undefined;
 let emptyIndex: SetIndex | undefined;
-let baseContext: PodRuleContext | undefined;
+
+/**
+ * The objects the pod names that the construct knows: the RuntimeClass of a target, which selects the isolation
+ * (the rules read it from the handler, as lint does from the RuntimeClass in the input).
+ */
+function runtimeClassIndex(name: string | undefined, isolation: WindowsIsolation | undefined): SetIndex {
+  if (name === undefined || isolation === undefined) return (emptyIndex ??= buildIndex([]));
+  return buildIndex([
+    {
+      apiVersion: 'node.k8s.io/v1',
+      kind: 'RuntimeClass',
+      metadata: { name },
+      handler: WINDOWS_RUNTIME_HANDLERS[isolation],
+    },
+  ]);
+}
 
 function runsOf(): { readonly meta: RuleMeta; readonly run: PodRun }[] {
   if (podRuns) return podRuns;
@@ -45,19 +61,27 @@ interface ConstructFinding {
 const MEMO = new Map<string, readonly ConstructFinding[]>();
 const MEMO_MAX = 1024;
 
+/** What the construct knows besides the pod spec. */
+export interface ConstructRulesInput {
+  /** What the registries said about the images (`--resolve-images`). */
+  readonly images?: ImageLookups;
+  /** The isolation of the target: the RuntimeClass the pod names is the target's, with that isolation's handler. */
+  readonly isolation?: WindowsIsolation;
+}
+
 /** Runs the construct rules on `spec` (the pod spec at `prefix` of its object), adding refusals and warnings. */
 export function runConstructRules(
   spec: PodSpec,
   prefix: string,
   issues: IssueCollector,
   warn: WarningSink,
-  images?: ImageLookups,
+  input: ConstructRulesInput = {},
 ): void {
   // Registry answers make the findings depend on more than the pod: not memoized.
-  const key = images === undefined ? memoKey(spec, prefix) : undefined;
+  const key = input.images === undefined ? memoKey(spec, `${input.isolation ?? ''} ${prefix}`) : undefined;
   let findings = key === undefined ? undefined : MEMO.get(key);
   if (findings === undefined) {
-    findings = judge(spec, prefix, images);
+    findings = judge(spec, prefix, input);
     if (key !== undefined) {
       if (MEMO.size >= MEMO_MAX) MEMO.clear();
       MEMO.set(key, findings);
@@ -79,12 +103,19 @@ function memoKey(spec: PodSpec, prefix: string): string | undefined {
   }
 }
 
-function judge(spec: PodSpec, prefix: string, images: ImageLookups | undefined): readonly ConstructFinding[] {
+function judge(spec: PodSpec, prefix: string, input: ConstructRulesInput): readonly ConstructFinding[] {
   const runs = runsOf();
-  emptyIndex ??= buildIndex([]);
-  baseContext ??= { options: {}, index: emptyIndex, local: emptyIndex, hybrid: false };
-  const context: PodRuleContext = images === undefined ? baseContext : { ...baseContext, options: { images } };
-  const pod = analyzePod({ apiVersion: 'v1', kind: 'Pod', spec }, { spec, path: prefix }, emptyIndex, context.options);
+  const obj = { apiVersion: 'v1', kind: 'Pod', spec };
+  // As the engine does: the bundled records of well-known images answer where no registry did.
+  const images = withWellKnownImages([obj], input.images);
+  const index = runtimeClassIndex(spec.runtimeClassName, input.isolation);
+  const context: PodRuleContext = {
+    options: images === undefined ? {} : { images },
+    index,
+    local: index,
+    hybrid: false,
+  };
+  const pod = analyzePod(obj, { spec, path: prefix }, index, context.options);
   const out: ConstructFinding[] = [];
   // Indexed loops and one report function: this runs for every pod shape a construct renders, mostly before the JIT
   // has optimized it (bench/synth-fresh.bench.ts).

@@ -2,9 +2,9 @@
  * `toWindowsPodSpec`: turns any pod spec into one the API server accepts for Windows and that lands on the right
  * nodes. Shared by the cdk8s constructs and the Pulumi components, so both emit the same pod for the same input.
  */
-import { osMissingFinding, wellKnownUnlessAsked, type ImageLookups } from './validate/image-facts';
+import type { ImageLookups } from './validate/image-facts';
 import { plainCopy } from './json';
-import { BUILDLESS_TAG_FIX, checkImageCompatibility, windowsBuildCoverage, type ImageCompatibility } from './images';
+import { checkImageCompatibility, type ImageCompatibility } from './images';
 import { IssueCollector, WindowsValidationError, type ValidationIssue } from './errors';
 import {
   CONTAINER_LISTS,
@@ -189,9 +189,6 @@ export function toWindowsPodSpecInPlace(podSpec: PodSpec, options: ToWindowsPodS
 
 const ignoreWarning = (): void => undefined;
 
-/** The rules that report in manifests what these refusals report on input (`ValidationIssue.ruleId`). */
-const IMAGE_MISMATCH_RULE = 'image-build-mismatch';
-
 /** How a conversion removes a field of the pod spec: see `toWindowsPodSpecInPlace`. */
 type RemoveField = (spec: Json, field: string) => void;
 const deleteField: RemoveField = (spec, field) => {
@@ -262,36 +259,6 @@ function convertPodSpec(podSpec: PodSpec, given: ToWindowsPodSpecOptions, copy: 
         checkContainerIdentity(c, path, hostProcess, issues);
       }
       if (containerDefaults && list !== 'ephemeralContainers') applyContainerDefaults(c, list === 'containers');
-      // A well-known Linux-only image (busybox, nginx) is refused as the engine reports it, unless a registry
-      // was asked about it (then the registry's answer is judged with the engine's rules).
-      const known = typeof c.image === 'string' ? wellKnownUnlessAsked(c.image, options.images) : undefined;
-      if (known?.status === 'found' && !known.facts.platforms.some((x) => x.os === 'windows')) {
-        const path = `${prefix}.${list}[${i}].image`;
-        const { message, fix } = osMissingFinding(path, c.image as string, known.facts, 'windows');
-        issues.add(path, message, fix, 'image-os-missing');
-        continue;
-      }
-      if (target?.release !== undefined && !hostProcess && typeof c.image === 'string') {
-        const compat = imageCompatibility(c.image, target.release, target.isolation);
-        if (compat.status === 'incompatible')
-          issues.add(`${prefix}.${list}[${i}].image`, compat.reason, compat.fix, IMAGE_MISMATCH_RULE);
-        else if (
-          compat.status === 'unknown' &&
-          windowsBuildCoverage(c.image) !== 'multi' &&
-          options.images?.[c.image]?.status !== 'found' &&
-          known === undefined
-        ) {
-          // Known multi-arch manifest lists resolve per node build; anything else may be a single-build image
-          // (unless its registry answered, or a well-known image's record: then the fact rules judge it).
-          warn({
-            ruleId: 'image-floating-tag',
-            path: `${prefix}.${list}[${i}].image`,
-            message: compat.reason,
-            // The same advice as the validator's image-floating-tag rule, so both front doors agree.
-            fix: BUILDLESS_TAG_FIX,
-          });
-        }
-      }
     }
   }
 
@@ -301,7 +268,11 @@ function convertPodSpec(podSpec: PodSpec, given: ToWindowsPodSpecOptions, copy: 
   if (spec.securityContext && Object.keys(spec.securityContext).length === 0) remove(spec, 'securityContext');
 
   // What the rule modules judge, judged by them on the pod about to be emitted.
-  runConstructRules(spec, prefix, issues, warn, options.images);
+  runConstructRules(spec, prefix, issues, warn, {
+    ...(options.images !== undefined ? { images: options.images } : {}),
+    // The target's RuntimeClass, not one the pod names on its own (whose handler the construct does not know).
+    ...(target?.runtimeClassName !== undefined ? { isolation: target.isolation } : {}),
+  });
   issues.throwIfAny('toWindowsPodSpec');
   return spec;
 }

@@ -313,6 +313,8 @@ describe("isolation: 'hyperv' agrees with the engine (issue 24)", () => {
   const spec: PodSpec = { containers: [{ name: 'a', image: ASPNET_2019 }] };
 
   test('without a RuntimeClass it is refused with the fix: the pod would run process-isolated', () => {
+    // Process-isolated, the ltsc2019 image cannot run on the 2022 nodes either: lint says so of that pod, and so does
+    // the construct (the rules judge the pod it would emit).
     expect(issuesOf(() => toWindowsPodSpec(spec, { release: '2022', isolation: 'hyperv' }))).toEqual([
       {
         path: 'isolation',
@@ -320,10 +322,11 @@ describe("isolation: 'hyperv' agrees with the engine (issue 24)", () => {
           'Hyper-V isolation is chosen by a RuntimeClass with the runhcs-wcow-hypervisor handler; without one the pod runs process-isolated.',
         fix: "Name a RuntimeClass whose handler is runhcs-wcow-hypervisor: use the nodeTarget of a WindowsRuntimeClass with isolation 'hyperv', or set spec.runtimeClassName.",
       },
+      expect.objectContaining({ path: 'spec.containers[0].image', ruleId: 'image-build-mismatch' }),
     ]);
     expect(
       paths(() => toWindowsPodSpec(spec, { target: windowsNodeTarget({ release: '2022', isolation: 'hyperv' }) })),
-    ).toEqual(['target.runtimeClassName']);
+    ).toEqual(['target.runtimeClassName', 'spec.containers[0].image']);
   });
 
   test('with its RuntimeClass the pod is accepted, and the engine, given that RuntimeClass, finds no build mismatch', () => {

@@ -20,11 +20,6 @@ const ALLOWED: Readonly<Record<string, { readonly ids: readonly string[]; readon
     ids: ['api-unknown-field', 'windows-forbidden-field', 'windows-linux-only-field', 'windows-os-unset'],
     why: 'pending: fix groups the removals of these rules (a removal reason belongs in the rule module)',
   },
-  // Pending (issue 25): image checks toWindowsPodSpec still runs itself, at construction and at render.
-  'lib/core/pod-spec.ts': {
-    ids: ['image-build-mismatch', 'image-floating-tag', 'image-os-missing'],
-    why: 'pending: the image refusals and warnings are not yet the rule modules run on the emitted pod',
-  },
   'lib/cdk8s/windows-pod.ts': {
     ids: ['image-build-mismatch', 'windows-forbidden-field'],
     why: "pending: the image check of a container's props; the note that `privileged: false` is left out",

@@ -23,6 +23,7 @@ export default defineRule({
   meta: {
     id: 'image-build-mismatch',
     family: 'images',
+    refusedByConstructs: true,
     frontDoorFixes: {
       // The components pin the release with their `windows` args.
       pulumi: ({ fix }) =>

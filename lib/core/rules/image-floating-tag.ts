@@ -14,6 +14,7 @@ export default defineRule({
   meta: {
     id: 'image-floating-tag',
     family: 'images',
+    refusedByConstructs: true,
     frontDoorFixes: {
       cdk8s: () => ({
         fix: "Use an image tag that names the Windows build of the workload's `windows.release` (`ltsc2022` by default), or a multi-arch tag.",
