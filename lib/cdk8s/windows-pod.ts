@@ -8,12 +8,13 @@
 import { JsonPatch, Size, type ApiObject } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import type { IConstruct } from 'constructs';
-import { type IssueCollector, WindowsValidationError, type ValidationIssue } from '../core/errors';
+import { IssueCollector, WindowsValidationError, type ValidationIssue } from '../core/errors';
+import { runConstructRules } from '../core/construct-rules';
+import { schedulingFor } from '../core/target';
 import type { Container, PodSpec } from '../core/kube';
 import { FORBIDDEN_CONTAINER_SECURITY_FIELDS } from '../core/windows-fields';
 import { POD_SPEC_PATHS } from '../core/workloads';
 import {
-  imageCompatibility,
   toWindowsPodSpec,
   toWindowsPodSpecInPlace,
   type ToWindowsPodSpecOptions,
@@ -456,14 +457,12 @@ function isInert(value: unknown): boolean {
 
 const FORBIDDEN_CONTAINER_FIELDS: ReadonlySet<string> = new Set(FORBIDDEN_CONTAINER_SECURITY_FIELDS);
 
-/** The forbidden fields and image of one container's props, checked as the core checks the rendered container. */
+/** The note on a forbidden field a container's props set to what Windows does anyway (left out of the manifest). */
 function checkContainerProps(
   props: kplus.ContainerProps,
   prefix: string,
   list: 'initContainers' | 'containers',
   index: number,
-  options: ResolvedWindowsOptions,
-  issues: IssueCollector,
   warn: (w: WindowsWarning) => void,
 ): void {
   const sc = props.securityContext as Json | undefined;
@@ -485,25 +484,6 @@ function checkContainerProps(
       }
     }
   }
-  const release = options.target.release;
-  if (release !== undefined && !options.hostProcess) {
-    const compat = imageCompatibility(props.image, release, options.target.isolation);
-    if (compat.status === 'incompatible') {
-      const issue = {
-        path: `${prefix}.${list}[${index}].image`,
-        message: compat.reason,
-        ruleId: 'image-build-mismatch',
-      };
-      addIssue(
-        issues,
-        inFrontDoorWords(issue, 'cdk8s', () => props.image, release),
-      );
-    }
-  }
-}
-
-function addIssue(issues: IssueCollector, i: ValidationIssue): void {
-  issues.add(i.path, i.message, i.fix, i.ruleId);
 }
 
 /**
@@ -550,9 +530,12 @@ export function checkPodProps(
     props.hostNetwork !== undefined ||
     shareProcessNamespace !== undefined ||
     podSc !== undefined;
-  // The pod the props describe, converted by the core (whose rules refuse what lint would), only when there is
-  // something to check: most workloads skip building it. Warnings are given once, at synth.
-  if (podLevel || hasPodFeatures(props)) {
+  // The pod the props describe, converted by the core, whose rules refuse what lint would, when the props set more
+  // than containers and their images; else only the rules, on the pod's images as the target pins it (a plain
+  // workload: most of them). Warnings are given once, at synth.
+  if (!podLevel && !hasPodFeatures(props)) {
+    checkImages(props, options, prefix, issues);
+  } else {
     const spec: PodSpec = {
       ...propsView(props),
       ...(podSc !== undefined ? { securityContext: podSc } : {}),
@@ -570,10 +553,70 @@ export function checkPodProps(
     const containers = props[list];
     if (containers === undefined) continue;
     for (let i = 0; i < containers.length; i++) {
-      checkContainerProps(containers[i], prefix, list, i, options, issues, warn);
+      checkContainerProps(containers[i], prefix, list, i, warn);
     }
   }
 }
+
+/**
+ * What the construct rules say of a plain workload's images, by target and by prefix and images: workloads of a
+ * chart share their targets and repeat their images, and this runs for every workload constructed.
+ */
+const IMAGE_FINDINGS = new WeakMap<ResolvedWindowsOptions['target'], Map<string, readonly ValidationIssue[]>>();
+const IMAGE_FINDINGS_MAX = 1024;
+
+/** The construct rules on a plain workload's images, on the pod the target pins: what the render would refuse. */
+function checkImages(
+  props: kplus.AbstractPodProps,
+  options: ResolvedWindowsOptions,
+  prefix: string,
+  issues: IssueCollector,
+): void {
+  const target = options.target;
+  const init = props.initContainers ?? [];
+  const containers = props.containers ?? [];
+  let key = prefix;
+  for (let i = 0; i < init.length; i++) key += `\ni${init[i].image}`;
+  for (let i = 0; i < containers.length; i++) key += `\nc${containers[i].image}`;
+  let memo = IMAGE_FINDINGS.get(target);
+  if (memo === undefined) IMAGE_FINDINGS.set(target, (memo = new Map()));
+  let found = options.images === undefined ? memo.get(key) : undefined;
+  if (found === undefined) {
+    found = judgeImages(init, containers, options, prefix);
+    if (options.images === undefined) {
+      if (memo.size >= IMAGE_FINDINGS_MAX) memo.clear();
+      memo.set(key, found);
+    }
+  }
+  for (let i = 0; i < found.length; i++) issues.add(found[i].path, found[i].message, found[i].fix, found[i].ruleId);
+}
+
+function judgeImages(
+  init: readonly kplus.ContainerProps[],
+  containers: readonly kplus.ContainerProps[],
+  options: ResolvedWindowsOptions,
+  prefix: string,
+): readonly ValidationIssue[] {
+  const target = options.target;
+  const view: PodSpec = {
+    os: { name: 'windows' },
+    nodeSelector: schedulingFor(target).nodeSelector,
+    ...(target.runtimeClassName !== undefined ? { runtimeClassName: target.runtimeClassName } : {}),
+    ...(init.length > 0 ? { initContainers: init.map(imageView) } : {}),
+    containers: containers.map(imageView),
+  };
+  const found = new IssueCollector();
+  runConstructRules(view, prefix, found, ignoreWarning, {
+    ...(options.images !== undefined ? { images: options.images } : {}),
+    ...(target.runtimeClassName !== undefined ? { isolation: target.isolation } : {}),
+  });
+  return found.issues.map((issue) =>
+    inFrontDoorWords(issue, 'cdk8s', (path) => valueAt(view, prefix, path), target.release),
+  );
+}
+
+const ignoreWarning = (): void => undefined;
+const imageView = (c: kplus.ContainerProps, i: number): Container => ({ name: c.name ?? `c${i}`, image: c.image });
 
 /** Whether the props set anything the construct rules look at, so most workloads skip building the view. */
 function hasPodFeatures(props: kplus.AbstractPodProps): boolean {
@@ -614,6 +657,7 @@ function containerView(c: kplus.ContainerProps): Container {
   ];
   return {
     name: c.name ?? 'main',
+    image: c.image,
     ...(securityContext !== undefined ? { securityContext } : {}),
     ports,
     volumeMounts: (c.volumeMounts ?? []).map((m) => ({
