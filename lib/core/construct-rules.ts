@@ -67,6 +67,11 @@ export interface ConstructRulesInput {
   readonly images?: ImageLookups;
   /** The isolation of the target: the RuntimeClass the pod names is the target's, with that isolation's handler. */
   readonly isolation?: WindowsIsolation;
+  /**
+   * Paths the caller's users wrote under another name: a value an option of the construct set
+   * (`spec.securityContext.windowsOptions.runAsUserName` → `runAsUserName`) is reported at the option.
+   */
+  readonly optionPaths?: Readonly<Record<string, string>>;
 }
 
 /** Runs the construct rules on `spec` (the pod spec at `prefix` of its object), adding refusals and warnings. */
@@ -87,8 +92,10 @@ export function runConstructRules(
       MEMO.set(key, findings);
     }
   }
+  const optionPaths = input.optionPaths;
   for (let i = 0; i < findings.length; i++) {
-    const { error, ruleId, path, message, fix } = findings[i];
+    const { error, ruleId, message, fix } = findings[i];
+    const path = optionPaths?.[findings[i].path] ?? findings[i].path;
     if (error) issues.add(path, message, fix, ruleId);
     else warn({ ruleId, path, message, ...(fix !== undefined ? { fix } : {}) });
   }

@@ -25,7 +25,7 @@ import {
   FORBIDDEN_POD_SECURITY_FIELDS,
 } from './windows-fields';
 import { CONTAINER_ADMINISTRATOR, CONTAINER_USER, HOST_PROCESS_USERS, isHostProcessUser } from './windows-options';
-import { checkListEntries, checkWindowsOptionsFormat } from './windows-pod-checks';
+import { checkListEntries } from './pod-spec-lists';
 import { runConstructRules } from './construct-rules';
 import { checkPodSpecOptions, withoutNullOptions } from './pod-spec-options';
 
@@ -272,9 +272,25 @@ function convertPodSpec(podSpec: PodSpec, given: ToWindowsPodSpecOptions, copy: 
     ...(options.images !== undefined ? { images: options.images } : {}),
     // The target's RuntimeClass, not one the pod names on its own (whose handler the construct does not know).
     ...(target?.runtimeClassName !== undefined ? { isolation: target.isolation } : {}),
+    ...optionPathsOf(options, prefix),
   });
   issues.throwIfAny('toWindowsPodSpec');
   return spec;
+}
+
+/** Where the rules' findings on values the options set are reported: at the option (see `ConstructRulesInput`). */
+function optionPathsOf(
+  options: ToWindowsPodSpecOptions,
+  prefix: string,
+): { optionPaths?: Readonly<Record<string, string>> } {
+  if (options.runAsUserName === undefined && options.gmsaCredentialSpecName === undefined) return {};
+  const at = `${prefix}.securityContext.windowsOptions`;
+  return {
+    optionPaths: {
+      ...(options.runAsUserName !== undefined ? { [`${at}.runAsUserName`]: 'runAsUserName' } : {}),
+      ...(options.gmsaCredentialSpecName !== undefined ? { [`${at}.gmsaCredentialSpecName`]: 'gmsa' } : {}),
+    },
+  };
 }
 
 /**
@@ -490,15 +506,6 @@ function applyIdentity(
     }
     wo.gmsaCredentialSpecName = options.gmsaCredentialSpecName;
   }
-  checkWindowsOptionsFormat(
-    wo,
-    {
-      path,
-      ...(options.runAsUserName !== undefined ? { runAsUserNameOption: 'runAsUserName' } : {}),
-      ...(options.gmsaCredentialSpecName !== undefined ? { gmsaOption: 'gmsa' } : {}),
-    },
-    issues,
-  );
 
   if (hostProcess) {
     if (existing.hostProcess === false)
@@ -562,7 +569,6 @@ function dropHostNetworkFalse(spec: PodSpec, remove: RemoveField): void {
 function checkContainerIdentity(c: Container, path: string, hostProcess: boolean, issues: IssueCollector): void {
   const wo = c.securityContext?.windowsOptions;
   if (!wo) return;
-  checkWindowsOptionsFormat(wo as Json, { path: `${path}.securityContext.windowsOptions` }, issues);
   if (typeof wo.runAsUserName === 'string' && hostProcess && !isHostProcessUser(wo.runAsUserName)) {
     issues.add(
       `${path}.securityContext.windowsOptions.runAsUserName`,

@@ -45,7 +45,10 @@ describe('windowsOptions formats', () => {
       'spec.securityContext.windowsOptions.gmsaCredentialSpecName',
       'spec.containers[0].securityContext.windowsOptions.gmsaCredentialSpecName',
     ]);
-    expect(issues[0].message).toMatch(/cannot be empty/);
+    // gmsa-name-format's words, as lint gives them.
+    expect(issues[0].message).toMatch(
+      /Invalid value: gmsaCredentialSpecName '' must be a lowercase RFC 1123 subdomain/,
+    );
   });
 
   test('an inline gmsaCredentialSpec must be non-empty and at most 64 KiB', () => {

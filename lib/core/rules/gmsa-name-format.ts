@@ -23,6 +23,7 @@ export default defineRule({
   meta: {
     id: 'gmsa-name-format',
     family: 'windows-options',
+    refusedByConstructs: true,
     frontDoorFixes: {
       cdk8s: () => ({
         fix: 'Pass `windows: { gmsa }` the `GMSACredentialSpec` name, or the `GmsaCredentialSpec` construct.',

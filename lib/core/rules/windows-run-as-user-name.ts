@@ -12,6 +12,7 @@ export default defineRule({
   meta: {
     id: 'windows-run-as-user-name',
     family: 'windows-options',
+    refusedByConstructs: true,
     frontDoorFixes: {
       cdk8s: () => ({
         fix: "Set `windows: { runAsUserName: 'ContainerUser' }` (or `'ContainerAdministrator'`).",

@@ -1,17 +1,10 @@
 /**
- * Checks `toWindowsPodSpec` runs on top of the forbidden-field table: list entries that are not objects, pod features
- * Windows nodes lack (hostPort, memory-backed emptyDir, mount propagation, `ClusterFirstWithHostNet`), the HostProcess
- * port rule, and the `windowsOptions` formats the API server checks. Each check adds issues naming the field, the
- * value and the fix, with the same paths and words as the `validateManifests` rules, so a construct never emits what
- * the validator calls an error.
+ * The shape of a pod spec's lists, checked before anything else reads them: an entry that is not an object (a `null`
+ * left by a conditional spread, a stray string) is reported and replaced, so the conversion and the rules after it
+ * see only objects and every problem is reported at once.
  */
 import type { IssueCollector } from './errors';
 import { CONTAINER_LISTS, type PodSpec } from './kube';
-import {
-  MAX_GMSA_CREDENTIAL_SPEC_BYTES,
-  gmsaCredentialSpecNameProblems,
-  runAsUserNameProblems,
-} from './windows-options';
 
 type Json = Record<string, unknown>;
 
@@ -100,62 +93,6 @@ export function checkListEntries(spec: PodSpec, prefix: string, issues: IssueCol
         )
           checkList(c, field, `${prefix}.${list}[${i}]`, issues);
       }
-    }
-  }
-}
-
-/** Where a `windowsOptions` value came from: an option of the caller (named by `optionPath`) or the spec. */
-export interface WindowsOptionsPaths {
-  /** API path of the `windowsOptions` object. */
-  readonly path: string;
-  /** Issue path for `runAsUserName` when the caller's option set it. */
-  readonly runAsUserNameOption?: string;
-  /** Issue path for `gmsaCredentialSpecName` when the caller's option set it. */
-  readonly gmsaOption?: string;
-}
-
-const byteLength = (s: string): number => Buffer.byteLength(s, 'utf8');
-
-/**
- * The API server's format checks of one `windowsOptions` (validation.go `validateWindowsSecurityContextOptions`):
- * `runAsUserName` (domain and user parts, no control characters), `gmsaCredentialSpecName` (a DNS-1123
- * subdomain) and an inline `gmsaCredentialSpec` (non-empty, at most 64 KiB).
- * @see https://github.com/kubernetes/kubernetes/blob/master/pkg/apis/core/validation/validation.go
- */
-export function checkWindowsOptionsFormat(wo: Json, at: WindowsOptionsPaths, issues: IssueCollector): void {
-  const user = wo.runAsUserName;
-  if (user !== undefined && user !== null) {
-    const path = at.runAsUserNameOption ?? `${at.path}.runAsUserName`;
-    const problems = typeof user === 'string' ? runAsUserNameProblems(user) : ['runAsUserName must be a string.'];
-    for (const p of problems)
-      issues.add(path, `${show(user)}: ${p}`, "Write 'ContainerUser', 'ContainerAdministrator' or 'DOMAIN\\user'.");
-  }
-  const name = wo.gmsaCredentialSpecName;
-  if (name !== undefined && name !== null) {
-    const path = at.gmsaOption ?? `${at.path}.gmsaCredentialSpecName`;
-    const problems =
-      typeof name !== 'string'
-        ? ['gmsaCredentialSpecName must be a string.']
-        : name.length === 0
-          ? ['gmsaCredentialSpecName cannot be empty.']
-          : gmsaCredentialSpecNameProblems(name);
-    for (const p of problems) issues.add(path, p, 'Use the GMSACredentialSpec object name.');
-  }
-  const inline = wo.gmsaCredentialSpec;
-  if (inline !== undefined && inline !== null) {
-    const path = `${at.path}.gmsaCredentialSpec`;
-    if (typeof inline !== 'string' || inline.length === 0) {
-      issues.add(
-        path,
-        `gmsaCredentialSpec ${show(inline)} cannot be empty.`,
-        'Remove it and name a GMSACredentialSpec in gmsaCredentialSpecName; the gMSA webhook fills it in.',
-      );
-    } else if (byteLength(inline) > MAX_GMSA_CREDENTIAL_SPEC_BYTES) {
-      issues.add(
-        path,
-        `gmsaCredentialSpec is ${byteLength(inline)} bytes; the API server accepts at most ${MAX_GMSA_CREDENTIAL_SPEC_BYTES} (64 KiB).`,
-        'Shrink the credential spec (only one account is needed), or reference a GMSACredentialSpec by name.',
-      );
     }
   }
 }
