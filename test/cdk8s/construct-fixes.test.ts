@@ -29,7 +29,7 @@ afterEach(() => {
 });
 
 test('every rule with a cdk8s fix is in the catalogue', () => {
-  const withFix = RULE_MODULES.filter((r) => r.meta.frontDoorFixes?.cdk8s !== undefined).map((r) => r.meta.id);
+  const withFix = RULE_MODULES.filter((r) => r.frontDoorFixes?.cdk8s !== undefined).map((r) => r.meta.id);
   expect(withFix.length).toBeGreaterThan(10);
   for (const id of withFix) expect(RULES_BY_ID.has(id)).toBe(true);
 });

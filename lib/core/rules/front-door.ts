@@ -57,5 +57,5 @@ export function frontDoorText(
   finding: FrontDoorFinding,
 ): { readonly fix: string; readonly messageSuffix?: string } | undefined {
   if (ruleId === undefined) return undefined;
-  return ruleById(ruleId)?.meta.frontDoorFixes?.[door]?.(finding);
+  return ruleById(ruleId)?.frontDoorFixes?.[door]?.(finding);
 }

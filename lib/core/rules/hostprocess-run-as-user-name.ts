@@ -16,11 +16,6 @@ export default defineRule({
   meta: {
     id: 'hostprocess-run-as-user-name',
     family: 'host-process',
-    frontDoorFixes: {
-      cdk8s: () => ({
-        fix: "Set `windows: { runAsUserName: 'NT AUTHORITY\\\\SYSTEM' }`, `'NT AUTHORITY\\\\Local service'` or `'NT AUTHORITY\\\\NetworkService'`.",
-      }),
-    },
     defaultSeverity: 'error',
     summary: 'A HostProcess container without a host account as runAsUserName.',
     rationale:
@@ -40,6 +35,11 @@ export default defineRule({
         when: 'An account other than the documented host accounts: a local users group works on recent Windows and containerd versions (not verified here), so it is not refused.',
       },
     ],
+  },
+  frontDoorFixes: {
+    cdk8s: () => ({
+      fix: "Set `windows: { runAsUserName: 'NT AUTHORITY\\\\SYSTEM' }`, `'NT AUTHORITY\\\\Local service'` or `'NT AUTHORITY\\\\NetworkService'`.",
+    }),
   },
   check: {
     scope: 'pod',

@@ -24,36 +24,36 @@ export default defineRule({
     id: 'image-build-mismatch',
     family: 'images',
     refusedByConstructs: true,
-    frontDoorFixes: {
-      // The components pin the release with their `windows` args.
-      pulumi: ({ fix }) =>
-        fix === undefined
-          ? undefined
-          : {
-              fix: fix.replace(
-                /\b(?:pin|run) the workload (?:to|on) Windows Server (\d{4}) nodes\b/g,
-                (_m, release: string) =>
-                  `run it on Windows Server ${release} nodes: windows: { release: '${release}' }, or windows.target set to a ${release} pool's nodeTarget`,
-              ),
-            },
-      cdk8s: ({ value, release: nodes }) => {
-        const release = releaseOfImage(value);
-        const tag = !isWindowsRelease(nodes)
-          ? "the image's tag for the workload's release"
-          : `the image's ${releaseInfo(nodes).imageTags[0]} tag`;
-        return {
-          fix:
-            release === undefined
-              ? `Use ${tag}, or set \`windows: { release }\` to the release the image is built for.`
-              : `Use ${tag}, or run it on Windows Server ${release} nodes: \`windows: { release: '${release}' }\`.`,
-        };
-      },
-    },
     defaultSeverity: 'error',
     summary: 'An image built for another Windows release than the nodes the pod is pinned to.',
     rationale: `A host runs only some image builds (${processCompatibilitySentence()}; "the container operating system does not match the host operating system" otherwise); Hyper-V needs the image to be the same or older.`,
     docs: VERSION_COMPAT,
     severityReason: 'The container cannot start on the nodes the pod is pinned to.',
+  },
+  frontDoorFixes: {
+    // The components pin the release with their `windows` args.
+    pulumi: ({ fix }) =>
+      fix === undefined
+        ? undefined
+        : {
+            fix: fix.replace(
+              /\b(?:pin|run) the workload (?:to|on) Windows Server (\d{4}) nodes\b/g,
+              (_m, release: string) =>
+                `run it on Windows Server ${release} nodes: windows: { release: '${release}' }, or windows.target set to a ${release} pool's nodeTarget`,
+            ),
+          },
+    cdk8s: ({ value, release: nodes }) => {
+      const release = releaseOfImage(value);
+      const tag = !isWindowsRelease(nodes)
+        ? "the image's tag for the workload's release"
+        : `the image's ${releaseInfo(nodes).imageTags[0]} tag`;
+      return {
+        fix:
+          release === undefined
+            ? `Use ${tag}, or set \`windows: { release }\` to the release the image is built for.`
+            : `Use ${tag}, or run it on Windows Server ${release} nodes: \`windows: { release: '${release}' }\`.`,
+      };
+    },
   },
   check: {
     scope: 'pod',

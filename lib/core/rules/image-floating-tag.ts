@@ -15,11 +15,6 @@ export default defineRule({
     id: 'image-floating-tag',
     family: 'images',
     refusedByConstructs: true,
-    frontDoorFixes: {
-      cdk8s: () => ({
-        fix: "Use an image tag that names the Windows build of the workload's `windows.release` (`ltsc2022` by default), or a multi-arch tag.",
-      }),
-    },
     defaultSeverity: 'info',
     summary:
       'A Windows image whose tag names no Windows build (`1.0`, `latest`, no tag), from a publisher not known to ship multi-arch lists.',
@@ -28,6 +23,11 @@ export default defineRule({
     docs: VERSION_COMPAT,
     severityReason:
       'The reference cannot tell a multi-arch manifest list from a single-build image; known multi-arch publishers are not reported.',
+  },
+  frontDoorFixes: {
+    cdk8s: () => ({
+      fix: "Use an image tag that names the Windows build of the workload's `windows.release` (`ltsc2022` by default), or a multi-arch tag.",
+    }),
   },
   check: {
     scope: 'pod',

@@ -32,14 +32,6 @@ export interface RuleMeta<Id extends string = string, C extends string = string>
   /** How `fix` fixes a finding, in one line; absent when it cannot. */
   readonly fixable?: string;
   readonly cases?: readonly RuleCase<C>[];
-  /**
-   * Whether the constructs (cdk8s workloads, Pulumi components, `toWindowsPodSpec`) run this rule on the pod spec
-   * they are about to emit: an error finding refuses it (`WindowsValidationError`, same id, path and message as
-   * lint), a finding at a lower severity is a construct warning. Only pod rules that need nothing but the pod.
-   */
-  readonly refusedByConstructs?: boolean;
-  /** The fix in each front door's words, where it differs from the manifest fix the check reports. */
-  readonly frontDoorFixes?: FrontDoorFixes;
 }
 
 /** What a front door's fix may read of a finding. */
@@ -147,6 +139,11 @@ export interface RuleModule<Id extends string = string, C extends string = strin
   readonly check: RuleCheck<C> | readonly RuleCheck<C>[];
   /** Fixes one finding with certainty, or returns no edit. */
   readonly fix?: Fixer;
+  /**
+   * The fix in each front door's words (construct props, component args), where it differs from the manifest fix
+   * the check reports: what a construct's refusal or warning, and the cdk8s plugin on what a construct wrote, say.
+   */
+  readonly frontDoorFixes?: FrontDoorFixes;
   /** Brings every Windows pod to the user's target (its taints, its release), whether or not there is a finding. */
   readonly targetFix?: TargetFixer;
 }

@@ -70,7 +70,6 @@ export default defineRule({
     id: 'windows-forbidden-field',
     family: 'api-server',
     refusedByConstructs: true,
-    frontDoorFixes: { cdk8s: ({ path }) => cdk8sFix(path) },
     defaultSeverity: 'error',
     summary: 'A field the API server forbids on pods with spec.os.name: windows.',
     rationale:
@@ -86,6 +85,7 @@ export default defineRule({
       },
     ],
   },
+  frontDoorFixes: { cdk8s: ({ path }) => cdk8sFix(path) },
   check: {
     scope: 'pod',
     run(p, { options }, report) {

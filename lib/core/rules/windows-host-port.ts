@@ -22,11 +22,6 @@ export default defineRule({
     id: 'windows-host-port',
     family: 'pod-features',
     refusedByConstructs: true,
-    frontDoorFixes: {
-      cdk8s: () => ({
-        fix: 'Remove `hostPort` from the port (it defaults to the container port) or make it equal to `number`.',
-      }),
-    },
     defaultSeverity: 'error',
     summary: 'A hostPort that differs from its containerPort on a HostProcess or hostNetwork: true pod.',
     rationale:
@@ -34,6 +29,11 @@ export default defineRule({
     docs: NETWORKING,
     ...API_SERVER_REJECTS_POD,
     fixable: 'Sets hostPort to the containerPort.',
+  },
+  frontDoorFixes: {
+    cdk8s: () => ({
+      fix: 'Remove `hostPort` from the port (it defaults to the container port) or make it equal to `number`.',
+    }),
   },
   check: {
     scope: 'pod',

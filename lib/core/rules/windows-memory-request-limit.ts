@@ -13,17 +13,17 @@ export default defineRule({
     id: 'windows-memory-request-limit',
     family: 'resources',
     refusedByConstructs: true,
-    frontDoorFixes: {
-      cdk8s: () => ({
-        fix: 'Give the container equal memory request and limit: `resources: { memory: { request: Size.gibibytes(2), limit: Size.gibibytes(2) } }`, or only the limit.',
-      }),
-    },
     defaultSeverity: 'info',
     summary: 'A Windows container whose memory request differs from its limit.',
     rationale:
       'Windows has no OOM killer: job objects page instead, so overcommitted memory degrades the node; set request = limit or only the limit.',
     docs: RESOURCES,
     severityReason: 'The pod runs; overcommit degrades the node only under memory pressure.',
+  },
+  frontDoorFixes: {
+    cdk8s: () => ({
+      fix: 'Give the container equal memory request and limit: `resources: { memory: { request: Size.gibibytes(2), limit: Size.gibibytes(2) } }`, or only the limit.',
+    }),
   },
   check: {
     scope: 'pod',

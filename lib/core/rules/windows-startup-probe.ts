@@ -51,11 +51,6 @@ export default defineRule({
   meta: {
     id: 'windows-startup-probe',
     family: 'probes',
-    frontDoorFixes: {
-      cdk8s: () => ({
-        fix: 'Give the container `startup: kplus.Probe.fromHttpGet(...)` (or a `liveness`/`readiness` probe: the constructs derive a startup probe from it with a 5-minute budget).',
-      }),
-    },
     defaultSeverity: 'info',
     summary:
       'A large Windows image (servercore, server, .NET Framework) without a startupProbe (in batch pods, only when a livenessProbe would kill it first).',
@@ -70,6 +65,11 @@ export default defineRule({
         when: `A livenessProbe gives the container less than ${STARTUP_BUDGET_SECONDS} s (initialDelaySeconds + periodSeconds × failureThreshold) before it restarts it: such images have often not started by then.`,
       },
     ],
+  },
+  frontDoorFixes: {
+    cdk8s: () => ({
+      fix: 'Give the container `startup: kplus.Probe.fromHttpGet(...)` (or a `liveness`/`readiness` probe: the constructs derive a startup probe from it with a 5-minute budget).',
+    }),
   },
   check: {
     scope: 'pod',

@@ -9,16 +9,16 @@ export default defineRule({
   meta: {
     id: 'windows-tcp-probe',
     family: 'probes',
-    frontDoorFixes: {
-      cdk8s: () => ({
-        fix: 'Use `kplus.Probe.fromHttpGet(...)` or `kplus.Probe.fromCommand(...)` instead of `fromTcpSocket`.',
-      }),
-    },
     defaultSeverity: 'info',
     summary: 'A tcpSocket probe on a Windows container.',
     rationale: 'tcpSocket probes are limited on Windows; exec and httpGet probes work.',
     docs: K8S_WINDOWS,
     severityReason: 'tcpSocket probes work on Windows nodes; exec and httpGet are the better-trodden path.',
+  },
+  frontDoorFixes: {
+    cdk8s: () => ({
+      fix: 'Use `kplus.Probe.fromHttpGet(...)` or `kplus.Probe.fromCommand(...)` instead of `fromTcpSocket`.',
+    }),
   },
   check: {
     scope: 'pod',
