@@ -2,22 +2,31 @@
  * What the front doors read of the rule modules: the rules constructs run on what they emit, and a finding's fix in
  * a front door's words (each rule's `frontDoorFixes`).
  */
-import { RULE_MODULES } from './index';
+import type * as Registry from './index';
 import type { FrontDoorFinding, FrontDoorFixes, RuleModule } from './rule';
+
+/**
+ * The rule modules, loaded at the first conversion rather than at import: `toWindowsPodSpec` is imported by every
+ * front door (`k8s-windows/pulumi` among them), and the registry brings every rule module with it.
+ */
+function ruleModules(): readonly RuleModule[] {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require('./index') as typeof Registry).RULE_MODULES as readonly RuleModule[];
+}
 
 /** A front door: its users write construct props (`cdk8s`) or component args (`pulumi`), not manifest fields. */
 export type FrontDoor = keyof FrontDoorFixes;
 
 let byId: ReadonlyMap<string, RuleModule> | undefined;
 function ruleById(id: string): RuleModule | undefined {
-  byId ??= new Map(RULE_MODULES.map((r) => [r.meta.id, r as RuleModule]));
+  byId ??= new Map(ruleModules().map((r) => [r.meta.id, r]));
   return byId.get(id);
 }
 
 let constructRules: readonly RuleModule[] | undefined;
 /** The rules the constructs run on the pod spec they are about to emit (`refusedByConstructs`), in catalogue order. */
 export function rulesRunByConstructs(): readonly RuleModule[] {
-  return (constructRules ??= RULE_MODULES.filter((r) => r.meta.refusedByConstructs === true) as RuleModule[]);
+  return (constructRules ??= ruleModules().filter((r) => r.meta.refusedByConstructs === true));
 }
 
 /** A finding, warning or refusal as a front door shows it. */
