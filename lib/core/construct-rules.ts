@@ -49,6 +49,7 @@ function runsOf(): { readonly meta: RuleMeta; readonly run: PodRun }[] {
 interface ConstructFinding {
   readonly error: boolean;
   readonly ruleId: string;
+  readonly messageId?: string;
   readonly path: string;
   readonly message: string;
   readonly fix?: string;
@@ -94,10 +95,17 @@ export function runConstructRules(
   }
   const optionPaths = input.optionPaths;
   for (let i = 0; i < findings.length; i++) {
-    const { error, ruleId, message, fix } = findings[i];
+    const { error, ruleId, messageId, message, fix } = findings[i];
     const path = optionPaths?.[findings[i].path] ?? findings[i].path;
-    if (error) issues.add(path, message, fix, ruleId);
-    else warn({ ruleId, path, message, ...(fix !== undefined ? { fix } : {}) });
+    if (error) issues.add(path, message, fix, ruleId, messageId);
+    else
+      warn({
+        ruleId,
+        path,
+        message,
+        ...(fix !== undefined ? { fix } : {}),
+        ...(messageId !== undefined ? { messageId } : {}),
+      });
   }
 }
 
@@ -127,9 +135,16 @@ function judge(spec: PodSpec, prefix: string, input: ConstructRulesInput): reado
   // Indexed loops and one report function: this runs for every pod shape a construct renders, mostly before the JIT
   // has optimized it (bench/synth-fresh.bench.ts).
   let meta: RuleMeta = runs[0]?.meta;
-  const report: RuleReport = (path, message, fix, caseName) => {
+  const report: RuleReport = (path, message, fix, caseName, messageId) => {
     const severity = caseSeverity(meta, caseName) ?? meta.defaultSeverity;
-    out.push({ error: severity === 'error', ruleId: meta.id, path, message, ...(fix !== undefined ? { fix } : {}) });
+    out.push({
+      error: severity === 'error',
+      ruleId: meta.id,
+      ...(messageId !== undefined ? { messageId } : {}),
+      path,
+      message,
+      ...(fix !== undefined ? { fix } : {}),
+    });
   };
   for (let r = 0; r < runs.length; r++) {
     meta = runs[r].meta;

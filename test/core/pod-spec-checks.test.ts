@@ -153,6 +153,7 @@ describe('pod features Windows lacks', () => {
           'spec.containers[0].ports[0].hostPort 8080: Invalid value: must match `containerPort` (80) when `hostNetwork` is true; the API server refuses the pod.',
         fix: 'Set hostPort to 80, or remove hostNetwork (Windows ignores it outside HostProcess pods).',
         ruleId: 'windows-host-port',
+        messageId: 'host-network',
       },
     ]);
     const equal: PodSpec = {

@@ -32,6 +32,7 @@ export function rulesRunByConstructs(): readonly RuleModule[] {
 /** A finding, warning or refusal as a front door shows it. */
 interface Worded {
   readonly ruleId?: string;
+  readonly messageId?: string;
   readonly path: string;
   readonly message: string;
   readonly fix?: string;
@@ -47,24 +48,35 @@ export function inFrontDoorWords<T extends Worded>(
   value?: (path: string) => unknown,
   release?: string,
 ): T {
-  const worded = frontDoorText(issue.ruleId, door, {
-    path: issue.path,
-    value: value?.(issue.path),
-    release,
-    ...(issue.fix !== undefined ? { fix: issue.fix } : {}),
-  });
+  const worded = frontDoorText(
+    issue.ruleId,
+    door,
+    {
+      path: issue.path,
+      value: value?.(issue.path),
+      release,
+      ...(issue.fix !== undefined ? { fix: issue.fix } : {}),
+    },
+    issue.messageId,
+  );
   if (worded === undefined) return issue;
   const message =
     worded.messageSuffix === undefined ? issue.message : issue.message.replace(/\.?$/, `${worded.messageSuffix}.`);
   return { ...issue, message, fix: worded.fix };
 }
 
-/** The fix (and message suffix) of `ruleId` in `door`'s words, if its rule has one. */
+/**
+ * The fix (and message suffix) of `ruleId` in `door`'s words, if its rule has one: the declared message's own
+ * (`messageId`), else the rule's.
+ */
 export function frontDoorText(
   ruleId: string | undefined,
   door: FrontDoor,
   finding: FrontDoorFinding,
+  messageId?: string,
 ): { readonly fix: string; readonly messageSuffix?: string } | undefined {
   if (ruleId === undefined) return undefined;
-  return ruleById(ruleId)?.frontDoorFixes?.[door]?.(finding);
+  const rule = ruleById(ruleId);
+  const ofMessage = messageId === undefined ? undefined : rule?.messages?.[messageId]?.frontDoorFixes?.[door];
+  return (ofMessage ?? rule?.frontDoorFixes?.[door])?.(finding);
 }
