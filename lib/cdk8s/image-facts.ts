@@ -14,7 +14,7 @@ import type * as Facts from '../core/model/image-facts';
 import type * as Settings from '../core/validate/settings';
 import type { ImageLookups } from '../core/model/image-facts';
 import type { Diagnostic } from '../core/model/types';
-import { inConstructWords } from './construct-fixes';
+import { inFrontDoorWords } from '../core/rules/front-door';
 
 /** The context key an app sets to resolve the images of every workload: `true`, or `ImageResolutionSettings`. */
 export const RESOLVE_IMAGES_CONTEXT = 'k8s-windows:resolveImages';
@@ -88,7 +88,7 @@ export function checkImageFacts(object: unknown, lookups: ImageLookups, scope: I
   const without = new Set(validateManifests([object]).map(key));
   const added = validateManifests([object], { images: lookups }).filter((d) => !without.has(key(d)));
   const issue = (d: Diagnostic): WindowsWarning =>
-    inConstructWords({ path: d.path, message: d.message, ...(d.fix ? { fix: d.fix } : {}), ruleId: d.ruleId });
+    inFrontDoorWords({ path: d.path, message: d.message, ...(d.fix ? { fix: d.fix } : {}), ruleId: d.ruleId }, 'cdk8s');
   const errors = added.filter((d) => d.severity === 'error');
   if (errors.length > 0) throw new WindowsValidationError(errors.map(issue), scope.node.path);
   for (const d of added) warn(issue(d));

@@ -37,7 +37,7 @@ import { loadConfig, mergeSettings } from '../core/config';
 import { isWindowsImage } from '../core/images';
 import { releaseForBuild, type WindowsRelease } from '../core/releases';
 import { locatePodSpec } from '../core/workloads';
-import { constructFix } from './construct-fixes';
+import { frontDoorText } from '../core/rules/front-door';
 // Types and a constant only: annotations.ts loads nothing at runtime the plugin does not already load.
 import { CONSTRUCT_WARNINGS_FILE, type ConstructWarningsFile, type WindowsConstructWarning } from './annotations';
 
@@ -386,11 +386,11 @@ export class WindowsValidation {
     // has them.
     const ownFix =
       author?.kind === 'windows-construct'
-        ? constructFix(d.ruleId, {
+        ? frontDoorText(d.ruleId, 'cdk8s', {
             path: d.path,
             value: valueAtSegments(obj, d.location?.segments ?? []),
             release: releaseOfPod(obj),
-          })
+          })?.fix
         : undefined;
     // `k8s-windows fix` rewrites manifests: right for an included file, useless for what a construct writes (the
     // next synth writes it again).

@@ -7,7 +7,7 @@ import { DEFAULT_WINDOWS_RELEASE, type WindowsIsolation, type WindowsRelease } f
 import { windowsNodeTarget, type WindowsNodeTarget } from '../core/target';
 import type { ToWindowsPodSpecOptions } from '../core/pod-spec';
 import type { WindowsProps } from './windows-props';
-import { inConstructWords } from './construct-fixes';
+import { inFrontDoorWords } from '../core/rules/front-door';
 
 /** The options every render of one workload shares, resolved once at construction. */
 export type ResolvedWindowsOptions = Omit<ToWindowsPodSpecOptions, 'pathPrefix' | 'onWarning'> & {
@@ -25,7 +25,7 @@ function propPath(path: string): string {
 export function mergeCoreError(err: unknown, issues: IssueCollector): void {
   if (!(err instanceof WindowsValidationError)) throw err;
   for (const issue of err.issues) {
-    const i = inConstructWords(issue);
+    const i = inFrontDoorWords(issue, 'cdk8s');
     issues.add(propPath(i.path), i.message, i.fix, i.ruleId);
   }
 }

@@ -8,20 +8,20 @@
 import { JsonPatch, Size, type ApiObject } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import type { IConstruct } from 'constructs';
-import { type IssueCollector, WindowsValidationError, type ValidationIssue } from '../core/errors';
+import { IssueCollector, WindowsValidationError, type ValidationIssue } from '../core/errors';
+import { runConstructRules } from '../core/construct-rules';
+import { schedulingFor } from '../core/target';
 import type { Container, PodSpec } from '../core/kube';
-import { FORBIDDEN_CONTAINER_SECURITY_FIELDS, FORBIDDEN_DETAIL, WINDOWS_ALTERNATIVE } from '../core/windows-fields';
+import { FORBIDDEN_CONTAINER_SECURITY_FIELDS } from '../core/windows-fields';
 import { POD_SPEC_PATHS } from '../core/workloads';
 import {
-  imageCompatibility,
   toWindowsPodSpec,
   toWindowsPodSpecInPlace,
   type ToWindowsPodSpecOptions,
   type WindowsWarning,
 } from '../core/pod-spec';
-import { checkWindowsPodFeatures } from '../core/windows-pod-checks';
 import { recordWarning, WindowsAnnotations } from './annotations';
-import { inConstructWords, valueAt } from './construct-fixes';
+import { inFrontDoorWords } from '../core/rules/front-door';
 import { checkImageFacts, imageResolutionOf, lookUpImages } from './image-facts';
 import type { ImageLookups } from '../core/model/image-facts';
 import type { ImageResolutionSettings } from '../registry/resolve-set';
@@ -274,27 +274,6 @@ function dropFrameworkDefaults(spec: Json, source: PodSource): void {
   }
 }
 
-function checkMemory(spec: PodSpec, prefix: string, warn: (w: WindowsWarning) => void): void {
-  for (let l = 0; l < APP_CONTAINER_LISTS.length; l++) {
-    const list = APP_CONTAINER_LISTS[l];
-    const containers = spec[list];
-    if (!containers) continue;
-    for (let i = 0; i < containers.length; i++) {
-      const resources = containers[i].resources;
-      const request = resources?.requests?.memory;
-      const limit = resources?.limits?.memory;
-      if (request !== undefined && limit !== undefined && String(request) !== String(limit)) {
-        warn({
-          ruleId: 'windows-memory-request-limit',
-          path: `${prefix}.${list}[${i}].resources`,
-          message: `Memory request ${String(request)} differs from the limit ${String(limit)}; Windows pages instead of killing, so overcommitted memory slows the whole node.`,
-          fix: 'Set the memory request equal to the limit, or only the limit.',
-        });
-      }
-    }
-  }
-}
-
 /** cdk8s sorts keys unless told not to (api-object.js `toJson`), and so does the render. */
 const sortKeys = !process.env.CDK8S_DISABLE_SORT;
 
@@ -331,18 +310,33 @@ export function renderWindowsPodSpec(
     if (!(err instanceof WindowsValidationError)) throw err;
     const prefix = options.pathPrefix;
     throw new WindowsValidationError(
-      err.issues.map((i) => inConstructWords(i, (path) => valueAt(spec, prefix, path), options.target?.release)),
+      err.issues.map((i) =>
+        inFrontDoorWords(i, 'cdk8s', (path) => valueAt(spec, prefix, path), options.target?.release),
+      ),
       scope.node.path,
     );
   }
-  checkMemory(out, options.pathPrefix, options.onWarning);
   return emitted(out);
+}
+
+/** The value at an API `path` (`spec.template.spec.containers[1].image`) inside `obj` rooted at `prefix`. */
+function valueAt(obj: unknown, prefix: string, path: string): unknown {
+  if (!path.startsWith(`${prefix}.`)) return undefined;
+  let node: unknown = obj;
+  for (const seg of path
+    .slice(prefix.length + 1)
+    .split(/\.|\[(\d+)\]/)
+    .filter((x) => x !== undefined && x !== '')) {
+    if (typeof node !== 'object' || node === null) return undefined;
+    node = (node as Record<string, unknown>)[seg];
+  }
+  return node;
 }
 
 /** Reports a core warning on a construct, rule id first. */
 export function warnOn(scope: IConstruct, alwaysPrint = false): (w: WindowsWarning) => void {
   return (warning) => {
-    const w = inConstructWords(warning);
+    const w = inFrontDoorWords(warning, 'cdk8s');
     const text = `${w.path}: ${w.message}${w.fix ? ` Fix: ${w.fix}` : ''}`;
     if (alwaysPrint) recordWarning(scope, w.ruleId, text, true);
     else WindowsAnnotations.of(scope).addWarning(w.ruleId, text);
@@ -463,14 +457,12 @@ function isInert(value: unknown): boolean {
 
 const FORBIDDEN_CONTAINER_FIELDS: ReadonlySet<string> = new Set(FORBIDDEN_CONTAINER_SECURITY_FIELDS);
 
-/** The forbidden fields and image of one container's props, checked as the core checks the rendered container. */
+/** The note on a forbidden field a container's props set to what Windows does anyway (left out of the manifest). */
 function checkContainerProps(
   props: kplus.ContainerProps,
   prefix: string,
   list: 'initContainers' | 'containers',
   index: number,
-  options: ResolvedWindowsOptions,
-  issues: IssueCollector,
   warn: (w: WindowsWarning) => void,
 ): void {
   const sc = props.securityContext as Json | undefined;
@@ -479,17 +471,8 @@ function checkContainerProps(
     for (const [prop, field] of CONTAINER_SECURITY_ENTRIES) {
       const value = sc[prop];
       if (value === undefined) continue;
-      if (FORBIDDEN_CONTAINER_FIELDS.has(field) && !isInert(value)) {
-        addIssue(
-          issues,
-          inConstructWords({
-            path: `${path}.securityContext.${field}`,
-            message: `${field}: ${show(value)} ${FORBIDDEN_DETAIL}.`,
-            fix: WINDOWS_ALTERNATIVE[field],
-            ruleId: 'windows-forbidden-field',
-          }),
-        );
-      } else if (FORBIDDEN_CONTAINER_FIELDS.has(field)) {
+      // A forbidden field set to something is refused by windows-forbidden-field on the props' pod view.
+      if (FORBIDDEN_CONTAINER_FIELDS.has(field) && isInert(value)) {
         // `privileged: false` asks for what a Windows container is anyway, but the API server refuses the field
         // itself: it is left out of the manifest, and the user is told (never dropped silently).
         warn({
@@ -499,34 +482,8 @@ function checkContainerProps(
           fix: `Remove ${prop} from the container's securityContext props.`,
         });
       }
-      if (field === 'runAsNonRoot' && options.hostProcess) {
-        issues.add(
-          `${path}.securityContext.runAsNonRoot`,
-          'runAsNonRoot must be unset on a HostProcess pod.',
-          'Remove securityContext.ensureNonRoot from the container.',
-        );
-      }
     }
   }
-  const release = options.target.release;
-  if (release !== undefined && !options.hostProcess) {
-    const compat = imageCompatibility(props.image, release, options.target.isolation);
-    if (compat.status === 'incompatible') {
-      const issue = {
-        path: `${prefix}.${list}[${index}].image`,
-        message: compat.reason,
-        ruleId: 'image-build-mismatch',
-      };
-      addIssue(
-        issues,
-        inConstructWords(issue, () => props.image, release),
-      );
-    }
-  }
-}
-
-function addIssue(issues: IssueCollector, i: ValidationIssue): void {
-  issues.add(i.path, i.message, i.fix, i.ruleId);
 }
 
 /**
@@ -564,18 +521,26 @@ export function checkPodProps(
       "Remove ensureNonRoot, or use securityProfile 'baseline'.",
     );
   }
+  const shareProcessNamespace = (props as { shareProcessNamespace?: boolean }).shareProcessNamespace;
   const podLevel =
     options.hostProcess ||
     options.securityProfile !== 'baseline' ||
     options.runAsUserName !== undefined ||
     options.gmsaCredentialSpecName !== undefined ||
     props.hostNetwork !== undefined ||
+    shareProcessNamespace !== undefined ||
     podSc !== undefined;
-  if (podLevel) {
+  // The pod the props describe, converted by the core, whose rules refuse what lint would, when the props set more
+  // than containers and their images; else only the rules, on the pod's images as the target pins it (a plain
+  // workload: most of them). Warnings are given once, at synth.
+  if (!podLevel && !hasPodFeatures(props)) {
+    checkImages(props, options, prefix, issues);
+  } else {
     const spec: PodSpec = {
-      containers: [],
+      ...propsView(props),
       ...(podSc !== undefined ? { securityContext: podSc } : {}),
       ...(props.hostNetwork !== undefined ? { hostNetwork: props.hostNetwork } : {}),
+      ...(shareProcessNamespace !== undefined ? { shareProcessNamespace } : {}),
     };
     try {
       toWindowsPodSpecInPlace(spec, { ...options, containerDefaults: false, pathPrefix: prefix });
@@ -583,47 +548,106 @@ export function checkPodProps(
       mergeCoreError(err, issues);
     }
   }
-  if ((props as { shareProcessNamespace?: boolean }).shareProcessNamespace === true) {
-    issues.add(
-      'shareProcessNamespace',
-      `shareProcessNamespace: true ${FORBIDDEN_DETAIL}.`,
-      WINDOWS_ALTERNATIVE.shareProcessNamespace,
-    );
-  }
   for (let l = 0; l < APP_CONTAINER_LISTS.length; l++) {
     const list = APP_CONTAINER_LISTS[l];
     const containers = props[list];
     if (containers === undefined) continue;
     for (let i = 0; i < containers.length; i++) {
-      checkContainerProps(containers[i], prefix, list, i, options, issues, warn);
+      checkContainerProps(containers[i], prefix, list, i, warn);
     }
-  }
-  // Refusals now; the warnings are given once, at synth, when the rendered pod spec is converted.
-  if (hasPodFeatures(props)) {
-    checkWindowsPodFeatures(featureView(props), options.hostProcess ?? false, prefix, issues, () => undefined);
   }
 }
 
-/** Whether the props use anything `checkWindowsPodFeatures` looks at, so most workloads skip building the view. */
+/**
+ * What the construct rules say of a plain workload's images, by target and by prefix and images: workloads of a
+ * chart share their targets and repeat their images, and this runs for every workload constructed.
+ */
+const IMAGE_FINDINGS = new WeakMap<ResolvedWindowsOptions['target'], Map<string, readonly ValidationIssue[]>>();
+const IMAGE_FINDINGS_MAX = 1024;
+
+/** The construct rules on a plain workload's images, on the pod the target pins: what the render would refuse. */
+function checkImages(
+  props: kplus.AbstractPodProps,
+  options: ResolvedWindowsOptions,
+  prefix: string,
+  issues: IssueCollector,
+): void {
+  const target = options.target;
+  const init = props.initContainers ?? [];
+  const containers = props.containers ?? [];
+  let key = prefix;
+  for (let i = 0; i < init.length; i++) key += `\ni${init[i].image}`;
+  for (let i = 0; i < containers.length; i++) key += `\nc${containers[i].image}`;
+  let memo = IMAGE_FINDINGS.get(target);
+  if (memo === undefined) IMAGE_FINDINGS.set(target, (memo = new Map()));
+  let found = options.images === undefined ? memo.get(key) : undefined;
+  if (found === undefined) {
+    found = judgeImages(init, containers, options, prefix);
+    if (options.images === undefined) {
+      if (memo.size >= IMAGE_FINDINGS_MAX) memo.clear();
+      memo.set(key, found);
+    }
+  }
+  for (let i = 0; i < found.length; i++) issues.add(found[i].path, found[i].message, found[i].fix, found[i].ruleId);
+}
+
+function judgeImages(
+  init: readonly kplus.ContainerProps[],
+  containers: readonly kplus.ContainerProps[],
+  options: ResolvedWindowsOptions,
+  prefix: string,
+): readonly ValidationIssue[] {
+  const target = options.target;
+  const view: PodSpec = {
+    os: { name: 'windows' },
+    nodeSelector: schedulingFor(target).nodeSelector,
+    ...(target.runtimeClassName !== undefined ? { runtimeClassName: target.runtimeClassName } : {}),
+    ...(init.length > 0 ? { initContainers: init.map(imageView) } : {}),
+    containers: containers.map(imageView),
+  };
+  const found = new IssueCollector();
+  runConstructRules(view, prefix, found, ignoreWarning, {
+    ...(options.images !== undefined ? { images: options.images } : {}),
+    ...(target.runtimeClassName !== undefined ? { isolation: target.isolation } : {}),
+  });
+  return found.issues.map((issue) =>
+    inFrontDoorWords(issue, 'cdk8s', (path) => valueAt(view, prefix, path), target.release),
+  );
+}
+
+const ignoreWarning = (): void => undefined;
+const imageView = (c: kplus.ContainerProps, i: number): Container => ({ name: c.name ?? `c${i}`, image: c.image });
+
+/** Whether the props set anything the construct rules look at, so most workloads skip building the view. */
 function hasPodFeatures(props: kplus.AbstractPodProps): boolean {
   if (props.dns?.policy !== undefined || (props.volumes?.length ?? 0) > 0) return true;
   return containersUseFeatures(props.containers) || containersUseFeatures(props.initContainers);
 }
 
-/** Whether any of `containers` mounts a volume or asks for a host port. */
+/** Whether any of `containers` sets a securityContext, mounts a volume or asks for a host port. */
 function containersUseFeatures(containers: readonly kplus.ContainerProps[] | undefined): boolean {
   if (containers === undefined) return false;
   for (let i = 0; i < containers.length; i++) {
     const c = containers[i];
-    if ((c.volumeMounts?.length ?? 0) > 0) return true;
+    if (c.securityContext !== undefined || (c.volumeMounts?.length ?? 0) > 0) return true;
     const ports = c.ports;
     if (ports) for (let j = 0; j < ports.length; j++) if (ports[j].hostPort !== undefined) return true;
   }
   return false;
 }
 
-/** A cdk8s-plus container's ports in render order: `portNumber` first, then `ports` (container.js). */
+/**
+ * A cdk8s-plus container as the API sees it, without its image (checked from the props): its securityContext
+ * fields, its ports in render order (`portNumber` first, then `ports`, container.js) and its mounts.
+ */
 function containerView(c: kplus.ContainerProps): Container {
+  const sc = c.securityContext as Json | undefined;
+  let securityContext: Json | undefined;
+  if (sc !== undefined) {
+    for (const [prop, field] of CONTAINER_SECURITY_ENTRIES) {
+      if (sc[prop] !== undefined) (securityContext ??= {})[field] = sc[prop];
+    }
+  }
   const ports = [
     ...(c.portNumber !== undefined ? [{ containerPort: c.portNumber }] : []),
     ...(c.ports ?? []).map((p) => ({
@@ -633,6 +657,8 @@ function containerView(c: kplus.ContainerProps): Container {
   ];
   return {
     name: c.name ?? 'main',
+    image: c.image,
+    ...(securityContext !== undefined ? { securityContext } : {}),
     ports,
     volumeMounts: (c.volumeMounts ?? []).map((m) => ({
       name: m.volume.name,
@@ -647,8 +673,8 @@ function volumeView(v: kplus.Volume): { name: string; emptyDir?: { medium?: stri
   return (v as unknown as { _toKube(): { name: string; emptyDir?: { medium?: string } } })._toKube();
 }
 
-/** The parts of the pod props the feature checks read, in API shape, so they fail at construction. */
-function featureView(props: kplus.AbstractPodProps): PodSpec {
+/** The parts of the pod props the construct rules read, in API shape, so they fail at construction. */
+function propsView(props: kplus.AbstractPodProps): PodSpec {
   const mounted = [...(props.containers ?? []), ...(props.initContainers ?? [])].flatMap((c) =>
     (c.volumeMounts ?? []).map((m) => m.volume),
   );

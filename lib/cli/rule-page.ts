@@ -16,7 +16,7 @@ export function rulePageHead(m: RuleInfo): string[] {
   const out: string[] = [
     `# \`${m.id}\``,
     '',
-    `**${m.defaultSeverity}** · family \`${m.family}\` · [upstream documentation](${m.docs})${m.fixable !== undefined ? ' · fixable' : ''}`,
+    `**${m.defaultSeverity}** · family \`${m.family}\` · [upstream documentation](${m.docs})${m.fixable !== undefined ? ' · fixable' : ''}${m.refusedByConstructs === true ? ' · refused by the constructs' : ''}`,
     '',
     m.summary,
     '',

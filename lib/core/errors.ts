@@ -8,9 +8,11 @@ export interface ValidationIssue {
   readonly fix?: string;
   /**
    * The id of the `validateManifests` rule that reports the same problem in a manifest, where there is one: the
-   * front doors look their own words for the fix up by it (lib/cdk8s/construct-fixes.ts).
+   * front doors look their own words for the fix up by it (the rule module's `frontDoorFixes`).
    */
   readonly ruleId?: string;
+  /** Which of the rule's declared messages this is, for a rule that declares them (its `messages`). */
+  readonly messageId?: string;
 }
 
 /**
@@ -40,12 +42,13 @@ export class WindowsValidationError extends Error {
 export class IssueCollector {
   private readonly list: ValidationIssue[] = [];
 
-  add(path: string, message: string, fix?: string, ruleId?: string): void {
+  add(path: string, message: string, fix?: string, ruleId?: string, messageId?: string): void {
     this.list.push({
       path,
       message,
       ...(fix !== undefined ? { fix } : {}),
       ...(ruleId !== undefined ? { ruleId } : {}),
+      ...(messageId !== undefined ? { messageId } : {}),
     });
   }
 

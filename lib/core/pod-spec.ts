@@ -2,9 +2,9 @@
  * `toWindowsPodSpec`: turns any pod spec into one the API server accepts for Windows and that lands on the right
  * nodes. Shared by the cdk8s constructs and the Pulumi components, so both emit the same pod for the same input.
  */
-import { osMissingFinding, wellKnownUnlessAsked, type ImageLookups } from './model/image-facts';
+import type { ImageLookups } from './model/image-facts';
 import { plainCopy } from './json';
-import { BUILDLESS_TAG_FIX, checkImageCompatibility, windowsBuildCoverage, type ImageCompatibility } from './images';
+import { checkImageCompatibility, type ImageCompatibility } from './images';
 import { IssueCollector, WindowsValidationError, type ValidationIssue } from './errors';
 import {
   CONTAINER_LISTS,
@@ -23,10 +23,10 @@ import {
   FORBIDDEN_CONTAINER_SECURITY_FIELDS,
   FORBIDDEN_POD_FIELDS,
   FORBIDDEN_POD_SECURITY_FIELDS,
-  WINDOWS_ALTERNATIVE,
 } from './windows-fields';
 import { CONTAINER_ADMINISTRATOR, CONTAINER_USER, HOST_PROCESS_USERS, isHostProcessUser } from './windows-options';
-import { checkListEntries, checkWindowsOptionsFormat, checkWindowsPodFeatures } from './windows-pod-checks';
+import { checkListEntries } from './pod-spec-lists';
+import { runConstructRules } from './construct-rules';
 import { checkPodSpecOptions, withoutNullOptions } from './pod-spec-options';
 
 /** How strict the pod's security settings are. */
@@ -109,7 +109,33 @@ export interface ToWindowsPodSpecOptions {
    * @default - no registry answers
    */
   readonly images?: ImageLookups;
+  /**
+   * How the caller's users name these options, in messages: a front door whose options are spelled otherwise (the
+   * Pulumi components' `windows.hostProcess`) gives its words.
+   * @default - the option names of `toWindowsPodSpec` ('the hostProcess option', 'gmsa')
+   * @internal
+   */
+  readonly optionWords?: OptionWords;
 }
+
+/** How a front door names the identity options, in messages. */
+export interface OptionWords {
+  /** Asking for a HostProcess pod: 'the hostProcess option'. */
+  readonly hostProcessOption: string;
+  readonly runAsUserNameOption: string;
+  readonly gmsaOption: string;
+  /** The two options, as a user removes them: 'gmsa', 'hostProcess'. */
+  readonly gmsa: string;
+  readonly hostProcess: string;
+}
+
+const OPTION_WORDS: OptionWords = {
+  hostProcessOption: 'the hostProcess option',
+  runAsUserNameOption: 'the runAsUserName option',
+  gmsaOption: 'the gMSA option',
+  gmsa: 'gmsa',
+  hostProcess: 'hostProcess',
+};
 
 /** Values of forbidden fields that a framework emits on its own (cdk8s-plus's Linux hardening defaults). */
 export interface FrameworkDefaults {
@@ -162,10 +188,6 @@ export function toWindowsPodSpecInPlace(podSpec: PodSpec, options: ToWindowsPodS
 }
 
 const ignoreWarning = (): void => undefined;
-
-/** The rules that report in manifests what these refusals report on input (`ValidationIssue.ruleId`). */
-const FORBIDDEN_FIELD_RULE = 'windows-forbidden-field';
-const IMAGE_MISMATCH_RULE = 'image-build-mismatch';
 
 /** How a conversion removes a field of the pod spec: see `toWindowsPodSpecInPlace`. */
 type RemoveField = (spec: Json, field: string) => void;
@@ -220,9 +242,8 @@ function convertPodSpec(podSpec: PodSpec, given: ToWindowsPodSpecOptions, copy: 
       `Name a RuntimeClass whose handler is runhcs-wcow-hypervisor: use the nodeTarget of a WindowsRuntimeClass with isolation 'hyperv', or set ${prefix}.runtimeClassName.`,
     );
   }
-  stripPodFields(spec, prefix, issues, remove, options.frameworkDefaults);
-  const podWindowsOptions = applyIdentity(spec, options, hostProcess, profile, prefix, issues, remove, warn);
-  checkWindowsPodFeatures(spec, hostProcess, prefix, issues, warn);
+  stripPodFields(spec, remove, options.frameworkDefaults);
+  const podWindowsOptions = applyIdentity(spec, options, hostProcess, profile, prefix, issues, remove);
 
   // Indexed loops and paths built only where needed: this runs for every pod a construct renders, mostly before the
   // JIT has optimized it, where `for...of` costs several times more (bench/synth-fresh.bench.ts).
@@ -234,40 +255,10 @@ function convertPodSpec(podSpec: PodSpec, given: ToWindowsPodSpecOptions, copy: 
       const c = containers[i];
       if (c.securityContext !== undefined) {
         const path = `${prefix}.${list}[${i}]`;
-        stripContainerFields(c, path, issues, options.frameworkDefaults?.containerSecurityContext);
+        stripContainerFields(c, options.frameworkDefaults?.containerSecurityContext);
         checkContainerIdentity(c, path, hostProcess, issues);
       }
       if (containerDefaults && list !== 'ephemeralContainers') applyContainerDefaults(c, list === 'containers');
-      // A well-known Linux-only image (busybox, nginx) is refused as the engine reports it, unless a registry
-      // was asked about it (then the registry's answer is judged with the engine's rules).
-      const known = typeof c.image === 'string' ? wellKnownUnlessAsked(c.image, options.images) : undefined;
-      if (known?.status === 'found' && !known.facts.platforms.some((x) => x.os === 'windows')) {
-        const path = `${prefix}.${list}[${i}].image`;
-        const { message, fix } = osMissingFinding(path, c.image as string, known.facts, 'windows');
-        issues.add(path, message, fix, 'image-os-missing');
-        continue;
-      }
-      if (target?.release !== undefined && !hostProcess && typeof c.image === 'string') {
-        const compat = imageCompatibility(c.image, target.release, target.isolation);
-        if (compat.status === 'incompatible')
-          issues.add(`${prefix}.${list}[${i}].image`, compat.reason, compat.fix, IMAGE_MISMATCH_RULE);
-        else if (
-          compat.status === 'unknown' &&
-          windowsBuildCoverage(c.image) !== 'multi' &&
-          options.images?.[c.image]?.status !== 'found' &&
-          known === undefined
-        ) {
-          // Known multi-arch manifest lists resolve per node build; anything else may be a single-build image
-          // (unless its registry answered, or a well-known image's record: then the fact rules judge it).
-          warn({
-            ruleId: 'image-floating-tag',
-            path: `${prefix}.${list}[${i}].image`,
-            message: compat.reason,
-            // The same advice as the validator's image-floating-tag rule, so both front doors agree.
-            fix: BUILDLESS_TAG_FIX,
-          });
-        }
-      }
     }
   }
 
@@ -276,8 +267,30 @@ function convertPodSpec(podSpec: PodSpec, given: ToWindowsPodSpecOptions, copy: 
   }
   if (spec.securityContext && Object.keys(spec.securityContext).length === 0) remove(spec, 'securityContext');
 
+  // What the rule modules judge, judged by them on the pod about to be emitted.
+  runConstructRules(spec, prefix, issues, warn, {
+    ...(options.images !== undefined ? { images: options.images } : {}),
+    // The target's RuntimeClass, not one the pod names on its own (whose handler the construct does not know).
+    ...(target?.runtimeClassName !== undefined ? { isolation: target.isolation } : {}),
+    ...optionPathsOf(options, prefix),
+  });
   issues.throwIfAny('toWindowsPodSpec');
   return spec;
+}
+
+/** Where the rules' findings on values the options set are reported: at the option (see `ConstructRulesInput`). */
+function optionPathsOf(
+  options: ToWindowsPodSpecOptions,
+  prefix: string,
+): { optionPaths?: Readonly<Record<string, string>> } {
+  if (options.runAsUserName === undefined && options.gmsaCredentialSpecName === undefined) return {};
+  const at = `${prefix}.securityContext.windowsOptions`;
+  return {
+    optionPaths: {
+      ...(options.runAsUserName !== undefined ? { [`${at}.runAsUserName`]: 'runAsUserName' } : {}),
+      ...(options.gmsaCredentialSpecName !== undefined ? { [`${at}.gmsaCredentialSpecName`]: 'gmsa' } : {}),
+    },
+  };
 }
 
 /**
@@ -408,35 +421,18 @@ function mergedSelector(
 const FORBIDDEN_POD_FIELD_ENTRIES = Object.entries(FORBIDDEN_POD_FIELDS);
 const POD_SECURITY_FIELDS_TO_STRIP: readonly string[] = [...FORBIDDEN_POD_SECURITY_FIELDS, 'sysctls'];
 
-function stripPodFields(
-  spec: PodSpec & Json,
-  prefix: string,
-  issues: IssueCollector,
-  remove: RemoveField,
-  defaults?: FrameworkDefaults,
-): void {
+/**
+ * Drops the forbidden fields that ask for nothing (`false`, empty lists and objects, what a framework filled in).
+ * What is left was set on purpose: windows-forbidden-field refuses it when the rules run on the result.
+ */
+function stripPodFields(spec: PodSpec & Json, remove: RemoveField, defaults?: FrameworkDefaults): void {
   for (let f = 0; f < FORBIDDEN_POD_FIELD_ENTRIES.length; f++) {
     const [field, forbidden] = FORBIDDEN_POD_FIELD_ENTRIES[f];
     const value = spec[field];
     if (value === undefined) continue;
     const harmless =
       forbidden === 'true' ? value !== true : isInert(value) || (field === 'hostUsers' && value === true);
-    if (!harmless)
-      issues.add(
-        `${prefix}.${field}`,
-        `${field}: ${show(value)} cannot be set for a windows pod.`,
-        WINDOWS_ALTERNATIVE[field],
-        FORBIDDEN_FIELD_RULE,
-      );
-    remove(spec, field);
-  }
-  if (spec.resources !== undefined) {
-    issues.add(
-      `${prefix}.resources`,
-      'Pod-level resources may not be set for a windows pod.',
-      WINDOWS_ALTERNATIVE.resources,
-    );
-    remove(spec, 'resources');
+    if (harmless) remove(spec, field);
   }
   const sc = spec.securityContext as (PodSecurityContext & Json) | undefined;
   if (!sc) return;
@@ -444,39 +440,19 @@ function stripPodFields(
     const value = sc[field];
     if (value === undefined) continue;
     const fromFramework = defaults?.podSecurityContext && sameValue(defaults.podSecurityContext[field], value);
-    if (!isInert(value) && !fromFramework) {
-      issues.add(
-        `${prefix}.securityContext.${field}`,
-        `${field}: ${show(value)} cannot be set for a windows pod.`,
-        WINDOWS_ALTERNATIVE[field],
-        FORBIDDEN_FIELD_RULE,
-      );
-    }
-    delete sc[field];
+    if (isInert(value) || fromFramework) delete sc[field];
   }
 }
 
-function stripContainerFields(
-  c: Container,
-  path: string,
-  issues: IssueCollector,
-  defaults: Readonly<Record<string, unknown>> | undefined,
-): void {
+/** `stripPodFields` for a container's securityContext. */
+function stripContainerFields(c: Container, defaults: Readonly<Record<string, unknown>> | undefined): void {
   const sc = c.securityContext as (SecurityContext & Json) | undefined;
   if (!sc) return;
   for (const field of FORBIDDEN_CONTAINER_SECURITY_FIELDS) {
     const value = sc[field];
     if (value === undefined) continue;
     const fromFramework = defaults !== undefined && sameValue(defaults[field], value);
-    if (!isInert(value) && !fromFramework) {
-      issues.add(
-        `${path}.securityContext.${field}`,
-        `${field}: ${show(value)} cannot be set for a windows pod.`,
-        WINDOWS_ALTERNATIVE[field],
-        FORBIDDEN_FIELD_RULE,
-      );
-    }
-    delete sc[field];
+    if (isInert(value) || fromFramework) delete sc[field];
   }
   if (Object.keys(sc).length === 0) delete c.securityContext;
 }
@@ -489,7 +465,6 @@ function applyIdentity(
   prefix: string,
   issues: IssueCollector,
   remove: RemoveField,
-  warn: WarningSink,
 ): PodSecurityContext['windowsOptions'] | undefined {
   const given = spec.securityContext?.windowsOptions;
   // The common pod: no identity asked for or written. Only hostNetwork is left to check.
@@ -500,18 +475,19 @@ function applyIdentity(
     options.runAsUserName === undefined &&
     options.gmsaCredentialSpecName === undefined
   ) {
-    checkNoHostNetwork(spec, prefix, remove, warn);
+    dropHostNetworkFalse(spec, remove);
     return undefined;
   }
   const existing = given ?? {};
   const wo = { ...existing };
+  const words = options.optionWords ?? OPTION_WORDS;
   const path = `${prefix}.securityContext.windowsOptions`;
 
   if (options.runAsUserName !== undefined) {
     if (existing.runAsUserName !== undefined && existing.runAsUserName !== options.runAsUserName) {
       issues.add(
         `${path}.runAsUserName`,
-        `windowsOptions.runAsUserName '${existing.runAsUserName}' disagrees with the runAsUserName option '${options.runAsUserName}'.`,
+        `windowsOptions.runAsUserName '${existing.runAsUserName}' disagrees with ${words.runAsUserNameOption} '${options.runAsUserName}'.`,
         'Set it in one place.',
       );
     }
@@ -524,21 +500,12 @@ function applyIdentity(
     ) {
       issues.add(
         `${path}.gmsaCredentialSpecName`,
-        `windowsOptions.gmsaCredentialSpecName '${existing.gmsaCredentialSpecName}' disagrees with the gMSA option '${options.gmsaCredentialSpecName}'.`,
+        `windowsOptions.gmsaCredentialSpecName '${existing.gmsaCredentialSpecName}' disagrees with ${words.gmsaOption} '${options.gmsaCredentialSpecName}'.`,
         'Set it in one place.',
       );
     }
     wo.gmsaCredentialSpecName = options.gmsaCredentialSpecName;
   }
-  checkWindowsOptionsFormat(
-    wo,
-    {
-      path,
-      ...(options.runAsUserName !== undefined ? { runAsUserNameOption: 'runAsUserName' } : {}),
-      ...(options.gmsaCredentialSpecName !== undefined ? { gmsaOption: 'gmsa' } : {}),
-    },
-    issues,
-  );
 
   if (hostProcess) {
     if (existing.hostProcess === false)
@@ -559,28 +526,21 @@ function applyIdentity(
         "Remove securityProfile: HostProcess pods need a namespace at the 'privileged' level.",
       );
     }
-    if (spec.securityContext?.runAsNonRoot !== undefined) {
-      issues.add(
-        `${prefix}.securityContext.runAsNonRoot`,
-        'runAsNonRoot must be unset on a HostProcess pod.',
-        'Remove it.',
-      );
-    }
     spec.hostNetwork = true;
     if (wo.gmsaCredentialSpecName !== undefined) {
       issues.add(
         'gmsa',
         'HostProcess containers run as a node account and cannot use gMSA.',
-        'Remove gmsa or hostProcess.',
+        `Remove ${words.gmsa} or ${words.hostProcess}.`,
       );
     }
   } else {
-    checkNoHostNetwork(spec, prefix, remove, warn);
+    dropHostNetworkFalse(spec, remove);
     if (existing.hostProcess === true) {
       issues.add(
         `${path}.hostProcess`,
         'windowsOptions.hostProcess is set but the pod is not declared HostProcess.',
-        'Set the hostProcess option instead, so hostNetwork and the user are set with it.',
+        `Set ${words.hostProcessOption} instead, so hostNetwork and the user are set with it.`,
       );
     }
     if (profile === 'restricted') {
@@ -600,35 +560,15 @@ function applyIdentity(
 
 /**
  * A pod that is not HostProcess: `hostNetwork: false` (a framework default) is dropped; `true`, which the API server
- * admits and the Windows kubelet ignores, stays as written and is the engine's `windows-host-network` warning.
+ * admits and the Windows kubelet ignores, stays as written (the windows-host-network rule warns).
  */
-function checkNoHostNetwork(spec: PodSpec, prefix: string, remove: RemoveField, warn: WarningSink): void {
-  if (spec.hostNetwork === undefined) return;
-  if (spec.hostNetwork === true) {
-    warn({
-      ruleId: 'windows-host-network',
-      path: `${prefix}.hostNetwork`,
-      message:
-        'hostNetwork: true is ignored: Windows pods get the host network only as HostProcess pods, so this pod runs on the pod network.',
-      fix: 'Remove hostNetwork, or make the workload HostProcess (the hostProcess option).',
-    });
-    return;
-  }
-  remove(spec as unknown as Json, 'hostNetwork');
+function dropHostNetworkFalse(spec: PodSpec, remove: RemoveField): void {
+  if (spec.hostNetwork === false) remove(spec as unknown as Json, 'hostNetwork');
 }
 
 function checkContainerIdentity(c: Container, path: string, hostProcess: boolean, issues: IssueCollector): void {
-  if (hostProcess && c.securityContext?.runAsNonRoot !== undefined) {
-    issues.add(
-      `${path}.securityContext.runAsNonRoot`,
-      'runAsNonRoot must be unset on a HostProcess pod: the kubelet cannot verify it for HostProcess containers.',
-      'Remove it; choose the account with runAsUserName.',
-      'hostprocess-run-as-non-root',
-    );
-  }
   const wo = c.securityContext?.windowsOptions;
   if (!wo) return;
-  checkWindowsOptionsFormat(wo as Json, { path: `${path}.securityContext.windowsOptions` }, issues);
   if (typeof wo.runAsUserName === 'string' && hostProcess && !isHostProcessUser(wo.runAsUserName)) {
     issues.add(
       `${path}.securityContext.windowsOptions.runAsUserName`,

@@ -10,7 +10,7 @@ import * as kplus from 'cdk8s-plus-28';
 import { RULES_BY_ID } from 'k8s-windows';
 import { WindowsDeployment } from 'k8s-windows/cdk8s';
 import { WindowsValidation, type ValidationViolation } from 'k8s-windows/cdk8s/plugin';
-import { CONSTRUCT_FIXES } from '../../lib/cdk8s/construct-fixes';
+import { RULE_MODULES } from '../../lib/core/rules';
 import { captureError, IIS, silenceWarnings } from '../helpers/cdk8s';
 
 const IIS_2019 = 'mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2019';
@@ -28,8 +28,10 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-test('every entry of the table is a rule of the catalogue', () => {
-  for (const id of Object.keys(CONSTRUCT_FIXES)) expect(RULES_BY_ID.has(id)).toBe(true);
+test('every rule with a cdk8s fix is in the catalogue', () => {
+  const withFix = RULE_MODULES.filter((r) => r.frontDoorFixes?.cdk8s !== undefined).map((r) => r.meta.id);
+  expect(withFix.length).toBeGreaterThan(10);
+  for (const id of withFix) expect(RULES_BY_ID.has(id)).toBe(true);
 });
 
 describe('refusals name the prop written and the prop that fixes it', () => {
@@ -40,7 +42,8 @@ describe('refusals name the prop written and the prop that fixes it', () => {
     expect(err.issues).toEqual([
       {
         path: 'spec.template.spec.containers[0].securityContext.runAsUser',
-        message: "runAsUser: 1000 cannot be set for a windows pod (the container's `securityContext.user`).",
+        message:
+          "spec.template.spec.containers[0].securityContext.runAsUser 1000: Forbidden: cannot be set for a windows pod (the container's `securityContext.user`).",
         fix: "Remove `user` from the container's `securityContext`; to run as a non-admin Windows user, set `windows: { runAsUserName: 'ContainerUser' }` or `windows: { securityProfile: 'restricted' }`.",
         ruleId: 'windows-forbidden-field',
       },
@@ -54,7 +57,7 @@ describe('refusals name the prop written and the prop that fixes it', () => {
     );
     expect(err.issues.map((i) => [i.message, i.fix])).toEqual([
       [
-        "runAsUser: 1000 cannot be set for a windows pod (the workload's `securityContext.user`).",
+        "spec.template.spec.securityContext.runAsUser 1000: Forbidden: cannot be set for a windows pod (the workload's `securityContext.user`).",
         "Remove `user` from the workload's `securityContext`; to run as a non-admin Windows user, set `windows: { runAsUserName: 'ContainerUser' }` or `windows: { securityProfile: 'restricted' }`.",
       ],
     ]);

@@ -98,10 +98,11 @@ test('bad HostProcess props are all reported at once', () => {
     'windows.runAsUserName',
     'windows.securityProfile',
   ]);
-  // The construct's own prop names the fix, not the manifest field.
-  expect(err.issues.find((i) => i.path.endsWith('runAsNonRoot'))?.fix).toBe(
-    'Remove securityContext.ensureNonRoot from the container.',
-  );
+  // The construct's own prop names the fix, not the manifest field (hostprocess-run-as-non-root's cdk8s fix).
+  expect(err.issues.find((i) => i.path.endsWith('runAsNonRoot'))).toMatchObject({
+    ruleId: 'hostprocess-run-as-non-root',
+    fix: "Remove `securityContext: { ensureNonRoot }`; choose the account with `windows: { runAsUserName: 'NT AUTHORITY\\\\SYSTEM' }` (or Local service, NetworkService).",
+  });
   expect(err.message).toMatch(/^test\/agent: 5 Windows validation problems/);
 });
 

@@ -45,7 +45,10 @@ describe('windowsOptions formats', () => {
       'spec.securityContext.windowsOptions.gmsaCredentialSpecName',
       'spec.containers[0].securityContext.windowsOptions.gmsaCredentialSpecName',
     ]);
-    expect(issues[0].message).toMatch(/cannot be empty/);
+    // gmsa-name-format's words, as lint gives them.
+    expect(issues[0].message).toMatch(
+      /Invalid value: gmsaCredentialSpecName '' must be a lowercase RFC 1123 subdomain/,
+    );
   });
 
   test('an inline gmsaCredentialSpec must be non-empty and at most 64 KiB', () => {
@@ -116,8 +119,8 @@ describe('pod features Windows lacks', () => {
     };
     const out = toWindowsPodSpec(advised, { onWarning: (w) => warnings.push(w) });
     expect(warnings.map((w) => [w.ruleId, w.path])).toEqual([
-      ['windows-dns-host-net', 'spec.dnsPolicy'],
       ['windows-host-port-cni', 'spec.containers[0].ports[0].hostPort'],
+      ['windows-dns-host-net', 'spec.dnsPolicy'],
     ]);
     // What the user wrote is kept.
     expect(out.dnsPolicy).toBe('ClusterFirstWithHostNet');
@@ -127,10 +130,10 @@ describe('pod features Windows lacks', () => {
   test('on a HostProcess pod only a hostPort other than containerPort and the memory emptyDir are refused', () => {
     const issues = issuesOf(() => toWindowsPodSpec(featureful, { hostProcess: true }));
     expect(issues.map((i) => i.path)).toEqual([
-      'spec.volumes[0].emptyDir.medium',
       'spec.containers[0].ports[0].hostPort',
+      'spec.volumes[0].emptyDir.medium',
     ]);
-    expect(issues[1].message).toMatch(/differs from containerPort 80/);
+    expect(issues[0].message).toMatch(/must match `containerPort` \(80\)/);
     const ok: PodSpec = {
       containers: [{ name: 'a', image: IIS, ports: [{ containerPort: 9182, hostPort: 9182 }, { containerPort: 81 }] }],
     };
@@ -147,9 +150,10 @@ describe('pod features Windows lacks', () => {
       {
         path: 'spec.containers[0].ports[0].hostPort',
         message:
-          'hostPort 8080 differs from containerPort 80; with hostNetwork: true the API server requires them to match.',
+          'spec.containers[0].ports[0].hostPort 8080: Invalid value: must match `containerPort` (80) when `hostNetwork` is true; the API server refuses the pod.',
         fix: 'Set hostPort to 80, or remove hostNetwork (Windows ignores it outside HostProcess pods).',
         ruleId: 'windows-host-port',
+        messageId: 'host-network',
       },
     ]);
     const equal: PodSpec = {
@@ -313,6 +317,8 @@ describe("isolation: 'hyperv' agrees with the engine (issue 24)", () => {
   const spec: PodSpec = { containers: [{ name: 'a', image: ASPNET_2019 }] };
 
   test('without a RuntimeClass it is refused with the fix: the pod would run process-isolated', () => {
+    // Process-isolated, the ltsc2019 image cannot run on the 2022 nodes either: lint says so of that pod, and so does
+    // the construct (the rules judge the pod it would emit).
     expect(issuesOf(() => toWindowsPodSpec(spec, { release: '2022', isolation: 'hyperv' }))).toEqual([
       {
         path: 'isolation',
@@ -320,10 +326,11 @@ describe("isolation: 'hyperv' agrees with the engine (issue 24)", () => {
           'Hyper-V isolation is chosen by a RuntimeClass with the runhcs-wcow-hypervisor handler; without one the pod runs process-isolated.',
         fix: "Name a RuntimeClass whose handler is runhcs-wcow-hypervisor: use the nodeTarget of a WindowsRuntimeClass with isolation 'hyperv', or set spec.runtimeClassName.",
       },
+      expect.objectContaining({ path: 'spec.containers[0].image', ruleId: 'image-build-mismatch' }),
     ]);
     expect(
       paths(() => toWindowsPodSpec(spec, { target: windowsNodeTarget({ release: '2022', isolation: 'hyperv' }) })),
-    ).toEqual(['target.runtimeClassName']);
+    ).toEqual(['target.runtimeClassName', 'spec.containers[0].image']);
   });
 
   test('with its RuntimeClass the pod is accepted, and the engine, given that RuntimeClass, finds no build mismatch', () => {

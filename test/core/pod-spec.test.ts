@@ -134,15 +134,17 @@ describe('toWindowsPodSpec', () => {
       ),
     );
     expect(issues.map((i) => i.path)).toEqual([
-      'spec.template.spec.hostPID',
-      'spec.template.spec.shareProcessNamespace',
-      'spec.template.spec.resources',
+      // windows-forbidden-field's order, as lint reports them; pod-level resources under its id too.
       'spec.template.spec.securityContext.runAsUser',
       'spec.template.spec.securityContext.sysctls',
+      'spec.template.spec.hostPID',
+      'spec.template.spec.shareProcessNamespace',
       'spec.template.spec.initContainers[0].securityContext.capabilities',
       'spec.template.spec.containers[0].securityContext.readOnlyRootFilesystem',
       'spec.template.spec.containers[0].securityContext.privileged',
+      'spec.template.spec.resources',
     ]);
+    expect(new Set(issues.map((i) => (i as { ruleId?: string }).ruleId))).toEqual(new Set(['windows-forbidden-field']));
     expect(issues.find((i) => i.path.endsWith('securityContext.runAsUser'))?.fix).toContain('runAsUserName');
   });
 

@@ -42,11 +42,12 @@ describe('component errors in Pulumi words', () => {
       {
         propertyPath: 'podSpec.volumes[0].emptyDir.medium',
         reason:
-          "Volume 'scratch' has emptyDir medium 'Memory': Windows has no tmpfs, so memory-backed emptyDir volumes are not supported. Fix: Remove medium (a disk-backed emptyDir).",
+          "podSpec.volumes[0].emptyDir.medium 'Memory': Windows has no tmpfs, so memory-backed emptyDir volumes are not supported. Fix: Remove medium (a disk-backed emptyDir).",
       },
       {
         propertyPath: 'podSpec.containers[0].volumeMounts[0].mountPropagation',
-        reason: "mountPropagation 'HostToContainer' is not supported on Windows. Fix: Remove mountPropagation.",
+        reason:
+          "podSpec.containers[0].volumeMounts[0].mountPropagation 'HostToContainer': mount propagation is not supported on Windows. Fix: Remove mountPropagation.",
       },
     ]);
   });
@@ -78,7 +79,7 @@ describe('component errors in Pulumi words', () => {
       {
         propertyPath: 'podSpec.containers[0].securityContext.runAsNonRoot',
         reason:
-          'runAsNonRoot must be unset on a HostProcess pod: the kubelet cannot verify it for HostProcess containers. Fix: Remove it; choose the account with windows.runAsUserName.',
+          'podSpec.containers[0].securityContext.runAsNonRoot true on a HostProcess pod: the kubelet cannot verify runAsNonRoot for HostProcess containers and refuses to start them. Fix: Remove runAsNonRoot; choose the account with windows.runAsUserName.',
       },
     ]);
   });
@@ -92,7 +93,7 @@ describe('component errors in Pulumi words', () => {
     ]);
     // The line users see.
     expect(run.warnings).toEqual([
-      '[windows-host-network] podSpec.hostNetwork: hostNetwork: true is ignored: Windows pods get the host network only as HostProcess pods, so this pod runs on the pod network. Fix: Remove hostNetwork, or make the workload HostProcess (windows.hostProcess: true).',
+      '[windows-host-network] podSpec.hostNetwork: podSpec.hostNetwork true is ignored: Windows pods get the host network only as HostProcess pods, so this pod runs on the pod network. Fix: Remove hostNetwork, or make the workload HostProcess (windows.hostProcess: true).',
     ]);
   });
 });

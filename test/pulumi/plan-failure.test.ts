@@ -21,7 +21,7 @@ test('an image Output resolving to ltsc2019 on a 2022 pool: the plan prints the 
     [
       '== eks: the program failed',
       `  kubernetes:apps/v1:Deployment 'iis', input spec: WindowsDeployment 'iis': 1 invalid property`,
-      `    podSpec.containers[0].image: Image '${LTSC2019}' is built for Windows Server 2019 (10.0.17763) but the node runs Windows Server 2022 (10.0.20348); with process isolation a Windows Server 2022 host runs only ltsc2022 images ("the container operating system does not match the host operating system"). Fix: Use the image's ltsc2022 tag, or run it on Windows Server 2019 nodes: windows: { release: '2019' }, or windows.target set to a 2019 pool's nodeTarget.`,
+      `    podSpec.containers[0].image: Image '${LTSC2019}' is built for Windows Server 2019 (10.0.17763) but the node runs Windows Server 2022 (10.0.20348); with process isolation a Windows Server 2022 host runs only ltsc2022 images ("the container operating system does not match the host operating system"). The pod is pinned by nodeSelector node.kubernetes.io/windows-build=10.0.20348. Fix: Use the image's ltsc2022 tag, or run it on Windows Server 2019 nodes: windows: { release: '2019' }, or windows.target set to a 2019 pool's nodeTarget.`,
       '',
     ].join('\n'),
   );

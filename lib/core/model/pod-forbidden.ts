@@ -13,7 +13,7 @@ import {
 } from '../windows-fields';
 import type { Fixer } from './fixes';
 import type { PodFacts } from './pod';
-import { arr, has, join, own, rec } from './util';
+import { has, join, own, rec } from './util';
 
 export interface ForbiddenField {
   readonly path: string;
@@ -24,6 +24,7 @@ export interface ForbiddenField {
   readonly detail: string;
 }
 
+const POD_FIELDS = Object.keys(FORBIDDEN_POD_FIELDS) as (keyof typeof FORBIDDEN_POD_FIELDS)[];
 const FIELDS = new WeakMap<PodFacts, readonly ForbiddenField[]>();
 
 /** Every forbidden field the pod sets, in the API server's order. */
@@ -36,10 +37,12 @@ export function forbiddenFields(p: PodFacts): readonly ForbiddenField[] {
   const sc = rec(p.spec, 'securityContext');
   const scPath = join(p.path, 'securityContext');
   for (const f of FORBIDDEN_POD_SECURITY_FIELDS) if (has(sc, f)) add(join(scPath, f), own(sc, f), f);
-  if (arr(sc, FORBIDDEN_POD_SYSCTLS).length > 0) {
+  // An empty list asks for nothing; anything else (a list of sysctls, or a value that is not a list) is refused.
+  const sysctls = own(sc, FORBIDDEN_POD_SYSCTLS);
+  if (has(sc, FORBIDDEN_POD_SYSCTLS) && !(Array.isArray(sysctls) && sysctls.length === 0)) {
     add(join(scPath, FORBIDDEN_POD_SYSCTLS), own(sc, FORBIDDEN_POD_SYSCTLS), FORBIDDEN_POD_SYSCTLS);
   }
-  for (const f of Object.keys(FORBIDDEN_POD_FIELDS) as (keyof typeof FORBIDDEN_POD_FIELDS)[]) {
+  for (const f of POD_FIELDS) {
     const v = own(p.spec, f);
     if (FORBIDDEN_POD_FIELDS[f] === 'any' ? has(p.spec, f) : v === true) add(join(p.path, f), v, f);
   }

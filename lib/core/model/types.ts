@@ -121,6 +121,11 @@ export interface RuleInfo {
    */
   readonly rejectedByApiServer?: boolean;
   /**
+   * The constructs (cdk8s workloads, Pulumi components, `toWindowsPodSpec`) run this rule on the pod they are about
+   * to emit: an error refuses it with the rule's id, path and message, a lower severity is a construct warning.
+   */
+  readonly refusedByConstructs?: boolean;
+  /**
    * How `fixManifests` (`k8s-windows fix`) fixes a finding of this rule, in one line; absent when it cannot. A
    * fixable rule's fixer may still leave a finding alone when the fix is not certain for it (then it stays reported).
    */

@@ -13,6 +13,7 @@ export default defineRule({
   meta: {
     id: 'gmsa-inline-spec-size',
     family: 'windows-options',
+    refusedByConstructs: true,
     defaultSeverity: 'error',
     summary: 'windowsOptions.gmsaCredentialSpec is empty or longer than 65536 bytes.',
     rationale: 'The API server rejects an empty inline credential spec and one over 64 KiB.',

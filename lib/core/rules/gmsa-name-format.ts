@@ -23,11 +23,17 @@ export default defineRule({
   meta: {
     id: 'gmsa-name-format',
     family: 'windows-options',
+    refusedByConstructs: true,
     defaultSeverity: 'error',
     summary: 'windowsOptions.gmsaCredentialSpecName is not a DNS-1123 subdomain.',
     rationale: 'It names a GMSACredentialSpec object, so the API server requires a lowercase DNS-1123 subdomain.',
     docs: GMSA,
     ...API_SERVER_REJECTS_POD,
+  },
+  frontDoorFixes: {
+    cdk8s: () => ({
+      fix: 'Pass `windows: { gmsa }` the `GMSACredentialSpec` name, or the `GmsaCredentialSpec` construct.',
+    }),
   },
   check: {
     scope: 'pod',

@@ -10,12 +10,19 @@ export default defineRule({
   meta: {
     id: 'hostprocess-run-as-non-root',
     family: 'host-process',
+    refusedByConstructs: true,
     defaultSeverity: 'error',
     summary: 'runAsNonRoot set on a HostProcess pod.',
     rationale:
       'The kubelet cannot verify runAsNonRoot for HostProcess containers and refuses to start them; leave it unset.',
     docs: HOST_PROCESS,
     severityReason: 'The kubelet refuses to start the container.',
+  },
+  frontDoorFixes: {
+    pulumi: () => ({ fix: 'Remove runAsNonRoot; choose the account with windows.runAsUserName.' }),
+    cdk8s: () => ({
+      fix: "Remove `securityContext: { ensureNonRoot }`; choose the account with `windows: { runAsUserName: 'NT AUTHORITY\\\\SYSTEM' }` (or Local service, NetworkService).",
+    }),
   },
   check: {
     scope: 'pod',

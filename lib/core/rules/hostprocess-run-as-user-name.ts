@@ -36,6 +36,11 @@ export default defineRule({
       },
     ],
   },
+  frontDoorFixes: {
+    cdk8s: () => ({
+      fix: "Set `windows: { runAsUserName: 'NT AUTHORITY\\\\SYSTEM' }`, `'NT AUTHORITY\\\\Local service'` or `'NT AUTHORITY\\\\NetworkService'`.",
+    }),
+  },
   check: {
     scope: 'pod',
     run(p, _context, report) {

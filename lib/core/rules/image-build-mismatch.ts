@@ -5,21 +5,55 @@
  * (https://learn.microsoft.com/virtualization/windowscontainers/deploy-containers/version-compatibility).
  */
 import { hostRunsImage, processCompatibilitySentence, WINDOWS_RELEASES } from '../facts/windows';
-import { checkImageCompatibility } from '../images';
+import { checkImageCompatibility, inferWindowsBuild, parseImageReference } from '../images';
+import { isWindowsRelease, releaseInfo, type WindowsRelease } from '../releases';
 import { WINDOWS_BUILD_LABEL } from '../kube';
 import { releaseImages } from '../model/pod-images';
 import { VERSION_COMPAT } from './docs';
 import { defineRule } from './rule';
 
+/** The release whose build an image is tagged for (`ltsc2019` → `'2019'`), if the tag says so. */
+function releaseOfImage(image: unknown): WindowsRelease | undefined {
+  if (typeof image !== 'string') return undefined;
+  const build = inferWindowsBuild(parseImageReference(image)?.tag);
+  return build.kind === 'release' ? build.release : undefined;
+}
+
 export default defineRule({
   meta: {
     id: 'image-build-mismatch',
     family: 'images',
+    refusedByConstructs: true,
     defaultSeverity: 'error',
     summary: 'An image built for another Windows release than the nodes the pod is pinned to.',
     rationale: `A host runs only some image builds (${processCompatibilitySentence()}; "the container operating system does not match the host operating system" otherwise); Hyper-V needs the image to be the same or older.`,
     docs: VERSION_COMPAT,
     severityReason: 'The container cannot start on the nodes the pod is pinned to.',
+  },
+  frontDoorFixes: {
+    // The components pin the release with their `windows` args.
+    pulumi: ({ fix }) =>
+      fix === undefined
+        ? undefined
+        : {
+            fix: fix.replace(
+              /\b(?:pin|run) the workload (?:to|on) Windows Server (\d{4}) nodes\b/g,
+              (_m, release: string) =>
+                `run it on Windows Server ${release} nodes: windows: { release: '${release}' }, or windows.target set to a ${release} pool's nodeTarget`,
+            ),
+          },
+    cdk8s: ({ value, release: nodes }) => {
+      const release = releaseOfImage(value);
+      const tag = !isWindowsRelease(nodes)
+        ? "the image's tag for the workload's release"
+        : `the image's ${releaseInfo(nodes).imageTags[0]} tag`;
+      return {
+        fix:
+          release === undefined
+            ? `Use ${tag}, or set \`windows: { release }\` to the release the image is built for.`
+            : `Use ${tag}, or run it on Windows Server ${release} nodes: \`windows: { release: '${release}' }\`.`,
+      };
+    },
   },
   check: {
     scope: 'pod',

@@ -14,6 +14,7 @@ export default defineRule({
   meta: {
     id: 'image-floating-tag',
     family: 'images',
+    refusedByConstructs: true,
     defaultSeverity: 'info',
     summary:
       'A Windows image whose tag names no Windows build (`1.0`, `latest`, no tag), from a publisher not known to ship multi-arch lists.',
@@ -22,6 +23,11 @@ export default defineRule({
     docs: VERSION_COMPAT,
     severityReason:
       'The reference cannot tell a multi-arch manifest list from a single-build image; known multi-arch publishers are not reported.',
+  },
+  frontDoorFixes: {
+    cdk8s: () => ({
+      fix: "Use an image tag that names the Windows build of the workload's `windows.release` (`ltsc2022` by default), or a multi-arch tag.",
+    }),
   },
   check: {
     scope: 'pod',

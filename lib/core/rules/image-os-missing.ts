@@ -13,6 +13,7 @@ export default defineRule({
   meta: {
     id: 'image-os-missing',
     family: 'images',
+    refusedByConstructs: true,
     defaultSeverity: 'error',
     summary:
       "An image with no entry for the pod's OS (a Linux-only image in a Windows pod, or the reverse): by the registry with --resolve-images, else by the bundled records of well-known images (Docker Official Images, Microsoft's Windows images).",

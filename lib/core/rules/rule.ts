@@ -35,8 +35,52 @@ export interface RuleMeta<Id extends string = string, C extends string = string>
   readonly cases?: readonly RuleCase<C>[];
 }
 
-/** Reports one finding of the rule whose check it is given to: the field, what is wrong, what to write instead. */
-export type RuleReport<C extends string = string> = (path: string, message: string, fix?: string, caseName?: C) => void;
+/** What a front door's fix may read of a finding. */
+export interface FrontDoorFinding {
+  /** API-server path of the finding (`spec.template.spec.containers[0].securityContext.runAsUser`). */
+  readonly path: string;
+  /** The value at `path`, when the caller has it (the image of an `image-build-mismatch`). */
+  readonly value?: unknown;
+  /** The Windows Server release the workload runs on, when known. */
+  readonly release?: string;
+  /** The fix the check reported (in manifest words). */
+  readonly fix?: string;
+}
+
+/** A finding's fix and, where the front door names the field otherwise, its message, in that door's words. */
+export interface FrontDoorText {
+  readonly fix: string;
+  /** Appended to the message: which prop wrote the field (`(the container's \`securityContext.user\`)`). */
+  readonly messageSuffix?: string;
+}
+
+/**
+ * The fix of a rule's finding for each front door: `cdk8s` names construct props (`windows: { release }`), `pulumi`
+ * the components' args. A door without an entry keeps the manifest fix.
+ */
+export interface FrontDoorFixes {
+  readonly cdk8s?: (finding: FrontDoorFinding) => FrontDoorText | undefined;
+  readonly pulumi?: (finding: FrontDoorFinding) => FrontDoorText | undefined;
+}
+
+/**
+ * Reports one finding of the rule whose check it is given to: the field, what is wrong, what to write instead, the
+ * case it falls in and which of the rule's declared messages it is (as typescript-eslint's `RuleCreator` types
+ * `messageId`: a rule can name only the messages its module declares).
+ */
+export type RuleReport<C extends string = string, M extends string = string> = (
+  path: string,
+  message: string,
+  fix?: string,
+  caseName?: C,
+  messageId?: M,
+) => void;
+
+/** One message a rule reports, by id: what it is about and, where it differs, its fix in each front door's words. */
+export interface RuleMessage {
+  readonly description: string;
+  readonly frontDoorFixes?: FrontDoorFixes;
+}
 
 /** What a pod rule sees besides the pod. */
 export interface PodRuleContext {
@@ -66,17 +110,17 @@ export interface ObjectRuleContext {
 }
 
 /** Where a rule looks. */
-export type RuleCheck<C extends string = string> =
+export type RuleCheck<C extends string = string, M extends string = string> =
   | {
       /** Every pod and pod template (Pod, Deployment, …, CronJob, PodTemplate), with what is known about it. */
       readonly scope: 'pod';
-      readonly run: (pod: PodFacts, context: PodRuleContext, report: RuleReport<C>) => void;
+      readonly run: (pod: PodFacts, context: PodRuleContext, report: RuleReport<C, M>) => void;
     }
   | {
       /** Every object of the listed kinds (a RuntimeClass, a GMSACredentialSpec, a Service). */
       readonly scope: 'object';
       readonly kinds: readonly string[];
-      readonly run: (object: Rec, context: ObjectRuleContext, report: RuleReport<C>) => void;
+      readonly run: (object: Rec, context: ObjectRuleContext, report: RuleReport<C, M>) => void;
     }
   | {
       /**
@@ -84,7 +128,7 @@ export type RuleCheck<C extends string = string> =
        * objects (a mapping with apiVersion and kind) are checked further.
        */
       readonly scope: 'document';
-      readonly run: (document: unknown, context: DocumentRuleContext, report: RuleReport<C>) => void;
+      readonly run: (document: unknown, context: DocumentRuleContext, report: RuleReport<C, M>) => void;
     }
   | {
       /**
@@ -116,12 +160,22 @@ export interface DocumentRuleContext {
   readonly ruleIds: ReadonlySet<string>;
 }
 
-export interface RuleModule<Id extends string = string, C extends string = string> {
+export interface RuleModule<Id extends string = string, C extends string = string, M extends string = string> {
   readonly meta: RuleMeta<Id, C>;
+  /**
+   * The rule's messages by id, for a rule whose messages differ in more than their values (each with its own
+   * front-door fixes); its checks may report only these ids.
+   */
+  readonly messages?: { readonly [K in M]: RuleMessage };
   /** Where the rule looks: one place, or several (a build pin is judged on pods and on RuntimeClasses). */
-  readonly check: RuleCheck<C> | readonly RuleCheck<C>[];
+  readonly check: RuleCheck<C, M> | readonly RuleCheck<C, M>[];
   /** Fixes one finding with certainty, or returns no edit. */
   readonly fix?: Fixer;
+  /**
+   * The fix in each front door's words (construct props, component args), where it differs from the manifest fix
+   * the check reports: what a construct's refusal or warning, and the cdk8s plugin on what a construct wrote, say.
+   */
+  readonly frontDoorFixes?: FrontDoorFixes;
   /** Brings every Windows pod to the user's target (its taints, its release), whether or not there is a finding. */
   readonly targetFix?: TargetFixer;
 }
@@ -132,16 +186,18 @@ export const API_SERVER_REJECTS_POD = {
   rejectedByApiServer: true,
 } as const;
 
-/** Declares a rule module, keeping its id and case names as literal types. */
-export function defineRule<const Id extends string, const C extends string = never>(
-  rule: RuleModule<Id, C>,
-): RuleModule<Id, C> {
+/** Declares a rule module, keeping its id, case names and message ids as literal types. */
+export function defineRule<const Id extends string, const C extends string = never, const M extends string = never>(
+  rule: RuleModule<Id, C, M>,
+): RuleModule<Id, C, M> {
   return rule;
 }
 
 /** A rule's checks, as a list. */
-export function checksOf<C extends string>(rule: RuleModule<string, C>): readonly RuleCheck<C>[] {
-  return Array.isArray(rule.check) ? rule.check : [rule.check as RuleCheck<C>];
+export function checksOf<C extends string, M extends string>(
+  rule: RuleModule<string, C, M>,
+): readonly RuleCheck<C, M>[] {
+  return Array.isArray(rule.check) ? rule.check : [rule.check as RuleCheck<C, M>];
 }
 
 /** The severity of a finding in `caseName` (the rule's default without one). */

@@ -10,12 +10,18 @@ export default defineRule({
   meta: {
     id: 'windows-dns-host-net',
     family: 'pod-features',
+    refusedByConstructs: true,
     defaultSeverity: 'info',
     summary: 'dnsPolicy: ClusterFirstWithHostNet on a Windows pod that is not HostProcess.',
     rationale:
       'Windows pods have no host network outside HostProcess, so the policy has no effect: the kubelet gives the pod cluster DNS, as ClusterFirst does. Vendors (Splunk, vSphere CSI) ship it on Windows DaemonSets.',
     docs: NETWORKING,
     severityReason: 'The pod gets cluster DNS as with ClusterFirst; the setting is only misleading.',
+  },
+  frontDoorFixes: {
+    cdk8s: () => ({
+      fix: 'Remove `dns: { policy: DnsPolicy.CLUSTER_FIRST_WITH_HOST_NET }` (ClusterFirst is the default).',
+    }),
   },
   check: {
     scope: 'pod',

@@ -8,11 +8,17 @@ export default defineRule({
   meta: {
     id: 'windows-emptydir-memory',
     family: 'pod-features',
+    refusedByConstructs: true,
     defaultSeverity: 'error',
     summary: 'emptyDir with medium: Memory on a Windows pod.',
     rationale: 'Windows has no tmpfs; memory-backed emptyDir volumes are not supported.',
     docs: STORAGE,
     severityReason: 'The volume cannot be created on Windows.',
+  },
+  frontDoorFixes: {
+    cdk8s: () => ({
+      fix: 'Drop `medium: EmptyDirMedium.MEMORY` from `Volume.fromEmptyDir(...)` (a disk-backed emptyDir).',
+    }),
   },
   check: {
     scope: 'pod',

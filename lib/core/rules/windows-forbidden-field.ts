@@ -11,10 +11,65 @@ import { show } from '../model/util';
 import { K8S_WINDOWS } from './docs';
 import { API_SERVER_REJECTS_POD, defineRule } from './rule';
 
+/** The last field name of an API path: `runAsUser` of `spec.securityContext.runAsUser`. */
+const fieldOf = (path: string): string =>
+  path
+    .replace(/\[\d+\]$/, '')
+    .split('.')
+    .pop() ?? '';
+/** Whether the path is inside a container (else it is about the pod). */
+const inContainer = (path: string): boolean =>
+  /(?:^|\.)(?:initContainers|containers|ephemeralContainers)\[\d+\]/.test(path);
+
+/** cdk8s-plus security props by API field (container.js and pod.js of cdk8s-plus-28 to 34). */
+const CDK8S_SECURITY_PROP: Readonly<Record<string, string>> = {
+  runAsUser: 'user',
+  runAsGroup: 'group',
+  runAsNonRoot: 'ensureNonRoot',
+};
+
+/** What to do about each forbidden field in cdk8s, once the prop is removed (the Windows way, where there is one). */
+const CDK8S_TAIL: Readonly<Record<string, string>> = {
+  runAsUser:
+    "to run as a non-admin Windows user, set `windows: { runAsUserName: 'ContainerUser' }` or `windows: { securityProfile: 'restricted' }`.",
+  runAsGroup: 'Windows has no GIDs.',
+  fsGroup: 'Windows has no GIDs; grant access with ACLs inside the image.',
+  supplementalGroups: 'Windows has no GIDs.',
+  privileged:
+    'for a node agent use `WindowsHostProcessDaemonSet` (every container runs as a HostProcess container on the node).',
+  capabilities: 'Windows has no Linux capabilities.',
+  readOnlyRootFilesystem: 'Windows cannot mount the root filesystem read-only.',
+  allowPrivilegeEscalation: "Pod Security's restricted level exempts Windows pods from it.",
+  seccompProfile: "Pod Security's restricted level exempts Windows pods from it.",
+  sysctls: 'Windows has no sysctls.',
+  shareProcessNamespace: 'Windows pods cannot share a process namespace (even `false` is refused).',
+  hostPID: 'Windows pods cannot share the host PID namespace.',
+  hostIPC: 'Windows pods cannot share the host IPC namespace.',
+  hostUsers: 'user namespaces do not exist on Windows.',
+};
+
+/** The cdk8s fix: remove the prop that writes the field (`securityContext.user` on the container, `sysctls`). */
+function cdk8sFix(path: string): { fix: string; messageSuffix?: string } {
+  const field = fieldOf(path);
+  const prop = CDK8S_SECURITY_PROP[field] ?? field;
+  const owner = inContainer(path) ? "the container's" : "the workload's";
+  const inSecurityContext = path.includes('.securityContext.');
+  const named = inSecurityContext ? `\`${prop}\` from ${owner} \`securityContext\`` : `\`${prop}\``;
+  const tail = CDK8S_TAIL[field];
+  return {
+    fix: `Remove ${named}${tail ? `; ${tail}` : '.'}`,
+    // A cdk8s-plus prop with another name than its field (`user` renders `runAsUser`) is named after the message.
+    ...(inSecurityContext && CDK8S_SECURITY_PROP[field] !== undefined
+      ? { messageSuffix: ` (${owner} \`securityContext.${prop}\`)` }
+      : {}),
+  };
+}
+
 export default defineRule({
   meta: {
     id: 'windows-forbidden-field',
     family: 'api-server',
+    refusedByConstructs: true,
     defaultSeverity: 'error',
     summary: 'A field the API server forbids on pods with spec.os.name: windows.',
     rationale:
@@ -30,6 +85,7 @@ export default defineRule({
       },
     ],
   },
+  frontDoorFixes: { cdk8s: ({ path }) => cdk8sFix(path) },
   check: {
     scope: 'pod',
     run(p, { options }, report) {

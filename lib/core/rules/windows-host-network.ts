@@ -10,12 +10,19 @@ export default defineRule({
   meta: {
     id: 'windows-host-network',
     family: 'pod-features',
+    refusedByConstructs: true,
     defaultSeverity: 'warning',
     summary: 'hostNetwork: true on a Windows pod that is not HostProcess.',
     rationale: 'Windows pods get host networking only as HostProcess pods; elsewhere hostNetwork: true is ignored.',
     docs: K8S_WINDOWS,
     severityReason:
       'The API server admits it and the pod runs, on the pod network instead of the host network it asked for.',
+  },
+  frontDoorFixes: {
+    pulumi: () => ({ fix: 'Remove hostNetwork, or make the workload HostProcess (windows.hostProcess: true).' }),
+    cdk8s: () => ({
+      fix: 'Remove `hostNetwork: true`: only HostProcess pods use the host network; for a node agent use `WindowsHostProcessDaemonSet`.',
+    }),
   },
   check: {
     scope: 'pod',

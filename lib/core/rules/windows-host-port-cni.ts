@@ -13,6 +13,7 @@ export default defineRule({
   meta: {
     id: 'windows-host-port-cni',
     family: 'pod-features',
+    refusedByConstructs: true,
     defaultSeverity: 'info',
     summary: 'hostPort on a Windows container that is not HostProcess.',
     rationale:
@@ -20,6 +21,11 @@ export default defineRule({
     docs: NETWORKING,
     severityReason:
       'The pod runs either way; whether the host port answers depends on the CNI, which a manifest does not show.',
+  },
+  frontDoorFixes: {
+    cdk8s: () => ({
+      fix: 'Check your Windows CNI maps host ports, or drop `hostPort` and expose the port with `exposeViaService()`.',
+    }),
   },
   check: {
     scope: 'pod',

@@ -17,10 +17,14 @@ function onHostNetwork(p: PodFacts, hostProcess: boolean): boolean {
   return hostProcess || (p.windows && p.spec.hostNetwork === true);
 }
 
+const HOST_PORT_CDK8S_FIX =
+  'Remove `hostPort` from the port (it defaults to the container port) or make it equal to `number`.';
+
 export default defineRule({
   meta: {
     id: 'windows-host-port',
     family: 'pod-features',
+    refusedByConstructs: true,
     defaultSeverity: 'error',
     summary: 'A hostPort that differs from its containerPort on a HostProcess or hostNetwork: true pod.',
     rationale:
@@ -29,20 +33,45 @@ export default defineRule({
     ...API_SERVER_REJECTS_POD,
     fixable: 'Sets hostPort to the containerPort.',
   },
+  messages: {
+    'host-process': {
+      description: 'A HostProcess pod, which uses the host network.',
+      frontDoorFixes: { cdk8s: () => ({ fix: HOST_PORT_CDK8S_FIX }) },
+    },
+    'host-network': {
+      description:
+        'An ordinary Windows pod that asks for hostNetwork: true (which Windows ignores outside HostProcess).',
+      frontDoorFixes: {
+        cdk8s: () => ({
+          fix: 'Make `hostPort` equal to `number` (or remove it), or remove `hostNetwork: true` (Windows ignores it outside HostProcess pods).',
+        }),
+      },
+    },
+  },
+  // What the cdk8s plugin says of a construct's output (its findings carry no message id).
+  frontDoorFixes: { cdk8s: () => ({ fix: HOST_PORT_CDK8S_FIX }) },
   check: {
     scope: 'pod',
     run(p, _context, report) {
       for (const { path, hostPort, containerPort, hostProcess } of hostPorts(p)) {
         if (!onHostNetwork(p, hostProcess) || hostPort === containerPort) continue;
-        report(
-          path,
-          hostProcess
-            ? `${path} ${show(hostPort)}: Invalid value: must match \`containerPort\` (${show(containerPort)}) when \`hostNetwork\` is true, as it is for HostProcess pods.`
-            : `${path} ${show(hostPort)}: Invalid value: must match \`containerPort\` (${show(containerPort)}) when \`hostNetwork\` is true; the API server refuses the pod.`,
-          hostProcess
-            ? `Set hostPort to ${show(containerPort)}, or remove it (the container listens on the host network anyway).`
-            : `Set hostPort to ${show(containerPort)}, or remove hostNetwork (Windows ignores it outside HostProcess pods).`,
-        );
+        if (hostProcess) {
+          report(
+            path,
+            `${path} ${show(hostPort)}: Invalid value: must match \`containerPort\` (${show(containerPort)}) when \`hostNetwork\` is true, as it is for HostProcess pods.`,
+            `Set hostPort to ${show(containerPort)}, or remove it (the container listens on the host network anyway).`,
+            undefined,
+            'host-process',
+          );
+        } else {
+          report(
+            path,
+            `${path} ${show(hostPort)}: Invalid value: must match \`containerPort\` (${show(containerPort)}) when \`hostNetwork\` is true; the API server refuses the pod.`,
+            `Set hostPort to ${show(containerPort)}, or remove hostNetwork (Windows ignores it outside HostProcess pods).`,
+            undefined,
+            'host-network',
+          );
+        }
       }
     },
   },

@@ -12,12 +12,18 @@ export default defineRule({
   meta: {
     id: 'windows-memory-request-limit',
     family: 'resources',
+    refusedByConstructs: true,
     defaultSeverity: 'info',
     summary: 'A Windows container whose memory request differs from its limit.',
     rationale:
       'Windows has no OOM killer: job objects page instead, so overcommitted memory degrades the node; set request = limit or only the limit.',
     docs: RESOURCES,
     severityReason: 'The pod runs; overcommit degrades the node only under memory pressure.',
+  },
+  frontDoorFixes: {
+    cdk8s: () => ({
+      fix: 'Give the container equal memory request and limit: `resources: { memory: { request: Size.gibibytes(2), limit: Size.gibibytes(2) } }`, or only the limit.',
+    }),
   },
   check: {
     scope: 'pod',
@@ -38,6 +44,7 @@ export default defineRule({
           );
           continue;
         }
+        if (request === limit) continue; // the common case, and what the constructs write: no parsing
         const r = parseQuantity(request);
         const l = parseQuantity(limit);
         if (r === undefined || l === undefined || Math.abs(r - l) <= 1e-9 * Math.max(Math.abs(r), Math.abs(l), 1)) {

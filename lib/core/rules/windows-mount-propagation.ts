@@ -8,11 +8,15 @@ export default defineRule({
   meta: {
     id: 'windows-mount-propagation',
     family: 'pod-features',
+    refusedByConstructs: true,
     defaultSeverity: 'error',
     summary: 'mountPropagation on a Windows volume mount.',
     rationale: 'Mount propagation is not supported on Windows.',
     docs: STORAGE,
     severityReason: 'Not supported on Windows.',
+  },
+  frontDoorFixes: {
+    cdk8s: () => ({ fix: 'Remove `propagation` from the volume mount.' }),
   },
   check: {
     scope: 'pod',

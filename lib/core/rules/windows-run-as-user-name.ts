@@ -12,12 +12,18 @@ export default defineRule({
   meta: {
     id: 'windows-run-as-user-name',
     family: 'windows-options',
+    refusedByConstructs: true,
     defaultSeverity: 'error',
     summary: 'windowsOptions.runAsUserName is not a valid Windows user name.',
     rationale:
       'The API server checks runAsUserName: no control characters, at most one backslash, a NetBIOS or DNS domain, a user part of 1-104 bytes without "/\\:;|=,+*?<>@[].',
     docs: 'https://kubernetes.io/docs/tasks/configure-pod-container/configure-runasusername/',
     ...API_SERVER_REJECTS_POD,
+  },
+  frontDoorFixes: {
+    cdk8s: () => ({
+      fix: "Set `windows: { runAsUserName: 'ContainerUser' }` (or `'ContainerAdministrator'`).",
+    }),
   },
   check: {
     scope: 'pod',

@@ -66,6 +66,11 @@ export default defineRule({
       },
     ],
   },
+  frontDoorFixes: {
+    cdk8s: () => ({
+      fix: 'Give the container `startup: kplus.Probe.fromHttpGet(...)` (or a `liveness`/`readiness` probe: the constructs derive a startup probe from it with a 5-minute budget).',
+    }),
+  },
   check: {
     scope: 'pod',
     run(p, _context, report) {

@@ -15,6 +15,11 @@ export default defineRule({
     docs: K8S_WINDOWS,
     severityReason: 'tcpSocket probes work on Windows nodes; exec and httpGet are the better-trodden path.',
   },
+  frontDoorFixes: {
+    cdk8s: () => ({
+      fix: 'Use `kplus.Probe.fromHttpGet(...)` or `kplus.Probe.fromCommand(...)` instead of `fromTcpSocket`.',
+    }),
+  },
   check: {
     scope: 'pod',
     run(p, _context, report) {

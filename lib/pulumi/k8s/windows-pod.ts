@@ -5,11 +5,16 @@
 import type * as pulumi from '@pulumi/pulumi';
 import { WindowsValidationError, type ValidationIssue } from '../../core/errors';
 import type { PodSpec } from '../../core/kube';
-import { toWindowsPodSpec, type WindowsSecurityProfile, type WindowsWarning } from '../../core/pod-spec';
+import {
+  toWindowsPodSpec,
+  type OptionWords,
+  type WindowsSecurityProfile,
+  type WindowsWarning,
+} from '../../core/pod-spec';
 import type { WindowsIsolation, WindowsRelease } from '../../core/releases';
 import type { WindowsNodeTarget } from '../../core/target';
 import { throwInputErrors } from '../errors';
-import { inPulumiWords } from './vocabulary';
+import { inFrontDoorWords } from '../../core/rules/front-door';
 
 /** Anything that names a `GMSACredentialSpec`: a `GmsaCredentialSpec` component, or its name. */
 export interface GmsaCredentialSpecReference {
@@ -117,6 +122,15 @@ export interface ConvertPodSpecOptions {
   readonly issues?: readonly ValidationIssue[];
 }
 
+/** The options of `toWindowsPodSpec` as the `windows` args of the workload components spell them. */
+const PULUMI_OPTION_WORDS: OptionWords = {
+  hostProcessOption: 'windows.hostProcess: true',
+  runAsUserNameOption: 'windows.runAsUserName',
+  gmsaOption: 'windows.gmsa',
+  gmsa: 'windows.gmsa',
+  hostProcess: 'windows.hostProcess',
+};
+
 /**
  * Converts a resolved pod spec for Windows. Throws `pulumi.InputPropertiesError` listing every problem at once:
  * pod-spec problems keep their `pathPrefix` path, option problems are reported under `windows.`.
@@ -142,14 +156,18 @@ export function convertPodSpec(
         : {}),
       ...(windows.containerDefaults !== undefined ? { containerDefaults: windows.containerDefaults } : {}),
       pathPrefix: prefix,
-      onWarning: (w) => options.onWarning(inPulumiWords(w)),
+      optionWords: PULUMI_OPTION_WORDS,
+      onWarning: (w) => options.onWarning(inFrontDoorWords(w, 'pulumi')),
     });
     throwInputErrors(options.subject, own);
     return converted;
   } catch (e) {
     if (e instanceof WindowsValidationError) {
       const mapped = e.issues.map((i) =>
-        inPulumiWords(i.path === prefix || i.path.startsWith(`${prefix}.`) ? i : { ...i, path: `windows.${i.path}` }),
+        inFrontDoorWords(
+          i.path === prefix || i.path.startsWith(`${prefix}.`) ? i : { ...i, path: `windows.${i.path}` },
+          'pulumi',
+        ),
       );
       throwInputErrors(options.subject, [...own, ...mapped]);
     }

@@ -1,0 +1,154 @@
+/**
+ * The rules the constructs run: `toWindowsPodSpec` (and through it the cdk8s workloads and Pulumi components) runs
+ * every rule module that opts in (`refusedByConstructs`) on the pod spec it is about to emit. An error finding is a
+ * refusal with the rule's id, path and message, as lint gives them for that pod; a finding at a lower severity is a
+ * warning under the rule's id. No check is written twice.
+ */
+import type { IssueCollector } from './errors';
+import type { PodSpec } from './kube';
+import type { WarningSink } from './pod-spec';
+import { rulesRunByConstructs } from './rules/front-door';
+import { caseSeverity, checksOf, type PodRuleContext, type RuleMeta, type RuleReport } from './rules/rule';
+import { buildIndex, type SetIndex } from './model/context';
+import { analyzePod, type PodFacts } from './model/pod';
+import { withWellKnownImages, type ImageLookups } from './model/image-facts';
+import { WINDOWS_RUNTIME_HANDLERS, type WindowsIsolation } from './releases';
+
+type PodRun = (pod: PodFacts, context: PodRuleContext, report: RuleReport) => void;
+
+/** The pod checks of the construct rules, with their rule's metadata, flattened once. */
+let podRuns: { readonly meta: RuleMeta; readonly run: PodRun }[] | undefined;
+let emptyIndex: SetIndex | undefined;
+
+/**
+ * The objects the pod names that the construct knows: the RuntimeClass of a target, which selects the isolation
+ * (the rules read it from the handler, as lint does from the RuntimeClass in the input).
+ */
+function runtimeClassIndex(name: string | undefined, isolation: WindowsIsolation | undefined): SetIndex {
+  if (name === undefined || isolation === undefined) return (emptyIndex ??= buildIndex([]));
+  return buildIndex([
+    {
+      apiVersion: 'node.k8s.io/v1',
+      kind: 'RuntimeClass',
+      metadata: { name },
+      handler: WINDOWS_RUNTIME_HANDLERS[isolation],
+    },
+  ]);
+}
+
+function runsOf(): { readonly meta: RuleMeta; readonly run: PodRun }[] {
+  if (podRuns) return podRuns;
+  podRuns = [];
+  for (const rule of rulesRunByConstructs()) {
+    for (const check of checksOf(rule)) if (check.scope === 'pod') podRuns.push({ meta: rule.meta, run: check.run });
+  }
+  return podRuns;
+}
+
+/** A finding of a construct rule, as replayed from the memo. */
+interface ConstructFinding {
+  readonly error: boolean;
+  readonly ruleId: string;
+  readonly messageId?: string;
+  readonly path: string;
+  readonly message: string;
+  readonly fix?: string;
+}
+
+/**
+ * Findings by pod spec (its JSON and path): charts repeat pod shapes (a thousand workloads of one template), and the
+ * rules are pure functions of the pod. Bounded, so a long-lived process converting many pods does not grow without end.
+ */
+const MEMO = new Map<string, readonly ConstructFinding[]>();
+const MEMO_MAX = 1024;
+
+/** What the construct knows besides the pod spec. */
+export interface ConstructRulesInput {
+  /** What the registries said about the images (`--resolve-images`). */
+  readonly images?: ImageLookups;
+  /** The isolation of the target: the RuntimeClass the pod names is the target's, with that isolation's handler. */
+  readonly isolation?: WindowsIsolation;
+  /**
+   * Paths the caller's users wrote under another name: a value an option of the construct set
+   * (`spec.securityContext.windowsOptions.runAsUserName` → `runAsUserName`) is reported at the option.
+   */
+  readonly optionPaths?: Readonly<Record<string, string>>;
+}
+
+/** Runs the construct rules on `spec` (the pod spec at `prefix` of its object), adding refusals and warnings. */
+export function runConstructRules(
+  spec: PodSpec,
+  prefix: string,
+  issues: IssueCollector,
+  warn: WarningSink,
+  input: ConstructRulesInput = {},
+): void {
+  // Registry answers make the findings depend on more than the pod: not memoized.
+  const key = input.images === undefined ? memoKey(spec, `${input.isolation ?? ''} ${prefix}`) : undefined;
+  let findings = key === undefined ? undefined : MEMO.get(key);
+  if (findings === undefined) {
+    findings = judge(spec, prefix, input);
+    if (key !== undefined) {
+      if (MEMO.size >= MEMO_MAX) MEMO.clear();
+      MEMO.set(key, findings);
+    }
+  }
+  const optionPaths = input.optionPaths;
+  for (let i = 0; i < findings.length; i++) {
+    const { error, ruleId, messageId, message, fix } = findings[i];
+    const path = optionPaths?.[findings[i].path] ?? findings[i].path;
+    if (error) issues.add(path, message, fix, ruleId, messageId);
+    else
+      warn({
+        ruleId,
+        path,
+        message,
+        ...(fix !== undefined ? { fix } : {}),
+        ...(messageId !== undefined ? { messageId } : {}),
+      });
+  }
+}
+
+/** The memo key of a pod spec; undefined for one JSON cannot write (a BigInt a caller left in). */
+function memoKey(spec: PodSpec, prefix: string): string | undefined {
+  try {
+    return `${prefix}\n${JSON.stringify(spec)}`;
+  } catch {
+    return undefined;
+  }
+}
+
+function judge(spec: PodSpec, prefix: string, input: ConstructRulesInput): readonly ConstructFinding[] {
+  const runs = runsOf();
+  const obj = { apiVersion: 'v1', kind: 'Pod', spec };
+  // As the engine does: the bundled records of well-known images answer where no registry did.
+  const images = withWellKnownImages([obj], input.images);
+  const index = runtimeClassIndex(spec.runtimeClassName, input.isolation);
+  const context: PodRuleContext = {
+    options: images === undefined ? {} : { images },
+    index,
+    local: index,
+    hybrid: false,
+  };
+  const pod = analyzePod(obj, { spec, path: prefix }, index, context.options);
+  const out: ConstructFinding[] = [];
+  // Indexed loops and one report function: this runs for every pod shape a construct renders, mostly before the JIT
+  // has optimized it (bench/synth-fresh.bench.ts).
+  let meta: RuleMeta = runs[0]?.meta;
+  const report: RuleReport = (path, message, fix, caseName, messageId) => {
+    const severity = caseSeverity(meta, caseName) ?? meta.defaultSeverity;
+    out.push({
+      error: severity === 'error',
+      ruleId: meta.id,
+      ...(messageId !== undefined ? { messageId } : {}),
+      path,
+      message,
+      ...(fix !== undefined ? { fix } : {}),
+    });
+  };
+  for (let r = 0; r < runs.length; r++) {
+    meta = runs[r].meta;
+    runs[r].run(pod, context, report);
+  }
+  return out;
+}
