@@ -292,7 +292,9 @@ function fastYaml(): { readonly yaml: typeof JsYaml; readonly schema: JsYaml.Sch
   const yaml = require('js-yaml') as typeof JsYaml;
   // js-yaml exports its built-in types at run time; its typings omit them.
   const merge = (yaml as unknown as { readonly types: { readonly merge: JsYaml.Type } }).types.merge;
-  return (fast = { yaml, schema: yaml.CORE_SCHEMA.extend([merge]) });
+  // Implicit, as in js-yaml's default schema: a plain `<<` key merges (an array passed to extend() adds explicit types,
+  // which only `!!merge` would reach).
+  return (fast = { yaml, schema: yaml.CORE_SCHEMA.extend({ implicit: [merge] }) });
 }
 
 /**

@@ -64,6 +64,16 @@ describe('fast path', () => {
     });
   });
 
+  test('a plain << merge key merges on both paths, as kubectl reads it (found by the generated-documents property)', () => {
+    for (const text of ['kind: Thing\n<<: {}\n', 'kind: Thing\n<<: {a: 1}\n', 'kind: Thing\n<<: [{a: 1}, {b: 2}]\n']) {
+      const fast = loadManifestsWithErrors(text, 'merge.yaml');
+      expect(fast).toEqual(loadManifestsWithErrors(text, 'merge.yaml', { fast: false }));
+      expect(fast.objects[0]).not.toHaveProperty(['<<']);
+    }
+    // A quoted "<<" is an ordinary key.
+    expect(loadManifestsWithErrors('kind: Thing\n"<<": {}\n', 'q.yaml').objects).toEqual([{ kind: 'Thing', '<<': {} }]);
+  });
+
   test('positions are counted from the start of the input, in every document', () => {
     const text = '# head\nkind: A\nmetadata: {name: a}\n---\n\nkind: B\nspec:\n  containers:\n  - image: x\n';
     const [a, b] = loadManifestsWithErrors(text, 'f.yaml').objects;
