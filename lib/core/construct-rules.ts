@@ -6,7 +6,7 @@
  */
 import type { IssueCollector } from './errors';
 import type { PodSpec } from './kube';
-import type { WarningSink } from './pod-spec';
+import type { WarningSink } from './errors';
 import { rulesRunByConstructs } from './rules/front-door';
 import { caseSeverity, checksOf, type PodRuleContext, type RuleMeta, type RuleReport } from './rules/rule';
 import { buildIndex, type SetIndex } from './model/context';

@@ -15,6 +15,15 @@ export interface ValidationIssue {
   readonly messageId?: string;
 }
 
+/** A soft problem under a rule id: a warning a construct or component prints, never a refusal. */
+export interface WindowsWarning extends ValidationIssue {
+  /** The rule's id in the catalogue (`RULES`). */
+  readonly ruleId: string;
+}
+
+/** Where conversion warnings go. */
+export type WarningSink = (warning: WindowsWarning) => void;
+
 /**
  * Thrown when input cannot become a valid Windows object. Carries every problem found, not only the first,
  * so a user fixes them in one pass.

@@ -5,7 +5,7 @@
 import type { ImageLookups } from './model/image-facts';
 import { plainCopy } from './json';
 import { checkImageCompatibility, type ImageCompatibility } from './images';
-import { IssueCollector, WindowsValidationError, type ValidationIssue } from './errors';
+import { IssueCollector, WindowsValidationError, type ValidationIssue, type WindowsWarning } from './errors';
 import {
   CONTAINER_LISTS,
   OS_LABEL,
@@ -33,16 +33,13 @@ import { checkPodSpecOptions, withoutNullOptions } from './pod-spec-options';
 export type WindowsSecurityProfile = 'baseline' | 'restricted';
 
 /**
- * A soft problem found while converting, under the rule id `validateManifests` reports it with: the caller reports
- * it (cdk8s Annotations, pulumi.log.warn). What the engine calls a warning or advice never makes a construct refuse.
+ * A soft problem found while converting (`WindowsWarning`, declared beside ValidationIssue in errors.ts so the cloud
+ * helpers can name it without importing the converter), under the rule id `validateManifests` reports it with: the
+ * caller reports it (cdk8s Annotations, pulumi.log.warn). A warning or advice never makes a construct refuse.
  */
-export interface WindowsWarning extends ValidationIssue {
-  /** The rule's id in the catalogue (`RULES`). */
-  readonly ruleId: string;
-}
+export type { WindowsWarning } from './errors';
 
-/** Where conversion warnings go. */
-export type WarningSink = (warning: WindowsWarning) => void;
+export type { WarningSink } from './errors';
 
 export interface ToWindowsPodSpecOptions {
   /**

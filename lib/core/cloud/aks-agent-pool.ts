@@ -3,8 +3,7 @@
  * typed args) and by `checkAksAgentPoolInputs` (on a raw `azure-native:containerservice:AgentPool`, for the policy
  * pack), so a pool built by hand is held to the rules the component follows by construction.
  */
-import type { ValidationIssue } from '../errors';
-import type { WindowsWarning } from '../pod-spec';
+import type { ValidationIssue, WindowsWarning } from '../errors';
 import { defaultReleaseFor, releasesOnKubernetes } from '../cloud-gates';
 import { parseKubernetesMinor, WINDOWS_RELEASES, releaseInfo, type WindowsRelease } from '../releases';
 

@@ -3,8 +3,7 @@
  * `checkGkeNodePoolInputs` (a raw `gcp:container/nodePool:NodePool`, for the policy pack).
  * @see https://cloud.google.com/kubernetes-engine/docs/how-to/creating-a-cluster-windows
  */
-import type { ValidationIssue } from '../errors';
-import type { WindowsWarning } from '../pod-spec';
+import type { ValidationIssue, WindowsWarning } from '../errors';
 import { WINDOWS_RELEASES, releaseInfo, type WindowsRelease } from '../releases';
 import { TAINT_EFFECTS, WINDOWS_TAINT, taintLiteral, type Taint } from '../target';
 import {

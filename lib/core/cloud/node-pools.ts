@@ -3,8 +3,7 @@
  * release gates by Kubernetes version and date (the gates and dates are data: core/facts), the support, taint and
  * memory judgments the node-pool rules make, and the Kubernetes name syntax the pool inputs use.
  */
-import type { ValidationIssue } from '../errors';
-import type { WindowsWarning } from '../pod-spec';
+import type { ValidationIssue, WindowsWarning } from '../errors';
 import { checkCloudRelease, checkCloudRetirement, cloudReleaseGate, type Cloud } from '../cloud-gates';
 import { evaluationDate, lifecycleSentence as lifecycleNote, releaseSupport } from '../facts/support';
 import { parseKubernetesMinor, releaseInfo, WINDOWS_RELEASES, type WindowsRelease } from '../releases';
