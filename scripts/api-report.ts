@@ -109,8 +109,7 @@ export function renderReport(specifier: string, names: readonly ExportedName[]):
 }
 
 /** Every report file, by file name, as the script would write it now. */
-export function renderAll(): Map<string, string> {
-  const byEntry = collectExports();
+export function renderAll(byEntry: Map<string, ExportedName[]> = collectExports()): Map<string, string> {
   const files = new Map<string, string>();
   for (const entry of ENTRIES) files.set(entry.report, renderReport(entry.specifier, byEntry.get(entry.specifier)!));
   return files;

@@ -1,12 +1,37 @@
 // Runs the type checker over every entry (scripts/api-report.ts), hence the e2e project.
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { ENTRIES, renderAll, staleReports } from '../scripts/api-report';
+import * as root from '../lib';
+import { collectExports, ENTRIES, renderAll, staleReports } from '../scripts/api-report';
 
 // The committed reports in api/ are the reviewed public surface: a change to any entry's exports must come with a
 // regenerated report, so the change is seen in review.
 describe('api report', () => {
-  const files = renderAll();
+  const byEntry = collectExports();
+  const files = renderAll(byEntry);
+
+  // stripInternal keeps `@internal` names out of the .d.ts only; an entry that re-exports one still ships it.
+  it('no entry exports an @internal name', () => {
+    const internal = [...byEntry].flatMap(([specifier, names]) =>
+      names.filter((n) => n.internal).map((n) => `${specifier}: ${n.name}`),
+    );
+    expect(internal).toEqual([]);
+  });
+
+  // The root entry is the library's front: message fragments and validation regexes stay in their modules.
+  it('the root entry exports no message fragment or regex', () => {
+    const core: Record<string, unknown> = { ...root };
+    const regexes = Object.keys(core).filter((name) => core[name] instanceof RegExp);
+    expect(regexes).toEqual([]);
+    for (const fragment of [
+      'FORBIDDEN_DETAIL',
+      'POD_RESOURCES_FORBIDDEN_DETAIL',
+      'BUILDLESS_TAG_FIX',
+      'WINDOWS_ALTERNATIVE',
+    ]) {
+      expect(Object.keys(core)).not.toContain(fragment);
+    }
+  });
 
   it('covers every package entry but the cdk8s-plus-NN copies of k8s-windows/cdk8s', () => {
     const pkg = JSON.parse(readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as {

@@ -5,7 +5,14 @@
 export * from './windows-props';
 export { RESOLVE_IMAGES_CONTEXT } from './image-facts';
 export type { ImageResolutionSettings } from '../registry/resolve-set';
-export * from './annotations';
+export {
+  CONSTRUCT_WARNINGS_FILE,
+  WINDOWS_WARNING_METADATA,
+  WINDOWS_WARNING_TYPE,
+  WindowsAnnotations,
+  type ConstructWarningsFile,
+  type WindowsConstructWarning,
+} from './annotations';
 export {
   WindowsDeployment,
   WindowsStatefulSet,

@@ -2,16 +2,65 @@
  * k8s-windows core: the Windows model, the pod transforms, the rules, the engine and fix, with no framework
  * dependency and no I/O. Every front door (cdk8s, Pulumi, the CLI, the policy pack) builds on these; the package's
  * root entry (lib/index.ts) adds the registry client (lib/registry) beside them.
+ *
+ * Named exports where a module also holds what only the core uses: message fragments (`FORBIDDEN_DETAIL`,
+ * `WINDOWS_ALTERNATIVE`, `BUILDLESS_TAG_FIX`), the validation regexes and `@internal` helpers stay in their modules.
+ * The surface is recorded in api/index.api.md (`npm run api-report`).
  */
 export * from './errors';
 export * from './kube';
 export * from './releases';
-export * from './images';
+export {
+  checkImageCompatibility,
+  hostProcessOnlyImage,
+  inferWindowsBuild,
+  isHostProcessBaseImage,
+  isServerCoreImage,
+  isWindowsImage,
+  legacyWindowsRepository,
+  parseImageReference,
+  windowsBuildCoverage,
+  windowsTagStrength,
+  type CompatibilityIsolation,
+  type ImageBuild,
+  type ImageCompatibility,
+  type ImageReference,
+  type WindowsTagStrength,
+} from './images';
 export * from './target';
-export * from './windows-fields';
-export * from './windows-options';
+export {
+  FORBIDDEN_CONTAINER_SECURITY_FIELDS,
+  FORBIDDEN_POD_FIELDS,
+  FORBIDDEN_POD_SECURITY_FIELDS,
+  FORBIDDEN_POD_SYSCTLS,
+  POD_RESOURCES_REFUSED_FROM_MINOR,
+  type ForbiddenContainerSecurityField,
+  type ForbiddenPodField,
+  type ForbiddenPodSecurityField,
+} from './windows-fields';
+export {
+  CONTAINER_ADMINISTRATOR,
+  CONTAINER_USER,
+  HOST_PROCESS_USERS,
+  MAX_GMSA_CREDENTIAL_SPEC_BYTES,
+  gmsaCredentialSpecNameProblems,
+  isDns1123Subdomain,
+  isHostProcessUser,
+  runAsUserNameProblems,
+} from './windows-options';
 export * from './workloads';
-export * from './pod-spec';
+export {
+  DEFAULT_HOST_PROCESS_USER,
+  WINDOWS_IMAGE_PULL_POLICY,
+  WINDOWS_STARTUP_PROBE,
+  imageCompatibility,
+  startupProbeFrom,
+  toWindowsPodSpec,
+  type FrameworkDefaults,
+  type OptionWords,
+  type ToWindowsPodSpecOptions,
+  type WindowsSecurityProfile,
+} from './pod-spec';
 export * from './pod-security';
 export {
   GMSA_API_GROUP,
