@@ -2,7 +2,16 @@
  * k8s-windows for cdk8s: Windows workloads on cdk8s-plus-28. Each workload construct is the cdk8s-plus construct
  * it extends, made valid for Windows when it renders.
  */
-export * from './windows-props';
+export type {
+  IGmsaCredentialSpec,
+  IWindowsRuntimeClass,
+  WindowsCronJobProps,
+  WindowsDaemonSetProps,
+  WindowsDeploymentProps,
+  WindowsJobProps,
+  WindowsProps,
+  WindowsStatefulSetProps,
+} from './windows-props';
 export { RESOLVE_IMAGES_CONTEXT } from './image-facts';
 export type { ImageResolutionSettings } from '../registry/resolve-set';
 export {
@@ -26,9 +35,24 @@ export {
   WINDOWS_CONTAINER_RESOURCES,
   WINDOWS_IMAGE_PULL_POLICY,
 } from './windows-pod';
-export * from './runtime-class';
-export * from './host-process';
-export * from './linux-pinning';
+export {
+  defaultRuntimeClassName,
+  WindowsRuntimeClass,
+  windowsRuntimeHandler,
+  type WindowsRuntimeClassProps,
+} from './runtime-class';
+export {
+  DEFAULT_HOST_PROCESS_NAMESPACE,
+  HOST_PROCESS_TAINTS,
+  isReservedNamespace,
+  POD_SECURITY_ENFORCE_LABEL,
+  PRIVILEGED_LEVEL,
+  RESERVED_NAMESPACES,
+  WindowsHostProcessDaemonSet,
+  type HostProcessNamespacePolicy,
+  type WindowsHostProcessDaemonSetProps,
+} from './host-process';
+export { pinLinuxWorkloads, type PinLinuxWorkloadsOptions } from './linux-pinning';
 export { GmsaCredentialSpec, type GmsaCredentialSpecProps, type IGmsaCredentialSpecRef } from './gmsa';
 export {
   GmsaWebhook,

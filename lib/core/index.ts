@@ -3,11 +3,18 @@
  * dependency and no I/O. Every front door (cdk8s, Pulumi, the CLI, the policy pack) builds on these; the package's
  * root entry (lib/index.ts) adds the registry client (lib/registry) beside them.
  *
- * Named exports where a module also holds what only the core uses: message fragments (`FORBIDDEN_DETAIL`,
- * `WINDOWS_ALTERNATIVE`, `BUILDLESS_TAG_FIX`), the validation regexes and `@internal` helpers stay in their modules.
- * The surface is recorded in api/index.api.md (`npm run api-report`).
+ * Named exports, so the surface is read here: message fragments (`FORBIDDEN_DETAIL`, `WINDOWS_ALTERNATIVE`,
+ * `BUILDLESS_TAG_FIX`), the validation regexes and `@internal` helpers stay in their modules. `kube` (Kubernetes
+ * types), `releases` and `validate` are re-exported whole. The surface is recorded in api/index.api.md
+ * (`npm run api-report`).
  */
-export * from './errors';
+export {
+  IssueCollector,
+  WindowsValidationError,
+  type ValidationIssue,
+  type WarningSink,
+  type WindowsWarning,
+} from './errors';
 export * from './kube';
 export * from './releases';
 export {
@@ -27,7 +34,22 @@ export {
   type ImageReference,
   type WindowsTagStrength,
 } from './images';
-export * from './target';
+export {
+  defaultWindowsTarget,
+  GKE_WINDOWS_TAINT,
+  schedulingFor,
+  TAINT_EFFECTS,
+  taintLiteral,
+  tolerates,
+  tolerationFor,
+  WINDOWS_TAINT,
+  windowsNodeTarget,
+  type Scheduling,
+  type Taint,
+  type TaintEffect,
+  type WindowsNodeTarget,
+  type WindowsNodeTargetOptions,
+} from './target';
 export {
   FORBIDDEN_CONTAINER_SECURITY_FIELDS,
   FORBIDDEN_POD_FIELDS,
@@ -48,7 +70,7 @@ export {
   isHostProcessUser,
   runAsUserNameProblems,
 } from './windows-options';
-export * from './workloads';
+export { isWorkloadKind, locatePodSpec, POD_SPEC_PATHS, type PodSpecLocation } from './workloads';
 export {
   DEFAULT_HOST_PROCESS_USER,
   WINDOWS_IMAGE_PULL_POLICY,
@@ -61,7 +83,23 @@ export {
   type ToWindowsPodSpecOptions,
   type WindowsSecurityProfile,
 } from './pod-spec';
-export * from './pod-security';
+export {
+  LATEST_POD_SECURITY_POLICY_VERSION,
+  meetsPodSecurityLevel,
+  POD_SECURITY_CHECKS,
+  POD_SECURITY_ENFORCE_LABEL,
+  POD_SECURITY_ENFORCE_VERSION_LABEL,
+  POD_SECURITY_LEVELS,
+  podSecurityLevel,
+  podSecurityViolations,
+  podSpecSecurityViolations,
+  type PodSecurityCheckId,
+  type PodSecurityCheckInfo,
+  type PodSecurityLevel,
+  type PodSecurityOptions,
+  type PodSecurityViolation,
+  type PodSpecSecurityOptions,
+} from './pod-security';
 export {
   GMSA_API_GROUP,
   GMSA_API_VERSION,
@@ -92,9 +130,42 @@ export {
   type CredspecRuleId,
 } from './gmsa-credspec';
 export * from './validate';
-export * from './fix';
-export * from './config';
-export * from './cloud-gates';
+export {
+  CLOUD_TAINTS,
+  fixManifests,
+  fixManifestSet,
+  parseTaint,
+  resolveFixTarget,
+  type FixChange,
+  type FixInputText,
+  type FixOptions,
+  type FixRefusal,
+  type FixResult,
+  type FixSetResult,
+} from './fix';
+export {
+  CONFIG_ENV,
+  CONFIG_FILE_NAMES,
+  CONFIG_SETTINGS,
+  findConfigFile,
+  loadConfig,
+  loadConfigFile,
+  mergeSettings,
+  type LoadedConfig,
+} from './config';
+export {
+  checkCloudRelease,
+  checkCloudRetirement,
+  CLOUD_NAMES,
+  cloudDefaultRelease,
+  cloudReleaseGate,
+  CLOUDS,
+  defaultReleaseFor,
+  releasesOnKubernetes,
+  type Cloud,
+  type CloudReleaseGate,
+  type GateViolation,
+} from './cloud-gates';
 export {
   factCatalogue,
   factsDates,
@@ -121,4 +192,17 @@ export {
   type WindowsReleaseFacts,
   type WindowsLifecycle,
 } from './facts';
-export * from './karpenter';
+export {
+  KARPENTER_NO_WINDOWS_FAMILIES,
+  KARPENTER_NODE_CLASS_API_VERSION,
+  KARPENTER_NODE_CLASS_GROUP,
+  KARPENTER_NODE_POOL_API_VERSION,
+  karpenterWindowsAmiAlias,
+  windowsKarpenterManifests,
+  type KarpenterCapacityType,
+  type KarpenterManifest,
+  type KarpenterRequirement,
+  type KarpenterSelectorTerm,
+  type WindowsKarpenterManifests,
+  type WindowsKarpenterOptions,
+} from './karpenter';
