@@ -4,7 +4,13 @@
  */
 import { CLOUD_DEFAULT_RELEASES, CLOUD_RELEASES } from './facts/clouds';
 import { releaseSupport, type SupportState } from './facts/support';
-import { WINDOWS_RELEASE_FACTS, WINDOWS_RELEASES, type WindowsRelease } from './facts/windows';
+import {
+  RETIRED_RELEASE_FACTS,
+  WINDOWS_RELEASE_FACTS,
+  WINDOWS_RELEASES,
+  type RetiredRelease,
+  type WindowsRelease,
+} from './facts/windows';
 
 export { WINDOWS_RELEASES, type WindowsRelease } from './facts/windows';
 export { releaseSupport, type SupportState } from './facts/support';
@@ -90,49 +96,15 @@ const RELEASE_TABLE: { readonly [R in WindowsRelease]: WindowsReleaseInfo } = {
   '2025': infoFromFacts('2025'),
 };
 
-/** A Windows Server release that no supported Kubernetes node runs any more: known so it can be refused or warned on. */
-export interface RetiredRelease {
-  /** `2016`, `1809`-style SAC name (`1903`, `20H2`). */
-  readonly name: string;
-  /** `node.kubernetes.io/windows-build` value (major.minor.build). */
-  readonly build: string;
-  readonly channel: 'LTSC' | 'SAC';
-  /** Image tag tokens that mean it (`ltsc2016`, `1803`). */
-  readonly imageTags: readonly string[];
-  readonly displayName: string;
-}
+export { type RetiredRelease } from './facts/windows';
 
-/**
- * End-of-life Semi-Annual Channel releases. Their servicing ended between 2019 (1709) and 2022 (20H2); no cloud
- * and no supported Kubernetes release runs them as nodes.
- * @see https://learn.microsoft.com/windows-server/get-started/windows-server-release-info
- */
-export const SAC_RELEASES: readonly RetiredRelease[] = [
-  { name: '1709', build: '10.0.16299', channel: 'SAC', imageTags: ['1709'], displayName: 'Windows Server 1709' },
-  { name: '1803', build: '10.0.17134', channel: 'SAC', imageTags: ['1803'], displayName: 'Windows Server 1803' },
-  { name: '1903', build: '10.0.18362', channel: 'SAC', imageTags: ['1903'], displayName: 'Windows Server 1903' },
-  { name: '1909', build: '10.0.18363', channel: 'SAC', imageTags: ['1909'], displayName: 'Windows Server 1909' },
-  { name: '2004', build: '10.0.19041', channel: 'SAC', imageTags: ['2004'], displayName: 'Windows Server 2004' },
-  { name: '20H2', build: '10.0.19042', channel: 'SAC', imageTags: ['20h2'], displayName: 'Windows Server 20H2' },
-];
+/** End-of-life Semi-Annual Channel releases (lib/core/facts/windows.ts): known only to be refused. */
+export const SAC_RELEASES: readonly RetiredRelease[] = RETIRED_RELEASE_FACTS.releases.filter(
+  (r) => r.channel === 'SAC',
+);
 
-/**
- * Every retired release: Windows Server 2016 (build 14393) was never a supported Kubernetes node OS (upstream
- * support began with 2019 in Kubernetes 1.14), and the SAC releases above are out of servicing.
- * @see https://kubernetes.io/docs/concepts/windows/intro/#windows-os-version-support
- * @see https://learn.microsoft.com/virtualization/windowscontainers/deploy-containers/version-compatibility
- */
-export const RETIRED_RELEASES: readonly RetiredRelease[] = [
-  {
-    name: '2016',
-    build: '10.0.14393',
-    channel: 'LTSC',
-    // Docker Hub's legacy microsoft/* repositories tagged 2016 images `ltsc2016` and Nano Server `sac2016`.
-    imageTags: ['ltsc2016', 'sac2016'],
-    displayName: 'Windows Server 2016',
-  },
-  ...SAC_RELEASES,
-];
+/** Every retired release: Windows Server 2016 and the SAC releases (lib/core/facts/windows.ts). */
+export const RETIRED_RELEASES: readonly RetiredRelease[] = RETIRED_RELEASE_FACTS.releases;
 
 /** The retired release with this name or build (`1903`, `10.0.19041`, `2016`), if `value` names one. */
 export function retiredRelease(value: string): RetiredRelease | undefined {

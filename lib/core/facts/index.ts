@@ -29,7 +29,7 @@ import {
   FORBIDDEN_POD_SECURITY_FIELDS,
   FORBIDDEN_POD_SYSCTLS,
 } from '../windows-fields';
-import { HOST_COMPATIBILITY, WINDOWS_RELEASE_FACTS, WINDOWS_RELEASES } from './windows';
+import { HOST_COMPATIBILITY, RETIRED_RELEASE_FACTS, WINDOWS_RELEASE_FACTS, WINDOWS_RELEASES } from './windows';
 
 export * from './types';
 export * from './windows';
@@ -71,6 +71,8 @@ export function factCatalogue(): FactEntry[] {
     const f = WINDOWS_RELEASE_FACTS[r];
     entries.push(entry(`windows.release.${r}`, f.displayName, valueOf(f), f));
   }
+  const { sources: _r, ...retired } = RETIRED_RELEASE_FACTS;
+  entries.push(entry('windows.retired-releases', 'Retired releases (2016, SAC)', retired, RETIRED_RELEASE_FACTS));
   const { sources: _s, ...compat } = HOST_COMPATIBILITY;
   entries.push(entry('windows.compatibility', 'Image releases each host release runs', compat, HOST_COMPATIBILITY));
   for (const cloud of CLOUDS) {

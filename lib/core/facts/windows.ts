@@ -142,3 +142,55 @@ export function processCompatibilitySentence(): string {
   );
   return `with process isolation a ${parts.join(', ')}`;
 }
+
+/** A Windows Server release that no supported Kubernetes node runs any more: known so it can be refused or warned on. */
+export interface RetiredRelease {
+  /** `2016`, `1809`-style SAC name (`1903`, `20H2`). */
+  readonly name: string;
+  /** `node.kubernetes.io/windows-build` value (major.minor.build). */
+  readonly build: string;
+  readonly channel: 'LTSC' | 'SAC';
+  /** Image tag tokens that mean it (`ltsc2016`, `1803`). */
+  readonly imageTags: readonly string[];
+  readonly displayName: string;
+}
+
+/** Recorded when the table was written (git history of lib/core/releases.ts, cbb3e23); not re-read this session. */
+const RETIRED_CHECKED = '2026-11-23';
+
+/**
+ * Windows Server 2016 (build 14393), never a supported Kubernetes node OS (upstream support began with 2019 in
+ * Kubernetes 1.14), and the Semi-Annual Channel releases, whose servicing ended between 2019 (1709) and 2022 (20H2):
+ * no cloud and no supported Kubernetes release runs them as nodes.
+ */
+export const RETIRED_RELEASE_FACTS: { readonly releases: readonly RetiredRelease[] } & Sourced = {
+  releases: [
+    {
+      name: '2016',
+      build: '10.0.14393',
+      channel: 'LTSC',
+      // Docker Hub's legacy microsoft/* repositories tagged 2016 images `ltsc2016` and Nano Server `sac2016`.
+      imageTags: ['ltsc2016', 'sac2016'],
+      displayName: 'Windows Server 2016',
+    },
+    { name: '1709', build: '10.0.16299', channel: 'SAC', imageTags: ['1709'], displayName: 'Windows Server 1709' },
+    { name: '1803', build: '10.0.17134', channel: 'SAC', imageTags: ['1803'], displayName: 'Windows Server 1803' },
+    { name: '1903', build: '10.0.18362', channel: 'SAC', imageTags: ['1903'], displayName: 'Windows Server 1903' },
+    { name: '1909', build: '10.0.18363', channel: 'SAC', imageTags: ['1909'], displayName: 'Windows Server 1909' },
+    { name: '2004', build: '10.0.19041', channel: 'SAC', imageTags: ['2004'], displayName: 'Windows Server 2004' },
+    { name: '20H2', build: '10.0.19042', channel: 'SAC', imageTags: ['20h2'], displayName: 'Windows Server 20H2' },
+  ],
+  sources: [
+    {
+      ref: 'https://learn.microsoft.com/windows-server/get-started/windows-server-release-info',
+      checked: RETIRED_CHECKED,
+      says: 'builds of Windows Server 2016 (14393) and the SAC releases 1709 to 20H2, with their end of servicing',
+    },
+    {
+      ref: 'https://learn.microsoft.com/virtualization/windowscontainers/deploy-containers/version-compatibility',
+      checked: RETIRED_CHECKED,
+      says: 'container image tags per release (ltsc2016, 1709 … 20H2)',
+    },
+    UPSTREAM_OS_SUPPORT,
+  ],
+};
