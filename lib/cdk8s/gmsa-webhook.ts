@@ -14,7 +14,7 @@ import { isDns1123Subdomain } from '../core/windows-options';
 import { markClusterScoped } from './gmsa';
 import { refuseIfAny } from './refusal';
 
-/** The webhook image of the newest upstream release (lib/core/facts/kubernetes.ts: v0.14.1, 2026-09). */
+/** The webhook image of the newest upstream release: a fact with its source in lib/core/facts/kubernetes.ts. */
 export const GMSA_WEBHOOK_IMAGE = GMSA_WEBHOOK_IMAGE_FACT.image;
 /** Name both webhook configurations give their webhook (upstream). */
 export const GMSA_WEBHOOK_NAME = 'admission-webhook.windows-gmsa.sigs.k8s.io';
