@@ -11,6 +11,7 @@ import type { PodFacts } from '../model/pod';
 import type { RuleFamily, RuleInfo, Severity, ValidateOptions } from '../model/types';
 import type { Rec } from '../model/util';
 import type { CloudInputs, CloudResourceKind, CloudRuleContext } from './cloud-inputs';
+import type { RuleCel } from './cel';
 
 /**
  * A case in which a rule reports at another severity than its default, named so the metadata shows it (never a
@@ -178,6 +179,12 @@ export interface RuleModule<Id extends string = string, C extends string = strin
   readonly frontDoorFixes?: FrontDoorFixes;
   /** Brings every Windows pod to the user's target (its taints, its release), whether or not there is a finding. */
   readonly targetFix?: TargetFixer;
+  /**
+   * The rule as CEL, for the admission policies the API server runs (`k8s-windows policies`); only for a rule whose
+   * check needs nothing but the object (see ./cel.ts).
+   * @default - none: the rule stays in lint
+   */
+  readonly cel?: RuleCel<C>;
 }
 
 /** The severity reason and flag of a rule whose errors the API server refuses the pod for. */

@@ -1,0 +1,55 @@
+/**
+ * A rule's CEL form: the same judgement as its TypeScript check, written for the API server to run as a
+ * ValidatingAdmissionPolicy (lib/core/policies/ generates the policies from the catalogue). Only a rule whose check
+ * needs nothing but the object (and, for `params` validations, the cluster facts) declares one; the differential
+ * tests hold each form to its check on the rule's examples, the real-world corpus and generated pods.
+ *
+ * Expressions are plain CEL that both the API server (k8s.io/apiserver) and a standalone evaluator (@bufbuild/cel)
+ * accept: no optional `.?` syntax, `has()` before every optional field, the strings extension only where needed.
+ * They read the shared variables of lib/core/policies/prelude.ts (`variables.spec`, `variables.windows`, …).
+ */
+
+/** A CEL variable of the rule's own, evaluated after the shared prelude; read as `variables.<name>`. */
+export interface CelVariable {
+  /** Unique across the catalogue: prefix it with a short form of the rule id (`lof_fields`). */
+  readonly name: string;
+  readonly expression: string;
+}
+
+/** One check of the form: the object passes when `expression` is true. */
+export interface CelValidation<C extends string = string> {
+  readonly expression: string;
+  /** The message a user sees (kubectl prints it): what is wrong and the fix, as the check words it. */
+  readonly messageExpression: string;
+  /**
+   * The rule case whose severity a failure has (the rule's default severity without one).
+   * @default - the rule's default severity
+   */
+  readonly case?: C;
+  /**
+   * Whether the validation reads the cluster facts (`params`, a WindowsClusterFacts object): such validations go
+   * into the policies bound with a paramRef, and are skipped while the cluster has no facts object.
+   * @default false
+   */
+  readonly params?: boolean;
+}
+
+/** What a rule's CEL form looks at. */
+export type CelScope =
+  /** Pods and the pod templates of Deployments, StatefulSets, DaemonSets, ReplicaSets, Jobs and CronJobs. */
+  | 'pod'
+  /** RuntimeClass objects. */
+  | 'runtimeclass';
+
+export interface RuleCel<C extends string = string> {
+  readonly scope: CelScope;
+  /** @default - none */
+  readonly variables?: readonly CelVariable[];
+  readonly validations: readonly CelValidation<C>[];
+  /**
+   * What the TypeScript check judges that the CEL form cannot (another object, the registry): said in the README's
+   * table of enforced rules. The differential tests run the check on the object alone, where the two agree.
+   * @default - none
+   */
+  readonly limits?: string;
+}
