@@ -53,9 +53,12 @@ import { App, Chart, ChartProps } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-${major}';
 import { WindowsDeployment, WindowsHostProcessDaemonSet, pinLinuxWorkloads } from '${entry}';
 import { windowsNodeTarget } from 'k8s-windows';
+import { WINDOWS_RELEASE_FACTS } from 'k8s-windows/facts';
 import type { WindowsValidationProperties } from 'k8s-windows/cdk8s/plugin';
 
 export const validation: WindowsValidationProperties = { windowsRelease: '2022' };
+/** The facts entry resolves from the tarball too (at synth, and under every module resolution below). */
+export const LTSC2022_BUILD: string = WINDOWS_RELEASE_FACTS['2022'].build;
 
 export class MyChart extends Chart {
   constructor(scope: Construct, id: string, props: ChartProps = {}) {

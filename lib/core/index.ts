@@ -5,7 +5,7 @@
  * The core's barrel, not a package entry: the `k8s-windows` entry (lib/index.ts) picks its public names from here by
  * name, and `k8s-windows/facts` (lib/facts.ts) the facts tables, so what is exported here does not reach users unless
  * an entry names it. Message fragments (`FORBIDDEN_DETAIL`, `WINDOWS_ALTERNATIVE`, `BUILDLESS_TAG_FIX`), the
- * validation regexes and `@internal` helpers stay in their modules.
+ * validation regexes and the helpers tagged internal stay in their modules.
  */
 export {
   IssueCollector,
