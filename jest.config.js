@@ -20,6 +20,7 @@ const shared = {
   transform: { '^.+\\.tsx?$': ['ts-jest', { diagnostics: false }] },
   moduleNameMapper: {
     '^k8s-windows$': '<rootDir>/lib/index.ts',
+    '^k8s-windows/facts$': '<rootDir>/lib/facts.ts',
     '^k8s-windows/cdk8s$': '<rootDir>/lib/cdk8s/index.ts',
     '^k8s-windows/cdk8s/plugin$': '<rootDir>/lib/cdk8s/plugin.ts',
     '^k8s-windows/pulumi$': '<rootDir>/lib/pulumi/index.ts',

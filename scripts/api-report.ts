@@ -20,6 +20,7 @@ export const API_DIR = join(ROOT, 'api');
 /** Each entry: its import specifier, its source file and the report file it is written to. */
 export const ENTRIES: readonly { specifier: string; source: string; report: string }[] = [
   { specifier: 'k8s-windows', source: 'lib/index.ts', report: 'index.api.md' },
+  { specifier: 'k8s-windows/facts', source: 'lib/facts.ts', report: 'facts.api.md' },
   { specifier: 'k8s-windows/cdk8s', source: 'lib/cdk8s/index.ts', report: 'cdk8s.api.md' },
   { specifier: 'k8s-windows/cdk8s/plugin', source: 'lib/cdk8s/plugin.ts', report: 'cdk8s-plugin.api.md' },
   { specifier: 'k8s-windows/pulumi', source: 'lib/pulumi/index.ts', report: 'pulumi.api.md' },

@@ -37,6 +37,7 @@ export function formatFactsPage(): string {
     '',
     `What k8s-windows acts on, each fact with its source and the day it was checked (oldest check ${oldest}, newest ${newest}).`,
     'Support status is computed from these dates at an evaluation date (today, or `--date`); `k8s-windows facts` prints it.',
+    'In code, the same tables come from the `k8s-windows/facts` entry (`WINDOWS_RELEASE_FACTS`, `CLOUD_RELEASES`, `factCatalogue()`, …).',
     '',
     '## Windows Server releases',
     '',

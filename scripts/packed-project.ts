@@ -2,7 +2,8 @@
  * The package as a new user gets it: `npm pack`s this repo, scaffolds a project from cdk8s-cli's own
  * `typescript-app` template (its package.json, tsconfig and ts-node app command, rendered by cdk8s-cli's scaffolder),
  * installs the tarball with a cdk8s-plus major from the registry, and runs `cdk8s synth` with the validation plugin
- * configured as the README says. Then it type-checks the same app under node16 and bundler module resolution.
+ * configured as the README says. Then it type-checks the same app under node16 and bundler module resolution, and
+ * checks that the installed typings of every entry declare exactly the names its api/ report records.
  *
  * The template's jest and cdk8s-cli dev dependencies are not installed (the synth runs this repo's cdk8s-cli, the
  * version the template comes from), to keep the install small. Only the npm registry is contacted, cache first.
@@ -18,7 +19,9 @@ import { execFileSync, spawnSync } from 'child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join, resolve } from 'path';
+import ts from 'typescript';
 import { parseAllDocuments } from 'yaml';
+import { API_DIR, ENTRIES } from './api-report';
 import { readmeBlocks } from './readme-examples';
 
 const ROOT = resolve(__dirname, '..');
@@ -53,9 +56,12 @@ import { App, Chart, ChartProps } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-${major}';
 import { WindowsDeployment, WindowsHostProcessDaemonSet, pinLinuxWorkloads } from '${entry}';
 import { windowsNodeTarget } from 'k8s-windows';
+import { WINDOWS_RELEASE_FACTS } from 'k8s-windows/facts';
 import type { WindowsValidationProperties } from 'k8s-windows/cdk8s/plugin';
 
 export const validation: WindowsValidationProperties = { windowsRelease: '2022' };
+/** The facts entry resolves from the tarball too (at synth, and under every module resolution below). */
+export const LTSC2022_BUILD: string = WINDOWS_RELEASE_FACTS['2022'].build;
 
 export class MyChart extends Chart {
   constructor(scope: Construct, id: string, props: ChartProps = {}) {
@@ -122,6 +128,46 @@ function check(condition: unknown, what: string, failures: string[]): void {
   if (!condition) failures.push(what);
 }
 
+/**
+ * The typings a user gets declare each entry's surface as api/ records it. The reports are read from the sources;
+ * the build's `stripInternal` drops any declaration whose doc comment says `@internal`, even in passing, which the
+ * sources do not show.
+ */
+export function publishedSurfaceProblems(pkgDir: string): string[] {
+  const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')) as {
+    exports: Record<string, string | { types?: string }>;
+  };
+  const typings = ENTRIES.map((entry) => {
+    const key = entry.specifier === 'k8s-windows' ? '.' : `./${entry.specifier.slice('k8s-windows/'.length)}`;
+    const target = pkg.exports[key];
+    return { entry, file: typeof target === 'object' && target.types ? join(pkgDir, target.types) : undefined };
+  });
+  const program = ts.createProgram(
+    typings.flatMap((t) => (t.file ? [t.file] : [])),
+    { noEmit: true, skipLibCheck: true, types: [] },
+  );
+  const checker = program.getTypeChecker();
+  const problems: string[] = [];
+  for (const { entry, file } of typings) {
+    const source = file && program.getSourceFile(file);
+    const module = source && checker.getSymbolAtLocation(source);
+    if (!module) {
+      problems.push(`${entry.specifier}: no typings at ${file ?? '(no types in package.json exports)'}`);
+      continue;
+    }
+    const declared = new Set(checker.getExportsOfModule(module).map((s) => s.name));
+    const recorded = readFileSync(join(API_DIR, entry.report), 'utf8')
+      .split('\n')
+      .filter((line) => line.startsWith('| `'))
+      .map((line) => line.split('`')[1]);
+    const missing = recorded.filter((name) => !declared.has(name));
+    const extra = [...declared].filter((name) => !recorded.includes(name));
+    if (missing.length > 0) problems.push(`${entry.specifier}: the typings lack ${missing.join(', ')}`);
+    if (extra.length > 0) problems.push(`${entry.specifier}: the typings add ${extra.join(', ')}`);
+  }
+  return problems;
+}
+
 /** Builds, synthesizes and checks one project; returns what failed (empty when everything passed). */
 export async function checkProject(tarball: string, major: number, work: string): Promise<string[]> {
   const dir = join(work, `app-${major}`);
@@ -129,6 +175,7 @@ export async function checkProject(tarball: string, major: number, work: string)
   must('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], dir);
 
   const failures: string[] = [];
+  if (major === 33) failures.push(...publishedSurfaceProblems(join(dir, 'node_modules/k8s-windows')));
   const synth = run(process.execPath, [join(CLI, 'bin/cdk8s'), 'synth', '--no-check-upgrade'], dir);
   check(synth.status === 0, `cdk8s synth exits 0 (got ${synth.status}):\n${synth.out}`, failures);
   check(/k8s-windows: \d+ objects in 1 manifests: 0 errors/.test(synth.out), 'the plugin reports 0 errors', failures);

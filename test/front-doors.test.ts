@@ -10,9 +10,9 @@ import {
   toWindowsPodSpec,
   validateManifests,
   WindowsValidationError,
-  type PodSpec,
   type WindowsWarning,
 } from 'k8s-windows';
+import type { PodSpec } from '../lib/core/kube';
 import { WindowsDeployment } from 'k8s-windows/cdk8s';
 import { WindowsAnnotations } from '../lib/cdk8s/annotations';
 import { IIS, silenceWarnings } from './helpers/cdk8s';

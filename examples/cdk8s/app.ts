@@ -15,8 +15,6 @@ import type { Construct } from 'constructs';
 import {
   GmsaCredentialSpec,
   GmsaWebhook,
-  POD_SECURITY_ENFORCE_LABEL,
-  PRIVILEGED_LEVEL,
   WindowsDeployment,
   WindowsHostProcessDaemonSet,
   WindowsRuntimeClass,
@@ -24,6 +22,9 @@ import {
   type IGmsaCredentialSpec,
   type IWindowsRuntimeClass,
 } from 'k8s-windows/cdk8s';
+
+/** The Pod Security admission label a Namespace enforces its level with. */
+const POD_SECURITY_ENFORCE_LABEL = 'pod-security.kubernetes.io/enforce';
 
 /** Images pinned to the Windows Server 2022 build (`ltsc2022`), so they match the nodes. */
 export const IMAGES = {
@@ -146,7 +147,7 @@ export class MonitoringChart extends Chart {
     super(scope, id, props);
     // Created first, so `kubectl apply -f` finds it; HostProcess pods need the `privileged` level.
     const namespace = new kplus.Namespace(this, 'namespace', {
-      metadata: { name: MONITORING_NAMESPACE, labels: { [POD_SECURITY_ENFORCE_LABEL]: PRIVILEGED_LEVEL } },
+      metadata: { name: MONITORING_NAMESPACE, labels: { [POD_SECURITY_ENFORCE_LABEL]: 'privileged' } },
     });
     const config = new kplus.ConfigMap(this, 'windows-exporter-config', {
       metadata: { name: 'windows-exporter-config', namespace: namespace.name },

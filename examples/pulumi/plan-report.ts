@@ -1,11 +1,14 @@
 /**
  * Renders what a program would create: each resource's type and name, and the inputs that decide whether Windows
  * works (node image and release, taints, labels, pod OS, nodeSelector, tolerations, RuntimeClass handler).
+ *
+ * The plan printer of `npm run plan`, not a program to copy: it reads resources as the policy pack does, through
+ * modules no package entry exports.
  */
-import { kubernetesTypeOf } from 'k8s-windows/pulumi/policy';
 import type { PolicyViolation } from 'k8s-windows/pulumi/policy';
-import { locatePodSpec } from 'k8s-windows';
 import type { MockedResource } from 'k8s-windows/pulumi/testing';
+import { locatePodSpec } from '../../lib/core/workloads';
+import { kubernetesTypeOf } from '../../lib/pulumi/policy/manifests';
 
 /** One resource the program declared, as the mocked engine saw it. */
 export type CapturedResource = Pick<MockedResource, 'type' | 'name' | 'urn' | 'custom' | 'inputs'>;

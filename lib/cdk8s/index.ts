@@ -1,6 +1,8 @@
 /**
- * k8s-windows for cdk8s: Windows workloads on cdk8s-plus-28. Each workload construct is the cdk8s-plus construct
- * it extends, made valid for Windows when it renders.
+ * The `k8s-windows/cdk8s` entry: Windows workloads on cdk8s-plus-28 (`k8s-windows/cdk8s-plus-NN` give the same for
+ * later majors). Each workload construct is the cdk8s-plus construct it extends, made valid for Windows when it
+ * renders. Named exports only: the constructs, their props and what a user passes to them; the helpers behind them
+ * stay in their modules. Node targets, gMSA host accounts and the engine come from `k8s-windows`.
  */
 export type {
   IGmsaCredentialSpec,
@@ -14,14 +16,7 @@ export type {
 } from './windows-props';
 export { RESOLVE_IMAGES_CONTEXT } from './image-facts';
 export type { ImageResolutionSettings } from '../registry/resolve-set';
-export {
-  CONSTRUCT_WARNINGS_FILE,
-  WINDOWS_WARNING_METADATA,
-  WINDOWS_WARNING_TYPE,
-  WindowsAnnotations,
-  type ConstructWarningsFile,
-  type WindowsConstructWarning,
-} from './annotations';
+export { WindowsAnnotations } from './annotations';
 export {
   WindowsDeployment,
   WindowsStatefulSet,
@@ -30,46 +25,9 @@ export {
   WindowsCronJob,
   type IWindowsWorkload,
 } from './workloads';
-export {
-  WINDOWS_AGENT_CONTAINER_RESOURCES,
-  WINDOWS_CONTAINER_RESOURCES,
-  WINDOWS_IMAGE_PULL_POLICY,
-} from './windows-pod';
-export {
-  defaultRuntimeClassName,
-  WindowsRuntimeClass,
-  windowsRuntimeHandler,
-  type WindowsRuntimeClassProps,
-} from './runtime-class';
-export {
-  DEFAULT_HOST_PROCESS_NAMESPACE,
-  HOST_PROCESS_TAINTS,
-  isReservedNamespace,
-  POD_SECURITY_ENFORCE_LABEL,
-  PRIVILEGED_LEVEL,
-  RESERVED_NAMESPACES,
-  WindowsHostProcessDaemonSet,
-  type HostProcessNamespacePolicy,
-  type WindowsHostProcessDaemonSetProps,
-} from './host-process';
+export { WindowsRuntimeClass, type WindowsRuntimeClassProps } from './runtime-class';
+export { WindowsHostProcessDaemonSet, type WindowsHostProcessDaemonSetProps } from './host-process';
 export { pinLinuxWorkloads, type PinLinuxWorkloadsOptions } from './linux-pinning';
 export { GmsaCredentialSpec, type GmsaCredentialSpecProps, type IGmsaCredentialSpecRef } from './gmsa';
-export {
-  GmsaWebhook,
-  GMSA_WEBHOOK_IMAGE,
-  GMSA_WEBHOOK_NAME,
-  GMSA_WEBHOOK_DISABLED_LABEL,
-  type GmsaWebhookProps,
-  type GmsaWebhookTls,
-} from './gmsa-webhook';
-export {
-  azureKeyVaultHostAccount,
-  awsSecretsManagerHostAccount,
-  CCG_PLUGIN_GUIDS,
-  type AzureKeyVaultHostAccountOptions,
-  type AwsSecretsManagerHostAccountOptions,
-  type GmsaAccount,
-  type GmsaDomain,
-  type GmsaHostAccountConfig,
-} from '../core/gmsa-credspec';
+export { GmsaWebhook, type GmsaWebhookProps } from './gmsa-webhook';
 export { WindowsKarpenterNodePool, type WindowsKarpenterNodePoolProps } from './karpenter';

@@ -272,7 +272,7 @@ function installedCdk8sPlusMajor(cwd: string): number | undefined {
 }
 
 /** The import of the k8s-windows constructs for a cdk8s-plus major. */
-export function constructEntry(major: number | undefined): string {
+function constructEntry(major: number | undefined): string {
   if (major === undefined || major === 28) return 'k8s-windows/cdk8s';
   const known = (ENTRY_MAJORS as readonly number[]).includes(major);
   return `k8s-windows/cdk8s-plus-${known ? major : ENTRY_MAJORS[ENTRY_MAJORS.length - 1]}`;
@@ -539,4 +539,4 @@ function useWindowsConstruct(
 }
 
 /** The name under which the plugin reports a plain cdk8s-plus workload on a Windows image. */
-export const USE_WINDOWS_CONSTRUCT = 'use-windows-construct';
+const USE_WINDOWS_CONSTRUCT = 'use-windows-construct';

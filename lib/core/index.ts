@@ -1,12 +1,11 @@
 /**
  * k8s-windows core: the Windows model, the pod transforms, the rules, the engine and fix, with no framework
- * dependency and no I/O. Every front door (cdk8s, Pulumi, the CLI, the policy pack) builds on these; the package's
- * root entry (lib/index.ts) adds the registry client (lib/registry) beside them.
+ * dependency and no I/O. Every front door (cdk8s, Pulumi, the CLI, the policy pack) builds on these.
  *
- * Named exports, so the surface is read here: message fragments (`FORBIDDEN_DETAIL`, `WINDOWS_ALTERNATIVE`,
- * `BUILDLESS_TAG_FIX`), the validation regexes and `@internal` helpers stay in their modules. `kube` (Kubernetes
- * types), `releases` and `validate` are re-exported whole. The surface is recorded in api/index.api.md
- * (`npm run api-report`).
+ * The core's barrel, not a package entry: the `k8s-windows` entry (lib/index.ts) picks its public names from here by
+ * name, and `k8s-windows/facts` (lib/facts.ts) the facts tables, so what is exported here does not reach users unless
+ * an entry names it. Message fragments (`FORBIDDEN_DETAIL`, `WINDOWS_ALTERNATIVE`, `BUILDLESS_TAG_FIX`), the
+ * validation regexes and the helpers tagged internal stay in their modules.
  */
 export {
   IssueCollector,

@@ -432,7 +432,7 @@ function hostProcess(): NodeJS.Process {
  * Inputs with Pulumi's secret wrappers replaced by their values, as CrossGuard shows them to policies (the mocked
  * engine receives secrets as `{ [specialSigKey]: specialSecretSig, value }`).
  */
-export function unwrapSecrets(value: unknown): unknown {
+function unwrapSecrets(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(unwrapSecrets);
   if (typeof value !== 'object' || value === null) return value;
   const rec = value as Record<string, unknown>;

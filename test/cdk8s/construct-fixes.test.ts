@@ -7,7 +7,7 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 import { type Chart, Testing, Yaml } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
-import { RULES_BY_ID } from 'k8s-windows';
+import { RULES_BY_ID } from '../../lib/core/validate/rules';
 import { WindowsDeployment } from 'k8s-windows/cdk8s';
 import { WindowsValidation, type ValidationViolation } from 'k8s-windows/cdk8s/plugin';
 import { RULE_MODULES } from '../../lib/core/rules';

@@ -1,7 +1,8 @@
 import { Chart, Testing } from 'cdk8s';
 import { WindowsValidationError, podSecurityLevel } from 'k8s-windows';
 import { validateManifests } from '../../lib/core/validate';
-import { GMSA_WEBHOOK_IMAGE, GmsaWebhook, type GmsaWebhookProps } from 'k8s-windows/cdk8s';
+import { GmsaWebhook, type GmsaWebhookProps } from 'k8s-windows/cdk8s';
+import { GMSA_WEBHOOK_IMAGE } from '../../lib/cdk8s/gmsa-webhook';
 
 type Obj = {
   apiVersion: string;

@@ -5,10 +5,9 @@ import {
   GmsaCredentialSpec,
   WindowsAnnotations,
   WindowsDeployment,
-  awsSecretsManagerHostAccount,
-  azureKeyVaultHostAccount,
   type GmsaCredentialSpecProps,
 } from 'k8s-windows/cdk8s';
+import { awsSecretsManagerHostAccount, azureKeyVaultHostAccount } from '../../lib/core/gmsa-credspec';
 
 type Obj = {
   apiVersion: string;

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { ApiObject, Include, Testing, type Chart } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
-import { RULES_BY_ID } from 'k8s-windows';
+import { RULES_BY_ID } from '../../lib/core/validate/rules';
 import { WindowsAnnotations, WindowsDeployment, WindowsRuntimeClass, pinLinuxWorkloads } from 'k8s-windows/cdk8s';
 import { IIS, objectOf, podSpecOf, silenceWarnings } from '../helpers/cdk8s';
 

@@ -1,6 +1,8 @@
 import { Chart, Testing } from 'cdk8s';
 import { WindowsValidationError, windowsNodeTarget } from 'k8s-windows';
-import { WindowsRuntimeClass, defaultRuntimeClassName, windowsRuntimeHandler } from 'k8s-windows/cdk8s';
+import { WindowsRuntimeClass } from 'k8s-windows/cdk8s';
+import { defaultRuntimeClassName } from '../../lib/cdk8s/runtime-class';
+import { windowsRuntimeHandler } from '../../lib/core/releases';
 import { objectOf } from '../helpers/cdk8s';
 
 test('the default is a process-isolated Windows Server 2022 RuntimeClass', () => {

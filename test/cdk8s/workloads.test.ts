@@ -1,6 +1,7 @@
 import { Cron, Size, Testing, type Chart } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
-import { RULES_BY_ID, windowsNodeTarget } from 'k8s-windows';
+import { windowsNodeTarget } from 'k8s-windows';
+import { RULES_BY_ID } from '../../lib/core/validate/rules';
 import {
   WindowsAnnotations,
   WindowsCronJob,

@@ -1,11 +1,10 @@
+import { checkImageCompatibility, parseImageReference } from 'k8s-windows';
 import {
-  checkImageCompatibility,
   inferWindowsBuild,
   isWindowsImage,
   legacyWindowsRepository,
-  parseImageReference,
   windowsBuildCoverage,
-} from 'k8s-windows';
+} from '../../lib/core/images';
 
 describe('parseImageReference', () => {
   test.each([

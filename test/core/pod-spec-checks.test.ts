@@ -5,10 +5,10 @@ import {
   toWindowsPodSpec,
   validateManifests,
   windowsNodeTarget,
-  type PodSpec,
   type ToWindowsPodSpecOptions,
   type WindowsWarning,
 } from 'k8s-windows';
+import type { PodSpec } from '../../lib/core/kube';
 
 const IIS = 'mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022';
 

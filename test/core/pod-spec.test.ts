@@ -1,14 +1,11 @@
 import fc from 'fast-check';
+import { WindowsValidationError, toWindowsPodSpec, windowsNodeTarget, type WindowsWarning } from 'k8s-windows';
+import type { PodSpec } from '../../lib/core/kube';
 import {
   FORBIDDEN_CONTAINER_SECURITY_FIELDS,
   FORBIDDEN_POD_FIELDS,
   FORBIDDEN_POD_SECURITY_FIELDS,
-  WindowsValidationError,
-  toWindowsPodSpec,
-  windowsNodeTarget,
-  type PodSpec,
-  type WindowsWarning,
-} from 'k8s-windows';
+} from '../../lib/core/windows-fields';
 import { propertyParameters } from '../helpers/property';
 
 const IIS = 'mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022';

@@ -1,6 +1,6 @@
+import { WINDOWS_RELEASES, type WindowsRelease } from 'k8s-windows';
+import { cloudReleaseGate } from '../../lib/core/cloud-gates';
 import {
-  cloudReleaseGate,
-  WINDOWS_RELEASES,
   WINDOWS_RUNTIME_HANDLERS,
   isWindowsRelease,
   isWindowsRuntimeHandler,
@@ -10,8 +10,7 @@ import {
   releaseInfo,
   sacRelease,
   windowsRuntimeHandler,
-  type WindowsRelease,
-} from 'k8s-windows';
+} from '../../lib/core/releases';
 
 describe('release table', () => {
   test.each([

@@ -1,11 +1,5 @@
-import {
-  WindowsValidationError,
-  schedulingFor,
-  taintLiteral,
-  tolerates,
-  windowsNodeTarget,
-  WINDOWS_TAINT,
-} from 'k8s-windows';
+import { WindowsValidationError, schedulingFor, windowsNodeTarget } from 'k8s-windows';
+import { taintLiteral, tolerates, WINDOWS_TAINT } from '../../lib/core/target';
 
 describe('windowsNodeTarget', () => {
   test('defaults: os label, os=windows:NoSchedule, process isolation, not pinned', () => {

@@ -3,7 +3,7 @@ import {
   isDns1123Subdomain,
   isHostProcessUser,
   runAsUserNameProblems,
-} from 'k8s-windows';
+} from '../../lib/core/windows-options';
 
 describe('runAsUserName (API server rules)', () => {
   test.each([

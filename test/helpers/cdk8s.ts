@@ -1,5 +1,7 @@
 /** Shared helpers for the cdk8s tests: find objects in `Testing.synth` output and read their pod specs. */
-import { WindowsValidationError, locatePodSpec, type PodSpec } from 'k8s-windows';
+import { WindowsValidationError } from 'k8s-windows';
+import type { PodSpec } from '../../lib/core/kube';
+import { locatePodSpec } from '../../lib/core/workloads';
 
 export type Manifest = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

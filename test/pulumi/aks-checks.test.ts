@@ -1,15 +1,10 @@
 import * as pulumi from '@pulumi/pulumi';
 import type * as containerservice from '@pulumi/azure-native/containerservice';
-import {
-  aksAgentPoolWarnings,
-  aksClusterWarnings,
-  checkAksAgentPoolInputs,
-  checkAksClusterForWindows,
-  parseAzureVmSize,
-  parseTaintString,
-  releaseForAksOsSku,
-  windowsClusterProfile,
-} from 'k8s-windows/pulumi/aks';
+import { windowsClusterProfile } from 'k8s-windows/pulumi/aks';
+import { parseTaintString, releaseForAksOsSku } from '../../lib/core/cloud/aks-agent-pool';
+import { parseAzureVmSize } from '../../lib/core/cloud/aks-vm-size';
+import { aksAgentPoolWarnings, checkAksAgentPoolInputs } from '../../lib/pulumi/aks/agent-pool-checks';
+import { aksClusterWarnings, checkAksClusterForWindows } from '../../lib/pulumi/aks/cluster';
 import { mockPulumi } from './mocks';
 
 const { warn } = mockPulumi();

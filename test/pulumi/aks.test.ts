@@ -1,5 +1,6 @@
 import * as pulumi from '@pulumi/pulumi';
-import { schedulingFor, tolerationFor, type Taint } from 'k8s-windows';
+import { schedulingFor, type Taint } from 'k8s-windows';
+import { tolerationFor } from '../../lib/core/target';
 import type * as aksModule from 'k8s-windows/pulumi/aks';
 import { inputErrorsOf, mockPulumi, resolved } from './mocks';
 

@@ -5,7 +5,7 @@
  * and severities; a passing one none of the rule.
  */
 import { parseAllDocuments } from 'yaml';
-import { RULES_BY_ID } from 'k8s-windows';
+import { RULES_BY_ID } from '../../lib/core/validate/rules';
 import { checksOf, RULE_MODULES, type RuleModule } from '../../lib/core/rules';
 import { readRuleExamples } from '../../scripts/rule-examples';
 import { clusterFindings, nodePoolFindings } from '../../lib/pulumi/policy/node-pools';

@@ -1,17 +1,20 @@
 import fc from 'fast-check';
-import { TAINT_EFFECTS, WINDOWS_RELEASES, WINDOWS_TAINT } from 'k8s-windows';
+import { WINDOWS_RELEASES } from 'k8s-windows';
+import { TAINT_EFFECTS, WINDOWS_TAINT } from '../../lib/core/target';
 import {
-  checkEksNodeGroupInputs,
-  checkWindowsInstanceTypes,
   EKS_WINDOWS_AMI_TYPES,
   eksWindowsAmiType,
   explainEksWindowsAmiType,
-  isArmInstanceType,
-  isBelowWindowsMemoryFloor,
   isEksWindowsAmiType,
   looksLikeEksWindowsAmiType,
   parseEksWindowsAmiType,
-} from 'k8s-windows/pulumi/eks';
+} from '../../lib/core/cloud/eks-ami-types';
+import {
+  checkWindowsInstanceTypes,
+  isArmInstanceType,
+  isBelowWindowsMemoryFloor,
+} from '../../lib/core/cloud/eks-instance-types';
+import { checkEksNodeGroupInputs } from '../../lib/pulumi/eks/node-group-check';
 
 /** A Windows node group as WindowsNodePool registers it: no issues. */
 const GOOD = {

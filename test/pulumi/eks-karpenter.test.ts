@@ -2,7 +2,8 @@ import Ajv from 'ajv';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as pulumi from '@pulumi/pulumi';
-import { schedulingFor, tolerationFor } from 'k8s-windows';
+import { schedulingFor } from 'k8s-windows';
+import { tolerationFor } from '../../lib/core/target';
 import type * as eksModule from 'k8s-windows/pulumi/eks';
 import { inputErrorsOf, mockPulumi, resolved } from './mocks';
 

@@ -1,6 +1,7 @@
 // Tests of lib/pulumi/node-pool.ts, the helpers shared by the EKS, AKS and GKE pools.
 import fc from 'fast-check';
-import { schedulingFor, tolerationFor, WINDOWS_TAINT, type Taint } from 'k8s-windows';
+import { schedulingFor, type Taint } from 'k8s-windows';
+import { tolerationFor, WINDOWS_TAINT } from '../../lib/core/target';
 import {
   checkNodeLabels,
   checkRelease,

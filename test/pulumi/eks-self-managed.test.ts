@@ -1,6 +1,10 @@
 import * as pulumi from '@pulumi/pulumi';
-import { schedulingFor, tolerationFor, type Taint } from 'k8s-windows';
+import { schedulingFor, type Taint } from 'k8s-windows';
+import { tolerationFor } from '../../lib/core/target';
 import type * as eksModule from 'k8s-windows/pulumi/eks';
+import { eksWindowsAmiParameterName } from '../../lib/core/cloud/eks-ami-types';
+import type * as selfManagedModule from '../../lib/pulumi/eks/self-managed-node-pool';
+import { renderWindowsUserData, windowsKubeletArgs } from '../../lib/pulumi/eks/user-data';
 import { inputErrorsOf, mockPulumi, resolved, type Registered } from './mocks';
 
 const { registered, findings } = mockPulumi(
@@ -19,8 +23,11 @@ const { registered, findings } = mockPulumi(
 );
 
 let eks: typeof eksModule;
+// The component's own checks, from its module (the entry exports the components only).
+let selfManaged: typeof selfManagedModule;
 beforeAll(async () => {
   eks = await import('k8s-windows/pulumi/eks');
+  selfManaged = await import('../../lib/pulumi/eks/self-managed-node-pool');
 });
 
 const BASE = {
@@ -49,18 +56,18 @@ function decode(userData: unknown): string {
 
 describe('renderWindowsUserData', () => {
   test('default kubelet arguments of reference §6', () => {
-    expect(
-      eks.windowsKubeletArgs({ labels: {}, taints: [{ key: 'os', value: 'windows', effect: 'NoSchedule' }] }),
-    ).toEqual([
-      '--register-with-taints=os=windows:NoSchedule',
-      '--system-reserved=memory=2Gi',
-      '--windows-priorityclass=ABOVE_NORMAL_PRIORITY_CLASS',
-    ]);
+    expect(windowsKubeletArgs({ labels: {}, taints: [{ key: 'os', value: 'windows', effect: 'NoSchedule' }] })).toEqual(
+      [
+        '--register-with-taints=os=windows:NoSchedule',
+        '--system-reserved=memory=2Gi',
+        '--windows-priorityclass=ABOVE_NORMAL_PRIORITY_CLASS',
+      ],
+    );
   });
 
   test('labels sorted, taints joined, extra args last', () => {
     expect(
-      eks.windowsKubeletArgs({
+      windowsKubeletArgs({
         labels: { 'example.com/z': '1', 'example.com/a': '2' },
         taints: [
           { key: 'os', value: 'windows', effect: 'NoSchedule' },
@@ -80,9 +87,9 @@ describe('renderWindowsUserData', () => {
 
   test('minimal user data', () => {
     expect(
-      eks.renderWindowsUserData({
+      renderWindowsUserData({
         clusterName: 'prod',
-        kubeletArgs: eks.windowsKubeletArgs({
+        kubeletArgs: windowsKubeletArgs({
           labels: {},
           taints: [{ key: 'os', value: 'windows', effect: 'NoSchedule' }],
         }),
@@ -92,12 +99,12 @@ describe('renderWindowsUserData', () => {
 
   test('user data with endpoint, CA, DNS IP, labels and a quote to escape', () => {
     expect(
-      eks.renderWindowsUserData({
+      renderWindowsUserData({
         clusterName: "o'brien",
         apiServerEndpoint: 'https://ABC.gr7.eu-west-1.eks.amazonaws.com',
         certificateAuthority: 'LS0tLS1CRUdJTg==',
         dnsClusterIp: '172.20.0.10',
-        kubeletArgs: eks.windowsKubeletArgs({
+        kubeletArgs: windowsKubeletArgs({
           labels: { 'example.com/pool': 'iis' },
           taints: [{ key: 'os', value: 'windows', effect: 'NoSchedule' }],
         }),
@@ -106,7 +113,7 @@ describe('renderWindowsUserData', () => {
   });
 
   test('typographic quotes are doubled too (PowerShell treats them as quotes)', () => {
-    expect(eks.renderWindowsUserData({ clusterName: 'a\u2019b', kubeletArgs: [] })).toContain(
+    expect(renderWindowsUserData({ clusterName: 'a\u2019b', kubeletArgs: [] })).toContain(
       "-EKSClusterName 'a\u2019\u2019b'",
     );
   });
@@ -307,10 +314,10 @@ describe('SelfManagedWindowsNodePool', () => {
   });
 
   test('checkSelfManagedWindowsNodePoolArgs returns issues without throwing', () => {
-    expect(eks.checkSelfManagedWindowsNodePoolArgs({ ...BASE, instanceType: 'mac2.metal' }).map((i) => i.path)).toEqual(
-      ['instanceType'],
-    );
-    expect(eks.checkSelfManagedWindowsNodePoolArgs({ ...BASE })).toEqual([]);
+    expect(
+      selfManaged.checkSelfManagedWindowsNodePoolArgs({ ...BASE, instanceType: 'mac2.metal' }).map((i) => i.path),
+    ).toEqual(['instanceType']);
+    expect(selfManaged.checkSelfManagedWindowsNodePoolArgs({ ...BASE })).toEqual([]);
   });
 });
 
@@ -321,9 +328,9 @@ describe('quantityBytes', () => {
     ['2G', 2e9],
     ['512', 512],
     ['1.5Gi', 1.5 * 1024 ** 3],
-  ])('%s', (q, bytes) => expect(eks.quantityBytes(q)).toBe(bytes));
+  ])('%s', (q, bytes) => expect(selfManaged.quantityBytes(q)).toBe(bytes));
   test.each(['', 'lots', '2 Gi', '-1Gi', '2gi'])('%s is not a quantity', (q) =>
-    expect(eks.quantityBytes(q)).toBeUndefined(),
+    expect(selfManaged.quantityBytes(q)).toBeUndefined(),
   );
 });
 
@@ -358,7 +365,7 @@ describe('issue 9: self-managed pool', () => {
       'ami-from-ssm:/aws/service/ami-windows-latest/Windows_Server-2022-English-Full-EKS_Optimized-1.31/image_id',
     );
     expect(await resolved(pool.amiId)).toMatch(/^ami-from-ssm:/);
-    expect(eks.eksWindowsAmiParameterName('2025', 'core', 35)).toBe(
+    expect(eksWindowsAmiParameterName('2025', 'core', 35)).toBe(
       '/aws/service/ami-windows-latest/Windows_Server-2025-English-Core-EKS_Optimized-1.35/image_id',
     );
   });

@@ -1,6 +1,12 @@
 import * as pulumi from '@pulumi/pulumi';
-import { schedulingFor, tolerationFor, type Taint, type WindowsRelease } from 'k8s-windows';
+import { schedulingFor, type Taint, type WindowsRelease } from 'k8s-windows';
+import { tolerationFor } from '../../lib/core/target';
 import type * as eksModule from 'k8s-windows/pulumi/eks';
+import type { EksAmiVariant } from '../../lib/core/cloud/eks-ami-types';
+import { checkWindowsInstanceType, isWindowsUnsupportedInstanceType } from '../../lib/core/cloud/eks-instance-types';
+import { windowsPodIpCapacity } from '../../lib/core/cloud/eks-tags';
+import type * as prerequisitesModule from '../../lib/pulumi/eks/cluster-prerequisites';
+import type * as nodePoolModule from '../../lib/pulumi/eks/windows-node-pool';
 import { inputErrorsOf, mockPulumi, resolved, type Registered } from './mocks';
 
 const { registered, findings } = mockPulumi((type, name) => {
@@ -13,9 +19,14 @@ const { registered, findings } = mockPulumi((type, name) => {
 });
 
 let eks: typeof eksModule;
+// The components' own checks and values, from their modules (the entry exports the components only).
+let nodePool: typeof nodePoolModule;
+let prerequisites: typeof prerequisitesModule;
 beforeAll(async () => {
   // Load after setMocks so the provider modules register against the mocked runtime.
   eks = await import('k8s-windows/pulumi/eks');
+  nodePool = await import('../../lib/pulumi/eks/windows-node-pool');
+  prerequisites = await import('../../lib/pulumi/eks/cluster-prerequisites');
 });
 
 const BASE = { clusterName: 'prod', subnetIds: ['subnet-a', 'subnet-b'] };
@@ -97,7 +108,7 @@ describe('WindowsNodePool (managed node group)', () => {
     });
   });
 
-  test.each<[WindowsRelease, eksModule.EksAmiVariant, string]>([
+  test.each<[WindowsRelease, EksAmiVariant, string]>([
     ['2019', 'core', 'WINDOWS_CORE_2019_x86_64'],
     ['2019', 'full', 'WINDOWS_FULL_2019_x86_64'],
     ['2022', 'core', 'WINDOWS_CORE_2022_x86_64'],
@@ -276,12 +287,12 @@ describe('WindowsNodePool (managed node group)', () => {
           new eks.WindowsNodePool('bad', {
             ...BASE,
             release: '20H2' as WindowsRelease,
-            amiVariant: 'nano' as eksModule.EksAmiVariant,
+            amiVariant: 'nano' as EksAmiVariant,
             instanceTypes: ['m6g.large', 'm5.large', 'c7gn.xlarge'],
             taints: [{ key: 'os', value: 'windows', effect: 'NO_SCHEDULE' as Taint['effect'] }],
             scaling: { minSize: 5, maxSize: 2 },
             diskSize: 20,
-            capacityType: 'RESERVED' as eksModule.EksCapacityType,
+            capacityType: 'RESERVED' as nodePoolModule.EksCapacityType,
           }),
       );
       expect(errors.map((e) => e.propertyPath)).toEqual([
@@ -387,10 +398,10 @@ describe('WindowsNodePool (managed node group)', () => {
     });
 
     test('checkWindowsNodePoolArgs returns the same issues without throwing', () => {
-      expect(eks.checkWindowsNodePoolArgs({ ...BASE, instanceTypes: [] }).map((i) => i.path)).toEqual([
+      expect(nodePool.checkWindowsNodePoolArgs({ ...BASE, instanceTypes: [] }).map((i) => i.path)).toEqual([
         'instanceTypes',
       ]);
-      expect(eks.checkWindowsNodePoolArgs({ ...BASE })).toEqual([]);
+      expect(nodePool.checkWindowsNodePoolArgs({ ...BASE })).toEqual([]);
     });
   });
 });
@@ -432,7 +443,7 @@ describe('WindowsClusterPrerequisites', () => {
       enableWindowsIpam: 'true',
       enableWindowsPrefixDelegation: 'true',
     });
-    expect(eks.vpcCniWindowsConfigurationValues()).toEqual({
+    expect(prerequisites.vpcCniWindowsConfigurationValues()).toEqual({
       enableWindowsIpam: 'true',
       enableWindowsPrefixDelegation: 'false',
     });
@@ -511,7 +522,7 @@ describe('WindowsClusterPrerequisites', () => {
           new eks.WindowsClusterPrerequisites('bad', {
             clusterName: 'prod',
             clusterRoleName: 'role',
-            linuxNodeGroup: 'yes' as eksModule.ExistingLinuxNodeGroup,
+            linuxNodeGroup: 'yes' as prerequisitesModule.ExistingLinuxNodeGroup,
             partition: 'azure',
           }),
       ).map((e) => e.propertyPath),
@@ -632,13 +643,13 @@ describe('issue 9: failures the managed pool now refuses or survives', () => {
         ),
       ]),
     );
-    expect(eks.isWindowsUnsupportedInstanceType('m6a.xlarge')).toBe(false);
+    expect(isWindowsUnsupportedInstanceType('m6a.xlarge')).toBe(false);
   });
 
   test('m4.16xlarge is the M4 exception', () => {
-    expect(eks.isWindowsUnsupportedInstanceType('m4.16xlarge')).toBe(false);
-    expect(eks.isWindowsUnsupportedInstanceType('m4.10xlarge')).toBe(true);
-    expect(eks.checkWindowsInstanceType('c4.2xlarge')[0].fix).toBe("Use a current x86_64 family, e.g. 'c5.2xlarge'.");
+    expect(isWindowsUnsupportedInstanceType('m4.16xlarge')).toBe(false);
+    expect(isWindowsUnsupportedInstanceType('m4.10xlarge')).toBe(true);
+    expect(checkWindowsInstanceType('c4.2xlarge')[0].fix).toBe("Use a current x86_64 family, e.g. 'c5.2xlarge'.");
   });
 });
 
@@ -651,9 +662,9 @@ describe('issue 9: scale from zero', () => {
     expect(
       pool.autoscalerTags['k8s.io/cluster-autoscaler/node-template/resources/vpc.amazonaws.com/PrivateIPv4Address'],
     ).toBe('9');
-    expect(eks.windowsPodIpCapacity('m5.xlarge')).toBe(14);
-    expect(eks.windowsPodIpCapacity('t3.medium')).toBe(5);
-    expect(eks.windowsPodIpCapacity('x2iedn.xlarge')).toBeUndefined();
+    expect(windowsPodIpCapacity('m5.xlarge')).toBe(14);
+    expect(windowsPodIpCapacity('t3.medium')).toBe(5);
+    expect(windowsPodIpCapacity('x2iedn.xlarge')).toBeUndefined();
   });
 
   test('an unknown type in a pool that can be empty: no resource tag, a warning', async () => {

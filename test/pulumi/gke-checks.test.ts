@@ -1,13 +1,8 @@
 import * as pulumi from '@pulumi/pulumi';
-import {
-  checkGkeClusterForWindows,
-  checkGkeClusterInfo,
-  checkGkeNodePoolInputs,
-  gkeNodePoolWarnings,
-  isWindowsImageType,
-  parseGceMachineType,
-  releaseForGkeOsVersion,
-} from 'k8s-windows/pulumi/gke';
+import { parseGceMachineType } from '../../lib/core/cloud/gce-machine-type';
+import { isWindowsImageType, releaseForGkeOsVersion } from '../../lib/core/cloud/gke-node-pool';
+import { checkGkeClusterForWindows, checkGkeClusterInfo } from '../../lib/pulumi/gke/cluster-checks';
+import { checkGkeNodePoolInputs, gkeNodePoolWarnings } from '../../lib/pulumi/gke/node-pool-checks';
 
 const GOOD_POOL = {
   cluster: 'gke1',

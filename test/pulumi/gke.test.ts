@@ -1,5 +1,6 @@
 import * as pulumi from '@pulumi/pulumi';
-import { GKE_WINDOWS_TAINT, WINDOWS_TAINT, schedulingFor, tolerates, type Taint } from 'k8s-windows';
+import { schedulingFor, type Taint } from 'k8s-windows';
+import { GKE_WINDOWS_TAINT, WINDOWS_TAINT, tolerates } from '../../lib/core/target';
 import type * as gkeModule from 'k8s-windows/pulumi/gke';
 import { inputErrorsOf, mockPulumi, resolved } from './mocks';
 

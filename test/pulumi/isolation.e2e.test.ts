@@ -1,5 +1,6 @@
 // Each cloud entry point loads only its own provider: an EKS user never loads Azure or GCP code (DESIGN.md,
-// "Package entry points"). Checked in a fresh Node process, where require.cache lists every module really loaded.
+// "Package entry points"); the framework-free entries (`k8s-windows`, `k8s-windows/facts`) load no framework at all.
+// Checked in a fresh Node process, where require.cache lists every module really loaded.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -50,5 +51,18 @@ describe.each(ENTRIES)('$specifier', (entry) => {
     expect(files.filter((f) => f.split('\\').join('/').endsWith(`/node_modules/${entry.provider}/index.js`))).toEqual(
       [],
     );
+  });
+});
+
+describe.each([
+  { specifier: 'k8s-windows', source: 'lib/index.ts' },
+  { specifier: 'k8s-windows/facts', source: 'lib/facts.ts' },
+])('$specifier', (entry) => {
+  test('loads no framework: no cdk8s, constructs or Pulumi package, and no front door of ours', () => {
+    const files = loadedModules(entry.specifier).map((f) => f.split('\\').join('/'));
+    expect(files.some((f) => f.endsWith(entry.source))).toBe(true);
+    const frameworks = ['cdk8s', 'cdk8s-plus-28', 'constructs', '@pulumi/pulumi', ...PROVIDERS];
+    expect(files.filter((f) => frameworks.some((p) => inPackage(f, p)))).toEqual([]);
+    expect(files.filter((f) => /\/lib\/(cdk8s|pulumi|cli)\//.test(f))).toEqual([]);
   });
 });

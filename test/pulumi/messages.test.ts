@@ -4,7 +4,8 @@
  */
 import * as pulumi from '@pulumi/pulumi';
 import { WindowsDeployment } from 'k8s-windows/pulumi';
-import { formatDiagnostic, formatFinding, locatedMessage, runPolicies } from 'k8s-windows/pulumi/policy';
+import { runPolicies } from 'k8s-windows/pulumi/policy';
+import { formatDiagnostic, formatFinding, locatedMessage } from '../../lib/pulumi/policy/policies';
 import { PulumiProgramError, runProgram } from 'k8s-windows/pulumi/testing';
 
 const IIS_2019 = 'mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2019';

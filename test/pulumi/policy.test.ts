@@ -9,17 +9,11 @@ import type {
   StackValidationPolicy,
 } from '@pulumi/policy';
 import { toWindowsPodSpec } from 'k8s-windows';
-import {
-  POLICY_NAMES,
-  kubernetesTypeOf,
-  manifestOf,
-  readProps,
-  runPolicies,
-  windowsPolicies,
-  windowsPolicyPackArgs,
-  createWindowsPolicies,
-  cloudFindingSink,
-} from 'k8s-windows/pulumi/policy';
+import { POLICY_NAMES, runPolicies, windowsPolicyPackArgs, createWindowsPolicies } from 'k8s-windows/pulumi/policy';
+import { cloudFindingSink } from '../../lib/core/rules/cloud-findings';
+import { kubernetesTypeOf, manifestOf } from '../../lib/pulumi/policy/manifests';
+import { windowsPolicies } from '../../lib/pulumi/policy/policies';
+import { readProps } from '../../lib/pulumi/policy/props';
 
 // The policy SDK's preview placeholders and proxy: what a policy sees for values not known yet.
 // eslint-disable-next-line @typescript-eslint/no-require-imports

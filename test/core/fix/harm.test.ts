@@ -3,7 +3,8 @@
  * shaped like its shrunk counterexample.
  */
 import { parseAllDocuments } from 'yaml';
-import { fixManifests, isWindowsImage, loadManifests, validateManifests, windowsTagStrength } from 'k8s-windows';
+import { fixManifests, loadManifests, validateManifests } from 'k8s-windows';
+import { isWindowsImage, windowsTagStrength } from '../../../lib/core/images';
 import { cli } from '../../helpers/cli';
 
 const IIS = 'mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022';

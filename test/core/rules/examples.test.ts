@@ -3,7 +3,8 @@
  * failing example reports exactly its findings, at their paths and severities; a passing one reports none of the
  * rule; a fixable rule's fixed text is what `fixManifests` writes, and no finding of the rule is left in it.
  */
-import { fixManifests, loadManifests, RULES_BY_ID, validateManifests } from 'k8s-windows';
+import { fixManifests, loadManifests, validateManifests } from 'k8s-windows';
+import { RULES_BY_ID } from '../../../lib/core/validate/rules';
 import { checksOf, RULE_MODULES, type RuleModule } from '../../../lib/core/rules';
 import { readdirSync } from 'node:fs';
 import { readRuleExamples, RULES_DIR } from '../../../scripts/rule-examples';

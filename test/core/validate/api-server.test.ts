@@ -2,12 +2,8 @@
  * The API server's Windows/Linux pod rules (reference §3), reproduced with its paths: every forbidden field with a
  * rejected and an accepted pod, in every container list and inside every workload kind.
  */
-import {
-  FORBIDDEN_CONTAINER_SECURITY_FIELDS,
-  FORBIDDEN_POD_SECURITY_FIELDS,
-  validateManifests,
-  type Diagnostic,
-} from 'k8s-windows';
+import { validateManifests, type Diagnostic } from 'k8s-windows';
+import { FORBIDDEN_CONTAINER_SECURITY_FIELDS, FORBIDDEN_POD_SECURITY_FIELDS } from '../../../lib/core/windows-fields';
 import { container, deployment, hostProcessSpec, linuxPod, pod, windowsPod, windowsSpec } from './fixtures';
 
 const SAMPLE_VALUE: Record<string, unknown> = {

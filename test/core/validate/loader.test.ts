@@ -1,5 +1,6 @@
 /** loadManifests / loadManifestsWithErrors / sourcePosition. */
-import { loadManifests, loadManifestsWithErrors, sourcePosition, validateManifests } from 'k8s-windows';
+import { loadManifests, validateManifests } from 'k8s-windows';
+import { loadManifestsWithErrors, sourcePosition } from '../../../lib/core/validate/loader';
 
 const MULTI = `# a comment before the first document
 apiVersion: v1

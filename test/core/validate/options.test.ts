@@ -1,5 +1,6 @@
 /** options.rules (off / re-level), the waive annotation, and the resource named on each diagnostic. */
-import { loadManifests, SUPPRESS_ANNOTATION_PREFIX, validateManifests, WAIVE_ANNOTATION } from 'k8s-windows';
+import { loadManifests, validateManifests } from 'k8s-windows';
+import { SUPPRESS_ANNOTATION_PREFIX, WAIVE_ANNOTATION } from '../../../lib/core/model/types';
 import { deployment, windowsPod, windowsSpec } from './fixtures';
 
 const bad = windowsSpec({ tolerations: undefined, securityContext: { runAsUser: 1000 } });

@@ -2,7 +2,8 @@
  * The classes of wrong and missed findings seen on public manifests (issue: real-world precision), each with a
  * fixture shaped like the real manifest it came from.
  */
-import { loadManifestsWithErrors, validateManifests, type Diagnostic, type ValidateOptions } from 'k8s-windows';
+import { validateManifests, type Diagnostic, type ValidateOptions } from 'k8s-windows';
+import { loadManifestsWithErrors } from '../../../lib/core/validate/loader';
 import { stringify } from 'yaml';
 import { container, credspec, gmsaRbac, hostProcessSpec, linuxPod, pod, runtimeClass, windowsSpec } from './fixtures';
 

@@ -4,7 +4,8 @@
  */
 import { readFileSync } from 'fs';
 import { join } from 'path';
-import { loadManifestsWithErrors, validateManifests, type ValidateOptions } from 'k8s-windows';
+import { validateManifests, type ValidateOptions } from 'k8s-windows';
+import { loadManifestsWithErrors } from '../../../lib/core/validate/loader';
 
 const DIR = join(__dirname, '..', '..', 'fixtures', 'seeds');
 

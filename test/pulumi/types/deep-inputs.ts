@@ -7,7 +7,8 @@ import type * as awsEks from '@pulumi/aws/eks';
 import type * as iam from '@pulumi/aws/iam';
 import type { WindowsClusterProfileArgs } from 'k8s-windows/pulumi/aks';
 import type { WindowsDaemonSetArgs, WindowsDeploymentArgs } from 'k8s-windows/pulumi';
-import type { AwsAuthArgs, WindowsKarpenterNodePoolArgs, WindowsNodePoolArgs } from 'k8s-windows/pulumi/eks';
+import type { WindowsKarpenterNodePoolArgs, WindowsNodePoolArgs } from 'k8s-windows/pulumi/eks';
+import type { AwsAuthArgs } from '../../../lib/pulumi/eks/self-managed-node-pool';
 
 declare const cluster: awsEks.Cluster;
 declare const linuxRole: iam.Role;
