@@ -44,7 +44,6 @@ export {
   isRepellingTaint,
   kubernetesMinorOf,
   MIN_WINDOWS_NODE_MEMORY_GIB,
-  NODE_POOL_RULE_IDS,
   nodeMemoryWarnings,
   releaseSupportWarnings,
   taintToString,

@@ -109,15 +109,11 @@ describe.each(CLOUD_RULES.map((rule) => [rule.meta.id, rule] as const))('%s', (i
   });
 });
 
-test('every rule id the Pulumi side reports is in the catalogue', async () => {
-  const { EKS_RULE_IDS } = await import('../../lib/pulumi/eks/node-group-check');
-  const { EKS_CLUSTER_RULE_IDS } = await import('../../lib/pulumi/eks/cluster-checks');
-  const { NODE_POOL_RULE_IDS } = await import('../../lib/pulumi/node-pool');
+test('every rule id the Pulumi side names is in the catalogue', async () => {
+  // The components and the policy pack report what runCloudRules finds, under the rule modules' own ids; what they
+  // still name themselves is the policy pack's alias constants and any literal below.
   const policy = await import('../../lib/pulumi/policy/node-pools');
-  const ids = [
-    ...Object.values(EKS_RULE_IDS),
-    ...Object.values(EKS_CLUSTER_RULE_IDS),
-    ...Object.values(NODE_POOL_RULE_IDS),
+  const ids: string[] = [
     policy.AKS_AGENT_POOL_RULE,
     policy.AKS_CLUSTER_RULE,
     policy.GKE_NODE_POOL_RULE,
@@ -133,5 +129,5 @@ test('every rule id the Pulumi side reports is in the catalogue', async () => {
     }
   }
   expect(ids.filter((id) => !RULES_BY_ID.has(id))).toEqual([]);
-  expect(ids.length).toBeGreaterThan(15);
+  expect(ids.length).toBeGreaterThanOrEqual(4);
 });

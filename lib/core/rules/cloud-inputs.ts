@@ -101,8 +101,13 @@ export interface CloudInputs {
     readonly machineType?: unknown;
     readonly taints?: readonly Taint[];
   };
-  /** One instance type of an EKS pool component, already known to be one EKS runs Windows on. */
+  /** One instance type of an EKS pool component, as its args give it. */
   readonly 'eks-instance-type-component': { readonly instanceType: string };
+  /**
+   * An EKS pool component's instance types and minimum size, when it tags its Auto Scaling group for Cluster
+   * Autoscaler: what the scale-from-zero template can promise.
+   */
+  readonly 'eks-autoscaling-component': { readonly instanceTypes: readonly string[]; readonly minSize: number };
   /** `SelfManagedWindowsNodePool`'s system-reserved memory, as written and in bytes. */
   readonly 'eks-self-managed-component': { readonly systemReservedMemory: string; readonly bytes: number };
   /** An AKS Windows admin password as a program gives it (never a policy's input: a policy sees secrets unwrapped). */
@@ -127,6 +132,7 @@ export const CLOUD_RESOURCE_KINDS: readonly CloudResourceKind[] = [
   'aks-pool-component',
   'gke-pool-component',
   'eks-instance-type-component',
+  'eks-autoscaling-component',
   'eks-self-managed-component',
   'aks-admin-password',
   'aks-agent-pool',

@@ -60,12 +60,7 @@ export {
 } from './pool-args';
 
 // Pure helpers (also used by the policy pack)
-export {
-  checkEksNodeGroupInputs,
-  EKS_RULE_IDS,
-  MIN_WINDOWS_DISK_SIZE_GIB,
-  type EksNodeGroupIssue,
-} from './node-group-check';
+export { checkEksNodeGroupInputs, MIN_WINDOWS_DISK_SIZE_GIB, type EksNodeGroupIssue } from './node-group-check';
 export {
   eksWindowsAmiType,
   eksWindowsAmiParameterName,
