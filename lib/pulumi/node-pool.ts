@@ -419,6 +419,36 @@ export function componentWarnings(findings: readonly CloudFinding[]): NodePoolWa
     }));
 }
 
+/**
+ * A component's refusals from the rule modules' findings on its args: the errors, taken by arg path in the order
+ * the component lists its args (`at`), then whatever is left (`rest`), so none is dropped. Each keeps its rule id.
+ */
+export class ComponentRefusals {
+  private left: CloudFinding[];
+
+  constructor(findings: readonly CloudFinding[]) {
+    this.left = findings.filter((f) => f.severity === 'error');
+  }
+
+  /** The errors at `paths`, in that order. */
+  at(...paths: readonly string[]): ValidationIssue[] {
+    const taken = paths.flatMap((p) => this.left.filter((f) => f.path === p));
+    this.left = this.left.filter((f) => !taken.includes(f));
+    return taken.map(refusal);
+  }
+
+  /** The errors no `at` took. */
+  rest(): ValidationIssue[] {
+    const left = this.left;
+    this.left = [];
+    return left.map(refusal);
+  }
+}
+
+function refusal({ ruleId, path, message, fix }: CloudFinding): ValidationIssue {
+  return { path, message, ...(fix !== undefined ? { fix } : {}), ruleId };
+}
+
 /** A component's warnings at the paths of its args, from the rule modules' findings. */
 export function findingWarnings(findings: readonly CloudFinding[]): WindowsWarning[] {
   return findings
