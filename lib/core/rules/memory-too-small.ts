@@ -33,7 +33,7 @@ export default defineRule({
     severityReason: 'The container cannot start under such a limit; such a request is never what was meant.',
   },
   messages: {
-    'too-small': { description: 'A memory quantity below 1Mi (a milli suffix or a bare small number).' },
+    'too-small': { description: "A memory request or limit below 1Mi (often an 'm', which is milli, meant as mega)." },
   },
   check: {
     scope: 'pod',
