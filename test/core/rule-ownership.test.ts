@@ -35,12 +35,6 @@ const ALLOWED: Readonly<Record<string, { readonly ids: readonly string[]; readon
     ids: ['gmsa-credspec-account-sid', 'gmsa-credspec-accounts', 'gmsa-credspec-format', 'gmsa-host-account-config'],
     why: 'pending: the credential spec checks and their severities live outside the rule modules',
   },
-  'lib/pulumi/aks/cluster.ts': { ids: ['aks-windows-cluster'], why: 'pending: cloud (alias constant)' },
-  'lib/pulumi/gke/cluster-checks.ts': { ids: ['gke-windows-cluster'], why: 'pending: cloud (alias constant)' },
-  'lib/pulumi/policy/node-pools.ts': {
-    ids: ['aks-windows-agent-pool', 'aks-windows-cluster', 'gke-windows-cluster', 'gke-windows-node-pool'],
-    why: 'pending: cloud (alias constants: a finding from an inline pool carries the cluster id as formerly)',
-  },
 };
 
 /** Where rule ids belong: the modules and what reads them (lib/core/rules/), and the catalogue. */

@@ -13,9 +13,13 @@ import { aksAgentPoolWarnings, checkAksAgentPoolInputs } from './agent-pool-chec
 import { ComponentRefusals, findingWarnings, logWarnings } from '../node-pool';
 import type { CloudFinding } from '../../core/rules/cloud-findings';
 import { runCloudRules } from '../../core/rules/cloud-runner';
+import aksWindowsCluster from '../../core/rules/aks-windows-cluster';
 import { AKS_WINDOWS_NETWORK_PLUGIN, forEachInlineWindowsPool, inlinePoolPath } from '../../core/cloud/aks-cluster';
 
 export { AKS_WINDOWS_NETWORK_PLUGIN };
+
+/** The broad id a cluster's inline pool findings were reported under before the split: an alias now. */
+const AKS_CLUSTER_ALIAS = aksWindowsCluster.meta.id;
 
 /** gMSA on AKS: the cluster side of group Managed Service Accounts for Windows pods. */
 export interface AksGmsaOptions {
@@ -157,9 +161,9 @@ export function checkAksClusterForWindows(clusterArgs: object): CloudFinding[] {
               ...i,
               path: 'kubernetesVersion',
               message: `${at} sets no orchestratorVersion, so it runs the cluster's: ${i.message}`,
-              formerly: 'aks-windows-cluster',
+              formerly: AKS_CLUSTER_ALIAS,
             }
-          : { ...i, path: inlinePoolPath(at, i.path), formerly: 'aks-windows-cluster' },
+          : { ...i, path: inlinePoolPath(at, i.path), formerly: AKS_CLUSTER_ALIAS },
       );
     }
   });

@@ -8,6 +8,7 @@ import type * as pulumi from '@pulumi/pulumi';
 import type { ValidationIssue } from '../../core/errors';
 import type { CloudFinding } from '../../core/rules/cloud-findings';
 import { runCloudRules } from '../../core/rules/cloud-runner';
+import gkeWindowsCluster from '../../core/rules/gke-windows-cluster';
 import { ComponentRefusals } from '../node-pool';
 
 /**
@@ -67,7 +68,7 @@ export function checkGkeClusterForWindows(clusterArgs: object): CloudFinding[] {
       if (typeof p !== 'object' || p === null) return;
       for (const f of runCloudRules({ kind: 'gke-node-pool', props: p as Record<string, unknown> })) {
         if (f.severity !== 'error') continue;
-        findings.push({ ...f, path: `nodePools[${i}].${f.path}`, formerly: 'gke-windows-cluster' });
+        findings.push({ ...f, path: `nodePools[${i}].${f.path}`, formerly: gkeWindowsCluster.meta.id });
       }
     });
   }
