@@ -22,8 +22,8 @@ import {
   type Taint,
   type WindowsNodeTarget,
 } from '../core/target';
+import type { ComponentVersion } from '../core/rules/cloud-inputs';
 import {
-  checkCloudReleaseForKubernetes,
   fromCloudTaintEffect,
   isCloudTaintEffect,
   isLabelValue,
@@ -489,14 +489,35 @@ export function logWarnings(
 // ---------------------------------------------------------------------------------------------------------------
 
 /**
+ * The gates of `cloud` on a pool component's release and the Kubernetes version it runs, as refusals of its args:
+ * the cloud's release rule (eks-windows-kubernetes-version, aks-windows-release) judges them, through the rule
+ * runner, at construction or once an Output version is known.
+ */
+export function releaseGateRefusals(
+  cloud: PoolComponentCloud,
+  release: WindowsRelease,
+  kubernetesVersion: ComponentVersion,
+  date?: string,
+): ValidationIssue[] {
+  const findings =
+    cloud === 'eks'
+      ? runCloudRules({ kind: 'eks-version-component', props: { release, kubernetesVersion } }, { date })
+      : runCloudRules({ kind: 'aks-pool-component', props: { release, kubernetesVersion } }, { date });
+  return new ComponentRefusals(findings).rest();
+}
+
+/** The clouds whose pool components gate a release on a version known only later. */
+export type PoolComponentCloud = Extract<Cloud, 'eks' | 'aks'>;
+
+/**
  * `value`, held back until the pool's Kubernetes version is known when that version is eventual (an Output such as
- * a cluster's `version`): then the same gates as `checkCloudReleaseForKubernetes` run on it, and a refusal fails the
- * deployment with one `InputPropertiesError` naming `path`. A plain or absent version returns `value` unchanged
- * (those were checked at construction). Wire the result into an input the resource always has.
+ * a cluster's `version`): then the same gates as at construction run on it (`releaseGateRefusals`), and a refusal
+ * fails the deployment with one `InputPropertiesError` naming `path`. A plain or absent version returns `value`
+ * unchanged (those were checked at construction). Wire the result into an input the resource always has.
  */
 export function gatedOnEventualVersion<T>(
   subject: string,
-  cloud: Cloud,
+  cloud: PoolComponentCloud,
   release: WindowsRelease,
   version: unknown,
   path: string,
@@ -508,7 +529,12 @@ export function gatedOnEventualVersion<T>(
 ): pulumi.Input<T> {
   if (!isEventual(version)) return value;
   return pulumi.output(version as pulumi.Input<string>).apply((known) => {
-    const issues = checkCloudReleaseForKubernetes(cloud, release, known, path, options).map((i) =>
+    const version = {
+      value: known,
+      path,
+      ...(options.releasePath !== undefined ? { releasePath: options.releasePath } : {}),
+    };
+    const issues = releaseGateRefusals(cloud, release, version, options.date).map((i) =>
       options.releaseDefaulted === true
         ? {
             ...i,

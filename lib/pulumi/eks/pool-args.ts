@@ -10,12 +10,12 @@ import type { WindowsRelease } from '../../core/releases';
 import { WINDOWS_TAINT, type Taint, type WindowsNodeTarget } from '../../core/target';
 import { isEventual, requiredInput } from '../errors';
 import {
-  ComponentRefusals,
   checkNodeLabels,
   checkRelease,
   checkTaints,
   componentWarnings,
   nodePoolTarget,
+  releaseGateRefusals,
   resolveScaling,
   type NodePoolScaling,
   type NodePoolScalingArgs,
@@ -23,7 +23,6 @@ import {
 import { DEFAULT_PARTITION } from './iam';
 import { DEFAULT_WINDOWS_INSTANCE_TYPE } from './instance-types';
 import { runCloudRules } from '../../core/rules/cloud-runner';
-import type { ComponentVersion } from '../../core/rules/cloud-inputs';
 
 export { DEFAULT_WINDOWS_INSTANCE_TYPE };
 import { MIN_WINDOWS_DISK_SIZE_GIB } from './node-group-check';
@@ -134,7 +133,7 @@ export function resolvePoolArgs(args: EksWindowsPoolBaseArgs): {
   const releaseIssues = checkRelease(release, 'release');
   issues.push(...releaseIssues);
   if (releaseIssues.length === 0) {
-    issues.push(...eksVersionRefusals(release, { ...version, releasePath: 'release' }, date));
+    issues.push(...releaseGateRefusals('eks', release, { ...version, releasePath: 'release' }, date));
   }
   const labels = args.labels ?? {};
   issues.push(...checkNodeLabels(labels, issues.length === 0 ? release : undefined, 'labels'));
@@ -219,19 +218,6 @@ export function poolPodIpCapacity(
     ...componentWarnings(runCloudRules({ kind: 'eks-autoscaling-component', props: { instanceTypes, minSize } })),
   );
   return undefined;
-}
-
-/**
- * The EKS gates on a pool component's release and the Kubernetes version it runs (eks-windows-kubernetes-version),
- * as refusals of its args: at construction, or once an Output version is known.
- */
-export function eksVersionRefusals(
-  release: WindowsRelease,
-  kubernetesVersion: ComponentVersion,
-  date?: string,
-): ValidationIssue[] {
-  const findings = runCloudRules({ kind: 'eks-version-component', props: { release, kubernetesVersion } }, { date });
-  return new ComponentRefusals(findings).rest();
 }
 
 /** Checks one instance type and notes a memory warning; returns issues, pushes warnings. */

@@ -30,7 +30,13 @@ import {
   windowsAwsAuthRoleMapping,
   type AwsAuthRoleMapping,
 } from './aws-auth';
-import { componentWarnings, logWarnings, nodePoolWarnings, type NodePoolWarning } from '../node-pool';
+import {
+  componentWarnings,
+  logWarnings,
+  nodePoolWarnings,
+  releaseGateRefusals,
+  type NodePoolWarning,
+} from '../node-pool';
 import { runCloudRules } from '../../core/rules/cloud-runner';
 import {
   bool,
@@ -50,7 +56,6 @@ import { EKS_POOL_BASE_SHAPES, NODE_ROLE_SHAPE, TAGS_SHAPE } from './pool-shapes
 import { createWindowsNodeRole } from './iam';
 import {
   checkPoolInstanceType,
-  eksVersionRefusals,
   DEFAULT_WINDOWS_INSTANCE_TYPE,
   poolPodIpCapacity,
   resolvePoolArgs,
@@ -739,7 +744,7 @@ export class SelfManagedWindowsNodePool extends pulumi.ComponentResource {
         ]);
       }
       // A version known only now (an Output) is held to the gates a plain one met at construction.
-      throwInputErrors(subject, eksVersionRefusals(release, { value: version, path: 'kubernetesVersion' }));
+      throwInputErrors(subject, releaseGateRefusals('eks', release, { value: version, path: 'kubernetesVersion' }));
       return eksWindowsAmiParameterName(release, variant, minor as number);
     });
     return ssm.getParameterOutput({ name: parameter }, { parent: this }).value;
