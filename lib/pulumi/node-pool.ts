@@ -529,12 +529,12 @@ export function gatedOnEventualVersion<T>(
 ): pulumi.Input<T> {
   if (!isEventual(version)) return value;
   return pulumi.output(version as pulumi.Input<string>).apply((known) => {
-    const version = {
+    const knownVersion = {
       value: known,
       path,
       ...(options.releasePath !== undefined ? { releasePath: options.releasePath } : {}),
     };
-    const issues = releaseGateRefusals(cloud, release, version, options.date).map((i) =>
+    const issues = releaseGateRefusals(cloud, release, knownVersion, options.date).map((i) =>
       options.releaseDefaulted === true
         ? {
             ...i,

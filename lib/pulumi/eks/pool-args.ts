@@ -12,6 +12,7 @@ import { isEventual, requiredInput } from '../errors';
 import {
   checkNodeLabels,
   checkRelease,
+  ComponentRefusals,
   checkTaints,
   componentWarnings,
   nodePoolTarget,
@@ -228,9 +229,7 @@ export function checkPoolInstanceType(
 ): ValidationIssue[] {
   const findings = runCloudRules({ kind: 'eks-instance-type-component', props: { instanceType } });
   // The rules judge the type itself; the refusal names the arg that gave it.
-  const issues = findings
-    .filter((f) => f.severity === 'error')
-    .map(({ ruleId, message, fix }) => ({ path, message, ...(fix !== undefined ? { fix } : {}), ruleId }));
+  const issues = new ComponentRefusals(findings).rest().map((i) => ({ ...i, path }));
   if (issues.length === 0) warnings.push(...componentWarnings(findings));
   return issues;
 }
