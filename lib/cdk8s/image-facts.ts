@@ -88,7 +88,16 @@ export function checkImageFacts(object: unknown, lookups: ImageLookups, scope: I
   const without = new Set(validateManifests([object]).map(key));
   const added = validateManifests([object], { images: lookups }).filter((d) => !without.has(key(d)));
   const issue = (d: Diagnostic): WindowsWarning =>
-    inFrontDoorWords({ path: d.path, message: d.message, ...(d.fix ? { fix: d.fix } : {}), ruleId: d.ruleId }, 'cdk8s');
+    inFrontDoorWords(
+      {
+        path: d.path,
+        message: d.message,
+        ...(d.fix ? { fix: d.fix } : {}),
+        ruleId: d.ruleId,
+        ...(d.messageId !== undefined ? { messageId: d.messageId } : {}),
+      },
+      'cdk8s',
+    );
   const errors = added.filter((d) => d.severity === 'error');
   if (errors.length > 0) throw new WindowsValidationError(errors.map(issue), scope.node.path);
   for (const d of added) warn(issue(d));

@@ -386,11 +386,16 @@ export class WindowsValidation {
     // has them.
     const ownFix =
       author?.kind === 'windows-construct'
-        ? frontDoorText(d.ruleId, 'cdk8s', {
-            path: d.path,
-            value: valueAtSegments(obj, d.location?.segments ?? []),
-            release: releaseOfPod(obj),
-          })?.fix
+        ? frontDoorText(
+            d.ruleId,
+            'cdk8s',
+            {
+              path: d.path,
+              value: valueAtSegments(obj, d.location?.segments ?? []),
+              release: releaseOfPod(obj),
+            },
+            d.messageId,
+          )?.fix
         : undefined;
     // `k8s-windows fix` rewrites manifests: right for an included file, useless for what a construct writes (the
     // next synth writes it again).

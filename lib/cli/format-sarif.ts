@@ -5,6 +5,7 @@
  * @see https://docs.oasis-open.org/sarif/sarif/v2.1.0/sarif-v2.1.0.html
  */
 import { factsDates } from '../core/facts';
+import { ruleMessages } from '../core/rules/front-door';
 import { pathToFileURL } from 'node:url';
 import * as path from 'node:path';
 import type { RuleInfo, Severity } from '../core/model/types';
@@ -44,6 +45,8 @@ export interface SarifReportingDescriptor {
   readonly fullDescription: { readonly text: string };
   readonly helpUri: string;
   readonly defaultConfiguration: { readonly level: SarifLevel };
+  /** The rule's messages by id, each with its description: what a result's `message.id` names. */
+  readonly messageStrings?: Readonly<Record<string, { readonly text: string }>>;
   readonly properties: { readonly family: string };
 }
 
@@ -51,7 +54,8 @@ export interface SarifResult {
   readonly ruleId: string;
   readonly ruleIndex?: number;
   readonly level: SarifLevel;
-  readonly message: { readonly text: string };
+  /** The finding's text and, as `id`, which of the rule's `messageStrings` it is. */
+  readonly message: { readonly text: string; readonly id?: string };
   readonly locations: readonly SarifLocation[];
   readonly properties: { readonly path: string };
   /**
@@ -152,7 +156,10 @@ export function formatSarif(items: readonly LocatedDiagnostic[], options: SarifF
       ruleId: d.ruleId,
       ...(index !== undefined ? { ruleIndex: index } : {}),
       level: sarifLevel(d.severity),
-      message: { text: d.fix !== undefined ? `${d.message} Fix: ${d.fix}` : d.message },
+      message: {
+        text: d.fix !== undefined ? `${d.message} Fix: ${d.fix}` : d.message,
+        ...(d.messageId !== undefined ? { id: d.messageId } : {}),
+      },
       locations: [
         {
           ...(physical !== undefined ? { physicalLocation: physical } : {}),
@@ -201,14 +208,24 @@ export function formatSarif(items: readonly LocatedDiagnostic[], options: SarifF
             semanticVersion: options.tool.version,
             informationUri: options.tool.informationUri,
             properties: { factsChecked: factsDates() },
-            rules: options.rules.map((rule) => ({
-              id: rule.id,
-              shortDescription: { text: rule.summary },
-              fullDescription: { text: rule.rationale },
-              helpUri: rule.docs,
-              defaultConfiguration: { level: sarifLevel(rule.defaultSeverity) },
-              properties: { family: rule.family },
-            })),
+            rules: options.rules.map((rule): SarifReportingDescriptor => {
+              const messages = ruleMessages(rule.id);
+              return {
+                id: rule.id,
+                shortDescription: { text: rule.summary },
+                fullDescription: { text: rule.rationale },
+                helpUri: rule.docs,
+                defaultConfiguration: { level: sarifLevel(rule.defaultSeverity) },
+                ...(messages !== undefined
+                  ? {
+                      messageStrings: Object.fromEntries(
+                        Object.entries(messages).map(([id, m]) => [id, { text: m.description }]),
+                      ),
+                    }
+                  : {}),
+                properties: { family: rule.family },
+              };
+            }),
           },
         },
         originalUriBaseIds: { [SRCROOT]: { uri: pathToFileURL(options.cwd + path.sep).href } },

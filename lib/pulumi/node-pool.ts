@@ -22,8 +22,8 @@ import {
   type Taint,
   type WindowsNodeTarget,
 } from '../core/target';
+import type { ComponentVersion } from '../core/rules/cloud-inputs';
 import {
-  checkCloudReleaseForKubernetes,
   fromCloudTaintEffect,
   isCloudTaintEffect,
   isLabelValue,
@@ -44,7 +44,6 @@ export {
   isRepellingTaint,
   kubernetesMinorOf,
   MIN_WINDOWS_NODE_MEMORY_GIB,
-  NODE_POOL_RULE_IDS,
   nodeMemoryWarnings,
   releaseSupportWarnings,
   taintToString,
@@ -420,6 +419,36 @@ export function componentWarnings(findings: readonly CloudFinding[]): NodePoolWa
     }));
 }
 
+/**
+ * A component's refusals from the rule modules' findings on its args: the errors, taken by arg path in the order
+ * the component lists its args (`at`), then whatever is left (`rest`), so none is dropped. Each keeps its rule id.
+ */
+export class ComponentRefusals {
+  private left: CloudFinding[];
+
+  constructor(findings: readonly CloudFinding[]) {
+    this.left = findings.filter((f) => f.severity === 'error');
+  }
+
+  /** The errors at `paths`, in that order. */
+  at(...paths: readonly string[]): ValidationIssue[] {
+    const taken = paths.flatMap((p) => this.left.filter((f) => f.path === p));
+    this.left = this.left.filter((f) => !taken.includes(f));
+    return taken.map(refusal);
+  }
+
+  /** The errors no `at` took. */
+  rest(): ValidationIssue[] {
+    const left = this.left;
+    this.left = [];
+    return left.map(refusal);
+  }
+}
+
+function refusal({ ruleId, path, message, fix }: CloudFinding): ValidationIssue {
+  return { path, message, ...(fix !== undefined ? { fix } : {}), ruleId };
+}
+
 /** A component's warnings at the paths of its args, from the rule modules' findings. */
 export function findingWarnings(findings: readonly CloudFinding[]): WindowsWarning[] {
   return findings
@@ -460,14 +489,35 @@ export function logWarnings(
 // ---------------------------------------------------------------------------------------------------------------
 
 /**
+ * The gates of `cloud` on a pool component's release and the Kubernetes version it runs, as refusals of its args:
+ * the cloud's release rule (eks-windows-kubernetes-version, aks-windows-release) judges them, through the rule
+ * runner, at construction or once an Output version is known.
+ */
+export function releaseGateRefusals(
+  cloud: PoolComponentCloud,
+  release: WindowsRelease,
+  kubernetesVersion: ComponentVersion,
+  date?: string,
+): ValidationIssue[] {
+  const findings =
+    cloud === 'eks'
+      ? runCloudRules({ kind: 'eks-version-component', props: { release, kubernetesVersion } }, { date })
+      : runCloudRules({ kind: 'aks-pool-component', props: { release, kubernetesVersion } }, { date });
+  return new ComponentRefusals(findings).rest();
+}
+
+/** The clouds whose pool components gate a release on a version known only later. */
+export type PoolComponentCloud = Extract<Cloud, 'eks' | 'aks'>;
+
+/**
  * `value`, held back until the pool's Kubernetes version is known when that version is eventual (an Output such as
- * a cluster's `version`): then the same gates as `checkCloudReleaseForKubernetes` run on it, and a refusal fails the
- * deployment with one `InputPropertiesError` naming `path`. A plain or absent version returns `value` unchanged
- * (those were checked at construction). Wire the result into an input the resource always has.
+ * a cluster's `version`): then the same gates as at construction run on it (`releaseGateRefusals`), and a refusal
+ * fails the deployment with one `InputPropertiesError` naming `path`. A plain or absent version returns `value`
+ * unchanged (those were checked at construction). Wire the result into an input the resource always has.
  */
 export function gatedOnEventualVersion<T>(
   subject: string,
-  cloud: Cloud,
+  cloud: PoolComponentCloud,
   release: WindowsRelease,
   version: unknown,
   path: string,
@@ -479,7 +529,12 @@ export function gatedOnEventualVersion<T>(
 ): pulumi.Input<T> {
   if (!isEventual(version)) return value;
   return pulumi.output(version as pulumi.Input<string>).apply((known) => {
-    const issues = checkCloudReleaseForKubernetes(cloud, release, known, path, options).map((i) =>
+    const knownVersion = {
+      value: known,
+      path,
+      ...(options.releasePath !== undefined ? { releasePath: options.releasePath } : {}),
+    };
+    const issues = releaseGateRefusals(cloud, release, knownVersion, options.date).map((i) =>
       options.releaseDefaulted === true
         ? {
             ...i,

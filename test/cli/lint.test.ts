@@ -40,11 +40,12 @@ describe('k8s-windows lint --format json', () => {
     expect(r.stderr).toBe('');
   });
 
-  test('the forbidden field is reported with its API-server path and its file', async () => {
+  test('the forbidden field is reported with its API-server path, its message id and its file', async () => {
     const { diagnostics } = await lintJson(WEB);
     expect(diagnostics).toContainEqual(
       expect.objectContaining({
         ruleId: 'windows-forbidden-field',
+        messageId: 'forbidden',
         severity: 'error',
         path: 'spec.template.spec.containers[0].securityContext.runAsUser',
         resource: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web', namespace: 'shop', source: WEB },

@@ -38,6 +38,13 @@ describe('k8s-windows lint --format sarif', () => {
       fullDescription: { text: forbidden.rationale },
       helpUri: forbidden.docs,
       defaultConfiguration: { level: 'error' },
+      // The rule's messages by id: what a result's message.id names (SARIF 2.1.0 reportingDescriptor.messageStrings).
+      messageStrings: {
+        'pod-resources-before-1.34': {
+          text: 'Pod-level resources on a Windows pod, for a target before the API server refuses them.',
+        },
+        forbidden: { text: 'A field the API server forbids on a Windows pod.' },
+      },
       properties: { family: forbidden.family },
     });
     const levels = new Set(driver.rules.map((r) => r.defaultConfiguration.level));
@@ -58,7 +65,7 @@ describe('k8s-windows lint --format sarif', () => {
       ruleId: 'windows-forbidden-field',
       ruleIndex: RULES.findIndex((r) => r.id === 'windows-forbidden-field'),
       level: 'error',
-      message: { text: `${forbidden.message} Fix: ${forbidden.fix}` },
+      message: { text: `${forbidden.message} Fix: ${forbidden.fix}`, id: 'forbidden' },
       locations: [
         {
           physicalLocation: {

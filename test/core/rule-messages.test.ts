@@ -3,7 +3,9 @@
  * typescript-eslint's `RuleCreator` types `messageId`: a check can report only the ids its module declares
  * (`tsc -p tsconfig.json` checks the `@ts-expect-error` lines below).
  */
-import { defineRule, RULE_MODULES } from '../../lib/core/rules';
+import { loadManifests, validateManifests } from 'k8s-windows';
+import { checksOf, defineRule, RULE_MODULES, type RuleModule } from '../../lib/core/rules';
+import { readRuleExamples } from '../../scripts/rule-examples';
 import { frontDoorText } from '../../lib/core/rules/front-door';
 import { toWindowsPodSpec } from '../../lib/core/pod-spec';
 import { WindowsValidationError } from '../../lib/core/errors';
@@ -76,8 +78,56 @@ test("a front door's fix is the message's own, else the rule's", () => {
   expect(frontDoorText('windows-host-port', 'cdk8s', finding, 'host-process')?.fix).toBe(
     'Remove `hostPort` from the port (it defaults to the container port) or make it equal to `number`.',
   );
-  expect(frontDoorText('windows-host-port', 'cdk8s', finding)?.fix).toBe(
-    'Remove `hostPort` from the port (it defaults to the container port) or make it equal to `number`.',
-  );
+  // The host-port fixes are per message: a finding without its message id gets none of them.
+  expect(frontDoorText('windows-host-port', 'cdk8s', finding)).toBeUndefined();
+  // A rule-level fix holds for every message of its rule.
+  expect(frontDoorText('windows-tcp-probe', 'cdk8s', finding, 'tcp-probe')?.fix).toEqual(expect.any(String));
   expect(frontDoorText('windows-host-port', 'pulumi', finding, 'host-network')).toBeUndefined();
+});
+
+/** The rules checked on manifests (pods, objects, documents); the cloud rules declare no messages yet. */
+const MANIFEST_RULES = (RULE_MODULES as readonly RuleModule[]).filter(
+  (r) => !checksOf(r).some((c) => c.scope === 'cloud'),
+);
+
+/** Messages no example shows, with why; each is checked by a test of its own below. */
+const WITHOUT_EXAMPLE: Readonly<Record<string, readonly string[]>> = {
+  // A credential spec over 64 KiB has no place on the rule's page.
+  'gmsa-inline-spec-size': ['too-large'],
+};
+
+test.each(MANIFEST_RULES.map((r) => [r.meta.id, r] as const))(
+  '%s: every finding of its failing examples names a message its module declares, and each is used',
+  (id, rule) => {
+    const declared = Object.keys(rule.messages ?? {});
+    expect(declared.length).toBeGreaterThan(0);
+    const used = new Set<string | undefined>();
+    for (const example of readRuleExamples(id).failing) {
+      const found = validateManifests(loadManifests(example.manifests), example.options).filter((d) => d.ruleId === id);
+      expect(found.length).toBeGreaterThan(0);
+      for (const d of found) {
+        expect(declared).toContain(d.messageId);
+        used.add(d.messageId);
+      }
+    }
+    // A declared message no example shows is either dead or untested.
+    expect(declared.filter((m) => !used.has(m))).toEqual(WITHOUT_EXAMPLE[id] ?? []);
+  },
+);
+
+test('gmsa-inline-spec-size: a credential spec over 64 KiB is the too-large message', () => {
+  const pod = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'web' },
+    spec: {
+      os: { name: 'windows' },
+      securityContext: { windowsOptions: { gmsaCredentialSpec: 'x'.repeat(65537) } },
+      containers: [{ name: 'web', image: 'mcr.microsoft.com/windows/nanoserver:ltsc2022' }],
+    },
+  };
+  const found = validateManifests([pod]).filter((d) => d.ruleId === 'gmsa-inline-spec-size');
+  expect(found.map((d) => [d.path, d.messageId])).toEqual([
+    ['spec.securityContext.windowsOptions.gmsaCredentialSpec', 'too-large'],
+  ]);
 });

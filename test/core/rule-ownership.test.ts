@@ -35,38 +35,6 @@ const ALLOWED: Readonly<Record<string, { readonly ids: readonly string[]; readon
     ids: ['gmsa-credspec-account-sid', 'gmsa-credspec-accounts', 'gmsa-credspec-format', 'gmsa-host-account-config'],
     why: 'pending: the credential spec checks and their severities live outside the rule modules',
   },
-  // Pending (issue 25, cloud rules): the checks are in their modules now (cloud scope, lib/core/rules/cloud-runner.ts),
-  // but the shared cloud helpers still keep id tables and the messages the modules and the components' refusals share.
-  'lib/core/cloud/eks-node-group.ts': {
-    ids: [
-      'eks-windows-ami-type',
-      'eks-windows-autoscaler-tags',
-      'eks-windows-deprecated-release',
-      'eks-windows-disk-size',
-      'eks-windows-instance-arch',
-      'eks-windows-instance-memory',
-      'eks-windows-kubernetes-version',
-      'eks-windows-linux-node-group',
-      'eks-windows-system-reserved',
-      'eks-windows-taint',
-      'eks-windows-taint-effect',
-    ],
-    why: 'pending: cloud (the EKS node-group id table the policy pack and components report under)',
-  },
-  'lib/core/cloud/eks-stack.ts': {
-    ids: ['eks-windows-ipam', 'eks-windows-vpc-resource-controller'],
-    why: 'pending: cloud (the EKS stack id table)',
-  },
-  'lib/core/cloud/node-pools.ts': {
-    ids: ['windows-node-memory', 'windows-node-pool-untainted', 'windows-release-deprecated'],
-    why: 'pending: cloud (the node-pool id table)',
-  },
-  'lib/pulumi/aks/cluster.ts': { ids: ['aks-windows-cluster'], why: 'pending: cloud (alias constant)' },
-  'lib/pulumi/gke/cluster-checks.ts': { ids: ['gke-windows-cluster'], why: 'pending: cloud (alias constant)' },
-  'lib/pulumi/policy/node-pools.ts': {
-    ids: ['aks-windows-agent-pool', 'aks-windows-cluster', 'gke-windows-cluster', 'gke-windows-node-pool'],
-    why: 'pending: cloud (alias constants: a finding from an inline pool carries the cluster id as formerly)',
-  },
 };
 
 /** Where rule ids belong: the modules and what reads them (lib/core/rules/), and the catalogue. */

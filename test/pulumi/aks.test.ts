@@ -107,6 +107,18 @@ describe('aks.WindowsNodePool', () => {
     ).toEqual([{ propertyPath: 'kubernetesVersion', reason: expect.stringContaining('1.36 at the newest') }]);
   });
 
+  test("the refusals the AKS pool rules make on its args come in the order of the args, in the rules' words", () => {
+    const errors = inputErrorsOf(
+      () => new aks.WindowsNodePool('windows-pool', { ...BASE, mode: 'System', vmSize: 'Standard_D4ps_v5' }),
+    );
+    expect(errors.map((e) => e.propertyPath)).toEqual(['agentPoolName', 'mode', 'vmSize']);
+    expect(errors[0].reason).toMatch(
+      /^Agent pool name "windows-pool" is not valid for a Windows pool: .* \(It defaults to the component name 'windows-pool'\.\) Fix: Set agentPoolName\. Use a name such as '/,
+    );
+    expect(errors[1].reason).toMatch(/^Agent pool mode "System" is not allowed for a Windows pool/);
+    expect(errors[2].reason).toMatch(/^VM size 'Standard_D4ps_v5' has an Arm-based processor/);
+  });
+
   test("vmSize 'garbage' is not an Azure VM size", () => {
     expect(inputErrorsOf(() => new aks.WindowsNodePool('w', { ...BASE, vmSize: 'garbage' }))).toEqual([
       { propertyPath: 'vmSize', reason: expect.stringContaining('is not an Azure VM size name') },

@@ -646,6 +646,23 @@ describe('issue 9: failures the managed pool now refuses or survives', () => {
     expect(isWindowsUnsupportedInstanceType('m6a.xlarge')).toBe(false);
   });
 
+  test('a pool that scales from zero on a type whose pod IP capacity is not known warns under eks-windows-autoscaler-tags', async () => {
+    expect(
+      () =>
+        new eks.WindowsNodePool('wz', {
+          ...BASE,
+          instanceTypes: ['x2iedn.xlarge'],
+          scaling: { minSize: 0, maxSize: 2, desiredSize: 0 },
+        }),
+    ).not.toThrow();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(warnings()).toEqual(
+      expect.arrayContaining([
+        "[eks-windows-autoscaler-tags] The Windows pod IP capacity of x2iedn.xlarge is not known here, so the group gets no k8s.io/cluster-autoscaler/node-template/resources/vpc.amazonaws.com/PrivateIPv4Address tag and Cluster Autoscaler cannot scale it up from zero. Fix: Tag the Auto Scaling group with that key and the type's IPv4 addresses per interface minus one, or keep minSize ≥ 1.",
+      ]),
+    );
+  });
+
   test('m4.16xlarge is the M4 exception', () => {
     expect(isWindowsUnsupportedInstanceType('m4.16xlarge')).toBe(false);
     expect(isWindowsUnsupportedInstanceType('m4.10xlarge')).toBe(true);

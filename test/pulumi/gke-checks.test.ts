@@ -168,8 +168,13 @@ describe('checkGkeClusterForWindows', () => {
     ).toEqual([]);
     expect(
       checkGkeClusterInfo({ name: 'c', location: 'l', vpcNative: false, hasLinuxNodePool: false, autopilot: true }).map(
-        (i) => i.path,
+        (i) => [i.path, i.ruleId],
       ),
-    ).toEqual(['cluster.autopilot', 'cluster.vpcNative', 'cluster.hasLinuxNodePool']);
+    ).toEqual([
+      // Judged by the GKE cluster rules, as the policy pack judges a cluster's inputs.
+      ['cluster.autopilot', 'gke-windows-autopilot'],
+      ['cluster.vpcNative', 'gke-windows-vpc-native'],
+      ['cluster.hasLinuxNodePool', 'gke-windows-linux-pool'],
+    ]);
   });
 });

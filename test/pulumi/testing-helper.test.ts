@@ -217,6 +217,20 @@ describe('deep Inputs fed from other resources', () => {
     ]);
   });
 
+  test('a release a version known only later does not run is refused once known, by the release gate rules', async () => {
+    const eks = await failureOf(() => {
+      new WindowsNodePool('managed', {
+        clusterName: 'prod',
+        subnetIds: ['subnet-1'],
+        release: '2025',
+        kubernetesVersion: pulumi.output('1.34'),
+      });
+    });
+    expect((eks.errors[0] as pulumi.InputPropertiesError).errors).toEqual([
+      { propertyPath: 'kubernetesVersion', reason: expect.stringMatching(/1\.35/) },
+    ]);
+  });
+
   test('plain selector terms and tags are still checked before anything registers', async () => {
     const error = await failureOf(() => {
       new WindowsKarpenterNodePool('windows', {

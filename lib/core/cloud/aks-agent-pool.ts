@@ -3,7 +3,7 @@
  * typed args) and by `checkAksAgentPoolInputs` (on a raw `azure-native:containerservice:AgentPool`, for the policy
  * pack), so a pool built by hand is held to the rules the component follows by construction.
  */
-import type { ValidationIssue, WindowsWarning } from '../errors';
+import type { ValidationIssue } from '../errors';
 import { defaultReleaseFor, releasesOnKubernetes } from '../cloud-gates';
 import { parseKubernetesMinor, WINDOWS_RELEASES, releaseInfo, type WindowsRelease } from '../releases';
 
@@ -125,8 +125,8 @@ export function checkAksVmSize(vmSize: unknown, path: string): ValidationIssue[]
   return [];
 }
 
-/** Warns when the VM size's memory is known and below what a Windows node needs. */
-export function aksVmSizeWarnings(vmSize: unknown, path: string): WindowsWarning[] {
+/** The warning for a VM size whose memory is known and below what a Windows node needs. */
+export function aksVmSizeWarnings(vmSize: unknown, path: string): ValidationIssue[] {
   if (typeof vmSize !== 'string') return [];
   return nodeMemoryWarnings(vmSize, parseAzureVmSize(vmSize)?.memoryGiB, path, DEFAULT_AKS_WINDOWS_VM_SIZE);
 }

@@ -1,5 +1,5 @@
 /**
- * What the EKS node-group rules share: their ids, the minimum disk, whether a node group is a Windows one (and its
+ * What the EKS node-group rules share: the minimum disk, whether a node group is a Windows one (and its
  * release), and a version fix in a node group's words. The judgments are in the rule modules
  * (lib/core/rules/eks-windows-*.ts).
  */
@@ -12,32 +12,6 @@ import {
   looksLikeEksWindowsAmiType,
   parseEksWindowsAmiType,
 } from './eks-ami-types';
-
-/** Stable ids of the EKS Windows checks. */
-export const EKS_RULE_IDS = {
-  /** amiType looks like Windows but is not one EKS knows. */
-  amiType: 'eks-windows-ami-type',
-  /** A taint effect in the Kubernetes spelling (`NoSchedule`) where EKS wants `NO_SCHEDULE`. */
-  taintEffect: 'eks-windows-taint-effect',
-  /** A Windows node group without the `os=windows` `NO_SCHEDULE` taint. */
-  windowsTaint: 'eks-windows-taint',
-  /** A Graviton or Mac instance type for a Windows node group. */
-  instanceArch: 'eks-windows-instance-arch',
-  /** A Windows node group without the Cluster Autoscaler `kubernetes.io/os` node-template tag. */
-  autoscalerTags: 'eks-windows-autoscaler-tags',
-  /** A root disk smaller than the Windows AMI's snapshot. */
-  diskSize: 'eks-windows-disk-size',
-  /** A Windows Server 2019 amiType. */
-  deprecatedRelease: 'eks-windows-deprecated-release',
-  /** A Windows cluster without a Linux node group declared. */
-  linuxNodeGroup: 'eks-windows-linux-node-group',
-  /** An instance type with less memory than a Windows node needs. */
-  instanceMemory: 'eks-windows-instance-memory',
-  /** Less system-reserved memory than Windows needs. */
-  systemReserved: 'eks-windows-system-reserved',
-  /** A release EKS does not run on the node group's Kubernetes version (Windows Server 2025 before 1.35). */
-  kubernetesVersion: 'eks-windows-kubernetes-version',
-} as const;
 
 /** Windows Server needs 32 GB (30 GiB) of disk (Microsoft system requirements); AWS Windows AMI root snapshots are 30 GiB. */
 export const MIN_WINDOWS_DISK_SIZE_GIB = 30;

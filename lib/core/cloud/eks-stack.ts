@@ -10,12 +10,6 @@ import type { EksStackResource } from '../rules/cloud-inputs';
 
 export type { EksStackResource };
 
-/** Rule ids of the cluster-level EKS checks. */
-export const EKS_CLUSTER_RULE_IDS = {
-  vpcResourceController: 'eks-windows-vpc-resource-controller',
-  windowsIpam: 'eks-windows-ipam',
-} as const;
-
 export const EKS_CLUSTER_TYPE = 'aws:eks/cluster:Cluster';
 const NODE_GROUP = 'aws:eks/nodeGroup:NodeGroup';
 const ACCESS_ENTRY = 'aws:eks/accessEntry:AccessEntry';

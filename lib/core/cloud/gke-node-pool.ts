@@ -3,7 +3,7 @@
  * `checkGkeNodePoolInputs` (a raw `gcp:container/nodePool:NodePool`, for the policy pack).
  * @see https://cloud.google.com/kubernetes-engine/docs/how-to/creating-a-cluster-windows
  */
-import type { ValidationIssue, WindowsWarning } from '../errors';
+import type { ValidationIssue } from '../errors';
 import { WINDOWS_RELEASES, releaseInfo, type WindowsRelease } from '../releases';
 import { TAINT_EFFECTS, WINDOWS_TAINT, taintLiteral, type Taint } from '../target';
 import {
@@ -15,7 +15,6 @@ import {
   nodeMemoryWarnings,
   toCloudTaintEffect,
   untaintedPoolIssue,
-  NODE_POOL_RULE_IDS,
 } from './node-pools';
 import { parseGceMachineType } from './gce-machine-type';
 
@@ -92,8 +91,8 @@ export function checkGkeMachineType(machineType: unknown, path: string): Validat
   ];
 }
 
-/** Warns when the machine type's memory is known and below what a Windows node needs. */
-export function gkeMachineTypeWarnings(machineType: unknown, path: string): WindowsWarning[] {
+/** The warning for a machine type whose memory is known and below what a Windows node needs. */
+export function gkeMachineTypeWarnings(machineType: unknown, path: string): ValidationIssue[] {
   if (typeof machineType !== 'string') return [];
   return nodeMemoryWarnings(
     machineType,
@@ -137,11 +136,13 @@ export function checkGkeTaints(taints: unknown, path: string): { taints: Taint[]
   return { taints: parsed, issues };
 }
 
-/** Warns when a Windows pool has no NoSchedule/NoExecute taint of its own (GKE's own taint is unverified). */
-export function untaintedGkePoolWarnings(taints: readonly Taint[], path: string): WindowsWarning[] {
+/**
+ * The warning for a Windows pool with no NoSchedule/NoExecute taint of its own (GKE's own taint is unverified): the
+ * windows-node-pool-untainted rule reports it.
+ */
+export function untaintedGkePoolWarnings(taints: readonly Taint[], path: string): ValidationIssue[] {
   if (taints.some(isRepellingTaint)) return [];
-  const issue = untaintedPoolIssue(path, GKE_TAINT_LITERAL);
-  return [{ ruleId: NODE_POOL_RULE_IDS.untainted, ...issue }];
+  return [untaintedPoolIssue(path, GKE_TAINT_LITERAL)];
 }
 
 function nodeConfigOf(props: { readonly nodeConfig?: unknown }): Record<string, unknown> | undefined {

@@ -3,7 +3,7 @@
  * release gates by Kubernetes version and date (the gates and dates are data: core/facts), the support, taint and
  * memory judgments the node-pool rules make, and the Kubernetes name syntax the pool inputs use.
  */
-import type { ValidationIssue, WindowsWarning } from '../errors';
+import type { ValidationIssue } from '../errors';
 import { checkCloudRelease, checkCloudRetirement, cloudReleaseGate, type Cloud } from '../cloud-gates';
 import { evaluationDate, lifecycleSentence as lifecycleNote, releaseSupport } from '../facts/support';
 import { parseKubernetesMinor, releaseInfo, WINDOWS_RELEASES, type WindowsRelease } from '../releases';
@@ -66,16 +66,6 @@ export function hasWindowsTaint(taints: readonly Taint[]): boolean {
     (t) => t.key === WINDOWS_TAINT.key && t.value === WINDOWS_TAINT.value && t.effect === WINDOWS_TAINT.effect,
   );
 }
-
-/** Ids of the warnings every cloud's Windows pool can raise. */
-export const NODE_POOL_RULE_IDS = {
-  /** The pool does not carry `os=windows:NoSchedule`: Linux pods without a selector can land on it. */
-  untainted: 'windows-node-pool-untainted',
-  /** The pool runs a release whose support is ending (Windows Server 2019). */
-  deprecatedRelease: 'windows-release-deprecated',
-  /** The node size has less memory than a Windows node needs. */
-  nodeMemory: 'windows-node-memory',
-} as const;
 
 /** Below this a Windows node has little left for pods: Windows Server idles at about 3.5 GB (https://kubernetes.io/docs/concepts/configuration/windows-resource-management/). */
 export const MIN_WINDOWS_NODE_MEMORY_GIB = 8;
@@ -142,10 +132,11 @@ export function checkCloudReleaseForKubernetes(
 }
 
 /**
- * Warns when a release is deprecated at `date` (today unless given): upstream Kubernetes no longer lists it, or
- * Microsoft's extended support has ended (Windows Server 2019 today). The message gives the dates.
+ * The warning for a release deprecated at `date` (today unless given): upstream Kubernetes no longer lists it, or
+ * Microsoft's extended support has ended (Windows Server 2019 today). The message gives the dates; the
+ * windows-release-deprecated rule reports it.
  */
-export function releaseSupportWarnings(release: WindowsRelease, path: string, date?: string): WindowsWarning[] {
+export function releaseSupportWarnings(release: WindowsRelease, path: string, date?: string): ValidationIssue[] {
   const day = evaluationDate(date);
   const support = releaseSupport(release, day);
   switch (support.state) {
@@ -157,7 +148,6 @@ export function releaseSupportWarnings(release: WindowsRelease, path: string, da
       const to = newer.length > 0 ? `release ${newer.map((r) => `'${r}'`).join(' or ')}` : 'a supported release';
       return [
         {
-          ruleId: NODE_POOL_RULE_IDS.deprecatedRelease,
           path,
           message: `${info.displayName} is deprecated: ${support.reasons.join('; ')}. ${lifecycleNote(release, day)}`,
           fix: `Move to ${to} (and rebuild images on its ltsc base).`,
@@ -186,17 +176,16 @@ export function untaintedPoolIssue(path: string, example: string): ValidationIss
   };
 }
 
-/** Warns when a node size's memory is known and below what a Windows node needs. */
+/** The warning for a node size whose memory is known and below what a Windows node needs (windows-node-memory). */
 export function nodeMemoryWarnings(
   size: string,
   memoryGiB: number | undefined,
   path: string,
   example: string,
-): WindowsWarning[] {
+): ValidationIssue[] {
   if (memoryGiB === undefined || memoryGiB >= MIN_WINDOWS_NODE_MEMORY_GIB) return [];
   return [
     {
-      ruleId: NODE_POOL_RULE_IDS.nodeMemory,
       path,
       message: `'${size}' has ${memoryGiB} GiB of memory; Windows Server uses about 3.5 GB idle, leaving little for pods.`,
       fix: `Use a size with at least ${MIN_WINDOWS_NODE_MEMORY_GIB} GiB (16 GiB for production), e.g. '${example}'.`,

@@ -25,6 +25,9 @@ export default defineRule({
         if (!isWindowsAgentPool(props) || !isKnown(props.mode)) return;
         for (const i of checkAksPoolMode(props.mode, 'mode')) report(i.path, i.message, i.fix);
       },
+      'aks-pool-component': ({ mode }, _context, report) => {
+        for (const i of checkAksPoolMode(mode, 'mode')) report(i.path, i.message, i.fix);
+      },
     },
   },
 });

@@ -26,6 +26,11 @@ export default defineRule({
         if (!isWindowsAgentPool(props) || !isKnown(props.agentPoolName)) return;
         for (const i of checkAksPoolName(props.agentPoolName, 'agentPoolName')) report(i.path, i.message, i.fix);
       },
+      // The component's resolved name (its own name when agentPoolName is not given).
+      'aks-pool-component': ({ agentPoolName }, _context, report) => {
+        if (agentPoolName === undefined) return;
+        for (const i of checkAksPoolName(agentPoolName, 'agentPoolName')) report(i.path, i.message, i.fix);
+      },
     },
   },
 });

@@ -44,6 +44,16 @@ export default defineRule({
           report(i.path, i.message, i.fix);
         }
       },
+      // `windowsClusterProfile`'s args: the password is required there (it builds the profile).
+      'aks-profile-component': ({ adminUsername, adminPassword, gmsa }, _context, report) => {
+        for (const i of [
+          ...checkAdminUsername(adminUsername, 'adminUsername'),
+          ...checkAdminPassword(adminPassword, 'adminPassword', true),
+          ...(gmsa !== undefined ? checkGmsaDns(gmsa.dnsServer, gmsa.rootDomainName, 'gmsa') : []),
+        ]) {
+          report(i.path, i.message, i.fix);
+        }
+      },
     },
   },
 });

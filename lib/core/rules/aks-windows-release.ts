@@ -50,6 +50,20 @@ export default defineRule({
           report(i.path, i.message, i.fix);
         }
       },
+      // The component's release against the version it runs; a retirement is said of its `release` arg.
+      'aks-pool-component': ({ release, kubernetesVersion: version, enableFIPS }, { date }, report) => {
+        if (release === undefined || version === undefined) return;
+        const releasePath = version.releasePath;
+        for (const i of [
+          ...checkAksReleaseForKubernetes(release, version.value, version.path, {
+            date,
+            ...(releasePath !== undefined ? { releasePath } : {}),
+          }),
+          ...checkAksFips(release, enableFIPS, 'agentPoolArgs.enableFIPS'),
+        ]) {
+          report(i.path, i.message, i.fix);
+        }
+      },
     },
   },
 });

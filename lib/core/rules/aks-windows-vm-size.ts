@@ -25,6 +25,9 @@ export default defineRule({
         if (!isWindowsAgentPool(props) || !isKnown(props.vmSize)) return;
         for (const i of checkAksVmSize(props.vmSize, 'vmSize')) report(i.path, i.message, i.fix);
       },
+      'aks-pool-component': ({ vmSize }, _context, report) => {
+        for (const i of checkAksVmSize(vmSize, 'vmSize')) report(i.path, i.message, i.fix);
+      },
     },
   },
 });

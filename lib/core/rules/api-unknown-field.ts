@@ -67,6 +67,12 @@ export default defineRule({
       },
     ],
   },
+  messages: {
+    'unknown-field': {
+      description:
+        'A field the API has no schema entry for in that kind and place (with the nearest known name, where one is close).',
+    },
+  },
   fix: renameCase,
   check: {
     scope: 'document',
@@ -92,6 +98,7 @@ export default defineRule({
             ? `Did you mean ${close.map((c) => `'${c}'`).join(' or ')}? Field names are case-sensitive.`
             : 'Remove the field, or move it to where it belongs.',
           newer ? 'newer-target' : undefined,
+          'unknown-field',
         );
       }
     },

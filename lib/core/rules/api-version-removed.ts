@@ -86,6 +86,15 @@ export default defineRule({
     fixable:
       'Moves a Deployment, DaemonSet, ReplicaSet or StatefulSet of a removed beta to apps/v1, writing out spec.selector from the template labels as the beta defaulted it.',
   },
+  messages: {
+    removed: {
+      description: 'An apiVersion/kind the deprecation guide lists as removed at or before the target version.',
+    },
+    'not-served': {
+      description:
+        'An apiVersion/kind the target version does not serve by its API schema: not yet, no more, or never.',
+    },
+  },
   fix: toAppsV1,
   check: {
     scope: 'document',
@@ -115,6 +124,8 @@ export default defineRule({
           'apiVersion',
           `${apiVersion} ${kind} was removed in Kubernetes 1.${removal.removedIn}: ${target} refuses it (no matches for kind "${kind}" in version "${apiVersion}").`,
           instead,
+          undefined,
+          'removed',
         );
         return;
       }
@@ -134,7 +145,7 @@ export default defineRule({
           : served[0] > minor
             ? `${apiVersion} ${kind} is served from Kubernetes 1.${served[0]}, not by ${target}`
             : `${apiVersion} ${kind} was removed in Kubernetes 1.${served[served.length - 1] + 1}: ${target} does not serve it`;
-      report('apiVersion', `${why}.`, instead);
+      report('apiVersion', `${why}.`, instead, undefined, 'not-served');
     },
   },
 });

@@ -79,6 +79,16 @@ export interface EksPoolComponentInput {
   readonly taints: readonly Taint[];
 }
 
+/**
+ * The Kubernetes version a component runs, and which of its args gave it: a release gate reports there, and a
+ * retirement on `releasePath` when given (the component's `release` arg).
+ */
+export interface ComponentVersion {
+  readonly value: unknown;
+  readonly path: string;
+  readonly releasePath?: string;
+}
+
 /** A resource of a stack, as a stack policy sees it (props copied, unknowns as placeholder objects). */
 export interface EksStackResource {
   readonly type: string;
@@ -93,16 +103,53 @@ export interface CloudInputs {
   /** Every resource of a stack: what the cluster-level EKS rules look for across it (a role policy, an add-on). */
   readonly 'eks-stack': { readonly resources: readonly EksStackResource[] };
   readonly 'eks-pool-component': EksPoolComponentInput;
-  /** The AKS `WindowsNodePool` component's resolved args: its release (when valid) and VM size. */
-  readonly 'aks-pool-component': { readonly release?: WindowsRelease; readonly vmSize?: unknown };
-  /** The GKE `WindowsNodePool` component's resolved args: its release (when valid), machine type, taints (when valid). */
+  /**
+   * The AKS `WindowsNodePool` component's resolved args: its release (when valid), VM size, agent pool name (its
+   * own name by default), mode, `agentPoolArgs.enableFIPS`, and the Kubernetes version it runs with the arg that
+   * gave it (`kubernetesVersion`, else `clusterArgs.kubernetesVersion`).
+   */
+  readonly 'aks-pool-component': {
+    readonly release?: WindowsRelease;
+    readonly vmSize?: unknown;
+    readonly agentPoolName?: unknown;
+    readonly mode?: unknown;
+    readonly enableFIPS?: unknown;
+    readonly kubernetesVersion?: ComponentVersion;
+  };
+  /**
+   * The GKE `WindowsNodePool` component's resolved args: its release (when valid), machine type, taints (when
+   * valid), and its `kubernetesVersion`.
+   */
   readonly 'gke-pool-component': {
     readonly release?: WindowsRelease;
     readonly machineType?: unknown;
     readonly taints?: readonly Taint[];
+    readonly kubernetesVersion?: unknown;
   };
-  /** One instance type of an EKS pool component, already known to be one EKS runs Windows on. */
+  /** What a GKE pool component's args state about its cluster (`cluster`): unknown facts are absent. */
+  readonly 'gke-cluster-info-component': {
+    readonly autopilot?: unknown;
+    readonly vpcNative?: unknown;
+    readonly hasLinuxNodePool?: unknown;
+  };
+  /** An EKS pool component's release and the Kubernetes version it runs (at construction, or once known). */
+  readonly 'eks-version-component': { readonly release: WindowsRelease; readonly kubernetesVersion: ComponentVersion };
+  /**
+   * `windowsClusterProfile`'s args: the Windows admin account, and the gMSA DNS settings when gMSA is on
+   * (`gmsa`).
+   */
+  readonly 'aks-profile-component': {
+    readonly adminUsername?: unknown;
+    readonly adminPassword?: unknown;
+    readonly gmsa?: { readonly dnsServer?: unknown; readonly rootDomainName?: unknown };
+  };
+  /** One instance type of an EKS pool component, as its args give it. */
   readonly 'eks-instance-type-component': { readonly instanceType: string };
+  /**
+   * An EKS pool component's instance types and minimum size, when it tags its Auto Scaling group for Cluster
+   * Autoscaler: what the scale-from-zero template can promise.
+   */
+  readonly 'eks-autoscaling-component': { readonly instanceTypes: readonly string[]; readonly minSize: number };
   /** `SelfManagedWindowsNodePool`'s system-reserved memory, as written and in bytes. */
   readonly 'eks-self-managed-component': { readonly systemReservedMemory: string; readonly bytes: number };
   /** An AKS Windows admin password as a program gives it (never a policy's input: a policy sees secrets unwrapped). */
@@ -126,7 +173,11 @@ export const CLOUD_RESOURCE_KINDS: readonly CloudResourceKind[] = [
   'eks-prerequisites-component',
   'aks-pool-component',
   'gke-pool-component',
+  'gke-cluster-info-component',
+  'eks-version-component',
+  'aks-profile-component',
   'eks-instance-type-component',
+  'eks-autoscaling-component',
   'eks-self-managed-component',
   'aks-admin-password',
   'aks-agent-pool',

@@ -14,6 +14,7 @@ export const GKE_CLUSTER = 'gcp:container/cluster:Cluster';
 
 export const EKS_POOL_COMPONENT = 'k8s-windows:eks:WindowsNodePool';
 export const EKS_SELF_MANAGED_COMPONENT = 'k8s-windows:eks:SelfManagedWindowsNodePool';
+export const EKS_KARPENTER_COMPONENT = 'k8s-windows:eks:WindowsKarpenterNodePool';
 export const EKS_PREREQUISITES_COMPONENT = 'k8s-windows:eks:WindowsClusterPrerequisites';
 export const AKS_POOL_COMPONENT = 'k8s-windows:aks:WindowsNodePool';
 export const GKE_POOL_COMPONENT = 'k8s-windows:gke:WindowsNodePool';

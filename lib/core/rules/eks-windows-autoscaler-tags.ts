@@ -6,7 +6,7 @@
 import { EKS_NODE_GROUP, EKS_POOL_COMPONENT } from './cloud-resources';
 import { defineRule } from './rule';
 import { windowsNodeGroup } from '../cloud/eks-node-group';
-import { AUTOSCALER_WINDOWS_OS_TAG } from '../cloud/eks-tags';
+import { AUTOSCALER_WINDOWS_OS_TAG, AUTOSCALER_WINDOWS_POD_IP_TAG, windowsPodIpCapacity } from '../cloud/eks-tags';
 import { isRecord } from '../json';
 
 export default defineRule({
@@ -40,6 +40,17 @@ export default defineRule({
           `The Windows node group has no tag ${AUTOSCALER_WINDOWS_OS_TAG}=windows, so Cluster Autoscaler treats an empty group as Linux${fromZero ? ' and will not scale it up from zero' : ''}.`,
           `Tag the node group's Auto Scaling group with ${AUTOSCALER_WINDOWS_OS_TAG}=windows (WindowsNodePool does this).`,
           fromZero ? 'scale-from-zero' : undefined,
+        );
+      },
+      // The components tag the group themselves, with the pod IP capacity when they know it for every type.
+      'eks-autoscaling-component': ({ instanceTypes, minSize }, _context, report) => {
+        if (minSize !== 0) return;
+        if (instanceTypes.length > 0 && instanceTypes.every((t) => windowsPodIpCapacity(t) !== undefined)) return;
+        report(
+          '',
+          `The Windows pod IP capacity of ${instanceTypes.join(', ')} is not known here, so the group gets no ${AUTOSCALER_WINDOWS_POD_IP_TAG} tag and Cluster Autoscaler cannot scale it up from zero.`,
+          "Tag the Auto Scaling group with that key and the type's IPv4 addresses per interface minus one, or keep minSize ≥ 1.",
+          'scale-from-zero',
         );
       },
     },

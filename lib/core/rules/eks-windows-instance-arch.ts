@@ -5,7 +5,11 @@
 import { EKS_NODE_GROUP, EKS_POOL_COMPONENT, EKS_SELF_MANAGED_COMPONENT } from './cloud-resources';
 import { defineRule } from './rule';
 import { windowsNodeGroup } from '../cloud/eks-node-group';
-import { checkWindowsInstanceTypes, unverifiedWindowsInstanceTypeWarning } from '../cloud/eks-instance-types';
+import {
+  checkWindowsInstanceType,
+  checkWindowsInstanceTypes,
+  unverifiedWindowsInstanceTypeWarning,
+} from '../cloud/eks-instance-types';
 
 export default defineRule({
   meta: {
@@ -36,6 +40,12 @@ export default defineRule({
           const w = unverifiedWindowsInstanceTypeWarning(t, `instanceTypes[${i}]`);
           if (w) report(w.path, w.message, w.fix, 'unverified');
         });
+      },
+      // A component's instance type: the component refuses the errors at the arg's path and warns pool-wide.
+      'eks-instance-type-component': ({ instanceType }, _context, report) => {
+        for (const i of checkWindowsInstanceType(instanceType, '')) report(i.path, i.message, i.fix);
+        const w = unverifiedWindowsInstanceTypeWarning(instanceType, '');
+        if (w) report(w.path, w.message, w.fix, 'unverified');
       },
     },
   },

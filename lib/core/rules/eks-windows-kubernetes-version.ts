@@ -3,7 +3,12 @@
  * (https://docs.aws.amazon.com/eks/latest/userguide/eks-ami-versions-windows.html). A cloud rule: its check reads
  * the resource's inputs (`runCloudRules` runs it for the policy pack and the components).
  */
-import { EKS_NODE_GROUP, EKS_POOL_COMPONENT } from './cloud-resources';
+import {
+  EKS_KARPENTER_COMPONENT,
+  EKS_NODE_GROUP,
+  EKS_POOL_COMPONENT,
+  EKS_SELF_MANAGED_COMPONENT,
+} from './cloud-resources';
 import { defineRule } from './rule';
 import { windowsNodeGroup, versionFix } from '../cloud/eks-node-group';
 import { checkCloudReleaseForKubernetes } from '../cloud/node-pools';
@@ -21,7 +26,7 @@ export default defineRule({
   },
   check: {
     scope: 'cloud',
-    resources: [EKS_NODE_GROUP, EKS_POOL_COMPONENT],
+    resources: [EKS_NODE_GROUP, EKS_POOL_COMPONENT, EKS_SELF_MANAGED_COMPONENT, EKS_KARPENTER_COMPONENT],
     run: {
       'eks-node-group': (props, { date }, report) => {
         const parsed = windowsNodeGroup(props)?.parsed;
@@ -48,6 +53,16 @@ export default defineRule({
             `amiType '${String(nodeGroup.amiType)}' runs ${releaseInfo(parsed.release).displayName}, and the node group sets no version, so it runs the version of cluster '${String(cluster.name)}': ${i.message}`,
             fix ?? i.fix ?? '',
           );
+        }
+      },
+      // A pool component's release against the version it runs (at construction, or once an Output resolves).
+      'eks-version-component': ({ release, kubernetesVersion: version }, { date }, report) => {
+        const releasePath = version.releasePath;
+        for (const i of checkCloudReleaseForKubernetes('eks', release, version.value, version.path, {
+          date,
+          ...(releasePath !== undefined ? { releasePath } : {}),
+        })) {
+          report(i.path, i.message, i.fix);
         }
       },
     },

@@ -3,7 +3,7 @@
  * a front door's words (each rule's `frontDoorFixes`).
  */
 import type * as Registry from './index';
-import type { FrontDoorFinding, FrontDoorFixes, RuleModule } from './rule';
+import type { FrontDoorFinding, FrontDoorFixes, RuleMessage, RuleModule } from './rule';
 
 /**
  * The rule modules, loaded at the first conversion rather than at import: `toWindowsPodSpec` is imported by every
@@ -27,6 +27,11 @@ let constructRules: readonly RuleModule[] | undefined;
 /** The rules the constructs run on the pod spec they are about to emit (`refusedByConstructs`), in catalogue order. */
 export function rulesRunByConstructs(): readonly RuleModule[] {
   return (constructRules ??= ruleModules().filter((r) => r.meta.refusedByConstructs === true));
+}
+
+/** The messages `ruleId` declares by id (what a finding's `messageId` names), if its module declares any. */
+export function ruleMessages(ruleId: string): Readonly<Record<string, RuleMessage>> | undefined {
+  return ruleById(ruleId)?.messages;
 }
 
 /** A finding, warning or refusal as a front door shows it. */

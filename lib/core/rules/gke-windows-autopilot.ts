@@ -3,8 +3,16 @@
  * (https://cloud.google.com/kubernetes-engine/docs/concepts/windows-server-gke). Split out of gke-windows-cluster. A cloud rule: its check reads a cloud resource's inputs; `runCloudRules` runs it (the policy pack, on provider resources).
  */
 import { GKE_CLUSTER, GKE_POOL_COMPONENT } from './cloud-resources';
-import { autopilotIssue } from '../cloud/gke-cluster';
+import type { ValidationIssue } from '../errors';
 import { defineRule } from './rule';
+
+function autopilotIssue(path: string): ValidationIssue {
+  return {
+    path,
+    message: 'GKE Autopilot clusters do not run Windows Server nodes.',
+    fix: 'Use a Standard cluster (enableAutopilot unset) for Windows node pools.',
+  };
+}
 
 export default defineRule({
   meta: {
@@ -23,6 +31,12 @@ export default defineRule({
       'gke-cluster': ({ enableAutopilot }, _context, report) => {
         if (enableAutopilot !== true) return;
         const i = autopilotIssue('enableAutopilot');
+        report(i.path, i.message, i.fix);
+      },
+      // What a pool component's args state about its cluster.
+      'gke-cluster-info-component': ({ autopilot }, _context, report) => {
+        if (autopilot !== true) return;
+        const i = autopilotIssue('autopilot');
         report(i.path, i.message, i.fix);
       },
     },

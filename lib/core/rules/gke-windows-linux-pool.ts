@@ -3,8 +3,17 @@
  * (https://cloud.google.com/kubernetes-engine/docs/how-to/creating-a-cluster-windows). Split out of gke-windows-cluster. A cloud rule: its check reads a cloud resource's inputs; `runCloudRules` runs it (the policy pack, on provider resources).
  */
 import { GKE_CLUSTER, GKE_POOL_COMPONENT } from './cloud-resources';
-import { linuxPoolKnownAbsent, noLinuxPoolIssue } from '../cloud/gke-cluster';
+import { linuxPoolKnownAbsent } from '../cloud/gke-cluster';
+import type { ValidationIssue } from '../errors';
 import { defineRule } from './rule';
+
+function noLinuxPoolIssue(path: string): ValidationIssue {
+  return {
+    path,
+    message: 'GKE needs at least one Linux node pool beside Windows pools (system pods such as kube-dns run on Linux).',
+    fix: 'Keep the default node pool or add a Linux NodePool (e.g. imageType COS_CONTAINERD).',
+  };
+}
 
 export default defineRule({
   meta: {
@@ -23,6 +32,11 @@ export default defineRule({
       'gke-cluster': (props, _context, report) => {
         if (props.enableAutopilot === true || !linuxPoolKnownAbsent(props)) return;
         const i = noLinuxPoolIssue('nodePools');
+        report(i.path, i.message, i.fix);
+      },
+      'gke-cluster-info-component': ({ hasLinuxNodePool }, _context, report) => {
+        if (hasLinuxNodePool !== false) return;
+        const i = noLinuxPoolIssue('hasLinuxNodePool');
         report(i.path, i.message, i.fix);
       },
     },

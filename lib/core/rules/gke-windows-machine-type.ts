@@ -26,6 +26,10 @@ export default defineRule({
         if (!isKnown(machineType)) return;
         for (const i of checkGkeMachineType(machineType, 'nodeConfig.machineType')) report(i.path, i.message, i.fix);
       },
+      'gke-pool-component': ({ machineType }, _context, report) => {
+        if (machineType === undefined) return;
+        for (const i of checkGkeMachineType(machineType, 'machineType')) report(i.path, i.message, i.fix);
+      },
     },
   },
 });

@@ -4,6 +4,7 @@
  */
 import { GKE_NODE_POOL, GKE_POOL_COMPONENT } from './cloud-resources';
 import {
+  checkGkeRelease,
   checkGkeReleaseForKubernetes,
   offeredOsVersions,
   releaseForGkeOsVersion,
@@ -45,6 +46,15 @@ export default defineRule({
         }
         for (const i of checkGkeReleaseForKubernetes(release, props.version, 'version'))
           report(i.path, i.message, i.fix);
+      },
+      'gke-pool-component': ({ release, kubernetesVersion }, _context, report) => {
+        if (release === undefined) return;
+        for (const i of [
+          ...checkGkeRelease(release, 'release'),
+          ...checkGkeReleaseForKubernetes(release, kubernetesVersion, 'kubernetesVersion'),
+        ]) {
+          report(i.path, i.message, i.fix);
+        }
       },
     },
   },

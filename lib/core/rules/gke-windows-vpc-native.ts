@@ -3,8 +3,16 @@
  * (https://cloud.google.com/kubernetes-engine/docs/how-to/creating-a-cluster-windows). Split out of gke-windows-cluster. A cloud rule: its check reads a cloud resource's inputs; `runCloudRules` runs it (the policy pack, on provider resources).
  */
 import { GKE_CLUSTER, GKE_POOL_COMPONENT } from './cloud-resources';
-import { routesIssue } from '../cloud/gke-cluster';
+import type { ValidationIssue } from '../errors';
 import { defineRule } from './rule';
+
+function routesIssue(path: string): ValidationIssue {
+  return {
+    path,
+    message: 'Windows node pools need a VPC-native cluster (alias IPs); this cluster is routes-based.',
+    fix: "Create the cluster with networkingMode 'VPC_NATIVE' (the default for new clusters) and an ipAllocationPolicy.",
+  };
+}
 
 export default defineRule({
   meta: {
@@ -23,6 +31,11 @@ export default defineRule({
       'gke-cluster': ({ networkingMode }, _context, report) => {
         if (networkingMode !== 'ROUTES') return;
         const i = routesIssue('networkingMode');
+        report(i.path, i.message, i.fix);
+      },
+      'gke-cluster-info-component': ({ vpcNative }, _context, report) => {
+        if (vpcNative !== false) return;
+        const i = routesIssue('vpcNative');
         report(i.path, i.message, i.fix);
       },
     },

@@ -17,11 +17,17 @@ export default defineRule({
     docs: CREDSPEC,
     severityReason: 'Works with some CCG plugins, fails lookups with others.',
   },
+  messages: {
+    'account-sid': {
+      description: 'DomainJoinConfig.Sid holds an account SID (with a relative id) rather than the domain SID.',
+    },
+  },
   check: {
     scope: 'object',
     kinds: ['GMSACredentialSpec'],
     run(obj, _context, report) {
-      for (const p of credspecProblems(obj, 'gmsa-credspec-account-sid')) report(p.path, p.message, p.fix);
+      for (const p of credspecProblems(obj, 'gmsa-credspec-account-sid'))
+        report(p.path, p.message, p.fix, undefined, 'account-sid');
     },
   },
 });

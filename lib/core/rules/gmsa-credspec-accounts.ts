@@ -17,11 +17,18 @@ export default defineRule({
     docs: CREDSPEC,
     severityReason: 'Works until something looks the account up by the missing scope.',
   },
+  messages: {
+    accounts: {
+      description:
+        'ActiveDirectoryConfig.GroupManagedServiceAccounts lacks the primary account scoped by DNS name and by NetBIOS name.',
+    },
+  },
   check: {
     scope: 'object',
     kinds: ['GMSACredentialSpec'],
     run(obj, _context, report) {
-      for (const p of credspecProblems(obj, 'gmsa-credspec-accounts')) report(p.path, p.message, p.fix);
+      for (const p of credspecProblems(obj, 'gmsa-credspec-accounts'))
+        report(p.path, p.message, p.fix, undefined, 'accounts');
     },
   },
 });

@@ -18,11 +18,18 @@ export default defineRule({
     docs: CREDSPEC,
     severityReason: 'The container fails to start with its identity.',
   },
+  messages: {
+    format: {
+      description:
+        'A credspec field whose value has the wrong format (the field and the format it needs are in the text).',
+    },
+  },
   check: {
     scope: 'object',
     kinds: ['GMSACredentialSpec'],
     run(obj, _context, report) {
-      for (const p of credspecProblems(obj, 'gmsa-credspec-format')) report(p.path, p.message, p.fix);
+      for (const p of credspecProblems(obj, 'gmsa-credspec-format'))
+        report(p.path, p.message, p.fix, undefined, 'format');
     },
   },
 });

@@ -18,6 +18,10 @@ export default defineRule({
     docs: GMSA,
     severityReason: 'The pods get no gMSA identity.',
   },
+  messages: {
+    nested: { description: 'credspec written under spec, which the CRD prunes.' },
+    missing: { description: 'No top-level credspec at all.' },
+  },
   check: {
     scope: 'object',
     kinds: ['GMSACredentialSpec'],
@@ -29,12 +33,16 @@ export default defineRule({
           at.path,
           'spec.credspec is nested under spec: the CRD keeps credspec at the top level and prunes spec, so pods get no gMSA identity.',
           'Move credspec to the top level of the object, beside metadata.',
+          undefined,
+          'nested',
         );
       } else {
         report(
           'credspec',
           'The GMSACredentialSpec has no top-level credspec.',
           'Add credspec: the JSON New-CredentialSpec generates, as YAML, at the top level.',
+          undefined,
+          'missing',
         );
       }
     },

@@ -25,6 +25,10 @@ export default defineRule({
       },
     ],
   },
+  messages: {
+    name: { description: 'A metadata.name that is not a DNS-1123 subdomain, which pods cannot name.' },
+    namespace: { description: 'metadata.namespace on the cluster-scoped GMSACredentialSpec.' },
+  },
   check: {
     scope: 'object',
     kinds: ['GMSACredentialSpec'],
@@ -36,6 +40,8 @@ export default defineRule({
           'metadata.name',
           `metadata.name '${name}' is not a lowercase DNS-1123 subdomain (a-z, 0-9, '-', '.'; at most 253 characters): pods cannot name it in gmsaCredentialSpecName.`,
           `Rename it to '${name.toLowerCase().replace(/[^a-z0-9.-]+/g, '-')}'.`,
+          undefined,
+          'name',
         );
       }
       if (has(meta, 'namespace')) {
@@ -43,6 +49,7 @@ export default defineRule({
           'metadata.namespace',
           `metadata.namespace ${show(own(meta, 'namespace'))} is set on a cluster-scoped GMSACredentialSpec.`,
           'Remove metadata.namespace.',
+          'namespace',
           'namespace',
         );
       }

@@ -21,6 +21,9 @@ export default defineRule({
     severityReason:
       'Only credspecs from the same file are compared, and the credspec may exist in the cluster already.',
   },
+  messages: {
+    'not-found': { description: 'A gmsaCredentialSpecName that names no GMSACredentialSpec of the set.' },
+  },
   check: {
     scope: 'pod',
     run(p, { index, local }, report) {
@@ -35,6 +38,8 @@ export default defineRule({
             .map((k) => `'${k}'`)
             .join(', ')}${known.length > MAX_NAMES_SHOWN ? ', ...' : ''}).`,
           'Create the GMSACredentialSpec or fix the name.',
+          undefined,
+          'not-found',
         );
       }
     },

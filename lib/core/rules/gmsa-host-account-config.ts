@@ -18,11 +18,15 @@ export default defineRule({
     docs: GMSA_NON_DOMAIN,
     severityReason: 'Non-domain-joined nodes cannot fetch the gMSA.',
   },
+  messages: {
+    'host-account-config': { description: 'A HostAccountConfig whose PluginGUID or PluginInput is malformed.' },
+  },
   check: {
     scope: 'object',
     kinds: ['GMSACredentialSpec'],
     run(obj, _context, report) {
-      for (const p of credspecProblems(obj, 'gmsa-host-account-config')) report(p.path, p.message, p.fix);
+      for (const p of credspecProblems(obj, 'gmsa-host-account-config'))
+        report(p.path, p.message, p.fix, undefined, 'host-account-config');
     },
   },
 });

@@ -17,6 +17,9 @@ export default defineRule({
     docs: GMSA_NON_DOMAIN,
     severityReason: 'The init container runs, without the identity it was given.',
   },
+  messages: {
+    'init-container': { description: 'gmsaCredentialSpecName on an init container.' },
+  },
   check: {
     scope: 'pod',
     run(p, _context, report) {
@@ -29,6 +32,8 @@ export default defineRule({
           path,
           `${path} '${n}' is on an init container, which the gMSA webhook does not expand: it runs without the gMSA identity.`,
           'Move the Active Directory work into a regular container, or accept that the init container runs without gMSA.',
+          undefined,
+          'init-container',
         );
       }
     },

@@ -20,6 +20,10 @@ export default defineRule({
     docs: GMSA,
     ...API_SERVER_REJECTS_POD,
   },
+  messages: {
+    empty: { description: 'An inline gmsaCredentialSpec that is empty or not a string.' },
+    'too-large': { description: "An inline gmsaCredentialSpec over the API server's size limit." },
+  },
   check: {
     scope: 'pod',
     run(p, _context, report) {
@@ -32,12 +36,16 @@ export default defineRule({
             specPath,
             `${specPath} ${show(inline)}: Invalid value: gmsaCredentialSpec cannot be an empty string.`,
             'Remove it and name a GMSACredentialSpec in gmsaCredentialSpecName; the gMSA webhook fills it in.',
+            undefined,
+            'empty',
           );
         } else if (byteLength(inline) > MAX_GMSA_CREDENTIAL_SPEC_BYTES) {
           report(
             specPath,
             `${specPath} is ${byteLength(inline)} bytes: Invalid value: gmsaCredentialSpec size must be under ${MAX_GMSA_CREDENTIAL_SPEC_BYTES} bytes.`,
             'Shrink the credential spec (only one account is needed), or reference a GMSACredentialSpec by name.',
+            undefined,
+            'too-large',
           );
         }
       }

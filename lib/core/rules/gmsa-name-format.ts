@@ -30,6 +30,9 @@ export default defineRule({
     docs: GMSA,
     ...API_SERVER_REJECTS_POD,
   },
+  messages: {
+    'name-format': { description: 'A gmsaCredentialSpecName that is not a DNS-1123 subdomain.' },
+  },
   frontDoorFixes: {
     cdk8s: () => ({
       fix: 'Pass `windows: { gmsa }` the `GMSACredentialSpec` name, or the `GmsaCredentialSpec` construct.',
@@ -53,6 +56,8 @@ export default defineRule({
           typeof name === 'string'
             ? `Name the GMSACredentialSpec with a lowercase DNS-1123 subdomain, e.g. '${suggestion(name)}'.`
             : 'Write the GMSACredentialSpec name as a string.',
+          undefined,
+          'name-format',
         );
       }
     },

@@ -27,6 +27,11 @@ export default defineRule({
       },
     ],
   },
+  messages: {
+    'no-grant': {
+      description: 'No Role/ClusterRole and binding of the set grants the ServiceAccount `use` on the credspec.',
+    },
+  },
   check: {
     scope: 'pod',
     run(p, { index, local }, report) {
@@ -41,6 +46,7 @@ export default defineRule({
             : `Nothing in the input grants ServiceAccount '${p.namespace}/${sa}' 'use' on GMSACredentialSpec '${name}'; unless the cluster has that grant, the gMSA webhook rejects the pod.`,
           `Add a ClusterRole with rules [{ apiGroups: [windows.k8s.io], resources: [gmsacredentialspecs], verbs: [use], resourceNames: [${name}] }] and a RoleBinding in '${p.namespace}' to ServiceAccount '${sa}'.`,
           certain ? undefined : 'rbac-elsewhere',
+          'no-grant',
         );
       }
     },

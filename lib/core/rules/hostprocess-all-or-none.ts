@@ -16,6 +16,9 @@ export default defineRule({
     docs: HOST_PROCESS,
     ...API_SERVER_REJECTS_POD,
   },
+  messages: {
+    mixed: { description: 'Some containers are HostProcess and others not.' },
+  },
   check: {
     scope: 'pod',
     run(p, _context, report) {
@@ -26,6 +29,8 @@ export default defineRule({
         p.path,
         `${p.path}: Invalid value: If pod contains any hostProcess containers then all containers must be HostProcess containers; not HostProcess: ${others.map((c) => c.path).join(', ')}.`,
         'Set securityContext.windowsOptions.hostProcess: true at pod level so every container, init containers included, inherits it.',
+        undefined,
+        'mixed',
       );
     },
   },

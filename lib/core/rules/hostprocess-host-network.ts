@@ -18,6 +18,9 @@ export default defineRule({
     ...API_SERVER_REJECTS_POD,
     fixable: 'Sets hostNetwork: true.',
   },
+  messages: {
+    'no-host-network': { description: 'A HostProcess pod without hostNetwork: true.' },
+  },
   check: {
     scope: 'pod',
     run(p, _context, report) {
@@ -27,6 +30,8 @@ export default defineRule({
         path,
         `${path} ${show(p.spec.hostNetwork ?? false)}: Invalid value: hostNetwork must be true if pod contains any hostProcess containers.`,
         'Set hostNetwork: true.',
+        undefined,
+        'no-host-network',
       );
     },
   },

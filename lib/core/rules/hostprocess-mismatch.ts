@@ -17,6 +17,9 @@ export default defineRule({
     docs: HOST_PROCESS,
     ...API_SERVER_REJECTS_POD,
   },
+  messages: {
+    mismatch: { description: "A container's hostProcess setting differs from the pod's." },
+  },
   check: {
     scope: 'pod',
     run(p, _context, report) {
@@ -30,6 +33,8 @@ export default defineRule({
           path,
           `${path} ${show(own)}: Invalid value: pod hostProcess value must be identical if both are specified, was ${podValue}.`,
           `Remove the container's hostProcess (it inherits the pod's ${podValue}), or set it to ${podValue}.`,
+          undefined,
+          'mismatch',
         );
       }
     },

@@ -18,6 +18,9 @@ export default defineRule({
     docs: HOST_PROCESS,
     severityReason: 'The kubelet refuses to start the container.',
   },
+  messages: {
+    'run-as-non-root': { description: 'runAsNonRoot: true on a HostProcess pod or container.' },
+  },
   frontDoorFixes: {
     pulumi: () => ({ fix: 'Remove runAsNonRoot; choose the account with windows.runAsUserName.' }),
     cdk8s: () => ({
@@ -40,6 +43,8 @@ export default defineRule({
           path,
           `${path} true on a HostProcess pod: the kubelet cannot verify runAsNonRoot for HostProcess containers and refuses to start them.`,
           'Remove runAsNonRoot; choose the account with runAsUserName.',
+          undefined,
+          'run-as-non-root',
         );
       }
     },

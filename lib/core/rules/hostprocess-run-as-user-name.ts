@@ -36,6 +36,14 @@ export default defineRule({
       },
     ],
   },
+  messages: {
+    'no-user': { description: 'A HostProcess container with no runAsUserName, on it or on the pod.' },
+    'container-account': {
+      description:
+        'A container account (ContainerUser, ContainerAdministrator) or a non-string, which the host does not have.',
+    },
+    'unlisted-account': { description: 'An account other than the documented host accounts.' },
+  },
   frontDoorFixes: {
     cdk8s: () => ({
       fix: "Set `windows: { runAsUserName: 'NT AUTHORITY\\\\SYSTEM' }`, `'NT AUTHORITY\\\\Local service'` or `'NT AUTHORITY\\\\NetworkService'`.",
@@ -65,18 +73,22 @@ export default defineRule({
             `HostProcess container ${c.path} has no runAsUserName, so it runs as the image's default user instead of a chosen host account.`,
             fix,
             'no-user',
+            'no-user',
           );
         } else if (typeof user !== 'string' || CONTAINER_ACCOUNTS.includes(user.toLowerCase())) {
           report(
             path,
             `${path} ${show(user)} is a container account, which does not exist on the host a HostProcess container runs on.`,
             fix,
+            undefined,
+            'container-account',
           );
         } else if (!isHostProcessUser(user)) {
           report(
             path,
             `${path} ${show(user)} is not one of the host accounts HostProcess containers are documented to run as.`,
             `${fix} A local users group works only on recent Windows and containerd versions.`,
+            'unlisted-account',
             'unlisted-account',
           );
         }

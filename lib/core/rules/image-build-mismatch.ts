@@ -30,29 +30,38 @@ export default defineRule({
     docs: VERSION_COMPAT,
     severityReason: 'The container cannot start on the nodes the pod is pinned to.',
   },
-  frontDoorFixes: {
-    // The components pin the release with their `windows` args.
-    pulumi: ({ fix }) =>
-      fix === undefined
-        ? undefined
-        : {
-            fix: fix.replace(
-              /\b(?:pin|run) the workload (?:to|on) Windows Server (\d{4}) nodes\b/g,
-              (_m, release: string) =>
-                `run it on Windows Server ${release} nodes: windows: { release: '${release}' }, or windows.target set to a ${release} pool's nodeTarget`,
-            ),
-          },
-    cdk8s: ({ value, release: nodes }) => {
-      const release = releaseOfImage(value);
-      const tag = !isWindowsRelease(nodes)
-        ? "the image's tag for the workload's release"
-        : `the image's ${releaseInfo(nodes).imageTags[0]} tag`;
-      return {
-        fix:
-          release === undefined
-            ? `Use ${tag}, or set \`windows: { release }\` to the release the image is built for.`
-            : `Use ${tag}, or run it on Windows Server ${release} nodes: \`windows: { release: '${release}' }\`.`,
-      };
+  messages: {
+    pinned: {
+      description: 'An image built for another release than the one the pod is pinned to.',
+      frontDoorFixes: {
+        // The components pin the release with their `windows` args.
+        pulumi: ({ fix }) =>
+          fix === undefined
+            ? undefined
+            : {
+                fix: fix.replace(
+                  /\b(?:pin|run) the workload (?:to|on) Windows Server (\d{4}) nodes\b/g,
+                  (_m, release: string) =>
+                    `run it on Windows Server ${release} nodes: windows: { release: '${release}' }, or windows.target set to a ${release} pool's nodeTarget`,
+                ),
+              },
+        cdk8s: ({ value, release: nodes }) => {
+          const release = releaseOfImage(value);
+          const tag = !isWindowsRelease(nodes)
+            ? "the image's tag for the workload's release"
+            : `the image's ${releaseInfo(nodes).imageTags[0]} tag`;
+          return {
+            fix:
+              release === undefined
+                ? `Use ${tag}, or set \`windows: { release }\` to the release the image is built for.`
+                : `Use ${tag}, or run it on Windows Server ${release} nodes: \`windows: { release: '${release}' }\`.`,
+          };
+        },
+      },
+    },
+    'mixed-releases': {
+      description:
+        'An unpinned pod whose images are built for releases no one node runs together under process isolation.',
     },
   },
   check: {
@@ -70,7 +79,7 @@ export default defineRule({
           if (!p.isolationKnown && checkImageCompatibility(image, pin.release, 'hyperv').status !== 'incompatible') {
             continue;
           }
-          report(path, `${compat.reason} The pod is pinned by ${pin.via}.`, compat.fix);
+          report(path, `${compat.reason} The pod is pinned by ${pin.via}.`, compat.fix, undefined, 'pinned');
         }
         return;
       }
@@ -87,6 +96,8 @@ export default defineRule({
           path,
           `${path} '${image}' is built for Windows Server ${release} but ${first.path} '${first.image}' for Windows Server ${first.release}: with process isolation no node can run both.`,
           `Use the same ltsc tag for every container of the pod, and pin the pod with nodeSelector ${WINDOWS_BUILD_LABEL}.`,
+          undefined,
+          'mixed-releases',
         );
       });
     },

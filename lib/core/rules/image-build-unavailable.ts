@@ -25,6 +25,9 @@ export default defineRule({
     docs: VERSION_COMPAT,
     severityReason: 'The container cannot start on the nodes the pod is pinned to.',
   },
+  messages: {
+    'build-unavailable': { description: 'An image whose list has no entry for the build the pod runs on.' },
+  },
   check: {
     scope: 'pod',
     run(p, { options }, report) {
@@ -48,6 +51,8 @@ export default defineRule({
           path,
           `${path} '${image}' is published for Windows build ${named.join(', ')} only${recordNote(lookup.facts)}, but the pod runs on ${target} (Windows Server ${pin.release}, ${pin.via}): "the container operating system does not match the host operating system".`,
           `Rebuild the image FROM the ltsc${pin.release} base (or publish a multi-platform index covering ${target}), or pin the pod to ${named[0]}.`,
+          undefined,
+          'build-unavailable',
         );
       }
     },

@@ -52,6 +52,9 @@ export default defineRule({
       'The pod starts only on nodes whose build runs the image and fails on every other release in the cluster.',
     fixable: 'Pins the pod to the build of --windows-release (or --runtime-class), else to the build its image needs.',
   },
+  messages: {
+    unpinned: { description: 'A single-build image in a pod that pins no Windows build.' },
+  },
   check: {
     scope: 'pod',
     run(p, _context, report) {
@@ -66,6 +69,8 @@ export default defineRule({
         join(p.path, 'nodeSelector'),
         `${first.path} '${first.image}' is built for ${info.displayName} and runs only on ${hosts.join(' or ')} nodes, but the pod pins no Windows build: on nodes of any other release it fails with "the container operating system does not match the host operating system".`,
         `Add nodeSelector { ${WINDOWS_BUILD_LABEL}: '${info.build}' } (or a RuntimeClass that pins it), or use a multi-arch image that covers every node build.`,
+        undefined,
+        'unpinned',
       );
     },
   },

@@ -24,6 +24,9 @@ export default defineRule({
     severityReason:
       'The reference cannot tell a multi-arch manifest list from a single-build image; known multi-arch publishers are not reported.',
   },
+  messages: {
+    'floating-tag': { description: 'A Windows image whose tag names no Windows build.' },
+  },
   frontDoorFixes: {
     cdk8s: () => ({
       fix: "Use an image tag that names the Windows build of the workload's `windows.release` (`ltsc2022` by default), or a multi-arch tag.",
@@ -42,6 +45,8 @@ export default defineRule({
           path,
           `${path} '${image}' has ${ref.tag ? `tag '${ref.tag}', which names` : 'no tag (it means :latest) and names'} no Windows build: if it is a single-build image it runs only on nodes of that build; a multi-arch manifest list is fine when it has an entry for every node build.`,
           BUILDLESS_TAG_FIX,
+          undefined,
+          'floating-tag',
         );
       }
     },

@@ -30,6 +30,9 @@ export default defineRule({
     docs: HOST_PROCESS,
     severityReason: 'The container cannot start as an ordinary (process-isolated) Windows container.',
   },
+  messages: {
+    'hostprocess-only': { description: 'A HostProcess-only image in an ordinary container.' },
+  },
   check: {
     scope: 'pod',
     run(p, { options }, report) {
@@ -41,6 +44,8 @@ export default defineRule({
           path,
           `${path} '${image}' is ${what}: it runs only as a HostProcess container, and this container is not one.`,
           'Run it as a HostProcess container: securityContext.windowsOptions.hostProcess: true with hostNetwork: true (in k8s-windows, WindowsHostProcessDaemonSet).',
+          undefined,
+          'hostprocess-only',
         );
       }
     },

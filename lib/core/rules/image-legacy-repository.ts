@@ -18,6 +18,9 @@ export default defineRule({
     docs: 'https://techcommunity.microsoft.com/blog/containers/the-microsoft-container-registry-mcr/382258',
     severityReason: 'The repository has no image for Windows Server 2022 or 2025 nodes.',
   },
+  messages: {
+    'legacy-repository': { description: 'An image of a retired microsoft/* Docker Hub repository.' },
+  },
   check: {
     scope: 'pod',
     run(p, _context, report) {
@@ -30,6 +33,8 @@ export default defineRule({
           path,
           `${path} '${image}' comes from the retired Docker Hub repository ${legacy.repository}, which Microsoft stopped updating in 2019: it has images for Windows Server 2016 and SAC builds, none for 2022 or 2025 nodes.`,
           `Use ${legacy.successor ?? 'the mcr.microsoft.com repository that replaced it'} with the ltsc tag of your nodes (e.g. ':ltsc2022' or a '-ltsc2022' suffix).`,
+          undefined,
+          'legacy-repository',
         );
       }
     },

@@ -66,6 +66,11 @@ export default defineRule({
     docs: BASE_IMAGES_DOC,
     severityReason: 'The program is not in the image: the container cannot start.',
   },
+  messages: {
+    powershell: {
+      description: 'A Nano Server container whose command runs Windows PowerShell, which Nano Server lacks.',
+    },
+  },
   check: {
     scope: 'pod',
     run(p, _context, report) {
@@ -90,6 +95,8 @@ export default defineRule({
           nano.base
             ? "Use a PowerShell 7 image (mcr.microsoft.com/powershell, the nanoserver tag for your nodes' build) and run pwsh, or a Server Core image (mcr.microsoft.com/windows/servercore), which has powershell.exe; a node agent may run as a HostProcess container, which uses the host's."
             : "Run pwsh (PowerShell 7) if the image has it, or use a Server Core based image, which has powershell.exe; a node agent may run as a HostProcess container, which uses the host's.",
+          undefined,
+          'powershell',
         );
       }
     },

@@ -16,6 +16,9 @@ export default defineRule({
     docs: 'https://kubernetes.io/docs/concepts/containers/images/#imagepullbackoff',
     severityReason: 'The container cannot start anywhere.',
   },
+  messages: {
+    'not-found': { description: 'The registry has no such image or tag.' },
+  },
   check: {
     scope: 'pod',
     run(p, { options }, report) {
@@ -25,6 +28,8 @@ export default defineRule({
           path,
           `${path} '${image}': ${lookup.message}`,
           'Check the repository and tag (a typo, or a tag not pushed yet).',
+          undefined,
+          'not-found',
         );
       }
     },

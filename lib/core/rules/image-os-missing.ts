@@ -22,6 +22,9 @@ export default defineRule({
     docs: 'https://kubernetes.io/docs/concepts/windows/user-guide/',
     severityReason: 'The container cannot start on the nodes the pod runs on.',
   },
+  messages: {
+    'os-missing': { description: "An image with no entry for the pod's OS." },
+  },
   check: {
     scope: 'pod',
     run(p, { options }, report) {
@@ -30,7 +33,7 @@ export default defineRule({
       for (const { path, image, lookup } of resolvedImages(p, options.images)) {
         if (lookup.status !== 'found' || lookup.facts.platforms.some((x) => x.os === os)) continue;
         const { message, fix } = osMissingFinding(path, image, lookup.facts, os);
-        report(path, message, fix);
+        report(path, message, fix, undefined, 'os-missing');
       }
     },
   },

@@ -17,6 +17,9 @@ export default defineRule({
     docs: VERSION_COMPAT,
     severityReason: 'No supported node can run the image.',
   },
+  messages: {
+    'retired-release': { description: 'An image built for a retired Windows release.' },
+  },
   check: {
     scope: 'pod',
     run(p, _context, report) {
@@ -27,6 +30,8 @@ export default defineRule({
           path,
           `${path} '${image}' is built for ${built.displayName} (build ${built.build}), which no supported node runs: "the container operating system does not match the host operating system".`,
           'Rebuild it on an LTSC base image (ltsc2022 or ltsc2025) and use that tag.',
+          undefined,
+          'retired-release',
         );
       }
     },

@@ -23,6 +23,11 @@ export default defineRule({
     severityReason: 'It runs where the build matches and fails on the other Windows nodes.',
     fixable: 'Pins the pod to the build its images share.',
   },
+  messages: {
+    'single-build': {
+      description: 'An image published for one build only, under a tag that names none, in an unpinned pod.',
+    },
+  },
   check: {
     scope: 'pod',
     run(p, { options }, report) {
@@ -37,6 +42,8 @@ export default defineRule({
           path,
           `${path} '${image}' is published for Windows build ${builds[0]}${release ? ` (Windows Server ${release})` : ''} only${recordNote(lookup.facts)}, and the pod pins no build: on nodes of any other release it fails with "the container operating system does not match the host operating system".`,
           `Add nodeSelector { ${WINDOWS_BUILD_LABEL}: '${builds[0]}' } (or a RuntimeClass that pins it), or publish the image for every node build.`,
+          undefined,
+          'single-build',
         );
       }
     },

@@ -30,6 +30,11 @@ export default defineRule({
       },
     ],
   },
+  messages: {
+    unreachable: { description: 'The registry did not answer (or lint ran offline).' },
+    unauthorized: { description: 'The registry refused the credentials it was given, or asked for some.' },
+    invalid: { description: 'The answer failed verification (a digest or manifest that does not match).' },
+  },
   check: {
     scope: 'pod',
     run(p, { options }, report) {
@@ -39,6 +44,8 @@ export default defineRule({
             path,
             `${path} '${image}' was not checked: ${lookup.message}`,
             'Run again when the registry answers (or with a longer --resolve-timeout), or without --offline.',
+            undefined,
+            'unreachable',
           );
         } else if (lookup.status === 'unauthorized') {
           report(
@@ -46,12 +53,14 @@ export default defineRule({
             `${path} '${image}' was not checked: ${lookup.message}`,
             'Log in to the registry (docker login, or a credential helper in the Docker config), and give the pods an imagePullSecret if the nodes have no credentials.',
             'unauthorized',
+            'unauthorized',
           );
         } else if (lookup.status === 'invalid') {
           report(
             path,
             `${path} '${image}' was not checked: ${lookup.message}`,
             'Check the registry or mirror that answered (its storage, or who controls it); pin the image by a sha256 digest from a source you trust.',
+            'invalid',
             'invalid',
           );
         }

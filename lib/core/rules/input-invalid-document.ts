@@ -23,6 +23,10 @@ export default defineRule({
     docs: OBJECTS,
     severityReason: 'kubectl refuses the document; the rest of the input is still checked.',
   },
+  messages: {
+    'not-a-mapping': { description: 'A document that is not a mapping (a list, a scalar, null).' },
+    'missing-fields': { description: 'A mapping without apiVersion, kind or metadata.' },
+  },
   check: {
     scope: 'document',
     run(doc, { position }, report) {
@@ -32,12 +36,16 @@ export default defineRule({
           '',
           `Document ${position + 1} is ${describe(doc)}, not a Kubernetes object.`,
           'Each YAML document must be a mapping with apiVersion, kind and metadata.',
+          undefined,
+          'not-a-mapping',
         );
       } else if (missing.length > 0) {
         report(
           missing[0],
           `Document ${position + 1} has no ${missing.join(' or ')}, so it is not a Kubernetes object.`,
           `Add ${missing.join(' and ')}.`,
+          undefined,
+          'missing-fields',
         );
       }
     },

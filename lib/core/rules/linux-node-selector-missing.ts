@@ -30,6 +30,11 @@ export default defineRule({
       },
     ],
   },
+  messages: {
+    'no-linux-selector': {
+      description: 'A Linux pod beside Windows pods that does not select kubernetes.io/os: linux.',
+    },
+  },
   check: {
     scope: 'pod',
     run(p, { hybrid }, report) {
@@ -44,6 +49,7 @@ export default defineRule({
           : `This Linux pod has no ${OS_LABEL}: linux nodeSelector beside Windows workloads in the same file: on an untainted Windows node (the AKS and EKS default) it can land there and never start.`,
         `Add nodeSelector { ${OS_LABEL}: linux } (pinLinuxWorkloads(scope) does it for a whole cdk8s app).`,
         byPool ? 'pool-selector' : undefined,
+        'no-linux-selector',
       );
     },
   },

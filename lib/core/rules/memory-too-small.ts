@@ -32,6 +32,9 @@ export default defineRule({
     docs: QUANTITY,
     severityReason: 'The container cannot start under such a limit; such a request is never what was meant.',
   },
+  messages: {
+    'too-small': { description: "A memory request or limit below 1Mi (often an 'm', which is milli, meant as mega)." },
+  },
   check: {
     scope: 'pod',
     run(p, _context, report) {
@@ -47,6 +50,8 @@ export default defineRule({
             path,
             `${path} ${show(value)} is ${+bytes.toPrecision(6)} bytes${/m\s*$/.test(String(value)) ? " ('m' is milli, not mega)" : ''}: no container runs in less than a mebibyte.`,
             guess ? `Write ${guess} (mebibytes) if that is what was meant.` : 'Write the amount in Mi or Gi.',
+            undefined,
+            'too-small',
           );
         }
       }

@@ -31,6 +31,9 @@ export default defineRule({
     severityReason: 'Pod Security Admission rejects the pod.',
     rejectedByApiServer: true,
   },
+  messages: {
+    'below-level': { description: "A field the Namespace's enforced Pod Security level refuses." },
+  },
   check: {
     scope: 'pod',
     run(p, { index, options }, report) {
@@ -59,6 +62,8 @@ export default defineRule({
           v.path,
           `Namespace '${p.namespace}' enforces Pod Security '${enforce}', which rejects this pod: ${v.message}`,
           `${v.fix}${hostProcessHint}`,
+          undefined,
+          'below-level',
         );
       }
     },

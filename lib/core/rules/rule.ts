@@ -1,9 +1,9 @@
 /**
  * What a rule is: one module, named by its id, holding everything about it — its catalogue entry (family, default
- * severity and why, summary, docs), the cases in which it reports at another severity, its check (message and fix
- * hint beside the detection) and its fixers — and beside it `<id>.examples.yaml`, its failing and passing
- * manifests (run as tests, shown on its page). The registry (./index.ts) lists the modules; the engine, `fix`,
- * `k8s-windows rules`, the README table and the rule pages (docs/rules/) read them.
+ * severity and why, summary, docs), the cases in which it reports at another severity, its messages by id, its
+ * check (message and fix hint beside the detection) and its fixers — and beside it `<id>.examples.yaml`, its failing
+ * and passing manifests (run as tests, shown on its page). The registry (./index.ts) lists the modules; the engine,
+ * `fix`, `k8s-windows rules`, the README table and the rule pages (docs/rules/) read them.
  */
 import type { Fixer, TargetFixer } from '../model/fixes';
 import type { SetIndex } from '../model/context';
@@ -77,7 +77,10 @@ export type RuleReport<C extends string = string, M extends string = string> = (
   messageId?: M,
 ) => void;
 
-/** One message a rule reports, by id: what it is about and, where it differs, its fix in each front door's words. */
+/**
+ * One message a rule reports, by id (eslint's `meta.messages`): what it is about and, where it differs, its fix in
+ * each front door's words. Every finding names its message (`Diagnostic.messageId`, SARIF `message.id`).
+ */
 export interface RuleMessage {
   readonly description: string;
   readonly frontDoorFixes?: FrontDoorFixes;
@@ -164,8 +167,10 @@ export interface DocumentRuleContext {
 export interface RuleModule<Id extends string = string, C extends string = string, M extends string = string> {
   readonly meta: RuleMeta<Id, C>;
   /**
-   * The rule's messages by id, for a rule whose messages differ in more than their values (each with its own
-   * front-door fixes); its checks may report only these ids.
+   * The rule's messages by id, one for each kind of finding it reports (each with its own front-door fixes, where
+   * they differ); its checks report only these ids, and name one in every report (test/core/rule-messages.test.ts
+   * holds every manifest rule to it). Cloud rules declare none yet.
+   * @default - none: the checks report no message id
    */
   readonly messages?: { readonly [K in M]: RuleMessage };
   /** Where the rule looks: one place, or several (a build pin is judged on pods and on RuntimeClasses). */

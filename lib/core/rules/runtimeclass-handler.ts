@@ -21,6 +21,11 @@ export default defineRule({
     docs: RUNTIME_CLASS,
     severityReason: 'Every pod of the class fails sandbox creation.',
   },
+  messages: {
+    'unknown-handler': {
+      description: 'A Windows RuntimeClass handler that is neither runhcs-wcow-process nor runhcs-wcow-hypervisor.',
+    },
+  },
   check: {
     scope: 'object',
     kinds: ['RuntimeClass'],
@@ -34,6 +39,8 @@ export default defineRule({
         'handler',
         `handler ${show(handler)} is not a containerd Windows handler: pods of RuntimeClass '${str(rec(obj, 'metadata'), 'name') ?? ''}' fail to create their sandbox.`,
         `Use handler '${WINDOWS_RUNTIME_HANDLERS.process}' (process isolation) or '${WINDOWS_RUNTIME_HANDLERS.hyperv}' (Hyper-V isolation, experimental upstream).`,
+        undefined,
+        'unknown-handler',
       );
     },
   },

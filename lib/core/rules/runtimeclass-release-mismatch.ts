@@ -33,6 +33,11 @@ export default defineRule({
     docs: RUNTIME_CLASS,
     severityReason: 'Pods run on another release than their RuntimeClass name promises.',
   },
+  messages: {
+    'release-mismatch': {
+      description: 'A RuntimeClass whose name names one release while its nodeSelector pins another build.',
+    },
+  },
   check: {
     scope: 'object',
     kinds: ['RuntimeClass'],
@@ -48,6 +53,8 @@ export default defineRule({
         join('scheduling.nodeSelector', key(WINDOWS_BUILD_LABEL)),
         `RuntimeClass '${name}' says Windows Server ${named} but pins ${WINDOWS_BUILD_LABEL}=${build}${pinned ? ` (${releaseInfo(pinned).displayName})` : ''}: pods choosing it by name land on other nodes than their images need.`,
         `Pin ${WINDOWS_BUILD_LABEL}: '${releaseInfo(named).build}' for ${releaseInfo(named).displayName}${pinned ? `, or rename the RuntimeClass to 'windows-${pinned}'` : ''}.`,
+        undefined,
+        'release-mismatch',
       );
     },
   },

@@ -32,6 +32,11 @@ export default defineRule({
       },
     ],
   },
+  messages: {
+    'unknown-rule': { description: 'A suppression that names no rule of the catalogue.' },
+    'legacy-no-reason': { description: 'The old list annotation, which carries no reason.' },
+    'no-reason': { description: 'A per-rule suppression with an empty reason.' },
+  },
   check: {
     scope: 'document',
     run(doc, { ruleIds }, report) {
@@ -44,6 +49,8 @@ export default defineRule({
             a.path,
             `${a.path}: '${id}' is not a rule id, so this suppresses nothing.`,
             unknownRuleFix(id, [...ruleIds]),
+            undefined,
+            'unknown-rule',
           );
         }
         if (a.legacy) {
@@ -52,9 +59,16 @@ export default defineRule({
             `${a.path} suppresses ${a.ruleIds.join(', ') || 'nothing'} without a reason.`,
             `Write one annotation per rule with the reason as its value: ${PER_RULE}.${a.ruleIds.includes('*') ? ' "*" hides every rule, new ones included: name the rules.' : ''}`,
             'no-reason',
+            'legacy-no-reason',
           );
         } else if (a.reason === undefined || a.reason === '') {
-          report(a.path, `${a.path} gives no reason.`, `Write why the finding is accepted: ${PER_RULE}.`, 'no-reason');
+          report(
+            a.path,
+            `${a.path} gives no reason.`,
+            `Write why the finding is accepted: ${PER_RULE}.`,
+            'no-reason',
+            'no-reason',
+          );
         }
       }
     },

@@ -18,6 +18,9 @@ export default defineRule({
     docs: K8S_WINDOWS_GUIDE,
     severityReason: 'The pod can land on nodes of the other OS.',
   },
+  messages: {
+    wildcard: { description: 'A keyless operator: Exists toleration, which tolerates every taint.' },
+  },
   check: {
     scope: 'pod',
     run(p, { hybrid }, report) {
@@ -31,6 +34,8 @@ export default defineRule({
           path,
           `${path} tolerates every taint (operator: Exists without a key), including the Windows taint, and the pod selects no ${OS_LABEL}: it can land on nodes of the other OS.`,
           `Tolerate specific taints, or add nodeSelector { ${OS_LABEL}: ${p.windows ? 'windows' : 'linux'} }.`,
+          undefined,
+          'wildcard',
         );
       }
     },

@@ -18,6 +18,9 @@ export default defineRule({
     severityReason: 'The kubelet still sets the beta label, so the pod schedules.',
     fixable: 'Adds nodeSelector kubernetes.io/os: windows beside the beta label (which stays).',
   },
+  messages: {
+    'beta-label': { description: 'A nodeSelector on beta.kubernetes.io/os.' },
+  },
   check: {
     scope: 'pod',
     run(p, _context, report) {
@@ -26,6 +29,8 @@ export default defineRule({
         join(p.path, 'nodeSelector', key(BETA_OS_LABEL)),
         `This pod selects Windows nodes by the deprecated ${BETA_OS_LABEL} label; the kubelet still sets it, so it schedules.`,
         `Select ${OS_LABEL}: windows instead (keeping the beta label beside it is harmless).`,
+        undefined,
+        'beta-label',
       );
     },
   },

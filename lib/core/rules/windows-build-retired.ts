@@ -24,6 +24,10 @@ export default defineRule({
     docs: VERSION_COMPAT,
     severityReason: 'No node carries the label: the pods stay Pending.',
   },
+  messages: {
+    pod: { description: 'A pod pinned to a retired build.' },
+    'runtime-class': { description: 'A RuntimeClass that pins a retired build.' },
+  },
   check: [
     {
       scope: 'pod',
@@ -34,6 +38,8 @@ export default defineRule({
           p.retiredPin.path,
           `This pod pins ${p.retiredPin.via}, ${p.retiredPin.release.displayName}, which no supported node runs: no node carries this label, so the pod stays Pending.`,
           `Pin a supported build: ${supportedBuilds()}, with images of the same release.`,
+          undefined,
+          'pod',
         );
       },
     },
@@ -48,6 +54,8 @@ export default defineRule({
           join('scheduling.nodeSelector', key(WINDOWS_BUILD_LABEL)),
           `RuntimeClass '${str(rec(obj, 'metadata'), 'name') ?? ''}' pins ${WINDOWS_BUILD_LABEL}=${build}, ${retired.displayName}, which no supported node runs: every pod of this class stays Pending.`,
           `Pin a supported build: ${supportedBuilds()}.`,
+          undefined,
+          'runtime-class',
         );
       },
     },

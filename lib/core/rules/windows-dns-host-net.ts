@@ -18,6 +18,9 @@ export default defineRule({
     docs: NETWORKING,
     severityReason: 'The pod gets cluster DNS as with ClusterFirst; the setting is only misleading.',
   },
+  messages: {
+    'host-net-dns': { description: 'dnsPolicy: ClusterFirstWithHostNet on an ordinary Windows pod.' },
+  },
   frontDoorFixes: {
     cdk8s: () => ({
       fix: 'Remove `dns: { policy: DnsPolicy.CLUSTER_FIRST_WITH_HOST_NET }` (ClusterFirst is the default).',
@@ -32,6 +35,8 @@ export default defineRule({
         path,
         `${path} 'ClusterFirstWithHostNet' means nothing on a Windows pod outside HostProcess: it has no host network, and the kubelet gives it cluster DNS as with ClusterFirst.`,
         "Use dnsPolicy 'ClusterFirst' (the default), or make the pod HostProcess if it needs the host network.",
+        undefined,
+        'host-net-dns',
       );
     },
   },

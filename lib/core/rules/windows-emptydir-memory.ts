@@ -15,6 +15,9 @@ export default defineRule({
     docs: STORAGE,
     severityReason: 'The volume cannot be created on Windows.',
   },
+  messages: {
+    'memory-medium': { description: 'An emptyDir with medium: Memory on a Windows pod.' },
+  },
   frontDoorFixes: {
     cdk8s: () => ({
       fix: 'Drop `medium: EmptyDirMedium.MEMORY` from `Volume.fromEmptyDir(...)` (a disk-backed emptyDir).',
@@ -31,6 +34,8 @@ export default defineRule({
           path,
           `${path} 'Memory': Windows has no tmpfs, so memory-backed emptyDir volumes are not supported.`,
           'Remove medium (a disk-backed emptyDir).',
+          undefined,
+          'memory-medium',
         );
       }
     },

@@ -85,6 +85,12 @@ export default defineRule({
       },
     ],
   },
+  messages: {
+    'pod-resources-before-1.34': {
+      description: 'Pod-level resources on a Windows pod, for a target before the API server refuses them.',
+    },
+    forbidden: { description: 'A field the API server forbids on a Windows pod.' },
+  },
   frontDoorFixes: { cdk8s: ({ path }) => cdk8sFix(path) },
   check: {
     scope: 'pod',
@@ -101,10 +107,17 @@ export default defineRule({
             `${path} ${show(value)}: Kubernetes 1.${minor} admits pod-level resources on a Windows pod (or drops them while the alpha PodLevelResources gate is off), and 1.${POD_RESOURCES_REFUSED_FROM_MINOR} and later refuse the pod (${detail}).`,
             WINDOWS_ALTERNATIVE[field] ?? 'Remove it.',
             'pod-resources-before-1.34',
+            'pod-resources-before-1.34',
           );
           continue;
         }
-        report(path, `${path} ${show(value)}: Forbidden: ${detail}.`, WINDOWS_ALTERNATIVE[field] ?? 'Remove it.');
+        report(
+          path,
+          `${path} ${show(value)}: Forbidden: ${detail}.`,
+          WINDOWS_ALTERNATIVE[field] ?? 'Remove it.',
+          undefined,
+          'forbidden',
+        );
       }
     },
   },

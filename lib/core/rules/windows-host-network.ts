@@ -18,6 +18,9 @@ export default defineRule({
     severityReason:
       'The API server admits it and the pod runs, on the pod network instead of the host network it asked for.',
   },
+  messages: {
+    'host-network': { description: 'hostNetwork: true on an ordinary Windows pod.' },
+  },
   frontDoorFixes: {
     pulumi: () => ({ fix: 'Remove hostNetwork, or make the workload HostProcess (windows.hostProcess: true).' }),
     cdk8s: () => ({
@@ -33,6 +36,8 @@ export default defineRule({
         path,
         `${path} true is ignored: Windows pods get the host network only as HostProcess pods, so this pod runs on the pod network.`,
         'Remove hostNetwork, or make the pod HostProcess (securityContext.windowsOptions.hostProcess: true).',
+        undefined,
+        'host-network',
       );
     },
   },

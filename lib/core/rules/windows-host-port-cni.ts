@@ -22,6 +22,9 @@ export default defineRule({
     severityReason:
       'The pod runs either way; whether the host port answers depends on the CNI, which a manifest does not show.',
   },
+  messages: {
+    'host-port': { description: 'A hostPort on an ordinary Windows container, which depends on the CNI.' },
+  },
   frontDoorFixes: {
     cdk8s: () => ({
       fix: 'Check your Windows CNI maps host ports, or drop `hostPort` and expose the port with `exposeViaService()`.',
@@ -37,6 +40,8 @@ export default defineRule({
           path,
           `${path} ${show(hostPort)}: on Windows a hostPort works only when the node's CNI maps ports (win-bridge or win-overlay with the portMappings capability); otherwise nothing listens on the host port.`,
           'Check your Windows CNI supports port mappings, or expose the port through a Service (NodePort or LoadBalancer).',
+          undefined,
+          'host-port',
         );
       }
     },

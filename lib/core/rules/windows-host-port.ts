@@ -48,8 +48,6 @@ export default defineRule({
       },
     },
   },
-  // What the cdk8s plugin says of a construct's output (its findings carry no message id).
-  frontDoorFixes: { cdk8s: () => ({ fix: HOST_PORT_CDK8S_FIX }) },
   check: {
     scope: 'pod',
     run(p, _context, report) {

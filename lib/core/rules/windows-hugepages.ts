@@ -16,6 +16,9 @@ export default defineRule({
     docs: RESOURCES,
     severityReason: 'Not supported on Windows nodes.',
   },
+  messages: {
+    hugepages: { description: 'A hugepages-* request or limit on a Windows container.' },
+  },
   check: {
     scope: 'pod',
     run(p, _context, report) {
@@ -31,6 +34,8 @@ export default defineRule({
               path,
               `${path} ${show(values?.[name])}: huge pages are not supported on Windows.`,
               `Remove ${name}.`,
+              undefined,
+              'hugepages',
             );
           }
         }

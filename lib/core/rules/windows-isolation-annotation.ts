@@ -21,6 +21,9 @@ export default defineRule({
     docs: RUNTIME_CLASS,
     severityReason: 'The pod runs, but process-isolated, not as the annotation asks.',
   },
+  messages: {
+    'isolation-annotation': { description: 'The dockershim-era isolation-type annotation.' },
+  },
   check: {
     scope: 'pod',
     run(p, _context, report) {
@@ -31,6 +34,8 @@ export default defineRule({
         join(annotations, key(ISOLATION_ANNOTATION)),
         `The ${ISOLATION_ANNOTATION}: ${show(p.annotations[ISOLATION_ANNOTATION])} annotation was read only by dockershim; containerd ignores it and runs the pod process-isolated.`,
         `Remove the annotation and name a RuntimeClass whose handler is '${WINDOWS_RUNTIME_HANDLERS.hyperv}' (experimental upstream).`,
+        undefined,
+        'isolation-annotation',
       );
     },
   },

@@ -23,6 +23,9 @@ export default defineRule({
     docs: STORAGE,
     severityReason: 'The mount works at C:\\...; only the app knows whether it reads that path.',
   },
+  messages: {
+    'linux-path': { description: 'A Linux mount path in a Windows container.' },
+  },
   check: {
     scope: 'pod',
     run(p, _context, report) {
@@ -35,6 +38,8 @@ export default defineRule({
           path,
           `${path} '${mountPath}' is a Linux path: in a Windows container it is mounted at C:${mountPath.replace(/\//g, '\\')}; that is right only if the app reads that path.`,
           `If the app expects a Windows location, mount at a Windows path, e.g. 'C:\\data' or 'C:/data'.`,
+          undefined,
+          'linux-path',
         );
       }
     },

@@ -22,6 +22,9 @@ export default defineRule({
       'Without spec.os the API server admits the pod and the Windows kubelet ignores these fields; charts often set them on purpose to pass Pod Security restricted.',
     fixable: 'Removes the field; the change report names it and its value.',
   },
+  messages: {
+    'linux-only-field': { description: 'A Linux-only field on a pod that is Windows but has no spec.os.' },
+  },
   check: {
     scope: 'pod',
     run(p, _context, report) {
@@ -31,6 +34,8 @@ export default defineRule({
           path,
           `${path} ${show(value)} is Linux-only, and this pod is Windows (${p.evidence}): the Windows node ignores it or fails the container.`,
           `${WINDOWS_ALTERNATIVE[field] ?? 'Remove it.'} Then set spec.os.name: windows so the API server checks these fields.`,
+          undefined,
+          'linux-only-field',
         );
       }
     },

@@ -31,6 +31,9 @@ export default defineRule({
     docs: STORAGE,
     severityReason: 'The volume plugin has no Windows implementation.',
   },
+  messages: {
+    'linux-volume': { description: 'A Linux-only volume type on a Windows pod.' },
+  },
   check: {
     scope: 'pod',
     run(p, _context, report) {
@@ -43,6 +46,8 @@ export default defineRule({
             path,
             `${path}: the ${type} volume plugin has no Windows implementation.`,
             'Use a CSI driver with Windows support (smb.csi.k8s.io, disk CSI drivers) through a PersistentVolumeClaim.',
+            undefined,
+            'linux-volume',
           );
         }
       }

@@ -20,6 +20,10 @@ export default defineRule({
     docs: RESOURCES,
     severityReason: 'The pod runs; overcommit degrades the node only under memory pressure.',
   },
+  messages: {
+    'no-limit': { description: 'A memory request with no memory limit.' },
+    differs: { description: 'A memory request that differs from the memory limit.' },
+  },
   frontDoorFixes: {
     cdk8s: () => ({
       fix: 'Give the container equal memory request and limit: `resources: { memory: { request: Size.gibibytes(2), limit: Size.gibibytes(2) } }`, or only the limit.',
@@ -41,6 +45,8 @@ export default defineRule({
             path,
             `${path} ${show(request)} has no memory limit: Windows has no OOM killer, so the container pages the node instead of being stopped.`,
             `Set resources.limits.memory to ${show(request)} (or set only the limit).`,
+            undefined,
+            'no-limit',
           );
           continue;
         }
@@ -54,6 +60,8 @@ export default defineRule({
           path,
           `${path} ${show(request)} differs from limits.memory ${show(limit)}: Windows overcommits by paging, which slows the whole node.`,
           `Set requests.memory equal to limits.memory (${show(limit)}), or set only the limit.`,
+          undefined,
+          'differs',
         );
       }
     },

@@ -15,6 +15,9 @@ export default defineRule({
     docs: STORAGE,
     severityReason: 'Not supported on Windows.',
   },
+  messages: {
+    'mount-propagation': { description: 'mountPropagation on a Windows volume mount.' },
+  },
   frontDoorFixes: {
     cdk8s: () => ({ fix: 'Remove `propagation` from the volume mount.' }),
   },
@@ -29,6 +32,8 @@ export default defineRule({
           path,
           `${path} ${show(m.mountPropagation)}: mount propagation is not supported on Windows.`,
           'Remove mountPropagation.',
+          undefined,
+          'mount-propagation',
         );
       }
     },

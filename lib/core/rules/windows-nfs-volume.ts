@@ -17,6 +17,9 @@ export default defineRule({
     docs: STORAGE,
     severityReason: 'The in-tree NFS plugin has no Windows support; some setups mount NFS through CSI.',
   },
+  messages: {
+    nfs: { description: 'An nfs volume on a Windows pod.' },
+  },
   check: {
     scope: 'pod',
     run(p, _context, report) {
@@ -28,6 +31,8 @@ export default defineRule({
           path,
           `${path}: NFS support on Windows nodes is limited.`,
           'Prefer SMB through the smb.csi.k8s.io CSI driver.',
+          undefined,
+          'nfs',
         );
       }
     },

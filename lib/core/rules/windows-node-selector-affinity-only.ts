@@ -27,6 +27,9 @@ export default defineRule({
       },
     ],
   },
+  messages: {
+    'affinity-only': { description: 'Windows nodes selected by required node affinity only.' },
+  },
   check: {
     scope: 'pod',
     run(p, { options }, report) {
@@ -38,6 +41,7 @@ export default defineRule({
         `This Windows pod selects Windows nodes by node affinity only; ${eks ? 'on EKS' : 'on EKS (if this cluster is one)'} the VPC resource controller reads the ${OS_LABEL} nodeSelector to give Windows pods an IP.`,
         `Add nodeSelector { ${OS_LABEL}: windows } as well.`,
         eks ? 'eks' : undefined,
+        'affinity-only',
       );
     },
   },

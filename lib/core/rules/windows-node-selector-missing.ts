@@ -34,6 +34,12 @@ export default defineRule({
       },
     ],
   },
+  messages: {
+    'affinity-excludes': { description: 'A required node affinity that allows no Windows node.' },
+    'other-os': { description: 'A nodeSelector that selects nodes of another OS.' },
+    'pool-only': { description: 'A nodeSelector on a node-pool label but not on kubernetes.io/os.' },
+    'no-selector': { description: 'No kubernetes.io/os=windows selector at all.' },
+  },
   check: {
     scope: 'pod',
     run(p, { options }, report) {
@@ -44,6 +50,8 @@ export default defineRule({
           join(p.path, 'affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution'),
           `This pod is Windows (${p.evidence}) but its required node affinity allows ${allowed.length > 0 ? `only ${OS_LABEL} ${allowed.join(', ')}` : `no ${OS_LABEL} value`}: it can never be scheduled on a Windows node.`,
           `Make the affinity require ${OS_LABEL} In [windows], or remove the OS term and keep nodeSelector { ${OS_LABEL}: windows }.`,
+          undefined,
+          'affinity-excludes',
         );
         return;
       }
@@ -60,6 +68,7 @@ export default defineRule({
             : `This pod is Windows (${p.evidence}) but does not select ${OS_LABEL}=windows nodes: spec.os.name does not steer the scheduler, so it can land on a Linux node and never start.`,
         `Add nodeSelector { ${OS_LABEL}: windows } (schedulingFor(target) emits it with the tolerations).`,
         byPool ? (options.cloud === 'eks' ? 'pool-selector-eks' : 'pool-selector') : undefined,
+        p.osBySelector !== undefined ? 'other-os' : byPool ? 'pool-only' : 'no-selector',
       );
     },
   },

@@ -17,6 +17,9 @@ export default defineRule({
     docs: K8S_WINDOWS_GUIDE,
     ...API_SERVER_REJECTS_POD,
   },
+  messages: {
+    'windows-options': { description: 'windowsOptions on a pod with spec.os.name: linux.' },
+  },
   check: {
     scope: 'pod',
     run(p, _context, report) {
@@ -31,6 +34,8 @@ export default defineRule({
           path,
           `${path} ${show(own(sc, 'windowsOptions'))}: Forbidden: windows options cannot be set for a linux pod.`,
           'Remove windowsOptions, or set spec.os.name: windows if this is a Windows pod.',
+          undefined,
+          'windows-options',
         );
       }
     },

@@ -20,6 +20,10 @@ export default defineRule({
     ...API_SERVER_REJECTS_POD,
     fixable: "Lower-cases 'Windows' or 'Linux'; any other value is left to you.",
   },
+  messages: {
+    empty: { description: 'spec.os with an empty name.' },
+    unsupported: { description: 'spec.os.name other than linux or windows (a capitalised Windows among them).' },
+  },
   check: {
     scope: 'pod',
     run(p, _context, report) {
@@ -31,6 +35,8 @@ export default defineRule({
           join(p.path, 'os.name'),
           'spec.os.name is empty: Required value: cannot be empty.',
           "Set os.name to 'windows' for Windows pods or 'linux' for Linux pods.",
+          undefined,
+          'empty',
         );
       } else if (!VALID_OS.includes(name as string)) {
         report(
@@ -39,6 +45,8 @@ export default defineRule({
           typeof name === 'string' && name.toLowerCase() === 'windows'
             ? "Write 'windows' in lower case."
             : "Use 'windows' or 'linux'.",
+          undefined,
+          'unsupported',
         );
       }
     },

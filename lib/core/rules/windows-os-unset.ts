@@ -29,6 +29,9 @@ export default defineRule({
       },
     ],
   },
+  messages: {
+    'os-unset': { description: 'A Windows pod without spec.os.name: windows.' },
+  },
   check: {
     scope: 'pod',
     run(p, { index }, report) {
@@ -41,6 +44,7 @@ export default defineRule({
           : `This pod is Windows (${p.evidence}) but spec.os.name is not set, so the API server does not check the Windows rules at admission.`,
         "Set os: { name: 'windows' }.",
         restricted ? 'restricted-namespace' : undefined,
+        'os-unset',
       );
     },
   },

@@ -22,6 +22,11 @@ export default defineRule({
     docs: K8S_WINDOWS,
     severityReason: 'Pools of that release are refused or unsupported on that Kubernetes version.',
   },
+  messages: {
+    cloud: { description: 'A release the chosen cloud does not run on the Kubernetes version.' },
+    retired: { description: 'Windows Server 2019 after the Kubernetes versions that support it.' },
+    'too-new': { description: 'A release newer than the Kubernetes version supports.' },
+  },
   check: {
     scope: 'pod',
     run(p, { options }, report) {
@@ -36,7 +41,13 @@ export default defineRule({
       if (options.cloud !== undefined) {
         const violation = checkCloudRelease(options.cloud, target.release, options.kubernetesVersion, options.date);
         if (violation) {
-          report(target.path, `This pod needs ${info.displayName} nodes: ${violation.message}`, violation.fix);
+          report(
+            target.path,
+            `This pod needs ${info.displayName} nodes: ${violation.message}`,
+            violation.fix,
+            undefined,
+            'cloud',
+          );
         }
         return;
       }
@@ -48,12 +59,16 @@ export default defineRule({
           target.path,
           `This pod needs ${info.displayName} nodes, which Kubernetes ${version} no longer supports (AKS refuses them from 1.${retiredAfter + 1}; upstream no longer lists them).`,
           'Move the workload to a supported release: its nodes and images (ltsc2022 / ltsc2025).',
+          undefined,
+          'retired',
         );
       } else if (minor < info.firstKubernetesMinor) {
         report(
           target.path,
           `This pod needs ${info.displayName} nodes, which Kubernetes supports from 1.${info.firstKubernetesMinor}, not ${version}.`,
           `Upgrade the cluster to 1.${info.firstKubernetesMinor} or later, or use an older Windows release.`,
+          undefined,
+          'too-new',
         );
       }
     },

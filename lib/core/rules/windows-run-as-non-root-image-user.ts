@@ -31,6 +31,13 @@ export default defineRule({
       },
     ],
   },
+  messages: {
+    'image-admin': {
+      description: 'The image config names ContainerAdministrator, so the kubelet refuses the container.',
+    },
+    'image-no-user': { description: 'The image config names no user, so runAsNonRoot is not enforced.' },
+    'server-core': { description: 'A Server Core based image, judged by its name without its config.' },
+  },
   check: {
     scope: 'pod',
     run(p, { options }, report) {
@@ -54,12 +61,15 @@ export default defineRule({
               `${c.path} runs '${c.c.image}', whose image user is ContainerAdministrator, with runAsNonRoot: true and no runAsUserName: the kubelet refuses the container (CreateContainerConfigError: "will break non-root policy").`,
               'Set securityContext.windowsOptions.runAsUserName: ContainerUser, or drop runAsNonRoot.',
               'image-admin',
+              'image-admin',
             );
           } else if (user === '') {
             report(
               path,
               `${c.path} runs '${c.c.image}', whose image names no user, with runAsNonRoot: true and no runAsUserName: the kubelet lets it run, as the base image's default user (ContainerAdministrator on Server Core), so runAsNonRoot is not enforced.`,
               'Set securityContext.windowsOptions.runAsUserName: ContainerUser, so the non-root choice is explicit and checked.',
+              undefined,
+              'image-no-user',
             );
           }
           continue;
@@ -70,6 +80,8 @@ export default defineRule({
           path,
           `${c.path} runs '${c.c.image}', a Server Core based image that runs as ContainerAdministrator, with runAsNonRoot: true and no runAsUserName: the kubelet runs it as ContainerAdministrator unchecked when the image config names no user (as Server Core's does), and refuses it (CreateContainerConfigError) when the image sets USER ContainerAdministrator.`,
           'Set securityContext.windowsOptions.runAsUserName: ContainerUser (IIS and ASP.NET need their app pool identity to have access; test it), or drop runAsNonRoot.',
+          undefined,
+          'server-core',
         );
       }
     },

@@ -20,6 +20,9 @@ export default defineRule({
     docs: 'https://kubernetes.io/docs/tasks/configure-pod-container/configure-runasusername/',
     ...API_SERVER_REJECTS_POD,
   },
+  messages: {
+    'invalid-user-name': { description: 'A runAsUserName that is not a valid Windows user name.' },
+  },
   frontDoorFixes: {
     cdk8s: () => ({
       fix: "Set `windows: { runAsUserName: 'ContainerUser' }` (or `'ContainerAdministrator'`).",
@@ -38,6 +41,8 @@ export default defineRule({
           userPath,
           `${userPath} ${show(user)}: Invalid value: ${problems.join(' ')}`,
           `Use '${CONTAINER_USER}', '${CONTAINER_ADMINISTRATOR}', or DOMAIN\\user with a NetBIOS or DNS domain.`,
+          undefined,
+          'invalid-user-name',
         );
       }
     },

@@ -19,6 +19,9 @@ export default defineRule({
     docs: NETWORKING,
     severityReason: 'Works only with DSR enabled in Windows kube-proxy.',
   },
+  messages: {
+    'external-traffic-local': { description: 'externalTrafficPolicy: Local on a Service in front of Windows pods.' },
+  },
   check: {
     scope: 'object',
     kinds: ['Service'],
@@ -32,6 +35,8 @@ export default defineRule({
         path,
         `${path} 'Local' on a Service selecting Windows pods (${podName(target)}) works only when Windows kube-proxy runs with Direct Server Return (DSR).`,
         `Run Windows kube-proxy with ${WINDOWS_DSR_FACT.flag} (the WinDSR feature gate is GA and on since Kubernetes 1.${WINDOWS_DSR_FACT.gaMinor}), or use externalTrafficPolicy: Cluster.`,
+        undefined,
+        'external-traffic-local',
       );
     },
   },

@@ -18,6 +18,11 @@ export default defineRule({
     docs: NETWORKING,
     severityReason: 'The Service works, without the timeout.',
   },
+  messages: {
+    'session-affinity-timeout': {
+      description: 'A ClientIP session affinity timeout on a Service in front of Windows pods.',
+    },
+  },
   check: {
     scope: 'object',
     kinds: ['Service'],
@@ -32,6 +37,8 @@ export default defineRule({
         path,
         `${path} ${show(clientIP?.timeoutSeconds)} is not supported by Windows kube-proxy, and this Service selects Windows pods (${podName(target)}).`,
         'Remove timeoutSeconds (session affinity then keeps the default), or front the Windows pods with an ingress that supports sticky sessions.',
+        undefined,
+        'session-affinity-timeout',
       );
     },
   },

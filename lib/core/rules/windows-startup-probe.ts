@@ -66,6 +66,9 @@ export default defineRule({
       },
     ],
   },
+  messages: {
+    'no-startup-probe': { description: 'A large Windows image without a startupProbe.' },
+  },
   frontDoorFixes: {
     cdk8s: () => ({
       fix: 'Give the container `startup: kplus.Probe.fromHttpGet(...)` (or a `liveness`/`readiness` probe: the constructs derive a startup probe from it with a 5-minute budget).',
@@ -89,6 +92,7 @@ export default defineRule({
             : `${c.path} runs the large Windows image ${show(c.c.image)} without a startupProbe.`,
           'Add a startupProbe with a generous failureThreshold (e.g. periodSeconds: 10, failureThreshold: 30) and imagePullPolicy: IfNotPresent.',
           short ? 'liveness-kills-first' : undefined,
+          'no-startup-probe',
         );
       }
     },

@@ -15,6 +15,9 @@ export default defineRule({
     docs: K8S_WINDOWS,
     severityReason: 'tcpSocket probes work on Windows nodes; exec and httpGet are the better-trodden path.',
   },
+  messages: {
+    'tcp-probe': { description: 'A tcpSocket probe on a Windows container.' },
+  },
   frontDoorFixes: {
     cdk8s: () => ({
       fix: 'Use `kplus.Probe.fromHttpGet(...)` or `kplus.Probe.fromCommand(...)` instead of `fromTcpSocket`.',
@@ -29,7 +32,13 @@ export default defineRule({
         for (const probe of PROBES) {
           if (!has(rec(c.c, probe), 'tcpSocket')) continue;
           const path = join(c.path, probe, 'tcpSocket');
-          report(path, `${path}: tcpSocket probes are limited on Windows.`, 'Use an httpGet or exec probe.');
+          report(
+            path,
+            `${path}: tcpSocket probes are limited on Windows.`,
+            'Use an httpGet or exec probe.',
+            undefined,
+            'tcp-probe',
+          );
         }
       }
     },

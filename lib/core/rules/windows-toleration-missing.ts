@@ -30,6 +30,9 @@ export default defineRule({
       },
     ],
   },
+  messages: {
+    'no-toleration': { description: 'A Windows pod that does not tolerate os=windows:NoSchedule.' },
+  },
   check: {
     scope: 'pod',
     run(p, { options }, report) {
@@ -44,6 +47,7 @@ export default defineRule({
           : `This Windows pod tolerates no Windows node taint (${taintText(WINDOWS_TAINT)} by convention): on nodes tainted so it stays Pending. AKS and EKS add no taint by default.`,
         `Add toleration { key: ${taint.key}, operator: Equal, value: ${taint.value}, effect: ${taint.effect} } (or the taints your node pool really sets).`,
         gke ? 'gke' : undefined,
+        'no-toleration',
       );
     },
   },

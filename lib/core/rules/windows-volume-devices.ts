@@ -13,6 +13,9 @@ export default defineRule({
     docs: STORAGE,
     severityReason: 'The volume cannot be attached on Windows.',
   },
+  messages: {
+    'volume-devices': { description: 'volumeDevices on a Windows container.' },
+  },
   check: {
     scope: 'pod',
     run(p, _context, report) {
@@ -24,6 +27,8 @@ export default defineRule({
           path,
           `${path}: raw block volumes are not supported on Windows.`,
           'Use a filesystem volume (volumeMounts) instead.',
+          undefined,
+          'volume-devices',
         );
       }
     },

@@ -47,8 +47,8 @@ class RuleReporter<K extends RuleCheck> {
     readonly check: K,
   ) {
     const id = rule.meta.id as RuleId;
-    this.emit = (path, message, fix, caseName) =>
-      this.target(id, path, message, fix, caseSeverity(rule.meta, caseName));
+    this.emit = (path, message, fix, caseName, messageId) =>
+      this.target(id, path, message, fix, caseSeverity(rule.meta, caseName), messageId);
   }
 }
 type PodRuleReporter = RuleReporter<Extract<RuleCheck, { scope: 'pod' }>>;

@@ -13,8 +13,16 @@ import { isRecord, rec, str } from '../model/util';
 /**
  * Records one finding. `severity` overrides the rule's default for this finding only (a rule whose cases differ
  * in certainty, e.g. an RBAC grant that cannot be checked without RBAC objects); `options.rules` still wins.
+ * `messageId` is which of the rule's declared messages it is.
  */
-export type Report = (ruleId: RuleId, path: string, message: string, fix?: string, severity?: Severity) => void;
+export type Report = (
+  ruleId: RuleId,
+  path: string,
+  message: string,
+  fix?: string,
+  severity?: Severity,
+  messageId?: string,
+) => void;
 
 const RANKS: ReadonlyMap<string, number> = new Map(RULES.map((r, i) => [r.id, i]));
 const rank = (id: string): number => RANKS.get(id) ?? RANKS.size;
@@ -68,7 +76,7 @@ export class DiagnosticSink {
     let resource: ResourceRef | undefined;
     // Read on the object's first finding: most objects have none.
     let suppressions: ReadonlyMap<string, WrittenSuppression> | undefined | null = null;
-    return (ruleId, path, message, fix, severity) => {
+    return (ruleId, path, message, fix, severity, messageId) => {
       const setting = this.setting(ruleId);
       if (setting === 'off') return;
       const level: Severity = setting ?? severity ?? RULES_BY_ID.get(ruleId)?.defaultSeverity ?? 'error';
@@ -79,6 +87,7 @@ export class DiagnosticSink {
       const position = sourcePosition(obj, path);
       const d: Diagnostic = {
         ruleId,
+        ...(messageId !== undefined ? { messageId } : {}),
         severity: level,
         message,
         ...(fix !== undefined ? { fix } : {}),

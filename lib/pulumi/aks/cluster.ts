@@ -10,19 +10,16 @@ import type { ValidationIssue } from '../../core/errors';
 import type { WindowsWarning } from '../../core/pod-spec';
 import { requireArgs, throwInputErrors } from '../errors';
 import { aksAgentPoolWarnings, checkAksAgentPoolInputs } from './agent-pool-checks';
-import { findingWarnings, logWarnings } from '../node-pool';
+import { ComponentRefusals, findingWarnings, logWarnings } from '../node-pool';
 import type { CloudFinding } from '../../core/rules/cloud-findings';
 import { runCloudRules } from '../../core/rules/cloud-runner';
-import {
-  AKS_WINDOWS_NETWORK_PLUGIN,
-  checkAdminPassword,
-  checkAdminUsername,
-  checkGmsaDns,
-  forEachInlineWindowsPool,
-  inlinePoolPath,
-} from '../../core/cloud/aks-cluster';
+import aksWindowsCluster from '../../core/rules/aks-windows-cluster';
+import { AKS_WINDOWS_NETWORK_PLUGIN, forEachInlineWindowsPool, inlinePoolPath } from '../../core/cloud/aks-cluster';
 
 export { AKS_WINDOWS_NETWORK_PLUGIN };
+
+/** The broad id a cluster's inline pool findings were reported under before the split: an alias now. */
+const AKS_CLUSTER_ALIAS = aksWindowsCluster.meta.id;
 
 /** gMSA on AKS: the cluster side of group Managed Service Accounts for Windows pods. */
 export interface AksGmsaOptions {
@@ -101,12 +98,17 @@ export interface WindowsClusterProfile {
  */
 export function windowsClusterProfile(rawArgs: WindowsClusterProfileArgs): WindowsClusterProfile {
   const args = requireArgs('windowsClusterProfile', rawArgs);
-  const issues: ValidationIssue[] = [
-    ...checkAdminUsername(args.adminUsername, 'adminUsername'),
-    ...checkAdminPassword(args.adminPassword, 'adminPassword', true),
-  ];
   const gmsa = args.gmsa === true ? {} : args.gmsa === false || args.gmsa === undefined ? undefined : args.gmsa;
-  if (gmsa) issues.push(...checkGmsaDns(gmsa.dnsServer, gmsa.rootDomainName, 'gmsa'));
+  const { adminUsername, adminPassword } = args;
+  const profile = runCloudRules({
+    kind: 'aks-profile-component',
+    props: {
+      adminUsername,
+      adminPassword,
+      ...(gmsa ? { gmsa: { dnsServer: gmsa.dnsServer, rootDomainName: gmsa.rootDomainName } } : {}),
+    },
+  });
+  const issues: ValidationIssue[] = new ComponentRefusals(profile).rest();
   if (args.licenseType !== undefined && args.licenseType !== 'None' && args.licenseType !== 'Windows_Server') {
     issues.push({
       path: 'licenseType',
@@ -159,9 +161,9 @@ export function checkAksClusterForWindows(clusterArgs: object): CloudFinding[] {
               ...i,
               path: 'kubernetesVersion',
               message: `${at} sets no orchestratorVersion, so it runs the cluster's: ${i.message}`,
-              formerly: 'aks-windows-cluster',
+              formerly: AKS_CLUSTER_ALIAS,
             }
-          : { ...i, path: inlinePoolPath(at, i.path), formerly: 'aks-windows-cluster' },
+          : { ...i, path: inlinePoolPath(at, i.path), formerly: AKS_CLUSTER_ALIAS },
       );
     }
   });

@@ -16,6 +16,7 @@ import { WINDOWS_TAINT, taintLiteral, type Taint, type WindowsNodeTarget } from 
 import { bool, mergeShapeIssues, NODE_POOL_SHAPES, object, shapedArgs, str, type ArgShapes } from '../arg-shapes';
 import { plainArgs, requireArgs, throwInputErrors } from '../errors';
 import {
+  ComponentRefusals,
   findingWarnings,
   checkNodeLabels,
   checkRelease,
@@ -36,11 +37,6 @@ import {
   AKS_WINDOWS_POOL_MODE,
   AKS_WINDOWS_TAINT,
   DEFAULT_AKS_WINDOWS_VM_SIZE,
-  checkAksPoolMode,
-  checkAksPoolName,
-  checkAksReleaseForKubernetes,
-  checkAksVmSize,
-  checkAksFips,
   AKS_FIPS_REQUIRED_RELEASES,
 } from './agent-pool-checks';
 import { aksClusterWarnings, checkAksClusterForWindows, plaintextPasswordWarnings } from './cluster';
@@ -269,8 +265,24 @@ function resolveArgs(name: string, rawArgs: WindowsNodePoolArgs): ResolvedArgs {
   if (dateIssue) issues.push({ path: 'date', ...dateIssue });
   issues.push(...requiredInput(args.resourceGroupName, 'resourceGroupName'));
   issues.push(...requiredInput(args.resourceName, 'resourceName'));
+  // The AKS pool rules on the resolved args: refusals, listed in the order of the args, and warnings.
+  const findings = runCloudRules(
+    {
+      kind: 'aks-pool-component',
+      props: {
+        ...(isWindowsRelease(release) ? { release } : {}),
+        vmSize,
+        agentPoolName,
+        mode: args.mode,
+        enableFIPS: args.agentPoolArgs?.enableFIPS,
+        kubernetesVersion: { ...version, releasePath: 'release' },
+      },
+    },
+    { date },
+  );
+  const refusals = new ComponentRefusals(findings);
   issues.push(
-    ...checkAksPoolName(agentPoolName, 'agentPoolName').map((i) =>
+    ...refusals.at('agentPoolName').map((i) =>
       args.agentPoolName === undefined
         ? {
             ...i,
@@ -280,25 +292,11 @@ function resolveArgs(name: string, rawArgs: WindowsNodePoolArgs): ResolvedArgs {
         : i,
     ),
   );
-  const releaseIssues = checkRelease(release, 'release');
-  issues.push(...releaseIssues);
-  if (isWindowsRelease(release)) {
-    issues.push(
-      ...checkAksReleaseForKubernetes(release, version.value, version.path, { date, releasePath: 'release' }),
-    );
-    issues.push(...checkOsSkuInSdk(release, 'release', version.value, date));
-    issues.push(...checkAksFips(release, args.agentPoolArgs?.enableFIPS, 'agentPoolArgs.enableFIPS'));
-  }
-  issues.push(...checkAksPoolMode(args.mode, 'mode'));
-  issues.push(...checkAksVmSize(vmSize, 'vmSize'));
-  warnings.push(
-    ...findingWarnings(
-      runCloudRules(
-        { kind: 'aks-pool-component', props: { ...(isWindowsRelease(release) ? { release } : {}), vmSize } },
-        { date },
-      ),
-    ),
-  );
+  issues.push(...checkRelease(release, 'release'));
+  issues.push(...refusals.at(version.path, 'release'));
+  if (isWindowsRelease(release)) issues.push(...checkOsSkuInSdk(release, 'release', version.value, date));
+  issues.push(...refusals.at('agentPoolArgs.enableFIPS', 'mode', 'vmSize'), ...refusals.rest());
+  warnings.push(...findingWarnings(findings));
   issues.push(...checkNodeLabels(labels, isWindowsRelease(release) ? release : undefined, 'labels'));
   const taintIssues = checkTaints(taints, 'taints');
   issues.push(...taintIssues);

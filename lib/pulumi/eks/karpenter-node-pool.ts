@@ -20,7 +20,7 @@ import { DEFAULT_WINDOWS_RELEASE, isWindowsRelease, type WindowsRelease } from '
 import type { WindowsNodeTarget } from '../../core/target';
 import { asInputErrors, isEventual, plainArgs, requireArgs, requiredInput, throwInputErrors } from '../errors';
 import { isPlain } from '../k8s/inputs';
-import { checkCloudReleaseForKubernetes, logWarnings, nodePoolWarnings } from '../node-pool';
+import { logWarnings, nodePoolWarnings, releaseGateRefusals } from '../node-pool';
 import { windowsAwsAuthRoleMapping, type AwsAuthRoleMapping } from './aws-auth';
 import {
   bool,
@@ -236,7 +236,7 @@ function otherIssues(rawArgs: WindowsKarpenterNodePoolArgs, name: string): Valid
   issues.push(...requiredInput(args.clusterName, 'clusterName', 'Pass the EKS cluster name, e.g. cluster.name.'));
   const release = args.release ?? DEFAULT_WINDOWS_RELEASE;
   if (isWindowsRelease(release)) {
-    issues.push(...checkCloudReleaseForKubernetes('eks', release, args.kubernetesVersion, 'kubernetesVersion'));
+    issues.push(...releaseGateRefusals('eks', release, { value: args.kubernetesVersion, path: 'kubernetesVersion' }));
   }
   const role = args.nodeRole === undefined || isEventual(args.nodeRole.name) ? LATER_ROLE : String(args.nodeRole.name);
   try {

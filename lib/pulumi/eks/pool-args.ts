@@ -10,27 +10,24 @@ import type { WindowsRelease } from '../../core/releases';
 import { WINDOWS_TAINT, type Taint, type WindowsNodeTarget } from '../../core/target';
 import { isEventual, requiredInput } from '../errors';
 import {
-  checkCloudReleaseForKubernetes,
   checkNodeLabels,
   checkRelease,
+  ComponentRefusals,
   checkTaints,
   componentWarnings,
   nodePoolTarget,
+  releaseGateRefusals,
   resolveScaling,
   type NodePoolScaling,
   type NodePoolScalingArgs,
 } from '../node-pool';
 import { DEFAULT_PARTITION } from './iam';
-import {
-  checkWindowsInstanceType,
-  DEFAULT_WINDOWS_INSTANCE_TYPE,
-  unverifiedWindowsInstanceTypeWarning,
-} from './instance-types';
+import { DEFAULT_WINDOWS_INSTANCE_TYPE } from './instance-types';
 import { runCloudRules } from '../../core/rules/cloud-runner';
 
 export { DEFAULT_WINDOWS_INSTANCE_TYPE };
-import { EKS_RULE_IDS, MIN_WINDOWS_DISK_SIZE_GIB } from './node-group-check';
-import { AUTOSCALER_WINDOWS_POD_IP_TAG, windowsPodIpCapacity } from './tags';
+import { MIN_WINDOWS_DISK_SIZE_GIB } from './node-group-check';
+import { windowsPodIpCapacity } from './tags';
 import type { NodePoolWarning } from '../node-pool';
 
 /** EKS's own default root volume for Windows nodes (https://docs.aws.amazon.com/eks/latest/userguide/windows-support.html); Windows images are several GB each. */
@@ -137,9 +134,7 @@ export function resolvePoolArgs(args: EksWindowsPoolBaseArgs): {
   const releaseIssues = checkRelease(release, 'release');
   issues.push(...releaseIssues);
   if (releaseIssues.length === 0) {
-    issues.push(
-      ...checkCloudReleaseForKubernetes('eks', release, version.value, version.path, { date, releasePath: 'release' }),
-    );
+    issues.push(...releaseGateRefusals('eks', release, { ...version, releasePath: 'release' }, date));
   }
   const labels = args.labels ?? {};
   issues.push(...checkNodeLabels(labels, issues.length === 0 ? release : undefined, 'labels'));
@@ -220,13 +215,9 @@ export function poolPodIpCapacity(
 ): number | undefined {
   const capacities = instanceTypes.map(windowsPodIpCapacity);
   if (capacities.length > 0 && capacities.every((c): c is number => c !== undefined)) return Math.min(...capacities);
-  if (minSize === 0) {
-    warnings.push({
-      ruleId: EKS_RULE_IDS.autoscalerTags,
-      message: `The Windows pod IP capacity of ${instanceTypes.join(', ')} is not known here, so the group gets no ${AUTOSCALER_WINDOWS_POD_IP_TAG} tag and Cluster Autoscaler cannot scale it up from zero.`,
-      fix: "Tag the Auto Scaling group with that key and the type's IPv4 addresses per interface minus one, or keep minSize ≥ 1.",
-    });
-  }
+  warnings.push(
+    ...componentWarnings(runCloudRules({ kind: 'eks-autoscaling-component', props: { instanceTypes, minSize } })),
+  );
   return undefined;
 }
 
@@ -236,14 +227,9 @@ export function checkPoolInstanceType(
   path: string,
   warnings: NodePoolWarning[],
 ): ValidationIssue[] {
-  const issues = checkWindowsInstanceType(instanceType, path);
-  const unverified = issues.length === 0 ? unverifiedWindowsInstanceTypeWarning(instanceType, path) : undefined;
-  if (unverified)
-    warnings.push({ ruleId: EKS_RULE_IDS.instanceArch, message: unverified.message, fix: unverified.fix });
-  if (issues.length === 0) {
-    warnings.push(
-      ...componentWarnings(runCloudRules({ kind: 'eks-instance-type-component', props: { instanceType } })),
-    );
-  }
+  const findings = runCloudRules({ kind: 'eks-instance-type-component', props: { instanceType } });
+  // The rules judge the type itself; the refusal names the arg that gave it.
+  const issues = new ComponentRefusals(findings).rest().map((i) => ({ ...i, path }));
+  if (issues.length === 0) warnings.push(...componentWarnings(findings));
   return issues;
 }

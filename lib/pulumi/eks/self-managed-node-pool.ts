@@ -31,10 +31,10 @@ import {
   type AwsAuthRoleMapping,
 } from './aws-auth';
 import {
-  checkCloudReleaseForKubernetes,
   componentWarnings,
   logWarnings,
   nodePoolWarnings,
+  releaseGateRefusals,
   type NodePoolWarning,
 } from '../node-pool';
 import { runCloudRules } from '../../core/rules/cloud-runner';
@@ -744,7 +744,7 @@ export class SelfManagedWindowsNodePool extends pulumi.ComponentResource {
         ]);
       }
       // A version known only now (an Output) is held to the gates a plain one met at construction.
-      throwInputErrors(subject, checkCloudReleaseForKubernetes('eks', release, version, 'kubernetesVersion'));
+      throwInputErrors(subject, releaseGateRefusals('eks', release, { value: version, path: 'kubernetesVersion' }));
       return eksWindowsAmiParameterName(release, variant, minor as number);
     });
     return ssm.getParameterOutput({ name: parameter }, { parent: this }).value;

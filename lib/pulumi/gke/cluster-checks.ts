@@ -6,9 +6,10 @@
  */
 import type * as pulumi from '@pulumi/pulumi';
 import type { ValidationIssue } from '../../core/errors';
-import { autopilotIssue, noLinuxPoolIssue, routesIssue } from '../../core/cloud/gke-cluster';
 import type { CloudFinding } from '../../core/rules/cloud-findings';
 import { runCloudRules } from '../../core/rules/cloud-runner';
+import gkeWindowsCluster from '../../core/rules/gke-windows-cluster';
+import { ComponentRefusals } from '../node-pool';
 
 /**
  * The cluster a Windows pool joins, and what is known about it. The facts are optional: state them when you know
@@ -41,13 +42,14 @@ export interface GkeClusterInfo {
   readonly autopilot?: boolean;
 }
 
-/** Checks the stated facts of a `GkeClusterInfo`; unknown facts pass. */
+/** Checks the stated facts of a `GkeClusterInfo` (the GKE cluster rules); unknown facts pass. */
 export function checkGkeClusterInfo(info: GkeClusterInfo, path = 'cluster'): ValidationIssue[] {
-  return [
-    ...(info.autopilot === true ? [autopilotIssue(`${path}.autopilot`)] : []),
-    ...(info.vpcNative === false ? [routesIssue(`${path}.vpcNative`)] : []),
-    ...(info.hasLinuxNodePool === false ? [noLinuxPoolIssue(`${path}.hasLinuxNodePool`)] : []),
-  ];
+  const { autopilot, vpcNative, hasLinuxNodePool } = info;
+  const facts = runCloudRules({
+    kind: 'gke-cluster-info-component',
+    props: { autopilot, vpcNative, hasLinuxNodePool },
+  });
+  return new ComponentRefusals(facts).rest().map((i) => ({ ...i, path: `${path}.${i.path}` }));
 }
 
 /**
@@ -66,7 +68,7 @@ export function checkGkeClusterForWindows(clusterArgs: object): CloudFinding[] {
       if (typeof p !== 'object' || p === null) return;
       for (const f of runCloudRules({ kind: 'gke-node-pool', props: p as Record<string, unknown> })) {
         if (f.severity !== 'error') continue;
-        findings.push({ ...f, path: `nodePools[${i}].${f.path}`, formerly: 'gke-windows-cluster' });
+        findings.push({ ...f, path: `nodePools[${i}].${f.path}`, formerly: gkeWindowsCluster.meta.id });
       }
     });
   }

@@ -12,6 +12,7 @@ import type { WindowsWarning } from '../../core/pod-spec';
 import { DEFAULT_WINDOWS_RELEASE, isWindowsRelease, releaseInfo, type WindowsRelease } from '../../core/releases';
 import { GKE_WINDOWS_TAINT, WINDOWS_TAINT, type Taint, type WindowsNodeTarget } from '../../core/target';
 import {
+  ComponentRefusals,
   findingWarnings,
   checkNodeLabels,
   checkRelease,
@@ -27,13 +28,7 @@ import { runCloudRules } from '../../core/rules/cloud-runner';
 import { bool, mergeShapeIssues, NODE_POOL_SHAPES, object, shapedArgs, str, type ArgShapes } from '../arg-shapes';
 import { plainArgs, requireArgs, throwInputErrors } from '../errors';
 import { checkGkeClusterForWindows, checkGkeClusterInfo, type GkeClusterInfo } from './cluster-checks';
-import {
-  DEFAULT_GKE_WINDOWS_MACHINE_TYPE,
-  GKE_WINDOWS_IMAGE_TYPE,
-  checkGkeMachineType,
-  checkGkeRelease,
-  checkGkeReleaseForKubernetes,
-} from './node-pool-checks';
+import { DEFAULT_GKE_WINDOWS_MACHINE_TYPE, GKE_WINDOWS_IMAGE_TYPE } from './node-pool-checks';
 
 /** `nodeConfig` as a plain object (the SDK's `NodePoolNodeConfig`), without Output/Promise wrappers. */
 type NodeConfig = Exclude<
@@ -261,21 +256,21 @@ function resolveArgs(name: string, rawArgs: WindowsNodePoolArgs): ResolvedArgs {
   if (args.clusterArgs !== undefined) {
     issues.push(...checkGkeClusterForWindows(args.clusterArgs).map((i) => ({ ...i, path: `clusterArgs.${i.path}` })));
   }
-  issues.push(...checkRelease(release, 'release'));
-  if (isWindowsRelease(release)) {
-    issues.push(...checkGkeRelease(release, 'release'));
-    issues.push(...checkGkeReleaseForKubernetes(release, args.kubernetesVersion, 'kubernetesVersion'));
-  }
-  issues.push(...checkGkeMachineType(machineType, 'machineType'));
-  issues.push(...checkNodeLabels(labels, isWindowsRelease(release) ? release : undefined, 'labels'));
   const taintIssues = checkTaints(taints, 'taints');
-  issues.push(...taintIssues);
+  // The GKE pool rules on the resolved args: refusals (release, version, machine type) and warnings.
   const pool = {
     ...(isWindowsRelease(release) ? { release } : {}),
     machineType,
     ...(taintIssues.length === 0 ? { taints } : {}),
+    kubernetesVersion: args.kubernetesVersion as unknown,
   };
-  warnings.push(...findingWarnings(runCloudRules({ kind: 'gke-pool-component', props: pool }, { date })));
+  const findings = runCloudRules({ kind: 'gke-pool-component', props: pool }, { date });
+  const refusals = new ComponentRefusals(findings);
+  issues.push(...checkRelease(release, 'release'));
+  issues.push(...refusals.at('release', 'kubernetesVersion', 'machineType'), ...refusals.rest());
+  issues.push(...checkNodeLabels(labels, isWindowsRelease(release) ? release : undefined, 'labels'));
+  issues.push(...taintIssues);
+  warnings.push(...findingWarnings(findings));
   const { scaling, autoscaling, issues: scalingIssues } = resolveAutoscaling(args.scaling, args.autoscaling, 'scaling');
   issues.push(...scalingIssues);
   throwInputErrors(`gke.WindowsNodePool ${name}`, mergeShapeIssues(shaped.issues, shaped.bad, issues));

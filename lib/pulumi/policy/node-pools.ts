@@ -23,12 +23,6 @@ export const GKE_CLUSTER_TYPE = GKE_CLUSTER;
 const AKS_AGENT_POOL = /^azure-native:containerservice(\/v[0-9a-z]+)?:AgentPool$/;
 const AKS_MANAGED_CLUSTER = /^azure-native:containerservice(\/v[0-9a-z]+)?:ManagedCluster$/;
 
-/** The broad ids of the AKS and GKE checks: aliases now (`meta.covers`) of the specific rules they were split into. */
-export const AKS_AGENT_POOL_RULE = 'aks-windows-agent-pool';
-export const AKS_CLUSTER_RULE = 'aks-windows-cluster';
-export const GKE_NODE_POOL_RULE = 'gke-windows-node-pool';
-export const GKE_CLUSTER_RULE = 'gke-windows-cluster';
-
 export type CloudResourceKind = 'eks-node-group' | 'aks-agent-pool' | 'aks-cluster' | 'gke-node-pool' | 'gke-cluster';
 
 /** Which checked cloud resource a type token is, if any. */

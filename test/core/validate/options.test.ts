@@ -94,6 +94,7 @@ describe('diagnostic shape', () => {
     const [d] = validateManifests([deployment(windowsSpec({ hostPID: true }), { namespace: 'shop' })]);
     expect(d).toEqual({
       ruleId: 'windows-forbidden-field',
+      messageId: 'forbidden',
       severity: 'error',
       message: 'spec.template.spec.hostPID true: Forbidden: cannot be set for a windows pod.',
       fix: 'Remove it: Windows pods cannot share the host PID namespace.',
