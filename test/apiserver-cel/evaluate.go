@@ -25,12 +25,12 @@ import (
 )
 
 type caseResult struct {
-	Case       int            `json:"case"`
-	Policy     string         `json:"policy"`
-	Param      string         `json:"param,omitempty"`
-	Matched    bool           `json:"matched"`
-	Violations []violation    `json:"violations"`
-	Error      string         `json:"error,omitempty"`
+	Case       int         `json:"case"`
+	Policy     string      `json:"policy"`
+	Param      string      `json:"param,omitempty"`
+	Matched    bool        `json:"matched"`
+	Violations []violation `json:"violations"`
+	Error      string      `json:"error,omitempty"`
 	// Cost is what the API server counts against RuntimeCELCostBudget for the validations and their
 	// messageExpressions on this object (ValidatingAdmissionPolicy only).
 	Cost    *int64         `json:"cost,omitempty"`
