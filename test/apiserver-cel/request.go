@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"runtime/debug"
 	"strconv"
 
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
@@ -68,6 +69,8 @@ func decodeRequest(data []byte) (*request, []policy, *version.Version, []string)
 		problems = append(problems, fmt.Sprintf("kubernetesVersion: %q is not a Kubernetes minor such as \"1.37\"", req.KubernetesVersion))
 	} else if minor, _ := strconv.Atoi(m[1]); minor < 30 {
 		problems = append(problems, fmt.Sprintf("kubernetesVersion: %q is older than 1.30, the first minor with ValidatingAdmissionPolicy v1; give 1.30 or newer", req.KubernetesVersion))
+	} else if newest := libraryMinor(); newest > 0 && minor > newest {
+		problems = append(problems, fmt.Sprintf("kubernetesVersion: %q is newer than the k8s.io/apiserver this helper is built on (1.%d): raise its version in test/apiserver-cel/go.mod", req.KubernetesVersion, newest))
 	} else {
 		binary = version.MajorMinor(1, uint(minor))
 	}
@@ -128,6 +131,26 @@ func decodeRequest(data []byte) (*request, []policy, *version.Version, []string)
 	return &req, policies, binary, problems
 }
 
+// libraryMinor is the Kubernetes minor of the k8s.io/apiserver module the binary was built with (v0.37.x is 1.37),
+// read from the build info so go.mod stays the one place that names it; 0 when unknown.
+func libraryMinor() int {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return 0
+	}
+	for _, dep := range info.Deps {
+		if dep.Path == "k8s.io/apiserver" {
+			if m := libraryVersion.FindStringSubmatch(dep.Version); m != nil {
+				minor, _ := strconv.Atoi(m[1])
+				return minor
+			}
+		}
+	}
+	return 0
+}
+
+var libraryVersion = regexp.MustCompile(`^v0\.([0-9]+)\.`)
+
 func decodePolicy(raw json.RawMessage) (policy, error) {
 	var head struct {
 		APIVersion string `json:"apiVersion"`
@@ -140,23 +163,23 @@ func decodePolicy(raw json.RawMessage) (policy, error) {
 	switch {
 	case head.APIVersion == "admissionregistration.k8s.io/v1" && head.Kind == "ValidatingAdmissionPolicy":
 		p.vap = &admissionregistrationv1.ValidatingAdmissionPolicy{}
-		if err := strictUnmarshal(raw, p.vap); err != nil {
+		if err := strictUnmarshal(raw, p.vap, head.APIVersion+" "+head.Kind); err != nil {
 			return p, err
 		}
 		defaultValidating(p.vap)
 	case head.APIVersion == "admissionregistration.k8s.io/v1" && head.Kind == "MutatingAdmissionPolicy":
 		p.mapV1 = &admissionregistrationv1.MutatingAdmissionPolicy{}
-		if err := strictUnmarshal(raw, p.mapV1); err != nil {
+		if err := strictUnmarshal(raw, p.mapV1, head.APIVersion+" "+head.Kind); err != nil {
 			return p, err
 		}
 		defaultMutating(p.mapV1)
 	case head.APIVersion == "admissionregistration.k8s.io/v1beta1" && head.Kind == "MutatingAdmissionPolicy":
 		beta := &admissionregistrationv1beta1.MutatingAdmissionPolicy{}
-		if err := strictUnmarshal(raw, beta); err != nil {
+		if err := strictUnmarshal(raw, beta, head.APIVersion+" "+head.Kind); err != nil {
 			return p, err
 		}
 		p.mapV1 = &admissionregistrationv1.MutatingAdmissionPolicy{}
-		if err := strictUnmarshal(raw, p.mapV1); err != nil {
+		if err := strictUnmarshal(raw, p.mapV1, "admissionregistration.k8s.io/v1 MutatingAdmissionPolicy"); err != nil {
 			return p, fmt.Errorf("a v1beta1 field has no v1 counterpart: %v", err)
 		}
 		defaultMutating(p.mapV1)
@@ -167,11 +190,11 @@ func decodePolicy(raw json.RawMessage) (policy, error) {
 }
 
 // strictUnmarshal refuses unknown fields, as the API server's strict field validation (kubectl's default) does.
-func strictUnmarshal(raw json.RawMessage, into any) error {
+func strictUnmarshal(raw json.RawMessage, into any, what string) error {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(into); err != nil {
-		return fmt.Errorf("not a valid %T: %v", into, err)
+		return fmt.Errorf("not a valid %s: %v", what, err)
 	}
 	return nil
 }

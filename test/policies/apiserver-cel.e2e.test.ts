@@ -168,6 +168,7 @@ describe('what the API server says about a wrong expression', () => {
             { expression: "!has(object.spec.nodeSelectr) || object.spec.nodeSelectr['kubernetes.io/os'] == 'windows'" },
             { expression: 'object.metadata.name > 1' },
             { expression: "'k8s-windows' + 1 == 'x'" },
+            { expression: 'object.spec.hostNetwork' },
           ],
         }),
       ],
@@ -196,6 +197,10 @@ describe('what the API server says about a wrong expression', () => {
         " | 'k8s-windows' + 1 == 'x'\n" +
         ' | ..............^',
     ]);
+  });
+
+  test('a validation that is not a bool refuses the policy, a bare field too: compare it (== true)', () => {
+    expect(expression(3).errors).toEqual(['must evaluate to bool but got dyn']);
   });
 
   test('the evaluation reports each failed expression by its index', () => {
