@@ -6,7 +6,7 @@
  * (Go 1.26, README: Set up; `.ci/run` builds it before `npm test`) and runs it.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, renameSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 
 const REPO = path.join(__dirname, '..', '..');
@@ -154,6 +154,7 @@ export function ensureApiserverCel(): string {
       'Go is not on PATH: the API server CEL tests build test/apiserver-cel with Go 1.26 (README: Set up; .ci/run builds it before npm test).',
     );
   }
+  mkdirSync(path.dirname(APISERVER_CEL_BINARY), { recursive: true });
   const partial = `${APISERVER_CEL_BINARY}.${process.pid}.tmp`;
   try {
     execFileSync('nice', ['go', 'build', '-o', partial, './'], {
