@@ -123,11 +123,12 @@ func (s *schemas) ResolveSchema(gvk schema.GroupVersionKind) (*spec.Schema, erro
 	}, definitionsRefPrefix+name)
 }
 
-// resourceFor maps a kind to its resource the way the API server's discovery names it (lower-case plural).
-func (s *schemas) resourceFor(gvk schema.GroupVersionKind) (schema.GroupVersionResource, error) {
-	mapping, err := s.restMapper.RESTMapping(gvk.GroupKind(), gvk.Version)
-	if err != nil {
-		return schema.GroupVersionResource{}, err
+// resourceFor maps a kind to its resource the way the API server's discovery names it (lower-case plural). A kind
+// the schemas lack (a custom resource) gets the same guess, so policies of built-in kinds simply do not match it.
+func (s *schemas) resourceFor(gvk schema.GroupVersionKind) schema.GroupVersionResource {
+	if mapping, err := s.restMapper.RESTMapping(gvk.GroupKind(), gvk.Version); err == nil {
+		return mapping.Resource
 	}
-	return mapping.Resource, nil
+	plural, _ := meta.UnsafeGuessKindToResource(gvk)
+	return plural
 }
