@@ -81,11 +81,7 @@ func (e *evaluator) run(i int, c testCase, policies []compiledPolicy) []caseResu
 	var nsLabels map[string]string
 	if c.Namespace != nil {
 		nsName, nsLabels = c.Namespace.Metadata.Name, c.Namespace.Metadata.Labels
-		if object.GetNamespace() == "" {
-			object.SetNamespace(nsName)
-		} else if object.GetNamespace() != nsName {
-			return fail(fmt.Sprintf("cases[%d]: object.metadata.namespace %q is not namespace.metadata.name %q", i, object.GetNamespace(), nsName))
-		}
+		object.SetNamespace(nsName) // decodeRequest refused a different one
 	}
 	indexer := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{})
 	var namespace *corev1.Namespace

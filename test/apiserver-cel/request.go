@@ -126,6 +126,11 @@ func decodeRequest(data []byte) (*request, []policy, *version.Version, []string)
 		}
 		if c.Namespace != nil && c.Namespace.Metadata.Name == "" {
 			problems = append(problems, fmt.Sprintf("cases[%d].namespace.metadata.name: required when namespace is given", i))
+		} else if c.Namespace != nil && c.Object != nil {
+			metadata, _ := c.Object["metadata"].(map[string]any)
+			if ns, _ := metadata["namespace"].(string); ns != "" && ns != c.Namespace.Metadata.Name {
+				problems = append(problems, fmt.Sprintf("cases[%d].object.metadata.namespace: %q is not namespace.metadata.name %q: give one namespace", i, ns, c.Namespace.Metadata.Name))
+			}
 		}
 	}
 	return &req, policies, binary, problems
