@@ -329,6 +329,38 @@ describe('matching', () => {
   });
 });
 
+test('an UPDATE sees oldObject, request.operation and namespaceObject', () => {
+  const response = judge({
+    policies: [
+      vap('keep-os', PODS, {
+        validations: [
+          {
+            expression:
+              "request.operation != 'UPDATE' || oldObject.spec.os.name == object.spec.os.name || ('team' in namespaceObject.metadata.labels && namespaceObject.metadata.labels['team'] == 'platform')",
+            message: 'spec.os.name may not change',
+          },
+        ],
+      }),
+    ],
+    cases: [
+      { object: pod('iis', 'linux'), oldObject: pod('iis', 'windows'), operation: 'UPDATE' },
+      {
+        object: pod('iis', 'linux'),
+        oldObject: pod('iis', 'windows'),
+        operation: 'UPDATE',
+        namespace: { metadata: { name: 'shop', labels: { team: 'platform' } } },
+      },
+      { object: pod('iis', 'windows'), operation: 'UPDATE' },
+    ],
+  });
+  expect(response.policies[0].expressions[0]).toMatchObject({ errors: [], warnings: [] });
+  expect(response.results.map((r) => [r.violations.map((v) => v.message), r.error])).toEqual([
+    [['spec.os.name may not change'], undefined],
+    [[], undefined],
+    [[], undefined],
+  ]);
+});
+
 describe('a policy with params', () => {
   const paramKind = { apiVersion: 'example.com/v1', kind: 'ClusterFacts' };
   const facts = (name: string, builds: string[]): KubeObject => ({
