@@ -1,4 +1,4 @@
-module github.com/k8s-windows/k8s-windows/test/apiserver-cel
+module k8s-windows/test/apiserver-cel
 
 go 1.26.0
 
