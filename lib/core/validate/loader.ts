@@ -58,11 +58,37 @@ interface LazyDocument {
   readonly text: string;
   /** Lines before it in the input. */
   readonly lineOffset: number;
+}
+
+/** What locating inside a fast-path document needs, built on demand (`positionsOf`). */
+interface LazyPositions {
   /** Where its keys and items start, from js-yaml's node events; null when they could not be read exactly. */
   index?: PositionNode | null;
   /** Its offset of each line start, for line and column. */
   lineStarts?: number[];
   parsed?: { readonly doc: Document.Parsed; readonly lineCounter: LineCounter };
+}
+
+/**
+ * The positions of the documents located in most recently, oldest first. Kept for a few documents only: kept for
+ * every document, they held more memory than the objects themselves (290 MB for 40 MB of manifests). Findings are
+ * located in input order (`DiagnosticSink.diagnostics`), so each document's are built once.
+ */
+const RECENT_POSITIONS = new Map<LazyDocument, LazyPositions>();
+const RECENT_POSITIONS_KEPT = 8;
+
+function positionsOf(lazy: LazyDocument): LazyPositions {
+  let positions = RECENT_POSITIONS.get(lazy);
+  if (positions !== undefined) {
+    RECENT_POSITIONS.delete(lazy);
+  } else {
+    positions = {};
+    if (RECENT_POSITIONS.size >= RECENT_POSITIONS_KEPT) {
+      RECENT_POSITIONS.delete(RECENT_POSITIONS.keys().next().value!);
+    }
+  }
+  RECENT_POSITIONS.set(lazy, positions);
+  return positions;
 }
 
 /** A node as js-yaml composed it: where it starts, and its children (a mapping's keys and values alternate). */
@@ -125,10 +151,14 @@ function unwrap(node: PositionNode): PositionNode {
   return n;
 }
 
-/** The offset of the key or item at `segments` (or of its nearest present parent), or undefined for none found. */
-function indexedOffset(root: PositionNode, segments: readonly (string | number)[]): number | undefined {
+/**
+ * The offset of the key or item at `segments`, or of its nearest present parent: the document's content start when
+ * not even the first segment is present (as `yaml`'s `contents.range[0]`: js-yaml opens the root node there, after
+ * the `---` line and any comments). Undefined when the root starts with a tag, where the two may differ.
+ */
+function indexedOffset(root: PositionNode, segments: readonly (string | number)[], text: string): number | undefined {
   let node = unwrap(root);
-  let offset: number | undefined;
+  let offset: number | undefined = text.charCodeAt(root.start) === 0x21 /* ! */ ? undefined : root.start;
   for (const seg of segments) {
     if (node.kind === 'mapping') {
       let found = -1;
@@ -155,8 +185,8 @@ function lineStartsOf(text: string): number[] {
 }
 
 /** The 1-based line and column of `offset` in a fast-path document, counted from the start of the input. */
-function lazyPosition(lazy: LazyDocument, offset: number): { line: number; column: number } {
-  const starts = (lazy.lineStarts ??= lineStartsOf(lazy.text));
+function lazyPosition(lazy: LazyDocument, positions: LazyPositions, offset: number): { line: number; column: number } {
+  const starts = (positions.lineStarts ??= lineStartsOf(lazy.text));
   let lo = 0;
   let hi = starts.length - 1;
   while (lo < hi) {
@@ -403,13 +433,14 @@ function countLines(text: string, from: number, to: number): number {
 function parsedOrigin(origin: Origin | LazyOrigin): Origin {
   if (!('lazy' in origin)) return origin;
   const lazy = origin.lazy;
-  if (lazy.parsed === undefined) {
+  const positions = positionsOf(lazy);
+  if (positions.parsed === undefined) {
     const lineCounter = new LineCounter();
     const doc = parseDocument(lazy.text, { ...PARSE_OPTIONS, lineCounter }) as Document.Parsed;
-    lazy.parsed = { doc, lineCounter };
+    positions.parsed = { doc, lineCounter };
   }
   return {
-    ...lazy.parsed,
+    ...positions.parsed,
     ...(origin.source !== undefined ? { source: origin.source } : {}),
     base: origin.base,
     lineOffset: lazy.lineOffset,
@@ -601,11 +632,18 @@ export function sourcePosition(obj: unknown, path: string): SourcePosition | und
   if (!found) return undefined;
   if ('lazy' in found) {
     const lazy = found.lazy;
-    if (lazy.index === undefined) lazy.index = indexPositions(lazy.text);
-    const offset = lazy.index === null ? undefined : indexedOffset(lazy.index, [...found.base, ...parsePath(path)]);
-    // Nothing found (or no index): the yaml node tree says where the document's content starts.
+    const positions = positionsOf(lazy);
+    if (positions.index === undefined) positions.index = indexPositions(lazy.text);
+    const offset =
+      positions.index === null
+        ? undefined
+        : indexedOffset(positions.index, [...found.base, ...parsePath(path)], lazy.text);
+    // No index (or a tagged root): the yaml node tree says where.
     if (offset !== undefined) {
-      return { ...(found.source !== undefined ? { source: found.source } : {}), ...lazyPosition(lazy, offset) };
+      return {
+        ...(found.source !== undefined ? { source: found.source } : {}),
+        ...lazyPosition(lazy, positions, offset),
+      };
     }
   }
   const origin = parsedOrigin(found);

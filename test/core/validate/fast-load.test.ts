@@ -53,6 +53,11 @@ describe('fast path', () => {
     'flow and block mixed':
       'kind: A\nspec: {containers: [{name: a, image: b}, {name: c}], x: [1, [2, 3]]}\nz:\n  -   a: 1\n      b: 2\n',
     'comments between keys': 'kind: A # c\n# x\nspec:\n  # y\n  a: 1 # z\n  b:\n    # w\n    - 1\n',
+    // Where an absent field is placed: the document's content start, after the marker line and comments.
+    'comments and blank lines before the content': '# head\n\n# more\nkind: A\n--- # c\n\n  # d\nkind: B\n',
+    'indented content': '---\n  kind: A\n  spec: {a: 1}\n',
+    'tagged root': '--- !!map\nkind: A\n---\n!!map {kind: B}\n',
+    'flow content on the marker line': '---   {kind: B, spec: [1]}\n---\t[1]\n',
   };
 
   test.each(Object.entries(TRICKY))('%s: the same objects and positions', (_name, text) => {
@@ -60,7 +65,8 @@ describe('fast path', () => {
     expect(objects).toEqual(slowObjects(text));
     const slow = loadManifestsWithErrors(text, undefined, { fast: false }).objects;
     objects.forEach((o, i) => {
-      for (const p of fieldPaths(o)) expect([p, sourcePosition(o, p)]).toEqual([p, sourcePosition(slow[i], p)]);
+      for (const p of ['', ...fieldPaths(o)])
+        expect([p, sourcePosition(o, p)]).toEqual([p, sourcePosition(slow[i], p)]);
     });
   });
 
