@@ -348,8 +348,36 @@ const DOCUMENT_START = /^---(?=[ \t\r\n]|$)/gm;
  * such document no longer sends a 40 MB stream through the slow reader.
  */
 function loadFast(text: string, source: string | undefined): LoadResult | undefined {
-  if (STREAM_EXCLUDED.test(text)) return undefined;
+  const spans = loadSpans(text, source);
+  if (spans === undefined) return undefined;
   const objects: unknown[] = [];
+  for (const span of spans.spans) for (const o of span.objects) objects.push(o.value);
+  return { objects, errors: spans.errors };
+}
+
+/** One document of a text as the fast path splits it: from its `---` line to the next one. */
+export interface DocumentSpan {
+  /** Offset of its first character in the text (after a byte-order mark). */
+  readonly start: number;
+  /** Offset after its last character: the next document's start, or the end of the text. */
+  readonly end: number;
+  /** Its objects (List items unwrapped); none for an empty or malformed document. */
+  readonly objects: readonly DocumentObject[];
+}
+
+/**
+ * The documents of `text` (a byte-order mark already removed), split at `---` lines, with their objects remembered
+ * for positions as `loadManifestsWithErrors` remembers them; undefined when directives or document end markers
+ * leave the split to `yaml`. `fixManifestSet` reads a text this way and builds a `yaml` Document only for a
+ * document it edits.
+ * @internal
+ */
+export function loadSpans(
+  text: string,
+  source: string | undefined,
+): { readonly spans: DocumentSpan[]; readonly errors: LoadError[] } | undefined {
+  if (STREAM_EXCLUDED.test(text)) return undefined;
+  const spans: DocumentSpan[] = [];
   const errors: LoadError[] = [];
   const starts = [0];
   for (const m of text.matchAll(DOCUMENT_START)) if (m.index > 0) starts.push(m.index);
@@ -361,6 +389,8 @@ function loadFast(text: string, source: string | undefined): LoadResult | undefi
     line += countLines(text, previous, start);
     previous = start;
     const chunk = text.slice(start, end);
+    const objects: DocumentObject[] = [];
+    spans.push({ start, end, objects });
     let value: unknown;
     let slow = FAST_PATH_EXCLUDED.test(chunk);
     if (!slow) {
@@ -371,21 +401,16 @@ function loadFast(text: string, source: string | undefined): LoadResult | undefi
         slow = true;
       }
     }
-    if (slow) {
-      readSlow(chunk, line, source, objects, errors);
-      continue;
-    }
-    if (value === null || value === undefined) continue;
     // A List whose items are not a list of objects: `yaml` reports it with its position.
-    if (listItemsProblem(value) !== undefined) {
+    if (slow || (value !== null && value !== undefined && listItemsProblem(value) !== undefined)) {
       readSlow(chunk, line, source, objects, errors);
       continue;
     }
-    if (isEmptyList(value)) continue;
+    if (value === null || value === undefined || isEmptyList(value)) continue;
     const lazy: LazyDocument = { text: chunk, lineOffset: line };
     const add = (v: unknown, base: readonly (string | number)[]) => {
       remember(v, { lazy, ...(source !== undefined ? { source } : {}), base });
-      objects.push(v);
+      objects.push({ value: v, base });
     };
     if (isRecord(value) && isListKind(value.kind) && Array.isArray(value.items)) {
       value.items.forEach((item: unknown, k: number) => add(item, ['items', k]));
@@ -393,7 +418,7 @@ function loadFast(text: string, source: string | undefined): LoadResult | undefi
       add(value, []);
     }
   }
-  return { objects, errors };
+  return { spans, errors };
 }
 
 /** One document read by `yaml` alone, its lines counted from `lineOffset`: its objects, or its errors. */
@@ -401,7 +426,7 @@ function readSlow(
   chunk: string,
   lineOffset: number,
   source: string | undefined,
-  objects: unknown[],
+  objects: DocumentObject[],
   errors: LoadError[],
 ): void {
   const lineCounter = new LineCounter();
@@ -418,7 +443,7 @@ function readSlow(
     }
     for (const { value, base } of read.objects) {
       remember(value, { doc, lineCounter, ...(source !== undefined ? { source } : {}), base, lineOffset });
-      objects.push(value);
+      objects.push({ value, base });
     }
   }
 }
