@@ -94,7 +94,8 @@ function positionsOf(lazy: LazyDocument): LazyPositions {
 /** A node as js-yaml composed it: where it starts, and its children (a mapping's keys and values alternate). */
 interface PositionNode {
   readonly start: number;
-  kind?: string;
+  /** js-yaml's kind: `mapping`, `sequence`, `scalar`; null for an alias. */
+  kind?: string | null;
   result?: unknown;
   readonly children: PositionNode[];
 }
@@ -154,12 +155,15 @@ function unwrap(node: PositionNode): PositionNode {
 /**
  * The offset of the key or item at `segments`, or of its nearest present parent: the document's content start when
  * not even the first segment is present (as `yaml`'s `contents.range[0]`: js-yaml opens the root node there, after
- * the `---` line and any comments). Undefined when the root starts with a tag, where the two may differ.
+ * the `---` line and any comments). Undefined where the two may differ: at a node with a tag or an anchor (js-yaml
+ * starts it there, `yaml` at its content), at an alias, and past an alias to a collection (`yaml` follows it to the
+ * anchored node; js-yaml keeps no children for it).
  */
 function indexedOffset(root: PositionNode, segments: readonly (string | number)[], text: string): number | undefined {
   let node = unwrap(root);
-  let offset: number | undefined = text.charCodeAt(root.start) === 0x21 /* ! */ ? undefined : root.start;
-  for (const seg of segments) {
+  let offset = root.start;
+  for (let k = 0; k < segments.length; k++) {
+    const seg = segments[k];
     if (node.kind === 'mapping') {
       let found = -1;
       for (let i = 0; i + 1 < node.children.length; i += 2) {
@@ -172,10 +176,13 @@ function indexedOffset(root: PositionNode, segments: readonly (string | number)[
       offset = node.children[seg].start;
       node = unwrap(node.children[seg]);
     } else {
+      // An alias composes no node of its own kind: what it names is read by `yaml`.
+      if (node.kind === null && typeof node.result === 'object' && node.result !== null) return undefined;
       break;
     }
   }
-  return offset;
+  const at = text.charCodeAt(offset);
+  return at === 0x21 /* ! */ || at === 0x26 /* & */ || at === 0x2a /* * */ ? undefined : offset;
 }
 
 function lineStartsOf(text: string): number[] {
@@ -217,13 +224,19 @@ export const MAX_DOCUMENT_DEPTH = 200;
 
 /** The nesting depth of a plain value, iteratively (a deep value must not overflow the stack here either). */
 export function depthExceeds(value: unknown, limit: number): boolean {
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [v, d] = stack.pop()!;
+  // Two stacks side by side rather than a pair per node: this runs over every node of every document read.
+  const values: unknown[] = [value];
+  const depths: number[] = [1];
+  while (values.length > 0) {
+    const v = values.pop();
+    const d = depths.pop()!;
     if (typeof v !== 'object' || v === null) continue;
     if (d > limit) return true;
     for (const child of Array.isArray(v) ? v : Object.values(v)) {
-      if (typeof child === 'object' && child !== null) stack.push([child, d + 1]);
+      if (typeof child === 'object' && child !== null) {
+        values.push(child);
+        depths.push(d + 1);
+      }
     }
   }
   return false;
@@ -328,11 +341,31 @@ function fastYaml(): { readonly yaml: typeof JsYaml; readonly schema: JsYaml.Sch
 }
 
 /**
- * What the fast path leaves to `yaml`: directives (`%YAML`), document end markers (`...`), anchors (an `&` that
- * may start one: aliases need one, and `yaml` bounds their expansion) and explicit `?` keys (js-yaml places them
- * otherwise). A false alarm only costs speed.
+ * What the fast path leaves to `yaml`: directives (`%YAML`), document end markers (`...`), explicit `?` keys (js-yaml
+ * places them otherwise) and an alias used as a key (`*a: x`: js-yaml names the key otherwise). A false alarm only
+ * costs speed.
  */
-const FAST_PATH_EXCLUDED = /^%|^\.\.\.(?:[ \t]|$)|(?:^|[\s[{,:-])&[^\s,[\]{}]|^[ \t-]*\?(?:[ \t]|$)/m;
+const FAST_PATH_EXCLUDED = /^%|^\.\.\.(?:[ \t]|$)|^[ \t-]*\?(?:[ \t]|$)|(?:^|[\s[{,:-])\*[^\s,[\]{}]*[ \t]*:/m;
+
+/** Where an alias may start (`*name` after a space, a flow indicator, `:` or `-`, or at a line start). */
+const ALIAS = /(?:^|[\s[{,:-])\*[^\s,[\]{}]/gm;
+
+/**
+ * Aliases a document read by js-yaml may hold. `yaml` refuses a document whose aliases expand past
+ * `MAX_ALIAS_COUNT` (an alias bomb), counting an alias's expansion as doubling along a chain: ten aliases, each
+ * naming the anchor that holds the one before, already pass the limit, and no arrangement of nine or fewer does
+ * (a search over chains, fan-outs, nested lists and merge keys of up to ten aliases found no other that passes it
+ * below ten). A document with more goes to `yaml`, which says whether it is a bomb.
+ */
+const FAST_ALIASES = 9;
+
+/** Whether a document has more aliases than the fast path reads (false alarms only cost speed). */
+function manyAliases(chunk: string): boolean {
+  if (!chunk.includes('*')) return false;
+  let n = 0;
+  for (ALIAS.lastIndex = 0; ALIAS.exec(chunk) !== null;) if (++n > FAST_ALIASES) return true;
+  return false;
+}
 
 /** What makes the documents' boundaries other than the `---` lines: the whole text then goes to `yaml`. */
 const STREAM_EXCLUDED = /^%|^\.\.\.(?:[ \t]|$)/m;
@@ -392,7 +425,7 @@ export function loadSpans(
     const objects: DocumentObject[] = [];
     spans.push({ start, end, objects });
     let value: unknown;
-    let slow = FAST_PATH_EXCLUDED.test(chunk);
+    let slow = FAST_PATH_EXCLUDED.test(chunk) || manyAliases(chunk);
     if (!slow) {
       try {
         value = fastYaml().yaml.load(chunk, { schema: fastYaml().schema });
