@@ -120,33 +120,40 @@ export function fixManifestSet(
   // Only the first pass's counts are kept, and of each pass only its texts go on to the next: two passes'
   // documents and findings are never held at once.
   let first: Pick<FixPass, 'errors' | 'objectCount' | 'objectCounts'> | undefined;
+  let pass: FixPass | undefined;
   for (let round = 1; ; round++) {
-    const pass = fixPass(current, options, target, read);
+    // The previous pass is let go before the next one reads: held until the assignment, its objects, findings and
+    // rendered documents would be in memory twice over.
+    pass = undefined;
+    pass = fixPass(current, options, target, read);
     first ??= { errors: pass.errors, objectCount: pass.objectCount, objectCounts: pass.objectCounts };
-    changes.push(...pass.changes);
+    // One push per change: a spread of a large input's changes passes the engine's limit on arguments.
+    for (const c of pass.changes) changes.push(c);
     // A fix can make a pod's Windows evidence certain (`os.name: Windows` becomes `windows`): the next pass then
     // makes the fixes that follow from it, so one run does what a second run would.
     if (pass.changes.length > 0 && round < MAX_PASSES) {
-      current = inputs.map((input, i) => ({ ...input, text: pass.texts[i] }));
+      const texts = pass.texts;
+      current = inputs.map((input, i) => ({ ...input, text: texts[i] }));
       continue;
     }
     // What is left is judged on the output as written, so its positions are the output's lines: the last pass
     // changed nothing, so its findings are the output's; else (at the pass limit) the output is checked again.
+    const last = pass;
     const diagnostics =
-      pass.changes.length === 0
-        ? pass.before
+      last.changes.length === 0
+        ? last.before
         : validateManifests(
-            pass.parsed.flatMap((p, i) =>
-              objectsOf(p.docs.some((d) => d.changed) ? read(pass.texts[i], p.source) : p, current[i]).map(
+            last.parsed.flatMap((p, i) =>
+              objectsOf(p.docs.some((d) => d.changed) ? read(last.texts[i], p.source) : p, current[i]).map(
                 (o) => o.value,
               ),
             ),
             { ...options, includeSuppressed: false },
           );
     return {
-      texts: pass.texts,
+      texts: last.texts,
       changes,
-      refused: pass.refused,
+      refused: last.refused,
       diagnostics,
       errors: first.errors,
       objectCount: first.objectCount,

@@ -347,8 +347,11 @@ function fastYaml(): { readonly yaml: typeof JsYaml; readonly schema: JsYaml.Sch
  */
 const FAST_PATH_EXCLUDED = /^%|^\.\.\.(?:[ \t]|$)|^[ \t-]*\?(?:[ \t]|$)|(?:^|[\s[{,:-])\*[^\s,[\]{}]*[ \t]*:/m;
 
-/** Where an alias may start (`*name` after a space, a flow indicator, `:` or `-`, or at a line start). */
-const ALIAS = /(?:^|[\s[{,:-])\*[^\s,[\]{}]/gm;
+/**
+ * Where an alias may start: `*name` at a line start, after white space or a flow indicator, or right after the `:`
+ * of a JSON-like key (`"k":*a`). Elsewhere (`a:*b`, `x-*`) a `*` is part of a plain scalar.
+ */
+const ALIAS = /(?:^|[\s[{,]|[\]}"']:)\*[^\s,[\]{}]/gm;
 
 /**
  * Aliases a document read by js-yaml may hold. `yaml` refuses a document whose aliases expand past
