@@ -77,6 +77,15 @@ interface LazyPositions {
 const RECENT_POSITIONS = new Map<LazyDocument, LazyPositions>();
 const RECENT_POSITIONS_KEPT = 8;
 
+/**
+ * Lets the kept positions go: `DiagnosticSink.diagnostics` calls it once every finding is placed, so a run leaves
+ * nothing behind (the index of a ResourceList of thousands of items is hundreds of megabytes).
+ * @internal
+ */
+export function releasePositions(): void {
+  RECENT_POSITIONS.clear();
+}
+
 function positionsOf(lazy: LazyDocument): LazyPositions {
   let positions = RECENT_POSITIONS.get(lazy);
   if (positions !== undefined) {

@@ -6,7 +6,7 @@
 import type { PodSpecLocation } from '../workloads';
 import type { Diagnostic, ResourceRef, RuleSetting, Severity, ValidateOptions } from '../model/types';
 import { byRuleName, RULES, RULES_BY_ID, type RuleId } from './rules';
-import { parsePath, sourceOf, sourcePosition } from './loader';
+import { parsePath, releasePositions, sourceOf, sourcePosition } from './loader';
 import { Suppressions, type WrittenSuppression } from './suppressions';
 import { isRecord, rec, str } from '../model/util';
 
@@ -151,6 +151,7 @@ export class DiagnosticSink {
         });
       }
     });
+    releasePositions();
     return out;
   }
 }
