@@ -504,6 +504,20 @@ function readEnvelope(text: string): unknown {
 }
 
 /**
+ * What the run needs of the ResourceList's envelope, checked: its functionConfig, and whether it holds results. The
+ * items read here are let go before the fix reads them again (two copies of every item at once cost the GC time).
+ */
+function envelopeOf(text: string): { readonly functionConfig: unknown; readonly hasResults: boolean } {
+  const value = readEnvelope(text);
+  if (!isRecord(value) || value.kind !== RESOURCE_LIST_KIND || !Array.isArray(value.items)) {
+    throw new KrmError(
+      `standard input is not a KRM ${RESOURCE_LIST_KIND} (kind: ${RESOURCE_LIST_KIND}, items: [...]). Kustomize sends one to exec functions; run without --krm for plain manifests.`,
+    );
+  }
+  return { functionConfig: value.functionConfig, hasResults: 'results' in value };
+}
+
+/**
  * The fixed ResourceList with its `results`. A block ResourceList without results of its own (what Kustomize
  * sends) gets them appended as a last key, and every other byte stays as fix wrote it; else (flow or JSON, or
  * results from an earlier function to replace) the list is read and written again as a whole.
@@ -536,13 +550,8 @@ async function runKrm(
     if (text === undefined || problems.length > 0) {
       throw new KrmError(problems.map(describeProblem).join('; ') || 'no ResourceList on standard input.');
     }
-    const value = readEnvelope(text);
-    if (!isRecord(value) || value.kind !== RESOURCE_LIST_KIND || !Array.isArray(value.items)) {
-      throw new KrmError(
-        `standard input is not a KRM ${RESOURCE_LIST_KIND} (kind: ${RESOURCE_LIST_KIND}, items: [...]). Kustomize sends one to exec functions; run without --krm for plain manifests.`,
-      );
-    }
-    const settings = krmSettings(value.functionConfig, base);
+    const envelope = envelopeOf(text);
+    const settings = krmSettings(envelope.functionConfig, base);
     const images = await imageLookups(
       () => loadManifestsWithErrors(text).objects,
       settings,
@@ -561,7 +570,7 @@ async function runKrm(
       ),
     ];
     io.stdout.write(
-      withResults(result.texts[0], { flow: /^\s*[{[]/.test(text), hasResults: 'results' in value }, results),
+      withResults(result.texts[0], { flow: /^\s*[{[]/.test(text), hasResults: envelope.hasResults }, results),
     );
     return result.diagnostics.some((d) => d.severity === 'error') ? EXIT_LINT_ERRORS : EXIT_OK;
   } catch (err) {

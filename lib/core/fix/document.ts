@@ -17,6 +17,7 @@ import {
   type YAMLMap,
 } from 'yaml';
 import {
+  loadSpans,
   MAX_ALIAS_COUNT,
   parseDocuments,
   parsePath,
@@ -37,15 +38,20 @@ export interface DocObject {
 }
 
 export interface ParsedDoc {
+  /** The document's node tree (built on first use for a document read by `readText`). */
   readonly doc: Document.Parsed;
   /** The document's text in the input, from the end of the previous document (leading comments included). */
   readonly start: number;
   readonly end: number;
-  /** Malformed documents are left as they are. */
-  readonly valid: boolean;
-  readonly lineCounter: LineCounter;
   readonly source?: string;
   changed: boolean;
+  /** The edited document's text, once `finish` has rendered it. */
+  readonly rendered?: string;
+  /**
+   * Renders an edited document and lets its node tree go (a document read by `readText`): with the tree of every
+   * edited document kept until the end, a 50 MB input took gigabytes.
+   */
+  finish?(): void;
 }
 
 export interface ParsedText {
@@ -57,7 +63,71 @@ export interface ParsedText {
   readonly docs: readonly ParsedDoc[];
   readonly objects: readonly DocObject[];
   readonly errors: readonly LoadError[];
-  readonly lineCounter: LineCounter;
+}
+
+/**
+ * A document read by the loader's fast path (js-yaml): its `yaml` node tree is parsed from its own text only when
+ * an edit needs it, and released once the edited document is rendered. Node offsets then count from `start`.
+ */
+class SpanDoc implements ParsedDoc {
+  changed = false;
+  rendered: string | undefined;
+  private tree: Document.Parsed | undefined;
+  /** Where `yaml` ends the last document of a text (before a final empty line, say); else the next one's start. */
+  private yamlEnd: number | undefined;
+
+  constructor(
+    private readonly text: string,
+    readonly start: number,
+    private readonly spanEnd: number,
+    private readonly last: boolean,
+    readonly source: string | undefined,
+  ) {}
+
+  get doc(): Document.Parsed {
+    if (this.tree !== undefined) return this.tree;
+    if (this.rendered !== undefined) throw new Error('internal: a document was edited after it was rendered');
+    const parsed = parseDocuments(this.text.slice(this.start, this.spanEnd), new LineCounter(), this.source);
+    // The span is one document (the loader read its objects from it), so this is the document parsed alone.
+    const doc = 'docs' in parsed ? parsed.docs.find((d) => d.contents !== null) : undefined;
+    if (doc === undefined) throw new Error('internal: a document with objects parsed to none');
+    if (this.last) this.yamlEnd = this.start + doc.range[2];
+    return (this.tree = doc);
+  }
+
+  get end(): number {
+    return this.yamlEnd ?? this.spanEnd;
+  }
+
+  finish(): void {
+    if (this.tree === undefined) return;
+    if (this.changed && this.rendered === undefined) {
+      const own = this.text.slice(this.start, this.end);
+      this.rendered = renderDoc(own, 0, own.length, this.tree);
+    }
+    this.tree = undefined;
+  }
+}
+
+/**
+ * Reads a text for fixing: with the loader's fast path where it can split the documents (a `yaml` node tree is
+ * then built only for a document an edit needs), else as `parseText`. The objects, their positions and the errors
+ * are the same either way (test/core/validate/fast-load*.test.ts holds the loader to it); so is the output.
+ */
+export function readText(input: string, source?: string): ParsedText {
+  const bom = input.startsWith('\uFEFF') ? '\uFEFF' : '';
+  const text = input.slice(bom.length);
+  const read = loadSpans(text, source);
+  if (read === undefined) return parseText(input, source);
+  const docs: ParsedDoc[] = [];
+  const objects: DocObject[] = [];
+  read.spans.forEach((span, i) => {
+    if (span.objects.length === 0) return;
+    const doc = new SpanDoc(text, span.start, span.end, i === read.spans.length - 1, source);
+    docs.push(doc);
+    for (const { value, base } of span.objects) objects.push({ value, doc, base });
+  });
+  return { text, bom, ...(source !== undefined ? { source } : {}), docs, objects, errors: read.errors };
 }
 
 /** Parses every document, reads the objects of the well-formed ones (List items unwrapped) as the loader does. */
@@ -79,7 +149,6 @@ export function parseText(input: string, source?: string): ParsedText {
       docs,
       objects,
       errors: [parsed.error],
-      lineCounter,
     };
   }
   let previousEnd = 0;
@@ -89,8 +158,6 @@ export function parseText(input: string, source?: string): ParsedText {
       doc,
       start: previousEnd,
       end: doc.range[2],
-      valid: !('errors' in read),
-      lineCounter,
       ...(source !== undefined ? { source } : {}),
       changed: false,
     };
@@ -105,7 +172,7 @@ export function parseText(input: string, source?: string): ParsedText {
       objects.push({ value, doc: entry, base });
     }
   }
-  return { text, bom, ...(source !== undefined ? { source } : {}), docs, objects, errors, lineCounter };
+  return { text, bom, ...(source !== undefined ? { source } : {}), docs, objects, errors };
 }
 
 export type EditResult =
@@ -370,20 +437,21 @@ function jsonIndent(source: string): number | undefined {
 }
 
 /**
- * The text of one edited document: its source with the edits spliced in, or, for the rare edit the splicer
- * cannot write, the whole document re-rendered in the style of its source.
+ * The text of one edited document, `doc` parsed from `text` and found between `start` and `end`: its source with
+ * the edits spliced in, or, for the rare edit the splicer cannot write, the whole document re-rendered in the style
+ * of its source.
  */
-function renderDoc(text: string, d: ParsedDoc): string {
-  const source = text.slice(d.start, d.end);
+function renderDoc(text: string, start: number, end: number, doc: Document.Parsed): string {
+  const source = text.slice(start, end);
   const { indent, indentSeq } = styleOf(source);
-  const spliced = spliceDocument(text, d.start, d.end, d.doc, { indent, indentSeq });
+  const spliced = spliceDocument(text, start, end, doc, { indent, indentSeq });
   if (spliced !== undefined) return spliced;
-  const flowRoot = isCollection(d.doc.contents) && d.doc.contents.flow === true;
+  const flowRoot = isCollection(doc.contents) && doc.contents.flow === true;
   const json = flowRoot ? jsonIndent(source) : undefined;
   let out =
     json !== undefined
-      ? `${JSON.stringify(d.doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }), null, json)}\n`
-      : d.doc.toString({
+      ? `${JSON.stringify(doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }), null, json)}\n`
+      : doc.toString({
           // A document written as one flow collection (JSON-like YAML) is folded at 80 columns, not put on one line.
           lineWidth: flowRoot ? 80 : 0,
           minContentWidth: 0,
@@ -403,7 +471,9 @@ export function renderText(p: ParsedText): string {
   let out = p.bom;
   let at = 0;
   for (const d of p.docs) {
-    out += d.changed ? renderDoc(p.text, d) : p.text.slice(at, d.end);
+    if (!d.changed) continue;
+    d.finish?.();
+    out += p.text.slice(at, d.start) + (d.rendered ?? renderDoc(p.text, d.start, d.end, d.doc));
     at = d.end;
   }
   return out + p.text.slice(at);

@@ -19,7 +19,16 @@ import { resourceRef } from '../validate/report';
 import type { Diagnostic, ResourceRef } from '../model/types';
 import type { ImageLookups } from '../model/image-facts';
 import { isRecord, show } from '../model/util';
-import { applyEdit, checkEdit, parseText, renderText, type DocObject, type ParsedText } from './document';
+import {
+  applyEdit,
+  checkEdit,
+  parseText,
+  readText,
+  renderText,
+  type DocObject,
+  type ParsedDoc,
+  type ParsedText,
+} from './document';
 import { FIXERS, TARGET_FIXERS } from './fixers';
 import { resolveFixTarget, type FixOptions } from './options';
 
@@ -98,40 +107,53 @@ export interface FixSetResult {
  * text apart. Malformed documents are reported in `errors` and left untouched. Throws `WindowsValidationError`
  * for bad options only.
  */
-export function fixManifestSet(inputs: readonly FixInputText[], options: FixOptions = {}): FixSetResult {
+export function fixManifestSet(
+  inputs: readonly FixInputText[],
+  options: FixOptions = {},
+  /** @internal `{ fast: false }` builds every document's `yaml` node tree: the tests hold the fast reading to it. */
+  internal?: { readonly fast?: boolean },
+): FixSetResult {
   const target = resolveFixTarget(options);
+  const read = internal?.fast === false ? parseText : readText;
   const changes: FixChange[] = [];
   let current = inputs;
   // Only the first pass's counts are kept, and of each pass only its texts go on to the next: two passes'
   // documents and findings are never held at once.
   let first: Pick<FixPass, 'errors' | 'objectCount' | 'objectCounts'> | undefined;
+  let pass: FixPass | undefined;
   for (let round = 1; ; round++) {
-    const pass = fixPass(current, options, target);
+    // The previous pass is let go before the next one reads: held until the assignment, its objects, findings and
+    // rendered documents would be in memory twice over.
+    pass = undefined;
+    pass = fixPass(current, options, target, read);
     first ??= { errors: pass.errors, objectCount: pass.objectCount, objectCounts: pass.objectCounts };
-    changes.push(...pass.changes);
+    // One push per change: a spread of a large input's changes passes the engine's limit on arguments.
+    for (const c of pass.changes) changes.push(c);
     // A fix can make a pod's Windows evidence certain (`os.name: Windows` becomes `windows`): the next pass then
     // makes the fixes that follow from it, so one run does what a second run would.
     if (pass.changes.length > 0 && round < MAX_PASSES) {
-      current = inputs.map((input, i) => ({ ...input, text: pass.texts[i] }));
+      const texts = pass.texts;
+      current = inputs.map((input, i) => ({ ...input, text: texts[i] }));
       continue;
     }
     // What is left is judged on the output as written, so its positions are the output's lines: the last pass
     // changed nothing, so its findings are the output's; else (at the pass limit) the output is checked again.
+    const last = pass;
     const diagnostics =
-      pass.changes.length === 0
-        ? pass.before
+      last.changes.length === 0
+        ? last.before
         : validateManifests(
-            pass.parsed.flatMap((p, i) =>
-              objectsOf(p.docs.some((d) => d.changed) ? parseText(pass.texts[i], p.source) : p, current[i]).map(
+            last.parsed.flatMap((p, i) =>
+              objectsOf(p.docs.some((d) => d.changed) ? read(last.texts[i], p.source) : p, current[i]).map(
                 (o) => o.value,
               ),
             ),
             { ...options, includeSuppressed: false },
           );
     return {
-      texts: pass.texts,
+      texts: last.texts,
       changes,
-      refused: pass.refused,
+      refused: last.refused,
       diagnostics,
       errors: first.errors,
       objectCount: first.objectCount,
@@ -161,8 +183,13 @@ function objectsOf(p: ParsedText, input: FixInputText): readonly DocObject[] {
   return input.manifestsOnly === true ? p.objects.filter((o) => isRecord(o.value) && 'kind' in o.value) : p.objects;
 }
 
-function fixPass(inputs: readonly FixInputText[], options: FixOptions, target: FixTarget): FixPass {
-  const parsed = inputs.map((i) => parseText(i.text, i.source));
+function fixPass(
+  inputs: readonly FixInputText[],
+  options: FixOptions,
+  target: FixTarget,
+  read: (text: string, source?: string) => ParsedText,
+): FixPass {
+  const parsed = inputs.map((i) => read(i.text, i.source));
   const perInput = parsed.map((p, i) => objectsOf(p, inputs[i]));
   const entries = perInput.flat();
   const objects = entries.map((e) => e.value);
@@ -185,7 +212,12 @@ function fixPass(inputs: readonly FixInputText[], options: FixOptions, target: F
 
   const changes: FixChange[] = [];
   const refused: FixRefusal[] = [];
+  // A document is rendered (and its node tree let go) once the objects after it are reached: a List's items
+  // share one document.
+  let open: ParsedDoc | undefined;
   entries.forEach((entry, i) => {
+    if (entry.doc !== open) open?.finish?.();
+    open = entry.doc;
     const obj = entry.value;
     const pod = run.pods.get(i);
     if (pod === undefined) return;
@@ -228,6 +260,7 @@ function fixPass(inputs: readonly FixInputText[], options: FixOptions, target: F
     }
   });
 
+  open?.finish?.();
   const texts = parsed.map(renderText);
   return {
     parsed,

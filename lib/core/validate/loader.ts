@@ -58,6 +58,10 @@ interface LazyDocument {
   readonly text: string;
   /** Lines before it in the input. */
   readonly lineOffset: number;
+}
+
+/** What locating inside a fast-path document needs, built on demand (`positionsOf`). */
+interface LazyPositions {
   /** Where its keys and items start, from js-yaml's node events; null when they could not be read exactly. */
   index?: PositionNode | null;
   /** Its offset of each line start, for line and column. */
@@ -65,10 +69,42 @@ interface LazyDocument {
   parsed?: { readonly doc: Document.Parsed; readonly lineCounter: LineCounter };
 }
 
+/**
+ * The positions of the documents located in most recently, oldest first. Kept for a few documents only: kept for
+ * every document, they held more memory than the objects themselves (290 MB for 40 MB of manifests). Findings are
+ * located in input order (`DiagnosticSink.diagnostics`), so each document's are built once.
+ */
+const RECENT_POSITIONS = new Map<LazyDocument, LazyPositions>();
+const RECENT_POSITIONS_KEPT = 8;
+
+/**
+ * Lets the kept positions go: `DiagnosticSink.diagnostics` calls it once every finding is placed, so a run leaves
+ * nothing behind (the index of a ResourceList of thousands of items is hundreds of megabytes).
+ * @internal
+ */
+export function releasePositions(): void {
+  RECENT_POSITIONS.clear();
+}
+
+function positionsOf(lazy: LazyDocument): LazyPositions {
+  let positions = RECENT_POSITIONS.get(lazy);
+  if (positions !== undefined) {
+    RECENT_POSITIONS.delete(lazy);
+  } else {
+    positions = {};
+    if (RECENT_POSITIONS.size >= RECENT_POSITIONS_KEPT) {
+      RECENT_POSITIONS.delete(RECENT_POSITIONS.keys().next().value!);
+    }
+  }
+  RECENT_POSITIONS.set(lazy, positions);
+  return positions;
+}
+
 /** A node as js-yaml composed it: where it starts, and its children (a mapping's keys and values alternate). */
 interface PositionNode {
   readonly start: number;
-  kind?: string;
+  /** js-yaml's kind: `mapping`, `sequence`, `scalar`; null for an alias. */
+  kind?: string | null;
   result?: unknown;
   readonly children: PositionNode[];
 }
@@ -125,11 +161,18 @@ function unwrap(node: PositionNode): PositionNode {
   return n;
 }
 
-/** The offset of the key or item at `segments` (or of its nearest present parent), or undefined for none found. */
-function indexedOffset(root: PositionNode, segments: readonly (string | number)[]): number | undefined {
+/**
+ * The offset of the key or item at `segments`, or of its nearest present parent: the document's content start when
+ * not even the first segment is present (as `yaml`'s `contents.range[0]`: js-yaml opens the root node there, after
+ * the `---` line and any comments). Undefined where the two may differ: at a node with a tag or an anchor (js-yaml
+ * starts it there, `yaml` at its content), at an alias, and past an alias to a collection (`yaml` follows it to the
+ * anchored node; js-yaml keeps no children for it).
+ */
+function indexedOffset(root: PositionNode, segments: readonly (string | number)[], text: string): number | undefined {
   let node = unwrap(root);
-  let offset: number | undefined;
-  for (const seg of segments) {
+  let offset = root.start;
+  for (let k = 0; k < segments.length; k++) {
+    const seg = segments[k];
     if (node.kind === 'mapping') {
       let found = -1;
       for (let i = 0; i + 1 < node.children.length; i += 2) {
@@ -142,10 +185,13 @@ function indexedOffset(root: PositionNode, segments: readonly (string | number)[
       offset = node.children[seg].start;
       node = unwrap(node.children[seg]);
     } else {
+      // An alias composes no node of its own kind: what it names is read by `yaml`.
+      if (node.kind === null && typeof node.result === 'object' && node.result !== null) return undefined;
       break;
     }
   }
-  return offset;
+  const at = text.charCodeAt(offset);
+  return at === 0x21 /* ! */ || at === 0x26 /* & */ || at === 0x2a /* * */ ? undefined : offset;
 }
 
 function lineStartsOf(text: string): number[] {
@@ -155,8 +201,8 @@ function lineStartsOf(text: string): number[] {
 }
 
 /** The 1-based line and column of `offset` in a fast-path document, counted from the start of the input. */
-function lazyPosition(lazy: LazyDocument, offset: number): { line: number; column: number } {
-  const starts = (lazy.lineStarts ??= lineStartsOf(lazy.text));
+function lazyPosition(lazy: LazyDocument, positions: LazyPositions, offset: number): { line: number; column: number } {
+  const starts = (positions.lineStarts ??= lineStartsOf(lazy.text));
   let lo = 0;
   let hi = starts.length - 1;
   while (lo < hi) {
@@ -187,13 +233,19 @@ export const MAX_DOCUMENT_DEPTH = 200;
 
 /** The nesting depth of a plain value, iteratively (a deep value must not overflow the stack here either). */
 export function depthExceeds(value: unknown, limit: number): boolean {
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [v, d] = stack.pop()!;
+  // Two stacks side by side rather than a pair per node: this runs over every node of every document read.
+  const values: unknown[] = [value];
+  const depths: number[] = [1];
+  while (values.length > 0) {
+    const v = values.pop();
+    const d = depths.pop()!;
     if (typeof v !== 'object' || v === null) continue;
     if (d > limit) return true;
     for (const child of Array.isArray(v) ? v : Object.values(v)) {
-      if (typeof child === 'object' && child !== null) stack.push([child, d + 1]);
+      if (typeof child === 'object' && child !== null) {
+        values.push(child);
+        depths.push(d + 1);
+      }
     }
   }
   return false;
@@ -298,11 +350,34 @@ function fastYaml(): { readonly yaml: typeof JsYaml; readonly schema: JsYaml.Sch
 }
 
 /**
- * What the fast path leaves to `yaml`: directives (`%YAML`), document end markers (`...`), anchors (an `&` that
- * may start one: aliases need one, and `yaml` bounds their expansion) and explicit `?` keys (js-yaml places them
- * otherwise). A false alarm only costs speed.
+ * What the fast path leaves to `yaml`: directives (`%YAML`), document end markers (`...`), explicit `?` keys (js-yaml
+ * places them otherwise) and an alias used as a key (`*a: x`: js-yaml names the key otherwise). A false alarm only
+ * costs speed.
  */
-const FAST_PATH_EXCLUDED = /^%|^\.\.\.(?:[ \t]|$)|(?:^|[\s[{,:-])&[^\s,[\]{}]|^[ \t-]*\?(?:[ \t]|$)/m;
+const FAST_PATH_EXCLUDED = /^%|^\.\.\.(?:[ \t]|$)|^[ \t-]*\?(?:[ \t]|$)|(?:^|[\s[{,:-])\*[^\s,[\]{}]*[ \t]*:/m;
+
+/**
+ * Where an alias may start: `*name` at a line start, after white space or a flow indicator, or right after the `:`
+ * of a JSON-like key (`"k":*a`). Elsewhere (`a:*b`, `x-*`) a `*` is part of a plain scalar.
+ */
+const ALIAS = /(?:^|[\s[{,]|[\]}"']:)\*[^\s,[\]{}]/gm;
+
+/**
+ * Aliases a document read by js-yaml may hold. `yaml` refuses a document whose aliases expand past
+ * `MAX_ALIAS_COUNT` (an alias bomb), counting an alias's expansion as doubling along a chain: ten aliases, each
+ * naming the anchor that holds the one before, already pass the limit, and no arrangement of nine or fewer does
+ * (a search over chains, fan-outs, nested lists and merge keys of up to ten aliases found no other that passes it
+ * below ten). A document with more goes to `yaml`, which says whether it is a bomb.
+ */
+const FAST_ALIASES = 9;
+
+/** Whether a document has more aliases than the fast path reads (false alarms only cost speed). */
+function manyAliases(chunk: string): boolean {
+  if (!chunk.includes('*')) return false;
+  let n = 0;
+  for (ALIAS.lastIndex = 0; ALIAS.exec(chunk) !== null;) if (++n > FAST_ALIASES) return true;
+  return false;
+}
 
 /** What makes the documents' boundaries other than the `---` lines: the whole text then goes to `yaml`. */
 const STREAM_EXCLUDED = /^%|^\.\.\.(?:[ \t]|$)/m;
@@ -318,8 +393,36 @@ const DOCUMENT_START = /^---(?=[ \t\r\n]|$)/gm;
  * such document no longer sends a 40 MB stream through the slow reader.
  */
 function loadFast(text: string, source: string | undefined): LoadResult | undefined {
-  if (STREAM_EXCLUDED.test(text)) return undefined;
+  const spans = loadSpans(text, source);
+  if (spans === undefined) return undefined;
   const objects: unknown[] = [];
+  for (const span of spans.spans) for (const o of span.objects) objects.push(o.value);
+  return { objects, errors: spans.errors };
+}
+
+/** One document of a text as the fast path splits it: from its `---` line to the next one. */
+export interface DocumentSpan {
+  /** Offset of its first character in the text (after a byte-order mark). */
+  readonly start: number;
+  /** Offset after its last character: the next document's start, or the end of the text. */
+  readonly end: number;
+  /** Its objects (List items unwrapped); none for an empty or malformed document. */
+  readonly objects: readonly DocumentObject[];
+}
+
+/**
+ * The documents of `text` (a byte-order mark already removed), split at `---` lines, with their objects remembered
+ * for positions as `loadManifestsWithErrors` remembers them; undefined when directives or document end markers
+ * leave the split to `yaml`. `fixManifestSet` reads a text this way and builds a `yaml` Document only for a
+ * document it edits.
+ * @internal
+ */
+export function loadSpans(
+  text: string,
+  source: string | undefined,
+): { readonly spans: DocumentSpan[]; readonly errors: LoadError[] } | undefined {
+  if (STREAM_EXCLUDED.test(text)) return undefined;
+  const spans: DocumentSpan[] = [];
   const errors: LoadError[] = [];
   const starts = [0];
   for (const m of text.matchAll(DOCUMENT_START)) if (m.index > 0) starts.push(m.index);
@@ -331,8 +434,10 @@ function loadFast(text: string, source: string | undefined): LoadResult | undefi
     line += countLines(text, previous, start);
     previous = start;
     const chunk = text.slice(start, end);
+    const objects: DocumentObject[] = [];
+    spans.push({ start, end, objects });
     let value: unknown;
-    let slow = FAST_PATH_EXCLUDED.test(chunk);
+    let slow = FAST_PATH_EXCLUDED.test(chunk) || manyAliases(chunk);
     if (!slow) {
       try {
         value = fastYaml().yaml.load(chunk, { schema: fastYaml().schema });
@@ -341,21 +446,16 @@ function loadFast(text: string, source: string | undefined): LoadResult | undefi
         slow = true;
       }
     }
-    if (slow) {
-      readSlow(chunk, line, source, objects, errors);
-      continue;
-    }
-    if (value === null || value === undefined) continue;
     // A List whose items are not a list of objects: `yaml` reports it with its position.
-    if (listItemsProblem(value) !== undefined) {
+    if (slow || (value !== null && value !== undefined && listItemsProblem(value) !== undefined)) {
       readSlow(chunk, line, source, objects, errors);
       continue;
     }
-    if (isEmptyList(value)) continue;
+    if (value === null || value === undefined || isEmptyList(value)) continue;
     const lazy: LazyDocument = { text: chunk, lineOffset: line };
     const add = (v: unknown, base: readonly (string | number)[]) => {
       remember(v, { lazy, ...(source !== undefined ? { source } : {}), base });
-      objects.push(v);
+      objects.push({ value: v, base });
     };
     if (isRecord(value) && isListKind(value.kind) && Array.isArray(value.items)) {
       value.items.forEach((item: unknown, k: number) => add(item, ['items', k]));
@@ -363,7 +463,7 @@ function loadFast(text: string, source: string | undefined): LoadResult | undefi
       add(value, []);
     }
   }
-  return { objects, errors };
+  return { spans, errors };
 }
 
 /** One document read by `yaml` alone, its lines counted from `lineOffset`: its objects, or its errors. */
@@ -371,7 +471,7 @@ function readSlow(
   chunk: string,
   lineOffset: number,
   source: string | undefined,
-  objects: unknown[],
+  objects: DocumentObject[],
   errors: LoadError[],
 ): void {
   const lineCounter = new LineCounter();
@@ -388,7 +488,7 @@ function readSlow(
     }
     for (const { value, base } of read.objects) {
       remember(value, { doc, lineCounter, ...(source !== undefined ? { source } : {}), base, lineOffset });
-      objects.push(value);
+      objects.push({ value, base });
     }
   }
 }
@@ -403,13 +503,14 @@ function countLines(text: string, from: number, to: number): number {
 function parsedOrigin(origin: Origin | LazyOrigin): Origin {
   if (!('lazy' in origin)) return origin;
   const lazy = origin.lazy;
-  if (lazy.parsed === undefined) {
+  const positions = positionsOf(lazy);
+  if (positions.parsed === undefined) {
     const lineCounter = new LineCounter();
     const doc = parseDocument(lazy.text, { ...PARSE_OPTIONS, lineCounter }) as Document.Parsed;
-    lazy.parsed = { doc, lineCounter };
+    positions.parsed = { doc, lineCounter };
   }
   return {
-    ...lazy.parsed,
+    ...positions.parsed,
     ...(origin.source !== undefined ? { source: origin.source } : {}),
     base: origin.base,
     lineOffset: lazy.lineOffset,
@@ -601,11 +702,18 @@ export function sourcePosition(obj: unknown, path: string): SourcePosition | und
   if (!found) return undefined;
   if ('lazy' in found) {
     const lazy = found.lazy;
-    if (lazy.index === undefined) lazy.index = indexPositions(lazy.text);
-    const offset = lazy.index === null ? undefined : indexedOffset(lazy.index, [...found.base, ...parsePath(path)]);
-    // Nothing found (or no index): the yaml node tree says where the document's content starts.
+    const positions = positionsOf(lazy);
+    if (positions.index === undefined) positions.index = indexPositions(lazy.text);
+    const offset =
+      positions.index === null
+        ? undefined
+        : indexedOffset(positions.index, [...found.base, ...parsePath(path)], lazy.text);
+    // No index (or a tagged root): the yaml node tree says where.
     if (offset !== undefined) {
-      return { ...(found.source !== undefined ? { source: found.source } : {}), ...lazyPosition(lazy, offset) };
+      return {
+        ...(found.source !== undefined ? { source: found.source } : {}),
+        ...lazyPosition(lazy, positions, offset),
+      };
     }
   }
   const origin = parsedOrigin(found);

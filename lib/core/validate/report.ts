@@ -6,7 +6,7 @@
 import type { PodSpecLocation } from '../workloads';
 import type { Diagnostic, ResourceRef, RuleSetting, Severity, ValidateOptions } from '../model/types';
 import { byRuleName, RULES, RULES_BY_ID, type RuleId } from './rules';
-import { parsePath, sourceOf, sourcePosition } from './loader';
+import { parsePath, releasePositions, sourceOf, sourcePosition } from './loader';
 import { Suppressions, type WrittenSuppression } from './suppressions';
 import { isRecord, rec, str } from '../model/util';
 
@@ -49,16 +49,30 @@ export function resourceRef(obj: unknown): ResourceRef {
   };
 }
 
+/** A finding as reported, made a `Diagnostic` (with its position) by `DiagnosticSink.diagnostics`. */
+interface Finding {
+  readonly ruleId: RuleId;
+  readonly messageId: string | undefined;
+  readonly level: Severity;
+  readonly message: string;
+  readonly fix: string | undefined;
+  readonly path: string;
+  readonly resource: ResourceRef;
+  readonly obj: unknown;
+  readonly written: WrittenSuppression | undefined;
+  readonly honoured: boolean;
+}
+
 export class DiagnosticSink {
   private readonly settings: Readonly<Record<string, RuleSetting>>;
   /** One bucket per input object, so output follows input order whatever pass found the problem. */
-  private readonly buckets: Diagnostic[][];
+  private readonly buckets: Finding[][];
   private readonly suppressions: Suppressions;
   private readonly includeSuppressed: boolean;
 
   constructor(size: number, options: ValidateOptions) {
     const rules = options.rules;
-    this.buckets = new Array<Diagnostic[]>(size);
+    this.buckets = new Array<Finding[]>(size);
     this.suppressions = new Suppressions(Array.isArray(options.suppressions) ? options.suppressions : undefined);
     this.includeSuppressed = options.includeSuppressed === true;
     const settings: Record<string, RuleSetting> = {};
@@ -84,19 +98,7 @@ export class DiagnosticSink {
       const { written, honoured } = this.suppression(suppressions, ruleId, level);
       if (honoured && !this.includeSuppressed) return;
       resource ??= resourceRef(obj);
-      const position = sourcePosition(obj, path);
-      const d: Diagnostic = {
-        ruleId,
-        ...(messageId !== undefined ? { messageId } : {}),
-        severity: level,
-        message,
-        ...(fix !== undefined ? { fix } : {}),
-        path,
-        resource,
-        location: { object: index, segments: parsePath(path), ...(position !== undefined ? { position } : {}) },
-        ...(written !== undefined ? { suppression: { ...written, honoured } } : {}),
-      };
-      (this.buckets[index] ??= []).push(d);
+      (this.buckets[index] ??= []).push({ ruleId, messageId, level, message, fix, path, resource, obj, written, honoured });
     };
   }
 
@@ -135,14 +137,31 @@ export class DiagnosticSink {
     return { ...(written !== undefined ? { written } : {}), honoured };
   }
 
-  /** Every diagnostic: by object in input order, and within an object in catalogue order (stable). */
+  /**
+   * Every diagnostic: by object in input order, and within an object in catalogue order (stable). Positions are
+   * looked up here, in input order, rather than when each finding is made (rules run in several passes over the
+   * objects): the loader then reads each document's positions once and keeps only the last few documents'.
+   */
   diagnostics(): Diagnostic[] {
     const out: Diagnostic[] = [];
-    for (const b of this.buckets) {
-      if (b === undefined) continue;
+    this.buckets.forEach((b, index) => {
       if (b.length > 1) b.sort((x, y) => rank(x.ruleId) - rank(y.ruleId));
-      for (const d of b) out.push(d);
-    }
+      for (const f of b) {
+        const position = sourcePosition(f.obj, f.path);
+        out.push({
+          ruleId: f.ruleId,
+          ...(f.messageId !== undefined ? { messageId: f.messageId } : {}),
+          severity: f.level,
+          message: f.message,
+          ...(f.fix !== undefined ? { fix: f.fix } : {}),
+          path: f.path,
+          resource: f.resource,
+          location: { object: index, segments: parsePath(f.path), ...(position !== undefined ? { position } : {}) },
+          ...(f.written !== undefined ? { suppression: { ...f.written, honoured: f.honoured } } : {}),
+        });
+      }
+    });
+    releasePositions();
     return out;
   }
 }

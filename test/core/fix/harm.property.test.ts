@@ -11,6 +11,7 @@
  *   change reported for that object;
  * - an object the API server admits before the fix is admitted after it, and every rejection left is reported;
  * - no finding its fixer settles is left unless the change report says why it was refused;
+ * - it reads as it would with a `yaml` node tree for every document;
  * - it is idempotent, keeps the bytes of documents it did not change, the BOM and the line endings;
  * - every line it changes is explained by a change it reports: all other lines are byte-identical (lines.ts).
  *
@@ -19,7 +20,7 @@
  */
 import fc from 'fast-check';
 import { Document, isMap, type Node } from 'yaml';
-import { fixManifests, loadManifests, type FixOptions, type FixResult } from 'k8s-windows';
+import { fixManifests, fixManifestSet, loadManifests, type FixOptions, type FixResult } from 'k8s-windows';
 import { FIXERS } from '../../../lib/core/fix/fixers';
 import { cli } from '../../helpers/cli';
 import { unexplainedLines } from './lines';
@@ -504,6 +505,9 @@ function check(
       !result.refused.some((r) => r.resource.name === d.resource.name && (r.ruleId === d.ruleId || r.path === d.path)),
   );
   expect(left.map((d) => `${d.resource.name} ${d.ruleId} ${d.path}`)).toEqual([]);
+
+  // Read with a yaml node tree for the edited documents only, as with one for every document (fast-read.test.ts).
+  expect(fixManifestSet([{ text: g.text }], opts)).toEqual(fixManifestSet([{ text: g.text }], opts, { fast: false }));
 
   // Idempotent.
   const again = fixManifests(result.text, opts);

@@ -3,7 +3,7 @@
  * and flow styles: the same objects, the same positions. The corpus and the tricky forms are in fast-load.test.ts.
  */
 import fc from 'fast-check';
-import { stringify } from 'yaml';
+import { Document, isMap, stringify, type YAMLMap } from 'yaml';
 import { loadManifestsWithErrors, sourcePosition } from '../../../lib/core/validate/loader';
 import { propertyParameters } from '../../helpers/property';
 import { fieldPaths } from './field-paths';
@@ -25,6 +25,38 @@ describe('fast path, generated documents', () => {
     list: fc.array(tie('node'), { maxLength: 4 }),
     map: fc.dictionary(key, tie('node'), { maxKeys: 4 }),
   })).map;
+
+  test('the same objects and positions with anchors and aliases (values shared between fields)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(value, value, fc.constantFrom('merged', 'shared', 'listed')), { minLength: 1, maxLength: 3 }),
+        fc.record({ flow: fc.boolean(), indentSeq: fc.boolean() }),
+        (docs, style) => {
+          // yaml writes a value used twice as an anchor and an alias; a mapping may also be merged with <<.
+          const text = docs
+            .map(([shared, own, how]) => {
+              const doc = new Document({ kind: 'Thing', a: shared, own, b: shared, list: [shared, own, shared] });
+              const anchored = doc.get('a', true);
+              if (how === 'merged' && isMap(anchored)) {
+                const merged = doc.createNode({ x: 1 }) as YAMLMap;
+                merged.items.unshift(doc.createPair('<<', doc.createAlias(anchored)));
+                doc.set('c', merged);
+              }
+              return doc.toString({ indentSeq: style.indentSeq, ...(style.flow ? { collectionStyle: 'flow' } : {}) });
+            })
+            .join('---\n');
+          const fast = loadManifestsWithErrors(text, 'gen.yaml');
+          const slow = loadManifestsWithErrors(text, 'gen.yaml', { fast: false });
+          expect(fast).toEqual(slow);
+          fast.objects.forEach((o, i) => {
+            for (const p of ['', ...fieldPaths(o)])
+              expect([p, sourcePosition(o, p)]).toEqual([p, sourcePosition(slow.objects[i], p)]);
+          });
+        },
+      ),
+      propertyParameters(200),
+    );
+  });
 
   test('the same objects and positions as the yaml path, in block and flow styles', () => {
     fc.assert(

@@ -53,6 +53,20 @@ describe('fast path', () => {
     'flow and block mixed':
       'kind: A\nspec: {containers: [{name: a, image: b}, {name: c}], x: [1, [2, 3]]}\nz:\n  -   a: 1\n      b: 2\n',
     'comments between keys': 'kind: A # c\n# x\nspec:\n  # y\n  a: 1 # z\n  b:\n    # w\n    - 1\n',
+    // Where an absent field is placed: the document's content start, after the marker line and comments.
+    'comments and blank lines before the content': '# head\n\n# more\nkind: A\n--- # c\n\n  # d\nkind: B\n',
+    'indented content': '---\n  kind: A\n  spec: {a: 1}\n',
+    'tagged root': '--- !!map\nkind: A\n---\n!!map {kind: B}\n',
+    // Anchors and aliases (read by js-yaml; positions at or through them by yaml).
+    'an alias to a mapping, a list and a scalar':
+      'kind: A\nbase: &b\n  x: 1\n  y: [1, {z: 2}]\nthing: *b\nk: !!str &s v\nl: *s\nseq: &q\n  - 1\n  - {a: 2}\nm: *q\n',
+    'an anchored list item': 'kind: A\nlist:\n- &i\n  a: 1\n  b: [x]\n- *i\n- &j {c: 3}\n- *j\n',
+    'merge keys from an alias': 'kind: A\nbase: &b {x: 1, y: 2}\nthing:\n  <<: *b\n  y: 3\nmore:\n  <<: [*b, {z: 4}]\n',
+    'an anchored root': '--- &r\nkind: A\nspec: {a: 1}\n',
+    'an alias as a key (read by yaml)': 'kind: A\nk: &k key\nm:\n  *k : 1\n',
+    'more aliases than the fast path reads (read by yaml)':
+      'kind: A\na: &a [1]\nb: &b [*a, *a, *a]\nc: &c [*b, *b, *b]\nd: &d [*c, *c, *c]\ne: &e [*d]\n',
+    'flow content on the marker line': '---   {kind: B, spec: [1]}\n---\t[1]\n',
   };
 
   test.each(Object.entries(TRICKY))('%s: the same objects and positions', (_name, text) => {
@@ -60,7 +74,8 @@ describe('fast path', () => {
     expect(objects).toEqual(slowObjects(text));
     const slow = loadManifestsWithErrors(text, undefined, { fast: false }).objects;
     objects.forEach((o, i) => {
-      for (const p of fieldPaths(o)) expect([p, sourcePosition(o, p)]).toEqual([p, sourcePosition(slow[i], p)]);
+      for (const p of ['', ...fieldPaths(o)])
+        expect([p, sourcePosition(o, p)]).toEqual([p, sourcePosition(slow[i], p)]);
     });
   });
 
@@ -79,6 +94,25 @@ describe('fast path', () => {
     const [a, b] = loadManifestsWithErrors(text, 'f.yaml').objects;
     expect(sourcePosition(a, 'metadata.name')).toEqual({ source: 'f.yaml', line: 3, column: 12 });
     expect(sourcePosition(b, 'spec.containers[0].image')).toEqual({ source: 'f.yaml', line: 9, column: 5 });
+  });
+
+  test('an alias bomb is refused as before: 9 aliases cannot pass the limit, more are read by yaml', () => {
+    // Each level's list names the level below `uses` times.
+    const bomb = (levels: number, uses: number) =>
+      `kind: A\nl0: &l0 [x]\n${Array.from({ length: levels }, (_, i) => `l${i + 1}: &l${i + 1} [${Array<string>(uses).fill(`*l${i}`).join(', ')}]\n`).join('')}`;
+    const refused = [expect.objectContaining({ message: expect.stringMatching(/resource exhaustion/) as unknown })];
+    for (const [levels, uses, errors] of [
+      [9, 1, []],
+      [10, 1, refused],
+      [3, 3, []],
+      [6, 3, refused],
+      [9, 9, refused],
+    ] as const) {
+      const text = bomb(levels, uses);
+      const fast = loadManifestsWithErrors(text, 'b.yaml');
+      expect(fast).toEqual(loadManifestsWithErrors(text, 'b.yaml', { fast: false }));
+      expect(fast.errors).toEqual(errors);
+    }
   });
 
   test('errors are reported by the yaml path, as before', () => {
