@@ -15,11 +15,6 @@ const LIB = path.join(ROOT, 'lib');
 const ALLOWED: Readonly<Record<string, { readonly ids: readonly string[]; readonly why: string }>> = {
   // The engine's own finding: a suppression without a reason.
   'lib/core/validate/report.ts': { ids: ['suppression-invalid'], why: 'the engine reports bad suppressions' },
-  // Pending (issue 25, layers): `fix` redoes the engine's indexing; it names the rules whose fix removes a field.
-  'lib/core/fix/index.ts': {
-    ids: ['api-unknown-field', 'windows-forbidden-field', 'windows-linux-only-field', 'windows-os-unset'],
-    why: 'pending: fix groups the removals of these rules (a removal reason belongs in the rule module)',
-  },
   // cdk8s drops a forbidden field set to what Windows does anyway (`privileged: false`) and says so, under the
   // rule's id: the construct's own note, not a check (the rule refuses the field whatever its value in manifests).
   'lib/cdk8s/windows-pod.ts': {

@@ -29,7 +29,7 @@ import {
   type ParsedDoc,
   type ParsedText,
 } from './document';
-import { FIXERS, TARGET_FIXERS } from './fixers';
+import { FIX_MEANINGS, FIXERS, TARGET_FIXERS } from './fixers';
 import { resolveFixTarget, type FixOptions } from './options';
 
 export * from './options';
@@ -234,14 +234,16 @@ function fixPass(
       });
     // Check every edit before making any: a pod is fixed as a whole or its rejected parts are said.
     const checked = edits.map((e) => ({ ...e, refused: checkEdit(entry.doc.doc, entry.base, e.edit) }));
-    const forbiddenLeft = checked.find((e) => e.refused !== undefined && FORBIDDEN_FIELD_RULES.has(e.ruleId));
+    const forbiddenLeft = checked.find(
+      (e) => e.refused !== undefined && FIX_MEANINGS.get(e.ruleId)?.removesRejectedOnWindows === true,
+    );
     for (const { edit, ruleId, refused: reason } of checked) {
       if (reason !== undefined) {
         refuse(ruleId, edit.path, reason);
         continue;
       }
       // spec.os.name: windows makes the API server reject the forbidden fields that could not be removed.
-      if (forbiddenLeft !== undefined && ruleId === 'windows-os-unset') {
+      if (forbiddenLeft !== undefined && FIX_MEANINGS.get(ruleId)?.declaresWindows === true) {
         refuse(
           ruleId,
           edit.path,
@@ -296,14 +298,6 @@ export function fixManifests(text: string, options: FixOptions & { readonly sour
     diagnostics: result.diagnostics,
   };
 }
-
-/** Why a rule's fix removes a field, when it is not that the field is Linux-only. */
-const REMOVAL_REASONS: Readonly<Record<string, string>> = {
-  'api-unknown-field': 'an unknown field, renamed to the known name it differs from only in case',
-};
-
-/** Rules whose fix removes a field the API server rejects once the pod has spec.os.name: windows. */
-const FORBIDDEN_FIELD_RULES: ReadonlySet<string> = new Set(['windows-forbidden-field', 'windows-linux-only-field']);
 
 interface PlannedEdit {
   readonly edit: FixEdit;
@@ -369,13 +363,19 @@ function describe(edit: FixEdit, ruleId: string, resource: ResourceRef, previous
         path: edit.path,
         previous,
         resource,
-        message: `removed ${edit.path} ${show(previous)}: ${REMOVAL_REASONS[ruleId] ?? 'Linux-only, the API server forbids it on Windows pods'}${rule}.`,
+        message: `removed ${edit.path} ${show(previous)}${removalReason(ruleId)}${rule}.`,
       };
     default: {
       const unknownEdit: never = edit;
       throw new Error(`unknown edit ${JSON.stringify(unknownEdit)}`);
     }
   }
+}
+
+/** `: why` of a rule's removals, as its module says (`fixMeaning.removal`); nothing where it says none. */
+function removalReason(ruleId: string): string {
+  const why = FIX_MEANINGS.get(ruleId)?.removal;
+  return why === undefined ? '' : `: ${why}`;
 }
 
 /** `key=value:Effect` for a toleration written by `tolerationFor`. */

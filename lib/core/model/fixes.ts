@@ -45,3 +45,16 @@ export type Fixer = (input: FixInput) => readonly FixEdit[];
  * or not the rule found the pod lacking: a pod cannot show which taints the user's nodes carry.
  */
 export type TargetFixer = (input: Omit<FixInput, 'diagnostic'>) => readonly FixEdit[];
+
+/** What a rule's fixer does, as `fix` reads it beside the edits. */
+export interface FixMeaning {
+  /** Why the fixer removes a field, for the change report: `Linux-only, the API server forbids it on Windows pods`. */
+  readonly removal?: string;
+  /**
+   * The fixer removes a field the API server rejects once the pod declares `spec.os.name: windows`: while such a
+   * removal cannot be made, no fix that declares it (`declaresWindows`) is made.
+   */
+  readonly removesRejectedOnWindows?: boolean;
+  /** The fixer declares the pod Windows (`spec.os.name: windows`), after which the API server judges its fields. */
+  readonly declaresWindows?: boolean;
+}

@@ -11,7 +11,7 @@ import {
   FORBIDDEN_POD_SYSCTLS,
   POD_RESOURCES_FORBIDDEN_DETAIL,
 } from '../windows-fields';
-import type { Fixer } from './fixes';
+import type { Fixer, FixMeaning } from './fixes';
 import type { PodFacts } from './pod';
 import { has, join, own, rec } from './util';
 
@@ -61,3 +61,9 @@ export function forbiddenFields(p: PodFacts): readonly ForbiddenField[] {
 
 /** The field is removed; the change report names it and its value. */
 export const removeField: Fixer = ({ diagnostic }) => [{ op: 'remove', path: diagnostic.path }];
+
+/** What `removeField` means, for the rules that report forbidden fields. */
+export const FORBIDDEN_FIELD_REMOVAL: FixMeaning = {
+  removal: 'Linux-only, the API server forbids it on Windows pods',
+  removesRejectedOnWindows: true,
+};

@@ -74,6 +74,7 @@ export default defineRule({
     },
   },
   fix: renameCase,
+  fixMeaning: { removal: 'an unknown field, renamed to the known name it differs from only in case' },
   check: {
     scope: 'document',
     run(doc, { options }, report) {

@@ -5,7 +5,7 @@
  * and passing manifests (run as tests, shown on its page). The registry (./index.ts) lists the modules; the engine,
  * `fix`, `k8s-windows rules`, the README table and the rule pages (docs/rules/) read them.
  */
-import type { Fixer, TargetFixer } from '../model/fixes';
+import type { Fixer, FixMeaning, TargetFixer } from '../model/fixes';
 import type { SetIndex } from '../model/context';
 import type { PodFacts } from '../model/pod';
 import type { RuleFamily, RuleInfo, Severity, ValidateOptions } from '../model/types';
@@ -177,6 +177,12 @@ export interface RuleModule<Id extends string = string, C extends string = strin
   readonly check: RuleCheck<C, M> | readonly RuleCheck<C, M>[];
   /** Fixes one finding with certainty, or returns no edit. */
   readonly fix?: Fixer;
+  /**
+   * What the fixer's edits mean to `fix`: why a removal is made (the change report says it), and how its edits
+   * depend on other rules' (see `FixMeaning`).
+   * @default - a removal is reported without a reason, and the edits depend on no other rule's
+   */
+  readonly fixMeaning?: FixMeaning;
   /**
    * The fix in each front door's words (construct props, component args), where it differs from the manifest fix
    * the check reports: what a construct's refusal or warning, and the cdk8s plugin on what a construct wrote, say.

@@ -6,7 +6,7 @@
  */
 import { POD_RESOURCES_REFUSED_FROM_MINOR, WINDOWS_ALTERNATIVE } from '../windows-fields';
 import { apiSchema, targetMinor } from '../api/schema';
-import { forbiddenFields, removeField } from '../model/pod-forbidden';
+import { FORBIDDEN_FIELD_REMOVAL, forbiddenFields, removeField } from '../model/pod-forbidden';
 import { show } from '../model/util';
 import { K8S_WINDOWS } from './docs';
 import { API_SERVER_REJECTS_POD, defineRule } from './rule';
@@ -92,6 +92,7 @@ export default defineRule({
     forbidden: { description: 'A field the API server forbids on a Windows pod.' },
   },
   frontDoorFixes: { cdk8s: ({ path }) => cdk8sFix(path) },
+  fixMeaning: FORBIDDEN_FIELD_REMOVAL,
   check: {
     scope: 'pod',
     run(p, { options }, report) {

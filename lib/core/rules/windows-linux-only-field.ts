@@ -4,7 +4,7 @@
  * container (https://kubernetes.io/docs/concepts/windows/intro/#compatibility-v1-pod).
  */
 import { WINDOWS_ALTERNATIVE } from '../windows-fields';
-import { forbiddenFields, removeField } from '../model/pod-forbidden';
+import { FORBIDDEN_FIELD_REMOVAL, forbiddenFields, removeField } from '../model/pod-forbidden';
 import { show } from '../model/util';
 import { K8S_WINDOWS } from './docs';
 import { defineRule } from './rule';
@@ -25,6 +25,7 @@ export default defineRule({
   messages: {
     'linux-only-field': { description: 'A Linux-only field on a pod that is Windows but has no spec.os.' },
   },
+  fixMeaning: FORBIDDEN_FIELD_REMOVAL,
   check: {
     scope: 'pod',
     run(p, _context, report) {

@@ -32,6 +32,7 @@ export default defineRule({
   messages: {
     'os-unset': { description: 'A Windows pod without spec.os.name: windows.' },
   },
+  fixMeaning: { declaresWindows: true },
   check: {
     scope: 'pod',
     run(p, { index }, report) {
