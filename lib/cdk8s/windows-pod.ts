@@ -22,6 +22,7 @@ import {
 } from '../core/pod-spec';
 import { recordWarning, WindowsAnnotations } from './annotations';
 import { inFrontDoorWords } from '../core/rules/front-door';
+import type * as ForbiddenField from '../core/rules/windows-forbidden-field';
 import { checkImageFacts, imageResolutionOf, lookUpImages } from './image-facts';
 import type { ImageLookups } from '../core/model/image-facts';
 import type { ImageResolutionSettings } from '../registry/resolve-set';
@@ -443,10 +444,6 @@ function checkPatchedPodSpec(spec: unknown, options: ResolvedWindowsOptions, pre
   }
 }
 
-function show(value: unknown): string {
-  return typeof value === 'string' ? `'${value}'` : JSON.stringify(value);
-}
-
 /** `false`, empty lists and empty objects are never emitted, so they are never an error (as in the core). */
 function isInert(value: unknown): boolean {
   if (value === undefined || value === null || value === false) return true;
@@ -456,6 +453,15 @@ function isInert(value: unknown): boolean {
 }
 
 const FORBIDDEN_CONTAINER_FIELDS: ReadonlySet<string> = new Set(FORBIDDEN_CONTAINER_SECURITY_FIELDS);
+
+/**
+ * windows-forbidden-field's module, which words the note below: loaded when a note is due, not at import (the rule
+ * module brings the API schema with it).
+ */
+function forbiddenFieldRule(): typeof ForbiddenField {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('../core/rules/windows-forbidden-field') as typeof ForbiddenField;
+}
 
 /** The note on a forbidden field a container's props set to what Windows does anyway (left out of the manifest). */
 function checkContainerProps(
@@ -475,12 +481,7 @@ function checkContainerProps(
       if (FORBIDDEN_CONTAINER_FIELDS.has(field) && isInert(value)) {
         // `privileged: false` asks for what a Windows container is anyway, but the API server refuses the field
         // itself: it is left out of the manifest, and the user is told (never dropped silently).
-        warn({
-          ruleId: 'windows-forbidden-field',
-          path: `${path}.securityContext.${field}`,
-          message: `securityContext.${prop}: ${show(value)} is left out of the manifest: the API server refuses ${field} on Windows pods whatever its value, and ${show(value)} is what a Windows container does anyway.`,
-          fix: `Remove ${prop} from the container's securityContext props.`,
-        });
+        warn(forbiddenFieldRule().inertFieldLeftOut(`${path}.securityContext.${field}`, prop, field, value));
       }
     }
   }

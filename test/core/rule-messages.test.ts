@@ -9,6 +9,10 @@ import { readRuleExamples } from '../../scripts/rule-examples';
 import { frontDoorText } from '../../lib/core/rules/front-door';
 import { toWindowsPodSpec } from '../../lib/core/pod-spec';
 import { WindowsValidationError } from '../../lib/core/errors';
+import { inertFieldLeftOut } from '../../lib/core/rules/windows-forbidden-field';
+import { Testing } from 'cdk8s';
+import { WindowsAnnotations, WindowsDeployment } from 'k8s-windows/cdk8s';
+import { IIS, silenceWarnings } from '../helpers/cdk8s';
 
 test('a check reports only the message ids its module declares', () => {
   const rule = defineRule({
@@ -94,6 +98,8 @@ const MANIFEST_RULES = (RULE_MODULES as readonly RuleModule[]).filter(
 const WITHOUT_EXAMPLE: Readonly<Record<string, readonly string[]>> = {
   // A credential spec over 64 KiB has no place on the rule's page.
   'gmsa-inline-spec-size': ['too-large'],
+  // A note only constructs give: a forbidden field a prop sets to what Windows does anyway is left out.
+  'windows-forbidden-field': ['inert-left-out'],
 };
 
 test.each(MANIFEST_RULES.map((r) => [r.meta.id, r] as const))(
@@ -114,6 +120,30 @@ test.each(MANIFEST_RULES.map((r) => [r.meta.id, r] as const))(
     expect(declared.filter((m) => !used.has(m))).toEqual(WITHOUT_EXAMPLE[id] ?? []);
   },
 );
+
+test('windows-forbidden-field: a cdk8s prop set to what Windows does anyway is the inert-left-out note', () => {
+  const emit = silenceWarnings();
+  try {
+    const chart = Testing.chart();
+    const web = new WindowsDeployment(chart, 'web', {
+      containers: [{ image: IIS, securityContext: { privileged: false } }],
+    });
+    Testing.synth(chart);
+    expect(WindowsAnnotations.warningsOf(web)).toEqual([
+      expect.objectContaining({
+        ruleId: 'windows-forbidden-field',
+        message: expect.stringMatching(
+          /^\[windows-forbidden-field\] spec\.template\.spec\.containers\[0\]\.securityContext\.privileged: securityContext\.privileged: false is left out of the manifest: /,
+        ),
+      }),
+    ]);
+  } finally {
+    emit.mockRestore();
+  }
+  expect(inertFieldLeftOut('spec.containers[0].securityContext.privileged', 'privileged', 'privileged', false)).toEqual(
+    expect.objectContaining({ ruleId: 'windows-forbidden-field', messageId: 'inert-left-out' }),
+  );
+});
 
 test('gmsa-inline-spec-size: a credential spec over 64 KiB is the too-large message', () => {
   const pod = {

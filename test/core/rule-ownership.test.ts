@@ -15,12 +15,6 @@ const LIB = path.join(ROOT, 'lib');
 const ALLOWED: Readonly<Record<string, { readonly ids: readonly string[]; readonly why: string }>> = {
   // The engine's own finding: a suppression without a reason.
   'lib/core/validate/report.ts': { ids: ['suppression-invalid'], why: 'the engine reports bad suppressions' },
-  // cdk8s drops a forbidden field set to what Windows does anyway (`privileged: false`) and says so, under the
-  // rule's id: the construct's own note, not a check (the rule refuses the field whatever its value in manifests).
-  'lib/cdk8s/windows-pod.ts': {
-    ids: ['windows-forbidden-field'],
-    why: 'pending: the note that an inert forbidden field is left out of the manifest',
-  },
   'lib/cdk8s/linux-pinning.ts': {
     ids: ['wildcard-toleration'],
     why: 'pending: the Linux pinning aspect warns on wildcard tolerations of the pods it pins',

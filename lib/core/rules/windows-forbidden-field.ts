@@ -65,6 +65,26 @@ function cdk8sFix(path: string): { fix: string; messageSuffix?: string } {
   };
 }
 
+/**
+ * The note a cdk8s construct gives on a forbidden field its props set to what a Windows container does anyway
+ * (`privileged: false`): the API server refuses the field whatever its value, so the construct leaves it out of the
+ * manifest and says so under this rule (never dropped silently). Lint has no such case: a manifest's field is its own.
+ */
+export function inertFieldLeftOut(
+  path: string,
+  prop: string,
+  field: string,
+  value: unknown,
+): { ruleId: 'windows-forbidden-field'; messageId: 'inert-left-out'; path: string; message: string; fix: string } {
+  return {
+    ruleId: 'windows-forbidden-field',
+    messageId: 'inert-left-out',
+    path,
+    message: `securityContext.${prop}: ${show(value)} is left out of the manifest: the API server refuses ${field} on Windows pods whatever its value, and ${show(value)} is what a Windows container does anyway.`,
+    fix: `Remove ${prop} from the container's securityContext props.`,
+  };
+}
+
 export default defineRule({
   meta: {
     id: 'windows-forbidden-field',
@@ -90,6 +110,10 @@ export default defineRule({
       description: 'Pod-level resources on a Windows pod, for a target before the API server refuses them.',
     },
     forbidden: { description: 'A field the API server forbids on a Windows pod.' },
+    'inert-left-out': {
+      description:
+        'A forbidden field a cdk8s prop sets to what Windows does anyway, left out of the manifest (constructs only).',
+    },
   },
   frontDoorFixes: { cdk8s: ({ path }) => cdk8sFix(path) },
   fixMeaning: FORBIDDEN_FIELD_REMOVAL,
