@@ -10,12 +10,14 @@ import { OS_LABEL, type PodSpec } from '../core/kube';
 import { isWindowsImage } from '../core/images';
 import { isWindowsRuntimeHandler } from '../core/releases';
 import { isWorkloadKind, locatePodSpec } from '../core/workloads';
-import { WindowsAnnotations } from './annotations';
+import { judgePod } from '../core/construct-rules';
+import wildcardToleration from '../core/rules/wildcard-toleration';
+import { warnOn } from './windows-pod';
 
 export interface PinLinuxWorkloadsOptions {
   /**
-   * Report tolerations with `operator: Exists` and no key (they tolerate every taint) as warnings with rule id
-   * `wildcard-toleration`.
+   * Report tolerations with `operator: Exists` and no key (they tolerate every taint) of the pods it pins that
+   * select no OS of their own, as warnings of rule `wildcard-toleration`, as lint reports them.
    * @default true
    */
   readonly warnWildcardTolerations?: boolean;
@@ -64,17 +66,9 @@ function pin(obj: ApiObject, warnWildcards: boolean): void {
     const loc = locatePodSpec(json);
     if (!loc || isWindowsPod(loc.spec, obj.node.root)) return json;
     const spec = loc.spec as PodSpec & { nodeSelector?: Record<string, string> };
+    // Judged as the user wrote it, before the pin, as lint judges a Linux pod beside Windows pods.
+    if (warnWildcards) for (const f of judgePod([wildcardToleration], spec, loc.path, { hybrid: true })) warnOn(obj)(f);
     if (spec.nodeSelector?.[OS_LABEL] === undefined) spec.nodeSelector = { ...spec.nodeSelector, [OS_LABEL]: 'linux' };
-    if (warnWildcards) {
-      spec.tolerations?.forEach((t, i) => {
-        if (t.operator === 'Exists' && (t.key === undefined || t.key === '')) {
-          WindowsAnnotations.of(obj).addWarning(
-            'wildcard-toleration',
-            `${loc.path}.tolerations[${i}]: a toleration with operator Exists and no key tolerates every taint, the Windows taint too. Fix: tolerate the taints the pod needs by key.`,
-          );
-        }
-      });
-    }
     return json;
   };
 }

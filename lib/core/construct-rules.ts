@@ -8,7 +8,14 @@ import type { IssueCollector } from './errors';
 import type { PodSpec } from './kube';
 import type { WarningSink } from './errors';
 import { rulesRunByConstructs } from './rules/front-door';
-import { caseSeverity, checksOf, type PodRuleContext, type RuleMeta, type RuleReport } from './rules/rule';
+import {
+  caseSeverity,
+  checksOf,
+  type PodRuleContext,
+  type RuleMeta,
+  type RuleModule,
+  type RuleReport,
+} from './rules/rule';
 import { buildIndex, type SetIndex } from './model/context';
 import { analyzePod, type PodFacts } from './model/pod';
 import { withWellKnownImages, type ImageLookups } from './model/image-facts';
@@ -36,17 +43,21 @@ function runtimeClassIndex(name: string | undefined, isolation: WindowsIsolation
   ]);
 }
 
-function runsOf(): { readonly meta: RuleMeta; readonly run: PodRun }[] {
-  if (podRuns) return podRuns;
-  podRuns = [];
-  for (const rule of rulesRunByConstructs()) {
-    for (const check of checksOf(rule)) if (check.scope === 'pod') podRuns.push({ meta: rule.meta, run: check.run });
+/** The pod checks of `rules`, with their rule's metadata. */
+function podRunsOf(rules: readonly RuleModule[]): { readonly meta: RuleMeta; readonly run: PodRun }[] {
+  const runs: { readonly meta: RuleMeta; readonly run: PodRun }[] = [];
+  for (const rule of rules) {
+    for (const check of checksOf(rule)) if (check.scope === 'pod') runs.push({ meta: rule.meta, run: check.run });
   }
-  return podRuns;
+  return runs;
+}
+
+function runsOf(): { readonly meta: RuleMeta; readonly run: PodRun }[] {
+  return (podRuns ??= podRunsOf(rulesRunByConstructs()));
 }
 
 /** A finding of a construct rule, as replayed from the memo. */
-interface ConstructFinding {
+export interface ConstructFinding {
   readonly error: boolean;
   readonly ruleId: string;
   readonly messageId?: string;
@@ -118,8 +129,27 @@ function memoKey(spec: PodSpec, prefix: string): string | undefined {
   }
 }
 
-function judge(spec: PodSpec, prefix: string, input: ConstructRulesInput): readonly ConstructFinding[] {
-  const runs = runsOf();
+/**
+ * The findings of `rules` on `spec` (the pod spec at `prefix` of its object), as lint gives them for that pod; with
+ * `hybrid`, as beside Windows pods (a Linux pod of a cluster with Windows nodes). For a front door that judges a pod
+ * by a few rules of its own choosing (the Linux pinning aspect); not memoized.
+ */
+export function judgePod(
+  rules: readonly RuleModule[],
+  spec: PodSpec,
+  prefix: string,
+  options: { readonly hybrid?: boolean } = {},
+): readonly ConstructFinding[] {
+  return judge(spec, prefix, {}, podRunsOf(rules), options.hybrid ?? false);
+}
+
+function judge(
+  spec: PodSpec,
+  prefix: string,
+  input: ConstructRulesInput,
+  runs = runsOf(),
+  hybrid = false,
+): readonly ConstructFinding[] {
   const obj = { apiVersion: 'v1', kind: 'Pod', spec };
   // As the engine does: the bundled records of well-known images answer where no registry did.
   const images = withWellKnownImages([obj], input.images);
@@ -128,7 +158,7 @@ function judge(spec: PodSpec, prefix: string, input: ConstructRulesInput): reado
     options: images === undefined ? {} : { images },
     index,
     local: index,
-    hybrid: false,
+    hybrid,
   };
   const pod = analyzePod(obj, { spec, path: prefix }, index, context.options);
   const out: ConstructFinding[] = [];

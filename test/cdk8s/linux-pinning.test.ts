@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { loadManifests, validateManifests } from 'k8s-windows';
 import { ApiObject, Include, Testing, type Chart } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { RULES_BY_ID } from '../../lib/core/validate/rules';
@@ -51,6 +53,41 @@ test('a wildcard toleration is reported with the rule id', () => {
   expect(RULES_BY_ID.has('wildcard-toleration')).toBe(true);
   expect(warnings[0].message).toMatch(/^\[wildcard-toleration\] spec\.template\.spec\.tolerations\[0\]: /);
   expect(emitWarning).toHaveBeenCalledTimes(1);
+});
+
+test("the wildcard warning is lint's finding on the pod as written: same path, message and fix", () => {
+  new Include(chart, 'chart', { url: FIXTURE });
+  pinLinuxWorkloads(chart);
+  Testing.synth(chart);
+  const lint = validateManifests(loadManifests(readFileSync(FIXTURE, 'utf8'))).filter(
+    (d) => d.ruleId === 'wildcard-toleration',
+  );
+  expect(lint).toHaveLength(1);
+  expect(WindowsAnnotations.warningsOf(chart).map((w) => w.message)).toEqual([
+    `[wildcard-toleration] ${lint[0].path}: ${lint[0].message} Fix: ${lint[0].fix}`,
+  ]);
+});
+
+test('a pod that selects its OS itself is not warned about its wildcard toleration, as lint does not', () => {
+  new ApiObject(chart, 'agent', {
+    apiVersion: 'apps/v1',
+    kind: 'DaemonSet',
+    metadata: { name: 'agent' },
+    spec: {
+      selector: { matchLabels: { app: 'agent' } },
+      template: {
+        metadata: { labels: { app: 'agent' } },
+        spec: {
+          nodeSelector: { 'kubernetes.io/os': 'linux' },
+          tolerations: [{ operator: 'Exists' }],
+          containers: [{ name: 'c', image: 'busybox:1.36' }],
+        },
+      },
+    },
+  });
+  pinLinuxWorkloads(chart);
+  Testing.synth(chart);
+  expect(WindowsAnnotations.warningsOf(chart)).toEqual([]);
 });
 
 test('wildcard warnings can be switched off', () => {
