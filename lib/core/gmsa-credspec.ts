@@ -7,6 +7,8 @@
  * container credential guard (CCG) plugin that fetches a domain account from a secret store.
  */
 import type { Finding } from './model/types';
+import type * as CredspecRules from './rules/credspec-rules';
+import type { CredspecCase, CredspecMessageId, CredspecRuleId } from './rules/credspec-rules';
 import {
   ACCOUNT_NAME_FORBIDDEN_CHARS,
   DNS_LABEL,
@@ -166,9 +168,8 @@ export interface CredentialSpecInput {
 // ---------------------------------------------------------------------------------------------------------------
 // Problems.
 
-/** The rule ids of the credspec checks, shared with the rule catalogue. */
-export type CredspecRuleId =
-  'gmsa-credspec-format' | 'gmsa-credspec-account-sid' | 'gmsa-credspec-accounts' | 'gmsa-host-account-config';
+/** The rule ids of the credspec checks: the gmsa-credspec-* rule modules'. */
+export type { CredspecRuleId };
 
 /** One problem with a credspec: a finding of a credspec rule. */
 export interface CredspecProblem extends Finding {
@@ -179,6 +180,24 @@ export interface CredspecProblem extends Finding {
 }
 
 type Check = Omit<CredspecProblem, 'path'>;
+
+/**
+ * The rule modules, loaded at the first check rather than at import (they read their findings from the checks
+ * here, through ./model/credspecs).
+ */
+function rules(): typeof CredspecRules {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('./rules/credspec-rules') as typeof CredspecRules;
+}
+
+/**
+ * A check's finding: the message it reports (declared by one of the gmsa-credspec-* rule modules, which gives it
+ * its rule id and severity) in `caseName`, where it is not the rule's usual case.
+ */
+function finding(messageId: CredspecMessageId, message: string, fix?: string, caseName?: CredspecCase): Check {
+  const { ruleId, severity } = rules().credspecRuleOf(messageId, caseName);
+  return fix === undefined ? { ruleId, severity, message } : { ruleId, severity, message, fix };
+}
 
 const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const BRACED_GUID = /^\{[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\}$/;
@@ -195,9 +214,7 @@ const isDnsName = (value: string): boolean =>
   value.length > 0 && value.length <= MAX_DNS_NAME && value.split('.').every((l) => DNS_LABEL.test(l));
 
 function fmt(message: string, fix?: string): Check {
-  return fix === undefined
-    ? { ruleId: 'gmsa-credspec-format', severity: 'error', message }
-    : { ruleId: 'gmsa-credspec-format', severity: 'error', message, fix };
+  return finding('format', message, fix);
 }
 
 /** Checks of a domain SID. An account SID (domain SID plus RID) is a warning: some vendor docs print that one. */
@@ -214,12 +231,11 @@ export function sidChecks(value: string): Check[] {
   if (m[4] !== undefined) {
     const domainSid = value.slice(0, value.lastIndexOf('-'));
     return [
-      {
-        ruleId: 'gmsa-credspec-account-sid',
-        severity: 'warning',
-        message: `'${value}' is an account SID (domain SID plus RID ${m[4]}), not the domain SID.`,
-        fix: `Use the domain SID '${domainSid}'.`,
-      },
+      finding(
+        'account-sid',
+        `'${value}' is an account SID (domain SID plus RID ${m[4]}), not the domain SID.`,
+        `Use the domain SID '${domainSid}'.`,
+      ),
     ];
   }
   return [];
@@ -285,7 +301,7 @@ export function scopeChecks(value: string): Check[] {
 }
 
 function hostAccount(message: string, fix: string): Check {
-  return { ruleId: 'gmsa-host-account-config', severity: 'error', message, fix };
+  return finding('host-account-config', message, fix);
 }
 
 /** Checks of a CCG `PluginGUID`: a GUID in braces. */
@@ -391,12 +407,11 @@ function primaryAccountChecks(
   const missing = [dnsName, netBiosName].filter((s) => !scopes.some((x) => sameName(x, s)));
   if (missing.length === 0) return [];
   return [
-    {
-      ruleId: 'gmsa-credspec-accounts',
-      severity: 'warning',
-      message: `The primary account '${primary}' is not listed with scope ${missing.map((s) => `'${s}'`).join(' and ')}.`,
-      fix: `List '${primary}' twice, scoped by the DNS name '${dnsName}' and by the NetBIOS name '${netBiosName}'.`,
-    },
+    finding(
+      'accounts',
+      `The primary account '${primary}' is not listed with scope ${missing.map((s) => `'${s}'`).join(' and ')}.`,
+      `List '${primary}' twice, scoped by the DNS name '${dnsName}' and by the NetBIOS name '${netBiosName}'.`,
+    ),
   ];
 }
 
@@ -442,13 +457,14 @@ export function buildCredentialSpec(input: CredentialSpecInput): BuiltCredential
 
   const guid = stripBraces(domain.guid);
   if (guid !== domain.guid) {
-    problems.push({
-      ruleId: 'gmsa-credspec-format',
-      severity: 'warning',
-      path: 'domain.guid',
-      message: `Guid '${domain.guid}' was written without braces, as credspecs hold it.`,
-      fix: `Write '${guid}'.`,
-    });
+    add('domain.guid', [
+      finding(
+        'format',
+        `Guid '${domain.guid}' was written without braces, as credspecs hold it.`,
+        `Write '${guid}'.`,
+        'normalised',
+      ),
+    ]);
   }
   add('domain.guid', domainGuidChecks(guid));
   add('domain.sid', sidChecks(domain.sid));
@@ -458,13 +474,9 @@ export function buildCredentialSpec(input: CredentialSpecInput): BuiltCredential
   if (domain.dnsTreeName !== undefined) add('domain.dnsTreeName', dnsNameChecks(dnsTreeName, 'dnsTreeName'));
 
   if (accounts.length === 0) {
-    problems.push({
-      ruleId: 'gmsa-credspec-format',
-      severity: 'error',
-      path: 'accounts',
-      message: 'No gMSA account is listed.',
-      fix: "List the gMSA the containers run as: accounts: [{ name: 'WebApp01' }].",
-    });
+    add('accounts', [
+      fmt('No gMSA account is listed.', "List the gMSA the containers run as: accounts: [{ name: 'WebApp01' }]."),
+    ]);
   }
   accounts.forEach((a, i) => {
     add(`accounts[${i}].name`, accountNameChecks(a.name, 'name'));
@@ -499,13 +511,14 @@ export function buildCredentialSpec(input: CredentialSpecInput): BuiltCredential
   if (hostAccountConfig !== undefined) {
     const pluginGuid = addBraces(hostAccountConfig.pluginGuid);
     if (pluginGuid !== hostAccountConfig.pluginGuid) {
-      problems.push({
-        ruleId: 'gmsa-host-account-config',
-        severity: 'warning',
-        path: 'hostAccountConfig.pluginGuid',
-        message: `PluginGUID '${hostAccountConfig.pluginGuid}' was written in braces, as credspecs hold it.`,
-        fix: `Write '${pluginGuid}'.`,
-      });
+      add('hostAccountConfig.pluginGuid', [
+        finding(
+          'host-account-config',
+          `PluginGUID '${hostAccountConfig.pluginGuid}' was written in braces, as credspecs hold it.`,
+          `Write '${pluginGuid}'.`,
+          'normalised',
+        ),
+      ]);
     }
     const version = hostAccountConfig.portableCcgVersion ?? PORTABLE_CCG_VERSION; // the only portable CCG version
     add('hostAccountConfig.pluginGuid', pluginGuidChecks(pluginGuid));

@@ -15,11 +15,6 @@ const LIB = path.join(ROOT, 'lib');
 const ALLOWED: Readonly<Record<string, { readonly ids: readonly string[]; readonly why: string }>> = {
   // The engine's own finding: a suppression without a reason.
   'lib/core/validate/report.ts': { ids: ['suppression-invalid'], why: 'the engine reports bad suppressions' },
-  // Pending (issue 25): the gMSA credential spec checks the gmsa-credspec-* modules and the construct share.
-  'lib/core/gmsa-credspec.ts': {
-    ids: ['gmsa-credspec-account-sid', 'gmsa-credspec-accounts', 'gmsa-credspec-format', 'gmsa-host-account-config'],
-    why: 'pending: the credential spec checks and their severities live outside the rule modules',
-  },
 };
 
 /** Where rule ids belong: the modules and what reads them (lib/core/rules/), and the catalogue. */

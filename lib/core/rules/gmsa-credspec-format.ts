@@ -17,6 +17,14 @@ export default defineRule({
       'The CRD schema only checks types; a malformed credspec is accepted and fails when the container starts.',
     docs: CREDSPEC,
     severityReason: 'The container fails to start with its identity.',
+    cases: [
+      {
+        name: 'normalised',
+        severity: 'warning',
+        buildersOnly: true,
+        when: 'A cdk8s or Pulumi builder wrote the domain GUID in braces: it is written without them, as credspecs hold it, and said so.',
+      },
+    ],
   },
   messages: {
     format: {

@@ -17,6 +17,14 @@ export default defineRule({
       'Non-domain-joined nodes fetch the gMSA through a CCG plugin; a wrong GUID or input format leaves the container without an identity.',
     docs: GMSA_NON_DOMAIN,
     severityReason: 'Non-domain-joined nodes cannot fetch the gMSA.',
+    cases: [
+      {
+        name: 'normalised',
+        severity: 'warning',
+        buildersOnly: true,
+        when: 'A cdk8s or Pulumi builder wrote the plugin GUID without braces: it is written in braces, as credspecs hold it, and said so.',
+      },
+    ],
   },
   messages: {
     'host-account-config': { description: 'A HostAccountConfig whose PluginGUID or PluginInput is malformed.' },

@@ -22,6 +22,12 @@ export interface RuleCase<C extends string = string> {
   readonly severity: Severity;
   /** When the case applies, and why it has this severity. */
   readonly when: string;
+  /**
+   * Only a builder of cdk8s or Pulumi reports the case, on what its props said (a spelling it normalised): a
+   * manifest never shows it, so no example does.
+   * @default false
+   */
+  readonly buildersOnly?: boolean;
 }
 
 /** The catalogue entry of a rule. */
