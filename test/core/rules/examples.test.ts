@@ -12,6 +12,8 @@ import { readRuleExamples, RULES_DIR } from '../../../scripts/rule-examples';
 const findingsOf = (rule: RuleModule, manifests: string, options = {}) =>
   validateManifests(loadManifests(manifests), options).filter((d) => d.ruleId === rule.meta.id);
 
+const byId = new Map((RULE_MODULES as readonly RuleModule[]).map((r) => [r.meta.id, r]));
+
 /** The rules checked on manifests; the cloud rules' examples run in test/pulumi/cloud-rule-examples.test.ts. */
 const MANIFEST_RULES = (RULE_MODULES as readonly RuleModule[]).filter(
   (r) => !checksOf(r).some((c) => c.scope === 'cloud'),
@@ -38,6 +40,11 @@ describe.each(MANIFEST_RULES.map((rule) => [rule.meta.id, rule] as const))('%s',
       const fixed = fixManifests(example.manifests, example.options ?? {});
       expect(fixed.text).toBe(example.fixed === 'unchanged' ? example.manifests : example.fixed);
       expect(findingsOf(rule, fixed.text, example.options)).toEqual([]);
+      // A removal says why, in the words of the module whose fixer made it (`fixMeaning.removal`).
+      for (const c of fixed.changes.filter((x) => x.action === 'removed')) {
+        expect([c.ruleId, byId.get(c.ruleId)?.fixMeaning?.removal]).toEqual([c.ruleId, expect.any(String)]);
+        expect(c.message).toContain(`: ${byId.get(c.ruleId)?.fixMeaning?.removal} (${c.ruleId}).`);
+      }
     }
   });
 
