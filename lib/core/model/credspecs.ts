@@ -1,9 +1,9 @@
 /**
  * gMSA credspecs as the rules read them: where a GMSACredentialSpec holds its credspec, the problems of its
- * content (checked once per object by the checks the cdk8s and Pulumi builders share, in ../gmsa-credspec), and
+ * content (checked once per object by the checks the cdk8s and Pulumi builders share, in ./credspec-checks), and
  * the credspec names a pod uses (https://github.com/kubernetes-sigs/windows-gmsa).
  */
-import { credentialSpecProblems, type CredspecProblem, type CredspecRuleId } from '../gmsa-credspec';
+import { credentialSpecChecks, type CredspecCheckAt, type CredspecMessageId } from './credspec-checks';
 import type { PodFacts } from './pod';
 import { join, rec, str, type Rec } from './util';
 
@@ -15,20 +15,21 @@ export function credspecLocation(obj: Rec): { readonly credspec: Rec; readonly p
   return nested ? { credspec: nested, path: 'spec.credspec' } : undefined;
 }
 
-const problemsByObject = new WeakMap<Rec, readonly CredspecProblem[]>();
+const problemsByObject = new WeakMap<Rec, readonly CredspecCheckAt[]>();
 
 /**
- * The problems of one rule with a GMSACredentialSpec's credspec content, wherever it is (a nested credspec is
- * still checked, so its problems show beside its location's). The content is checked once per object.
+ * The findings of a GMSACredentialSpec's credspec content that report `messageId` (the message of one rule),
+ * wherever it is (a nested credspec is still checked, so its problems show beside its location's). The content is
+ * checked once per object.
  */
-export function credspecProblems(obj: Rec, ruleId: CredspecRuleId): CredspecProblem[] {
+export function credspecProblems(obj: Rec, messageId: CredspecMessageId): CredspecCheckAt[] {
   let problems = problemsByObject.get(obj);
   if (problems === undefined) {
     const at = credspecLocation(obj);
-    problems = at ? credentialSpecProblems(at.credspec, at.path) : [];
+    problems = at ? credentialSpecChecks(at.credspec, at.path) : [];
     problemsByObject.set(obj, problems);
   }
-  return problems.filter((p) => p.ruleId === ruleId);
+  return problems.filter((p) => p.messageId === messageId);
 }
 
 /** The path of a container's (or the pod's) credspec name. */

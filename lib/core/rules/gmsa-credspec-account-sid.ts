@@ -1,7 +1,7 @@
 /**
  * gmsa-credspec-account-sid: DomainJoinConfig.Sid is the domain SID (S-1-5-21-a-b-c); an account SID adds a RID (https://learn.microsoft.com/windows-server/identity/ad-ds/manage/understand-security-identifiers).
- * The content checks live in ../gmsa-credspec, shared with the GmsaCredentialSpec builders of cdk8s and Pulumi,
- * so a construct refuses what this rule reports; this module reports their findings of this rule.
+ * The content checks live in ../model/credspec-checks, shared with the GmsaCredentialSpec builders of cdk8s and Pulumi,
+ * so a construct refuses what this rule reports; this module gives the findings of its message their id and severity.
  */
 import { credspecProblems } from '../model/credspecs';
 import { CREDSPEC } from './docs';
@@ -26,8 +26,7 @@ export default defineRule({
     scope: 'object',
     kinds: ['GMSACredentialSpec'],
     run(obj, _context, report) {
-      for (const p of credspecProblems(obj, 'gmsa-credspec-account-sid'))
-        report(p.path, p.message, p.fix, undefined, 'account-sid');
+      for (const p of credspecProblems(obj, 'account-sid')) report(p.path, p.message, p.fix, undefined, 'account-sid');
     },
   },
 });

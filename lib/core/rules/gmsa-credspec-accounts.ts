@@ -1,7 +1,7 @@
 /**
  * gmsa-credspec-accounts: New-CredentialSpec lists the primary account once per scope, by DNS name and by NetBIOS name (https://learn.microsoft.com/virtualization/windowscontainers/manage-containers/manage-serviceaccounts#create-a-credential-spec).
- * The content checks live in ../gmsa-credspec, shared with the GmsaCredentialSpec builders of cdk8s and Pulumi,
- * so a construct refuses what this rule reports; this module reports their findings of this rule.
+ * The content checks live in ../model/credspec-checks, shared with the GmsaCredentialSpec builders of cdk8s and Pulumi,
+ * so a construct refuses what this rule reports; this module gives the findings of its message their id and severity.
  */
 import { credspecProblems } from '../model/credspecs';
 import { CREDSPEC } from './docs';
@@ -27,8 +27,7 @@ export default defineRule({
     scope: 'object',
     kinds: ['GMSACredentialSpec'],
     run(obj, _context, report) {
-      for (const p of credspecProblems(obj, 'gmsa-credspec-accounts'))
-        report(p.path, p.message, p.fix, undefined, 'accounts');
+      for (const p of credspecProblems(obj, 'accounts')) report(p.path, p.message, p.fix, undefined, 'accounts');
     },
   },
 });

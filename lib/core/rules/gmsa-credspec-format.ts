@@ -1,7 +1,7 @@
 /**
  * gmsa-credspec-format: the credspec New-CredentialSpec writes has fixed formats (https://learn.microsoft.com/virtualization/windowscontainers/manage-containers/manage-serviceaccounts); the CRD checks only types, so a malformed one fails when the container starts.
- * The content checks live in ../gmsa-credspec, shared with the GmsaCredentialSpec builders of cdk8s and Pulumi,
- * so a construct refuses what this rule reports; this module reports their findings of this rule.
+ * The content checks live in ../model/credspec-checks, shared with the GmsaCredentialSpec builders of cdk8s and Pulumi,
+ * so a construct refuses what this rule reports; this module gives the findings of its message their id and severity.
  */
 import { credspecProblems } from '../model/credspecs';
 import { CREDSPEC } from './docs';
@@ -36,8 +36,7 @@ export default defineRule({
     scope: 'object',
     kinds: ['GMSACredentialSpec'],
     run(obj, _context, report) {
-      for (const p of credspecProblems(obj, 'gmsa-credspec-format'))
-        report(p.path, p.message, p.fix, undefined, 'format');
+      for (const p of credspecProblems(obj, 'format')) report(p.path, p.message, p.fix, undefined, 'format');
     },
   },
 });

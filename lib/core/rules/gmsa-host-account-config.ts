@@ -1,7 +1,7 @@
 /**
  * gmsa-host-account-config: nodes that are not domain-joined fetch the gMSA through a CCG plugin named by PluginGUID, reading PluginInput in its own format (https://learn.microsoft.com/virtualization/windowscontainers/manage-containers/manage-serviceaccounts#gmsa-for-non-domain-joined-container-hosts).
- * The content checks live in ../gmsa-credspec, shared with the GmsaCredentialSpec builders of cdk8s and Pulumi,
- * so a construct refuses what this rule reports; this module reports their findings of this rule.
+ * The content checks live in ../model/credspec-checks, shared with the GmsaCredentialSpec builders of cdk8s and Pulumi,
+ * so a construct refuses what this rule reports; this module gives the findings of its message their id and severity.
  */
 import { credspecProblems } from '../model/credspecs';
 import { GMSA_NON_DOMAIN } from './docs';
@@ -33,7 +33,7 @@ export default defineRule({
     scope: 'object',
     kinds: ['GMSACredentialSpec'],
     run(obj, _context, report) {
-      for (const p of credspecProblems(obj, 'gmsa-host-account-config'))
+      for (const p of credspecProblems(obj, 'host-account-config'))
         report(p.path, p.message, p.fix, undefined, 'host-account-config');
     },
   },
