@@ -98,7 +98,18 @@ export class DiagnosticSink {
       const { written, honoured } = this.suppression(suppressions, ruleId, level);
       if (honoured && !this.includeSuppressed) return;
       resource ??= resourceRef(obj);
-      (this.buckets[index] ??= []).push({ ruleId, messageId, level, message, fix, path, resource, obj, written, honoured });
+      (this.buckets[index] ??= []).push({
+        ruleId,
+        messageId,
+        level,
+        message,
+        fix,
+        path,
+        resource,
+        obj,
+        written,
+        honoured,
+      });
     };
   }
 
