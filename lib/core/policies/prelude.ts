@@ -181,20 +181,27 @@ function sharedVariables(): CelVariable[] {
       expression: `variables.containers.exists(c, ${hostProcessOf('c')} ? c.securityContext.windowsOptions.hostProcess : (${hostProcessOf('variables.spec')} && variables.spec.securityContext.windowsOptions.hostProcess))`,
     },
     {
-      // Each image reference that reads as one (readImageReference), as [registry, repository, lower-cased tag].
+      // Each container image that reads as a reference (readImageReference), as [registry, repository,
+      // lower-cased tag, container name, image]: ordered lists stand in for the records CEL cannot build.
       name: 'imageRefs',
-      expression: `variables.containers.filter(c, has(c.image) && c.image.matches(${celString(referencePattern())}) && !(c.image.contains('@sha256:') && !c.image.matches('@sha256:[a-f0-9]{64}$'))).map(c, c.image.split('@')[0]).map(n, n.lastIndexOf(':') > n.lastIndexOf('/') ? [n.substring(0, n.lastIndexOf(':')), n.substring(n.lastIndexOf(':') + 1).lowerAscii()] : [n, '']).map(r, r[0].indexOf('/') > 0 && ${registryHostExpression("r[0].substring(0, r[0].indexOf('/'))")} ? [r[0].substring(0, r[0].indexOf('/')), r[0].substring(r[0].indexOf('/') + 1), r[1]] : ['', r[0], r[1]])`,
+      expression: `variables.containers.filter(c, has(c.image) && c.image.matches(${celString(referencePattern())}) && !(c.image.contains('@sha256:') && !c.image.matches('@sha256:[a-f0-9]{64}$'))).map(c, [c.image.split('@')[0], has(c.name) ? c.name : '', c.image]).map(n, n[0].lastIndexOf(':') > n[0].lastIndexOf('/') ? [n[0].substring(0, n[0].lastIndexOf(':')), n[0].substring(n[0].lastIndexOf(':') + 1).lowerAscii(), n[1], n[2]] : [n[0], '', n[1], n[2]]).map(r, r[0].indexOf('/') > 0 && ${registryHostExpression("r[0].substring(0, r[0].indexOf('/'))")} ? [r[0].substring(0, r[0].indexOf('/')), r[0].substring(r[0].indexOf('/') + 1), r[1], r[2], r[3]] : ['', r[0], r[1], r[2], r[3]])`,
     },
     {
       // isWindowsImage: a Windows repository, a legacy Docker Hub one, a Windows word or a strong build in the tag.
-      name: 'windowsImage',
-      expression: `variables.imageRefs.exists(r, r[1].matches(${celString(images.repository)}) || ((r[0] == '' || r[0] in ${celStringList(images.dockerHubHosts)}) && r[1].matches(${celString(images.legacyRepository)})) || r[2].matches(${celString(images.tagWord)}) || r[2].matches(${celString(images.strongTag)}))`,
+      name: 'windowsImages',
+      expression: `variables.imageRefs.filter(r, r[1].matches(${celString(images.repository)}) || ((r[0] == '' || r[0] in ${celStringList(images.dockerHubHosts)}) && r[1].matches(${celString(images.legacyRepository)})) || r[2].matches(${celString(images.tagWord)}) || r[2].matches(${celString(images.strongTag)}))`,
     },
+    { name: 'windowsImage', expression: 'variables.windowsImages.size() > 0' },
     {
       // analyzePod's precedence; a RuntimeClass's handler needs the RuntimeClass, which the policy does not see.
       name: 'windows',
       expression:
         "variables.declaredOs != '' ? variables.declaredOs == 'windows' : variables.selectedOs != '' ? variables.selectedOs == 'windows' : variables.affinityOs != '' ? variables.affinityOs == 'windows' : variables.hostProcess || variables.windowsImage",
+    },
+    {
+      // Why the pod counts as Windows, for messages (analyzePod's evidence; a container by name, not index).
+      name: 'evidence',
+      expression: `variables.declaredOs != '' ? 'spec.os.name is ' + variables.declaredOs : variables.selectedOs != '' ? 'it selects ' + (${selector(OS_LABEL)} ? ${celString(OS_LABEL)} : ${selector(BETA_OS_LABEL)} ? ${celString(BETA_OS_LABEL)} : ${celString(AKS_OS_SKU_LABEL)}) + '=' + variables.selectedOs + ' nodes' : variables.affinityOs != '' ? 'its node affinity requires ${OS_LABEL}=' + variables.affinityOs : variables.hostProcess ? 'it runs HostProcess containers' : variables.windowsImage ? "container '" + variables.windowsImages[0][3] + "' image '" + variables.windowsImages[0][4] + "' is a Windows image" : ''`,
     },
   ];
 }
