@@ -154,8 +154,8 @@ interface PolicyGroup {
 /** Every policy's rules and validations, by policy, in a stable order. */
 function groups(options: PolicyOptions): PolicyGroup[] {
   const out = new Map<string, PolicyGroup>();
-  const targets = (rule: RuleModule): readonly PolicyTarget[] =>
-    rule.cel?.scope === 'runtimeclass' ? ['runtimeclass'] : POLICY_SHAPES;
+  const targets = (rule: RuleModule, validation: CelValidation): readonly PolicyTarget[] =>
+    (validation.scope ?? rule.cel?.scope) === 'runtimeclass' ? ['runtimeclass'] : POLICY_SHAPES;
   for (const rule of celRules()) {
     for (const validation of rule.cel?.validations ?? []) {
       if (!forCloud(validation, options)) continue;
@@ -163,7 +163,7 @@ function groups(options: PolicyOptions): PolicyGroup[] {
       if (severity === undefined || severity === 'info') continue;
       const action: ActionClass = severity === 'error' ? 'deny' : 'warn';
       const cluster = validation.params === true;
-      for (const target of targets(rule)) {
+      for (const target of targets(rule, validation)) {
         const key = `${target}|${action}|${cluster}`;
         let group = out.get(key);
         if (!group) {
@@ -190,7 +190,9 @@ function policyVariables(group: PolicyGroup): CelVariable[] {
   const out: CelVariable[] = [...prelude];
   const seen = new Map<string, string>(prelude.map((v) => [v.name, 'the prelude']));
   for (const { rule } of group.rules) {
+    const scope = group.target === 'runtimeclass' ? 'runtimeclass' : 'pod';
     for (const v of rule.cel?.variables ?? []) {
+      if ((v.scope ?? rule.cel?.scope) !== scope) continue;
       const taken = seen.get(v.name);
       if (taken !== undefined) {
         throw new Error(`rule ${rule.meta.id}: CEL variable '${v.name}' is already declared by ${taken}`);

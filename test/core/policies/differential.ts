@@ -69,10 +69,11 @@ export function differential(
   object: unknown,
   label: string,
   ruleIds: readonly string[] = CEL_RULE_IDS,
-): { mismatches: Mismatch[]; errors: (VapError & { object: string })[] } {
+): { mismatches: Mismatch[]; errors: (VapError & { object: string })[]; bothFail: string[] } {
+  const bothFail: string[] = [];
   const mismatches: Mismatch[] = [];
   const errors: (VapError & { object: string })[] = [];
-  if (!policiesMatch(object)) return { mismatches, errors };
+  if (!policiesMatch(object)) return { mismatches, errors, bothFail };
   const name = describe(object, label);
   for (const cloud of DIFFERENTIAL_CLOUDS) {
     const cloudOption = cloud ? { cloud } : {};
@@ -91,6 +92,7 @@ export function differential(
     for (const rule of ruleIds) {
       const lintFails = lintAll.has(rule);
       const celFails = celAllIds.has(rule);
+      if (lintFails && celFails && cloud === undefined) bothFail.push(rule);
       const lintActions = [
         ...new Set(
           lintDefault
@@ -122,5 +124,5 @@ export function differential(
       }
     }
   }
-  return { mismatches, errors };
+  return { mismatches, errors, bothFail };
 }
