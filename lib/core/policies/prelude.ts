@@ -17,6 +17,9 @@ import { buildIs, celMap, celString, celStringList, type CelVariable } from '../
 export { buildIs, celMap, celString, celStringList };
 
 /** Where a policy finds the pod spec: a Pod, a workload's pod template, a CronJob's job template. */
+/** How `selectedOs` and `affinityOs` read an OS value written empty (which lint reads as a non-Windows OS). */
+export const EMPTY_OS = '(empty)';
+
 export type PolicyShape = 'pod' | 'workload' | 'cronjob';
 
 export const POLICY_SHAPES: readonly PolicyShape[] = ['pod', 'workload', 'cronjob'];
@@ -137,6 +140,8 @@ function sharedVariables(): CelVariable[] {
   const selector = (label: string) =>
     `has(variables.spec.nodeSelector) && ${celString(label)} in variables.spec.nodeSelector`;
   const selectorValue = (label: string) => `variables.spec.nodeSelector[${celString(label)}]`;
+  // A value written empty still decides the OS (lint's osBySelector is ''): it reads as EMPTY, never as unset.
+  const orEmpty = (value: string) => `(${value} == '' ? ${celString(EMPTY_OS)} : ${value})`;
   const hostProcessOf = (sc: string) =>
     `has(${sc}.securityContext) && has(${sc}.securityContext.windowsOptions) && has(${sc}.securityContext.windowsOptions.hostProcess)`;
   const allows = (e: string, o: string) =>
@@ -155,7 +160,7 @@ function sharedVariables(): CelVariable[] {
     {
       // The value as written (`Windows`, `foo`): any value decides, as lint's osBySelector; '' when none is set.
       name: 'selectedOs',
-      expression: `${OS_LABELS.map((l) => `${selector(l)} ? ${selectorValue(l)} : `).join('')}${selector(AKS_OS_SKU_LABEL)} ? (${selectorValue(AKS_OS_SKU_LABEL)}.lowerAscii().startsWith('windows') ? 'windows' : 'linux') : ''`,
+      expression: `${OS_LABELS.map((l) => `${selector(l)} ? ${orEmpty(selectorValue(l))} : `).join('')}${selector(AKS_OS_SKU_LABEL)} ? (${selectorValue(AKS_OS_SKU_LABEL)}.lowerAscii().startsWith('windows') ? 'windows' : 'linux') : ''`,
     },
     {
       // Per required node-selector term, its expressions on an OS label with an operator that restricts the OS.
@@ -171,8 +176,7 @@ function sharedVariables(): CelVariable[] {
       // The one OS required affinity allows (terms ORed), as lint's osByAffinity; '' when it allows several or
       // does not restrict the OS.
       name: 'affinityOs',
-      expression:
-        "variables.osTerms.size() > 0 && variables.osAllowed.exists(l, l.size() > 0) && variables.osAllowed.all(l, l.all(o, o == variables.osAllowed.filter(x, x.size() > 0)[0][0])) ? variables.osAllowed.filter(x, x.size() > 0)[0][0] : ''",
+      expression: `variables.osTerms.size() > 0 && variables.osAllowed.exists(l, l.size() > 0) && variables.osAllowed.all(l, l.all(o, o == variables.osAllowed.filter(x, x.size() > 0)[0][0])) ? (variables.osAllowed.filter(x, x.size() > 0)[0][0] == '' ? ${celString(EMPTY_OS)} : variables.osAllowed.filter(x, x.size() > 0)[0][0]) : ''`,
     },
     {
       name: 'hostProcess',

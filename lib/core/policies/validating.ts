@@ -72,19 +72,20 @@ function forCloud(validation: CelValidation, options: PolicyOptions): boolean {
 }
 
 /**
- * A validation as the policy runs it: passed when the object suppresses the rule (unless the API server itself
- * refuses what it reports), and its message led by the rule id.
+ * A validation as the policy runs it: passed when the object suppresses the rule (unless it is an error the API
+ * server itself refuses the object for, as lint keeps reporting those), and its message led by the rule id.
  */
-function wrapValidation(rule: RuleModule, validation: CelValidation): Record<string, unknown> {
+function wrapValidation(rule: RuleModule, validation: CelValidation, severity: Severity): Record<string, unknown> {
   const id = rule.meta.id;
   const names = ruleNames(id);
-  const expression = rule.meta.rejectedByApiServer
-    ? validation.expression
-    : [
-        ...names.map((n) => `${celString(`${SUPPRESS_ANNOTATION_PREFIX}${n}`)} in variables.annotations`),
-        `variables.waived.exists(w, w in ${celStringList([...names, '*'])})`,
-        `(${validation.expression})`,
-      ].join(' || ');
+  const expression =
+    rule.meta.rejectedByApiServer === true && severity === 'error'
+      ? validation.expression
+      : [
+          ...names.map((n) => `${celString(`${SUPPRESS_ANNOTATION_PREFIX}${n}`)} in variables.annotations`),
+          `variables.waived.exists(w, w in ${celStringList([...names, '*'])})`,
+          `(${validation.expression})`,
+        ].join(' || ');
   const lead = `'${id}: `;
   const messageExpression = validation.messageExpression.trim().startsWith(lead)
     ? validation.messageExpression
@@ -148,7 +149,7 @@ interface PolicyGroup {
   readonly target: PolicyTarget;
   readonly action: ActionClass;
   readonly cluster: boolean;
-  readonly rules: { rule: RuleModule; validations: CelValidation[] }[];
+  readonly rules: { rule: RuleModule; validations: { validation: CelValidation; severity: Severity }[] }[];
 }
 
 /** Every policy's rules and validations, by policy, in a stable order. */
@@ -175,7 +176,7 @@ function groups(options: PolicyOptions): PolicyGroup[] {
           entry = { rule, validations: [] };
           group.rules.push(entry);
         }
-        entry.validations.push(validation);
+        entry.validations.push({ validation, severity });
       }
     }
   }
@@ -239,7 +240,9 @@ export function validatingPolicies(options: PolicyOptions = {}): PolicyObject[] 
         },
         ...(exclusion ? { matchConditions: [exclusion] } : {}),
         variables: policyVariables(group).map((v) => ({ name: v.name, expression: v.expression })),
-        validations: group.rules.flatMap(({ rule, validations }) => validations.map((v) => wrapValidation(rule, v))),
+        validations: group.rules.flatMap(({ rule, validations }) =>
+          validations.map((v) => wrapValidation(rule, v.validation, v.severity)),
+        ),
       },
     });
     bindings.push({

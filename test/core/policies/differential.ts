@@ -78,11 +78,7 @@ export function differential(
   for (const cloud of DIFFERENTIAL_CLOUDS) {
     const cloudOption = cloud ? { cloud } : {};
     // Verdicts: every CEL rule at error.
-    const lintAll = new Set(
-      validateManifests([object], { ...cloudOption, rules: ALL_ERROR })
-        .filter((d) => d.suppression === undefined)
-        .map((d) => d.ruleId),
-    );
+    const lintAll = new Set(validateManifests([object], { ...cloudOption, rules: ALL_ERROR }).map((d) => d.ruleId));
     const celAll = evaluatePolicies(policySet(cloud, true), object);
     errors.push(...celAll.errors.map((e) => ({ ...e, object: name })));
     const celAllIds = new Set(celAll.violations.map((v) => v.ruleId));
