@@ -98,7 +98,7 @@ describe('the default set', () => {
       {
         name: 'podMeta',
         expression:
-          'has(object.spec) && has(object.spec.template) && has(object.spec.template.metadata) ? object.spec.template.metadata : {}',
+          'has(object.spec) && has(object.spec.template) && has(object.spec.template.metadata) ? dyn(object.spec.template.metadata) : dyn({})',
       },
     ]);
   });
@@ -122,6 +122,17 @@ describe('the default set', () => {
       const variables = s.variables.map((v: { name: string }) => v.name);
       expect(new Set(variables).size).toBe(variables.length);
       for (const v of s.variables) expect(() => parse(v.expression)).not.toThrow();
+      // As the API server compiles them: a variable reads only those declared before it; a validation, any.
+      const reads = (expression: string) => [...expression.matchAll(/variables\.(\w+)/g)].map((m) => m[1]);
+      s.variables.forEach((v: { name: string; expression: string }, i: number) => {
+        expect({ [v.name]: reads(v.expression).filter((r) => !variables.slice(0, i).includes(r)) }).toEqual({
+          [v.name]: [],
+        });
+      });
+      for (const v of s.validations) {
+        expect(reads(`${v.expression} ${v.messageExpression}`).filter((r) => !variables.includes(r))).toEqual([]);
+      }
+      for (const c of s.matchConditions ?? []) expect(reads(c.expression)).toEqual([]);
       for (const v of s.validations) {
         expect(() => parse(v.expression)).not.toThrow();
         expect(() => parse(v.messageExpression)).not.toThrow();
