@@ -351,3 +351,56 @@ test('bad options are refused together, each with the option, the value and the 
     ],
   ]);
 });
+
+describe('image-build-mismatch in the cluster', () => {
+  const objects = generatePolicies().objects;
+  const pinned = (build: string, image: string, extra: Record<string, unknown> = {}) =>
+    windowsPod({
+      nodeSelector: { 'kubernetes.io/os': 'windows', 'node.kubernetes.io/windows-build': build },
+      containers: [{ name: 'web', image }],
+      ...extra,
+    });
+
+  test('a Windows Server 2025 node runs ltsc2022 images with process isolation (the facts table)', () => {
+    expect(
+      evaluatePolicies(objects, pinned('10.0.26100', 'mcr.microsoft.com/windows/servercore:ltsc2022')).violations,
+    ).toEqual([]);
+  });
+
+  test('a 2022 node does not run an ltsc2025 image: denied with the fix', () => {
+    expect(
+      evaluatePolicies(objects, pinned('10.0.20348', 'mcr.microsoft.com/windows/servercore:ltsc2025')).violations,
+    ).toEqual([
+      {
+        ruleId: 'image-build-mismatch',
+        message:
+          "image-build-mismatch: Image 'mcr.microsoft.com/windows/servercore:ltsc2025' (container web) is built for Windows Server 2025 but the pod is pinned by nodeSelector node.kubernetes.io/windows-build=10.0.20348 to Windows Server 2022 nodes, which with process isolation run only ltsc2022 images (\"the container operating system does not match the host operating system\"). Use the image's ltsc2022 tag, or pin the workload to Windows Server 2025 nodes.",
+        policy: 'k8s-windows-pod-deny',
+        actions: ['Deny'],
+      },
+    ]);
+  });
+
+  test('a pod naming a RuntimeClass is judged as Hyper-V could run it: an older image passes, a newer one not', () => {
+    const rc = { runtimeClassName: 'windows-hyperv' };
+    expect(
+      evaluatePolicies(objects, pinned('10.0.20348', 'mcr.microsoft.com/windows/servercore:ltsc2019', rc)).violations,
+    ).toEqual([]);
+    expect(
+      evaluatePolicies(
+        objects,
+        pinned('10.0.20348', 'mcr.microsoft.com/windows/servercore:ltsc2025', rc),
+      ).violations.map((v) => v.ruleId),
+    ).toEqual(['image-build-mismatch']);
+  });
+
+  test('HostProcess containers run on the host and are not judged', () => {
+    const hostProcess = pinned('10.0.20348', 'mcr.microsoft.com/windows/servercore:ltsc2019', {
+      securityContext: { windowsOptions: { hostProcess: true, runAsUserName: 'NT AUTHORITY\\SYSTEM' } },
+      hostNetwork: true,
+    });
+    expect(evaluatePolicies(objects, hostProcess).violations.map((v) => v.ruleId)).not.toContain(
+      'image-build-mismatch',
+    );
+  });
+});
