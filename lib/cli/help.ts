@@ -299,8 +299,8 @@ Prints the rules that need nothing but the object as ValidatingAdmissionPolicies
 (admissionregistration.k8s.io/v1, Kubernetes 1.${ADMISSION_POLICY_VERSIONS.validatingV1} or later), as YAML in apply order:
 the WindowsClusterFacts CRD and object (with --cluster-facts), the policies, the bindings. The API
 server then checks every Pod, Deployment, StatefulSet, DaemonSet, ReplicaSet, Job, CronJob,
-ReplicationController and RuntimeClass created or updated, whatever applies it, with lint's rule ids
-and fixes in its messages. \`k8s-windows rules\` and the README say which rules are enforced.
+ReplicationController and RuntimeClass created, or updated in its spec, whatever applies it, with
+lint's rule ids and fixes in its messages. \`k8s-windows rules\` and the README say which rules are enforced.
 
 Errors deny and warnings warn (kubectl prints them); info is not enforced. Every policy has
 failurePolicy Ignore: a CEL runtime error lets the object through rather than block the cluster.

@@ -42,6 +42,8 @@ export interface VapRequest {
   readonly operation?: 'CREATE' | 'UPDATE';
   /** The request's namespace; @default - the object's metadata.namespace, else 'default' (namespaced kinds) */
   readonly namespace?: string;
+  /** The object before an UPDATE. @default - none (null, as on CREATE) */
+  readonly oldObject?: unknown;
   /** Labels of the request's namespace (`kubernetes.io/metadata.name` is added). @default {} */
   readonly namespaceLabels?: Readonly<Record<string, string>>;
   /** Objects a binding's paramRef may name (WindowsClusterFacts), by name. @default - none */
@@ -286,7 +288,7 @@ export function evaluatePolicies(objects: readonly unknown[], object: unknown, r
       }
       const bindingsBase: Record<string, CelInput> = {
         object: objectInput,
-        oldObject: null,
+        oldObject: request.oldObject === undefined ? null : toCelInput(request.oldObject),
         request: requestInput,
         params,
       };

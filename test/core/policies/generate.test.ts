@@ -226,6 +226,17 @@ describe('suppressions', () => {
   });
 });
 
+test('an UPDATE is checked only when it changes the spec: a finalizer removed from an old pod goes through', () => {
+  const objects = generatePolicies().objects;
+  const old = windowsPod({ os: { name: 'Windows' } }, { name: 'web', finalizers: ['example.com/x'] });
+  const withoutFinalizer = windowsPod({ os: { name: 'Windows' } }, { name: 'web' });
+  expect(evaluatePolicies(objects, withoutFinalizer, { operation: 'UPDATE', oldObject: old }).matched).toEqual([]);
+  const changed = windowsPod({ os: { name: 'Windows' }, hostname: 'b' }, { name: 'web' });
+  expect(
+    evaluatePolicies(objects, changed, { operation: 'UPDATE', oldObject: old }).violations.map((v) => v.ruleId),
+  ).toEqual(['windows-os-name']);
+});
+
 describe('exclusions', () => {
   const objects = generatePolicies({
     exclude: [
