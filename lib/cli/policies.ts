@@ -8,7 +8,6 @@ import { parseAllDocuments, stringify } from 'yaml';
 import { loadConfig } from '../core/config';
 import { WindowsValidationError } from '../core/errors';
 import { generatePolicies, readClusterFacts, type ClusterFacts, type PolicyOptions } from '../core/policies';
-import { MUTATING_AVAILABLE } from '../core/policies/mutating';
 import type { PoliciesCommand } from './args';
 import { describeFsError } from './files';
 import { packageInfo, TOOL_NAME } from './package-info';
@@ -95,7 +94,7 @@ export async function runPolicies(command: PoliciesCommand, io: CliIO): Promise<
       err.issues.map((i) => `${optionName(i.path, config?.path)}: ${i.message}${i.fix ? ` ${i.fix}` : ''}`),
     );
   }
-  if (command.mutating && !MUTATING_AVAILABLE) {
+  if (command.mutating && !objects.some((o) => o.kind === 'MutatingAdmissionPolicy')) {
     io.stderr.write(
       `${TOOL_NAME}: --mutating: this version has no MutatingAdmissionPolicy generator yet; only the validating policies are printed.\n`,
     );
