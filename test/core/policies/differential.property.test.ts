@@ -155,3 +155,47 @@ test('generated pods and workloads get the same verdict from every CEL form as f
     propertyParameters(150),
   );
 });
+
+const runtimeClass = fc.record(
+  {
+    handler: fc.constantFrom(
+      'runhcs-wcow-process',
+      'runhcs-wcow-hypervisor',
+      'runhcs-wcow-hypervisor-17763',
+      'runhcs-wcow',
+      'runc',
+      '',
+    ),
+    scheduling: fc.record(
+      {
+        nodeSelector: fc.record(
+          {
+            'kubernetes.io/os': fc.constantFrom('windows', 'linux', 'Windows'),
+            'node.kubernetes.io/windows-build': fc.constantFrom(...BUILDS),
+          },
+          { requiredKeys: [] },
+        ),
+      },
+      { requiredKeys: [] },
+    ),
+    annotations: maybe(annotations),
+  },
+  { requiredKeys: ['handler'] },
+);
+
+test('generated RuntimeClasses get the same verdict from every CEL form as from its rule', () => {
+  fc.assert(
+    fc.property(runtimeClass, ({ annotations: own, ...rc }) => {
+      const object = {
+        apiVersion: 'node.k8s.io/v1',
+        kind: 'RuntimeClass',
+        metadata: { name: 'windows', ...(own ? { annotations: own } : {}) },
+        ...rc,
+      };
+      const found = differential(object, 'generated');
+      expect(found.mismatches).toEqual([]);
+      expect(found.errors).toEqual([]);
+    }),
+    propertyParameters(100),
+  );
+});
