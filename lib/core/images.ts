@@ -219,6 +219,94 @@ export function isWindowsImage(image: string | ImageReference): boolean | undefi
   return undefined;
 }
 
+/** A regular expression's source for a literal word. */
+function literal(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
+/**
+ * `isWindowsImage` as regular-expression sources (RE2-compatible: no lookaround), for the admission policies' CEL
+ * (lib/core/policies/prelude.ts): generated from the same constants, so the two cannot drift.
+ * - `repository`, `legacyRepository`: tested on the repository path (registry host removed);
+ * - `dockerHubHosts`: the hosts a legacy repository counts on (or none);
+ * - `tagWord`, `strongTag`: tested on the lower-cased tag; `strongTag` is `windowsTagStrength(tag) === 'strong'`.
+ * @internal
+ */
+export function windowsImagePatterns(): {
+  readonly repository: string;
+  readonly legacyRepository: string;
+  readonly dockerHubHosts: readonly string[];
+  readonly tagWord: string;
+  readonly strongTag: string;
+} {
+  const builds = [
+    ...new Set([...WINDOWS_RELEASES.map((r) => releaseInfo(r).build), ...RETIRED_RELEASES.map((r) => r.build)]),
+  ];
+  const channel = TAG_TOKENS.map((t) => t.token).filter((t) => CHANNEL_TOKEN.test(t));
+  const tokens = [...new Set(TAG_TOKENS.map((t) => t.token))].map(literal).join('|');
+  const words = [...WINDOWS_WORDS].map(literal).join('|');
+  // The year form names a release only when ltsc<year> is a known tag: every year the pattern admits is one.
+  for (const year of /\(20\(\?:([\d|]+)\)\)/.exec(WINDOWS_YEAR_TAG.source)?.[1]?.split('|') ?? []) {
+    if (!TAG_TOKENS.some((t) => t.token === `ltsc20${year}`)) throw new Error(`ltsc20${year} is not a known tag`);
+  }
+  const strong = [
+    `(?:^|[-_])(?:${builds.map(literal).join('|')})(?:\\.\\d+)?(?:$|[-_])`,
+    `(?:^|[-_.])(?:${channel.map(literal).join('|')})(?:$|[-_.])`,
+    WINDOWS_YEAR_TAG.source,
+    `(?:^|[-_])(?:${words})[-_](?:${tokens})(?:$|[-_])`,
+    `(?:^|[-_])(?:${tokens})[-_](?:${words})(?:$|[-_])`,
+  ];
+  return {
+    repository: WINDOWS_REPOSITORY.source,
+    legacyRepository: LEGACY_WINDOWS_REPOSITORY.source,
+    dockerHubHosts: [...DOCKER_HUB],
+    tagWord: WINDOWS_TAG_WORD.source,
+    strongTag: strong.join('|'),
+  };
+}
+
+/**
+ * `inferWindowsBuild` as an ordered list of regular-expression sources over the lower-cased tag, for the admission
+ * policies' CEL: the first that matches names the release (`retired` for a release no node runs). The stages are
+ * readTag's (a full build, a channel word, a year beside a Windows word, a build name as a whole dash-separated
+ * part); within a stage the releases are tried in table order, where readTag takes the first hit in the tag (they
+ * differ only for a tag naming two builds in one form).
+ * @internal
+ */
+export function windowsBuildTagPatterns(): readonly {
+  readonly pattern: string;
+  readonly release: WindowsRelease | 'retired';
+}[] {
+  const readings: { tokens: readonly string[]; build: string; release: WindowsRelease | 'retired' }[] = [
+    ...WINDOWS_RELEASES.map((release) => ({
+      tokens: releaseInfo(release).imageTags,
+      build: releaseInfo(release).build,
+      release,
+    })),
+    ...RETIRED_RELEASES.map((r) => ({ tokens: r.imageTags, build: r.build, release: 'retired' as const })),
+  ];
+  const yearWords = /\(\?:\^\|\[-_\.\]\)\(\?:([a-z|]+)\)/.exec(WINDOWS_YEAR_TAG.source)?.[1];
+  if (yearWords === undefined) throw new Error('WINDOWS_YEAR_TAG changed: update windowsBuildTagPatterns');
+  const stages: ((r: (typeof readings)[number]) => string | undefined)[] = [
+    (r) => `(?:^|[-_])${literal(r.build)}(?:\\.\\d+)?(?:$|[-_])`,
+    (r) => {
+      const channel = r.tokens.filter((t) => CHANNEL_TOKEN.test(t));
+      return channel.length > 0 ? `(?:^|[-_.])(?:${channel.map(literal).join('|')})(?:$|[-_.])` : undefined;
+    },
+    (r) => {
+      const years = r.tokens.map((t) => /^ltsc(20\d\d)$/.exec(t)?.[1]).filter((y): y is string => y !== undefined);
+      return years.length > 0 ? `(?:^|[-_.])(?:${yearWords})[-_]?(?:${years.join('|')})(?:$|[-_.])` : undefined;
+    },
+    (r) => `(?:^|[-_])(?:${r.tokens.map(literal).join('|')})(?:$|[-_])`,
+  ];
+  return stages.flatMap((stage) =>
+    readings.flatMap((r) => {
+      const pattern = stage(r);
+      return pattern === undefined ? [] : [{ pattern, release: r.release }];
+    }),
+  );
+}
+
 /** HostProcess containers run on the host, so their image need not match its build (https://learn.microsoft.com/virtualization/windowscontainers/deploy-containers/version-compatibility). */
 export function isHostProcessBaseImage(ref: ImageReference): boolean {
   return ref.repository.endsWith('windows-host-process-containers-base-image');
