@@ -73,3 +73,9 @@ export {
   type GmsaHostAccountConfig,
 } from '../core/gmsa-credspec';
 export { WindowsKarpenterNodePool, type WindowsKarpenterNodePoolProps } from './karpenter';
+export {
+  WindowsAdmissionPolicies,
+  type WindowsAdmissionPoliciesProps,
+  type WindowsAdmissionPolicyPool,
+  type WindowsAdmissionPolicyRuntimeClass,
+} from './admission-policies';

@@ -42,3 +42,10 @@ export {
   type FindingListener,
   type RecordedFindings,
 } from '../core/rules/cloud-findings';
+export {
+  WindowsAdmissionPolicies,
+  WINDOWS_ADMISSION_POLICIES_TYPE,
+  type WindowsAdmissionPoliciesArgs,
+  type WindowsAdmissionPolicyPoolArgs,
+  type WindowsAdmissionPolicyPoolResource,
+} from './k8s/admission-policies';

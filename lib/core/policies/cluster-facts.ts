@@ -351,7 +351,7 @@ function duplicates(issues: IssueCollector, path: string, names: readonly (strin
     else
       issues.add(
         `${path}[${i}].name`,
-        `The ${what} name '${n}' is used by ${path}[${first}] already.`,
+        `The ${what} name '${n}' is used by the ${what} at index ${first} already.`,
         `Give each ${what} its own name.`,
       );
   });

@@ -137,7 +137,7 @@ describe('clusterFactsObject', () => {
       },
       {
         path: 'spec.pools[2].name',
-        message: "The pool name 'a' is used by spec.pools[0] already.",
+        message: "The pool name 'a' is used by the pool at index 0 already.",
         fix: 'Give each pool its own name.',
       },
       {
