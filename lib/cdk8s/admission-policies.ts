@@ -17,7 +17,7 @@ import {
 } from '../core/policies/cluster-facts';
 import { generatePolicies } from '../core/policies';
 import type { MutatingVersion } from '../core/policies/mutating';
-import { checkPolicyOptions } from '../core/policies/options';
+import { checkPolicyArgs } from '../core/policies/options';
 import type { ClusterFacts, PolicyExclusion, PolicyMode, PolicyOptions, PoolProvider } from '../core/policies/types';
 import type { WindowsNodeTarget } from '../core/target';
 import { markClusterScoped } from './gmsa';
@@ -53,7 +53,7 @@ export interface WindowsAdmissionPoliciesProps {
   readonly mutating?: boolean;
   /**
    * The MutatingAdmissionPolicy API version: `v1` (Kubernetes 1.36 on) or `v1beta1` (1.34, 1.35 with the feature gate).
-   * @default 'v1'
+   * @default - 'v1', or 'v1beta1' for a kubernetesVersion before 1.36
    */
   readonly mutatingVersion?: MutatingVersion;
   /**
@@ -90,6 +90,12 @@ export interface WindowsAdmissionPoliciesProps {
   readonly namePrefix?: string;
   /** The name of the WindowsClusterFacts object. @default 'k8s-windows' */
   readonly clusterFactsName?: string;
+  /**
+   * The cluster's Kubernetes version (`'1.35'`): refused before 1.30, and picks the MutatingAdmissionPolicy version
+   * when `mutatingVersion` is not given.
+   * @default - the newest: every API the policies use is served
+   */
+  readonly kubernetesVersion?: string;
 }
 
 /** The facts' pool of a prop entry. */
@@ -118,7 +124,7 @@ export class WindowsAdmissionPolicies extends Construct {
     super(scope, id);
     const issues = new IssueCollector();
     const { pools, runtimeClasses, clusterFacts: given, ...rest } = props;
-    for (const i of checkPolicyOptions({ ...rest, ...(given !== undefined ? { clusterFacts: given } : {}) })) {
+    for (const i of checkPolicyArgs({ ...rest, ...(given !== undefined ? { clusterFacts: given } : {}) })) {
       issues.add(i.path, i.message, i.fix);
     }
     const fromPools = (pools?.length ?? 0) > 0 || (runtimeClasses?.length ?? 0) > 0;

@@ -265,6 +265,48 @@ export function windowsImagePatterns(): {
   };
 }
 
+/**
+ * `inferWindowsBuild` as an ordered list of regular-expression sources over the lower-cased tag, for the admission
+ * policies' CEL: the first that matches names the release (`retired` for a release no node runs). The stages are
+ * readTag's (a full build, a channel word, a year beside a Windows word, a build name as a whole dash-separated
+ * part); within a stage the releases are tried in table order, where readTag takes the first hit in the tag (they
+ * differ only for a tag naming two builds in one form).
+ * @internal
+ */
+export function windowsBuildTagPatterns(): readonly {
+  readonly pattern: string;
+  readonly release: WindowsRelease | 'retired';
+}[] {
+  const readings: { tokens: readonly string[]; build: string; release: WindowsRelease | 'retired' }[] = [
+    ...WINDOWS_RELEASES.map((release) => ({
+      tokens: releaseInfo(release).imageTags,
+      build: releaseInfo(release).build,
+      release,
+    })),
+    ...RETIRED_RELEASES.map((r) => ({ tokens: r.imageTags, build: r.build, release: 'retired' as const })),
+  ];
+  const yearWords = /\(\?:\^\|\[-_\.\]\)\(\?:([a-z|]+)\)/.exec(WINDOWS_YEAR_TAG.source)?.[1];
+  if (yearWords === undefined) throw new Error('WINDOWS_YEAR_TAG changed: update windowsBuildTagPatterns');
+  const stages: ((r: (typeof readings)[number]) => string | undefined)[] = [
+    (r) => `(?:^|[-_])${literal(r.build)}(?:\\.\\d+)?(?:$|[-_])`,
+    (r) => {
+      const channel = r.tokens.filter((t) => CHANNEL_TOKEN.test(t));
+      return channel.length > 0 ? `(?:^|[-_.])(?:${channel.map(literal).join('|')})(?:$|[-_.])` : undefined;
+    },
+    (r) => {
+      const years = r.tokens.map((t) => /^ltsc(20\d\d)$/.exec(t)?.[1]).filter((y): y is string => y !== undefined);
+      return years.length > 0 ? `(?:^|[-_.])(?:${yearWords})[-_]?(?:${years.join('|')})(?:$|[-_.])` : undefined;
+    },
+    (r) => `(?:^|[-_])(?:${r.tokens.map(literal).join('|')})(?:$|[-_])`,
+  ];
+  return stages.flatMap((stage) =>
+    readings.flatMap((r) => {
+      const pattern = stage(r);
+      return pattern === undefined ? [] : [{ pattern, release: r.release }];
+    }),
+  );
+}
+
 /** HostProcess containers run on the host, so their image need not match its build (https://learn.microsoft.com/virtualization/windowscontainers/deploy-containers/version-compatibility). */
 export function isHostProcessBaseImage(ref: ImageReference): boolean {
   return ref.repository.endsWith('windows-host-process-containers-base-image');

@@ -136,9 +136,9 @@ describe('WindowsAdmissionPolicies', () => {
         }),
     );
     expect(err.issues.map((i) => i.path)).toEqual([
+      'cloud',
       'mode',
       'mutatingVersion',
-      'cloud',
       'settings.windows-os-unset',
       'namePrefix',
       'clusterFacts.pools[0].build',

@@ -160,9 +160,9 @@ describe('parseCommand', () => {
   test('commands: missing, unknown, misspelt', () => {
     expect(usageProblems([])).toEqual(['no command given.']);
     expect(usageProblems(['lnt'])).toEqual([
-      "unknown command 'lnt'. Did you mean 'lint'? Commands: lint, fix, rules, facts.",
+      "unknown command 'lnt'. Did you mean 'lint'? Commands: lint, fix, rules, facts, policies.",
     ]);
-    expect(usageProblems(['help', 'deploy'])).toEqual(["unknown command 'deploy'. Commands: lint, fix, rules, facts."]);
+    expect(usageProblems(['help', 'deploy'])).toEqual(["unknown command 'deploy'. Commands: lint, fix, rules, facts, policies."]);
     expect(usageProblems(['rules', 'extra'])).toEqual([
       "unknown rule 'extra'. Run 'k8s-windows rules' to list the rule ids.",
     ]);

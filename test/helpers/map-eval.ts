@@ -28,6 +28,8 @@ export interface MapRequest {
   readonly namespaceLabels?: Readonly<Record<string, string>>;
   /** Parameter objects by name (WindowsClusterFacts). @default - none */
   readonly params?: readonly Rec[];
+  /** The stored object of an UPDATE. @default - none */
+  readonly oldObject?: Rec;
 }
 
 export interface MapResult {
@@ -204,7 +206,7 @@ function round(
       }
       const base = (): Record<string, CelInput> => ({
         object: toCelInput(current),
-        oldObject: null,
+        oldObject: toCelInput(request.oldObject ?? null),
         params: toCelInput(params),
         request: toCelInput({ namespace, operation: request.operation ?? 'CREATE', kind: { kind: current.kind } }),
       });

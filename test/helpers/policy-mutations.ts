@@ -19,6 +19,8 @@ export interface MutationCase {
   readonly name: string;
   /** @default 'CREATE' */
   readonly operation?: 'CREATE' | 'UPDATE';
+  /** The stored object an UPDATE replaces. @default - none */
+  readonly oldObject?: Record<string, unknown>;
   /** The spec of the WindowsClusterFacts object the `-cluster` policies read; none: no facts object. */
   readonly facts?: ClusterFacts;
   /**

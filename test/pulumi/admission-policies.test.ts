@@ -177,9 +177,9 @@ describe('WindowsAdmissionPolicies', () => {
     );
     expect(errors.map((e) => e.propertyPath)).toEqual([
       'namePrefix',
-      'mode',
       'mutating',
       'exclude[0].name',
+      'mode',
       'clusterFacts.pools[0].release',
       'clusterFacts',
       'pools[1]',

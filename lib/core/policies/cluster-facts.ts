@@ -8,7 +8,7 @@
  * (`k8s-windows policies --cluster-facts`), and always checked here first (`checkClusterFacts`): a wrong build or
  * taint in the facts would make the cluster refuse or mutate pods by a fact that is not true.
  */
-import { IssueCollector } from '../errors';
+import { IssueCollector, WindowsValidationError, type ValidationIssue } from '../errors';
 import { OS_LABEL, WINDOWS_BUILD_LABEL } from '../kube';
 import {
   isWindowsRuntimeHandler,
@@ -23,6 +23,7 @@ import {
 } from '../releases';
 import { TAINT_EFFECTS, type Taint, type WindowsNodeTarget } from '../target';
 import { isDns1123Subdomain } from '../windows-options';
+import { DEFAULT_FACTS_NAME, FACTS_API_VERSION, FACTS_KIND, MANAGED_BY } from './validating';
 import {
   POOL_PROVIDERS,
   type ClusterFacts,
@@ -31,15 +32,15 @@ import {
   type PoolProvider,
 } from './types';
 
-export const CLUSTER_FACTS_GROUP = 'k8s-windows.io';
-export const CLUSTER_FACTS_VERSION = 'v1alpha1';
-export const CLUSTER_FACTS_API_VERSION = `${CLUSTER_FACTS_GROUP}/${CLUSTER_FACTS_VERSION}`;
-export const CLUSTER_FACTS_KIND = 'WindowsClusterFacts';
+export const CLUSTER_FACTS_API_VERSION = FACTS_API_VERSION;
+export const CLUSTER_FACTS_GROUP = FACTS_API_VERSION.split('/')[0]!;
+export const CLUSTER_FACTS_VERSION = FACTS_API_VERSION.split('/')[1]!;
+export const CLUSTER_FACTS_KIND = FACTS_KIND;
 export const CLUSTER_FACTS_PLURAL = 'windowsclusterfacts';
 /** The CustomResourceDefinition's name: `<plural>.<group>`. */
 export const CLUSTER_FACTS_CRD_NAME = `${CLUSTER_FACTS_PLURAL}.${CLUSTER_FACTS_GROUP}`;
 /** The one facts object the bindings' paramRef names. */
-export const DEFAULT_CLUSTER_FACTS_NAME = 'k8s-windows';
+export const DEFAULT_CLUSTER_FACTS_NAME = DEFAULT_FACTS_NAME;
 
 /** Who runs a pool: the cloud's node pools, Karpenter on EKS, or anything else (types.ts). */
 export const CLUSTER_FACTS_PROVIDERS = POOL_PROVIDERS;
@@ -234,7 +235,11 @@ function checkPool(issues: IssueCollector, at: string, pool: unknown): ResolvedC
   unknownFields(issues, at, pool, POOL_FIELDS);
   const name = pool.name;
   if (typeof name !== 'string' || name === '' || name.length > MAX_NAME) {
-    issues.add(`${at}.name`, `The pool name ${show(name)} is not a name.`, "Write the pool's name, e.g. 'win2022'.");
+    issues.add(
+      `${at}.name`,
+      name === undefined ? 'The pool has no name.' : `The pool name ${show(name)} is not a name.`,
+      "Write the pool's name, e.g. 'win2022'.",
+    );
   }
   // Unsaid is 'other' (types.ts: @default 'other').
   const provider = pool.provider ?? 'other';
@@ -432,7 +437,11 @@ export function checkClusterFacts(facts: unknown, subject = 'cluster facts'): Re
   return { pools, runtimeClasses };
 }
 
-/** The `WindowsClusterFacts` object for `facts` (checked first: `WindowsValidationError` on bad facts). */
+/**
+ * The `WindowsClusterFacts` object for `facts`, checked first (`WindowsValidationError` naming every bad field):
+ * the facts as written, with each pool's `build` filled in from its `release` where only the release is given (the
+ * policies compare builds).
+ */
 export function clusterFactsObject(facts: ClusterFacts, name: string = DEFAULT_CLUSTER_FACTS_NAME): PolicyObject {
   const issues = new IssueCollector();
   if (typeof name !== 'string' || !isDns1123Subdomain(name)) {
@@ -447,19 +456,57 @@ export function clusterFactsObject(facts: ClusterFacts, name: string = DEFAULT_C
   return {
     apiVersion: CLUSTER_FACTS_API_VERSION,
     kind: CLUSTER_FACTS_KIND,
-    metadata: { name },
+    metadata: { name, labels: { ...MANAGED_BY } },
     spec: {
-      pools: resolved.pools.map((p) => ({
-        name: p.name,
-        provider: p.provider,
-        ...(p.release !== undefined ? { release: p.release } : {}),
-        ...(p.build !== undefined ? { build: p.build } : {}),
-        labels: { ...p.labels },
-        taints: p.taints.map((t) => ({ ...t })),
-      })),
-      runtimeClasses: resolved.runtimeClasses.map((r) => ({ ...r })),
+      pools: (facts.pools ?? []).map((p, i) => {
+        const build = resolved.pools[i]?.build;
+        return {
+          name: p.name,
+          ...(p.provider !== undefined ? { provider: p.provider } : {}),
+          ...(p.release !== undefined ? { release: p.release } : {}),
+          ...(build !== undefined ? { build } : {}),
+          ...(p.labels !== undefined ? { labels: { ...p.labels } } : {}),
+          ...(p.taints !== undefined ? { taints: p.taints.map((t) => ({ ...t })) } : {}),
+        };
+      }),
+      runtimeClasses: (facts.runtimeClasses ?? []).map((r) => ({ ...r })),
     },
   };
+}
+
+/**
+ * Reads cluster facts as a user writes them (`k8s-windows policies --cluster-facts`): a WindowsClusterFacts object,
+ * or its spec alone. Every problem is returned at once, each with the field (`where.spec.pools[0].build`), the value
+ * and the fix; `facts` only when there is none.
+ */
+export function readClusterFacts(
+  raw: unknown,
+  where: string,
+): { readonly facts?: ClusterFacts; readonly issues: readonly ValidationIssue[] } {
+  let spec: unknown = raw;
+  let at = where;
+  if (isRecord(raw) && ('kind' in raw || 'apiVersion' in raw)) {
+    if (raw.kind !== CLUSTER_FACTS_KIND || raw.apiVersion !== CLUSTER_FACTS_API_VERSION) {
+      return {
+        issues: [
+          {
+            path: where,
+            message: `The object is ${String(raw.apiVersion)} ${String(raw.kind)}, not ${CLUSTER_FACTS_API_VERSION} ${CLUSTER_FACTS_KIND}.`,
+            fix: `Write apiVersion: ${CLUSTER_FACTS_API_VERSION} and kind: ${CLUSTER_FACTS_KIND}, or give the spec alone.`,
+          },
+        ],
+      };
+    }
+    spec = raw.spec;
+    at = `${where}.spec`;
+  }
+  try {
+    checkClusterFacts(spec);
+  } catch (e) {
+    if (!(e instanceof WindowsValidationError)) throw e;
+    return { issues: e.issues.map((i) => ({ ...i, path: i.path.replace(/^spec\b/, at) })) };
+  }
+  return { facts: spec as ClusterFacts, issues: [] };
 }
 
 const string = (maxLength: number, extra: Record<string, unknown> = {}) => ({ type: 'string', maxLength, ...extra });
@@ -503,7 +550,7 @@ export function clusterFactsCrd(): PolicyObject {
   return {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',
-    metadata: { name: CLUSTER_FACTS_CRD_NAME },
+    metadata: { name: CLUSTER_FACTS_CRD_NAME, labels: { ...MANAGED_BY } },
     spec: {
       group: CLUSTER_FACTS_GROUP,
       scope: 'Cluster',
@@ -595,7 +642,9 @@ export function clusterFactsFromTargets(
     pools: pools.map((p) => ({
       name: p.name,
       provider: p.provider ?? 'other',
-      ...(p.nodeTarget?.release !== undefined ? { release: p.nodeTarget.release } : {}),
+      ...(p.nodeTarget?.release !== undefined
+        ? { release: p.nodeTarget.release, build: releaseInfo(p.nodeTarget.release).build }
+        : {}),
       labels: { ...p.nodeTarget?.labels },
       taints: (p.nodeTarget?.taints ?? []).map((t) => ({ ...t })),
     })),

@@ -14,7 +14,7 @@
  * (`mut_sure`), and none guesses from image names. A pod that names a RuntimeClass gets no selector, toleration
  * or RuntimeClass (the RuntimeClass may carry them). Suppressions and `off` settings are honoured as `fix`
  * honours them. Pods are mutated on CREATE only (their spec.os, runtimeClassName and nodeSelector cannot change
- * afterwards); workload templates on CREATE and UPDATE.
+ * afterwards); workload templates on CREATE and on an UPDATE that changes the template.
  *
  * Patch types: `spec.os` and `runtimeClassName` are set with an ApplyConfiguration; `nodeSelector` is an atomic map
  * and `tolerations` an atomic list, which an ApplyConfiguration may not touch ("may not mutate atomic arrays, maps
@@ -289,6 +289,27 @@ function exclusionCondition(options: PolicyOptions): Record<string, unknown> | u
   return { name: 'k8s-windows-not-excluded', expression: `!(${terms.map((t) => `(${t})`).join(' || ')})` };
 }
 
+/**
+ * On an UPDATE of a workload or CronJob, mutate only when the update changes the pod template: a fix then rides the
+ * rollout the update starts anyway, and a workload created before the policies is not rolled by an update that
+ * touches nothing of its pods (a replica count, a label).
+ */
+function templateChanged(shape: PolicyShape): Record<string, unknown> | undefined {
+  const field = shape === 'cronjob' ? 'jobTemplate' : shape === 'workload' ? 'template' : undefined;
+  if (field === undefined) return undefined;
+  return {
+    name: 'k8s-windows-template-changed',
+    expression: `request.operation != 'UPDATE' || oldObject == null || object.spec.${field} != oldObject.spec.${field}`,
+  };
+}
+
+function matchConditions(
+  shape: PolicyShape,
+  exclusion: Record<string, unknown> | undefined,
+): Record<string, unknown>[] {
+  return [exclusion, templateChanged(shape)].filter((c): c is Record<string, unknown> => c !== undefined);
+}
+
 /** The name of a mutating policy (and its binding): `k8s-windows-pod-mutate`, `…-mutate-cluster`. */
 export function mutatingPolicyName(prefix: string, shape: PolicyShape, cluster: boolean): string {
   return `${prefix}-${shape}-mutate${cluster ? '-cluster' : ''}`;
@@ -348,7 +369,9 @@ export function mutatingPolicies(options: PolicyOptions = {}): PolicyObject[] {
             },
             objectSelector: { matchExpressions: [{ key: OPT_OUT_LABEL, operator: 'NotIn', values: [OPT_OUT_VALUE] }] },
           },
-          ...(exclusion ? { matchConditions: [exclusion] } : {}),
+          ...(matchConditions(shape, exclusion).length > 0
+            ? { matchConditions: matchConditions(shape, exclusion) }
+            : {}),
           variables: [...preludeFor(shape), ...guards].map((v) => ({ name: v.name, expression: v.expression })),
           mutations: list,
         },

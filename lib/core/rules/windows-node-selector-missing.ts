@@ -6,7 +6,7 @@
 import { OS_LABEL } from '../kube';
 import { GENERIC_LABELS } from '../model/pod';
 import { affinityExcludesWindows, selectOs, selectsOs, unknownRuntimeClass } from '../model/pod-scheduling';
-import { celStringList } from '../policies/prelude';
+import { celStringList } from './cel';
 import { join } from '../model/util';
 import { K8S_WINDOWS_GUIDE } from './docs';
 import { defineRule } from './rule';

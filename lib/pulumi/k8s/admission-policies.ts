@@ -23,7 +23,7 @@ import {
   type ClusterFactsPoolSource,
 } from '../../core/policies/cluster-facts';
 import type { MutatingVersion } from '../../core/policies/mutating';
-import { checkPolicyOptions } from '../../core/policies/options';
+import { checkPolicyArgs } from '../../core/policies/options';
 import type { ClusterFacts, PolicyExclusion, PolicyMode, PolicyObject, PoolProvider } from '../../core/policies/types';
 import type { WindowsNodeTarget } from '../../core/target';
 import { checkResolved, checkShapes, NODE_TARGET_SHAPE } from '../arg-shapes';
@@ -58,7 +58,10 @@ export interface WindowsAdmissionPoliciesArgs {
    * @default false
    */
   readonly mutating?: boolean;
-  /** `v1` (Kubernetes 1.36 on) or `v1beta1` (1.34, 1.35 with the feature gate). @default 'v1' */
+  /**
+   * `v1` (Kubernetes 1.36 on) or `v1beta1` (1.34, 1.35 with the feature gate).
+   * @default - 'v1', or 'v1beta1' for a kubernetesVersion before 1.36
+   */
   readonly mutatingVersion?: MutatingVersion;
   /** The cloud the cluster runs on. @default - none: the taints and labels of every cloud are accepted */
   readonly cloud?: Cloud;
@@ -84,6 +87,12 @@ export interface WindowsAdmissionPoliciesArgs {
   readonly namePrefix?: string;
   /** The name of the WindowsClusterFacts object. @default 'k8s-windows' */
   readonly clusterFactsName?: string;
+  /**
+   * The cluster's Kubernetes version (`'1.35'`): refused before 1.30, and picks the MutatingAdmissionPolicy version
+   * when `mutatingVersion` is not given.
+   * @default - the newest: every API the policies use is served
+   */
+  readonly kubernetesVersion?: string;
 }
 
 /** The args checked before anything registers: they shape which objects exist. */
@@ -97,6 +106,7 @@ const PLAIN_ARGS = [
   'exclude',
   'namePrefix',
   'clusterFactsName',
+  'kubernetesVersion',
 ] as const;
 
 /** The provider of a pool component, from its type token (`k8s-windows:eks:WindowsKarpenterNodePool`). */
@@ -197,7 +207,7 @@ export class WindowsAdmissionPolicies extends pulumi.ComponentResource {
     const { pools = [], runtimeClasses = [], clusterFacts, ...options } = args;
     const factsPlain = clusterFacts !== undefined && !isEventual(clusterFacts);
     issues.push(
-      ...checkPolicyOptions({
+      ...checkPolicyArgs({
         ...options,
         ...(factsPlain ? { clusterFacts: clusterFacts as ClusterFacts } : {}),
       }),

@@ -5,6 +5,7 @@ import {
   clusterFactsCrd,
   clusterFactsFromTargets,
   clusterFactsObject,
+  readClusterFacts,
 } from '../../../lib/core/policies/cluster-facts';
 import type { ClusterFacts } from '../../../lib/core/policies/types';
 import { windowsNodeTarget } from '../../../lib/core/target';
@@ -21,7 +22,7 @@ function issuesOf(run: () => unknown): { path: string; message: string; fix?: st
 }
 
 describe('clusterFactsObject', () => {
-  test('writes the facts object with each pool’s build, release and OS and build labels filled in', () => {
+  test('writes the facts as given, with each pool’s build filled in from its release', () => {
     const facts: ClusterFacts = {
       pools: [
         {
@@ -37,7 +38,7 @@ describe('clusterFactsObject', () => {
     expect(clusterFactsObject(facts)).toEqual({
       apiVersion: 'k8s-windows.io/v1alpha1',
       kind: 'WindowsClusterFacts',
-      metadata: { name: 'k8s-windows' },
+      metadata: { name: 'k8s-windows', labels: { 'app.kubernetes.io/managed-by': 'k8s-windows' } },
       spec: {
         pools: [
           {
@@ -45,21 +46,9 @@ describe('clusterFactsObject', () => {
             provider: 'eks',
             release: '2022',
             build: '10.0.20348',
-            labels: { 'kubernetes.io/os': 'windows', 'node.kubernetes.io/windows-build': '10.0.20348' },
             taints: [{ key: 'os', value: 'windows', effect: 'NoSchedule' }],
           },
-          {
-            name: 'win2025',
-            provider: 'aks',
-            release: '2025',
-            build: '10.0.26100',
-            labels: {
-              agentpool: 'win25',
-              'kubernetes.io/os': 'windows',
-              'node.kubernetes.io/windows-build': '10.0.26100',
-            },
-            taints: [],
-          },
+          { name: 'win2025', provider: 'aks', build: '10.0.26100', labels: { agentpool: 'win25' } },
         ],
         runtimeClasses: [{ name: 'windows-2022', handler: 'runhcs-wcow-process', build: '10.0.20348' }],
       },
@@ -68,16 +57,52 @@ describe('clusterFactsObject', () => {
 
   test('takes another object name', () => {
     const obj = clusterFactsObject({ pools: [{ name: 'p', provider: 'other' }] }, 'prod-facts');
-    expect(obj.metadata).toEqual({ name: 'prod-facts' });
+    expect(obj.metadata.name).toBe('prod-facts');
   });
 
   test('a pool of unknown build keeps neither release nor build', () => {
     const obj = clusterFactsObject({ pools: [{ name: 'p', provider: 'other' }] }) as unknown as {
       spec: { pools: unknown[] };
     };
-    expect(obj.spec.pools).toEqual([
-      { name: 'p', provider: 'other', labels: { 'kubernetes.io/os': 'windows' }, taints: [] },
+    expect(obj.spec.pools).toEqual([{ name: 'p', provider: 'other' }]);
+  });
+
+  test('checkClusterFacts fills in what follows: release from build, the OS and build labels, no taints', () => {
+    expect(checkClusterFacts({ pools: [{ name: 'p', build: '10.0.26100' }] }).pools).toEqual([
+      {
+        name: 'p',
+        provider: 'other',
+        release: '2025',
+        build: '10.0.26100',
+        labels: { 'kubernetes.io/os': 'windows', 'node.kubernetes.io/windows-build': '10.0.26100' },
+        taints: [],
+      },
     ]);
+  });
+
+  test('readClusterFacts takes the object or its spec, and names fields under the file', () => {
+    const spec = { pools: [{ name: 'p', release: '2022' }] };
+    expect(readClusterFacts(spec, 'f.yaml')).toEqual({ facts: spec, issues: [] });
+    expect(readClusterFacts({ apiVersion: 'k8s-windows.io/v1alpha1', kind: 'WindowsClusterFacts', spec }, 'f')).toEqual(
+      {
+        facts: spec,
+        issues: [],
+      },
+    );
+    expect(
+      readClusterFacts(
+        {
+          apiVersion: 'k8s-windows.io/v1alpha1',
+          kind: 'WindowsClusterFacts',
+          spec: { pools: [{ name: 'p', release: 'x' }] },
+        },
+        'f',
+      ).issues.map((i) => i.path),
+    ).toEqual(['f.spec.pools[0].release']);
+    expect(readClusterFacts({ pools: 3 }, 'f').issues.map((i) => i.path)).toEqual(['f.pools']);
+    expect(readClusterFacts({ apiVersion: 'v1', kind: 'ConfigMap' }, 'f').issues[0]?.message).toBe(
+      'The object is v1 ConfigMap, not k8s-windows.io/v1alpha1 WindowsClusterFacts.',
+    );
   });
 
   test('names every bad field at once, each with its fix', () => {
@@ -206,6 +231,7 @@ describe('clusterFactsFromTargets', () => {
           name: 'web',
           provider: 'eks',
           release: '2022',
+          build: '10.0.20348',
           labels: { team: 'web', 'kubernetes.io/os': 'windows', 'node.kubernetes.io/windows-build': '10.0.20348' },
           taints: [{ key: 'os', value: 'windows', effect: 'NoSchedule' }],
         },
@@ -213,6 +239,7 @@ describe('clusterFactsFromTargets', () => {
           name: 'gke-win',
           provider: 'gke',
           release: '2025',
+          build: '10.0.26100',
           labels: { 'kubernetes.io/os': 'windows', 'node.kubernetes.io/windows-build': '10.0.26100' },
           taints: [{ key: 'node.kubernetes.io/os', value: 'windows', effect: 'NoSchedule' }],
         },

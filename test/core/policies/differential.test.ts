@@ -34,16 +34,30 @@ describe.each(CEL_RULE_IDS.map((id) => [id]))('%s', (id) => {
     expect(mismatches).toEqual([]);
     expect(errors).toEqual([]);
   });
+
+  test('its failing examples fail the policy for it (unless the finding needs another object)', () => {
+    const examples = readRuleExamples(id);
+    const failed = examples.failing.filter((e) =>
+      loadManifests(e.manifests).some((o) => differential(o, '', [id]).bothFail.includes(id)),
+    );
+    expect(failed.length).toBeGreaterThan(0);
+  });
 });
 
 test('every object of the real-world corpus gets the same verdicts from the policies as from lint', () => {
   const mismatches: Mismatch[] = [];
   const errors: VapError[] = [];
+  const failing = new Map<string, number>();
   for (const object of corpusObjects()) {
     const found = differential(object, 'corpus');
     mismatches.push(...found.mismatches);
     errors.push(...found.errors);
+    for (const rule of found.bothFail) failing.set(rule, (failing.get(rule) ?? 0) + 1);
   }
   expect(mismatches).toEqual([]);
   expect(errors).toEqual([]);
+  // Not a vacuous agreement: the corpus's Windows workloads fail the scheduling rules on both sides.
+  expect(failing.get('windows-toleration-missing')).toBeGreaterThan(0);
+  expect(failing.get('windows-os-unset')).toBeGreaterThan(0);
+  expect(failing.get('windows-node-selector-missing')).toBeGreaterThan(0);
 });

@@ -69,19 +69,16 @@ export function differential(
   object: unknown,
   label: string,
   ruleIds: readonly string[] = CEL_RULE_IDS,
-): { mismatches: Mismatch[]; errors: (VapError & { object: string })[] } {
+): { mismatches: Mismatch[]; errors: (VapError & { object: string })[]; bothFail: string[] } {
+  const bothFail: string[] = [];
   const mismatches: Mismatch[] = [];
   const errors: (VapError & { object: string })[] = [];
-  if (!policiesMatch(object)) return { mismatches, errors };
+  if (!policiesMatch(object)) return { mismatches, errors, bothFail };
   const name = describe(object, label);
   for (const cloud of DIFFERENTIAL_CLOUDS) {
     const cloudOption = cloud ? { cloud } : {};
     // Verdicts: every CEL rule at error.
-    const lintAll = new Set(
-      validateManifests([object], { ...cloudOption, rules: ALL_ERROR })
-        .filter((d) => d.suppression === undefined)
-        .map((d) => d.ruleId),
-    );
+    const lintAll = new Set(validateManifests([object], { ...cloudOption, rules: ALL_ERROR }).map((d) => d.ruleId));
     const celAll = evaluatePolicies(policySet(cloud, true), object);
     errors.push(...celAll.errors.map((e) => ({ ...e, object: name })));
     const celAllIds = new Set(celAll.violations.map((v) => v.ruleId));
@@ -91,6 +88,7 @@ export function differential(
     for (const rule of ruleIds) {
       const lintFails = lintAll.has(rule);
       const celFails = celAllIds.has(rule);
+      if (lintFails && celFails && cloud === undefined) bothFail.push(rule);
       const lintActions = [
         ...new Set(
           lintDefault
@@ -122,5 +120,5 @@ export function differential(
       }
     }
   }
-  return { mismatches, errors };
+  return { mismatches, errors, bothFail };
 }

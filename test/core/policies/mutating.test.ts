@@ -57,7 +57,7 @@ describe('mutatingPolicies', () => {
     });
   });
 
-  test('pods on CREATE only, workloads and CronJobs on CREATE and UPDATE; the exclusions of POLICIES.md', () => {
+  test('pods on CREATE only, workloads and CronJobs on CREATE and an UPDATE of the template; the exclusions of POLICIES.md', () => {
     const byName = (n: string) => all.find((o) => o.kind === 'MutatingAdmissionPolicy' && o.metadata.name === n)!;
     expect((spec(byName('k8s-windows-pod-mutate')).matchConstraints as Rec).resourceRules).toEqual([
       { apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] },
@@ -87,6 +87,13 @@ describe('mutatingPolicies', () => {
       matchExpressions: [{ key: 'k8s-windows.io/policies', operator: 'NotIn', values: ['disabled'] }],
     });
     expect(spec(byName('k8s-windows-pod-mutate')).matchConditions).toBeUndefined();
+    expect(spec(byName('k8s-windows-cronjob-mutate')).matchConditions).toEqual([
+      {
+        name: 'k8s-windows-template-changed',
+        expression:
+          "request.operation != 'UPDATE' || oldObject == null || object.spec.jobTemplate != oldObject.spec.jobTemplate",
+      },
+    ]);
   });
 
   test('options: name prefix, facts name, system namespaces, named exclusions', () => {
@@ -106,6 +113,11 @@ describe('mutatingPolicies', () => {
         name: 'k8s-windows-not-excluded',
         expression:
           "!((object.metadata.name == 'old-web' && request.namespace == 'legacy' && request.kind.kind == 'Deployment') || (object.metadata.name == 'probe'))",
+      },
+      {
+        name: 'k8s-windows-template-changed',
+        expression:
+          "request.operation != 'UPDATE' || oldObject == null || object.spec.template != oldObject.spec.template",
       },
     ]);
     expect((spec(policy).matchConstraints as Rec).namespaceSelector).toEqual({
@@ -311,6 +323,7 @@ describe('test/fixtures/policies/mutations.yaml', () => {
     const result = evaluateMutations(policies, c.input, {
       operation: c.operation ?? 'CREATE',
       params: factsObjects(c.facts),
+      ...(c.oldObject !== undefined ? { oldObject: c.oldObject } : {}),
     });
     expect(result.errors).toEqual([]);
     expect(result.object).toEqual(c.expected);

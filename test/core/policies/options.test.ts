@@ -1,14 +1,15 @@
-import { checkPolicyOptions } from '../../../lib/core/policies/options';
+import { checkPolicyArgs } from '../../../lib/core/policies/options';
 import type { PolicyOptions } from '../../../lib/core/policies/types';
 
-describe('checkPolicyOptions', () => {
+describe('checkPolicyArgs', () => {
   test('good options, and none, have no problem', () => {
-    expect(checkPolicyOptions({})).toEqual([]);
+    expect(checkPolicyArgs({})).toEqual([]);
     expect(
-      checkPolicyOptions({
+      checkPolicyArgs({
         mode: 'audit',
         mutating: true,
         mutatingVersion: 'v1beta1',
+        kubernetesVersion: '1.35',
         cloud: 'gke',
         settings: { 'windows-os-unset': 'off', 'windows-toleration-missing': 'error' },
         systemNamespaces: ['kube-system'],
@@ -20,41 +21,38 @@ describe('checkPolicyOptions', () => {
     ).toEqual([]);
   });
 
-  test('every bad option, with its value and fix', () => {
+  test('wrong shapes are named, never a TypeError; the rest goes on to checkPolicyOptions', () => {
     const bad = {
-      mode: 'block',
+      mode: 42,
       mutating: 'yes',
-      mutatingVersion: 'v1alpha1',
       cloud: 'azure',
-      settings: { 'windows-os-unsett': 'off', 'windows-os-unset': false },
-      systemNamespaces: ['Kube-System'],
+      settings: 'off',
+      systemNamespaces: 'kube-system',
       exclude: [{ namespace: '', nam: 'x' }],
-      namePrefix: 'a'.repeat(240),
-      clusterFactsName: 'Prod',
-      clusterFacts: { pools: [{ name: 'p', build: '10.0.1' }] },
+      clusterFacts: [],
+      namePrefix: 'Acme',
+      mutatingVersion: 'v1alpha1',
     } as unknown as PolicyOptions;
-    const issues = checkPolicyOptions(bad);
-    expect(issues.map((i) => i.path)).toEqual([
+    expect(checkPolicyArgs(bad).map((i) => i.path)).toEqual([
       'mode',
       'mutating',
-      'mutatingVersion',
       'cloud',
-      'settings.windows-os-unsett',
-      'settings.windows-os-unset',
-      'systemNamespaces[0]',
-      'exclude[0].name',
+      'settings',
+      'systemNamespaces',
       'exclude[0].namespace',
       'exclude[0].nam',
+      'clusterFacts',
+      'mutatingVersion',
       'namePrefix',
-      'clusterFactsName',
-      'clusterFacts.pools[0].build',
     ]);
-    expect(issues[2]).toEqual({
-      path: 'mutatingVersion',
-      message: 'The MutatingAdmissionPolicy version "v1alpha1" is not served by any Kubernetes release.',
-      fix: "Use 'v1' (Kubernetes 1.36 on) or 'v1beta1' (1.34 and 1.35, with the MutatingAdmissionPolicy feature gate).",
-    });
-    expect(issues.every((i) => (i.fix ?? '').length > 0)).toBe(true);
-    expect(checkPolicyOptions(bad, false).map((i) => i.path)).not.toContain('clusterFacts.pools[0].build');
+    expect(checkPolicyArgs({ cloud: 'azure' as 'aks' })).toEqual([
+      { path: 'cloud', message: 'The cloud "azure" has no preset.', fix: 'Use one of eks, aks, gke, or leave it out.' },
+    ]);
+  });
+
+  test('bad cluster facts are named under clusterFacts, each with its fix', () => {
+    const issues = checkPolicyArgs({ clusterFacts: { pools: [{ name: 'p', build: '10.0.1' }] } });
+    expect(issues.map((i) => i.path)).toEqual(['clusterFacts.pools[0].build']);
+    expect(issues[0].fix).toBe("Write one of '10.0.17763' (2019), '10.0.20348' (2022), '10.0.26100' (2025).");
   });
 });
