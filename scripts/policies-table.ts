@@ -66,6 +66,22 @@ export function formatPoliciesMarkdown(): string {
   ].join('\n');
 }
 
+/** A rule page's section on the admission policies: how the cluster enforces the rule, or why it does not. */
+export function clusterSection(rule: RuleModule): string[] {
+  if (rule.cel === undefined) {
+    return ['## In the cluster', '', `Not an admission policy: ${lintOnlyReason(rule)}.`, ''];
+  }
+  return [
+    '## In the cluster',
+    '',
+    `\`k8s-windows policies\` enforces it (severity → action in \`--mode deny\`):`,
+    '',
+    ...rule.cel.validations.map((v) => `- ${validationText(rule, v)}`),
+    '',
+    ...(rule.cel.limits !== undefined ? [`Only lint judges: ${rule.cel.limits}`, ''] : []),
+  ];
+}
+
 const START = '<!-- policies:start -->';
 const END = '<!-- policies:end -->';
 

@@ -166,6 +166,11 @@ function sharedVariables(): CelVariable[] {
       expression: `${OS_LABELS.map((l) => `${selector(l)} ? ${orEmpty(selectorValue(l))} : `).join('')}${selector(AKS_OS_SKU_LABEL)} ? (${selectorValue(AKS_OS_SKU_LABEL)}.lowerAscii().startsWith('windows') ? 'windows' : 'linux') : ''`,
     },
     {
+      // The label selectedOs comes from, for messages ('' when none).
+      name: 'selectedOsLabel',
+      expression: `${OS_LABELS.map((l) => `${selector(l)} ? ${celString(l)} : `).join('')}${selector(AKS_OS_SKU_LABEL)} ? ${celString(AKS_OS_SKU_LABEL)} : ''`,
+    },
+    {
       // Per required node-selector term, its expressions on an OS label with an operator that restricts the OS.
       name: 'osTerms',
       expression: `${hasChain('variables.spec', ['affinity', 'nodeAffinity', 'requiredDuringSchedulingIgnoredDuringExecution'])} && has(variables.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms) ? variables.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms.map(t, has(t.matchExpressions) ? t.matchExpressions.filter(e, e.key in ${celStringList(OS_LABELS)} && e.operator in ${celStringList(OS_OPERATORS)}) : []) : []`,
@@ -207,7 +212,7 @@ function sharedVariables(): CelVariable[] {
     {
       // Why the pod counts as Windows, for messages (analyzePod's evidence; a container by name, not index).
       name: 'evidence',
-      expression: `variables.declaredOs != '' ? 'spec.os.name is ' + variables.declaredOs : variables.selectedOs != '' ? 'it selects ' + (${selector(OS_LABEL)} ? ${celString(OS_LABEL)} : ${selector(BETA_OS_LABEL)} ? ${celString(BETA_OS_LABEL)} : ${celString(AKS_OS_SKU_LABEL)}) + '=' + variables.selectedOs + ' nodes' : variables.affinityOs != '' ? 'its node affinity requires ${OS_LABEL}=' + variables.affinityOs : variables.hostProcess ? 'it runs HostProcess containers' : variables.windowsImage ? "container '" + variables.windowsImages[0][3] + "' image '" + variables.windowsImages[0][4] + "' is a Windows image" : ''`,
+      expression: `variables.declaredOs != '' ? 'spec.os.name is ' + variables.declaredOs : variables.selectedOs != '' ? 'it selects ' + variables.selectedOsLabel + '=' + variables.selectedOs + ' nodes' : variables.affinityOs != '' ? 'its node affinity requires ${OS_LABEL}=' + variables.affinityOs : variables.hostProcess ? 'it runs HostProcess containers' : variables.windowsImage ? "container '" + variables.windowsImages[0][3] + "' image '" + variables.windowsImages[0][4] + "' is a Windows image" : ''`,
     },
     {
       // The build every required affinity term pins with `windows-build In [one build]`, or ''.

@@ -415,3 +415,53 @@ describe('image-build-mismatch in the cluster', () => {
     );
   });
 });
+
+describe('windows-node-selector-missing in the cluster', () => {
+  const objects = generatePolicies({ cloud: 'eks' }).objects;
+  const image = [{ name: 'web', image: 'mcr.microsoft.com/windows/nanoserver:ltsc2022' }];
+
+  test('a Windows image on a pod that selects Linux nodes is denied, naming the label', () => {
+    const pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'web' },
+      spec: { nodeSelector: { 'beta.kubernetes.io/os': 'linux' }, containers: image, hostNetwork: false },
+    };
+    // The selector decides the OS (Linux), so the image does not make it a Windows pod: nothing to deny.
+    expect(evaluatePolicies(objects, pod).violations).toEqual([]);
+    const windows = { ...pod, spec: { ...pod.spec, os: { name: 'windows' } } };
+    expect(evaluatePolicies(objects, windows).violations.map((v) => v.message)).toEqual([
+      'windows-node-selector-missing: This pod is Windows (spec.os.name is windows) but selects beta.kubernetes.io/os=linux nodes, where it cannot run. Add nodeSelector { kubernetes.io/os: windows } (schedulingFor(target) emits it with the tolerations).',
+    ]);
+  });
+
+  test('with cloud eks, a pool label in required affinity without the OS selector is a warning naming the label', () => {
+    const pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'web' },
+      spec: {
+        os: { name: 'windows' },
+        affinity: {
+          nodeAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: {
+              nodeSelectorTerms: [
+                { matchExpressions: [{ key: 'eks.amazonaws.com/nodegroup', operator: 'In', values: ['win'] }] },
+              ],
+            },
+          },
+        },
+        containers: image,
+      },
+    };
+    expect(evaluatePolicies(objects, pod).violations).toEqual([
+      {
+        ruleId: 'windows-node-selector-missing',
+        message:
+          'windows-node-selector-missing: This pod is Windows (spec.os.name is windows) and selects nodes by eks.amazonaws.com/nodegroup but not by kubernetes.io/os: unless that label selects only Windows nodes it can land on a Linux node. Add nodeSelector { kubernetes.io/os: windows } (schedulingFor(target) emits it with the tolerations).',
+        policy: 'k8s-windows-pod-warn',
+        actions: ['Warn'],
+      },
+    ]);
+  });
+});
