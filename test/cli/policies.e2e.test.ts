@@ -177,13 +177,14 @@ describe('k8s-windows policies', () => {
     }
   });
 
-  test('--mutating says the generator is not in this version yet, and prints the validating set', async () => {
+  test('--mutating adds the mutating policies and their bindings after the validating ones', async () => {
     const r = await cli(['policies', '--no-config', '--mutating']);
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe(
-      'k8s-windows: --mutating: this version has no MutatingAdmissionPolicy generator yet; only the validating policies are printed.\n',
-    );
-    expect(documents(r.stdout).every((o) => o.kind.startsWith('ValidatingAdmissionPolicy'))).toBe(true);
+    expect(r.stderr).toBe('');
+    const kinds = documents(r.stdout).map((o) => o.kind);
+    expect(kinds).toContain('MutatingAdmissionPolicy');
+    expect(kinds.indexOf('MutatingAdmissionPolicy')).toBeLessThan(kinds.indexOf('ValidatingAdmissionPolicyBinding'));
+    expect(kinds.filter((k) => k === 'MutatingAdmissionPolicyBinding')).toHaveLength(6);
   });
 
   test('bad options are named with the value and the fix (exit 2)', async () => {
@@ -228,10 +229,10 @@ describe('k8s-windows policies', () => {
       expect(bad.code).toBe(2);
       expect(bad.stdout).toBe('');
       expect(bad.stderr.split('\n')).toEqual([
-        "k8s-windows: --cluster-facts bad.yaml.pools[0].build: 'ltsc2022' is not a Windows build. Write the nodes' node.kubernetes.io/windows-build, e.g. '10.0.20348'.",
-        "k8s-windows: --cluster-facts bad.yaml.pools[0].taints[0].effect: 'Never' is not a taint effect. Use NoSchedule, PreferNoSchedule, NoExecute.",
-        'k8s-windows: --cluster-facts bad.yaml.pools[1].name: nothing is not a name. Write a non-empty string.',
-        "k8s-windows: --cluster-facts bad.yaml.pools[1].provider: 'azure' is not a provider. Use one of eks, aks, gke, karpenter, other.",
+        "k8s-windows: --cluster-facts bad.yaml.pools[0].build: The build 'ltsc2022' is not the build of a Windows Server release (node.kubernetes.io/windows-build). Write one of '10.0.17763' (2019), '10.0.20348' (2022), '10.0.26100' (2025).",
+        'k8s-windows: --cluster-facts bad.yaml.pools[0].taints[0].effect: The taint effect "Never" is not a Kubernetes effect. Use one of NoSchedule, PreferNoSchedule, NoExecute.',
+        "k8s-windows: --cluster-facts bad.yaml.pools[1].name: The pool has no name. Write the pool's name, e.g. 'win2022'.",
+        'k8s-windows: --cluster-facts bad.yaml.pools[1].provider: The provider "azure" is not one the facts know. Use one of eks, aks, gke, karpenter, other (\'other\' when none fits).',
         '',
       ]);
       const two = await cli(['policies', '--no-config', '--cluster-facts', 'two.yaml'], { cwd: dir });

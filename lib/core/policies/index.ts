@@ -16,7 +16,18 @@ import { POLICY_MODES, type PolicyObject, type PolicyOptions, type PolicySet } f
 
 export * from './types';
 export { ADMISSION_POLICY_VERSIONS, type AdmissionPolicyVersions } from './api-versions';
-export { clusterFactsCrd, clusterFactsObject, readClusterFacts } from './cluster-facts';
+export {
+  checkClusterFacts,
+  CLUSTER_FACTS_CRD_NAME,
+  clusterFactsCrd,
+  clusterFactsFromTargets,
+  clusterFactsObject,
+  readClusterFacts,
+  type ClusterFactsPoolSource,
+  type ResolvedClusterFacts,
+  type ResolvedClusterFactsPool,
+} from './cluster-facts';
+export { MUTATING_VERSIONS, mutatingPolicies, mutatingPolicyName, type MutatingVersion } from './mutating';
 export { podPrelude, runtimeClassPrelude, POLICY_SHAPES, SHAPE_RESOURCES, type PolicyShape } from './prelude';
 export {
   celRules,
