@@ -1,0 +1,129 @@
+/**
+ * Pieces of CEL the rules' forms (./cel.ts) share, built from the same constants as their TypeScript checks so a
+ * list or a pattern is never typed twice. Every piece is plain CEL that both the API server and @bufbuild/cel
+ * accept: `has()` guards every optional field, and regular expressions are RE2 (`matches()`), checked here for the
+ * JavaScript-only syntax RE2 refuses.
+ */
+import { IMAGE_DIGEST, IMAGE_PATH_COMPONENT, IMAGE_SHA256_DIGEST, IMAGE_TAG } from '../image-reference';
+
+/** A CEL string literal of `value` (JSON's escapes are CEL's). */
+export function celString(value: string): string {
+  return JSON.stringify(value);
+}
+
+/** A CEL list literal of strings. */
+export function celStrings(values: readonly string[]): string {
+  return `[${values.map(celString).join(', ')}]`;
+}
+
+/** JavaScript regular-expression syntax RE2 does not have: lookaround, backreferences, named groups. */
+const NOT_RE2 = /\(\?[=!<]|\\[1-9]|\\k</;
+
+/**
+ * The RE2 source of a JavaScript regular expression (its `i` flag as `(?i)`); throws on syntax RE2 refuses, so a
+ * pattern that cannot be carried over fails when the catalogue loads, not in a cluster.
+ */
+export function re2(re: RegExp): string {
+  if (NOT_RE2.test(re.source)) throw new Error(`/${re.source}/ uses syntax RE2 does not have`);
+  const unsupported = re.flags.replace(/[igu]/g, '');
+  if (unsupported !== '') throw new Error(`/${re.source}/${re.flags}: flags '${unsupported}' have no RE2 form`);
+  return (re.flags.includes('i') ? '(?i)' : '') + re.source;
+}
+
+/** `text.matches(<re>)` for a JavaScript regular expression. */
+export function celMatches(text: string, re: RegExp | string): string {
+  return `${text}.matches(${celString(typeof re === 'string' ? re : re2(re))})`;
+}
+
+/** An RE2 alternation of literal words: `(?:a|b\.c)`. */
+export function re2Words(words: readonly string[]): string {
+  return `(?:${words.map((w) => w.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&')).join('|')})`;
+}
+
+/**
+ * Whether every field of `path` is set below `base`: `has(c.securityContext) && has(c.securityContext.x)`. The API
+ * server's typed objects and the evaluator's maps both fail on reading an absent field; `has()` never does.
+ */
+export function celPresent(base: string, ...path: readonly string[]): string {
+  return path.map((_, i) => `has(${[base, ...path.slice(0, i + 1)].join('.')})`).join(' && ');
+}
+
+/** `base.a.b` when every field is set, else `fallback`. */
+export function celOr(fallback: string, base: string, ...path: readonly string[]): string {
+  return `(${celPresent(base, ...path)} ? ${[base, ...path].join('.')} : ${fallback})`;
+}
+
+/** The pod spec, as the shared prelude declares it (lib/core/policies/prelude.ts). */
+export const SPEC = 'variables.spec';
+
+/** The pod's own `windowsOptions.hostProcess`, `false` when unset. */
+export const POD_HOST_PROCESS = celOr('false', SPEC, 'securityContext', 'windowsOptions', 'hostProcess');
+
+/**
+ * Whether container `c` runs as HostProcess: its own `windowsOptions.hostProcess`, else the pod's (as
+ * lib/core/model/pod.ts `containerRefs`).
+ */
+export function celContainerHostProcess(c: string): string {
+  return celOr(POD_HOST_PROCESS, c, 'securityContext', 'windowsOptions', 'hostProcess');
+}
+
+/**
+ * The containers (regular, then init; as the prelude's `variables.containers`) that are not HostProcess: the ones
+ * the image and mount rules judge (lib/core/model/pod-images.ts, pod-volumes.ts).
+ */
+export const NON_HOST_PROCESS_CONTAINERS = `variables.containers.filter(c, !${celContainerHostProcess('c')})`;
+
+/** Whether some container runs as HostProcess (lib/core/model/pod.ts `PodFacts.hostProcess`). */
+export const SOME_HOST_PROCESS = `variables.containers.exists(c, ${celContainerHostProcess('c')})`;
+
+/** A name for a container in a message: `container 'web'` (init containers are named as such where it matters). */
+export function celContainerName(c: string): string {
+  return `"container '" + ${c}.name + "'"`;
+}
+
+/**
+ * The characters a valid tag holds; what comes before it (a colon before any digest: a digest holds one too) and
+ * after it (the digest).
+ */
+const TAG_CHARS = '[\\w.-]';
+const BEFORE_TAG = '^[^@]*:';
+const AFTER_TAG = '(?:@[^@]*)?$';
+
+/**
+ * RE2 that a string matches when it is an image reference `parseImageReference` (lib/core/image-reference.ts)
+ * accepts: an optional registry host, lower-case path components, a tag and a digest. The sha256 length rule is
+ * {@link IMAGE_SHA256_RULE}, apart because RE2 has no lookahead.
+ */
+export const IMAGE_REFERENCE_RE2 = (() => {
+  const inner = (re: RegExp): string => re2(re).replace(/^\^/, '').replace(/\$$/, '');
+  const component = inner(IMAGE_PATH_COMPONENT);
+  // A first component with a dot or a colon, or `localhost`, followed by another, is the registry (isRegistryHost).
+  const host = '(?:[^/@\\s]*[.:][^/@\\s]*|localhost)';
+  return `^(?:${host}/)?${component}(?:/${component})*(?::${inner(IMAGE_TAG)})?(?:@${inner(IMAGE_DIGEST)})?$`;
+})();
+
+/** RE2 a valid reference with a sha256 digest matches: the digest's 64 lower-case hex digits. */
+export const IMAGE_SHA256_RULE = `@${re2(IMAGE_SHA256_DIGEST).replace(/^\^/, '')}`;
+
+/** Whether the string `image` is an image reference (lib/core/image-reference.ts `parseImageReference`). */
+export function celValidImage(image: string): string {
+  return `${celMatches(image, IMAGE_REFERENCE_RE2)} && (!${image}.contains('@sha256:') || ${celMatches(image, IMAGE_SHA256_RULE)})`;
+}
+
+/**
+ * RE2 for a valid image reference whose tag matches a tag pattern of the form `(?:^|SEP)X(?:$|SEP)` (a word of the
+ * tag): the tag follows the last `:` after the last `/`, and holds only `[\w.-]`.
+ */
+export function re2TagWord(word: string, separators: string): string {
+  return `${BEFORE_TAG}(?:${TAG_CHARS}*${separators})?${word}(?:${separators}${TAG_CHARS}*)?${AFTER_TAG}`;
+}
+
+/** RE2 for a valid image reference whose whole tag matches `tag` (no `^`/`$`). */
+export function re2WholeTag(tag: string): string {
+  return `${BEFORE_TAG}${tag}${AFTER_TAG}`;
+}
+
+/** RE2 for a valid image reference whose registry and repository (`where`, no anchors) match. */
+export function re2Where(where: string): string {
+  return `^${where}(?::${TAG_CHARS}+)?${AFTER_TAG}`;
+}
