@@ -219,6 +219,52 @@ export function isWindowsImage(image: string | ImageReference): boolean | undefi
   return undefined;
 }
 
+/** A regular expression's source for a literal word. */
+function literal(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
+/**
+ * `isWindowsImage` as regular-expression sources (RE2-compatible: no lookaround), for the admission policies' CEL
+ * (lib/core/policies/prelude.ts): generated from the same constants, so the two cannot drift.
+ * - `repository`, `legacyRepository`: tested on the repository path (registry host removed);
+ * - `dockerHubHosts`: the hosts a legacy repository counts on (or none);
+ * - `tagWord`, `strongTag`: tested on the lower-cased tag; `strongTag` is `windowsTagStrength(tag) === 'strong'`.
+ * @internal
+ */
+export function windowsImagePatterns(): {
+  readonly repository: string;
+  readonly legacyRepository: string;
+  readonly dockerHubHosts: readonly string[];
+  readonly tagWord: string;
+  readonly strongTag: string;
+} {
+  const builds = [
+    ...new Set([...WINDOWS_RELEASES.map((r) => releaseInfo(r).build), ...RETIRED_RELEASES.map((r) => r.build)]),
+  ];
+  const channel = TAG_TOKENS.map((t) => t.token).filter((t) => CHANNEL_TOKEN.test(t));
+  const tokens = [...new Set(TAG_TOKENS.map((t) => t.token))].map(literal).join('|');
+  const words = [...WINDOWS_WORDS].map(literal).join('|');
+  // The year form names a release only when ltsc<year> is a known tag: every year the pattern admits is one.
+  for (const year of /\(20\(\?:([\d|]+)\)\)/.exec(WINDOWS_YEAR_TAG.source)?.[1]?.split('|') ?? []) {
+    if (!TAG_TOKENS.some((t) => t.token === `ltsc20${year}`)) throw new Error(`ltsc20${year} is not a known tag`);
+  }
+  const strong = [
+    `(?:^|[-_])(?:${builds.map(literal).join('|')})(?:\\.\\d+)?(?:$|[-_])`,
+    `(?:^|[-_.])(?:${channel.map(literal).join('|')})(?:$|[-_.])`,
+    WINDOWS_YEAR_TAG.source,
+    `(?:^|[-_])(?:${words})[-_](?:${tokens})(?:$|[-_])`,
+    `(?:^|[-_])(?:${tokens})[-_](?:${words})(?:$|[-_])`,
+  ];
+  return {
+    repository: WINDOWS_REPOSITORY.source,
+    legacyRepository: LEGACY_WINDOWS_REPOSITORY.source,
+    dockerHubHosts: [...DOCKER_HUB],
+    tagWord: WINDOWS_TAG_WORD.source,
+    strongTag: strong.join('|'),
+  };
+}
+
 /** HostProcess containers run on the host, so their image need not match its build (https://learn.microsoft.com/virtualization/windowscontainers/deploy-containers/version-compatibility). */
 export function isHostProcessBaseImage(ref: ImageReference): boolean {
   return ref.repository.endsWith('windows-host-process-containers-base-image');

@@ -32,6 +32,12 @@ export interface CelValidation<C extends string = string> {
    * @default false
    */
   readonly params?: boolean;
+  /**
+   * The clouds whose policies carry the validation (`none`: policies generated without a cloud), for a check whose
+   * words or case depend on lint's `--cloud` (GKE's taint makes a missing toleration a warning).
+   * @default - every cloud and none
+   */
+  readonly clouds?: readonly ('eks' | 'aks' | 'gke' | 'none')[];
 }
 
 /** What a rule's CEL form looks at. */

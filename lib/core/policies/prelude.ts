@@ -1,0 +1,215 @@
+/**
+ * The CEL variables every pod policy declares before its rules' own (POLICIES.md "The prelude variables"): what
+ * lib/core/model/pod.ts `analyzePod` works out about a pod, as far as the object alone shows it. Rule expressions
+ * read them as `variables.<name>`. A policy exists in three shapes that differ only in where the pod spec is, so
+ * only the first variables differ; the rest are shared.
+ *
+ * Plain CEL that both the API server and @bufbuild/cel accept: `has()` before every optional field, no `.?`, the
+ * strings extension (`split`, `trim`, `lowerAscii`, `indexOf`, `lastIndexOf`, `substring`) where needed.
+ */
+import { isRegistryHost, referencePattern } from '../image-reference';
+import { windowsImagePatterns } from '../images';
+import { AKS_OS_SKU_LABEL, BETA_OS_LABEL, OS_LABEL } from '../kube';
+import { SUPPRESS_ANNOTATION_PREFIX, WAIVE_ANNOTATION } from '../model/types';
+import type { CelVariable } from '../rules/cel';
+
+/** Where a policy finds the pod spec: a Pod, a workload's pod template, a CronJob's job template. */
+export type PolicyShape = 'pod' | 'workload' | 'cronjob';
+
+export const POLICY_SHAPES: readonly PolicyShape[] = ['pod', 'workload', 'cronjob'];
+
+/** The kinds a shape matches, by API group and version (matchConstraints.resourceRules). */
+export interface ShapeResources {
+  readonly apiGroup: string;
+  readonly apiVersion: string;
+  /** Plural resource names, as resourceRules name them. */
+  readonly resources: readonly string[];
+  /** The kinds, for the tests' matching. */
+  readonly kinds: readonly string[];
+}
+
+/** What each shape matches: Pods; the workloads with a pod template; CronJobs. */
+export const SHAPE_RESOURCES: Readonly<Record<PolicyShape, readonly ShapeResources[]>> = {
+  pod: [{ apiGroup: '', apiVersion: 'v1', resources: ['pods'], kinds: ['Pod'] }],
+  workload: [
+    {
+      apiGroup: 'apps',
+      apiVersion: 'v1',
+      resources: ['deployments', 'statefulsets', 'daemonsets', 'replicasets'],
+      kinds: ['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet'],
+    },
+    { apiGroup: 'batch', apiVersion: 'v1', resources: ['jobs'], kinds: ['Job'] },
+    { apiGroup: '', apiVersion: 'v1', resources: ['replicationcontrollers'], kinds: ['ReplicationController'] },
+  ],
+  cronjob: [{ apiGroup: 'batch', apiVersion: 'v1', resources: ['cronjobs'], kinds: ['CronJob'] }],
+};
+
+/** A CEL string literal for `text` (single-quoted, backslashes and quotes escaped). */
+export function celString(text: string): string {
+  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}
+
+/** A CEL list literal of strings. */
+export function celStringList(items: readonly string[]): string {
+  return `[${items.map(celString).join(', ')}]`;
+}
+
+/** `has(a.b) && has(a.b.c)`… for a dotted path below a root that exists. */
+function hasChain(root: string, fields: readonly string[]): string {
+  return fields.map((_, i) => `has(${[root, ...fields.slice(0, i + 1)].join('.')})`).join(' && ');
+}
+
+/** The first variables of each shape: where the pod spec and the pod's metadata are. */
+function shapeVariables(shape: PolicyShape): CelVariable[] {
+  switch (shape) {
+    case 'pod':
+      return [
+        { name: 'spec', expression: 'object.spec' },
+        { name: 'podMeta', expression: 'object.metadata' },
+      ];
+    case 'workload':
+      return [
+        { name: 'spec', expression: 'object.spec.template.spec' },
+        {
+          name: 'podMeta',
+          expression: `${hasChain('object', ['spec', 'template', 'metadata'])} ? object.spec.template.metadata : {}`,
+        },
+      ];
+    case 'cronjob':
+      return [
+        { name: 'spec', expression: 'object.spec.jobTemplate.spec.template.spec' },
+        {
+          name: 'podMeta',
+          expression: `${hasChain('object', ['spec', 'jobTemplate', 'spec', 'template', 'metadata'])} ? object.spec.jobTemplate.spec.template.metadata : {}`,
+        },
+      ];
+    default: {
+      const never: never = shape;
+      throw new Error(`unknown policy shape ${String(never)}`);
+    }
+  }
+}
+
+const OS_LABELS = [OS_LABEL, BETA_OS_LABEL];
+
+/** The OS node-affinity operators lint reads (others say nothing about the OS). */
+const OS_OPERATORS = ['In', 'NotIn', 'DoesNotExist'];
+
+/** The lists of a waive annotation on `meta` (a metadata map), split and trimmed. */
+function waiveList(meta: string): string {
+  return `(has(${meta}.annotations) && ${celString(WAIVE_ANNOTATION)} in ${meta}.annotations ? ${meta}.annotations[${celString(WAIVE_ANNOTATION)}].split(',').map(w, w.trim()) : [])`;
+}
+
+/** The rule ids of `suppress.k8s-windows.io/<id>` annotations on `meta`. */
+function suppressKeys(meta: string): string {
+  const prefix = celString(SUPPRESS_ANNOTATION_PREFIX);
+  return `(has(${meta}.annotations) ? ${meta}.annotations.filter(k, k.startsWith(${prefix})).map(k, k.substring(${SUPPRESS_ANNOTATION_PREFIX.length})) : [])`;
+}
+
+/**
+ * Whether a host part names a registry (`isRegistryHost`: a dot, a colon, or `localhost`), as CEL on `h`. Checked
+ * here against the TypeScript function so the two stay one rule.
+ */
+function registryHostExpression(h: string): string {
+  if (!isRegistryHost('a.b') || !isRegistryHost('a:1') || !isRegistryHost('localhost') || isRegistryHost('a')) {
+    throw new Error('isRegistryHost changed: update the prelude');
+  }
+  return `(${h}.contains('.') || ${h}.contains(':') || ${h} == 'localhost')`;
+}
+
+/** The annotations and suppressions of the object and its pod (after `podMeta`): every policy declares them. */
+function suppressionVariables(): CelVariable[] {
+  return [
+    {
+      name: 'annotations',
+      expression: 'has(variables.podMeta.annotations) ? variables.podMeta.annotations : {}',
+    },
+    {
+      // The rule ids suppressed on the object or its pod template: the legacy waive lists (`*` waives every rule)
+      // and the object's own suppress annotations (the pod's are read from `annotations`).
+      name: 'waived',
+      expression: `${waiveList('object.metadata')} + ${waiveList('variables.podMeta')} + ${suppressKeys('object.metadata')}`,
+    },
+  ];
+}
+
+/** The variables shared by every shape, after the shape's own: see POLICIES.md for each. */
+function sharedVariables(): CelVariable[] {
+  const images = windowsImagePatterns();
+  const selector = (label: string) =>
+    `has(variables.spec.nodeSelector) && ${celString(label)} in variables.spec.nodeSelector`;
+  const selectorValue = (label: string) => `variables.spec.nodeSelector[${celString(label)}]`;
+  const hostProcessOf = (sc: string) =>
+    `has(${sc}.securityContext) && has(${sc}.securityContext.windowsOptions) && has(${sc}.securityContext.windowsOptions.hostProcess)`;
+  const allows = (e: string, o: string) =>
+    `((${e}.operator == 'In' && has(${e}.values) && ${o} in ${e}.values) || (${e}.operator == 'NotIn' && ${o} in ['linux', 'windows'] && !(has(${e}.values) && ${o} in ${e}.values)))`;
+  return [
+    {
+      name: 'containers',
+      expression:
+        '(has(variables.spec.containers) ? variables.spec.containers : []) + (has(variables.spec.initContainers) ? variables.spec.initContainers : [])',
+    },
+    {
+      name: 'declaredOs',
+      expression:
+        "has(variables.spec.os) && has(variables.spec.os.name) && variables.spec.os.name in ['windows', 'linux'] ? variables.spec.os.name : ''",
+    },
+    {
+      // The value as written (`Windows`, `foo`): any value decides, as lint's osBySelector; '' when none is set.
+      name: 'selectedOs',
+      expression: `${OS_LABELS.map((l) => `${selector(l)} ? ${selectorValue(l)} : `).join('')}${selector(AKS_OS_SKU_LABEL)} ? (${selectorValue(AKS_OS_SKU_LABEL)}.lowerAscii().startsWith('windows') ? 'windows' : 'linux') : ''`,
+    },
+    {
+      // Per required node-selector term, its expressions on an OS label with an operator that restricts the OS.
+      name: 'osTerms',
+      expression: `${hasChain('variables.spec', ['affinity', 'nodeAffinity', 'requiredDuringSchedulingIgnoredDuringExecution'])} && has(variables.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms) ? variables.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms.map(t, has(t.matchExpressions) ? t.matchExpressions.filter(e, e.key in ${celStringList(OS_LABELS)} && e.operator in ${celStringList(OS_OPERATORS)}) : []) : []`,
+    },
+    {
+      // The OS values each term allows (its expressions ANDed); meaningful when every term restricts the OS.
+      name: 'osAllowed',
+      expression: `variables.osTerms.all(t, t.size() > 0) ? variables.osTerms.map(t, (t.exists(e, e.operator == 'In') ? (has(t.filter(e, e.operator == 'In')[0].values) ? t.filter(e, e.operator == 'In')[0].values : []) : ['linux', 'windows']).filter(o, t.all(e, ${allows('e', 'o')}))) : []`,
+    },
+    {
+      // The one OS required affinity allows (terms ORed), as lint's osByAffinity; '' when it allows several or
+      // does not restrict the OS.
+      name: 'affinityOs',
+      expression:
+        "variables.osTerms.size() > 0 && variables.osAllowed.exists(l, l.size() > 0) && variables.osAllowed.all(l, l.all(o, o == variables.osAllowed.filter(x, x.size() > 0)[0][0])) ? variables.osAllowed.filter(x, x.size() > 0)[0][0] : ''",
+    },
+    {
+      name: 'hostProcess',
+      expression: `variables.containers.exists(c, ${hostProcessOf('c')} ? c.securityContext.windowsOptions.hostProcess : (${hostProcessOf('variables.spec')} && variables.spec.securityContext.windowsOptions.hostProcess))`,
+    },
+    {
+      // Each image reference that reads as one (readImageReference), as [registry, repository, lower-cased tag].
+      name: 'imageRefs',
+      expression: `variables.containers.filter(c, has(c.image) && c.image.matches(${celString(referencePattern())}) && !(c.image.contains('@sha256:') && !c.image.matches('@sha256:[a-f0-9]{64}$'))).map(c, c.image.split('@')[0]).map(n, n.lastIndexOf(':') > n.lastIndexOf('/') ? [n.substring(0, n.lastIndexOf(':')), n.substring(n.lastIndexOf(':') + 1).lowerAscii()] : [n, '']).map(r, r[0].indexOf('/') > 0 && ${registryHostExpression("r[0].substring(0, r[0].indexOf('/'))")} ? [r[0].substring(0, r[0].indexOf('/')), r[0].substring(r[0].indexOf('/') + 1), r[1]] : ['', r[0], r[1]])`,
+    },
+    {
+      // isWindowsImage: a Windows repository, a legacy Docker Hub one, a Windows word or a strong build in the tag.
+      name: 'windowsImage',
+      expression: `variables.imageRefs.exists(r, r[1].matches(${celString(images.repository)}) || ((r[0] == '' || r[0] in ${celStringList(images.dockerHubHosts)}) && r[1].matches(${celString(images.legacyRepository)})) || r[2].matches(${celString(images.tagWord)}) || r[2].matches(${celString(images.strongTag)}))`,
+    },
+    {
+      // analyzePod's precedence; a RuntimeClass's handler needs the RuntimeClass, which the policy does not see.
+      name: 'windows',
+      expression:
+        "variables.declaredOs != '' ? variables.declaredOs == 'windows' : variables.selectedOs != '' ? variables.selectedOs == 'windows' : variables.affinityOs != '' ? variables.affinityOs == 'windows' : variables.hostProcess || variables.windowsImage",
+    },
+  ];
+}
+
+/** The prelude of a pod policy of `shape`, in evaluation order. */
+export function podPrelude(shape: PolicyShape): readonly CelVariable[] {
+  return [...shapeVariables(shape), ...suppressionVariables(), ...sharedVariables()];
+}
+
+/** The prelude of a RuntimeClass policy: its metadata and suppressions. */
+export function runtimeClassPrelude(): readonly CelVariable[] {
+  return [{ name: 'podMeta', expression: 'object.metadata' }, ...suppressionVariables()];
+}
+
+/** What a RuntimeClass policy matches. */
+export const RUNTIMECLASS_RESOURCES: readonly ShapeResources[] = [
+  { apiGroup: 'node.k8s.io', apiVersion: 'v1', resources: ['runtimeclasses'], kinds: ['RuntimeClass'] },
+];
