@@ -19,22 +19,10 @@ export interface ImageReference {
 export type ImageReferenceReading =
   { readonly ok: true; readonly reference: ImageReference } | { readonly ok: false; readonly reason: string };
 
-/**
- * The grammar's parts, exported for the CEL forms of the image rules (lib/core/rules/cel-parts.ts), which test
- * references with the same patterns.
- * @internal
- */
-export const IMAGE_PATH_COMPONENT = /^[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*$/;
-/** @internal */
-export const IMAGE_TAG = /^[\w][\w.-]{0,127}$/;
-/** @internal */
-export const IMAGE_DIGEST = /^[a-z0-9]+(?:[+._-][a-z0-9]+)*:[a-zA-Z0-9=_-]{32,}$/;
-/** @internal */
-export const IMAGE_SHA256_DIGEST = /^sha256:[a-f0-9]{64}$/;
-const COMPONENT = IMAGE_PATH_COMPONENT;
-const TAG = IMAGE_TAG;
-const DIGEST = IMAGE_DIGEST;
-const SHA256 = IMAGE_SHA256_DIGEST;
+const COMPONENT = /^[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*$/;
+const TAG = /^[\w][\w.-]{0,127}$/;
+const DIGEST = /^[a-z0-9]+(?:[+._-][a-z0-9]+)*:[a-zA-Z0-9=_-]{32,}$/;
+const SHA256 = /^sha256:[a-f0-9]{64}$/;
 
 /** Whether the first path component names a registry host (has a dot or a port, or is `localhost`). */
 export function isRegistryHost(component: string): boolean {

@@ -4,7 +4,7 @@
  * accept: `has()` guards every optional field, and regular expressions are RE2 (`matches()`), checked here for the
  * JavaScript-only syntax RE2 refuses.
  */
-import { IMAGE_DIGEST, IMAGE_PATH_COMPONENT, IMAGE_SHA256_DIGEST, IMAGE_TAG } from '../image-reference';
+import { referencePattern } from '../image-reference';
 
 /** A CEL string literal of `value` (JSON's escapes are CEL's). */
 export function celString(value: string): string {
@@ -90,24 +90,11 @@ const BEFORE_TAG = '^[^@]*:';
 const AFTER_TAG = '(?:@[^@]*)?$';
 
 /**
- * RE2 that a string matches when it is an image reference `parseImageReference` (lib/core/image-reference.ts)
- * accepts: an optional registry host, lower-case path components, a tag and a digest. The sha256 length rule is
- * {@link IMAGE_SHA256_RULE}, apart because RE2 has no lookahead.
+ * Whether the string `image` is an image reference `parseImageReference` accepts (as the prelude's `imageRefs`
+ * reads it: the grammar's pattern, then a sha256 digest's exact length, which RE2 cannot say in the same pattern).
  */
-export const IMAGE_REFERENCE_RE2 = (() => {
-  const inner = (re: RegExp): string => re2(re).replace(/^\^/, '').replace(/\$$/, '');
-  const component = inner(IMAGE_PATH_COMPONENT);
-  // A first component with a dot or a colon, or `localhost`, followed by another, is the registry (isRegistryHost).
-  const host = '(?:[^/@\\s]*[.:][^/@\\s]*|localhost)';
-  return `^(?:${host}/)?${component}(?:/${component})*(?::${inner(IMAGE_TAG)})?(?:@${inner(IMAGE_DIGEST)})?$`;
-})();
-
-/** RE2 a valid reference with a sha256 digest matches: the digest's 64 lower-case hex digits. */
-export const IMAGE_SHA256_RULE = `@${re2(IMAGE_SHA256_DIGEST).replace(/^\^/, '')}`;
-
-/** Whether the string `image` is an image reference (lib/core/image-reference.ts `parseImageReference`). */
 export function celValidImage(image: string): string {
-  return `${celMatches(image, IMAGE_REFERENCE_RE2)} && (!${image}.contains('@sha256:') || ${celMatches(image, IMAGE_SHA256_RULE)})`;
+  return `${celMatches(image, referencePattern())} && !(${image}.contains('@sha256:') && !${celMatches(image, '@sha256:[a-f0-9]{64}$')})`;
 }
 
 /**
