@@ -30,6 +30,19 @@ export function re2(re: RegExp): string {
   return (re.flags.includes('i') ? '(?i)' : '') + re.source;
 }
 
+/** The RE2 source of an anchored JavaScript regular expression without its `^…$`, as a group. */
+export function re2Unanchored(re: RegExp): string {
+  const source = re2(re);
+  if (!source.startsWith('^') || !source.endsWith('$')) throw new Error(`/${re.source}/ is not anchored`);
+  return `(?:${source.slice(1, -1)})`;
+}
+
+/** RE2 for dot-separated labels that each match the anchored `label` (`x.split('.').every(l => label.test(l))`). */
+export function re2DottedLabels(label: RegExp): string {
+  const one = re2Unanchored(label);
+  return `^${one}(?:\\.${one})*$`;
+}
+
 /** `text.matches(<re>)` for a JavaScript regular expression. */
 export function celMatches(text: string, re: RegExp | string): string {
   return `${text}.matches(${celString(typeof re === 'string' ? re : re2(re))})`;
