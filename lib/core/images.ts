@@ -140,8 +140,11 @@ const LEGACY_WINDOWS_REPOSITORY =
   /^microsoft\/(?:iis|windowsservercore|nanoserver|aspnet|dotnet-framework(?:-[a-z]+)*|wcf|mssql-server-windows(?:-[a-z]+)*|sqlserver-windows)$/;
 const DOCKER_HUB = new Set(['docker.io', 'index.docker.io', 'registry-1.docker.io']);
 
-/** Where the legacy repository's images live now, for fixes. */
-const LEGACY_SUCCESSORS: Readonly<Record<string, string>> = {
+/**
+ * Where the legacy repository's images live now, for fixes.
+ * @internal
+ */
+export const LEGACY_SUCCESSORS: Readonly<Record<string, string>> = {
   'microsoft/iis': 'mcr.microsoft.com/windows/servercore/iis',
   'microsoft/windowsservercore': 'mcr.microsoft.com/windows/servercore',
   'microsoft/nanoserver': 'mcr.microsoft.com/windows/nanoserver',
@@ -265,9 +268,65 @@ export function windowsImagePatterns(): {
   };
 }
 
+/**
+ * `inferWindowsBuild` as regular-expression sources (RE2-compatible) on the lower-cased tag, for the image rules'
+ * CEL forms (lib/core/rules/cel-parts.ts): the steps of `readTag` in its order — a full build, a channel word, a
+ * year after a Windows word, a build name beside a Windows word, a bare build name — each a list of (build,
+ * pattern). The first pattern that matches names the build. Within a step the order is the releases' (readTag
+ * takes the first in the tag; a tag naming two builds in one step is read differently, which no real tag does).
+ * @internal
+ */
+export function windowsBuildPatterns(): readonly (readonly { readonly build: string; readonly pattern: string }[])[] {
+  const buildOf = (b: ImageBuild): string => (b.kind === 'unknown' ? '' : b.build);
+  const builds = [...new Set(TAG_TOKENS.map((t) => buildOf(t.build)))];
+  const tokensOf = (build: string, only: (token: string) => boolean = () => true): string[] =>
+    TAG_TOKENS.filter((t) => buildOf(t.build) === build && only(t.token)).map((t) => literal(t.token));
+  const words = [...WINDOWS_WORDS].map(literal).join('|');
+  const yearGroup = /\(20\(\?:([\d|]+)\)\)/;
+  const tagYears = yearGroup
+    .exec(WINDOWS_YEAR_TAG.source)?.[1]
+    ?.split('|')
+    .map((y) => `20${y}`);
+  if (tagYears === undefined) throw new Error('WINDOWS_YEAR_TAG changed: update windowsBuildPatterns');
+  const step = (pattern: (build: string) => string | undefined) =>
+    builds.flatMap((build) => {
+      const p = pattern(build);
+      return p === undefined ? [] : [{ build, pattern: p }];
+    });
+  const alternation = (tokens: readonly string[]): string | undefined =>
+    tokens.length === 0 ? undefined : `(?:${tokens.join('|')})`;
+  return [
+    step((b) => `(?:^|[-_])${literal(b)}(?:\\.\\d+)?(?:$|[-_])`),
+    step((b) => {
+      const t = alternation(tokensOf(b, (token) => CHANNEL_TOKEN.test(token)));
+      return t && `(?:^|[-_.])${t}(?:$|[-_.])`;
+    }),
+    step((b) => {
+      const years = TAG_TOKENS.filter((t) => buildOf(t.build) === b)
+        .map((t) => /^ltsc(20\d\d)$/.exec(t.token)?.[1])
+        .filter((y): y is string => y !== undefined && tagYears.includes(y));
+      return years.length === 0 ? undefined : WINDOWS_YEAR_TAG.source.replace(yearGroup, `(?:${years.join('|')})`);
+    }),
+    step((b) => {
+      const t = alternation(tokensOf(b));
+      return t && `(?:^|[-_])(?:${words})[-_]${t}(?:$|[-_])|(?:^|[-_])${t}[-_](?:${words})(?:$|[-_])`;
+    }),
+    step((b) => {
+      const t = alternation(tokensOf(b));
+      return t && `(?:^|[-_])${t}(?:$|[-_])`;
+    }),
+  ];
+}
+
+/**
+ * The last part of the HostProcess base image's repository (mcr.microsoft.com/oss/kubernetes/windows-host-process-containers-base-image).
+ * @internal
+ */
+export const HOST_PROCESS_BASE_REPOSITORY = 'windows-host-process-containers-base-image';
+
 /** HostProcess containers run on the host, so their image need not match its build (https://learn.microsoft.com/virtualization/windowscontainers/deploy-containers/version-compatibility). */
 export function isHostProcessBaseImage(ref: ImageReference): boolean {
-  return ref.repository.endsWith('windows-host-process-containers-base-image');
+  return ref.repository.endsWith(HOST_PROCESS_BASE_REPOSITORY);
 }
 
 export type CompatibilityIsolation = WindowsIsolation | 'hostProcess';
@@ -385,8 +444,9 @@ function hostsRunningOnHost(host: WindowsRelease, isolation: WindowsIsolation): 
  * earlier tags were built on Nano Server per OS and start as ordinary containers, so they are not reported. The
  * value says what it is; `since` is the first version tag built on the base (later and non-version tags such as
  * `latest` are; a digest says no version and is not reported).
+ * @internal
  */
-const HOSTPROCESS_BUILT_ON_BASE: readonly {
+export const HOSTPROCESS_BUILT_ON_BASE: readonly {
   readonly repository: RegExp;
   readonly what: string;
   readonly since: readonly [major: number, minor: number];

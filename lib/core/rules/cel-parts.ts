@@ -4,7 +4,8 @@
  * accept: `has()` guards every optional field, and regular expressions are RE2 (`matches()`), checked here for the
  * JavaScript-only syntax RE2 refuses.
  */
-import { referencePattern } from '../image-reference';
+import { isRegistryHost, referencePattern } from '../image-reference';
+import { windowsBuildPatterns } from '../images';
 
 /** A CEL string literal of `value` (JSON's escapes are CEL's). */
 export function celString(value: string): string {
@@ -95,14 +96,6 @@ export function celContainerName(c: string): string {
 }
 
 /**
- * The characters a valid tag holds; what comes before it (a colon before any digest: a digest holds one too) and
- * after it (the digest).
- */
-const TAG_CHARS = '[\\w.-]';
-const BEFORE_TAG = '^[^@]*:';
-const AFTER_TAG = '(?:@[^@]*)?$';
-
-/**
  * Whether the string `image` is an image reference `parseImageReference` accepts (as the prelude's `imageRefs`
  * reads it: the grammar's pattern, then a sha256 digest's exact length, which RE2 cannot say in the same pattern).
  */
@@ -110,20 +103,60 @@ export function celValidImage(image: string): string {
   return `${celMatches(image, referencePattern())} && !(${image}.contains('@sha256:') && !${celMatches(image, '@sha256:[a-f0-9]{64}$')})`;
 }
 
+/** Where each part of an image reference sits in the lists {@link celImageRefs} builds. */
+export const IMAGE_REF = {
+  name: 0,
+  image: 1,
+  /** Registry and repository, as written: `mcr.microsoft.com/windows/nanoserver`. */
+  where: 2,
+  /** The registry host, '' for Docker Hub shorthand. */
+  registry: 3,
+  repository: 4,
+  /** The tag, lower-cased ('' for none). */
+  tag: 5,
+  /** The Windows build the tag names (`inferWindowsBuild`), '' for none. */
+  build: 6,
+  /** The first of the caller's own strings. */
+  extra: 7,
+} as const;
+
+/** Whether the CEL string `h` is a registry host (`isRegistryHost`), checked against the TypeScript function. */
+function celRegistryHost(h: string): string {
+  if (!isRegistryHost('a.b') || !isRegistryHost('a:1') || !isRegistryHost('localhost') || isRegistryHost('a')) {
+    throw new Error('isRegistryHost changed: update cel-parts.ts');
+  }
+  return `(${h}.contains('.') || ${h}.contains(':') || ${h} == 'localhost')`;
+}
+
+/** The Windows build the lower-cased tag `t` names, as `inferWindowsBuild` reads it ('' for none). */
+export function celTagBuild(t: string): string {
+  const chain = windowsBuildPatterns()
+    .flat()
+    .map(({ build, pattern }) => `${t}.matches(${celString(pattern)}) ? ${celString(build)} : `)
+    .join('');
+  return `(${t} == '' ? '' : ${chain}'')`;
+}
+
 /**
- * RE2 for a valid image reference whose tag matches a tag pattern of the form `(?:^|SEP)X(?:$|SEP)` (a word of the
- * tag): the tag follows the last `:` after the last `/`, and holds only `[\w.-]`.
+ * The image references of `containers` (a CEL list of containers) that `parseImageReference` reads, each as a list
+ * of strings indexed by {@link IMAGE_REF}: name, image, where, registry, repository, tag, build, then `extra`
+ * (CEL strings of the container `c`, for what a rule needs beside the image).
  */
-export function re2TagWord(word: string, separators: string): string {
-  return `${BEFORE_TAG}(?:${TAG_CHARS}*${separators})?${word}(?:${separators}${TAG_CHARS}*)?${AFTER_TAG}`;
-}
-
-/** RE2 for a valid image reference whose whole tag matches `tag` (no `^`/`$`). */
-export function re2WholeTag(tag: string): string {
-  return `${BEFORE_TAG}${tag}${AFTER_TAG}`;
-}
-
-/** RE2 for a valid image reference whose registry and repository (`where`, no anchors) match. */
-export function re2Where(where: string): string {
-  return `^${where}(?::${TAG_CHARS}+)?${AFTER_TAG}`;
+export function celImageRefs(containers: string, extra: readonly string[] = []): string {
+  const more = (from: number) => extra.map((_, i) => `, x[${from + i}]`).join('');
+  const n = 'x[2]';
+  const tagged = `${n}.lastIndexOf(':') > ${n}.lastIndexOf('/')`;
+  const slash = `${n}.indexOf('/')`;
+  const registry = `(${slash} > 0 && ${celRegistryHost(`${n}.substring(0, ${slash})`)} ? ${n}.substring(0, ${slash}) : '')`;
+  return [
+    `${containers}.filter(c, has(c.image) && ${celValidImage('c.image')})`,
+    // [name, image, name without its digest, ...extra]
+    `.map(c, [c.name, c.image, c.image.split('@')[0]${extra.map((e) => `, ${e}`).join('')}])`,
+    // [name, image, where, tag, ...extra]
+    `.map(x, [x[0], x[1], ${tagged} ? ${n}.substring(0, ${n}.lastIndexOf(':')) : ${n}, ${tagged} ? ${n}.substring(${n}.lastIndexOf(':') + 1).lowerAscii() : ''${more(3)}])`,
+    // [name, image, where, registry, repository, tag, ...extra]
+    `.map(x, [x[0], x[1], ${n}, ${registry}, ${registry} != '' ? ${n}.substring(${slash} + 1) : ${n}, x[3]${more(4)}])`,
+    // [name, image, where, registry, repository, tag, build, ...extra]
+    `.map(x, [x[0], x[1], x[2], x[3], x[4], x[5], ${celTagBuild('x[5]')}${more(6)}])`,
+  ].join('');
 }
