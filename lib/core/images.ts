@@ -269,53 +269,47 @@ export function windowsImagePatterns(): {
 }
 
 /**
- * `inferWindowsBuild` as regular-expression sources (RE2-compatible) on the lower-cased tag, for the image rules'
- * CEL forms (lib/core/rules/cel-parts.ts): the steps of `readTag` in its order — a full build, a channel word, a
- * year after a Windows word, a build name beside a Windows word, a bare build name — each a list of (build,
- * pattern). The first pattern that matches names the build. Within a step the order is the releases' (readTag
- * takes the first in the tag; a tag naming two builds in one step is read differently, which no real tag does).
+ * `inferWindowsBuild` as an ordered list of regular-expression sources over the lower-cased tag, for the admission
+ * policies' CEL: the first that matches names the release (`retired` for a release no node runs). The stages are
+ * readTag's (a full build, a channel word, a year beside a Windows word, a build name as a whole dash-separated
+ * part); within a stage the releases are tried in table order, where readTag takes the first hit in the tag (they
+ * differ only for a tag naming two builds in one form).
  * @internal
  */
-export function windowsBuildPatterns(): readonly (readonly { readonly build: string; readonly pattern: string }[])[] {
-  const buildOf = (b: ImageBuild): string => (b.kind === 'unknown' ? '' : b.build);
-  const builds = [...new Set(TAG_TOKENS.map((t) => buildOf(t.build)))];
-  const tokensOf = (build: string, only: (token: string) => boolean = () => true): string[] =>
-    TAG_TOKENS.filter((t) => buildOf(t.build) === build && only(t.token)).map((t) => literal(t.token));
-  const words = [...WINDOWS_WORDS].map(literal).join('|');
-  const yearGroup = /\(20\(\?:([\d|]+)\)\)/;
-  const tagYears = yearGroup
-    .exec(WINDOWS_YEAR_TAG.source)?.[1]
-    ?.split('|')
-    .map((y) => `20${y}`);
-  if (tagYears === undefined) throw new Error('WINDOWS_YEAR_TAG changed: update windowsBuildPatterns');
-  const step = (pattern: (build: string) => string | undefined) =>
-    builds.flatMap((build) => {
-      const p = pattern(build);
-      return p === undefined ? [] : [{ build, pattern: p }];
-    });
-  const alternation = (tokens: readonly string[]): string | undefined =>
-    tokens.length === 0 ? undefined : `(?:${tokens.join('|')})`;
-  return [
-    step((b) => `(?:^|[-_])${literal(b)}(?:\\.\\d+)?(?:$|[-_])`),
-    step((b) => {
-      const t = alternation(tokensOf(b, (token) => CHANNEL_TOKEN.test(token)));
-      return t && `(?:^|[-_.])${t}(?:$|[-_.])`;
-    }),
-    step((b) => {
-      const years = TAG_TOKENS.filter((t) => buildOf(t.build) === b)
-        .map((t) => /^ltsc(20\d\d)$/.exec(t.token)?.[1])
-        .filter((y): y is string => y !== undefined && tagYears.includes(y));
-      return years.length === 0 ? undefined : WINDOWS_YEAR_TAG.source.replace(yearGroup, `(?:${years.join('|')})`);
-    }),
-    step((b) => {
-      const t = alternation(tokensOf(b));
-      return t && `(?:^|[-_])(?:${words})[-_]${t}(?:$|[-_])|(?:^|[-_])${t}[-_](?:${words})(?:$|[-_])`;
-    }),
-    step((b) => {
-      const t = alternation(tokensOf(b));
-      return t && `(?:^|[-_])${t}(?:$|[-_])`;
-    }),
+export function windowsBuildTagPatterns(): readonly {
+  readonly pattern: string;
+  readonly release: WindowsRelease | 'retired';
+  /** The build the pattern names (`10.0.17763`, a retired one's `10.0.14393`). */
+  readonly build: string;
+}[] {
+  const readings: { tokens: readonly string[]; build: string; release: WindowsRelease | 'retired' }[] = [
+    ...WINDOWS_RELEASES.map((release) => ({
+      tokens: releaseInfo(release).imageTags,
+      build: releaseInfo(release).build,
+      release,
+    })),
+    ...RETIRED_RELEASES.map((r) => ({ tokens: r.imageTags, build: r.build, release: 'retired' as const })),
   ];
+  const yearWords = /\(\?:\^\|\[-_\.\]\)\(\?:([a-z|]+)\)/.exec(WINDOWS_YEAR_TAG.source)?.[1];
+  if (yearWords === undefined) throw new Error('WINDOWS_YEAR_TAG changed: update windowsBuildTagPatterns');
+  const stages: ((r: (typeof readings)[number]) => string | undefined)[] = [
+    (r) => `(?:^|[-_])${literal(r.build)}(?:\\.\\d+)?(?:$|[-_])`,
+    (r) => {
+      const channel = r.tokens.filter((t) => CHANNEL_TOKEN.test(t));
+      return channel.length > 0 ? `(?:^|[-_.])(?:${channel.map(literal).join('|')})(?:$|[-_.])` : undefined;
+    },
+    (r) => {
+      const years = r.tokens.map((t) => /^ltsc(20\d\d)$/.exec(t)?.[1]).filter((y): y is string => y !== undefined);
+      return years.length > 0 ? `(?:^|[-_.])(?:${yearWords})[-_]?(?:${years.join('|')})(?:$|[-_.])` : undefined;
+    },
+    (r) => `(?:^|[-_])(?:${r.tokens.map(literal).join('|')})(?:$|[-_])`,
+  ];
+  return stages.flatMap((stage) =>
+    readings.flatMap((r) => {
+      const pattern = stage(r);
+      return pattern === undefined ? [] : [{ pattern, release: r.release, build: r.build }];
+    }),
+  );
 }
 
 /**

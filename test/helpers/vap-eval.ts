@@ -51,9 +51,10 @@ export interface VapRequest {
 const ENV = celEnv({ funcs: strings });
 const PLANS = new Map<string, ReturnType<typeof plan>>();
 
-/** The plural resource of a kind (every kind the policies match ends in a consonant other than s). */
+/** The plural resource of a kind, as the API server names the kinds the policies match (`runtimeclasses`). */
 function resourceOf(kind: string): string {
-  return `${kind.toLowerCase()}s`;
+  const lower = kind.toLowerCase();
+  return lower.endsWith('s') ? `${lower}es` : `${lower}s`;
 }
 
 /** Converts JSON to CEL input: objects to maps, integers to int (bigint), other numbers to double. */

@@ -9,11 +9,17 @@
  */
 import { isRegistryHost, referencePattern } from '../image-reference';
 import { windowsImagePatterns } from '../images';
-import { AKS_OS_SKU_LABEL, BETA_OS_LABEL, OS_LABEL } from '../kube';
+import { AKS_OS_SKU_LABEL, BETA_OS_LABEL, OS_LABEL, WINDOWS_BUILD_LABEL } from '../kube';
+import { releaseInfo, WINDOWS_RELEASES } from '../releases';
 import { SUPPRESS_ANNOTATION_PREFIX, WAIVE_ANNOTATION } from '../model/types';
-import type { CelVariable } from '../rules/cel';
+import { buildIs, celMap, celString, celStringList, type CelVariable } from '../rules/cel';
+
+export { buildIs, celMap, celString, celStringList };
 
 /** Where a policy finds the pod spec: a Pod, a workload's pod template, a CronJob's job template. */
+/** How `selectedOs` and `affinityOs` read an OS value written empty (which lint reads as a non-Windows OS). */
+export const EMPTY_OS = '(empty)';
+
 export type PolicyShape = 'pod' | 'workload' | 'cronjob';
 
 export const POLICY_SHAPES: readonly PolicyShape[] = ['pod', 'workload', 'cronjob'];
@@ -43,16 +49,6 @@ export const SHAPE_RESOURCES: Readonly<Record<PolicyShape, readonly ShapeResourc
   ],
   cronjob: [{ apiGroup: 'batch', apiVersion: 'v1', resources: ['cronjobs'], kinds: ['CronJob'] }],
 };
-
-/** A CEL string literal for `text` (single-quoted, backslashes and quotes escaped). */
-export function celString(text: string): string {
-  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
-}
-
-/** A CEL list literal of strings. */
-export function celStringList(items: readonly string[]): string {
-  return `[${items.map(celString).join(', ')}]`;
-}
 
 /** `has(a.b) && has(a.b.c)`… for a dotted path below a root that exists. */
 function hasChain(root: string, fields: readonly string[]): string {
@@ -133,12 +129,19 @@ function suppressionVariables(): CelVariable[] {
   ];
 }
 
+/** A required-affinity expression that pins one build: `windows-build In [one value]`. */
+function buildIn(e: string): string {
+  return `${e}.key == ${celString(WINDOWS_BUILD_LABEL)} && ${e}.operator == 'In' && has(${e}.values) && ${e}.values.size() == 1`;
+}
+
 /** The variables shared by every shape, after the shape's own: see POLICIES.md for each. */
 function sharedVariables(): CelVariable[] {
   const images = windowsImagePatterns();
   const selector = (label: string) =>
     `has(variables.spec.nodeSelector) && ${celString(label)} in variables.spec.nodeSelector`;
   const selectorValue = (label: string) => `variables.spec.nodeSelector[${celString(label)}]`;
+  // A value written empty still decides the OS (lint's osBySelector is ''): it reads as EMPTY, never as unset.
+  const orEmpty = (value: string) => `(${value} == '' ? ${celString(EMPTY_OS)} : ${value})`;
   const hostProcessOf = (sc: string) =>
     `has(${sc}.securityContext) && has(${sc}.securityContext.windowsOptions) && has(${sc}.securityContext.windowsOptions.hostProcess)`;
   const allows = (e: string, o: string) =>
@@ -157,7 +160,7 @@ function sharedVariables(): CelVariable[] {
     {
       // The value as written (`Windows`, `foo`): any value decides, as lint's osBySelector; '' when none is set.
       name: 'selectedOs',
-      expression: `${OS_LABELS.map((l) => `${selector(l)} ? ${selectorValue(l)} : `).join('')}${selector(AKS_OS_SKU_LABEL)} ? (${selectorValue(AKS_OS_SKU_LABEL)}.lowerAscii().startsWith('windows') ? 'windows' : 'linux') : ''`,
+      expression: `${OS_LABELS.map((l) => `${selector(l)} ? ${orEmpty(selectorValue(l))} : `).join('')}${selector(AKS_OS_SKU_LABEL)} ? (${selectorValue(AKS_OS_SKU_LABEL)}.lowerAscii().startsWith('windows') ? 'windows' : 'linux') : ''`,
     },
     {
       // Per required node-selector term, its expressions on an OS label with an operator that restricts the OS.
@@ -173,28 +176,62 @@ function sharedVariables(): CelVariable[] {
       // The one OS required affinity allows (terms ORed), as lint's osByAffinity; '' when it allows several or
       // does not restrict the OS.
       name: 'affinityOs',
-      expression:
-        "variables.osTerms.size() > 0 && variables.osAllowed.exists(l, l.size() > 0) && variables.osAllowed.all(l, l.all(o, o == variables.osAllowed.filter(x, x.size() > 0)[0][0])) ? variables.osAllowed.filter(x, x.size() > 0)[0][0] : ''",
+      expression: `variables.osTerms.size() > 0 && variables.osAllowed.exists(l, l.size() > 0) && variables.osAllowed.all(l, l.all(o, o == variables.osAllowed.filter(x, x.size() > 0)[0][0])) ? (variables.osAllowed.filter(x, x.size() > 0)[0][0] == '' ? ${celString(EMPTY_OS)} : variables.osAllowed.filter(x, x.size() > 0)[0][0]) : ''`,
     },
     {
       name: 'hostProcess',
       expression: `variables.containers.exists(c, ${hostProcessOf('c')} ? c.securityContext.windowsOptions.hostProcess : (${hostProcessOf('variables.spec')} && variables.spec.securityContext.windowsOptions.hostProcess))`,
     },
     {
-      // Each image reference that reads as one (readImageReference), as [registry, repository, lower-cased tag].
+      // Each container image that reads as a reference (readImageReference), as [registry, repository,
+      // lower-cased tag, container name, image, 'true' when the container runs as HostProcess]: ordered lists stand
+      // in for the records CEL cannot build.
       name: 'imageRefs',
-      expression: `variables.containers.filter(c, has(c.image) && c.image.matches(${celString(referencePattern())}) && !(c.image.contains('@sha256:') && !c.image.matches('@sha256:[a-f0-9]{64}$'))).map(c, c.image.split('@')[0]).map(n, n.lastIndexOf(':') > n.lastIndexOf('/') ? [n.substring(0, n.lastIndexOf(':')), n.substring(n.lastIndexOf(':') + 1).lowerAscii()] : [n, '']).map(r, r[0].indexOf('/') > 0 && ${registryHostExpression("r[0].substring(0, r[0].indexOf('/'))")} ? [r[0].substring(0, r[0].indexOf('/')), r[0].substring(r[0].indexOf('/') + 1), r[1]] : ['', r[0], r[1]])`,
+      expression: `variables.containers.filter(c, has(c.image) && c.image.matches(${celString(referencePattern())}) && !(c.image.contains('@sha256:') && !c.image.matches('@sha256:[a-f0-9]{64}$'))).map(c, [c.image.split('@')[0], has(c.name) ? c.name : '', c.image, (${hostProcessOf('c')} ? c.securityContext.windowsOptions.hostProcess : (${hostProcessOf('variables.spec')} && variables.spec.securityContext.windowsOptions.hostProcess)) ? 'true' : '']).map(n, n[0].lastIndexOf(':') > n[0].lastIndexOf('/') ? [n[0].substring(0, n[0].lastIndexOf(':')), n[0].substring(n[0].lastIndexOf(':') + 1).lowerAscii(), n[1], n[2], n[3]] : [n[0], '', n[1], n[2], n[3]]).map(r, r[0].indexOf('/') > 0 && ${registryHostExpression("r[0].substring(0, r[0].indexOf('/'))")} ? [r[0].substring(0, r[0].indexOf('/')), r[0].substring(r[0].indexOf('/') + 1), r[1], r[2], r[3], r[4]] : ['', r[0], r[1], r[2], r[3], r[4]])`,
     },
     {
       // isWindowsImage: a Windows repository, a legacy Docker Hub one, a Windows word or a strong build in the tag.
-      name: 'windowsImage',
-      expression: `variables.imageRefs.exists(r, r[1].matches(${celString(images.repository)}) || ((r[0] == '' || r[0] in ${celStringList(images.dockerHubHosts)}) && r[1].matches(${celString(images.legacyRepository)})) || r[2].matches(${celString(images.tagWord)}) || r[2].matches(${celString(images.strongTag)}))`,
+      name: 'windowsImages',
+      expression: `variables.imageRefs.filter(r, r[1].matches(${celString(images.repository)}) || ((r[0] == '' || r[0] in ${celStringList(images.dockerHubHosts)}) && r[1].matches(${celString(images.legacyRepository)})) || r[2].matches(${celString(images.tagWord)}) || r[2].matches(${celString(images.strongTag)}))`,
     },
+    { name: 'windowsImage', expression: 'variables.windowsImages.size() > 0' },
     {
       // analyzePod's precedence; a RuntimeClass's handler needs the RuntimeClass, which the policy does not see.
       name: 'windows',
       expression:
         "variables.declaredOs != '' ? variables.declaredOs == 'windows' : variables.selectedOs != '' ? variables.selectedOs == 'windows' : variables.affinityOs != '' ? variables.affinityOs == 'windows' : variables.hostProcess || variables.windowsImage",
+    },
+    {
+      // Why the pod counts as Windows, for messages (analyzePod's evidence; a container by name, not index).
+      name: 'evidence',
+      expression: `variables.declaredOs != '' ? 'spec.os.name is ' + variables.declaredOs : variables.selectedOs != '' ? 'it selects ' + (${selector(OS_LABEL)} ? ${celString(OS_LABEL)} : ${selector(BETA_OS_LABEL)} ? ${celString(BETA_OS_LABEL)} : ${celString(AKS_OS_SKU_LABEL)}) + '=' + variables.selectedOs + ' nodes' : variables.affinityOs != '' ? 'its node affinity requires ${OS_LABEL}=' + variables.affinityOs : variables.hostProcess ? 'it runs HostProcess containers' : variables.windowsImage ? "container '" + variables.windowsImages[0][3] + "' image '" + variables.windowsImages[0][4] + "' is a Windows image" : ''`,
+    },
+    {
+      // Where the pod pins a Windows build (analyzePod's order): 'selector' (nodeSelector
+      // node.kubernetes.io/windows-build, whatever its value), 'affinity' (every required term In [one build]),
+      // 'sku' (AKS's os-sku label naming a release), or ''. A RuntimeClass's pin is another object's.
+      name: 'pinSource',
+      expression: `${selector(WINDOWS_BUILD_LABEL)} ? 'selector' : variables.pinAffinityBuild != '' ? 'affinity' : ${selector(AKS_OS_SKU_LABEL)} && ${selectorValue(AKS_OS_SKU_LABEL)}.lowerAscii() in ${celMap(Object.fromEntries(WINDOWS_RELEASES.map((r) => [releaseInfo(r).aksOsSku.toLowerCase(), r])))} ? 'sku' : ''`,
+    },
+    {
+      // The build every required affinity term pins with `windows-build In [one build]`, or ''.
+      name: 'pinAffinityBuild',
+      expression: `${hasChain('variables.spec', ['affinity', 'nodeAffinity', 'requiredDuringSchedulingIgnoredDuringExecution', 'nodeSelectorTerms'])} && variables.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms.size() > 0 && variables.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms.all(t, has(t.matchExpressions) && t.matchExpressions.exists(e, ${buildIn('e')})) && variables.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms.all(t, t.matchExpressions.filter(e, ${buildIn('e')})[0].values[0] == variables.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions.filter(e, ${buildIn('e')})[0].values[0]) ? variables.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions.filter(e, ${buildIn('e')})[0].values[0] : ''`,
+    },
+    {
+      // The pinned build as written ('' for an AKS os-sku pin or none).
+      name: 'pinBuild',
+      expression: `variables.pinSource == 'selector' ? ${selectorValue(WINDOWS_BUILD_LABEL)} : variables.pinSource == 'affinity' ? variables.pinAffinityBuild : ''`,
+    },
+    {
+      // The supported release the pin names ('2022'), or '' (none, an unknown or a retired build).
+      name: 'pinRelease',
+      expression: `variables.pinSource == 'sku' ? ${celMap(Object.fromEntries(WINDOWS_RELEASES.map((r) => [releaseInfo(r).aksOsSku.toLowerCase(), r])))}[${selectorValue(AKS_OS_SKU_LABEL)}.lowerAscii()] : ${WINDOWS_RELEASES.map((r) => `${buildIs('variables.pinBuild', releaseInfo(r).build)} ? ${celString(r)} : `).join('')}''`,
+    },
+    {
+      // How the pod pins, for messages (lint's `via`).
+      name: 'pinVia',
+      expression: `variables.pinSource == 'selector' ? 'nodeSelector ${WINDOWS_BUILD_LABEL}=' + variables.pinBuild : variables.pinSource == 'affinity' ? 'node affinity ${WINDOWS_BUILD_LABEL} In [' + variables.pinBuild + ']' : variables.pinSource == 'sku' ? 'nodeSelector ${AKS_OS_SKU_LABEL}=' + ${selectorValue(AKS_OS_SKU_LABEL)} : ''`,
     },
   ];
 }

@@ -72,19 +72,20 @@ function forCloud(validation: CelValidation, options: PolicyOptions): boolean {
 }
 
 /**
- * A validation as the policy runs it: passed when the object suppresses the rule (unless the API server itself
- * refuses what it reports), and its message led by the rule id.
+ * A validation as the policy runs it: passed when the object suppresses the rule (unless it is an error the API
+ * server itself refuses the object for, as lint keeps reporting those), and its message led by the rule id.
  */
-function wrapValidation(rule: RuleModule, validation: CelValidation): Record<string, unknown> {
+function wrapValidation(rule: RuleModule, validation: CelValidation, severity: Severity): Record<string, unknown> {
   const id = rule.meta.id;
   const names = ruleNames(id);
-  const expression = rule.meta.rejectedByApiServer
-    ? validation.expression
-    : [
-        ...names.map((n) => `${celString(`${SUPPRESS_ANNOTATION_PREFIX}${n}`)} in variables.annotations`),
-        `variables.waived.exists(w, w in ${celStringList([...names, '*'])})`,
-        `(${validation.expression})`,
-      ].join(' || ');
+  const expression =
+    rule.meta.rejectedByApiServer === true && severity === 'error'
+      ? validation.expression
+      : [
+          ...names.map((n) => `${celString(`${SUPPRESS_ANNOTATION_PREFIX}${n}`)} in variables.annotations`),
+          `variables.waived.exists(w, w in ${celStringList([...names, '*'])})`,
+          `(${validation.expression})`,
+        ].join(' || ');
   const lead = `'${id}: `;
   const messageExpression = validation.messageExpression.trim().startsWith(lead)
     ? validation.messageExpression
@@ -148,14 +149,14 @@ interface PolicyGroup {
   readonly target: PolicyTarget;
   readonly action: ActionClass;
   readonly cluster: boolean;
-  readonly rules: { rule: RuleModule; validations: CelValidation[] }[];
+  readonly rules: { rule: RuleModule; validations: { validation: CelValidation; severity: Severity }[] }[];
 }
 
 /** Every policy's rules and validations, by policy, in a stable order. */
 function groups(options: PolicyOptions): PolicyGroup[] {
   const out = new Map<string, PolicyGroup>();
-  const targets = (rule: RuleModule): readonly PolicyTarget[] =>
-    rule.cel?.scope === 'runtimeclass' ? ['runtimeclass'] : POLICY_SHAPES;
+  const targets = (rule: RuleModule, validation: CelValidation): readonly PolicyTarget[] =>
+    (validation.scope ?? rule.cel?.scope) === 'runtimeclass' ? ['runtimeclass'] : POLICY_SHAPES;
   for (const rule of celRules()) {
     for (const validation of rule.cel?.validations ?? []) {
       if (!forCloud(validation, options)) continue;
@@ -163,7 +164,7 @@ function groups(options: PolicyOptions): PolicyGroup[] {
       if (severity === undefined || severity === 'info') continue;
       const action: ActionClass = severity === 'error' ? 'deny' : 'warn';
       const cluster = validation.params === true;
-      for (const target of targets(rule)) {
+      for (const target of targets(rule, validation)) {
         const key = `${target}|${action}|${cluster}`;
         let group = out.get(key);
         if (!group) {
@@ -175,7 +176,7 @@ function groups(options: PolicyOptions): PolicyGroup[] {
           entry = { rule, validations: [] };
           group.rules.push(entry);
         }
-        entry.validations.push(validation);
+        entry.validations.push({ validation, severity });
       }
     }
   }
@@ -190,7 +191,9 @@ function policyVariables(group: PolicyGroup): CelVariable[] {
   const out: CelVariable[] = [...prelude];
   const seen = new Map<string, string>(prelude.map((v) => [v.name, 'the prelude']));
   for (const { rule } of group.rules) {
+    const scope = group.target === 'runtimeclass' ? 'runtimeclass' : 'pod';
     for (const v of rule.cel?.variables ?? []) {
+      if ((v.scope ?? rule.cel?.scope) !== scope) continue;
       const taken = seen.get(v.name);
       if (taken !== undefined) {
         throw new Error(`rule ${rule.meta.id}: CEL variable '${v.name}' is already declared by ${taken}`);
@@ -237,7 +240,9 @@ export function validatingPolicies(options: PolicyOptions = {}): PolicyObject[] 
         },
         ...(exclusion ? { matchConditions: [exclusion] } : {}),
         variables: policyVariables(group).map((v) => ({ name: v.name, expression: v.expression })),
-        validations: group.rules.flatMap(({ rule, validations }) => validations.map((v) => wrapValidation(rule, v))),
+        validations: group.rules.flatMap(({ rule, validations }) =>
+          validations.map((v) => wrapValidation(rule, v.validation, v.severity)),
+        ),
       },
     });
     bindings.push({

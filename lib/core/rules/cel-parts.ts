@@ -5,17 +5,8 @@
  * JavaScript-only syntax RE2 refuses.
  */
 import { isRegistryHost, referencePattern } from '../image-reference';
-import { windowsBuildPatterns } from '../images';
-
-/** A CEL string literal of `value` (JSON's escapes are CEL's). */
-export function celString(value: string): string {
-  return JSON.stringify(value);
-}
-
-/** A CEL list literal of strings. */
-export function celStrings(values: readonly string[]): string {
-  return `[${values.map(celString).join(', ')}]`;
-}
+import { windowsBuildTagPatterns } from '../images';
+import { celString } from './cel';
 
 /** JavaScript regular-expression syntax RE2 does not have: lookaround, backreferences, named groups. */
 const NOT_RE2 = /\(\?[=!<]|\\[1-9]|\\k</;
@@ -130,8 +121,7 @@ function celRegistryHost(h: string): string {
 
 /** The Windows build the lower-cased tag `t` names, as `inferWindowsBuild` reads it ('' for none). */
 export function celTagBuild(t: string): string {
-  const chain = windowsBuildPatterns()
-    .flat()
+  const chain = windowsBuildTagPatterns()
     .map(({ build, pattern }) => `${t}.matches(${celString(pattern)}) ? ${celString(build)} : `)
     .join('');
   return `(${t} == '' ? '' : ${chain}'')`;

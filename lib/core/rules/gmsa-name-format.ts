@@ -8,7 +8,8 @@ import { podWindowsOptions } from '../model/pod-windows-options';
 import { isPlaceholder, join, own, PLACEHOLDER, show } from '../model/util';
 import { GMSA } from './docs';
 import { API_SERVER_REJECTS_POD, defineRule } from './rule';
-import { celContainerName, celMatches, celPresent, celString, re2DottedLabels, SPEC } from './cel-parts';
+import { celContainerName, celMatches, celPresent, re2DottedLabels, SPEC } from './cel-parts';
+import { celString } from './cel';
 
 const NAME_PATH = ['securityContext', 'windowsOptions', 'gmsaCredentialSpecName'] as const;
 /** Whether the CEL string `n` is a lowercase RFC 1123 subdomain (isDns1123Subdomain). */

@@ -7,7 +7,8 @@ import { CONTAINER_ADMINISTRATOR, CONTAINER_USER, HOST_PROCESS_USERS, isHostProc
 import { join, rec, show } from '../model/util';
 import { HOST_PROCESS } from './docs';
 import { defineRule } from './rule';
-import { celContainerHostProcess, celMatches, celOr, celPresent, celString, re2Words, SPEC } from './cel-parts';
+import { celContainerHostProcess, celMatches, celOr, celPresent, re2Words, SPEC } from './cel-parts';
+import { celString } from './cel';
 
 const USER_PATH = ['securityContext', 'windowsOptions', 'runAsUserName'] as const;
 /** The container accounts and the host accounts, as RE2 (Windows compares account names case-insensitively). */

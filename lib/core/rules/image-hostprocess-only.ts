@@ -10,7 +10,8 @@ import { hostProcessBaseFacts, type ImageLookups } from '../model/image-facts';
 import { podImages } from '../model/pod-images';
 import { HOST_PROCESS } from './docs';
 import { defineRule } from './rule';
-import { celImageRefs, celString, IMAGE_REF, NON_HOST_PROCESS_CONTAINERS, re2 } from './cel-parts';
+import { celImageRefs, IMAGE_REF, NON_HOST_PROCESS_CONTAINERS, re2 } from './cel-parts';
+import { celString } from './cel';
 
 /** RE2 for a count below `n` (leading zeros allowed, as Number() reads them); undefined below 1. */
 const below = (n: number): string | undefined =>

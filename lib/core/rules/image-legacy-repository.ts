@@ -6,7 +6,8 @@ import { legacyWindowsRepository } from '../images';
 import { podImages } from '../model/pod-images';
 import { defineRule } from './rule';
 import { LEGACY_SUCCESSORS, windowsImagePatterns } from '../images';
-import { celImageRefs, celString, celStrings, IMAGE_REF, NON_HOST_PROCESS_CONTAINERS } from './cel-parts';
+import { celImageRefs, IMAGE_REF, NON_HOST_PROCESS_CONTAINERS } from './cel-parts';
+import { celString, celStringList } from './cel';
 
 /** The legacy repositories and the Docker Hub hosts they count on, as images.ts holds them. */
 const LEGACY = windowsImagePatterns();
@@ -49,7 +50,7 @@ export default defineRule({
       {
         // The images of non-HostProcess containers from a retired repository, with a tag that names no build.
         name: 'ilr_refs',
-        expression: `${celImageRefs(NON_HOST_PROCESS_CONTAINERS)}.filter(r, r[${IMAGE_REF.build}] == '' && (r[${IMAGE_REF.registry}] == '' || r[${IMAGE_REF.registry}] in ${celStrings(LEGACY.dockerHubHosts)}) && r[${IMAGE_REF.repository}].matches(${celString(LEGACY.legacyRepository)}))`,
+        expression: `${celImageRefs(NON_HOST_PROCESS_CONTAINERS)}.filter(r, r[${IMAGE_REF.build}] == '' && (r[${IMAGE_REF.registry}] == '' || r[${IMAGE_REF.registry}] in ${celStringList(LEGACY.dockerHubHosts)}) && r[${IMAGE_REF.repository}].matches(${celString(LEGACY.legacyRepository)}))`,
       },
     ],
     validations: [

@@ -12,7 +12,8 @@
 import { inferWindowsBuild, parseImageReference, type ImageReference } from '../images';
 import { join } from '../model/util';
 import { defineRule } from './rule';
-import { celImageRefs, celString, IMAGE_REF, re2, NON_HOST_PROCESS_CONTAINERS } from './cel-parts';
+import { celImageRefs, IMAGE_REF, re2, NON_HOST_PROCESS_CONTAINERS } from './cel-parts';
+import { celString } from './cel';
 
 const BASE_IMAGES_DOC =
   'https://learn.microsoft.com/virtualization/windowscontainers/manage-containers/container-base-images';

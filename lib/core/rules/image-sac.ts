@@ -6,10 +6,11 @@ import { podImages } from '../model/pod-images';
 import { defineRule } from './rule';
 import { VERSION_COMPAT } from './docs';
 import { RETIRED_RELEASES } from '../releases';
-import { celImageRefs, celString, celStrings, IMAGE_REF, NON_HOST_PROCESS_CONTAINERS } from './cel-parts';
+import { celImageRefs, IMAGE_REF, NON_HOST_PROCESS_CONTAINERS } from './cel-parts';
+import { celString, celStringList } from './cel';
 
 /** The retired builds, and the display name of the build `r[build]` names, in CEL. */
-const RETIRED_BUILDS = celStrings(RETIRED_RELEASES.map((r) => r.build));
+const RETIRED_BUILDS = celStringList(RETIRED_RELEASES.map((r) => r.build));
 const RETIRED_NAME = `(${RETIRED_RELEASES.map((r) => `r[${IMAGE_REF.build}] == ${celString(r.build)} ? ${celString(r.displayName)} : `).join('')}'')`;
 
 export default defineRule({

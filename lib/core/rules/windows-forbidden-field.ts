@@ -18,7 +18,8 @@ import {
   FORBIDDEN_POD_SYSCTLS,
   POD_RESOURCES_FORBIDDEN_DETAIL,
 } from '../windows-fields';
-import { celContainerName, celString, SPEC } from './cel-parts';
+import { celContainerName, SPEC } from './cel-parts';
+import { celString } from './cel';
 
 const POD_FIELDS = Object.keys(FORBIDDEN_POD_FIELDS) as (keyof typeof FORBIDDEN_POD_FIELDS)[];
 /** A forbidden field's finding in the CEL form's words, as a CEL string: where, the API server's detail, the fix. */

@@ -5,7 +5,8 @@
 import { join, rec, show } from '../model/util';
 import { RESOURCES } from './docs';
 import { defineRule } from './rule';
-import { celContainerName, celString } from './cel-parts';
+import { celContainerName } from './cel-parts';
+import { celString } from './cel';
 
 /** What the CEL form reads, as the check does: the resource sections and the huge-page resource names. */
 const SECTIONS = ['requests', 'limits'] as const;

@@ -9,7 +9,7 @@ import { ISOLATION_ANNOTATION } from '../model/pod';
 import { has, join, key, show } from '../model/util';
 import { RUNTIME_CLASS } from './docs';
 import { defineRule } from './rule';
-import { celString } from './cel-parts';
+import { celString } from './cel';
 
 export default defineRule({
   meta: {

@@ -18,7 +18,8 @@ import {
 import { podWindowsOptions } from '../model/pod-windows-options';
 import { isPlaceholder, join, own, PLACEHOLDER, show } from '../model/util';
 import { API_SERVER_REJECTS_POD, defineRule } from './rule';
-import { celContainerName, celMatches, celPresent, celString, re2DottedLabels, SPEC } from './cel-parts';
+import { celContainerName, celMatches, celPresent, re2DottedLabels, SPEC } from './cel-parts';
+import { celString } from './cel';
 
 const USER_PATH = ['securityContext', 'windowsOptions', 'runAsUserName'] as const;
 

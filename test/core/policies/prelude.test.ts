@@ -141,3 +141,53 @@ test.each([
 ])('%s', (_title, spec, expected) => {
   expect(read(spec)).toBe(expected);
 });
+
+const PIN_VARS = ['pinSource', 'pinBuild', 'pinRelease', 'pinVia'];
+
+test.each([
+  ['no pin', linux, '|||'],
+  [
+    'a build selector',
+    { ...linux, nodeSelector: { 'node.kubernetes.io/windows-build': '10.0.20348' } },
+    'selector|10.0.20348|2022|nodeSelector node.kubernetes.io/windows-build=10.0.20348',
+  ],
+  [
+    'a retired build',
+    { ...linux, nodeSelector: { 'node.kubernetes.io/windows-build': '10.0.14393' } },
+    'selector|10.0.14393||nodeSelector node.kubernetes.io/windows-build=10.0.14393',
+  ],
+  [
+    'an AKS os-sku',
+    { ...linux, nodeSelector: { 'kubernetes.azure.com/os-sku': 'Windows2019' } },
+    'sku||2019|nodeSelector kubernetes.azure.com/os-sku=Windows2019',
+  ],
+  [
+    'affinity on one build',
+    {
+      ...linux,
+      affinity: {
+        nodeAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: {
+            nodeSelectorTerms: [
+              {
+                matchExpressions: [
+                  { key: 'node.kubernetes.io/windows-build', operator: 'In', values: ['10.0.26100.1'] },
+                ],
+              },
+            ],
+          },
+        },
+      },
+    },
+    'affinity|10.0.26100.1|2025|node affinity node.kubernetes.io/windows-build In [10.0.26100.1]',
+  ],
+])('pin: %s', (_title, spec, expected) => {
+  const result = evaluatePolicies(reader('pod', PIN_VARS), {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'p' },
+    spec,
+  });
+  expect(result.errors).toEqual([]);
+  expect(result.violations[0]!.message.slice(3)).toBe(expected);
+});
