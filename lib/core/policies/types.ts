@@ -71,8 +71,14 @@ export interface PolicyOptions {
    * @default false
    */
   readonly mutating?: boolean;
-  /** @default 'v1' */
+  /** @default - 'v1', or 'v1beta1' for a kubernetesVersion before 1.36 */
   readonly mutatingVersion?: 'v1' | 'v1beta1';
+  /**
+   * The cluster's Kubernetes version (`1.33`): refused before 1.30 (no ValidatingAdmissionPolicy v1); picks the
+   * MutatingAdmissionPolicy version.
+   * @default - the newest: every API the generator emits is served
+   */
+  readonly kubernetesVersion?: string;
   /**
    * The cloud the cluster runs on: re-levels advice as lint's `--cloud` does (gke's taint makes a missing
    * toleration a warning).

@@ -1,0 +1,342 @@
+/**
+ * generatePolicies: the objects, their grouping by shape and action class, the modes, the settings, suppressions,
+ * exclusions, the cluster facts and the options' errors; the `-cluster` validations run with a facts object.
+ */
+import { parse } from '@bufbuild/cel';
+import { WindowsValidationError } from 'k8s-windows';
+import { generatePolicies, readClusterFacts, type PolicyObject } from '../../../lib/core/policies';
+import { celRules } from '../../../lib/core/policies/validating';
+import { evaluatePolicies } from '../../helpers/vap-eval';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- reading generated objects field by field
+type Spec = Record<string, any>;
+const spec = (o: PolicyObject) => o.spec as Spec;
+const names = (objects: readonly PolicyObject[], kind: string) =>
+  objects.filter((o) => o.kind === kind).map((o) => o.metadata.name);
+
+const windowsPod = (podSpec: Record<string, unknown>, metadata: Record<string, unknown> = { name: 'web' }) => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata,
+  spec: {
+    os: { name: 'windows' },
+    nodeSelector: { 'kubernetes.io/os': 'windows' },
+    containers: [{ name: 'web', image: 'mcr.microsoft.com/windows/nanoserver:ltsc2022' }],
+    ...podSpec,
+  },
+});
+
+const FACTS = {
+  pools: [
+    {
+      name: 'win2022',
+      provider: 'eks' as const,
+      release: '2022',
+      build: '10.0.20348',
+      taints: [{ key: 'os', value: 'windows', effect: 'NoSchedule' as const }],
+    },
+  ],
+  runtimeClasses: [{ name: 'windows-2022', handler: 'runhcs-wcow-process', build: '10.0.20348' }],
+};
+
+describe('the default set', () => {
+  const objects = generatePolicies().objects;
+
+  test('one policy per shape and action class, then their bindings, all admissionregistration.k8s.io/v1', () => {
+    expect(names(objects, 'ValidatingAdmissionPolicy')).toEqual([
+      'k8s-windows-pod-deny',
+      'k8s-windows-pod-deny-cluster',
+      'k8s-windows-workload-deny',
+      'k8s-windows-workload-deny-cluster',
+      'k8s-windows-cronjob-deny',
+      'k8s-windows-cronjob-deny-cluster',
+      'k8s-windows-runtimeclass-deny',
+    ]);
+    expect(names(objects, 'ValidatingAdmissionPolicyBinding')).toEqual(names(objects, 'ValidatingAdmissionPolicy'));
+    expect(objects.map((o) => o.kind)).toEqual([
+      ...Array(7).fill('ValidatingAdmissionPolicy'),
+      ...Array(7).fill('ValidatingAdmissionPolicyBinding'),
+    ]);
+    expect(new Set(objects.map((o) => o.apiVersion))).toEqual(new Set(['admissionregistration.k8s.io/v1']));
+  });
+
+  test('a workload policy matches the workload kinds on CREATE and UPDATE, outside system and opted-out namespaces', () => {
+    const workload = spec(objects.find((o) => o.metadata.name === 'k8s-windows-workload-deny')!);
+    expect(workload.failurePolicy).toBe('Ignore');
+    expect(workload.matchConstraints).toEqual({
+      resourceRules: [
+        {
+          apiGroups: ['apps'],
+          apiVersions: ['v1'],
+          operations: ['CREATE', 'UPDATE'],
+          resources: ['deployments', 'statefulsets', 'daemonsets', 'replicasets'],
+        },
+        { apiGroups: ['batch'], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: ['jobs'] },
+        {
+          apiGroups: [''],
+          apiVersions: ['v1'],
+          operations: ['CREATE', 'UPDATE'],
+          resources: ['replicationcontrollers'],
+        },
+      ],
+      namespaceSelector: {
+        matchExpressions: [
+          {
+            key: 'kubernetes.io/metadata.name',
+            operator: 'NotIn',
+            values: ['kube-system', 'kube-public', 'kube-node-lease'],
+          },
+          { key: 'k8s-windows.io/policies', operator: 'NotIn', values: ['disabled'] },
+        ],
+      },
+      objectSelector: {
+        matchExpressions: [{ key: 'k8s-windows.io/policies', operator: 'NotIn', values: ['disabled'] }],
+      },
+    });
+    expect(workload.variables.slice(0, 2)).toEqual([
+      { name: 'spec', expression: 'object.spec.template.spec' },
+      {
+        name: 'podMeta',
+        expression:
+          'has(object.spec) && has(object.spec.template) && has(object.spec.template.metadata) ? object.spec.template.metadata : {}',
+      },
+    ]);
+  });
+
+  test('the cluster policies read the facts through a paramRef that allows a missing object', () => {
+    const policy = spec(objects.find((o) => o.metadata.name === 'k8s-windows-pod-deny-cluster')!);
+    expect(policy.paramKind).toEqual({ apiVersion: 'k8s-windows.io/v1alpha1', kind: 'WindowsClusterFacts' });
+    const binding = spec(
+      objects.find((o) => o.kind.endsWith('Binding') && o.metadata.name === 'k8s-windows-pod-deny-cluster')!,
+    );
+    expect(binding).toEqual({
+      policyName: 'k8s-windows-pod-deny-cluster',
+      validationActions: ['Deny'],
+      paramRef: { name: 'k8s-windows', parameterNotFoundAction: 'Allow' },
+    });
+  });
+
+  test('every expression parses, every message leads with its rule id, every variable is declared once', () => {
+    for (const o of objects.filter((x) => x.kind === 'ValidatingAdmissionPolicy')) {
+      const s = spec(o);
+      const variables = s.variables.map((v: { name: string }) => v.name);
+      expect(new Set(variables).size).toBe(variables.length);
+      for (const v of s.variables) expect(() => parse(v.expression)).not.toThrow();
+      for (const v of s.validations) {
+        expect(() => parse(v.expression)).not.toThrow();
+        expect(() => parse(v.messageExpression)).not.toThrow();
+        expect(v.message).toMatch(/^[a-z0-9-]+: /);
+        expect(v.messageExpression).toMatch(/^'[a-z0-9-]+: /);
+      }
+    }
+  });
+
+  test('info is not enforced: a Windows pod without spec.os (windows-os-unset, info) passes', () => {
+    const pod = windowsPod({ os: undefined });
+    expect(evaluatePolicies(objects, pod).violations).toEqual([]);
+    expect(evaluatePolicies(objects, pod).matched).toEqual(['k8s-windows-pod-deny']);
+  });
+});
+
+describe('modes', () => {
+  test.each([
+    ['deny', ['Deny'], ['Warn']],
+    ['warn', ['Warn', 'Audit'], ['Warn']],
+    ['audit', ['Audit'], ['Audit']],
+  ] as const)('%s', (mode, deny, warn) => {
+    const objects = generatePolicies({ mode, cloud: 'gke' }).objects;
+    const actions = (name: string) =>
+      spec(objects.find((o) => o.kind === 'ValidatingAdmissionPolicyBinding' && o.metadata.name === name)!)
+        .validationActions;
+    expect(actions('k8s-windows-pod-deny')).toEqual(deny);
+    expect(actions('k8s-windows-pod-warn')).toEqual(warn);
+  });
+});
+
+describe('settings and clouds', () => {
+  test('gke makes a missing toleration a warning; without a cloud it is info and not enforced', () => {
+    const pod = windowsPod({});
+    expect(evaluatePolicies(generatePolicies().objects, pod).violations).toEqual([]);
+    expect(evaluatePolicies(generatePolicies({ cloud: 'gke' }).objects, pod).violations).toEqual([
+      {
+        ruleId: 'windows-toleration-missing',
+        message:
+          'windows-toleration-missing: This Windows pod does not tolerate node.kubernetes.io/os=windows:NoSchedule, which GKE puts on Windows Server nodes: it stays Pending. Add toleration { key: node.kubernetes.io/os, operator: Equal, value: windows, effect: NoSchedule } (or the taints your node pool really sets).',
+        policy: 'k8s-windows-pod-warn',
+        actions: ['Warn'],
+      },
+    ]);
+  });
+
+  test('a severity setting re-levels a rule; off leaves it out of every policy', () => {
+    const relevelled = generatePolicies({ settings: { 'windows-toleration-missing': 'error' } }).objects;
+    expect(evaluatePolicies(relevelled, windowsPod({})).violations.map((v) => [v.ruleId, v.policy])).toEqual([
+      ['windows-toleration-missing', 'k8s-windows-pod-deny'],
+    ]);
+    const off = generatePolicies({ settings: { 'windows-os-name': 'off' } }).objects;
+    const text = JSON.stringify(off);
+    expect(text).not.toContain("'windows-os-name: ");
+    expect(
+      evaluatePolicies(off, windowsPod({ os: { name: 'Windows' } })).violations.map((v) => v.ruleId),
+    ).not.toContain('windows-os-name');
+  });
+
+  test('a rule with every validation off or info leaves no empty policy behind', () => {
+    const ids = Object.fromEntries(celRules().map((r) => [r.meta.id, 'off' as const]));
+    expect(generatePolicies({ settings: ids }).objects).toEqual([]);
+  });
+});
+
+describe('suppressions', () => {
+  const objects = generatePolicies({ settings: { 'windows-toleration-missing': 'error' } }).objects;
+
+  test.each([
+    ['its annotation on the pod', { 'suppress.k8s-windows.io/windows-toleration-missing': 'tainted by the pool' }],
+    ['the waive list', { 'k8s-windows.io/waive': 'windows-os-unset, windows-toleration-missing' }],
+    ['waive *', { 'k8s-windows.io/waive': '*' }],
+  ])('a warning-or-error rule is suppressed by %s', (_t, annotations) => {
+    const pod = windowsPod({}, { name: 'web', annotations });
+    expect(evaluatePolicies(objects, pod).violations).toEqual([]);
+  });
+
+  test("a workload's own annotation suppresses for its template", () => {
+    const deployment = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web', annotations: { 'suppress.k8s-windows.io/windows-toleration-missing': 'ok' } },
+      spec: { template: { spec: windowsPod({}).spec } },
+    };
+    expect(evaluatePolicies(objects, deployment).violations).toEqual([]);
+  });
+
+  test('an error the API server refuses the pod for is never suppressed', () => {
+    const pod = windowsPod({ os: { name: 'Windows' } }, { name: 'web', annotations: { 'k8s-windows.io/waive': '*' } });
+    expect(evaluatePolicies(objects, pod).violations.map((v) => v.ruleId)).toEqual(['windows-os-name']);
+  });
+});
+
+describe('exclusions', () => {
+  const objects = generatePolicies({
+    exclude: [
+      { name: 'legacy', namespace: 'apps' },
+      { name: 'tool', kind: 'Deployment' },
+    ],
+    systemNamespaces: ['infra'],
+  }).objects;
+  const bad = (name: string, namespace: string) => windowsPod({ os: { name: 'Windows' } }, { name, namespace });
+
+  test('the named objects are not matched; others are', () => {
+    expect(evaluatePolicies(objects, bad('legacy', 'apps')).matched).toEqual([]);
+    expect(evaluatePolicies(objects, bad('legacy', 'web')).violations.map((v) => v.ruleId)).toEqual([
+      'windows-os-name',
+    ]);
+    expect(evaluatePolicies(objects, bad('tool', 'web')).violations.map((v) => v.ruleId)).toEqual(['windows-os-name']);
+  });
+
+  test('the system namespaces given replace the default ones', () => {
+    expect(evaluatePolicies(objects, bad('web', 'infra')).matched).toEqual([]);
+    expect(evaluatePolicies(objects, bad('web', 'kube-system')).violations.map((v) => v.ruleId)).toEqual([
+      'windows-os-name',
+    ]);
+  });
+});
+
+describe('cluster facts', () => {
+  const objects = generatePolicies({ clusterFacts: FACTS }).objects;
+  const params = objects.filter((o) => o.kind === 'WindowsClusterFacts') as unknown as Record<string, unknown>[];
+
+  test('the CRD and the facts object come first', () => {
+    expect(objects.slice(0, 2).map((o) => [o.kind, o.metadata.name])).toEqual([
+      ['CustomResourceDefinition', 'windowsclusterfacts.k8s-windows.io'],
+      ['WindowsClusterFacts', 'k8s-windows'],
+    ]);
+    expect(objects[1]!.spec).toEqual({
+      pools: FACTS.pools,
+      runtimeClasses: FACTS.runtimeClasses,
+    });
+  });
+
+  test("a pod that tolerates none of the pools' taints is denied with the facts, not without", () => {
+    const pod = windowsPod({});
+    expect(evaluatePolicies(objects, pod).violations).toEqual([]);
+    expect(evaluatePolicies(objects, pod, { params }).violations).toEqual([
+      {
+        ruleId: 'windows-toleration-missing',
+        message:
+          "windows-toleration-missing: This Windows pod tolerates the taints of none of the cluster's Windows pools (win2022: os=windows:NoSchedule): it stays Pending. Add tolerations for the taints of the pool it should run on.",
+        policy: 'k8s-windows-pod-deny-cluster',
+        actions: ['Deny'],
+      },
+    ]);
+    const tolerating = windowsPod({ tolerations: [{ key: 'os', operator: 'Exists', effect: 'NoSchedule' }] });
+    expect(evaluatePolicies(objects, tolerating, { params }).violations).toEqual([]);
+  });
+
+  test('a pod pinned to a build no pool runs is denied with the facts', () => {
+    const pod = windowsPod({
+      nodeSelector: { 'kubernetes.io/os': 'windows', 'node.kubernetes.io/windows-build': '10.0.26100' },
+      tolerations: [{ key: 'os', operator: 'Exists' }],
+      containers: [{ name: 'web', image: 'mcr.microsoft.com/windows/nanoserver:ltsc2025' }],
+    });
+    expect(evaluatePolicies(objects, pod, { params }).violations).toEqual([
+      {
+        ruleId: 'windows-build-retired',
+        message:
+          'windows-build-retired: This pod pins nodeSelector node.kubernetes.io/windows-build=10.0.26100, which no Windows pool of the cluster runs (win2022: 10.0.20348): the pod stays Pending. Pin the build of the pool it should run on.',
+        policy: 'k8s-windows-pod-deny-cluster',
+        actions: ['Deny'],
+      },
+    ]);
+  });
+
+  test('readClusterFacts names every bad field at once', () => {
+    expect(
+      readClusterFacts(
+        {
+          pools: [{ name: '', provider: 'azure', build: '2022', taints: [{ key: 'os', effect: 'NoPlace' }] }],
+          extra: 1,
+        },
+        'facts.yaml',
+      ).issues.map((i) => i.path),
+    ).toEqual([
+      'facts.yaml.extra',
+      'facts.yaml.pools[0].name',
+      'facts.yaml.pools[0].provider',
+      'facts.yaml.pools[0].build',
+      'facts.yaml.pools[0].taints[0].effect',
+    ]);
+    expect(readClusterFacts({ apiVersion: 'v1', kind: 'ConfigMap' }, 'f').issues[0]!.message).toBe(
+      'The object is v1 ConfigMap, not k8s-windows.io/v1alpha1 WindowsClusterFacts.',
+    );
+  });
+});
+
+test('bad options are refused together, each with the option, the value and the fix', () => {
+  let error: unknown;
+  try {
+    generatePolicies({
+      mode: 'block' as never,
+      kubernetesVersion: '1.29',
+      settings: { 'no-such-rule': 'off', 'windows-os-name': 'fatal' as never },
+      namePrefix: 'K8S',
+    });
+  } catch (e) {
+    error = e;
+  }
+  expect(error).toBeInstanceOf(WindowsValidationError);
+  expect((error as WindowsValidationError).issues.map((i) => [i.path, i.message, i.fix])).toEqual([
+    ['mode', "'block' is not a mode.", 'Use deny, warn, audit.'],
+    [
+      'kubernetesVersion',
+      'Kubernetes 1.29 does not serve ValidatingAdmissionPolicy as admissionregistration.k8s.io/v1 (GA in 1.30).',
+      'Upgrade the cluster to 1.30 or later, or keep using lint in CI.',
+    ],
+    ['settings.no-such-rule', "'no-such-rule' is not a rule id.", 'Name a rule of `k8s-windows rules`.'],
+    ['settings.windows-os-name', "'fatal' is not a rule setting.", 'Use error, warning, info, off.'],
+    [
+      'namePrefix',
+      "'K8S' is not a DNS subdomain name.",
+      "Lower-case letters, digits, '-' and '.', at most 200 characters.",
+    ],
+  ]);
+});
