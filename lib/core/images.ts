@@ -140,8 +140,11 @@ const LEGACY_WINDOWS_REPOSITORY =
   /^microsoft\/(?:iis|windowsservercore|nanoserver|aspnet|dotnet-framework(?:-[a-z]+)*|wcf|mssql-server-windows(?:-[a-z]+)*|sqlserver-windows)$/;
 const DOCKER_HUB = new Set(['docker.io', 'index.docker.io', 'registry-1.docker.io']);
 
-/** Where the legacy repository's images live now, for fixes. */
-const LEGACY_SUCCESSORS: Readonly<Record<string, string>> = {
+/**
+ * Where the legacy repository's images live now, for fixes.
+ * @internal
+ */
+export const LEGACY_SUCCESSORS: Readonly<Record<string, string>> = {
   'microsoft/iis': 'mcr.microsoft.com/windows/servercore/iis',
   'microsoft/windowsservercore': 'mcr.microsoft.com/windows/servercore',
   'microsoft/nanoserver': 'mcr.microsoft.com/windows/nanoserver',
@@ -276,6 +279,8 @@ export function windowsImagePatterns(): {
 export function windowsBuildTagPatterns(): readonly {
   readonly pattern: string;
   readonly release: WindowsRelease | 'retired';
+  /** The build the pattern names (`10.0.17763`, a retired one's `10.0.14393`). */
+  readonly build: string;
 }[] {
   const readings: { tokens: readonly string[]; build: string; release: WindowsRelease | 'retired' }[] = [
     ...WINDOWS_RELEASES.map((release) => ({
@@ -302,14 +307,20 @@ export function windowsBuildTagPatterns(): readonly {
   return stages.flatMap((stage) =>
     readings.flatMap((r) => {
       const pattern = stage(r);
-      return pattern === undefined ? [] : [{ pattern, release: r.release }];
+      return pattern === undefined ? [] : [{ pattern, release: r.release, build: r.build }];
     }),
   );
 }
 
+/**
+ * The last part of the HostProcess base image's repository (mcr.microsoft.com/oss/kubernetes/windows-host-process-containers-base-image).
+ * @internal
+ */
+export const HOST_PROCESS_BASE_REPOSITORY = 'windows-host-process-containers-base-image';
+
 /** HostProcess containers run on the host, so their image need not match its build (https://learn.microsoft.com/virtualization/windowscontainers/deploy-containers/version-compatibility). */
 export function isHostProcessBaseImage(ref: ImageReference): boolean {
-  return ref.repository.endsWith('windows-host-process-containers-base-image');
+  return ref.repository.endsWith(HOST_PROCESS_BASE_REPOSITORY);
 }
 
 export type CompatibilityIsolation = WindowsIsolation | 'hostProcess';
@@ -427,8 +438,9 @@ function hostsRunningOnHost(host: WindowsRelease, isolation: WindowsIsolation): 
  * earlier tags were built on Nano Server per OS and start as ordinary containers, so they are not reported. The
  * value says what it is; `since` is the first version tag built on the base (later and non-version tags such as
  * `latest` are; a digest says no version and is not reported).
+ * @internal
  */
-const HOSTPROCESS_BUILT_ON_BASE: readonly {
+export const HOSTPROCESS_BUILT_ON_BASE: readonly {
   readonly repository: RegExp;
   readonly what: string;
   readonly since: readonly [major: number, minor: number];
