@@ -2,7 +2,10 @@
  * Pieces of CEL the rules' forms (./cel.ts) share, built from the same constants as their TypeScript checks so a
  * list or a pattern is never typed twice. Every piece is plain CEL that both the API server and @bufbuild/cel
  * accept: `has()` guards every optional field, and regular expressions are RE2 (`matches()`), checked here for the
- * JavaScript-only syntax RE2 refuses.
+ * JavaScript-only syntax RE2 refuses. A list or map literal holds items of one type in the API server (homogeneous
+ * aggregate literals), and when it creates a policy it compiles `object` untyped, so a field read off it is `dyn`:
+ * a literal that puts such a field beside a string literal wraps the field in `string()` (a no-op on the typed
+ * schema, where the field is a string already; test/policies/apiserver-agreement.e2e.test.ts holds this).
  */
 import { isRegistryHost, referencePattern } from '../image-reference';
 import { windowsBuildTagPatterns } from '../images';
@@ -141,7 +144,7 @@ export function celImageRefs(containers: string, extra: readonly string[] = []):
   return [
     `${containers}.filter(c, has(c.image) && ${celValidImage('c.image')})`,
     // [name, image, name without its digest, ...extra]
-    `.map(c, [c.name, c.image, c.image.split('@')[0]${extra.map((e) => `, ${e}`).join('')}])`,
+    `.map(c, [string(c.name), string(c.image), c.image.split('@')[0]${extra.map((e) => `, string(${e})`).join('')}])`,
     // [name, image, where, tag, ...extra]
     `.map(x, [x[0], x[1], ${tagged} ? ${n}.substring(0, ${n}.lastIndexOf(':')) : ${n}, ${tagged} ? ${n}.substring(${n}.lastIndexOf(':') + 1).lowerAscii() : ''${more(3)}])`,
     // [name, image, where, registry, repository, tag, ...extra]

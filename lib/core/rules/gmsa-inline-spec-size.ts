@@ -60,7 +60,7 @@ export default defineRule({
       {
         // Each inline gmsaCredentialSpec, as [where, value].
         name: 'gis_specs',
-        expression: `(${celPresent(SPEC, ...SPEC_PATH)} ? [['pod', ${[SPEC, ...SPEC_PATH].join('.')}]] : []) + variables.containers.filter(c, ${celPresent('c', ...SPEC_PATH)}).map(c, [${celContainerName('c')}, ${['c', ...SPEC_PATH].join('.')}])`,
+        expression: `(${celPresent(SPEC, ...SPEC_PATH)} ? [['pod', string(${[SPEC, ...SPEC_PATH].join('.')})]] : []) + variables.containers.filter(c, ${celPresent('c', ...SPEC_PATH)}).map(c, [${celContainerName('c')}, string(${['c', ...SPEC_PATH].join('.')})])`,
       },
     ],
     validations: [

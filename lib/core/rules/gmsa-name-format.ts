@@ -75,7 +75,7 @@ export default defineRule({
       {
         // Each gmsaCredentialSpecName that is set and not a placeholder, as [where, value].
         name: 'gnf_names',
-        expression: `((${celPresent(SPEC, ...NAME_PATH)} ? [['pod', ${[SPEC, ...NAME_PATH].join('.')}]] : []) + variables.containers.filter(c, ${celPresent('c', ...NAME_PATH)}).map(c, [${celContainerName('c')}, ${['c', ...NAME_PATH].join('.')}])).filter(n, !${celMatches('n[1].trim()', PLACEHOLDER)})`,
+        expression: `((${celPresent(SPEC, ...NAME_PATH)} ? [['pod', string(${[SPEC, ...NAME_PATH].join('.')})]] : []) + variables.containers.filter(c, ${celPresent('c', ...NAME_PATH)}).map(c, [${celContainerName('c')}, string(${['c', ...NAME_PATH].join('.')})])).filter(n, !${celMatches('n[1].trim()', PLACEHOLDER)})`,
       },
     ],
     validations: [

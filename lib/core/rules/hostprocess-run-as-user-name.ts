@@ -110,7 +110,7 @@ export default defineRule({
       {
         // Each HostProcess container with the user it runs as (its own, else the pod's; '' for none).
         name: 'hpu_users',
-        expression: `variables.containers.filter(c, ${celContainerHostProcess('c')}).map(c, {'container': c.name, 'user': ${celOr(celOr("''", SPEC, ...USER_PATH), 'c', ...USER_PATH)}, 'set': string(${celPresent('c', ...USER_PATH)} || ${celPresent(SPEC, ...USER_PATH)})})`,
+        expression: `variables.containers.filter(c, ${celContainerHostProcess('c')}).map(c, {'container': string(c.name), 'user': string(${celOr(celOr("''", SPEC, ...USER_PATH), 'c', ...USER_PATH)}), 'set': string(${celPresent('c', ...USER_PATH)} || ${celPresent(SPEC, ...USER_PATH)})})`,
       },
     ],
     validations: [

@@ -88,7 +88,7 @@ export default defineRule({
       {
         // Each runAsUserName that is set and not a placeholder, as [where, value]: the pod's, then each container's.
         name: 'wrun_users',
-        expression: `((${celPresent(SPEC, ...USER_PATH)} ? [['pod', ${[SPEC, ...USER_PATH].join('.')}]] : []) + variables.containers.filter(c, ${celPresent('c', ...USER_PATH)}).map(c, [${celContainerName('c')}, ${['c', ...USER_PATH].join('.')}])).filter(u, !${celMatches('u[1].trim()', PLACEHOLDER)})`,
+        expression: `((${celPresent(SPEC, ...USER_PATH)} ? [['pod', string(${[SPEC, ...USER_PATH].join('.')})]] : []) + variables.containers.filter(c, ${celPresent('c', ...USER_PATH)}).map(c, [${celContainerName('c')}, string(${['c', ...USER_PATH].join('.')})])).filter(u, !${celMatches('u[1].trim()', PLACEHOLDER)})`,
       },
     ],
     validations: [
