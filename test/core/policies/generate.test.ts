@@ -44,18 +44,15 @@ describe('the default set', () => {
 
   test('one policy per shape and action class, then their bindings, all admissionregistration.k8s.io/v1', () => {
     expect(names(objects, 'ValidatingAdmissionPolicy')).toEqual([
-      'k8s-windows-pod-deny',
-      'k8s-windows-pod-deny-cluster',
-      'k8s-windows-workload-deny',
-      'k8s-windows-workload-deny-cluster',
-      'k8s-windows-cronjob-deny',
-      'k8s-windows-cronjob-deny-cluster',
+      ...['pod', 'workload', 'cronjob'].flatMap((shape) =>
+        ['deny', 'deny-cluster', 'warn', 'warn-cluster'].map((action) => `k8s-windows-${shape}-${action}`),
+      ),
       'k8s-windows-runtimeclass-deny',
     ]);
     expect(names(objects, 'ValidatingAdmissionPolicyBinding')).toEqual(names(objects, 'ValidatingAdmissionPolicy'));
     expect(objects.map((o) => o.kind)).toEqual([
-      ...Array(7).fill('ValidatingAdmissionPolicy'),
-      ...Array(7).fill('ValidatingAdmissionPolicyBinding'),
+      ...Array(13).fill('ValidatingAdmissionPolicy'),
+      ...Array(13).fill('ValidatingAdmissionPolicyBinding'),
     ]);
     expect(new Set(objects.map((o) => o.apiVersion))).toEqual(new Set(['admissionregistration.k8s.io/v1']));
   });
@@ -145,7 +142,7 @@ describe('the default set', () => {
   test('info is not enforced: a Windows pod without spec.os (windows-os-unset, info) passes', () => {
     const pod = windowsPod({ os: undefined });
     expect(evaluatePolicies(objects, pod).violations).toEqual([]);
-    expect(evaluatePolicies(objects, pod).matched).toEqual(['k8s-windows-pod-deny']);
+    expect(evaluatePolicies(objects, pod).matched).toEqual(['k8s-windows-pod-deny', 'k8s-windows-pod-warn']);
   });
 });
 
