@@ -38,6 +38,11 @@ import {
   FORBIDDEN_POD_SYSCTLS,
 } from '../windows-fields';
 import type { CelVariable } from '../rules/cel';
+import imageBuildUnpinned from '../rules/image-build-unpinned';
+import windowsNodeSelectorAffinityOnly from '../rules/windows-node-selector-affinity-only';
+import windowsNodeSelectorMissing from '../rules/windows-node-selector-missing';
+import windowsOsUnset from '../rules/windows-os-unset';
+import windowsTolerationMissing from '../rules/windows-toleration-missing';
 import { CLUSTER_FACTS_API_VERSION, CLUSTER_FACTS_KIND, DEFAULT_CLUSTER_FACTS_NAME } from './cluster-facts';
 import { celString, celStringList, podPrelude, POLICY_SHAPES, SHAPE_RESOURCES, type PolicyShape } from './prelude';
 import type { PolicyObject, PolicyOptions } from './types';
@@ -49,11 +54,11 @@ export const MUTATING_VERSIONS: readonly MutatingVersion[] = ['v1', 'v1beta1'];
 
 /** The rules whose fixes the policies make, by mutation. */
 export const MUTATION_RULES = {
-  os: 'windows-os-unset',
-  selector: 'windows-node-selector-missing',
-  selectorAffinity: 'windows-node-selector-affinity-only',
-  tolerations: 'windows-toleration-missing',
-  runtimeClass: 'image-build-unpinned',
+  os: windowsOsUnset.meta.id,
+  selector: windowsNodeSelectorMissing.meta.id,
+  selectorAffinity: windowsNodeSelectorAffinityOnly.meta.id,
+  tolerations: windowsTolerationMissing.meta.id,
+  runtimeClass: imageBuildUnpinned.meta.id,
 } as const;
 
 /** The prelude variables the guards read (checked against the prelude, so a rename fails here, not in a cluster). */
