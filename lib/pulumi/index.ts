@@ -21,10 +21,4 @@ export { type WindowsPodArgs } from './k8s/windows-pod';
 export { WindowsRuntimeClass, type WindowsRuntimeClassArgs } from './k8s/runtime-class';
 export { GmsaCredentialSpec, type GmsaCredentialSpecArgs } from './k8s/gmsa';
 export { cloudFindingSink, type CloudFinding, type RecordedFindings } from '../core/rules/cloud-findings';
-export {
-  WindowsAdmissionPolicies,
-  WINDOWS_ADMISSION_POLICIES_TYPE,
-  type WindowsAdmissionPoliciesArgs,
-  type WindowsAdmissionPolicyPoolArgs,
-  type WindowsAdmissionPolicyPoolResource,
-} from './k8s/admission-policies';
+export { WindowsAdmissionPolicies, type WindowsAdmissionPoliciesArgs } from './k8s/admission-policies';

@@ -150,7 +150,9 @@ describe('WindowsAdmissionPolicies', () => {
         taints: [],
       },
     ]);
-    expect(lib.WINDOWS_ADMISSION_POLICIES_TYPE).toBe('k8s-windows:k8s:WindowsAdmissionPolicies');
+    expect((await import('../../lib/pulumi/k8s/admission-policies')).WINDOWS_ADMISSION_POLICIES_TYPE).toBe(
+      'k8s-windows:k8s:WindowsAdmissionPolicies',
+    );
   });
 
   test('clusterFacts as data', async () => {
