@@ -248,6 +248,39 @@ describe('patterns the TypeChecker warns about, because it checks each kind on i
   });
 });
 
+describe('what the TypeChecker cannot see through a variable, and inlinedErrors can', () => {
+  let response: ApiserverCelResponse;
+  beforeAll(() => {
+    response = judge({
+      policies: [
+        vap('through-variables', PODS, {
+          variables: [
+            { name: 'spec', expression: 'object.spec' },
+            {
+              name: 'containers',
+              expression:
+                'dyn(variables.spec.containers) + (has(variables.spec.initContainers) ? dyn(variables.spec.initContainers) : [])',
+            },
+          ],
+          validations: [
+            { expression: '!has(variables.spec.nodeSelectr) || variables.spec.nodeSelectr.size() > 0' },
+            { expression: "variables.containers.all(c, c.name != '')" },
+          ],
+        }),
+      ],
+      cases: [],
+    });
+  });
+
+  test('a misspelt field read through variables.spec: no TypeChecker warning (it types the variable dyn), an inlined error', () => {
+    const [, , misspelt, containers] = response.policies[0].expressions;
+    expect(misspelt).toMatchObject({ errors: [], warnings: [] });
+    expect(misspelt!.inlinedErrors).toEqual([expect.stringContaining("undefined field 'nodeSelectr'")]);
+    // dyn() on each list lets the two lists concatenate typed, so the expressions that read them stay checkable.
+    expect(containers).toMatchObject({ errors: [], warnings: [], inlinedErrors: [] });
+  });
+});
+
 describe('the cost budget', () => {
   const nested =
     "object.spec.containers.all(a, object.spec.containers.all(b, object.spec.containers.all(c, a.name != '')))";
