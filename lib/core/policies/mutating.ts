@@ -181,9 +181,10 @@ function clusterGuardVariables(shape: PolicyShape, active: ReadonlySet<string>):
         expression: `has(${pools}) && ${pools}.size() > 0 && has(${pools}[0].taints) ? ${pools}[0].taints.filter(t, ${pools}.all(p, has(p.taints) && p.taints.exists(u, u.key == t.key && u.effect == t.effect && ${valueOf('u')} == ${valueOf('t')}))) : []`,
       },
       {
-        // The tolerations to add (tolerationFor: Equal with a value, Exists without), as JSON for the patch.
+        // The tolerations to add (tolerationFor: Equal with a value, Exists without), as JSON for the patch; string()
+        // because the API server's CEL takes only map literals of one value type, and a param's fields may be dyn.
         name: 'mut_tolerations',
-        expression: `variables.mut_sure && !has(variables.spec.runtimeClassName) && !${suppressed(MUTATION_RULES.tolerations)} ? variables.mut_poolTaints.filter(t, !(has(variables.spec.tolerations) && variables.spec.tolerations.exists(tol, ${tolerates('tol', 't')}))).map(t, has(t.value) ? {'key': t.key, 'operator': 'Equal', 'value': t.value, 'effect': t.effect} : {'key': t.key, 'operator': 'Exists', 'effect': t.effect}) : []`,
+        expression: `variables.mut_sure && !has(variables.spec.runtimeClassName) && !${suppressed(MUTATION_RULES.tolerations)} ? variables.mut_poolTaints.filter(t, !(has(variables.spec.tolerations) && variables.spec.tolerations.exists(tol, ${tolerates('tol', 't')}))).map(t, has(t.value) ? {'key': string(t.key), 'operator': 'Equal', 'value': string(t.value), 'effect': string(t.effect)} : {'key': string(t.key), 'operator': 'Exists', 'effect': string(t.effect)}) : []`,
       },
     );
   }
