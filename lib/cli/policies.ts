@@ -13,7 +13,16 @@ import { describeFsError } from './files';
 import { packageInfo, TOOL_NAME } from './package-info';
 import { DEFAULT_MAX_INPUT_BYTES, readFileBounded } from './read';
 import { ConfigError } from './settings';
-import type { CliIO } from './run';
+
+/** What `policies` needs of the CLI's io (run.ts `CliIO`; not imported, so run.ts alone depends on this module). */
+export interface PoliciesIO {
+  readonly stdout: { write(chunk: string): unknown };
+  readonly stderr: { write(chunk: string): unknown };
+  /** @default process.cwd() */
+  readonly cwd?: string;
+  /** The environment ($K8S_WINDOWS_CONFIG names a config file, as for lint). @default - none */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
 
 /** The option or config field each PolicyOptions field comes from, for messages. */
 function optionName(field: string, configPath: string | undefined): string {
@@ -61,7 +70,7 @@ async function readFactsFile(file: string, cwd: string): Promise<ClusterFacts> {
 }
 
 /** Runs `policies`: prints the policy set; exit 2 with every problem named on bad input. */
-export async function runPolicies(command: PoliciesCommand, io: CliIO): Promise<number> {
+export async function runPolicies(command: PoliciesCommand, io: PoliciesIO): Promise<number> {
   const cwd = io.cwd ?? process.cwd();
   const config = command.noConfig
     ? undefined
