@@ -186,8 +186,8 @@ function clusterGuardVariables(shape: PolicyShape, active: ReadonlySet<string>):
         expression: `has(${pools}) && ${pools}.size() > 0 && has(${pools}[0].taints) ? ${pools}[0].taints.filter(t, ${pools}.all(p, has(p.taints) && p.taints.exists(u, u.key == t.key && u.effect == t.effect && ${valueOf('u')} == ${valueOf('t')}))) : []`,
       },
       {
-        // The tolerations to add (tolerationFor: Equal with a value, Exists without), as JSON for the patch; the
-        // params are untyped when the API server creates the policy: string() keeps the map's values one type.
+        // The tolerations to add (tolerationFor: Equal with a value, Exists without), as JSON for the patch; string()
+        // because the API server's CEL takes only map literals of one value type, and a param's fields may be dyn.
         name: 'mut_tolerations',
         expression: `variables.mut_sure && !has(variables.spec.runtimeClassName) && !${suppressed(MUTATION_RULES.tolerations)} ? variables.mut_poolTaints.filter(t, !(has(variables.spec.tolerations) && variables.spec.tolerations.exists(tol, ${tolerates('tol', 't')}))).map(t, has(t.value) ? {'key': string(t.key), 'operator': 'Equal', 'value': string(t.value), 'effect': string(t.effect)} : {'key': string(t.key), 'operator': 'Exists', 'effect': string(t.effect)}) : []`,
       },
@@ -210,7 +210,7 @@ function clusterGuardVariables(shape: PolicyShape, active: ReadonlySet<string>):
         // Set on a pod that names none, is not HostProcess, pins no build and selects no pool (by selector or
         // affinity); DaemonSets follow every node and are left alone.
         name: 'mut_runtimeClass',
-        expression: `variables.mut_buildClasses.size() == 1 && variables.mut_sure && !has(variables.spec.runtimeClassName) && !variables.hostProcess${shape === 'workload' ? " && object.kind != 'DaemonSet'" : ''} && !(has(variables.spec.nodeSelector) && variables.spec.nodeSelector.exists(k, !(k in ${pinLabels}))) && variables.osTerms.size() == 0 && !(has(variables.spec.affinity) && has(variables.spec.affinity.nodeAffinity) && has(variables.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution) && has(variables.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms) && variables.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms.exists(t, has(t.matchExpressions) && t.matchExpressions.exists(e, !(e.key in ${pinLabels})))) && !${suppressed(MUTATION_RULES.runtimeClass)} ? variables.mut_buildClasses[0] : ''`,
+        expression: `variables.mut_buildClasses.size() == 1 && variables.mut_sure && !has(variables.spec.runtimeClassName) && !variables.hostProcess${shape === 'workload' ? " && request.kind.kind != 'DaemonSet'" : ''} && !(has(variables.spec.nodeSelector) && variables.spec.nodeSelector.exists(k, !(k in ${pinLabels}))) && !(has(variables.spec.affinity) && has(variables.spec.affinity.nodeAffinity) && has(variables.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution) && has(variables.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms) && variables.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms.exists(t, has(t.matchExpressions) && t.matchExpressions.exists(e, !(e.key in ${pinLabels})))) && !${suppressed(MUTATION_RULES.runtimeClass)} ? variables.mut_buildClasses[0] : ''`,
       },
     );
   }
