@@ -6,6 +6,7 @@
  */
 import { isRegistryHost, referencePattern } from '../image-reference';
 import { windowsBuildTagPatterns } from '../images';
+import { QUANTITY_NUMBER, QUANTITY_SUFFIX } from '../model/quantity';
 import { celString } from './cel';
 
 /** JavaScript regular-expression syntax RE2 does not have: lookaround, backreferences, named groups. */
@@ -149,4 +150,25 @@ export function celImageRefs(containers: string, extra: readonly string[] = []):
     // [name, image, where, registry, repository, tag, build, ...extra]
     `.map(x, [x[0], x[1], x[2], x[3], x[4], x[5], ${celTagBuild('x[5]')}${more(6)}])`,
   ].join('');
+}
+
+/** A CEL double literal of a finite number. */
+function celDouble(n: number): string {
+  return Number.isInteger(n) ? `${BigInt(n)}.0` : String(n);
+}
+
+/**
+ * The quantity in the CEL string `q` (trimmed) in base units as a double, as `parseQuantity` reads it; -1.0 when it
+ * is not a quantity (a rule reading it judges positive quantities only). A suffix is cut off by its length and the number read with double(), as Number() reads it.
+ */
+export function celQuantity(q: string): string {
+  const suffixes = Object.entries(QUANTITY_SUFFIX).sort(([a], [b]) => b.length - a.length);
+  const chain = suffixes
+    .map(([suffix, factor]) => {
+      const pattern = `^${QUANTITY_NUMBER.source}${suffix === '' ? '' : re2Words([suffix])}$`;
+      const value = suffix === '' ? `double(${q})` : `double(${q}.substring(0, size(${q}) - ${suffix.length}))`;
+      return `${q}.matches(${celString(pattern)}) ? ${value} * ${celDouble(factor)} : `;
+    })
+    .join('');
+  return `(${chain}-1.0)`;
 }
