@@ -46,16 +46,22 @@ describe('the default set', () => {
     expect(names(objects, 'ValidatingAdmissionPolicy')).toEqual([
       'k8s-windows-pod-deny',
       'k8s-windows-pod-deny-cluster',
+      'k8s-windows-pod-warn',
+      'k8s-windows-pod-warn-cluster',
       'k8s-windows-workload-deny',
       'k8s-windows-workload-deny-cluster',
+      'k8s-windows-workload-warn',
+      'k8s-windows-workload-warn-cluster',
       'k8s-windows-cronjob-deny',
       'k8s-windows-cronjob-deny-cluster',
+      'k8s-windows-cronjob-warn',
+      'k8s-windows-cronjob-warn-cluster',
       'k8s-windows-runtimeclass-deny',
     ]);
     expect(names(objects, 'ValidatingAdmissionPolicyBinding')).toEqual(names(objects, 'ValidatingAdmissionPolicy'));
     expect(objects.map((o) => o.kind)).toEqual([
-      ...Array(7).fill('ValidatingAdmissionPolicy'),
-      ...Array(7).fill('ValidatingAdmissionPolicyBinding'),
+      ...Array(13).fill('ValidatingAdmissionPolicy'),
+      ...Array(13).fill('ValidatingAdmissionPolicyBinding'),
     ]);
     expect(new Set(objects.map((o) => o.apiVersion))).toEqual(new Set(['admissionregistration.k8s.io/v1']));
   });
@@ -134,7 +140,7 @@ describe('the default set', () => {
   test('info is not enforced: a Windows pod without spec.os (windows-os-unset, info) passes', () => {
     const pod = windowsPod({ os: undefined });
     expect(evaluatePolicies(objects, pod).violations).toEqual([]);
-    expect(evaluatePolicies(objects, pod).matched).toEqual(['k8s-windows-pod-deny']);
+    expect(evaluatePolicies(objects, pod).matched).toEqual(['k8s-windows-pod-deny', 'k8s-windows-pod-warn']);
   });
 });
 
