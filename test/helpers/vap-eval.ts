@@ -42,6 +42,8 @@ export interface VapRequest {
   readonly operation?: 'CREATE' | 'UPDATE';
   /** The request's namespace; @default - the object's metadata.namespace, else 'default' (namespaced kinds) */
   readonly namespace?: string;
+  /** The object before an UPDATE. @default - none (null, as on CREATE) */
+  readonly oldObject?: unknown;
   /** Labels of the request's namespace (`kubernetes.io/metadata.name` is added). @default {} */
   readonly namespaceLabels?: Readonly<Record<string, string>>;
   /** Objects a binding's paramRef may name (WindowsClusterFacts), by name. @default - none */
@@ -106,35 +108,55 @@ function evaluate(expression: string, bindings: Record<string, CelInput>): CelVa
 }
 
 /**
- * The `variables` binding: a map whose entries are evaluated on first read, in the scope of the ones before
- * (the API server's lazy, memoised variables). A variable that fails fails every expression that reads it.
+ * The `variables` binding: a map whose entries are evaluated on first read (the API server's lazy, memoised
+ * variables). A variable sees only the variables declared before it, as the API server compiles them: reading a
+ * later one is an error here as there. A variable that fails fails every expression that reads it.
  */
-class LazyVariables implements ReadonlyMap<string, CelInput> {
+class LazyVariables {
   private readonly done = new Map<string, CelValue | CelRuntimeError>();
+  private readonly order: readonly string[];
   private readonly expressions: ReadonlyMap<string, string>;
 
   constructor(
     variables: readonly { name: string; expression: string }[],
-    private readonly base: () => Record<string, CelInput>,
+    private readonly base: Record<string, CelInput>,
   ) {
+    this.order = variables.map((v) => v.name);
     this.expressions = new Map(variables.map((v) => [v.name, v.expression]));
   }
 
-  get size(): number {
-    return this.expressions.size;
+  /** The `variables` map an expression sees: those declared before position `upTo` (all of them by default). */
+  view(upTo: number = this.order.length): ReadonlyMap<string, CelInput> {
+    const visible = new Set(this.order.slice(0, upTo));
+    const get = (key: string): CelInput | undefined => (visible.has(key) ? this.value(key) : undefined);
+    return {
+      get size() {
+        return visible.size;
+      },
+      has: (key: string) => visible.has(key),
+      get,
+      keys: () => visible.keys(),
+      *entries() {
+        for (const k of visible) yield [k, get(k) as CelInput];
+      },
+      *values() {
+        for (const k of visible) yield get(k) as CelInput;
+      },
+      forEach(cb: (value: CelInput, key: string, map: ReadonlyMap<string, CelInput>) => void) {
+        for (const k of visible) cb(get(k) as CelInput, k, this);
+      },
+      [Symbol.iterator]() {
+        return this.entries();
+      },
+    } as ReadonlyMap<string, CelInput>;
   }
 
-  has(key: string): boolean {
-    return this.expressions.has(key);
-  }
-
-  get(key: string): CelInput | undefined {
-    const expression = this.expressions.get(key);
-    if (expression === undefined) return undefined;
+  private value(key: string): CelInput {
     let value = this.done.get(key);
     if (value === undefined) {
+      const position = this.order.indexOf(key);
       try {
-        value = evaluate(expression, this.base());
+        value = evaluate(this.expressions.get(key)!, { ...this.base, variables: celMap(this.view(position)) });
       } catch (e) {
         value = e instanceof CelRuntimeError ? e : new CelRuntimeError(String(e));
       }
@@ -142,26 +164,6 @@ class LazyVariables implements ReadonlyMap<string, CelInput> {
     }
     if (value instanceof CelRuntimeError) throw new CelRuntimeError(`variables.${key}: ${value.message}`);
     return value as CelInput;
-  }
-
-  forEach(cb: (value: CelInput, key: string, map: ReadonlyMap<string, CelInput>) => void): void {
-    for (const k of this.expressions.keys()) cb(this.get(k) as CelInput, k, this);
-  }
-
-  *entries(): MapIterator<[string, CelInput]> {
-    for (const k of this.expressions.keys()) yield [k, this.get(k) as CelInput];
-  }
-
-  keys(): MapIterator<string> {
-    return this.expressions.keys();
-  }
-
-  *values(): MapIterator<CelInput> {
-    for (const k of this.expressions.keys()) yield this.get(k) as CelInput;
-  }
-
-  [Symbol.iterator](): MapIterator<[string, CelInput]> {
-    return this.entries();
   }
 }
 
@@ -286,7 +288,7 @@ export function evaluatePolicies(objects: readonly unknown[], object: unknown, r
       }
       const bindingsBase: Record<string, CelInput> = {
         object: objectInput,
-        oldObject: null,
+        oldObject: request.oldObject === undefined ? null : toCelInput(request.oldObject),
         request: requestInput,
         params,
       };
@@ -295,14 +297,15 @@ export function evaluatePolicies(objects: readonly unknown[], object: unknown, r
           name: v.name,
           expression: v.expression,
         })),
-        () => all,
+        bindingsBase,
       );
-      const all: Record<string, CelInput> = { ...bindingsBase, variables: celMap(variables) };
+      const all: Record<string, CelInput> = { ...bindingsBase, variables: celMap(variables.view()) };
       const conditions = (spec.matchConditions as { name: string; expression: string }[] | undefined) ?? [];
       let conditionsMet = true;
       for (const c of conditions) {
         try {
-          if (evaluate(c.expression, all) !== true) conditionsMet = false;
+          // matchConditions cannot read the variables.
+          if (evaluate(c.expression, bindingsBase) !== true) conditionsMet = false;
         } catch (e) {
           errors.push({ policy: name, where: `matchConditions ${c.name}`, error: String((e as Error).message) });
           conditionsMet = false;

@@ -15,7 +15,7 @@ import { DEFAULT_FACTS_NAME, validatingPolicies } from './validating';
 import { POLICY_MODES, type PolicyObject, type PolicyOptions, type PolicySet } from './types';
 
 export * from './types';
-export { ADMISSION_POLICY_VERSIONS } from './api-versions';
+export { ADMISSION_POLICY_VERSIONS, type AdmissionPolicyVersions } from './api-versions';
 export { clusterFactsCrd, clusterFactsObject, readClusterFacts } from './cluster-facts';
 export { podPrelude, runtimeClassPrelude, POLICY_SHAPES, SHAPE_RESOURCES, type PolicyShape } from './prelude';
 export {

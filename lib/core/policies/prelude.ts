@@ -55,7 +55,10 @@ function hasChain(root: string, fields: readonly string[]): string {
   return fields.map((_, i) => `has(${[root, ...fields.slice(0, i + 1)].join('.')})`).join(' && ');
 }
 
-/** The first variables of each shape: where the pod spec and the pod's metadata are. */
+/**
+ * The first variables of each shape: where the pod spec and the pod's metadata are. A template's metadata may be
+ * absent: `dyn()` on both branches lets the API server's type checker accept an ObjectMeta or an empty map there.
+ */
 function shapeVariables(shape: PolicyShape): CelVariable[] {
   switch (shape) {
     case 'pod':
@@ -68,7 +71,7 @@ function shapeVariables(shape: PolicyShape): CelVariable[] {
         { name: 'spec', expression: 'object.spec.template.spec' },
         {
           name: 'podMeta',
-          expression: `${hasChain('object', ['spec', 'template', 'metadata'])} ? object.spec.template.metadata : {}`,
+          expression: `${hasChain('object', ['spec', 'template', 'metadata'])} ? dyn(object.spec.template.metadata) : dyn({})`,
         },
       ];
     case 'cronjob':
@@ -76,7 +79,7 @@ function shapeVariables(shape: PolicyShape): CelVariable[] {
         { name: 'spec', expression: 'object.spec.jobTemplate.spec.template.spec' },
         {
           name: 'podMeta',
-          expression: `${hasChain('object', ['spec', 'jobTemplate', 'spec', 'template', 'metadata'])} ? object.spec.jobTemplate.spec.template.metadata : {}`,
+          expression: `${hasChain('object', ['spec', 'jobTemplate', 'spec', 'template', 'metadata'])} ? dyn(object.spec.jobTemplate.spec.template.metadata) : dyn({})`,
         },
       ];
     default: {
@@ -163,6 +166,11 @@ function sharedVariables(): CelVariable[] {
       expression: `${OS_LABELS.map((l) => `${selector(l)} ? ${orEmpty(selectorValue(l))} : `).join('')}${selector(AKS_OS_SKU_LABEL)} ? (${selectorValue(AKS_OS_SKU_LABEL)}.lowerAscii().startsWith('windows') ? 'windows' : 'linux') : ''`,
     },
     {
+      // The label selectedOs comes from, for messages ('' when none).
+      name: 'selectedOsLabel',
+      expression: `${OS_LABELS.map((l) => `${selector(l)} ? ${celString(l)} : `).join('')}${selector(AKS_OS_SKU_LABEL)} ? ${celString(AKS_OS_SKU_LABEL)} : ''`,
+    },
+    {
       // Per required node-selector term, its expressions on an OS label with an operator that restricts the OS.
       name: 'osTerms',
       expression: `${hasChain('variables.spec', ['affinity', 'nodeAffinity', 'requiredDuringSchedulingIgnoredDuringExecution'])} && has(variables.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms) ? variables.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms.map(t, has(t.matchExpressions) ? t.matchExpressions.filter(e, e.key in ${celStringList(OS_LABELS)} && e.operator in ${celStringList(OS_OPERATORS)}) : []) : []`,
@@ -204,7 +212,12 @@ function sharedVariables(): CelVariable[] {
     {
       // Why the pod counts as Windows, for messages (analyzePod's evidence; a container by name, not index).
       name: 'evidence',
-      expression: `variables.declaredOs != '' ? 'spec.os.name is ' + variables.declaredOs : variables.selectedOs != '' ? 'it selects ' + (${selector(OS_LABEL)} ? ${celString(OS_LABEL)} : ${selector(BETA_OS_LABEL)} ? ${celString(BETA_OS_LABEL)} : ${celString(AKS_OS_SKU_LABEL)}) + '=' + variables.selectedOs + ' nodes' : variables.affinityOs != '' ? 'its node affinity requires ${OS_LABEL}=' + variables.affinityOs : variables.hostProcess ? 'it runs HostProcess containers' : variables.windowsImage ? "container '" + variables.windowsImages[0][3] + "' image '" + variables.windowsImages[0][4] + "' is a Windows image" : ''`,
+      expression: `variables.declaredOs != '' ? 'spec.os.name is ' + variables.declaredOs : variables.selectedOs != '' ? 'it selects ' + variables.selectedOsLabel + '=' + variables.selectedOs + ' nodes' : variables.affinityOs != '' ? 'its node affinity requires ${OS_LABEL}=' + variables.affinityOs : variables.hostProcess ? 'it runs HostProcess containers' : variables.windowsImage ? "container '" + variables.windowsImages[0][3] + "' image '" + variables.windowsImages[0][4] + "' is a Windows image" : ''`,
+    },
+    {
+      // The build every required affinity term pins with `windows-build In [one build]`, or ''.
+      name: 'pinAffinityBuild',
+      expression: `${hasChain('variables.spec', ['affinity', 'nodeAffinity', 'requiredDuringSchedulingIgnoredDuringExecution', 'nodeSelectorTerms'])} && variables.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms.size() > 0 && variables.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms.all(t, has(t.matchExpressions) && t.matchExpressions.exists(e, ${buildIn('e')})) && variables.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms.all(t, t.matchExpressions.filter(e, ${buildIn('e')})[0].values[0] == variables.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions.filter(e, ${buildIn('e')})[0].values[0]) ? variables.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions.filter(e, ${buildIn('e')})[0].values[0] : ''`,
     },
     {
       // Where the pod pins a Windows build (analyzePod's order): 'selector' (nodeSelector
@@ -212,11 +225,6 @@ function sharedVariables(): CelVariable[] {
       // 'sku' (AKS's os-sku label naming a release), or ''. A RuntimeClass's pin is another object's.
       name: 'pinSource',
       expression: `${selector(WINDOWS_BUILD_LABEL)} ? 'selector' : variables.pinAffinityBuild != '' ? 'affinity' : ${selector(AKS_OS_SKU_LABEL)} && ${selectorValue(AKS_OS_SKU_LABEL)}.lowerAscii() in ${celMap(Object.fromEntries(WINDOWS_RELEASES.map((r) => [releaseInfo(r).aksOsSku.toLowerCase(), r])))} ? 'sku' : ''`,
-    },
-    {
-      // The build every required affinity term pins with `windows-build In [one build]`, or ''.
-      name: 'pinAffinityBuild',
-      expression: `${hasChain('variables.spec', ['affinity', 'nodeAffinity', 'requiredDuringSchedulingIgnoredDuringExecution', 'nodeSelectorTerms'])} && variables.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms.size() > 0 && variables.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms.all(t, has(t.matchExpressions) && t.matchExpressions.exists(e, ${buildIn('e')})) && variables.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms.all(t, t.matchExpressions.filter(e, ${buildIn('e')})[0].values[0] == variables.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions.filter(e, ${buildIn('e')})[0].values[0]) ? variables.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions.filter(e, ${buildIn('e')})[0].values[0] : ''`,
     },
     {
       // The pinned build as written ('' for an AKS os-sku pin or none).

@@ -145,6 +145,16 @@ function exclusionCondition(options: PolicyOptions): Record<string, unknown> | u
   };
 }
 
+/**
+ * The matchCondition that checks an UPDATE only when it changes the pod spec: a pod created before the policies (or
+ * while they were off) must still take the metadata updates the cluster makes (a finalizer removed on deletion, a
+ * label, an owner reference), and its spec is immutable but for a few fields anyway.
+ */
+const SPEC_CHANGED = {
+  name: 'k8s-windows-spec-changed',
+  expression: "request.operation != 'UPDATE' || oldObject == null || object.spec != oldObject.spec",
+} as const;
+
 interface PolicyGroup {
   readonly target: PolicyTarget;
   readonly action: ActionClass;
@@ -238,7 +248,11 @@ export function validatingPolicies(options: PolicyOptions = {}): PolicyObject[] 
             matchExpressions: [{ key: OPT_OUT_LABEL, operator: 'NotIn', values: [OPT_OUT_VALUE] }],
           },
         },
-        ...(exclusion ? { matchConditions: [exclusion] } : {}),
+        ...(group.target === 'runtimeclass'
+          ? exclusion
+            ? { matchConditions: [exclusion] }
+            : {}
+          : { matchConditions: [SPEC_CHANGED, ...(exclusion ? [exclusion] : [])] }),
         variables: policyVariables(group).map((v) => ({ name: v.name, expression: v.expression })),
         validations: group.rules.flatMap(({ rule, validations }) =>
           validations.map((v) => wrapValidation(rule, v.validation, v.severity)),

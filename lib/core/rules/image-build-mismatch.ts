@@ -117,11 +117,16 @@ export default defineRule({
         name: 'ibm_images',
         expression: `variables.imageRefs.filter(r, r[5] != 'true').map(r, [r[3], r[4], ${tagRelease('r[2]')}]).filter(i, i[2] in ${celStringList(WINDOWS_RELEASES)})`,
       },
+      {
+        // The images the pinned hosts cannot run (none when the pod pins no supported release).
+        name: 'ibm_unrunnable',
+        expression: `variables.pinRelease == '' ? [] : variables.ibm_images.filter(i, !${PIN_RUNS('i')})`,
+      },
     ],
     validations: [
       {
-        expression: `!variables.windows || variables.pinRelease == '' || variables.ibm_images.all(i, ${PIN_RUNS('i')})`,
-        messageExpression: `'image-build-mismatch: Image \\'' + variables.ibm_images.filter(i, !${PIN_RUNS('i')})[0][1] + '\\' (container ' + variables.ibm_images.filter(i, !${PIN_RUNS('i')})[0][0] + ') is built for Windows Server ' + variables.ibm_images.filter(i, !${PIN_RUNS('i')})[0][2] + ' but the pod is pinned by ' + variables.pinVia + ' to Windows Server ' + variables.pinRelease + ' nodes, which with process isolation run only ' + ${HOSTS}[variables.pinRelease]['process'].map(r, 'ltsc' + r).join(' or ') + ' images ("the container operating system does not match the host operating system"). Use the image\\'s ltsc' + variables.pinRelease + ' tag, or pin the workload to ' + ${celStringList(WINDOWS_RELEASES)}.filter(h, variables.ibm_images.filter(i, !${PIN_RUNS('i')})[0][2] in ${HOSTS}[h]['process']).map(h, 'Windows Server ' + h).join(' or ') + ' nodes.'`,
+        expression: '!variables.windows || variables.ibm_unrunnable.size() == 0',
+        messageExpression: `'image-build-mismatch: Image \\'' + variables.ibm_unrunnable[0][1] + '\\' (container ' + variables.ibm_unrunnable[0][0] + ') is built for Windows Server ' + variables.ibm_unrunnable[0][2] + ' but the pod is pinned by ' + variables.pinVia + ' to Windows Server ' + variables.pinRelease + ' nodes, which with process isolation run only ' + ${HOSTS}[variables.pinRelease]['process'].map(r, 'ltsc' + r).join(' or ') + ' images ("the container operating system does not match the host operating system"). Use the image\\'s ltsc' + variables.pinRelease + ' tag, or pin the workload to ' + ${celStringList(WINDOWS_RELEASES)}.filter(h, variables.ibm_unrunnable[0][2] in ${HOSTS}[h]['process']).map(h, 'Windows Server ' + h).join(' or ') + ' nodes.'`,
       },
       {
         expression: `!variables.windows || variables.pinRelease != '' || variables.ibm_images.size() < 2 || ${HOSTS}.exists(h, variables.ibm_images.all(i, i[2] in ${HOSTS}[h]['process']))`,

@@ -90,7 +90,7 @@ export default defineRule({
       {
         // The first selector or required-affinity label that is not generic: a likely pool selector.
         name: 'nsm_poolSelector',
-        expression: `has(variables.spec.nodeSelector) && variables.spec.nodeSelector.exists(k, !(k in ${celStringList([...GENERIC_LABELS])})) ? variables.spec.nodeSelector.filter(k, !(k in ${celStringList([...GENERIC_LABELS])}))[0] : has(variables.spec.affinity) && has(variables.spec.affinity.nodeAffinity) && has(variables.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution) && has(variables.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms) && variables.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms.exists(t, has(t.matchExpressions) && t.matchExpressions.exists(e, !(e.key in ${celStringList([...GENERIC_LABELS])}))) ? 'a pool label' : ''`,
+        expression: `has(variables.spec.nodeSelector) && variables.spec.nodeSelector.exists(k, !(k in ${celStringList([...GENERIC_LABELS])})) ? variables.spec.nodeSelector.filter(k, !(k in ${celStringList([...GENERIC_LABELS])}))[0] : has(variables.spec.affinity) && has(variables.spec.affinity.nodeAffinity) && has(variables.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution) && has(variables.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms) && variables.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms.exists(t, has(t.matchExpressions) && t.matchExpressions.exists(e, !(e.key in ${celStringList([...GENERIC_LABELS])}))) ? variables.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms.filter(t, has(t.matchExpressions) && t.matchExpressions.exists(e, !(e.key in ${celStringList([...GENERIC_LABELS])})))[0].matchExpressions.filter(e, !(e.key in ${celStringList([...GENERIC_LABELS])}))[0].key : ''`,
       },
     ],
     validations: [
@@ -100,7 +100,7 @@ export default defineRule({
       },
       {
         expression: `!variables.windows || variables.nsm_excludesWindows || ${SELECTS_WINDOWS} || ${RUNTIME_CLASS_MAY_SELECT} || ${BY_POOL}`,
-        messageExpression: `'windows-node-selector-missing: This pod is Windows (' + variables.evidence + (variables.selectedOs != '' ? ') but selects ' + variables.selectedOs + ' nodes by its nodeSelector, where it cannot run.' : ') but does not select ${OS_LABEL}=windows nodes: spec.os.name does not steer the scheduler, so it can land on a Linux node and never start.') + ${FIX}`,
+        messageExpression: `'windows-node-selector-missing: This pod is Windows (' + variables.evidence + (variables.selectedOs != '' ? ') but selects ' + variables.selectedOsLabel + '=' + variables.selectedOs + ' nodes, where it cannot run.' : ') but does not select ${OS_LABEL}=windows nodes: spec.os.name does not steer the scheduler, so it can land on a Linux node and never start.') + ${FIX}`,
       },
       ...(['pool-selector', 'pool-selector-eks'] as const).map((c) => ({
         case: c,

@@ -95,6 +95,6 @@ export default defineRule({
       },
     ],
     limits:
-      "The tolerations a RuntimeClass adds are another object's: the policy accepts a pod that names a RuntimeClass. With the cluster facts it also refuses a pod that tolerates none of the pools' taints, which lint does not know.",
+      "The tolerations a RuntimeClass adds are another object's: the policy accepts a pod that names a RuntimeClass.",
   },
 });

@@ -10,6 +10,15 @@ import { propertyParameters } from '../../helpers/property';
 import { differential } from './differential';
 
 const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
+/** `arb` in `present` cases out of `present + absent` (absent otherwise). */
+const sometimes = <T>(arb: fc.Arbitrary<T>, present: number, absent: number) =>
+  fc.oneof({ arbitrary: arb, weight: present }, { arbitrary: fc.constant(undefined), weight: absent });
+/** A record without the keys whose value came out undefined. */
+const compact = <T extends Record<string, unknown>>(arb: fc.Arbitrary<T>) =>
+  arb.map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined)));
+/** Mostly the first value. */
+const mostly = <T>(first: T, ...rest: T[]) =>
+  fc.oneof({ arbitrary: fc.constant(first), weight: rest.length * 2 }, fc.constantFrom(...rest));
 
 const IMAGES = [
   'mcr.microsoft.com/windows/nanoserver:ltsc2022',
@@ -42,13 +51,12 @@ const OS_VALUES = ['windows', 'linux', 'Windows', 'foo', ''];
 const BUILDS = ['10.0.17763', '10.0.20348', '10.0.26100', '10.0.20348.2655', '10.0.14393', '10.0.19041', '10.0', 'x'];
 const TAINT_KEYS = ['os', 'node.kubernetes.io/os', 'dedicated', ''];
 
-const container = fc.record(
-  {
+const container = compact(
+  fc.record({
     name: fc.constantFrom('a', 'b', 'c'),
     image: fc.constantFrom(...IMAGES),
-    securityContext: fc.record({ windowsOptions: fc.record({ hostProcess: fc.boolean() }) }),
-  },
-  { requiredKeys: ['name', 'image'] },
+    securityContext: sometimes(fc.record({ windowsOptions: fc.record({ hostProcess: fc.boolean() }) }), 1, 3),
+  }),
 );
 
 const expression = fc.oneof(
@@ -85,15 +93,18 @@ const toleration = fc.record(
   { requiredKeys: [] },
 );
 
-const nodeSelector = fc.record(
-  {
-    'kubernetes.io/os': fc.constantFrom(...OS_VALUES),
-    'beta.kubernetes.io/os': fc.constantFrom(...OS_VALUES),
-    'kubernetes.azure.com/os-sku': fc.constantFrom('Windows2019', 'Windows2022', 'Ubuntu', 'windows2025'),
-    'node.kubernetes.io/windows-build': fc.constantFrom(...BUILDS),
-    agentpool: fc.constant('npwin'),
-  },
-  { requiredKeys: [] },
+const nodeSelector = compact(
+  fc.record({
+    'kubernetes.io/os': sometimes(mostly('windows', 'linux', 'Windows', 'foo', ''), 1, 1),
+    'beta.kubernetes.io/os': sometimes(fc.constantFrom(...OS_VALUES), 1, 5),
+    'kubernetes.azure.com/os-sku': sometimes(
+      fc.constantFrom('Windows2019', 'Windows2022', 'Ubuntu', 'windows2025'),
+      1,
+      5,
+    ),
+    'node.kubernetes.io/windows-build': sometimes(fc.constantFrom(...BUILDS), 1, 1),
+    agentpool: sometimes(fc.constant('npwin'), 1, 3),
+  }),
 );
 
 const annotations = fc.record(
@@ -105,19 +116,18 @@ const annotations = fc.record(
   { requiredKeys: [] },
 );
 
-const podSpec = fc.record(
-  {
-    os: fc.record({ name: fc.constantFrom(...OS_VALUES) }, { requiredKeys: [] }),
-    nodeSelector,
-    affinity,
-    tolerations: fc.array(toleration, { maxLength: 2 }),
-    securityContext: fc.record({ windowsOptions: fc.record({ hostProcess: fc.boolean() }) }),
-    hostNetwork: fc.constant(true),
-    runtimeClassName: fc.constantFrom('windows-2022', 'runc'),
+const podSpec = compact(
+  fc.record({
+    os: sometimes(fc.record({ name: mostly('windows', 'linux', 'Windows', '') }, { requiredKeys: [] }), 1, 1),
+    nodeSelector: sometimes(nodeSelector, 3, 1),
+    affinity: sometimes(affinity, 1, 3),
+    tolerations: sometimes(fc.array(toleration, { minLength: 1, maxLength: 2 }), 1, 1),
+    securityContext: sometimes(fc.record({ windowsOptions: fc.record({ hostProcess: fc.boolean() }) }), 1, 5),
+    hostNetwork: sometimes(fc.constant(true), 1, 7),
+    runtimeClassName: sometimes(fc.constantFrom('windows-2022', 'runc'), 1, 5),
     containers: fc.array(container, { minLength: 1, maxLength: 3 }),
-    initContainers: fc.array(container, { maxLength: 1 }),
-  },
-  { requiredKeys: ['containers'] },
+    initContainers: sometimes(fc.array(container, { maxLength: 1 }), 1, 3),
+  }),
 );
 
 const workload = fc
@@ -153,5 +163,49 @@ test('generated pods and workloads get the same verdict from every CEL form as f
       expect(found.errors).toEqual([]);
     }),
     propertyParameters(150),
+  );
+});
+
+const runtimeClass = fc.record(
+  {
+    handler: fc.constantFrom(
+      'runhcs-wcow-process',
+      'runhcs-wcow-hypervisor',
+      'runhcs-wcow-hypervisor-17763',
+      'runhcs-wcow',
+      'runc',
+      '',
+    ),
+    scheduling: fc.record(
+      {
+        nodeSelector: fc.record(
+          {
+            'kubernetes.io/os': fc.constantFrom('windows', 'linux', 'Windows'),
+            'node.kubernetes.io/windows-build': fc.constantFrom(...BUILDS),
+          },
+          { requiredKeys: [] },
+        ),
+      },
+      { requiredKeys: [] },
+    ),
+    annotations: maybe(annotations),
+  },
+  { requiredKeys: ['handler'] },
+);
+
+test('generated RuntimeClasses get the same verdict from every CEL form as from its rule', () => {
+  fc.assert(
+    fc.property(runtimeClass, ({ annotations: own, ...rc }) => {
+      const object = {
+        apiVersion: 'node.k8s.io/v1',
+        kind: 'RuntimeClass',
+        metadata: { name: 'windows', ...(own ? { annotations: own } : {}) },
+        ...rc,
+      };
+      const found = differential(object, 'generated');
+      expect(found.mismatches).toEqual([]);
+      expect(found.errors).toEqual([]);
+    }),
+    propertyParameters(100),
   );
 });

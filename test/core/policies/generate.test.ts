@@ -104,7 +104,7 @@ describe('the default set', () => {
       {
         name: 'podMeta',
         expression:
-          'has(object.spec) && has(object.spec.template) && has(object.spec.template.metadata) ? object.spec.template.metadata : {}',
+          'has(object.spec) && has(object.spec.template) && has(object.spec.template.metadata) ? dyn(object.spec.template.metadata) : dyn({})',
       },
     ]);
   });
@@ -128,6 +128,17 @@ describe('the default set', () => {
       const variables = s.variables.map((v: { name: string }) => v.name);
       expect(new Set(variables).size).toBe(variables.length);
       for (const v of s.variables) expect(() => parse(v.expression)).not.toThrow();
+      // As the API server compiles them: a variable reads only those declared before it; a validation, any.
+      const reads = (expression: string) => [...expression.matchAll(/variables\.(\w+)/g)].map((m) => m[1]);
+      s.variables.forEach((v: { name: string; expression: string }, i: number) => {
+        expect({ [v.name]: reads(v.expression).filter((r) => !variables.slice(0, i).includes(r)) }).toEqual({
+          [v.name]: [],
+        });
+      });
+      for (const v of s.validations) {
+        expect(reads(`${v.expression} ${v.messageExpression}`).filter((r) => !variables.includes(r))).toEqual([]);
+      }
+      for (const c of s.matchConditions ?? []) expect(reads(c.expression)).toEqual([]);
       for (const v of s.validations) {
         expect(() => parse(v.expression)).not.toThrow();
         expect(() => parse(v.messageExpression)).not.toThrow();
@@ -219,6 +230,17 @@ describe('suppressions', () => {
     const pod = windowsPod({ os: { name: 'Windows' } }, { name: 'web', annotations: { 'k8s-windows.io/waive': '*' } });
     expect(evaluatePolicies(objects, pod).violations.map((v) => v.ruleId)).toEqual(['windows-os-name']);
   });
+});
+
+test('an UPDATE is checked only when it changes the spec: a finalizer removed from an old pod goes through', () => {
+  const objects = generatePolicies().objects;
+  const old = windowsPod({ os: { name: 'Windows' } }, { name: 'web', finalizers: ['example.com/x'] });
+  const withoutFinalizer = windowsPod({ os: { name: 'Windows' } }, { name: 'web' });
+  expect(evaluatePolicies(objects, withoutFinalizer, { operation: 'UPDATE', oldObject: old }).matched).toEqual([]);
+  const changed = windowsPod({ os: { name: 'Windows' }, hostname: 'b' }, { name: 'web' });
+  expect(
+    evaluatePolicies(objects, changed, { operation: 'UPDATE', oldObject: old }).violations.map((v) => v.ruleId),
+  ).toEqual(['windows-os-name']);
 });
 
 describe('exclusions', () => {
@@ -345,4 +367,107 @@ test('bad options are refused together, each with the option, the value and the 
       "Lower-case letters, digits, '-' and '.', at most 200 characters.",
     ],
   ]);
+});
+
+describe('image-build-mismatch in the cluster', () => {
+  const objects = generatePolicies().objects;
+  const pinned = (build: string, image: string, extra: Record<string, unknown> = {}) =>
+    windowsPod({
+      nodeSelector: { 'kubernetes.io/os': 'windows', 'node.kubernetes.io/windows-build': build },
+      containers: [{ name: 'web', image }],
+      ...extra,
+    });
+
+  test('a Windows Server 2025 node runs ltsc2022 images with process isolation (the facts table)', () => {
+    expect(
+      evaluatePolicies(objects, pinned('10.0.26100', 'mcr.microsoft.com/windows/servercore:ltsc2022')).violations,
+    ).toEqual([]);
+  });
+
+  test('a 2022 node does not run an ltsc2025 image: denied with the fix', () => {
+    expect(
+      evaluatePolicies(objects, pinned('10.0.20348', 'mcr.microsoft.com/windows/servercore:ltsc2025')).violations,
+    ).toEqual([
+      {
+        ruleId: 'image-build-mismatch',
+        message:
+          "image-build-mismatch: Image 'mcr.microsoft.com/windows/servercore:ltsc2025' (container web) is built for Windows Server 2025 but the pod is pinned by nodeSelector node.kubernetes.io/windows-build=10.0.20348 to Windows Server 2022 nodes, which with process isolation run only ltsc2022 images (\"the container operating system does not match the host operating system\"). Use the image's ltsc2022 tag, or pin the workload to Windows Server 2025 nodes.",
+        policy: 'k8s-windows-pod-deny',
+        actions: ['Deny'],
+      },
+    ]);
+  });
+
+  test('a pod naming a RuntimeClass is judged as Hyper-V could run it: an older image passes, a newer one not', () => {
+    const rc = { runtimeClassName: 'windows-hyperv' };
+    expect(
+      evaluatePolicies(objects, pinned('10.0.20348', 'mcr.microsoft.com/windows/servercore:ltsc2019', rc)).violations,
+    ).toEqual([]);
+    expect(
+      evaluatePolicies(
+        objects,
+        pinned('10.0.20348', 'mcr.microsoft.com/windows/servercore:ltsc2025', rc),
+      ).violations.map((v) => v.ruleId),
+    ).toEqual(['image-build-mismatch']);
+  });
+
+  test('HostProcess containers run on the host and are not judged', () => {
+    const hostProcess = pinned('10.0.20348', 'mcr.microsoft.com/windows/servercore:ltsc2019', {
+      securityContext: { windowsOptions: { hostProcess: true, runAsUserName: 'NT AUTHORITY\\SYSTEM' } },
+      hostNetwork: true,
+    });
+    expect(evaluatePolicies(objects, hostProcess).violations.map((v) => v.ruleId)).not.toContain(
+      'image-build-mismatch',
+    );
+  });
+});
+
+describe('windows-node-selector-missing in the cluster', () => {
+  const objects = generatePolicies({ cloud: 'eks' }).objects;
+  const image = [{ name: 'web', image: 'mcr.microsoft.com/windows/nanoserver:ltsc2022' }];
+
+  test('a Windows image on a pod that selects Linux nodes is denied, naming the label', () => {
+    const pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'web' },
+      spec: { nodeSelector: { 'beta.kubernetes.io/os': 'linux' }, containers: image, hostNetwork: false },
+    };
+    // The selector decides the OS (Linux), so the image does not make it a Windows pod: nothing to deny.
+    expect(evaluatePolicies(objects, pod).violations).toEqual([]);
+    const windows = { ...pod, spec: { ...pod.spec, os: { name: 'windows' } } };
+    expect(evaluatePolicies(objects, windows).violations.map((v) => v.message)).toEqual([
+      'windows-node-selector-missing: This pod is Windows (spec.os.name is windows) but selects beta.kubernetes.io/os=linux nodes, where it cannot run. Add nodeSelector { kubernetes.io/os: windows } (schedulingFor(target) emits it with the tolerations).',
+    ]);
+  });
+
+  test('with cloud eks, a pool label in required affinity without the OS selector is a warning naming the label', () => {
+    const pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'web' },
+      spec: {
+        os: { name: 'windows' },
+        affinity: {
+          nodeAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: {
+              nodeSelectorTerms: [
+                { matchExpressions: [{ key: 'eks.amazonaws.com/nodegroup', operator: 'In', values: ['win'] }] },
+              ],
+            },
+          },
+        },
+        containers: image,
+      },
+    };
+    expect(evaluatePolicies(objects, pod).violations).toEqual([
+      {
+        ruleId: 'windows-node-selector-missing',
+        message:
+          'windows-node-selector-missing: This pod is Windows (spec.os.name is windows) and selects nodes by eks.amazonaws.com/nodegroup but not by kubernetes.io/os: unless that label selects only Windows nodes it can land on a Linux node. Add nodeSelector { kubernetes.io/os: windows } (schedulingFor(target) emits it with the tolerations).',
+        policy: 'k8s-windows-pod-warn',
+        actions: ['Warn'],
+      },
+    ]);
+  });
 });

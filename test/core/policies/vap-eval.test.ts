@@ -89,3 +89,79 @@ test('selectorMatches reads matchLabels and every operator', () => {
   expect(selectorMatches({ matchExpressions: [{ key: 'a', operator: 'Exists' }] }, {})).toBe(false);
   expect(selectorMatches({ matchExpressions: [{ key: 'a', operator: 'DoesNotExist' }] }, {})).toBe(true);
 });
+
+describe('the evaluator as the API server runs a policy', () => {
+  const policy = (variables: { name: string; expression: string }[], validations: Record<string, string>[]) => [
+    {
+      kind: 'ValidatingAdmissionPolicy',
+      metadata: { name: 'p' },
+      spec: {
+        matchConstraints: {
+          resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }],
+        },
+        variables,
+        validations,
+      },
+    },
+    {
+      kind: 'ValidatingAdmissionPolicyBinding',
+      metadata: { name: 'p' },
+      spec: { policyName: 'p', validationActions: ['Deny'] },
+    },
+  ];
+  const object = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'x' }, spec: { replicas: 2, ratio: 0.5 } };
+
+  test('integers are int, other numbers double; a failing validation reports its messageExpression', () => {
+    const r = evaluatePolicies(
+      policy(
+        [],
+        [
+          {
+            expression: 'object.spec.replicas == 3 && object.spec.ratio == 0.5',
+            messageExpression: "'r: ' + string(object.spec.replicas)",
+          },
+        ],
+      ),
+      object,
+    );
+    expect(r.violations).toEqual([{ ruleId: 'r', message: 'r: 2', policy: 'p', actions: ['Deny'] }]);
+  });
+
+  test('a variable is evaluated only when read; one that fails fails only what reads it (failurePolicy Ignore)', () => {
+    const r = evaluatePolicies(
+      policy(
+        [
+          { name: 'bad', expression: 'object.spec.missing' },
+          { name: 'good', expression: 'object.spec.replicas' },
+        ],
+        [
+          { expression: 'variables.good == 3', messageExpression: "'a: good'" },
+          { expression: 'variables.bad == 1', messageExpression: "'b: bad'" },
+        ],
+      ),
+      object,
+    );
+    expect(r.violations.map((v) => v.message)).toEqual(['a: good']);
+    expect(r.errors.map((e) => e.error)).toEqual(['variables.bad: field not found: missing']);
+  });
+
+  test('a variable cannot read one declared after it; a failing messageExpression falls back to message', () => {
+    const r = evaluatePolicies(
+      policy(
+        [
+          { name: 'first', expression: 'variables.second' },
+          { name: 'second', expression: '1' },
+        ],
+        [{ expression: 'variables.first == 2', messageExpression: 'variables.first', message: 'c: static' }],
+      ),
+      object,
+    );
+    expect(r.violations).toEqual([]);
+    expect(r.errors).toHaveLength(1);
+    const fallback = evaluatePolicies(
+      policy([], [{ expression: 'false', messageExpression: 'object.spec.missing', message: 'd: static' }]),
+      object,
+    );
+    expect(fallback.violations.map((v) => v.message)).toEqual(['d: static']);
+  });
+});
