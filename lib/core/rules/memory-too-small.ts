@@ -66,7 +66,7 @@ export default defineRule({
       {
         // Per container, its memory requests and limits below a mebibyte, as findings.
         name: 'mts_found',
-        expression: `variables.containers.filter(c, has(c.resources)).map(c, [${SECTIONS.map((s) => `has(c.resources.${s}) && 'memory' in c.resources.${s} ? [string(c.resources.${s}.memory).trim()].map(q, [${celQuantity('q')}].exists(b, b > 0.0 && b < ${MIN_MEMORY}.0) ? ${celContainerName('c')} + " resources.${s}.memory '" + q + "' is " + string(${celQuantity('q')}) + ' bytes' + (q.endsWith('m') ? " ('m' is milli, not mega)" : '') + ': no container runs in less than a mebibyte. ' + ${MEANT('q')} : '')[0] : ''`).join(', ')}].filter(m, m != '')).filter(l, size(l) > 0).map(l, l.join(' '))`,
+        expression: `variables.containers.filter(c, has(c.resources)).map(c, [${SECTIONS.map((s) => `has(c.resources.${s}) && 'memory' in c.resources.${s} ? [string(c.resources.${s}.memory).trim()].map(q, [${celQuantity('q')}].map(b, b > 0.0 && b < ${MIN_MEMORY}.0 ? ${celContainerName('c')} + " resources.${s}.memory '" + q + "' is " + string(b) + ' bytes' + (q.endsWith('m') ? " ('m' is milli, not mega)" : '') + ': no container runs in less than a mebibyte. ' + ${MEANT('q')} : '')[0])[0] : ''`).join(', ')}].filter(m, m != '')).filter(l, size(l) > 0).map(l, l.join(' '))`,
       },
     ],
     validations: [
