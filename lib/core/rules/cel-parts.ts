@@ -131,9 +131,14 @@ export function celTagBuild(t: string): string {
 /**
  * The image references of `containers` (a CEL list of containers) that `parseImageReference` reads, each as a list
  * of strings indexed by {@link IMAGE_REF}: name, image, where, registry, repository, tag, build, then `extra`
- * (CEL strings of the container `c`, for what a rule needs beside the image).
+ * (CEL strings of the container `c`, for what a rule needs beside the image). Without `build`, the build is left ''
+ * (the rules that do not read it spare the policy its patterns).
  */
-export function celImageRefs(containers: string, extra: readonly string[] = []): string {
+export function celImageRefs(
+  containers: string,
+  extra: readonly string[] = [],
+  { build = true }: { readonly build?: boolean } = {},
+): string {
   const more = (from: number) => extra.map((_, i) => `, x[${from + i}]`).join('');
   const n = 'x[2]';
   const tagged = `${n}.lastIndexOf(':') > ${n}.lastIndexOf('/')`;
@@ -148,7 +153,7 @@ export function celImageRefs(containers: string, extra: readonly string[] = []):
     // [name, image, where, registry, repository, tag, ...extra]
     `.map(x, [x[0], x[1], ${n}, ${registry}, ${registry} != '' ? ${n}.substring(${slash} + 1) : ${n}, x[3]${more(4)}])`,
     // [name, image, where, registry, repository, tag, build, ...extra]
-    `.map(x, [x[0], x[1], x[2], x[3], x[4], x[5], ${celTagBuild('x[5]')}${more(6)}])`,
+    `.map(x, [x[0], x[1], x[2], x[3], x[4], x[5], ${build ? celTagBuild('x[5]') : "''"}${more(6)}])`,
   ].join('');
 }
 

@@ -91,7 +91,7 @@ export default defineRule({
       {
         // The non-HostProcess containers on a Server Core based image with runAsNonRoot and no runAsUserName.
         name: 'wrni_found',
-        expression: `${celImageRefs(`${NON_HOST_PROCESS_CONTAINERS}.filter(c, ${celOr(celOr('false', SPEC, ...NON_ROOT), 'c', ...NON_ROOT)} && !(${celPresent('c', ...USER)} || ${celPresent(SPEC, ...USER)}))`)}.filter(r, (r[${IMAGE_REF.registry}] == ${celString(SERVER_CORE_REGISTRY)} && r[${IMAGE_REF.repository}].matches(${celString(re2(SERVER_CORE_REPOSITORY))})) || r[${IMAGE_REF.tag}].matches(${celString(re2(SERVER_CORE_TAG))}))`,
+        expression: `${celImageRefs(`${NON_HOST_PROCESS_CONTAINERS}.filter(c, ${celOr(celOr('false', SPEC, ...NON_ROOT), 'c', ...NON_ROOT)} && !(${celPresent('c', ...USER)} || ${celPresent(SPEC, ...USER)}))`, [], { build: false })}.filter(r, (r[${IMAGE_REF.registry}] == ${celString(SERVER_CORE_REGISTRY)} && r[${IMAGE_REF.repository}].matches(${celString(re2(SERVER_CORE_REPOSITORY))})) || r[${IMAGE_REF.tag}].matches(${celString(re2(SERVER_CORE_TAG))}))`,
       },
     ],
     validations: [

@@ -114,6 +114,7 @@ export default defineRule({
         expression: `${celImageRefs(
           `(has(${SPEC}.containers) ? ${SPEC}.containers : []).filter(c, !${celContainerHostProcess('c')} && !has(c.startupProbe))`,
           [`has(c.livenessProbe) ? string(${LIVENESS_BUDGET}) : ''`],
+          { build: false },
         )}.filter(r, r[${IMAGE_REF.repository}].matches(${celString(re2(LARGE_IMAGE_REPOSITORY))}) || r[${IMAGE_REF.tag}].matches(${celString(re2(LARGE_IMAGE_TAG))}))`,
       },
       {
