@@ -469,13 +469,23 @@ export function hostProcessOnlyImage(ref: ImageReference): string | undefined {
 }
 
 /**
+ * What `isServerCoreImage` reads: Microsoft's registry, its Server Core based repositories, the tag word (on the
+ * lower-cased tag); exported for the CEL form of windows-run-as-non-root-image-user.
+ * @internal
+ */
+export const SERVER_CORE_REGISTRY = 'mcr.microsoft.com';
+/** @internal */
+export const SERVER_CORE_REPOSITORY = /^(?:windows\/servercore(?:\/|$)|windows\/server$|dotnet\/framework\/)/;
+/** @internal */
+export const SERVER_CORE_TAG = /(?:^|[-_.])windowsservercore(?:$|[-_.])/;
+
+/**
  * Well-known images built on Windows Server Core, which run as ContainerAdministrator (their config names no user:
  * https://github.com/kubernetes/kubernetes/issues/112469#issuecomment-1307784766): Server Core itself,
  * Server and IIS, .NET Framework (`dotnet/framework/*`), and any tag that names `windowsservercore`. Nano Server
  * images default to ContainerUser (https://kubernetes.io/docs/tasks/configure-pod-container/configure-runasusername/).
  */
 export function isServerCoreImage(ref: ImageReference): boolean {
-  const mcr = ref.registry === 'mcr.microsoft.com';
-  if (mcr && /^(?:windows\/servercore(?:\/|$)|windows\/server$|dotnet\/framework\/)/.test(ref.repository)) return true;
-  return ref.tag !== undefined && /(?:^|[-_.])windowsservercore(?:$|[-_.])/.test(ref.tag.toLowerCase());
+  if (ref.registry === SERVER_CORE_REGISTRY && SERVER_CORE_REPOSITORY.test(ref.repository)) return true;
+  return ref.tag !== undefined && SERVER_CORE_TAG.test(ref.tag.toLowerCase());
 }

@@ -9,6 +9,7 @@
  */
 import { isRegistryHost, referencePattern } from '../image-reference';
 import { windowsBuildTagPatterns } from '../images';
+import { QUANTITY_NUMBER, QUANTITY_SUFFIX } from '../model/quantity';
 import { celString } from './cel';
 
 /** JavaScript regular-expression syntax RE2 does not have: lookaround, backreferences, named groups. */
@@ -133,9 +134,14 @@ export function celTagBuild(t: string): string {
 /**
  * The image references of `containers` (a CEL list of containers) that `parseImageReference` reads, each as a list
  * of strings indexed by {@link IMAGE_REF}: name, image, where, registry, repository, tag, build, then `extra`
- * (CEL strings of the container `c`, for what a rule needs beside the image).
+ * (CEL strings of the container `c`, for what a rule needs beside the image). Without `build`, the build is left ''
+ * (the rules that do not read it spare the policy its patterns).
  */
-export function celImageRefs(containers: string, extra: readonly string[] = []): string {
+export function celImageRefs(
+  containers: string,
+  extra: readonly string[] = [],
+  { build = true }: { readonly build?: boolean } = {},
+): string {
   const more = (from: number) => extra.map((_, i) => `, x[${from + i}]`).join('');
   const n = 'x[2]';
   const tagged = `${n}.lastIndexOf(':') > ${n}.lastIndexOf('/')`;
@@ -150,6 +156,27 @@ export function celImageRefs(containers: string, extra: readonly string[] = []):
     // [name, image, where, registry, repository, tag, ...extra]
     `.map(x, [x[0], x[1], ${n}, ${registry}, ${registry} != '' ? ${n}.substring(${slash} + 1) : ${n}, x[3]${more(4)}])`,
     // [name, image, where, registry, repository, tag, build, ...extra]
-    `.map(x, [x[0], x[1], x[2], x[3], x[4], x[5], ${celTagBuild('x[5]')}${more(6)}])`,
+    `.map(x, [x[0], x[1], x[2], x[3], x[4], x[5], ${build ? celTagBuild('x[5]') : "''"}${more(6)}])`,
   ].join('');
+}
+
+/** A CEL double literal of a finite number. */
+function celDouble(n: number): string {
+  return Number.isInteger(n) ? `${BigInt(n)}.0` : String(n);
+}
+
+/**
+ * The quantity in the CEL string `q` (trimmed) in base units as a double, as `parseQuantity` reads it; -1.0 when it
+ * is not a quantity (a rule reading it judges positive quantities only). A suffix is cut off by its length and the number read with double(), as Number() reads it.
+ */
+export function celQuantity(q: string): string {
+  const suffixes = Object.entries(QUANTITY_SUFFIX).sort(([a], [b]) => b.length - a.length);
+  const chain = suffixes
+    .map(([suffix, factor]) => {
+      const pattern = `^${QUANTITY_NUMBER.source}${suffix === '' ? '' : re2Words([suffix])}$`;
+      const value = suffix === '' ? `double(${q})` : `double(${q}.substring(0, size(${q}) - ${suffix.length}))`;
+      return `${q}.matches(${celString(pattern)}) ? ${value} * ${celDouble(factor)} : `;
+    })
+    .join('');
+  return `(${chain}-1.0)`;
 }

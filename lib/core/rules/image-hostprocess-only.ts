@@ -84,7 +84,7 @@ export default defineRule({
       {
         // The images of non-HostProcess containers that run only as HostProcess, each with what it is.
         name: 'ihp_found',
-        expression: `${celImageRefs(NON_HOST_PROCESS_CONTAINERS)}.map(r, [r[${IMAGE_REF.name}], r[${IMAGE_REF.image}], ${WHAT}]).filter(f, f[2] != '')`,
+        expression: `${celImageRefs(NON_HOST_PROCESS_CONTAINERS, [], { build: false })}.map(r, [r[${IMAGE_REF.name}], r[${IMAGE_REF.image}], ${WHAT}]).filter(f, f[2] != '')`,
       },
     ],
     validations: [

@@ -168,6 +168,6 @@ export default defineRule({
         messageExpression: `'windows-forbidden-field: ' + ${forbidden('pod resources', 'resources', POD_RESOURCES_FORBIDDEN_DETAIL)}`,
       },
     ],
-    limits: `Pod-level resources are refused as the API server refuses them from Kubernetes 1.${POD_RESOURCES_REFUSED_FROM_MINOR}; lint's warning for an older --kubernetes-version has no policy form (a policy does not know the cluster's version).`,
+    limits: `Pod-level resources under a --kubernetes-version before 1.${POD_RESOURCES_REFUSED_FROM_MINOR}, lint's warning: a policy does not know the cluster's version, and refuses them as the API server does from 1.${POD_RESOURCES_REFUSED_FROM_MINOR}.`,
   },
 });

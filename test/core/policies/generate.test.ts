@@ -44,9 +44,18 @@ describe('the default set', () => {
 
   test('one policy per shape and action class, then their bindings, all admissionregistration.k8s.io/v1', () => {
     expect(names(objects, 'ValidatingAdmissionPolicy')).toEqual([
-      ...['pod', 'workload', 'cronjob'].flatMap((shape) =>
-        ['deny', 'deny-cluster', 'warn', 'warn-cluster'].map((action) => `k8s-windows-${shape}-${action}`),
-      ),
+      'k8s-windows-pod-deny',
+      'k8s-windows-pod-deny-cluster',
+      'k8s-windows-pod-warn',
+      'k8s-windows-pod-warn-cluster',
+      'k8s-windows-workload-deny',
+      'k8s-windows-workload-deny-cluster',
+      'k8s-windows-workload-warn',
+      'k8s-windows-workload-warn-cluster',
+      'k8s-windows-cronjob-deny',
+      'k8s-windows-cronjob-deny-cluster',
+      'k8s-windows-cronjob-warn',
+      'k8s-windows-cronjob-warn-cluster',
       'k8s-windows-runtimeclass-deny',
     ]);
     expect(names(objects, 'ValidatingAdmissionPolicyBinding')).toEqual(names(objects, 'ValidatingAdmissionPolicy'));

@@ -187,3 +187,79 @@ test('image-nanoserver-powershell reads command lines as its check does', () => 
     propertyParameters(DIFFERENTIAL_RUNS),
   );
 });
+
+test('memory-too-small reads quantities as parseQuantity does', () => {
+  const quantity = fc.oneof(
+    fc.integer({ min: -10, max: 3_000_000 }),
+    fc.double({ min: -1, max: 3e6, noNaN: true }),
+    text(['1', '0', '.', '5', '8', 'e', 'E', '3', '-', '+', 'm', 'Mi', 'k', 'Ki', 'M', 'Ei', 'n', ' ', 'x'], 6),
+  );
+  fc.assert(
+    fc.property(fc.option(quantity, { nil: undefined }), fc.option(quantity, { nil: undefined }), (request, limit) => {
+      const resources = {
+        ...(request === undefined ? {} : { requests: { memory: request } }),
+        ...(limit === undefined ? {} : { limits: { memory: limit, cpu: '1' } }),
+      };
+      expect(disagreements(windowsPod({ resources }), ['memory-too-small'])).toEqual([]);
+    }),
+    propertyParameters(DIFFERENTIAL_RUNS),
+  );
+});
+
+test('windows-startup-probe and windows-run-as-non-root-image-user on generated containers', () => {
+  const images = [
+    'mcr.microsoft.com/windows/servercore:ltsc2022',
+    'mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022',
+    'mcr.microsoft.com/dotnet/framework/aspnet:4.8',
+    'quay.io/windows/servercore:ltsc2022',
+    'acme/app:1.0-windowsservercore-ltsc2019',
+    'mcr.microsoft.com/windows/nanoserver:ltsc2022',
+  ];
+  const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
+  const probe = fc.record(
+    {
+      initialDelaySeconds: fc.nat(60),
+      periodSeconds: fc.integer({ min: 1, max: 30 }),
+      failureThreshold: fc.integer({ min: 1, max: 10 }),
+    },
+    { requiredKeys: [] },
+  );
+  fc.assert(
+    fc.property(
+      fc.constantFrom(...images),
+      maybe(probe),
+      fc.boolean(),
+      maybe(fc.boolean()),
+      maybe(fc.boolean()),
+      maybe(fc.constantFrom('ContainerUser', 'ContainerAdministrator')),
+      maybe(fc.constantFrom('ContainerUser')),
+      fc.boolean(),
+      maybe(fc.constantFrom('Always', 'Never', 'OnFailure')),
+      (image, liveness, startup, ownNonRoot, podNonRoot, ownUser, podUser, hostProcess, restartPolicy) => {
+        const securityContext = {
+          ...(ownNonRoot === undefined ? {} : { runAsNonRoot: ownNonRoot }),
+          ...(ownUser === undefined ? {} : { windowsOptions: { runAsUserName: ownUser } }),
+        };
+        const podSecurity = {
+          ...(podNonRoot === undefined ? {} : { runAsNonRoot: podNonRoot }),
+          windowsOptions: {
+            ...(podUser === undefined ? {} : { runAsUserName: podUser }),
+            ...(hostProcess ? { hostProcess: true } : {}),
+          },
+        };
+        const object = windowsPod(
+          {
+            image,
+            securityContext,
+            ...(liveness === undefined ? {} : { livenessProbe: { tcpSocket: { port: 80 }, ...liveness } }),
+            ...(startup ? { startupProbe: { tcpSocket: { port: 80 } } } : {}),
+          },
+          podSecurity,
+        );
+        if (restartPolicy !== undefined) (object.spec as Record<string, unknown>).restartPolicy = restartPolicy;
+        expect(disagreements(object, ['windows-startup-probe', 'windows-run-as-non-root-image-user'])).toEqual([]);
+      },
+    ),
+    propertyParameters(DIFFERENTIAL_RUNS),
+  );
+});
