@@ -213,6 +213,28 @@ describe('what the API server says about a wrong expression', () => {
   });
 });
 
+test('an integer field is an int, as the API server decodes JSON: int arithmetic on it evaluates', () => {
+  const withProbe: KubeObject = {
+    ...pod('probe', 'windows'),
+    spec: { ...podSpec('windows'), containers: [{ name: 'a', image: 'x', livenessProbe: { periodSeconds: 10 } }] },
+  };
+  const response = judge({
+    policies: [
+      vap('int-fields', PODS, {
+        validations: [
+          {
+            expression:
+              'object.spec.containers.all(c, !has(c.livenessProbe) || c.livenessProbe.periodSeconds * 3 < 60)',
+          },
+        ],
+      }),
+    ],
+    cases: [create(withProbe)],
+  });
+  expect(response.results[0]).toMatchObject({ matched: true, violations: [] });
+  expect(response.results[0]!.error).toBeUndefined();
+});
+
 describe('patterns the TypeChecker warns about, because it checks each kind on its own', () => {
   let response: ApiserverCelResponse;
   beforeAll(() => {
