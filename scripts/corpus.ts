@@ -60,7 +60,7 @@ export function findingKey(file: string, resource: string, rule: string, path: s
  * as `--resolve-images` would, given what the registries answered (see corpus-images.ts).
  */
 /** The corpus's objects, every manifest file loaded in name order (each keeps its file as its source). */
-function corpusObjects(): unknown[] {
+export function corpusObjects(): unknown[] {
   const files = readdirSync(CORPUS_DIR).filter(isManifestFile).sort();
   const objects: unknown[] = [];
   for (const f of files) {

@@ -1,5 +1,6 @@
 /**
- * `npm run docs`: writes the rule catalogue into README.md between its `rules` markers, from `RULES`, a page per
+ * `npm run docs`: writes the rule catalogue into README.md between its `rules` markers (and the admission policies'
+ * tables between its `policies` markers), from `RULES`, a page per
  * rule module into docs/rules/, so neither lists a rule the code does not have nor an example it does not run, and
  * docs/facts.md from lib/core/facts.
  * test/readme.test.ts fails when they disagree with the code.
@@ -12,6 +13,7 @@ import { readRuleExamples } from './rule-examples';
 import { formatRulePage } from './rule-page';
 import { formatRulesMarkdown } from '../lib/cli/format-rules';
 import { FACTS_PAGE, formatFactsPage } from './facts-page';
+import { withPolicyTables } from './policies-table';
 
 export const RULE_PAGES = path.join(__dirname, '..', 'docs', 'rules');
 
@@ -42,7 +44,7 @@ export function withRuleCatalogue(readme: string): string {
 }
 
 if (require.main === module) {
-  writeFileSync(README, withRuleCatalogue(readFileSync(README, 'utf8')));
+  writeFileSync(README, withPolicyTables(withRuleCatalogue(readFileSync(README, 'utf8'))));
   mkdirSync(RULE_PAGES, { recursive: true });
   const pages = rulePages();
   for (const old of readdirSync(RULE_PAGES)) if (!pages.has(old)) unlinkSync(path.join(RULE_PAGES, old));

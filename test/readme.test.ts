@@ -4,12 +4,17 @@ import { loadConfig } from '../lib/core/config';
 import * as path from 'node:path';
 import { readdirSync } from 'node:fs';
 import { README, RULE_PAGES, rulePages, withRuleCatalogue } from '../scripts/update-readme';
+import { withPolicyTables } from '../scripts/policies-table';
 import { FACTS_PAGE, formatFactsPage } from '../scripts/facts-page';
 
 const readme = readFileSync(README, 'utf8');
 
 test('the README rule catalogue is the one RULES generates (run `npm run docs`)', () => {
   expect(readme).toBe(withRuleCatalogue(readme));
+});
+
+test("the README's tables of enforced and lint-only rules are the ones the rule modules generate (run `npm run docs`)", () => {
+  expect(readme).toBe(withPolicyTables(readme));
 });
 
 test('the README set-up commands are the package scripts CI runs', () => {

@@ -31,3 +31,9 @@ export { pinLinuxWorkloads, type PinLinuxWorkloadsOptions } from './linux-pinnin
 export { GmsaCredentialSpec, type GmsaCredentialSpecProps, type IGmsaCredentialSpecRef } from './gmsa';
 export { GmsaWebhook, type GmsaWebhookProps } from './gmsa-webhook';
 export { WindowsKarpenterNodePool, type WindowsKarpenterNodePoolProps } from './karpenter';
+export {
+  WindowsAdmissionPolicies,
+  type WindowsAdmissionPoliciesProps,
+  type WindowsAdmissionPolicyPool,
+  type WindowsAdmissionPolicyRuntimeClass,
+} from './admission-policies';

@@ -20,6 +20,7 @@ import {
 import type { RenderSettings } from './render';
 import { checkEvaluationDate } from '../core/facts/support';
 import { parseByteSize } from './read';
+import { POLICY_MODES, type PolicyMode } from '../core/policies/types';
 
 /** Output formats of `lint`. */
 export const LINT_FORMATS = ['text', 'json', 'sarif', 'junit', 'github'] as const;
@@ -75,8 +76,8 @@ export type RenderOptions = Omit<RenderSettings, 'kubernetesVersion'>;
 export const FACTS_FORMATS = ['text', 'json'] as const;
 export type FactsFormat = (typeof FACTS_FORMATS)[number];
 
-export type CommandName = 'lint' | 'fix' | 'rules' | 'facts';
-export const COMMANDS: readonly CommandName[] = ['lint', 'fix', 'rules', 'facts'];
+export type CommandName = 'lint' | 'fix' | 'rules' | 'facts' | 'policies';
+export const COMMANDS: readonly CommandName[] = ['lint', 'fix', 'rules', 'facts', 'policies'];
 
 export interface LintCommand extends RunPolicy {
   readonly kind: 'lint';
@@ -156,6 +157,24 @@ export interface FactsCommand {
   readonly date?: string;
 }
 
+export interface PoliciesCommand {
+  readonly kind: 'policies';
+  /** `--mode`: what the bindings do with a failed validation. @default 'deny' */
+  readonly mode: PolicyMode;
+  /** `--mutating`: also the MutatingAdmissionPolicies for the sure fixes. @default false */
+  readonly mutating: boolean;
+  /** `--cloud`. @default - the config file's, else none */
+  readonly cloud?: Cloud;
+  /** `--cluster-facts FILE`: a WindowsClusterFacts object (or its spec), YAML or JSON. @default - none */
+  readonly clusterFacts?: string;
+  /** `--config FILE`. @default - found from the working directory upward, as lint finds it */
+  readonly config?: string;
+  /** `--no-config`. @default false */
+  readonly noConfig: boolean;
+  /** `--kubernetes-version`. @default - the config file's, else the newest */
+  readonly kubernetesVersion?: string;
+}
+
 export interface HelpCommand {
   readonly kind: 'help';
   /** The command whose help to print; the overview when absent. */
@@ -166,7 +185,8 @@ export interface VersionCommand {
   readonly kind: 'version';
 }
 
-export type Command = LintCommand | FixCommand | RulesCommand | FactsCommand | HelpCommand | VersionCommand;
+export type Command =
+  LintCommand | FixCommand | RulesCommand | FactsCommand | PoliciesCommand | HelpCommand | VersionCommand;
 
 /** Bad command line: printed as `k8s-windows: <message>` with a pointer to `--help`, exit code 2. */
 export class UsageError extends Error {
@@ -264,6 +284,17 @@ const FACTS_OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const satisfies Record<string, OptionSpec>;
 
+const POLICIES_OPTIONS = {
+  mode: { type: 'string' },
+  mutating: { type: 'boolean' },
+  cloud: { type: 'string' },
+  'cluster-facts': { type: 'string' },
+  config: { type: 'string', short: 'c' },
+  'no-config': { type: 'boolean' },
+  'kubernetes-version': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies Record<string, OptionSpec>;
+
 const RULES_OPTIONS = {
   format: { type: 'string', short: 'f' },
   help: { type: 'boolean', short: 'h' },
@@ -298,6 +329,8 @@ export function parseCommand(argv: readonly string[], ruleIds: readonly string[]
       return parseRules(rest, ruleIds);
     case 'facts':
       return parseFacts(rest);
+    case 'policies':
+      return parsePolicies(rest);
     default:
       throw new UsageError([unknownCommand(first)]);
   }
@@ -427,6 +460,41 @@ function parseFacts(argv: readonly string[]): FactsCommand | HelpCommand {
   if (positionals.length > 0) problems.push(`facts takes no arguments; got '${positionals.join(' ')}'.`);
   if (problems.length > 0) throw new UsageError(problems, 'facts');
   return { kind: 'facts', format: format as FactsFormat, ...(date !== undefined ? { date } : {}) };
+}
+
+function parsePolicies(argv: readonly string[]): PoliciesCommand | HelpCommand {
+  const { values, positionals } = parseStrict(argv, POLICIES_OPTIONS, 'policies');
+  if (values.help) return { kind: 'help', topic: 'policies' };
+  const problems: string[] = [];
+  const mode = values.mode ?? 'deny';
+  if (!isOneOf(mode, POLICY_MODES)) problems.push(badChoice('--mode', mode, POLICY_MODES));
+  const cloud = values.cloud;
+  if (cloud !== undefined && !isOneOf(cloud, CLOUDS)) problems.push(badChoice('--cloud', cloud, CLOUDS));
+  const kubernetesVersion = values['kubernetes-version'];
+  if (kubernetesVersion !== undefined && parseKubernetesMinor(kubernetesVersion) === undefined) {
+    problems.push(`--kubernetes-version '${kubernetesVersion}' is not a Kubernetes 1.x version; write it as 1.30.`);
+  }
+  const clusterFacts = values['cluster-facts'];
+  if (clusterFacts !== undefined && clusterFacts.trim() === '') problems.push('--cluster-facts needs a file name.');
+  if (values.config !== undefined && values['no-config'] === true) {
+    problems.push('--config names a config file and --no-config reads none: give one or the other.');
+  }
+  if (positionals.length > 0) {
+    problems.push(
+      `policies takes no arguments; got '${positionals.join(' ')}' (a facts file is --cluster-facts FILE).`,
+    );
+  }
+  if (problems.length > 0) throw new UsageError(problems, 'policies');
+  return {
+    kind: 'policies',
+    mode: mode as PolicyMode,
+    mutating: values.mutating === true,
+    ...(cloud !== undefined ? { cloud: cloud as Cloud } : {}),
+    ...(clusterFacts !== undefined ? { clusterFacts } : {}),
+    ...(values.config !== undefined ? { config: values.config } : {}),
+    noConfig: values['no-config'] === true,
+    ...(kubernetesVersion !== undefined ? { kubernetesVersion } : {}),
+  };
 }
 
 /** `--config`, `--no-config`, `--fail-on` and `--max-warnings`, checked. */

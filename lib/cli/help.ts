@@ -7,6 +7,9 @@ import type { CommandName } from './args';
 import { MANIFEST_EXTENSIONS } from './files';
 import { CHART_FILE, KUSTOMIZATION_FILES } from './render';
 import { CLOUDS } from '../core/cloud-gates';
+import { ADMISSION_POLICY_VERSIONS } from '../core/policies/api-versions';
+import { POLICY_MODES } from '../core/policies/types';
+import { DEFAULT_SYSTEM_NAMESPACES, OPT_OUT_LABEL } from '../core/policies/validating';
 
 const OVERVIEW = `Usage: k8s-windows <command> [options]
 
@@ -21,6 +24,8 @@ Commands:
                                          print that rule's page
   facts [--format text|json] [--date D]  what this version believes: releases, builds, support at a date,
                                          image compatibility, cloud gates and defaults, with sources
+  policies [options]                     the rules as admission policies (YAML) for the API server
+                                         to run: kubectl apply them
   help [command]                         show help for a command
 
 Options:
@@ -37,6 +42,7 @@ Examples:
   k8s-windows fix --check manifests/
   k8s-windows rules windows-host-port
   k8s-windows fix --cloud gke ./chart > fixed.yaml
+  k8s-windows policies --cluster-facts facts.yaml | kubectl apply -f -
 `;
 
 const POLICY_OPTIONS = `  -c, --config <file>              the config file (default: ${CONFIG_FILE_NAMES[0]} in the working
@@ -287,6 +293,45 @@ Options:
   -h, --help                 show this help
 `;
 
+const POLICIES = `Usage: k8s-windows policies [options]
+
+Prints the rules that need nothing but the object as ValidatingAdmissionPolicies and their bindings
+(admissionregistration.k8s.io/v1, Kubernetes 1.${ADMISSION_POLICY_VERSIONS.validatingV1} or later), as YAML in apply order:
+the WindowsClusterFacts CRD and object (with --cluster-facts), the policies, the bindings. The API
+server then checks every Pod, Deployment, StatefulSet, DaemonSet, ReplicaSet, Job, CronJob,
+ReplicationController and RuntimeClass created, or updated in its spec, whatever applies it, with
+lint's rule ids and fixes in its messages. \`k8s-windows rules\` and the README say which rules are enforced.
+
+Errors deny and warnings warn (kubectl prints them); info is not enforced. Every policy has
+failurePolicy Ignore: a CEL runtime error lets the object through rather than block the cluster.
+Namespaces ${DEFAULT_SYSTEM_NAMESPACES.join(', ')} are not checked, nor a namespace or object labelled
+${OPT_OUT_LABEL}=disabled. ${SUPPRESS_ANNOTATION_PREFIX}<rule-id> annotations are honoured as lint
+honours them, except for an error the API server itself would refuse. The config file's rule settings
+(severities, off), cloud and kubernetesVersion shape the set, read as lint reads them; its
+suppressions are lint's only.
+
+Options:
+  --mode <${POLICY_MODES.join('|')}>     deny (default): errors [Deny], warnings [Warn]; warn: errors [Warn, Audit],
+                                   warnings [Warn] (while a team rolls out); audit: both [Audit]
+  --cloud <${CLOUDS.join('|')}>            the cloud's defaults (gke: a missing toleration is a warning);
+                                   default: the config file's, else none
+  --cluster-facts <file>           the cluster's Windows pools and RuntimeClasses: a WindowsClusterFacts
+                                   object or its spec (YAML or JSON). Adds the CRD and the object, and the
+                                   *-cluster policies check "tolerates none of the pools' taints" and
+                                   "pinned to a build no pool runs"; without the object they are skipped
+  --mutating                       also the MutatingAdmissionPolicies for the fixes fix is sure of
+                                   (v1; v1beta1 with --kubernetes-version before 1.${ADMISSION_POLICY_VERSIONS.mutatingV1})
+  --kubernetes-version <1.N>       the cluster's version: refused before 1.${ADMISSION_POLICY_VERSIONS.validatingV1}; picks the mutating version
+  -c, --config <file>              the config file (default: ${CONFIG_FILE_NAMES[0]} in the working
+                                   directory or the nearest directory above it; or $${CONFIG_ENV})
+  --no-config                      read no config file
+  -h, --help                       show this help
+
+Exit codes: 0 printed; 2 bad options, config file or facts file (every problem named).
+
+Check before enforcing: kubectl apply --dry-run=server -f policies.yaml, then --mode warn.
+`;
+
 export function helpText(topic?: CommandName): string {
   switch (topic) {
     case undefined:
@@ -299,6 +344,8 @@ export function helpText(topic?: CommandName): string {
       return RULES;
     case 'facts':
       return FACTS;
+    case 'policies':
+      return POLICIES;
     default: {
       const unknownTopic: never = topic;
       throw new Error(`no help for ${String(unknownTopic)}`);

@@ -17,6 +17,7 @@ import {
 } from './args';
 import { factsReport, formatFactsText } from './format-facts';
 import { runFix } from './fix';
+import { runPolicies } from './policies';
 import { collectInputs, describeFsError, STDIN_SOURCE, type Input, type InputProblem } from './files';
 import { formatRulesJson, formatRulesMarkdown, formatRulesText } from './format-rules';
 import { formatSarif } from './format-sarif';
@@ -102,6 +103,8 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
         return await runFix(command, io);
       case 'facts':
         return runFacts(command, io);
+      case 'policies':
+        return await runPolicies(command, io);
       default: {
         const unknownCommand: never = command;
         throw new Error(`unhandled command ${JSON.stringify(unknownCommand)}`);

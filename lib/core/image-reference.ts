@@ -73,3 +73,20 @@ export function parseImageReference(image: string): ImageReference | undefined {
   const reading = readImageReference(image);
   return reading.ok ? reading.reference : undefined;
 }
+
+/** A pattern's source without its anchors. */
+function unanchored(re: RegExp): string {
+  return re.source.replace(/^\^/, '').replace(/\$$/, '');
+}
+
+/**
+ * `readImageReference`'s grammar as one anchored, RE2-compatible regular expression over the whole reference (the
+ * admission policies' CEL reads images with it): an optional registry host, path components, a tag, a digest. A
+ * sha256 digest's exact length is the policies' separate test. Input is not trimmed here.
+ * @internal
+ */
+export function referencePattern(): string {
+  const host = '(?:[^/@\\s]*[.:][^/@\\s]*|localhost)';
+  const component = `(?:${unanchored(COMPONENT)})`;
+  return `^(?:${host}/)?${component}(?:/${component})*(?::${unanchored(TAG)})?(?:@${unanchored(DIGEST)})?$`;
+}

@@ -140,8 +140,11 @@ const LEGACY_WINDOWS_REPOSITORY =
   /^microsoft\/(?:iis|windowsservercore|nanoserver|aspnet|dotnet-framework(?:-[a-z]+)*|wcf|mssql-server-windows(?:-[a-z]+)*|sqlserver-windows)$/;
 const DOCKER_HUB = new Set(['docker.io', 'index.docker.io', 'registry-1.docker.io']);
 
-/** Where the legacy repository's images live now, for fixes. */
-const LEGACY_SUCCESSORS: Readonly<Record<string, string>> = {
+/**
+ * Where the legacy repository's images live now, for fixes.
+ * @internal
+ */
+export const LEGACY_SUCCESSORS: Readonly<Record<string, string>> = {
   'microsoft/iis': 'mcr.microsoft.com/windows/servercore/iis',
   'microsoft/windowsservercore': 'mcr.microsoft.com/windows/servercore',
   'microsoft/nanoserver': 'mcr.microsoft.com/windows/nanoserver',
@@ -219,9 +222,105 @@ export function isWindowsImage(image: string | ImageReference): boolean | undefi
   return undefined;
 }
 
+/** A regular expression's source for a literal word. */
+function literal(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
+/**
+ * `isWindowsImage` as regular-expression sources (RE2-compatible: no lookaround), for the admission policies' CEL
+ * (lib/core/policies/prelude.ts): generated from the same constants, so the two cannot drift.
+ * - `repository`, `legacyRepository`: tested on the repository path (registry host removed);
+ * - `dockerHubHosts`: the hosts a legacy repository counts on (or none);
+ * - `tagWord`, `strongTag`: tested on the lower-cased tag; `strongTag` is `windowsTagStrength(tag) === 'strong'`.
+ * @internal
+ */
+export function windowsImagePatterns(): {
+  readonly repository: string;
+  readonly legacyRepository: string;
+  readonly dockerHubHosts: readonly string[];
+  readonly tagWord: string;
+  readonly strongTag: string;
+} {
+  const builds = [
+    ...new Set([...WINDOWS_RELEASES.map((r) => releaseInfo(r).build), ...RETIRED_RELEASES.map((r) => r.build)]),
+  ];
+  const channel = TAG_TOKENS.map((t) => t.token).filter((t) => CHANNEL_TOKEN.test(t));
+  const tokens = [...new Set(TAG_TOKENS.map((t) => t.token))].map(literal).join('|');
+  const words = [...WINDOWS_WORDS].map(literal).join('|');
+  // The year form names a release only when ltsc<year> is a known tag: every year the pattern admits is one.
+  for (const year of /\(20\(\?:([\d|]+)\)\)/.exec(WINDOWS_YEAR_TAG.source)?.[1]?.split('|') ?? []) {
+    if (!TAG_TOKENS.some((t) => t.token === `ltsc20${year}`)) throw new Error(`ltsc20${year} is not a known tag`);
+  }
+  const strong = [
+    `(?:^|[-_])(?:${builds.map(literal).join('|')})(?:\\.\\d+)?(?:$|[-_])`,
+    `(?:^|[-_.])(?:${channel.map(literal).join('|')})(?:$|[-_.])`,
+    WINDOWS_YEAR_TAG.source,
+    `(?:^|[-_])(?:${words})[-_](?:${tokens})(?:$|[-_])`,
+    `(?:^|[-_])(?:${tokens})[-_](?:${words})(?:$|[-_])`,
+  ];
+  return {
+    repository: WINDOWS_REPOSITORY.source,
+    legacyRepository: LEGACY_WINDOWS_REPOSITORY.source,
+    dockerHubHosts: [...DOCKER_HUB],
+    tagWord: WINDOWS_TAG_WORD.source,
+    strongTag: strong.join('|'),
+  };
+}
+
+/**
+ * `inferWindowsBuild` as an ordered list of regular-expression sources over the lower-cased tag, for the admission
+ * policies' CEL: the first that matches names the release (`retired` for a release no node runs). The stages are
+ * readTag's (a full build, a channel word, a year beside a Windows word, a build name as a whole dash-separated
+ * part); within a stage the releases are tried in table order, where readTag takes the first hit in the tag (they
+ * differ only for a tag naming two builds in one form).
+ * @internal
+ */
+export function windowsBuildTagPatterns(): readonly {
+  readonly pattern: string;
+  readonly release: WindowsRelease | 'retired';
+  /** The build the pattern names (`10.0.17763`, a retired one's `10.0.14393`). */
+  readonly build: string;
+}[] {
+  const readings: { tokens: readonly string[]; build: string; release: WindowsRelease | 'retired' }[] = [
+    ...WINDOWS_RELEASES.map((release) => ({
+      tokens: releaseInfo(release).imageTags,
+      build: releaseInfo(release).build,
+      release,
+    })),
+    ...RETIRED_RELEASES.map((r) => ({ tokens: r.imageTags, build: r.build, release: 'retired' as const })),
+  ];
+  const yearWords = /\(\?:\^\|\[-_\.\]\)\(\?:([a-z|]+)\)/.exec(WINDOWS_YEAR_TAG.source)?.[1];
+  if (yearWords === undefined) throw new Error('WINDOWS_YEAR_TAG changed: update windowsBuildTagPatterns');
+  const stages: ((r: (typeof readings)[number]) => string | undefined)[] = [
+    (r) => `(?:^|[-_])${literal(r.build)}(?:\\.\\d+)?(?:$|[-_])`,
+    (r) => {
+      const channel = r.tokens.filter((t) => CHANNEL_TOKEN.test(t));
+      return channel.length > 0 ? `(?:^|[-_.])(?:${channel.map(literal).join('|')})(?:$|[-_.])` : undefined;
+    },
+    (r) => {
+      const years = r.tokens.map((t) => /^ltsc(20\d\d)$/.exec(t)?.[1]).filter((y): y is string => y !== undefined);
+      return years.length > 0 ? `(?:^|[-_.])(?:${yearWords})[-_]?(?:${years.join('|')})(?:$|[-_.])` : undefined;
+    },
+    (r) => `(?:^|[-_])(?:${r.tokens.map(literal).join('|')})(?:$|[-_])`,
+  ];
+  return stages.flatMap((stage) =>
+    readings.flatMap((r) => {
+      const pattern = stage(r);
+      return pattern === undefined ? [] : [{ pattern, release: r.release, build: r.build }];
+    }),
+  );
+}
+
+/**
+ * The last part of the HostProcess base image's repository (mcr.microsoft.com/oss/kubernetes/windows-host-process-containers-base-image).
+ * @internal
+ */
+export const HOST_PROCESS_BASE_REPOSITORY = 'windows-host-process-containers-base-image';
+
 /** HostProcess containers run on the host, so their image need not match its build (https://learn.microsoft.com/virtualization/windowscontainers/deploy-containers/version-compatibility). */
 export function isHostProcessBaseImage(ref: ImageReference): boolean {
-  return ref.repository.endsWith('windows-host-process-containers-base-image');
+  return ref.repository.endsWith(HOST_PROCESS_BASE_REPOSITORY);
 }
 
 export type CompatibilityIsolation = WindowsIsolation | 'hostProcess';
@@ -339,8 +438,9 @@ function hostsRunningOnHost(host: WindowsRelease, isolation: WindowsIsolation): 
  * earlier tags were built on Nano Server per OS and start as ordinary containers, so they are not reported. The
  * value says what it is; `since` is the first version tag built on the base (later and non-version tags such as
  * `latest` are; a digest says no version and is not reported).
+ * @internal
  */
-const HOSTPROCESS_BUILT_ON_BASE: readonly {
+export const HOSTPROCESS_BUILT_ON_BASE: readonly {
   readonly repository: RegExp;
   readonly what: string;
   readonly since: readonly [major: number, minor: number];
@@ -369,13 +469,23 @@ export function hostProcessOnlyImage(ref: ImageReference): string | undefined {
 }
 
 /**
+ * What `isServerCoreImage` reads: Microsoft's registry, its Server Core based repositories, the tag word (on the
+ * lower-cased tag); exported for the CEL form of windows-run-as-non-root-image-user.
+ * @internal
+ */
+export const SERVER_CORE_REGISTRY = 'mcr.microsoft.com';
+/** @internal */
+export const SERVER_CORE_REPOSITORY = /^(?:windows\/servercore(?:\/|$)|windows\/server$|dotnet\/framework\/)/;
+/** @internal */
+export const SERVER_CORE_TAG = /(?:^|[-_.])windowsservercore(?:$|[-_.])/;
+
+/**
  * Well-known images built on Windows Server Core, which run as ContainerAdministrator (their config names no user:
  * https://github.com/kubernetes/kubernetes/issues/112469#issuecomment-1307784766): Server Core itself,
  * Server and IIS, .NET Framework (`dotnet/framework/*`), and any tag that names `windowsservercore`. Nano Server
  * images default to ContainerUser (https://kubernetes.io/docs/tasks/configure-pod-container/configure-runasusername/).
  */
 export function isServerCoreImage(ref: ImageReference): boolean {
-  const mcr = ref.registry === 'mcr.microsoft.com';
-  if (mcr && /^(?:windows\/servercore(?:\/|$)|windows\/server$|dotnet\/framework\/)/.test(ref.repository)) return true;
-  return ref.tag !== undefined && /(?:^|[-_.])windowsservercore(?:$|[-_.])/.test(ref.tag.toLowerCase());
+  if (ref.registry === SERVER_CORE_REGISTRY && SERVER_CORE_REPOSITORY.test(ref.repository)) return true;
+  return ref.tag !== undefined && SERVER_CORE_TAG.test(ref.tag.toLowerCase());
 }

@@ -7,8 +7,10 @@
 
 /** Longest gMSA credspec the API server accepts inline, in bytes. */
 export const MAX_GMSA_CREDENTIAL_SPEC_BYTES = 64 * 1024;
-const MAX_DOMAIN_BYTES = 256;
-const MAX_USER_BYTES = 104;
+/** @internal */
+export const MAX_DOMAIN_BYTES = 256;
+/** @internal */
+export const MAX_USER_BYTES = 104;
 /**
  * A NetBIOS domain name: 1-15 characters, none of `\\ / : * ? " < > |`, not starting with a period.
  * @internal
@@ -24,8 +26,17 @@ export const DNS_LABEL = /^[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?$/;
  * @internal
  */
 export const ACCOUNT_NAME_FORBIDDEN_CHARS = /["/\\:;|=,+*?<>@[\]]/;
+/**
+ * Control characters, which no runAsUserName may hold.
+ * @internal
+ */
 // eslint-disable-next-line no-control-regex
-const CONTROL_CHARS = /[\x00-\x1f\x7f]/;
+export const CONTROL_CHARS = /[\x00-\x1f\x7f]/;
+/**
+ * What a user part cannot consist of alone.
+ * @internal
+ */
+export const PERIODS_AND_SPACES = /^[. ]+$/;
 
 /** The accounts a HostProcess container may run as (https://kubernetes.io/docs/tasks/configure-pod-container/create-hostprocess-pod/#choosing-a-user-account). */
 export const HOST_PROCESS_USERS = [
@@ -66,7 +77,8 @@ export function runAsUserNameProblems(value: string): string[] {
   else {
     if (byteLength(user) > MAX_USER_BYTES)
       problems.push(`runAsUserName's user name must be at most ${MAX_USER_BYTES} bytes.`);
-    if (/^[. ]+$/.test(user)) problems.push("runAsUserName's user name cannot consist only of periods and spaces.");
+    if (PERIODS_AND_SPACES.test(user))
+      problems.push("runAsUserName's user name cannot consist only of periods and spaces.");
     if (ACCOUNT_NAME_FORBIDDEN_CHARS.test(user)) {
       problems.push(`runAsUserName's user name '${user}' cannot contain any of " / \\ : ; | = , + * ? < > @ [ ].`);
     }
@@ -74,11 +86,24 @@ export function runAsUserNameProblems(value: string): string[] {
   return problems;
 }
 
-const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+/**
+ * One label of a lowercase RFC 1123 name.
+ * @internal
+ */
+export const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+/**
+ * The longest RFC 1123 subdomain.
+ * @internal
+ */
+export const DNS1123_SUBDOMAIN_MAX_LENGTH = 253;
 
 /** A lowercase RFC 1123 subdomain of at most 253 characters (Kubernetes object names). */
 export function isDns1123Subdomain(value: string): boolean {
-  return value.length > 0 && value.length <= 253 && value.split('.').every((l) => DNS1123_LABEL.test(l));
+  return (
+    value.length > 0 &&
+    value.length <= DNS1123_SUBDOMAIN_MAX_LENGTH &&
+    value.split('.').every((l) => DNS1123_LABEL.test(l))
+  );
 }
 
 /** Problems with a `gmsaCredentialSpecName`. */

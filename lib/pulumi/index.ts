@@ -21,3 +21,4 @@ export { type WindowsPodArgs } from './k8s/windows-pod';
 export { WindowsRuntimeClass, type WindowsRuntimeClassArgs } from './k8s/runtime-class';
 export { GmsaCredentialSpec, type GmsaCredentialSpecArgs } from './k8s/gmsa';
 export { cloudFindingSink, type CloudFinding, type RecordedFindings } from '../core/rules/cloud-findings';
+export { WindowsAdmissionPolicies, type WindowsAdmissionPoliciesArgs } from './k8s/admission-policies';

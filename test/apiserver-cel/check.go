@@ -26,6 +26,10 @@ type expressionReport struct {
 	// Cost is the static worst-case estimate (cost.go), the largest over the checked kinds; nil when the expression
 	// does not compile typed. The API server does not hold it to a budget: it enforces its budgets at run time.
 	Cost *uint64 `json:"cost"`
+	// InlinedErrors are the type errors of the expression with the variables it reads inlined, against each checked
+	// kind (cost.go). Not the API server's: its TypeChecker types a variable holding an object as dyn
+	// (plugin/cel/composition.go convertCelTypeToDeclType), so it cannot see a wrong field read through one.
+	InlinedErrors []string `json:"inlinedErrors"`
 }
 
 type policyReport struct {
@@ -154,11 +158,14 @@ func (c *policyChecker) check(p policy) policyReport {
 
 	created := c.createTimeErrors(specs, paramKind != nil)
 	warnings := c.typeWarnings(p, specs, constraints, paramKind, variables)
-	costs, costErrors := c.costs(specs, kinds, paramGVK, paramKind != nil, variables)
+	costs, inlined, costErrors := c.costs(specs, kinds, paramGVK, paramKind != nil, variables)
 	report.Errors = append(report.Errors, costErrors...)
 
 	for i, s := range specs {
-		r := expressionReport{Field: s.field, Expression: s.expression, Errors: created[i], Warnings: warnings[i]}
+		r := expressionReport{Field: s.field, Expression: s.expression, Errors: created[i], Warnings: warnings[i], InlinedErrors: inlined[i]}
+		if inlined[i] == nil {
+			r.InlinedErrors = []string{}
+		}
 		if created[i] == nil {
 			r.Errors = []string{}
 		}
@@ -304,7 +311,7 @@ func (c *policyChecker) kindsToCheck(constraints *admissionregistrationv1.MatchR
 }
 
 // costs estimates each expression for each checked kind (the object typed by its schema) and keeps the largest.
-func (c *policyChecker) costs(specs []expressionSpec, kinds []schema.GroupVersionKind, paramGVK schema.GroupVersionKind, hasParams bool, variables []admissionregistrationv1.Variable) (map[int]uint64, []string) {
+func (c *policyChecker) costs(specs []expressionSpec, kinds []schema.GroupVersionKind, paramGVK schema.GroupVersionKind, hasParams bool, variables []admissionregistrationv1.Variable) (map[int]uint64, map[int][]string, []string) {
 	var problems []string
 	var paramType *apiservercel.DeclType
 	if !paramGVK.Empty() {
@@ -327,19 +334,23 @@ func (c *policyChecker) costs(specs []expressionSpec, kinds []schema.GroupVersio
 		objectTypes = append(objectTypes, nil) // untyped object: sizes unknown
 	}
 	out := map[int]uint64{}
+	inlined := map[int][]string{}
 	for _, objectType := range objectTypes {
 		for _, patchTypes := range []bool{false, true} {
 			tc, err := newTypedCompiler(c.base, objectType, paramType, hasParams, patchTypes)
 			if err != nil {
 				problems = append(problems, "internal: typed environment: "+err.Error())
-				return out, problems
+				return out, inlined, problems
 			}
 			tc.composited.CompileAndStoreVariables(variableAccessors(variables), plugincel.OptionalVariableDeclarations{HasParams: hasParams, HasAuthorizer: true}, environment.StoredExpressions)
 			for i, s := range specs {
 				if (s.role == roleMutation) != patchTypes || strings.TrimSpace(s.expression) == "" {
 					continue
 				}
-				cost, err := tc.estimate(s.expression)
+				cost, issue, err := tc.estimate(s.expression)
+				if issue != "" && objectType != nil {
+					inlined[i] = append(inlined[i], objectType.TypeName()+": "+issue)
+				}
 				if err != nil {
 					continue // the compile error is reported by createTimeErrors or typeWarnings
 				}
@@ -349,5 +360,5 @@ func (c *policyChecker) costs(specs []expressionSpec, kinds []schema.GroupVersio
 			}
 		}
 	}
-	return out, problems
+	return out, inlined, problems
 }

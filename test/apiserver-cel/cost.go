@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/checker"
@@ -109,7 +110,7 @@ type variableRecorder typedCompiler
 
 func (r *variableRecorder) CompileCELExpression(accessor plugincel.ExpressionAccessor, _ plugincel.OptionalVariableDeclarations, mode environment.Type) plugincel.CompilationResult {
 	tc := (*typedCompiler)(r)
-	ast, err := tc.compile(accessor.GetExpression(), mode)
+	ast, _, err := tc.compile(accessor.GetExpression(), mode)
 	if err != nil {
 		return plugincel.CompilationResult{Error: &apiservercel.Error{Type: apiservercel.ErrorTypeInvalid, Detail: err.Error()}}
 	}
@@ -120,24 +121,27 @@ func (r *variableRecorder) CompileCELExpression(accessor plugincel.ExpressionAcc
 	return plugincel.CompilationResult{OutputType: ast.OutputType(), ExpressionAccessor: accessor}
 }
 
-func (tc *typedCompiler) compile(expression string, mode environment.Type) (*cel.Ast, error) {
+func (tc *typedCompiler) compile(expression string, mode environment.Type) (*cel.Ast, string, error) {
 	env, err := tc.composited.Env(mode)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	ast, issues := env.Compile(expression)
 	if issues != nil && issues.Err() != nil {
-		return nil, issues.Err()
+		return nil, "", issues.Err()
 	}
-	return tc.inline(env, ast), nil
+	inlined, issue := tc.inline(env, ast)
+	return inlined, issue, nil
 }
 
 // inline replaces each variables.<name> the expression uses by the variable's own (already inlined) AST, so the
 // estimate counts the variable's cost and knows the size of what it holds. The API server evaluates a variable once
 // per request and caches it, so an expression that uses one variable twice is counted twice: an overestimate.
-func (tc *typedCompiler) inline(env *cel.Env, ast *cel.Ast) *cel.Ast {
+// The inlined expression is type-checked again, typed through the variables (which the API server's TypeChecker
+// types as dyn when they hold an object): its first error is returned, with the expression as given.
+func (tc *typedCompiler) inline(env *cel.Env, ast *cel.Ast) (*cel.Ast, string) {
 	if len(tc.order) == 0 {
-		return ast
+		return ast, ""
 	}
 	inlines := make([]*cel.InlineVariable, 0, len(tc.order))
 	for _, name := range tc.order {
@@ -145,30 +149,30 @@ func (tc *typedCompiler) inline(env *cel.Env, ast *cel.Ast) *cel.Ast {
 	}
 	optimizer, err := cel.NewStaticOptimizer(cel.NewInliningOptimizer(inlines...))
 	if err != nil {
-		return ast
+		return ast, ""
 	}
 	optimized, issues := optimizer.Optimize(env, ast)
 	if issues != nil && issues.Err() != nil {
-		return ast
+		return ast, strings.SplitN(issues.Err().Error(), "\n", 2)[0]
 	}
-	return optimized
+	return optimized, ""
 }
 
 // estimate is the worst-case cost of one expression (its Max; the API server's budgets are worst-case too).
-func (tc *typedCompiler) estimate(expression string) (uint64, error) {
+func (tc *typedCompiler) estimate(expression string) (uint64, string, error) {
 	env, err := tc.composited.Env(environment.StoredExpressions)
 	if err != nil {
-		return 0, err
+		return 0, "", err
 	}
-	ast, err := tc.compile(expression, environment.StoredExpressions)
+	ast, issue, err := tc.compile(expression, environment.StoredExpressions)
 	if err != nil {
-		return 0, err
+		return 0, "", err
 	}
 	cost, err := env.EstimateCost(ast, &library.CostEstimator{SizeEstimator: &schemaSizes{roots: tc.roots}})
 	if err != nil {
-		return 0, fmt.Errorf("cost estimation failed: %w", err)
+		return 0, issue, fmt.Errorf("cost estimation failed: %w", err)
 	}
-	return cost.Max, nil
+	return cost.Max, issue, nil
 }
 
 // schemaSizes answers the estimator's size questions from the schemas' DeclTypes: the largest list, map or string

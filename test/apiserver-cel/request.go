@@ -61,8 +61,20 @@ func decodeRequest(data []byte) (*request, []policy, *version.Version, []string)
 	var req request
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
+	dec.UseNumber()
 	if err := dec.Decode(&req); err != nil {
 		return nil, nil, nil, []string{fmt.Sprintf("request: not the expected JSON document: %v (fields: kubernetesVersion, schemas, policies, params, paramSchemas, cases)", err)}
+	}
+	for i := range req.Params {
+		req.Params[i] = convertNumbers(req.Params[i]).(map[string]any)
+	}
+	for i := range req.Cases {
+		if req.Cases[i].Object != nil {
+			req.Cases[i].Object = convertNumbers(req.Cases[i].Object).(map[string]any)
+		}
+		if req.Cases[i].OldObject != nil {
+			req.Cases[i].OldObject = convertNumbers(req.Cases[i].OldObject).(map[string]any)
+		}
 	}
 	var binary *version.Version
 	if m := minorVersion.FindStringSubmatch(req.KubernetesVersion); m == nil {
@@ -202,4 +214,30 @@ func strictUnmarshal(raw json.RawMessage, into any, what string) error {
 		return fmt.Errorf("not a valid %s: %v", what, err)
 	}
 	return nil
+}
+
+// convertNumbers makes each JSON number an int64 when it is an integer literal, else a float64, as the API server's
+// JSON decoding does (k8s.io/apimachinery/pkg/util/json): plain encoding/json would make every number a float64, and
+// CEL has no overload for an int field times an int literal when the field arrives as a double.
+func convertNumbers(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			x[k] = convertNumbers(e)
+		}
+		return x
+	case []any:
+		for i, e := range x {
+			x[i] = convertNumbers(e)
+		}
+		return x
+	case json.Number:
+		if n, err := x.Int64(); err == nil {
+			return n
+		}
+		f, _ := x.Float64()
+		return f
+	default:
+		return v
+	}
 }

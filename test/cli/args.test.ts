@@ -160,9 +160,11 @@ describe('parseCommand', () => {
   test('commands: missing, unknown, misspelt', () => {
     expect(usageProblems([])).toEqual(['no command given.']);
     expect(usageProblems(['lnt'])).toEqual([
-      "unknown command 'lnt'. Did you mean 'lint'? Commands: lint, fix, rules, facts.",
+      "unknown command 'lnt'. Did you mean 'lint'? Commands: lint, fix, rules, facts, policies.",
     ]);
-    expect(usageProblems(['help', 'deploy'])).toEqual(["unknown command 'deploy'. Commands: lint, fix, rules, facts."]);
+    expect(usageProblems(['help', 'deploy'])).toEqual([
+      "unknown command 'deploy'. Commands: lint, fix, rules, facts, policies.",
+    ]);
     expect(usageProblems(['rules', 'extra'])).toEqual([
       "unknown rule 'extra'. Run 'k8s-windows rules' to list the rule ids.",
     ]);
@@ -230,5 +232,52 @@ describe('registry options', () => {
     expect(() => parseCommand(['lint', '--insecure-registry', 'http://registry.internal', 'x.yaml'], IDS)).toThrow(
       '--insecure-registry[0]: "http://registry.internal" is not a registry host. Write host or host:port, with no scheme or path: \'registry.internal:5000\'.',
     );
+  });
+});
+
+describe('policies', () => {
+  test('defaults, and every option read', () => {
+    expect(parseCommand(['policies'], IDS)).toEqual({
+      kind: 'policies',
+      mode: 'deny',
+      mutating: false,
+      noConfig: false,
+    });
+    expect(
+      parseCommand(
+        [
+          'policies',
+          '--mode',
+          'warn',
+          '--mutating',
+          '--cloud',
+          'eks',
+          '--cluster-facts',
+          'f.yaml',
+          '-c',
+          'k.yaml',
+          '--kubernetes-version',
+          '1.34',
+        ],
+        IDS,
+      ),
+    ).toEqual({
+      kind: 'policies',
+      mode: 'warn',
+      mutating: true,
+      cloud: 'eks',
+      clusterFacts: 'f.yaml',
+      config: 'k.yaml',
+      noConfig: false,
+      kubernetesVersion: '1.34',
+    });
+    expect(parseCommand(['policies', '-h'], IDS)).toEqual({ kind: 'help', topic: 'policies' });
+  });
+
+  test('conflicting and empty options are named', () => {
+    expect(usageProblems(['policies', '--config', 'k.yaml', '--no-config', '--cluster-facts', ' '])).toEqual([
+      '--cluster-facts needs a file name.',
+      '--config names a config file and --no-config reads none: give one or the other.',
+    ]);
   });
 });

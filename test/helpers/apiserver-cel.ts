@@ -70,6 +70,12 @@ export interface ApiserverCelExpression {
   readonly warnings: readonly string[];
   /** Static worst-case cost estimate over a 3 MiB object; null when the expression does not compile typed. */
   readonly cost: number | null;
+  /**
+   * Type errors of the expression with the variables it reads inlined, per checked kind: typed through the
+   * variables, which the TypeChecker types as dyn when they hold an object (it cannot see a wrong field read through
+   * `variables.spec`). Not the API server's finding; the helper's own, from the inlining the cost estimate does.
+   */
+  readonly inlinedErrors: readonly string[];
 }
 
 export interface ApiserverCelPolicyReport {

@@ -213,6 +213,28 @@ describe('what the API server says about a wrong expression', () => {
   });
 });
 
+test('an integer field is an int, as the API server decodes JSON: int arithmetic on it evaluates', () => {
+  const withProbe: KubeObject = {
+    ...pod('probe', 'windows'),
+    spec: { ...podSpec('windows'), containers: [{ name: 'a', image: 'x', livenessProbe: { periodSeconds: 10 } }] },
+  };
+  const response = judge({
+    policies: [
+      vap('int-fields', PODS, {
+        validations: [
+          {
+            expression:
+              'object.spec.containers.all(c, !has(c.livenessProbe) || c.livenessProbe.periodSeconds * 3 < 60)',
+          },
+        ],
+      }),
+    ],
+    cases: [create(withProbe)],
+  });
+  expect(response.results[0]).toMatchObject({ matched: true, violations: [] });
+  expect(response.results[0]!.error).toBeUndefined();
+});
+
 describe('patterns the TypeChecker warns about, because it checks each kind on its own', () => {
   let response: ApiserverCelResponse;
   beforeAll(() => {
@@ -245,6 +267,39 @@ describe('patterns the TypeChecker warns about, because it checks each kind on i
     expect(response.policies[0].expressions[1].warnings[0]).toContain(
       "found no matching overload for '_+_' applied to",
     );
+  });
+});
+
+describe('what the TypeChecker cannot see through a variable, and inlinedErrors can', () => {
+  let response: ApiserverCelResponse;
+  beforeAll(() => {
+    response = judge({
+      policies: [
+        vap('through-variables', PODS, {
+          variables: [
+            { name: 'spec', expression: 'object.spec' },
+            {
+              name: 'containers',
+              expression:
+                'dyn(variables.spec.containers) + (has(variables.spec.initContainers) ? dyn(variables.spec.initContainers) : [])',
+            },
+          ],
+          validations: [
+            { expression: '!has(variables.spec.nodeSelectr) || variables.spec.nodeSelectr.size() > 0' },
+            { expression: "variables.containers.all(c, c.name != '')" },
+          ],
+        }),
+      ],
+      cases: [],
+    });
+  });
+
+  test('a misspelt field read through variables.spec: no TypeChecker warning (it types the variable dyn), an inlined error', () => {
+    const [, , misspelt, containers] = response.policies[0].expressions;
+    expect(misspelt).toMatchObject({ errors: [], warnings: [] });
+    expect(misspelt!.inlinedErrors).toEqual([expect.stringContaining("undefined field 'nodeSelectr'")]);
+    // dyn() on each list lets the two lists concatenate typed, so the expressions that read them stay checkable.
+    expect(containers).toMatchObject({ errors: [], warnings: [], inlinedErrors: [] });
   });
 });
 

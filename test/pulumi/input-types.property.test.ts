@@ -55,6 +55,23 @@ const COMPONENTS: readonly Component[] = [
     probe: ['target', 'overhead'],
   },
   {
+    name: 'WindowsAdmissionPolicies',
+    base: () => ({
+      mode: 'warn',
+      mutating: true,
+      mutatingVersion: 'v1',
+      cloud: 'eks',
+      settings: { 'windows-os-unset': 'warning' },
+      systemNamespaces: ['kube-system'],
+      exclude: [{ namespace: 'legacy', name: 'web', kind: 'Deployment' }],
+      namePrefix: 'acme',
+      clusterFactsName: 'prod',
+      pools: [{ name: 'win', provider: 'eks', nodeTarget: windowsNodeTarget({ release: '2022' }) }],
+    }),
+    build: (a) => new k8s.WindowsAdmissionPolicies('policies', a as never),
+    probe: ['runtimeClasses'],
+  },
+  {
     name: 'GmsaCredentialSpec',
     base: () => ({ name: 'webapp01', domain: { ...DOMAIN }, accounts: [{ name: 'WebApp01' }], labels: { a: 'b' } }),
     build: (a) => new k8s.GmsaCredentialSpec('gmsa', a as never),

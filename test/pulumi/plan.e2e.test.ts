@@ -35,7 +35,7 @@ describe('npm run plan', () => {
     expect(out.stdout.split('policy pack k8s-windows: 0 mandatory, 0 advisory violation(s)').length - 1).toBe(3);
   });
 
-  test('eks: the managed Windows node group, its prerequisites and IIS from its nodeTarget', () => {
+  test('eks: the managed Windows node group, its prerequisites, IIS from its nodeTarget and the admission policies', () => {
     const eks = section(out.stdout, 'eks');
     expect(eks).toMatch(/components: .*k8s-windows:eks:WindowsClusterPrerequisites windows/);
     expect(eks).toContain(
@@ -47,6 +47,14 @@ describe('npm run plan', () => {
       /\+ kubernetes:apps\/v1:Deployment iis\n\s+os\.name: windows\n\s+nodeSelector: kubernetes\.io\/os=windows, node\.kubernetes\.io\/windows-build=10\.0\.20348\n\s+tolerations: os=windows:NoSchedule\n/,
     );
     expect(eks).toContain('+ kubernetes:core/v1:Service iis');
+    // The admission policies, with the pool as the cluster facts (its CRD first).
+    expect(eks).toMatch(/components: .*k8s-windows:k8s:WindowsAdmissionPolicies windows-policies/);
+    expect(eks).toContain(
+      '+ kubernetes:admissionregistration.k8s.io/v1:ValidatingAdmissionPolicy windows-policies-vap-k8s-windows-pod-deny\n',
+    );
+    expect(eks.indexOf('CustomResourceDefinition windows-policies-crd')).toBeLessThan(
+      eks.indexOf('WindowsClusterFacts windows-policies-facts'),
+    );
     expect(eks).toContain('verdict: PASS');
   });
 

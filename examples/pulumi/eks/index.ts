@@ -1,7 +1,7 @@
 /**
  * EKS with Windows nodes: the cluster and its role, a Linux node group (CoreDNS and the controllers need one),
  * the Windows prerequisites (VPC resource controller policy, the VPC CNI add-on with Windows IPAM), a managed Windows Server 2022
- * node group, and IIS scheduled from the pool's `nodeTarget`.
+ * node group, IIS scheduled from the pool's `nodeTarget`, and the admission policies with the pool as cluster facts.
  *
  * Config: `k8s-windows:subnetIds` (two or more subnets in different AZs, e.g.
  * `pulumi config set --path 'k8s-windows:subnetIds[0]' subnet-0abc...`), `k8s-windows:kubernetesVersion` (optional).
@@ -10,6 +10,7 @@ import * as pulumi from '@pulumi/pulumi';
 import * as eks from '@pulumi/aws/eks';
 import * as iam from '@pulumi/aws/iam';
 import { Provider } from '@pulumi/kubernetes/provider';
+import { WindowsAdmissionPolicies } from 'k8s-windows/pulumi';
 import { WindowsClusterPrerequisites, WindowsNodePool } from 'k8s-windows/pulumi/eks';
 import { iisWorkload } from '../iis';
 
@@ -112,6 +113,10 @@ const windowsPool = new WindowsNodePool(
 
 // --- Workload: tolerates exactly the pool's taints, selects its build ---
 const iis = iisWorkload(windowsPool.nodeTarget, provider, [windowsPool]);
+
+// --- Admission policies: the API server runs the rules on whatever else reaches the cluster; the pool's build and
+// taints are the cluster facts. `warn` while rolling out: errors are shown and audited, nothing is refused yet. ---
+new WindowsAdmissionPolicies('windows-policies', { pools: [windowsPool], mode: 'warn' }, { provider });
 
 export const clusterName = cluster.name;
 export const windowsAmiType = windowsPool.amiType;

@@ -119,7 +119,7 @@ function hostProcessValue(securityContext: unknown): boolean | undefined {
 
 const OS_LABELS = [OS_LABEL, BETA_OS_LABEL];
 /** Labels that say nothing about which pool of an OS a pod lands on. */
-const GENERIC_LABELS: ReadonlySet<string> = new Set([
+export const GENERIC_LABELS: ReadonlySet<string> = new Set([
   AKS_OS_SKU_LABEL,
   OS_LABEL,
   BETA_OS_LABEL,

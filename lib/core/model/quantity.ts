@@ -1,6 +1,10 @@
 /** Kubernetes resource quantities (https://kubernetes.io/docs/reference/kubernetes-api/common-definitions/quantity/). */
 
-const SUFFIX: Readonly<Record<string, number>> = {
+/**
+ * Each suffix's multiplier ('' for none).
+ * @internal
+ */
+export const QUANTITY_SUFFIX: Readonly<Record<string, number>> = {
   '': 1,
   n: 1e-9,
   u: 1e-6,
@@ -18,7 +22,16 @@ const SUFFIX: Readonly<Record<string, number>> = {
   Pi: 2 ** 50,
   Ei: 2 ** 60,
 };
-const QUANTITY = /^([+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE])?$/;
+/**
+ * A quantity's number, before its suffix.
+ * @internal
+ */
+export const QUANTITY_NUMBER = /[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?/;
+const QUANTITY = new RegExp(
+  `^(${QUANTITY_NUMBER.source})(${Object.keys(QUANTITY_SUFFIX)
+    .filter((k) => k !== '')
+    .join('|')})?$`,
+);
 
 /** A Kubernetes quantity (`1Gi`, `1024Mi`, `1e9`, 512) in base units, or undefined when it is not one. */
 export function parseQuantity(v: unknown): number | undefined {
@@ -26,5 +39,5 @@ export function parseQuantity(v: unknown): number | undefined {
   if (typeof v !== 'string') return undefined;
   const m = QUANTITY.exec(v.trim());
   if (!m) return undefined;
-  return Number(m[1]) * SUFFIX[m[2] ?? ''];
+  return Number(m[1]) * QUANTITY_SUFFIX[m[2] ?? ''];
 }

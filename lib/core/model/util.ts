@@ -91,8 +91,14 @@ export function byteLength(s: string): number {
  * public samples ship such placeholders, and their format is the user's to fill in, not a finding.
  */
 export function isPlaceholder(v: unknown): boolean {
-  return typeof v === 'string' && /\$\{[^}]*\}|\{\{.*\}\}|^<[^<>]+>$/.test(v.trim());
+  return typeof v === 'string' && PLACEHOLDER.test(v.trim());
 }
+
+/**
+ * The forms of a placeholder ({@link isPlaceholder}), for the rules' CEL forms.
+ * @internal
+ */
+export const PLACEHOLDER = /\$\{[^}]*\}|\{\{.*\}\}|^<[^<>]+>$/;
 
 /** The required fields of a Kubernetes object a document lacks; undefined when it is not even a mapping. */
 export function missingObjectFields(doc: unknown): readonly string[] | undefined {

@@ -14,6 +14,11 @@ export interface CelVariable {
   /** Unique across the catalogue: prefix it with a short form of the rule id (`lof_fields`). */
   readonly name: string;
   readonly expression: string;
+  /**
+   * Where the variable is declared, for a form that looks at pods and RuntimeClasses.
+   * @default - the form's scope
+   */
+  readonly scope?: CelScope;
 }
 
 /** One check of the form: the object passes when `expression` is true. */
@@ -32,6 +37,17 @@ export interface CelValidation<C extends string = string> {
    * @default false
    */
   readonly params?: boolean;
+  /**
+   * The clouds whose policies carry the validation (`none`: policies generated without a cloud), for a check whose
+   * words or case depend on lint's `--cloud` (GKE's taint makes a missing toleration a warning).
+   * @default - every cloud and none
+   */
+  readonly clouds?: readonly ('eks' | 'aks' | 'gke' | 'none')[];
+  /**
+   * What the validation looks at, for a rule judged on pods and on RuntimeClasses (a build pin written on either).
+   * @default - the form's scope
+   */
+  readonly scope?: CelScope;
 }
 
 /** What a rule's CEL form looks at. */
@@ -52,4 +68,28 @@ export interface RuleCel<C extends string = string> {
    * @default - none
    */
   readonly limits?: string;
+}
+
+/* CEL literals, for the forms and the policies' prelude (lib/core/policies/prelude.ts). */
+
+/** A CEL string literal for `text` (single-quoted, backslashes and quotes escaped). */
+export function celString(text: string): string {
+  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}
+
+/** A CEL list literal of strings. */
+export function celStringList(items: readonly string[]): string {
+  return `[${items.map(celString).join(', ')}]`;
+}
+
+/** A CEL map literal of strings. */
+export function celMap(entries: Readonly<Record<string, string>>): string {
+  return `{${Object.entries(entries)
+    .map(([k, v]) => `${celString(k)}: ${celString(v)}`)
+    .join(', ')}}`;
+}
+
+/** Whether `value`'s first three dot-separated parts are `build` (releaseForBuild's reading). */
+export function buildIs(value: string, build: string): string {
+  return `(${value} == ${celString(build)} || ${value}.startsWith(${celString(`${build}.`)}))`;
 }

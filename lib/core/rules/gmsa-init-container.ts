@@ -6,6 +6,10 @@
 import { join, rec, str } from '../model/util';
 import { GMSA_NON_DOMAIN } from './docs';
 import { defineRule } from './rule';
+import { celPresent, SPEC } from './cel-parts';
+
+/** Whether container `c` names a credspec, in CEL. */
+const NAMED = (c: string): string => celPresent(c, 'securityContext', 'windowsOptions', 'gmsaCredentialSpecName');
 
 export default defineRule({
   meta: {
@@ -37,5 +41,14 @@ export default defineRule({
         );
       }
     },
+  },
+  cel: {
+    scope: 'pod',
+    validations: [
+      {
+        expression: `!has(${SPEC}.initContainers) || !${SPEC}.initContainers.exists(c, ${NAMED('c')})`,
+        messageExpression: `'gmsa-init-container: ' + ${SPEC}.initContainers.filter(c, ${NAMED('c')}).map(c, "init container '" + c.name + "' securityContext.windowsOptions.gmsaCredentialSpecName '" + c.securityContext.windowsOptions.gmsaCredentialSpecName + "'").join(', ') + ' is on an init container, which the gMSA webhook does not expand: it runs without the gMSA identity. Move the Active Directory work into a regular container, or accept that the init container runs without gMSA.'`,
+      },
+    ],
   },
 });

@@ -8,6 +8,9 @@ import { podWindowsOptions } from '../model/pod-windows-options';
 import { byteLength, join, own, show } from '../model/util';
 import { GMSA } from './docs';
 import { API_SERVER_REJECTS_POD, defineRule } from './rule';
+import { celContainerName, celPresent, SPEC } from './cel-parts';
+
+const SPEC_PATH = ['securityContext', 'windowsOptions', 'gmsaCredentialSpec'] as const;
 
 export default defineRule({
   meta: {
@@ -50,5 +53,25 @@ export default defineRule({
         }
       }
     },
+  },
+  cel: {
+    scope: 'pod',
+    variables: [
+      {
+        // Each inline gmsaCredentialSpec, as [where, value].
+        name: 'gis_specs',
+        expression: `(${celPresent(SPEC, ...SPEC_PATH)} ? [['pod', string(${[SPEC, ...SPEC_PATH].join('.')})]] : []) + variables.containers.filter(c, ${celPresent('c', ...SPEC_PATH)}).map(c, [${celContainerName('c')}, string(${['c', ...SPEC_PATH].join('.')})])`,
+      },
+    ],
+    validations: [
+      {
+        expression: `variables.gis_specs.all(s, s[1] != '')`,
+        messageExpression: `'gmsa-inline-spec-size: ' + variables.gis_specs.filter(s, s[1] == '').map(s, s[0] + ' securityContext.windowsOptions.gmsaCredentialSpec').join(', ') + ": Invalid value: gmsaCredentialSpec cannot be an empty string. Remove it and name a GMSACredentialSpec in gmsaCredentialSpecName; the gMSA webhook fills it in."`,
+      },
+      {
+        expression: `variables.gis_specs.all(s, bytes(s[1]).size() <= ${MAX_GMSA_CREDENTIAL_SPEC_BYTES})`,
+        messageExpression: `'gmsa-inline-spec-size: ' + variables.gis_specs.filter(s, bytes(s[1]).size() > ${MAX_GMSA_CREDENTIAL_SPEC_BYTES}).map(s, s[0] + ' securityContext.windowsOptions.gmsaCredentialSpec is ' + string(bytes(s[1]).size()) + ' bytes').join(', ') + ': Invalid value: gmsaCredentialSpec size must be under ${MAX_GMSA_CREDENTIAL_SPEC_BYTES} bytes. Shrink the credential spec (only one account is needed), or reference a GMSACredentialSpec by name.'`,
+      },
+    ],
   },
 });

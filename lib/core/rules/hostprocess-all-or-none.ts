@@ -5,6 +5,7 @@
  */
 import { HOST_PROCESS } from './docs';
 import { API_SERVER_REJECTS_POD, defineRule } from './rule';
+import { celContainerHostProcess, celContainerName, SOME_HOST_PROCESS } from './cel-parts';
 
 export default defineRule({
   meta: {
@@ -33,5 +34,14 @@ export default defineRule({
         'mixed',
       );
     },
+  },
+  cel: {
+    scope: 'pod',
+    validations: [
+      {
+        expression: `variables.containers.all(c, ${celContainerHostProcess('c')}) || !${SOME_HOST_PROCESS}`,
+        messageExpression: `'hostprocess-all-or-none: If pod contains any hostProcess containers then all containers must be HostProcess containers; not HostProcess: ' + variables.containers.filter(c, !${celContainerHostProcess('c')}).map(c, ${celContainerName('c')}).join(', ') + '. Set securityContext.windowsOptions.hostProcess: true at pod level so every container, init containers included, inherits it.'`,
+      },
+    ],
   },
 });

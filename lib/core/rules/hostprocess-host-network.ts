@@ -6,6 +6,7 @@
 import { join, show } from '../model/util';
 import { HOST_PROCESS } from './docs';
 import { API_SERVER_REJECTS_POD, defineRule } from './rule';
+import { SOME_HOST_PROCESS, SPEC } from './cel-parts';
 
 export default defineRule({
   meta: {
@@ -36,4 +37,13 @@ export default defineRule({
     },
   },
   fix: ({ diagnostic }) => [{ op: 'set', path: diagnostic.path, value: true }],
+  cel: {
+    scope: 'pod',
+    validations: [
+      {
+        expression: `(has(${SPEC}.hostNetwork) && ${SPEC}.hostNetwork) || !${SOME_HOST_PROCESS}`,
+        messageExpression: `'hostprocess-host-network: hostNetwork ' + string(has(${SPEC}.hostNetwork) && ${SPEC}.hostNetwork) + ': Invalid value: hostNetwork must be true if pod contains any hostProcess containers. Set hostNetwork: true.'`,
+      },
+    ],
+  },
 });

@@ -6,6 +6,9 @@
 import { join, rec, show } from '../model/util';
 import { HOST_PROCESS } from './docs';
 import { API_SERVER_REJECTS_POD, defineRule } from './rule';
+import { celContainerName, celPresent, SPEC } from './cel-parts';
+
+const HOST_PROCESS_PATH = ['securityContext', 'windowsOptions', 'hostProcess'] as const;
 
 export default defineRule({
   meta: {
@@ -38,5 +41,21 @@ export default defineRule({
         );
       }
     },
+  },
+  cel: {
+    scope: 'pod',
+    variables: [
+      {
+        // The containers whose own hostProcess differs from the pod's (both set).
+        name: 'hpm_differ',
+        expression: `${celPresent(SPEC, ...HOST_PROCESS_PATH)} ? variables.containers.filter(c, ${celPresent('c', ...HOST_PROCESS_PATH)} && ${['c', ...HOST_PROCESS_PATH].join('.')} != ${[SPEC, ...HOST_PROCESS_PATH].join('.')}) : []`,
+      },
+    ],
+    validations: [
+      {
+        expression: 'size(variables.hpm_differ) == 0',
+        messageExpression: `'hostprocess-mismatch: ' + variables.hpm_differ.map(c, ${celContainerName('c')} + ' securityContext.windowsOptions.hostProcess ' + string(c.securityContext.windowsOptions.hostProcess)).join(', ') + ': Invalid value: pod hostProcess value must be identical if both are specified, was ' + string(${[SPEC, ...HOST_PROCESS_PATH].join('.')}) + ". Remove the container's hostProcess (it inherits the pod's), or set it to the pod's value."`,
+      },
+    ],
   },
 });

@@ -5,6 +5,7 @@
 import { join, rec } from '../model/util';
 import { HOST_PROCESS } from './docs';
 import { defineRule } from './rule';
+import { celContainerName, celPresent, SOME_HOST_PROCESS, SPEC } from './cel-parts';
 
 export default defineRule({
   meta: {
@@ -48,5 +49,21 @@ export default defineRule({
         );
       }
     },
+  },
+  cel: {
+    scope: 'pod',
+    variables: [
+      {
+        // Where runAsNonRoot is true: the pod, then each container by name.
+        name: 'hpnr_places',
+        expression: `(${celPresent(SPEC, 'securityContext', 'runAsNonRoot')} && ${SPEC}.securityContext.runAsNonRoot ? ['pod securityContext.runAsNonRoot'] : []) + variables.containers.filter(c, ${celPresent('c', 'securityContext', 'runAsNonRoot')} && c.securityContext.runAsNonRoot).map(c, ${celContainerName('c')} + ' securityContext.runAsNonRoot')`,
+      },
+    ],
+    validations: [
+      {
+        expression: `size(variables.hpnr_places) == 0 || !${SOME_HOST_PROCESS}`,
+        messageExpression: `'hostprocess-run-as-non-root: ' + variables.hpnr_places.join(', ') + ' true on a HostProcess pod: the kubelet cannot verify runAsNonRoot for HostProcess containers and refuses to start them. Remove runAsNonRoot; choose the account with runAsUserName.'`,
+      },
+    ],
   },
 });

@@ -7,10 +7,19 @@ import { CONTAINER_ADMINISTRATOR, CONTAINER_USER, HOST_PROCESS_USERS, isHostProc
 import { join, rec, show } from '../model/util';
 import { HOST_PROCESS } from './docs';
 import { defineRule } from './rule';
+import { celContainerHostProcess, celMatches, celOr, celPresent, re2Words, SPEC } from './cel-parts';
+import { celString } from './cel';
+
+const USER_PATH = ['securityContext', 'windowsOptions', 'runAsUserName'] as const;
+/** The container accounts and the host accounts, as RE2 (Windows compares account names case-insensitively). */
+const CONTAINER_ACCOUNT_RE2 = `(?i)^${re2Words([CONTAINER_USER, CONTAINER_ADMINISTRATOR])}$`;
+const HOST_USER_RE2 = `(?i)^${re2Words(HOST_PROCESS_USERS)}$`;
 
 const HOST_USERS_TEXT = HOST_PROCESS_USERS.join("', '");
 /** The accounts that exist only inside containers, never on the host. */
 const CONTAINER_ACCOUNTS = [CONTAINER_USER, CONTAINER_ADMINISTRATOR].map((u) => u.toLowerCase());
+/** The fix of the CEL form's messages (the check words it the same). */
+const FIX = `Set runAsUserName to one of '${HOST_USERS_TEXT}'.`;
 
 export default defineRule({
   meta: {
@@ -94,5 +103,31 @@ export default defineRule({
         }
       }
     },
+  },
+  cel: {
+    scope: 'pod',
+    variables: [
+      {
+        // Each HostProcess container with the user it runs as (its own, else the pod's; '' for none).
+        name: 'hpu_users',
+        expression: `variables.containers.filter(c, ${celContainerHostProcess('c')}).map(c, {'container': string(c.name), 'user': string(${celOr(celOr("''", SPEC, ...USER_PATH), 'c', ...USER_PATH)}), 'set': string(${celPresent('c', ...USER_PATH)} || ${celPresent(SPEC, ...USER_PATH)})})`,
+      },
+    ],
+    validations: [
+      {
+        expression: `!variables.hpu_users.exists(u, u.set == 'true' && ${celMatches('u.user', CONTAINER_ACCOUNT_RE2)})`,
+        messageExpression: `'hostprocess-run-as-user-name: ' + variables.hpu_users.filter(u, u.set == 'true' && ${celMatches('u.user', CONTAINER_ACCOUNT_RE2)}).map(u, "container '" + u.container + "' runs as '" + u.user + "'").join(', ') + ', a container account, which does not exist on the host a HostProcess container runs on. ' + ${celString(FIX)}`,
+      },
+      {
+        expression: `!variables.hpu_users.exists(u, u.set == 'false')`,
+        messageExpression: `'hostprocess-run-as-user-name: HostProcess ' + variables.hpu_users.filter(u, u.set == 'false').map(u, "container '" + u.container + "'").join(', ') + " has no runAsUserName, so it runs as the image's default user instead of a chosen host account. " + ${celString(FIX)}`,
+        case: 'no-user',
+      },
+      {
+        expression: `!variables.hpu_users.exists(u, u.set == 'true' && !${celMatches('u.user', CONTAINER_ACCOUNT_RE2)} && !${celMatches('u.user', HOST_USER_RE2)})`,
+        messageExpression: `'hostprocess-run-as-user-name: ' + variables.hpu_users.filter(u, u.set == 'true' && !${celMatches('u.user', CONTAINER_ACCOUNT_RE2)} && !${celMatches('u.user', HOST_USER_RE2)}).map(u, "container '" + u.container + "' runs as '" + u.user + "'").join(', ') + ', not one of the host accounts HostProcess containers are documented to run as. ' + ${celString(`${FIX} A local users group works only on recent Windows and containerd versions.`)}`,
+        case: 'unlisted-account',
+      },
+    ],
   },
 });

@@ -4,7 +4,9 @@
  * Server 2025, ltsc2022 too; Hyper-V isolation runs an image of the same or an older build
  * (https://learn.microsoft.com/virtualization/windowscontainers/deploy-containers/version-compatibility).
  */
-import { hostRunsImage, processCompatibilitySentence, WINDOWS_RELEASES } from '../facts/windows';
+import { HOST_COMPATIBILITY, hostRunsImage, processCompatibilitySentence, WINDOWS_RELEASES } from '../facts/windows';
+import { windowsBuildTagPatterns } from '../images';
+import { celString, celStringList } from './cel';
 import { checkImageCompatibility, inferWindowsBuild, parseImageReference } from '../images';
 import { isWindowsRelease, releaseInfo, type WindowsRelease } from '../releases';
 import { WINDOWS_BUILD_LABEL } from '../kube';
@@ -18,6 +20,22 @@ function releaseOfImage(image: unknown): WindowsRelease | undefined {
   const build = inferWindowsBuild(parseImageReference(image)?.tag);
   return build.kind === 'release' ? build.release : undefined;
 }
+
+/** HOST_COMPATIBILITY as a CEL map literal: host release → isolation → the image releases it runs. */
+const HOSTS = `{${WINDOWS_RELEASES.map(
+  (host) =>
+    `${celString(host)}: {'process': ${celStringList(HOST_COMPATIBILITY[host].process)}, 'hyperv': ${celStringList(HOST_COMPATIBILITY[host].hyperv)}}`,
+).join(', ')}}`;
+
+/** The release a lower-cased tag `t` names (inferWindowsBuild), as CEL: '2022', 'retired' or ''. */
+const tagRelease = (t: string): string =>
+  `(${windowsBuildTagPatterns()
+    .map(({ pattern, release }) => `${t}.matches(${celString(pattern)}) ? ${celString(release)} : `)
+    .join('')}'')`;
+
+/** Whether the pinned hosts run image `i` (process, or Hyper-V too when an unseen RuntimeClass may use it). */
+const PIN_RUNS = (i: string): string =>
+  `(${i}[2] in ${HOSTS}[variables.pinRelease]['process'] || (has(variables.spec.runtimeClassName) && ${i}[2] in ${HOSTS}[variables.pinRelease]['hyperv']))`;
 
 export default defineRule({
   meta: {
@@ -101,5 +119,32 @@ export default defineRule({
         );
       });
     },
+  },
+  cel: {
+    scope: 'pod',
+    variables: [
+      {
+        // The non-HostProcess images whose tag names a supported release, as [container, image, release].
+        name: 'ibm_images',
+        expression: `variables.imageRefs.filter(r, r[5] != 'true').map(r, [r[3], r[4], ${tagRelease('r[2]')}]).filter(i, i[2] in ${celStringList(WINDOWS_RELEASES)})`,
+      },
+      {
+        // The images the pinned hosts cannot run (none when the pod pins no supported release).
+        name: 'ibm_unrunnable',
+        expression: `variables.pinRelease == '' ? [] : variables.ibm_images.filter(i, !${PIN_RUNS('i')})`,
+      },
+    ],
+    validations: [
+      {
+        expression: '!variables.windows || variables.ibm_unrunnable.size() == 0',
+        messageExpression: `'image-build-mismatch: Image \\'' + variables.ibm_unrunnable[0][1] + '\\' (container ' + variables.ibm_unrunnable[0][0] + ') is built for Windows Server ' + variables.ibm_unrunnable[0][2] + ' but the pod is pinned by ' + variables.pinVia + ' to Windows Server ' + variables.pinRelease + ' nodes, which with process isolation run only ' + ${HOSTS}[variables.pinRelease]['process'].map(r, 'ltsc' + r).join(' or ') + ' images ("the container operating system does not match the host operating system"). Use the image\\'s ltsc' + variables.pinRelease + ' tag, or pin the workload to ' + ${celStringList(WINDOWS_RELEASES)}.filter(h, variables.ibm_unrunnable[0][2] in ${HOSTS}[h]['process']).map(h, 'Windows Server ' + h).join(' or ') + ' nodes.'`,
+      },
+      {
+        expression: `!variables.windows || variables.pinRelease != '' || variables.ibm_images.size() < 2 || ${HOSTS}.exists(h, variables.ibm_images.all(i, i[2] in ${HOSTS}[h]['process']))`,
+        messageExpression: `'image-build-mismatch: container ' + variables.ibm_images[0][0] + ' image \\'' + variables.ibm_images[0][1] + '\\' is built for Windows Server ' + variables.ibm_images[0][2] + ' but another container\\'s image for Windows Server ' + variables.ibm_images.filter(i, i[2] != variables.ibm_images[0][2])[0][2] + ': with process isolation no node can run both. Use the same ltsc tag for every container of the pod, and pin the pod with nodeSelector ${WINDOWS_BUILD_LABEL}.'`,
+      },
+    ],
+    limits:
+      'A RuntimeClass pins the build and the isolation of the pods that name it: the policy judges the pin the pod writes itself (nodeSelector, node affinity, AKS os-sku), and for a pod naming a RuntimeClass accepts what Hyper-V isolation runs. Images are judged by their tags: what a registry says of a build-less tag (image-build-unavailable) stays in lint.',
   },
 });

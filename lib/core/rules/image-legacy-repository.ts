@@ -5,6 +5,16 @@
 import { legacyWindowsRepository } from '../images';
 import { podImages } from '../model/pod-images';
 import { defineRule } from './rule';
+import { LEGACY_SUCCESSORS, windowsImagePatterns } from '../images';
+import { celImageRefs, IMAGE_REF, NON_HOST_PROCESS_CONTAINERS } from './cel-parts';
+import { celString, celStringList } from './cel';
+
+/** The legacy repositories and the Docker Hub hosts they count on, as images.ts holds them. */
+const LEGACY = windowsImagePatterns();
+/** Where the legacy repository `r[repository]` moved, in CEL. */
+const SUCCESSOR = `(${Object.entries(LEGACY_SUCCESSORS)
+  .map(([from, to]) => `r[${IMAGE_REF.repository}] == ${celString(from)} ? ${celString(to)} : `)
+  .join('')}'the mcr.microsoft.com repository that replaced it')`;
 
 export default defineRule({
   meta: {
@@ -38,5 +48,21 @@ export default defineRule({
         );
       }
     },
+  },
+  cel: {
+    scope: 'pod',
+    variables: [
+      {
+        // The images of non-HostProcess containers from a retired repository, with a tag that names no build.
+        name: 'ilr_refs',
+        expression: `${celImageRefs(NON_HOST_PROCESS_CONTAINERS)}.filter(r, r[${IMAGE_REF.build}] == '' && (r[${IMAGE_REF.registry}] == '' || r[${IMAGE_REF.registry}] in ${celStringList(LEGACY.dockerHubHosts)}) && r[${IMAGE_REF.repository}].matches(${celString(LEGACY.legacyRepository)}))`,
+      },
+    ],
+    validations: [
+      {
+        expression: `!variables.windows || size(variables.ilr_refs) == 0`,
+        messageExpression: `'image-legacy-repository: ' + variables.ilr_refs.map(r, "container '" + r[${IMAGE_REF.name}] + "' image '" + r[${IMAGE_REF.image}] + "' comes from the retired Docker Hub repository " + r[${IMAGE_REF.repository}] + ', which Microsoft stopped updating in 2019: it has images for Windows Server 2016 and SAC builds, none for 2022 or 2025 nodes. Use ' + ${SUCCESSOR} + " with the ltsc tag of your nodes (e.g. ':ltsc2022' or a '-ltsc2022' suffix).").join(' ')`,
+      },
+    ],
   },
 });

@@ -12,6 +12,8 @@
 import { inferWindowsBuild, parseImageReference, type ImageReference } from '../images';
 import { join } from '../model/util';
 import { defineRule } from './rule';
+import { celImageRefs, IMAGE_REF, re2, NON_HOST_PROCESS_CONTAINERS } from './cel-parts';
+import { celString } from './cel';
 
 const BASE_IMAGES_DOC =
   'https://learn.microsoft.com/virtualization/windowscontainers/manage-containers/container-base-images';
@@ -53,6 +55,38 @@ function program(argv: readonly unknown[]): string | undefined {
   const at = rest.findIndex((w) => /^\/[ck]$/i.test(w));
   return at < 0 ? undefined : rest[at + 1]?.replace(/^"/, '');
 }
+
+/** The fixes, for the CEL form's messages (the check words them the same). */
+const BASE_FIX =
+  "Use a PowerShell 7 image (mcr.microsoft.com/powershell, the nanoserver tag for your nodes' build) and run pwsh, or a Server Core image (mcr.microsoft.com/windows/servercore), which has powershell.exe; a node agent may run as a HostProcess container, which uses the host's.";
+const DERIVED_FIX =
+  "Run pwsh (PowerShell 7) if the image has it, or use a Server Core based image, which has powershell.exe; a node agent may run as a HostProcess container, which uses the host's.";
+
+/**
+ * `program` and `isWindowsPowerShell` as RE2, for the CEL form: the first word of the first item is Windows
+ * PowerShell, or it is cmd and the word after its first `/c` or `/k` (a leading quote aside) is.
+ */
+const POWERSHELL_WORD = String.raw`(?:\S*[\\/])?powershell(?:\.exe)?(?:\s|$)`;
+const FIRST_IS_POWERSHELL = `(?i)^\\s*${POWERSHELL_WORD}`;
+const FIRST_IS_CMD = String.raw`(?i)^\s*(?:\S*[\\/])?cmd(?:\.exe)?(?:\s|$)`;
+/** A word that is not `/c` or `/k` (any case). */
+const NOT_CMD_SWITCH = String.raw`(?:[^/\s]\S*|/|/[^ck\s]\S*|/[ck]\S+)`;
+const CMD_RUNS_POWERSHELL =
+  String.raw`(?i)^\s*(?:\S*[\\/])?cmd(?:\.exe)?(?:\s+${NOT_CMD_SWITCH})*\s+/[ck]\s+"?` + POWERSHELL_WORD;
+
+/** The image `r` (cel-parts IMAGE_REF, then field, first item, items joined) is Microsoft's bare base image. */
+const BASE = `r[${IMAGE_REF.where}].matches(${celString(re2(NANO_SERVER_BASE))})`;
+/** The field that runs Windows PowerShell on a Nano Server image of 1709 or later (nanoServer), '' for none. */
+const NANO_PROGRAM = (() => {
+  const [field, first, joined] = [IMAGE_REF.extra, IMAGE_REF.extra + 1, IMAGE_REF.extra + 2].map((i) => `r[${i}]`);
+  const where = `r[${IMAGE_REF.where}]`;
+  const nano = `(${BASE} || r[${IMAGE_REF.tag}].matches(${celString(re2(NANO_SERVER_TAG))}))`;
+  const legacy = `(${where}.endsWith('microsoft/nanoserver') && !${where}.startsWith('mcr.'))`;
+  const after2016 = `(r[${IMAGE_REF.build}] != '' ? r[${IMAGE_REF.build}] != ${celString(WINDOWS_SERVER_2016_BUILD)} : !${legacy})`;
+  const runs = `(${field} == 'command' || (${field} == 'args' && ${BASE}))`;
+  const powershell = `${first}.matches('\\\\S') && (${first}.matches(${celString(FIRST_IS_POWERSHELL)}) || (${first}.matches(${celString(FIRST_IS_CMD)}) && ${joined}.matches(${celString(CMD_RUNS_POWERSHELL)})))`;
+  return `(${nano} && ${after2016} && ${runs} && ${powershell} ? ${field} : '')`;
+})();
 
 export default defineRule({
   meta: {
@@ -100,5 +134,26 @@ export default defineRule({
         );
       }
     },
+  },
+  cel: {
+    scope: 'pod',
+    variables: [
+      {
+        // The non-HostProcess containers on a Nano Server image (1709 or later) whose program is Windows
+        // PowerShell, as [name, image, field, base].
+        name: 'inp_found',
+        expression: `${celImageRefs(NON_HOST_PROCESS_CONTAINERS, [
+          "has(c.command) ? 'command' : has(c.args) ? 'args' : ''",
+          "has(c.command) ? (size(c.command) > 0 ? c.command[0] : '') : has(c.args) && size(c.args) > 0 ? c.args[0] : ''",
+          "has(c.command) ? c.command.join(' ') : has(c.args) ? c.args.join(' ') : ''",
+        ])}.map(r, [r[${IMAGE_REF.name}], r[${IMAGE_REF.image}], ${NANO_PROGRAM}, string(${BASE})]).filter(f, f[2] != '')`,
+      },
+    ],
+    validations: [
+      {
+        expression: 'size(variables.inp_found) == 0',
+        messageExpression: `'image-nanoserver-powershell: ' + variables.inp_found.map(f, "container '" + f[0] + "' " + f[2] + " runs Windows PowerShell on the Nano Server image '" + f[1] + "', which has shipped without it since 1709: the container cannot start (the program is not found). " + (f[3] == 'true' ? ${celString(BASE_FIX)} : ${celString(DERIVED_FIX)})).join(' ')`,
+      },
+    ],
   },
 });

@@ -5,6 +5,13 @@
 import { podImages } from '../model/pod-images';
 import { defineRule } from './rule';
 import { VERSION_COMPAT } from './docs';
+import { RETIRED_RELEASES } from '../releases';
+import { celImageRefs, IMAGE_REF, NON_HOST_PROCESS_CONTAINERS } from './cel-parts';
+import { celString, celStringList } from './cel';
+
+/** The retired builds, and the display name of the build `r[build]` names, in CEL. */
+const RETIRED_BUILDS = celStringList(RETIRED_RELEASES.map((r) => r.build));
+const RETIRED_NAME = `(${RETIRED_RELEASES.map((r) => `r[${IMAGE_REF.build}] == ${celString(r.build)} ? ${celString(r.displayName)} : `).join('')}'')`;
 
 export default defineRule({
   meta: {
@@ -35,5 +42,15 @@ export default defineRule({
         );
       }
     },
+  },
+  cel: {
+    scope: 'pod',
+    variables: [{ name: 'isac_refs', expression: celImageRefs(NON_HOST_PROCESS_CONTAINERS) }],
+    validations: [
+      {
+        expression: `!variables.windows || !variables.isac_refs.exists(r, r[${IMAGE_REF.build}] in ${RETIRED_BUILDS})`,
+        messageExpression: `'image-sac: ' + variables.isac_refs.filter(r, r[${IMAGE_REF.build}] in ${RETIRED_BUILDS}).map(r, "container '" + r[${IMAGE_REF.name}] + "' image '" + r[${IMAGE_REF.image}] + "' is built for " + ${RETIRED_NAME} + ' (build ' + r[${IMAGE_REF.build}] + ')').join(', ') + ', which no supported node runs: "the container operating system does not match the host operating system". Rebuild it on an LTSC base image (ltsc2022 or ltsc2025) and use that tag.'`,
+      },
+    ],
   },
 });

@@ -10,6 +10,14 @@ import { parseQuantity } from '../model/quantity';
 import { join, own, rec, show } from '../model/util';
 import { QUANTITY } from './docs';
 import { defineRule } from './rule';
+import { celContainerName, celQuantity } from './cel-parts';
+import { celString } from './cel';
+
+/** The resource sections the check reads. */
+const SECTIONS = ['requests', 'limits'] as const;
+/** meant(), as the fix of the CEL form's message for the trimmed quantity `q`. */
+const MEANT = (q: string): string =>
+  `(${q}.matches('^[0-9]+(?:[.][0-9]+)?m$') ? 'Write ' + ${q}.substring(0, size(${q}) - 1) + 'Mi (mebibytes) if that is what was meant.' : ${q}.matches('^[0-9]+(?:[.][0-9]+)?k$') ? 'Write ' + ${q}.substring(0, size(${q}) - 1) + 'Ki (kibibytes) if that is what was meant.' : ${q}.matches('^[0-9]+(?:[.][0-9]+)?$') ? 'Write ' + ${q} + 'Mi (mebibytes) if that is what was meant.' : ${celString('Write the amount in Mi or Gi.')})`;
 
 /** A mebibyte: below it a memory quantity cannot be meant. */
 const MIN_MEMORY = 2 ** 20;
@@ -56,5 +64,21 @@ export default defineRule({
         }
       }
     },
+  },
+  cel: {
+    scope: 'pod',
+    variables: [
+      {
+        // Per container, its memory requests and limits below a mebibyte, as findings.
+        name: 'mts_found',
+        expression: `variables.containers.filter(c, has(c.resources)).map(c, [${SECTIONS.map((s) => `has(c.resources.${s}) && 'memory' in c.resources.${s} ? [string(c.resources.${s}.memory).trim()].map(q, [${celQuantity('q')}].map(b, b > 0.0 && b < ${MIN_MEMORY}.0 ? ${celContainerName('c')} + " resources.${s}.memory '" + q + "' is " + string(b) + ' bytes' + (q.endsWith('m') ? " ('m' is milli, not mega)" : '') + ': no container runs in less than a mebibyte. ' + ${MEANT('q')} : '')[0])[0] : ''`).join(', ')}].filter(m, m != '')).filter(l, size(l) > 0).map(l, l.join(' '))`,
+      },
+    ],
+    validations: [
+      {
+        expression: 'size(variables.mts_found) == 0',
+        messageExpression: `'memory-too-small: ' + variables.mts_found.join(' ')`,
+      },
+    ],
   },
 });

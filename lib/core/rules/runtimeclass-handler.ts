@@ -5,7 +5,8 @@
  * https://github.com/containerd/containerd/blob/main/docs/cri/config.md).
  */
 import { OS_LABEL } from '../kube';
-import { isWindowsRuntimeHandler, WINDOWS_RUNTIME_HANDLERS } from '../releases';
+import { isWindowsRuntimeHandler, WINDOWS_RUNTIME_HANDLER_PREFIX, WINDOWS_RUNTIME_HANDLERS } from '../releases';
+import { celString, celStringList } from './cel';
 import { rec, show, str, stringMap } from '../model/util';
 import { RUNTIME_CLASS } from './docs';
 import { defineRule } from './rule';
@@ -43,5 +44,14 @@ export default defineRule({
         'unknown-handler',
       );
     },
+  },
+  cel: {
+    scope: 'runtimeclass',
+    validations: [
+      {
+        expression: `!((has(object.scheduling) && has(object.scheduling.nodeSelector) && ${celString(OS_LABEL)} in object.scheduling.nodeSelector && object.scheduling.nodeSelector[${celString(OS_LABEL)}] == 'windows') || object.handler.startsWith(${celString(WINDOWS_RUNTIME_HANDLER_PREFIX)})) || ${celStringList(Object.values(WINDOWS_RUNTIME_HANDLERS))}.exists(h, object.handler.startsWith(h))`,
+        messageExpression: `'runtimeclass-handler: handler "' + object.handler + '" is not a containerd Windows handler: pods of RuntimeClass \\'' + object.metadata.name + '\\' fail to create their sandbox. Use handler \\'${WINDOWS_RUNTIME_HANDLERS.process}\\' (process isolation) or \\'${WINDOWS_RUNTIME_HANDLERS.hyperv}\\' (Hyper-V isolation, experimental upstream).'`,
+      },
+    ],
   },
 });

@@ -7,6 +7,10 @@
 import { OS_LABEL } from '../kube';
 import { K8S_WINDOWS_GUIDE } from './docs';
 import { defineRule } from './rule';
+import { celPresent, SPEC } from './cel-parts';
+
+/** A toleration `t` of every taint, in CEL. */
+const WILDCARD = "has(t.operator) && t.operator == 'Exists' && (!has(t.key) || t.key == '')";
 
 export default defineRule({
   meta: {
@@ -39,5 +43,22 @@ export default defineRule({
         );
       }
     },
+  },
+  cel: {
+    scope: 'pod',
+    validations: [
+      {
+        // A Linux pod is judged beside Windows pods only (the check's `hybrid`): a policy sees one object, so it
+        // judges Windows pods.
+        expression: `!variables.windows || variables.selectedOs != '' || variables.affinityOs != '' || !has(${SPEC}.tolerations) || !${SPEC}.tolerations.exists(t, ${WILDCARD})`,
+        messageExpression: `'wildcard-toleration: a toleration tolerates every taint (operator: Exists without a key), including the Windows taint, and the pod selects no ${OS_LABEL}: it can land on nodes of the other OS. Tolerate specific taints, or add nodeSelector { ${OS_LABEL}: windows }.'`,
+      },
+      {
+        // A Linux pod where the cluster facts list Windows pools: the cluster is hybrid, as the check's file is.
+        expression: `variables.windows || variables.selectedOs != '' || variables.affinityOs != '' || !(${celPresent('params', 'spec', 'pools')} && size(params.spec.pools) > 0) || !has(${SPEC}.tolerations) || !${SPEC}.tolerations.exists(t, ${WILDCARD})`,
+        messageExpression: `'wildcard-toleration: a toleration tolerates every taint (operator: Exists without a key), including the taint of the Windows pools, and the pod selects no ${OS_LABEL}: it can land on Windows nodes. Tolerate specific taints, or add nodeSelector { ${OS_LABEL}: linux }.'`,
+        params: true,
+      },
+    ],
   },
 });

@@ -3,6 +3,10 @@ import { podVolumes } from '../model/pod-volumes';
 import { join, rec } from '../model/util';
 import { STORAGE } from './docs';
 import { defineRule } from './rule';
+import { celPresent, SPEC } from './cel-parts';
+
+/** A memory-backed emptyDir volume `v`, in CEL. */
+const MEMORY_EMPTY_DIR = `${celPresent('v', 'emptyDir', 'medium')} && v.emptyDir.medium == 'Memory'`;
 
 export default defineRule({
   meta: {
@@ -39,5 +43,14 @@ export default defineRule({
         );
       }
     },
+  },
+  cel: {
+    scope: 'pod',
+    validations: [
+      {
+        expression: `!variables.windows || !has(${SPEC}.volumes) || !${SPEC}.volumes.exists(v, ${MEMORY_EMPTY_DIR})`,
+        messageExpression: `'windows-emptydir-memory: ' + ${SPEC}.volumes.filter(v, ${MEMORY_EMPTY_DIR}).map(v, 'volume ' + v.name + ' emptyDir.medium Memory').join(', ') + ': Windows has no tmpfs, so memory-backed emptyDir volumes are not supported. Remove medium (a disk-backed emptyDir).'`,
+      },
+    ],
   },
 });

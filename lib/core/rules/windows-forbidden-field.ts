@@ -10,6 +10,21 @@ import { FORBIDDEN_FIELD_REMOVAL, forbiddenFields, removeField } from '../model/
 import { show } from '../model/util';
 import { K8S_WINDOWS } from './docs';
 import { API_SERVER_REJECTS_POD, defineRule } from './rule';
+import {
+  FORBIDDEN_CONTAINER_SECURITY_FIELDS,
+  FORBIDDEN_DETAIL,
+  FORBIDDEN_POD_FIELDS,
+  FORBIDDEN_POD_SECURITY_FIELDS,
+  FORBIDDEN_POD_SYSCTLS,
+  POD_RESOURCES_FORBIDDEN_DETAIL,
+} from '../windows-fields';
+import { celContainerName, SPEC } from './cel-parts';
+import { celString } from './cel';
+
+const POD_FIELDS = Object.keys(FORBIDDEN_POD_FIELDS) as (keyof typeof FORBIDDEN_POD_FIELDS)[];
+/** A forbidden field's finding in the CEL form's words, as a CEL string: where, the API server's detail, the fix. */
+const forbidden = (where: string, field: string, detail = FORBIDDEN_DETAIL): string =>
+  celString(`${where}: Forbidden: ${detail}. ${WINDOWS_ALTERNATIVE[field] ?? 'Remove it.'}`);
 
 /** The last field name of an API path: `runAsUser` of `spec.securityContext.runAsUser`. */
 const fieldOf = (path: string): string =>
@@ -147,4 +162,37 @@ export default defineRule({
     },
   },
   fix: removeField,
+  cel: {
+    scope: 'pod',
+    variables: [
+      {
+        // The pod-level forbidden fields it sets, each as its finding's words and fix.
+        name: 'wff_pod',
+        expression: `((has(${SPEC}.securityContext) ? [${[
+          ...FORBIDDEN_POD_SECURITY_FIELDS.map(
+            (f) => `has(${SPEC}.securityContext.${f}) ? ${forbidden(`pod securityContext.${f}`, f)} : ''`,
+          ),
+          `has(${SPEC}.securityContext.${FORBIDDEN_POD_SYSCTLS}) && size(${SPEC}.securityContext.${FORBIDDEN_POD_SYSCTLS}) > 0 ? ${forbidden(`pod securityContext.${FORBIDDEN_POD_SYSCTLS}`, FORBIDDEN_POD_SYSCTLS)} : ''`,
+        ].join(
+          ', ',
+        )}] : []) + [${POD_FIELDS.map((f) => `has(${SPEC}.${f})${FORBIDDEN_POD_FIELDS[f] === 'any' ? '' : ` && ${SPEC}.${f}`} ? ${forbidden(`pod ${f}`, f)} : ''`).join(', ')}]).filter(m, m != '')`,
+      },
+      {
+        // Per container with forbidden securityContext fields, their findings.
+        name: 'wff_containers',
+        expression: `variables.containers.filter(c, has(c.securityContext)).map(c, [${FORBIDDEN_CONTAINER_SECURITY_FIELDS.map((f) => `has(c.securityContext.${f}) ? ${celContainerName('c')} + ${forbidden(` securityContext.${f}`, f)} : ''`).join(', ')}].filter(m, m != '')).filter(l, size(l) > 0).map(l, l.join(' '))`,
+      },
+    ],
+    validations: [
+      {
+        expression: `variables.declaredOs != 'windows' || size(variables.wff_pod) + size(variables.wff_containers) == 0`,
+        messageExpression: `'windows-forbidden-field: ' + (variables.wff_pod + variables.wff_containers).join(' ')`,
+      },
+      {
+        expression: `variables.declaredOs != 'windows' || !has(${SPEC}.resources)`,
+        messageExpression: `'windows-forbidden-field: ' + ${forbidden('pod resources', 'resources', POD_RESOURCES_FORBIDDEN_DETAIL)}`,
+      },
+    ],
+    limits: `Pod-level resources under a --kubernetes-version before 1.${POD_RESOURCES_REFUSED_FROM_MINOR}, lint's warning: a policy does not know the cluster's version, and refuses them as the API server does from 1.${POD_RESOURCES_REFUSED_FROM_MINOR}.`,
+  },
 });

@@ -5,6 +5,7 @@
 import { join } from '../model/util';
 import { K8S_WINDOWS } from './docs';
 import { defineRule } from './rule';
+import { SOME_HOST_PROCESS, SPEC } from './cel-parts';
 
 export default defineRule({
   meta: {
@@ -40,5 +41,14 @@ export default defineRule({
         'host-network',
       );
     },
+  },
+  cel: {
+    scope: 'pod',
+    validations: [
+      {
+        expression: `!variables.windows || !(has(${SPEC}.hostNetwork) && ${SPEC}.hostNetwork) || ${SOME_HOST_PROCESS}`,
+        messageExpression: `'windows-host-network: hostNetwork true is ignored: Windows pods get the host network only as HostProcess pods, so this pod runs on the pod network. Remove hostNetwork, or make the pod HostProcess (securityContext.windowsOptions.hostProcess: true).'`,
+      },
+    ],
   },
 });

@@ -11,6 +11,7 @@ import { hostPorts } from '../model/pod-ports';
 import { show } from '../model/util';
 import { NETWORKING } from './docs';
 import { API_SERVER_REJECTS_POD, defineRule } from './rule';
+import { celContainerHostProcess, celContainerName, SPEC } from './cel-parts';
 
 /** Whether the API server holds the container's ports to the host-network rule: HostProcess, or a Windows pod with hostNetwork: true. */
 function onHostNetwork(p: PodFacts, hostProcess: boolean): boolean {
@@ -78,5 +79,21 @@ export default defineRule({
     return typeof port?.containerPort === 'number'
       ? [{ op: 'set', path: diagnostic.path, value: port.containerPort }]
       : [];
+  },
+  cel: {
+    scope: 'pod',
+    variables: [
+      {
+        // The ports held to the host-network rule whose hostPort differs from the containerPort, for the message.
+        name: 'whp_ports',
+        expression: `variables.containers.filter(c, has(c.ports) && (${celContainerHostProcess('c')} || (variables.windows && has(${SPEC}.hostNetwork) && ${SPEC}.hostNetwork))).map(c, c.ports.filter(p, has(p.hostPort) && p.hostPort != 0 && !(has(p.containerPort) && p.hostPort == p.containerPort)).map(p, ${celContainerName('c')} + ' hostPort ' + string(p.hostPort) + ' (containerPort ' + (has(p.containerPort) ? string(p.containerPort) : 'unset') + ')' + (${celContainerHostProcess('c')} ? ', a HostProcess container' : ''))).filter(l, size(l) > 0).map(l, l.join(', '))`,
+      },
+    ],
+    validations: [
+      {
+        expression: 'size(variables.whp_ports) == 0',
+        messageExpression: `'windows-host-port: ' + variables.whp_ports.join(', ') + ': Invalid value: must match \`containerPort\` when \`hostNetwork\` is true (HostProcess pods use the host network); the API server refuses the pod. Set hostPort to the containerPort or remove it; for an ordinary Windows pod, remove hostNetwork (Windows ignores it outside HostProcess pods).'`,
+      },
+    ],
   },
 });

@@ -5,6 +5,12 @@
 import { join, rec, show } from '../model/util';
 import { RESOURCES } from './docs';
 import { defineRule } from './rule';
+import { celContainerName } from './cel-parts';
+import { celString } from './cel';
+
+/** What the CEL form reads, as the check does: the resource sections and the huge-page resource names. */
+const SECTIONS = ['requests', 'limits'] as const;
+const HUGEPAGES_PREFIX = 'hugepages-';
 
 export default defineRule({
   meta: {
@@ -41,5 +47,21 @@ export default defineRule({
         }
       }
     },
+  },
+  cel: {
+    scope: 'pod',
+    variables: [
+      {
+        // Each hugepages-* resource a container asks for, for the message.
+        name: 'whug_found',
+        expression: `variables.containers.filter(c, has(c.resources)).map(c, ${SECTIONS.map((s) => `(has(c.resources.${s}) ? c.resources.${s}.filter(k, k.startsWith(${celString(HUGEPAGES_PREFIX)})).map(k, ${celContainerName('c')} + ' resources.${s}[' + k + ']') : [])`).join(' + ')}).filter(l, size(l) > 0).map(l, l.join(', '))`,
+      },
+    ],
+    validations: [
+      {
+        expression: `!variables.windows || size(variables.whug_found) == 0`,
+        messageExpression: `'windows-hugepages: ' + variables.whug_found.join(', ') + ': huge pages are not supported on Windows. Remove them.'`,
+      },
+    ],
   },
 });

@@ -9,6 +9,7 @@ import { ISOLATION_ANNOTATION } from '../model/pod';
 import { has, join, key, show } from '../model/util';
 import { RUNTIME_CLASS } from './docs';
 import { defineRule } from './rule';
+import { celString } from './cel';
 
 export default defineRule({
   meta: {
@@ -38,5 +39,15 @@ export default defineRule({
         'isolation-annotation',
       );
     },
+  },
+  cel: {
+    scope: 'pod',
+    validations: [
+      {
+        // The pod's own annotations (a workload's template's), as the check reads them.
+        expression: `!variables.windows || !has(variables.podMeta.annotations) || !(${celString(ISOLATION_ANNOTATION)} in variables.podMeta.annotations)`,
+        messageExpression: `'windows-isolation-annotation: The ${ISOLATION_ANNOTATION}: ' + variables.podMeta.annotations[${celString(ISOLATION_ANNOTATION)}] + ' annotation was read only by dockershim; containerd ignores it and runs the pod process-isolated. Remove the annotation and name a RuntimeClass whose handler is ${WINDOWS_RUNTIME_HANDLERS.hyperv} (experimental upstream).'`,
+      },
+    ],
   },
 });

@@ -6,6 +6,7 @@ import { podVolumes } from '../model/pod-volumes';
 import { has, join } from '../model/util';
 import { STORAGE } from './docs';
 import { defineRule } from './rule';
+import { SPEC } from './cel-parts';
 
 const LINUX_ONLY_VOLUMES = [
   'cephfs',
@@ -52,5 +53,21 @@ export default defineRule({
         }
       }
     },
+  },
+  cel: {
+    scope: 'pod',
+    variables: [
+      {
+        // Each volume of a Linux-only type, as `volume <name> <type>`, for the message.
+        name: 'wlvt_found',
+        expression: `has(${SPEC}.volumes) ? ${SPEC}.volumes.map(v, ${LINUX_ONLY_VOLUMES.map((t) => `(has(v.${t}) ? ['volume ' + v.name + ' ${t}'] : [])`).join(' + ')}).filter(l, size(l) > 0).map(l, l.join(', ')) : []`,
+      },
+    ],
+    validations: [
+      {
+        expression: `!variables.windows || size(variables.wlvt_found) == 0`,
+        messageExpression: `'windows-linux-volume-type: ' + variables.wlvt_found.join(', ') + ': the volume plugin has no Windows implementation. Use a CSI driver with Windows support (smb.csi.k8s.io, disk CSI drivers) through a PersistentVolumeClaim.'`,
+      },
+    ],
   },
 });

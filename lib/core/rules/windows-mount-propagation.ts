@@ -3,6 +3,7 @@ import { podMounts } from '../model/pod-volumes';
 import { has, join, show } from '../model/util';
 import { STORAGE } from './docs';
 import { defineRule } from './rule';
+import { celContainerName, NON_HOST_PROCESS_CONTAINERS } from './cel-parts';
 
 export default defineRule({
   meta: {
@@ -37,5 +38,21 @@ export default defineRule({
         );
       }
     },
+  },
+  cel: {
+    scope: 'pod',
+    variables: [
+      {
+        // The mounts of non-HostProcess containers that ask for propagation, for the message.
+        name: 'wmp_mounts',
+        expression: `${NON_HOST_PROCESS_CONTAINERS}.filter(c, has(c.volumeMounts)).map(c, c.volumeMounts.filter(m, has(m.mountPropagation) && m.mountPropagation != 'None').map(m, ${celContainerName('c')} + ' volumeMounts ' + m.name + ' mountPropagation ' + m.mountPropagation)).filter(l, size(l) > 0).map(l, l.join(', '))`,
+      },
+    ],
+    validations: [
+      {
+        expression: `!variables.windows || size(variables.wmp_mounts) == 0`,
+        messageExpression: `'windows-mount-propagation: ' + variables.wmp_mounts.join(', ') + ': mount propagation is not supported on Windows. Remove mountPropagation.'`,
+      },
+    ],
   },
 });

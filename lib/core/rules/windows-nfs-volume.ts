@@ -6,6 +6,7 @@ import { podVolumes } from '../model/pod-volumes';
 import { has, join } from '../model/util';
 import { STORAGE } from './docs';
 import { defineRule } from './rule';
+import { SPEC } from './cel-parts';
 
 export default defineRule({
   meta: {
@@ -36,5 +37,14 @@ export default defineRule({
         );
       }
     },
+  },
+  cel: {
+    scope: 'pod',
+    validations: [
+      {
+        expression: `!variables.windows || !has(${SPEC}.volumes) || !${SPEC}.volumes.exists(v, has(v.nfs))`,
+        messageExpression: `'windows-nfs-volume: ' + ${SPEC}.volumes.filter(v, has(v.nfs)).map(v, 'volume ' + v.name + ' nfs').join(', ') + ': NFS support on Windows nodes is limited. Prefer SMB through the smb.csi.k8s.io CSI driver.'`,
+      },
+    ],
   },
 });

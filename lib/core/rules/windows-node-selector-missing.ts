@@ -4,10 +4,20 @@
  * (https://kubernetes.io/docs/concepts/windows/user-guide/#ensuring-os-specific-workloads-land-on-the-appropriate-container-host).
  */
 import { OS_LABEL } from '../kube';
+import { GENERIC_LABELS } from '../model/pod';
 import { affinityExcludesWindows, selectOs, selectsOs, unknownRuntimeClass } from '../model/pod-scheduling';
+import { celStringList } from './cel';
 import { join } from '../model/util';
 import { K8S_WINDOWS_GUIDE } from './docs';
 import { defineRule } from './rule';
+
+/** The pod selects Windows nodes, by selector or (with no OS selector) by required affinity. */
+const SELECTS_WINDOWS =
+  "variables.selectedOs == 'windows' || (variables.selectedOs == '' && variables.affinityOs == 'windows')";
+/** A RuntimeClass the policy cannot see may carry the selector (lint's unknownRuntimeClass). */
+const RUNTIME_CLASS_MAY_SELECT = "variables.selectedOs == '' && has(variables.spec.runtimeClassName)";
+const BY_POOL = "variables.selectedOs == '' && variables.nsm_poolSelector != ''";
+const FIX = `' Add nodeSelector { ${OS_LABEL}: windows } (schedulingFor(target) emits it with the tolerations).'`;
 
 export default defineRule({
   meta: {
@@ -77,4 +87,38 @@ export default defineRule({
     pod.osBySelector === undefined && (pod.osByAffinity === undefined || pod.osByAffinity === 'windows')
       ? [selectOs(pod, 'windows')]
       : [],
+  cel: {
+    scope: 'pod',
+    variables: [
+      {
+        // Required affinity allows no Windows node (every term restricts the OS, none allows windows).
+        name: 'nsm_excludesWindows',
+        expression:
+          "variables.osTerms.size() > 0 && variables.osTerms.all(t, t.size() > 0) && !variables.osAllowed.exists(l, 'windows' in l)",
+      },
+      {
+        // The first selector or required-affinity label that is not generic: a likely pool selector.
+        name: 'nsm_poolSelector',
+        expression: `has(variables.spec.nodeSelector) && variables.spec.nodeSelector.exists(k, !(k in ${celStringList([...GENERIC_LABELS])})) ? variables.spec.nodeSelector.filter(k, !(k in ${celStringList([...GENERIC_LABELS])}))[0] : has(variables.spec.affinity) && has(variables.spec.affinity.nodeAffinity) && has(variables.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution) && has(variables.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms) && variables.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms.exists(t, has(t.matchExpressions) && t.matchExpressions.exists(e, !(e.key in ${celStringList([...GENERIC_LABELS])}))) ? variables.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms.filter(t, has(t.matchExpressions) && t.matchExpressions.exists(e, !(e.key in ${celStringList([...GENERIC_LABELS])})))[0].matchExpressions.filter(e, !(e.key in ${celStringList([...GENERIC_LABELS])}))[0].key : ''`,
+      },
+    ],
+    validations: [
+      {
+        expression: '!variables.windows || !variables.nsm_excludesWindows',
+        messageExpression: `'windows-node-selector-missing: This pod is Windows (' + variables.evidence + ') but its required node affinity allows ' + (variables.osAllowed.exists(l, l.size() > 0) ? 'only ${OS_LABEL} ' + variables.osAllowed.filter(l, l.size() > 0)[0].join(', ') : 'no ${OS_LABEL} value') + ': it can never be scheduled on a Windows node. Make the affinity require ${OS_LABEL} In [windows], or remove the OS term and keep nodeSelector { ${OS_LABEL}: windows }.'`,
+      },
+      {
+        expression: `!variables.windows || variables.nsm_excludesWindows || ${SELECTS_WINDOWS} || ${RUNTIME_CLASS_MAY_SELECT} || ${BY_POOL}`,
+        messageExpression: `'windows-node-selector-missing: This pod is Windows (' + variables.evidence + (variables.selectedOs != '' ? ') but selects ' + variables.selectedOsLabel + '=' + variables.selectedOs + ' nodes, where it cannot run.' : ') but does not select ${OS_LABEL}=windows nodes: spec.os.name does not steer the scheduler, so it can land on a Linux node and never start.') + ${FIX}`,
+      },
+      ...(['pool-selector', 'pool-selector-eks'] as const).map((c) => ({
+        case: c,
+        clouds: c === 'pool-selector-eks' ? (['eks'] as const) : (['none', 'aks', 'gke'] as const),
+        expression: `!variables.windows || variables.nsm_excludesWindows || ${SELECTS_WINDOWS} || ${RUNTIME_CLASS_MAY_SELECT} || !(${BY_POOL})`,
+        messageExpression: `'windows-node-selector-missing: This pod is Windows (' + variables.evidence + ') and selects nodes by ' + variables.nsm_poolSelector + ' but not by ${OS_LABEL}: unless that label selects only Windows nodes it can land on a Linux node.' + ${FIX}`,
+      })),
+    ],
+    limits:
+      'A RuntimeClass the pod names may select Windows nodes: the policy, which sees only the pod, accepts a pod that names one and selects no OS.',
+  },
 });

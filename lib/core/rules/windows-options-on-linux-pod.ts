@@ -6,6 +6,7 @@
 import { has, join, own, rec, show } from '../model/util';
 import { K8S_WINDOWS_GUIDE } from './docs';
 import { API_SERVER_REJECTS_POD, defineRule } from './rule';
+import { celContainerName, celPresent, SPEC } from './cel-parts';
 
 export default defineRule({
   meta: {
@@ -39,5 +40,21 @@ export default defineRule({
         );
       }
     },
+  },
+  cel: {
+    scope: 'pod',
+    variables: [
+      {
+        // Where windowsOptions is set: the pod, then each container by name.
+        name: 'wolp_places',
+        expression: `(${celPresent(SPEC, 'securityContext', 'windowsOptions')} ? ['pod securityContext.windowsOptions'] : []) + variables.containers.filter(c, ${celPresent('c', 'securityContext', 'windowsOptions')}).map(c, ${celContainerName('c')} + ' securityContext.windowsOptions')`,
+      },
+    ],
+    validations: [
+      {
+        expression: `variables.declaredOs != 'linux' || size(variables.wolp_places) == 0`,
+        messageExpression: `'windows-options-on-linux-pod: ' + variables.wolp_places.join(', ') + ': Forbidden: windows options cannot be set for a linux pod. Remove windowsOptions, or set spec.os.name: windows if this is a Windows pod.'`,
+      },
+    ],
   },
 });

@@ -50,4 +50,16 @@ export default defineRule({
     },
   },
   fix: ({ diagnostic }) => [{ op: 'set', path: join(diagnostic.path, 'name'), value: 'windows' }],
+  cel: {
+    scope: 'pod',
+    validations: [
+      {
+        expression: '!variables.windows || has(variables.spec.os)',
+        messageExpression:
+          "'windows-os-unset: This pod is Windows (' + variables.evidence + \") but spec.os.name is not set, so the API server does not check the Windows rules at admission. Set os: { name: 'windows' }.\"",
+      },
+    ],
+    limits:
+      'The RuntimeClass a pod names (its handler, selector) and the namespace that enforces Pod Security restricted (the warning case) are other objects: the policy judges the pod by what it says itself.',
+  },
 });

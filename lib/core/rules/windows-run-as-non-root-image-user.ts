@@ -7,10 +7,21 @@
  * (https://github.com/kubernetes/kubernetes/issues/112469#issuecomment-1307784766), so runAsNonRoot without
  * runAsUserName is not enforced on them; an image built with USER ContainerAdministrator is refused.
  */
-import { isServerCoreImage, parseImageReference } from '../images';
+import {
+  isServerCoreImage,
+  parseImageReference,
+  SERVER_CORE_REGISTRY,
+  SERVER_CORE_REPOSITORY,
+  SERVER_CORE_TAG,
+} from '../images';
 import { windowsImageUser } from '../model/image-facts';
 import { join, rec } from '../model/util';
 import { defineRule } from './rule';
+import { celImageRefs, celOr, celPresent, IMAGE_REF, NON_HOST_PROCESS_CONTAINERS, re2, SPEC } from './cel-parts';
+import { celString } from './cel';
+
+const NON_ROOT = ['securityContext', 'runAsNonRoot'] as const;
+const USER = ['securityContext', 'windowsOptions', 'runAsUserName'] as const;
 
 export default defineRule({
   meta: {
@@ -85,5 +96,23 @@ export default defineRule({
         );
       }
     },
+  },
+  cel: {
+    scope: 'pod',
+    variables: [
+      {
+        // The non-HostProcess containers on a Server Core based image with runAsNonRoot and no runAsUserName.
+        name: 'wrni_found',
+        expression: `${celImageRefs(`${NON_HOST_PROCESS_CONTAINERS}.filter(c, ${celOr(celOr('false', SPEC, ...NON_ROOT), 'c', ...NON_ROOT)} && !(${celPresent('c', ...USER)} || ${celPresent(SPEC, ...USER)}))`, [], { build: false })}.filter(r, (r[${IMAGE_REF.registry}] == ${celString(SERVER_CORE_REGISTRY)} && r[${IMAGE_REF.repository}].matches(${celString(re2(SERVER_CORE_REPOSITORY))})) || r[${IMAGE_REF.tag}].matches(${celString(re2(SERVER_CORE_TAG))}))`,
+      },
+    ],
+    validations: [
+      {
+        expression: '!variables.windows || size(variables.wrni_found) == 0',
+        messageExpression: `'windows-run-as-non-root-image-user: ' + variables.wrni_found.map(r, "container '" + r[${IMAGE_REF.name}] + "' runs '" + r[${IMAGE_REF.image}] + "'").join(', ') + ', a Server Core based image that runs as ContainerAdministrator, with runAsNonRoot: true and no runAsUserName: the kubelet runs it as ContainerAdministrator unchecked when the image config names no user (as Server Core\\'s does), and refuses it (CreateContainerConfigError) when the image sets USER ContainerAdministrator. Set securityContext.windowsOptions.runAsUserName: ContainerUser (IIS and ASP.NET need their app pool identity to have access; test it), or drop runAsNonRoot.'`,
+      },
+    ],
+    limits:
+      "What the registry says of the image's user (--resolve-images: refused as ContainerAdministrator, the image-admin error, or run unchecked for any image) is lint's: the policy knows Server Core based images by name.",
   },
 });

@@ -8,6 +8,8 @@ import { parseImageReference } from '../images';
 import { has, join, rec, show } from '../model/util';
 import { K8S_WINDOWS } from './docs';
 import { defineRule } from './rule';
+import { celContainerHostProcess, celImageRefs, celOr, IMAGE_REF, re2, SPEC } from './cel-parts';
+import { celString, celStringList } from './cel';
 
 const LARGE_IMAGE_REPOSITORY = /(?:^|\/)windows\/(?:servercore|server)(?:\/|$)|(?:^|\/)dotnet\/framework\//;
 const LARGE_IMAGE_TAG = /(?:^|[-_.])windowsservercore(?:$|[-_.])/;
@@ -31,8 +33,10 @@ function isLargeWindowsImage(image: unknown): boolean {
  */
 function isBatchPod(kind: string, spec: Record<string, unknown>): boolean {
   const policy = spec.restartPolicy;
-  return kind === 'Job' || kind === 'CronJob' || policy === 'Never' || policy === 'OnFailure';
+  return BATCH_KINDS.includes(kind) || BATCH_RESTART_POLICIES.includes(policy as string);
 }
+const BATCH_KINDS: readonly string[] = ['Job', 'CronJob'];
+const BATCH_RESTART_POLICIES: readonly string[] = ['Never', 'OnFailure'];
 
 /** Servercore apps often take a minute to start. */
 const STARTUP_BUDGET_SECONDS = 60;
@@ -46,6 +50,13 @@ function livenessBudget(probe: Record<string, unknown> | undefined): number | un
   const num = (k: string, d: number): number => (typeof probe[k] === 'number' ? (probe[k] as number) : d);
   return num('initialDelaySeconds', 0) + num('periodSeconds', 10) * num('failureThreshold', 3);
 }
+
+/** The fix, as the check words it. */
+const FIX =
+  'Add a startupProbe with a generous failureThreshold (e.g. periodSeconds: 10, failureThreshold: 30) and imagePullPolicy: IfNotPresent.';
+
+/** livenessBudget of container `c`'s livenessProbe, with the same defaults, in CEL. */
+const LIVENESS_BUDGET = `(${celOr('0', 'c', 'livenessProbe', 'initialDelaySeconds')} + ${celOr('10', 'c', 'livenessProbe', 'periodSeconds')} * ${celOr('3', 'c', 'livenessProbe', 'failureThreshold')})`;
 
 export default defineRule({
   meta: {
@@ -96,5 +107,37 @@ export default defineRule({
         );
       }
     },
+  },
+  cel: {
+    scope: 'pod',
+    variables: [
+      {
+        // The regular, non-HostProcess containers on a large Windows image without a startupProbe, with the
+        // seconds their livenessProbe gives them ('' without one).
+        name: 'wsp_large',
+        expression: `${celImageRefs(
+          `(has(${SPEC}.containers) ? ${SPEC}.containers : []).filter(c, !${celContainerHostProcess('c')} && !has(c.startupProbe))`,
+          [`has(c.livenessProbe) ? string(${LIVENESS_BUDGET}) : ''`],
+          { build: false },
+        )}.filter(r, r[${IMAGE_REF.repository}].matches(${celString(re2(LARGE_IMAGE_REPOSITORY))}) || r[${IMAGE_REF.tag}].matches(${celString(re2(LARGE_IMAGE_TAG))}))`,
+      },
+      {
+        // Those a livenessProbe kills within the budget.
+        name: 'wsp_short',
+        expression: `variables.wsp_large.filter(r, r[${IMAGE_REF.extra}] != '' && int(r[${IMAGE_REF.extra}]) < ${STARTUP_BUDGET_SECONDS})`,
+      },
+    ],
+    validations: [
+      {
+        expression: '!variables.windows || size(variables.wsp_short) == 0',
+        messageExpression: `'windows-startup-probe: ' + variables.wsp_short.map(r, "container '" + r[${IMAGE_REF.name}] + "' runs the large Windows image '" + r[${IMAGE_REF.image}] + "' without a startupProbe, and its livenessProbe kills it after " + r[${IMAGE_REF.extra}] + ' s').join(', ') + ', before such images have often started. ' + ${celString(FIX)}`,
+        case: 'liveness-kills-first',
+      },
+      {
+        // The advice (info unless the settings raise it): not for batch pods (isBatchPod).
+        expression: `!variables.windows || object.kind in ${celStringList(BATCH_KINDS)} || (has(${SPEC}.restartPolicy) && ${SPEC}.restartPolicy in ${celStringList(BATCH_RESTART_POLICIES)}) || size(variables.wsp_large) == size(variables.wsp_short)`,
+        messageExpression: `'windows-startup-probe: ' + variables.wsp_large.filter(r, !(r in variables.wsp_short)).map(r, "container '" + r[${IMAGE_REF.name}] + "' runs the large Windows image '" + r[${IMAGE_REF.image}] + "' without a startupProbe").join(', ') + '. ' + ${celString(FIX)}`,
+      },
+    ],
   },
 });

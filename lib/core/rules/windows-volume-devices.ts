@@ -2,6 +2,7 @@
 import { arr, join } from '../model/util';
 import { STORAGE } from './docs';
 import { defineRule } from './rule';
+import { celContainerName, NON_HOST_PROCESS_CONTAINERS } from './cel-parts';
 
 export default defineRule({
   meta: {
@@ -32,5 +33,14 @@ export default defineRule({
         );
       }
     },
+  },
+  cel: {
+    scope: 'pod',
+    validations: [
+      {
+        expression: `!variables.windows || ${NON_HOST_PROCESS_CONTAINERS}.all(c, !has(c.volumeDevices) || size(c.volumeDevices) == 0)`,
+        messageExpression: `'windows-volume-devices: ' + ${NON_HOST_PROCESS_CONTAINERS}.filter(c, has(c.volumeDevices) && size(c.volumeDevices) > 0).map(c, ${celContainerName('c')} + ' volumeDevices').join(', ') + ': raw block volumes are not supported on Windows. Use a filesystem volume (volumeMounts) instead.'`,
+      },
+    ],
   },
 });

@@ -1,0 +1,94 @@
+/**
+ * The README's tables of the admission policies (`npm run docs`), from the rule modules: the rules the cluster
+ * enforces (each validation's severity and action, what it looks at, what stays lint's) and the rules that stay in
+ * lint, with why as far as the module says it.
+ */
+import { checksOf, RULE_MODULES, type RuleModule } from '../lib/core/rules';
+import type { CelValidation } from '../lib/core/rules/cel';
+import { RULES } from '../lib/core/validate';
+
+const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+const ACTION = { error: 'Deny', warning: 'Warn', info: 'not enforced' } as const;
+
+/** One validation as the table shows it: `error → Deny`, with its case, clouds and facts. */
+function validationText(rule: RuleModule, v: CelValidation): string {
+  const severity =
+    v.case === undefined ? rule.meta.defaultSeverity : rule.meta.cases?.find((c) => c.name === v.case)?.severity;
+  if (severity === undefined) throw new Error(`${rule.meta.id}: case ${String(v.case)} unknown`);
+  const when = [
+    ...(v.case !== undefined ? [v.case] : []),
+    ...(v.clouds !== undefined ? [`cloud ${v.clouds.join('/')}`] : []),
+    ...(v.params === true ? ['with the cluster facts'] : []),
+    ...(v.scope !== undefined && v.scope !== rule.cel?.scope
+      ? [v.scope === 'runtimeclass' ? 'RuntimeClasses' : 'pods']
+      : []),
+  ];
+  return `${when.length > 0 ? `${when.join(', ')}: ` : ''}${severity} → ${ACTION[severity]}`;
+}
+
+const byId = new Map<string, RuleModule>((RULE_MODULES as readonly RuleModule[]).map((m) => [m.meta.id, m]));
+const ordered = RULES.map((r) => byId.get(r.id)!);
+
+/** Why a rule without a CEL form stays in lint, from where its check looks. */
+function lintOnlyReason(rule: RuleModule): string {
+  if (rule.meta.covers !== undefined) return `an alias of ${rule.meta.covers.join(', ')}`;
+  const scopes = checksOf(rule);
+  if (scopes.some((c) => c.scope === 'cloud')) return 'checks cloud resources (Pulumi), not Kubernetes objects';
+  if (scopes.some((c) => c.scope === 'document')) return 'checks the input documents themselves';
+  const kinds = scopes.flatMap((c) => (c.scope === 'object' ? c.kinds : []));
+  if (kinds.length > 0 && scopes.every((c) => c.scope === 'object')) return `judged on ${kinds.join(', ')} objects`;
+  return 'no CEL form (yet): lint, fix and the constructs judge it';
+}
+
+/** The two tables, as markdown. */
+export function formatPoliciesMarkdown(): string {
+  const enforced = ordered.filter((r) => r.cel !== undefined);
+  const lintOnly = ordered.filter((r) => r.cel === undefined);
+  const looksAt = (r: RuleModule): string => {
+    const scopes = new Set([r.cel!.scope, ...r.cel!.validations.map((v) => v.scope ?? r.cel!.scope)]);
+    return [...scopes].map((s) => (s === 'pod' ? 'Pods, workload templates, CronJobs' : 'RuntimeClasses')).join('; ');
+  };
+  return [
+    '| rule | in the cluster (severity → action in `--mode deny`) | looks at | what only lint judges |',
+    '| --- | --- | --- | --- |',
+    ...enforced.map(
+      (r) =>
+        `| [\`${r.meta.id}\`](docs/rules/${r.meta.id}.md) | ${r.cel!.validations.map((v) => cell(validationText(r, v))).join('<br>')} | ${looksAt(r)} | ${cell(r.cel!.limits ?? '—')} |`,
+    ),
+    '',
+    `The ${lintOnly.length} rules that stay in lint:`,
+    '',
+    '| rule | why |',
+    '| --- | --- |',
+    ...lintOnly.map((r) => `| [\`${r.meta.id}\`](docs/rules/${r.meta.id}.md) | ${cell(lintOnlyReason(r))} |`),
+    '',
+  ].join('\n');
+}
+
+/** A rule page's section on the admission policies: how the cluster enforces the rule, or why it does not. */
+export function clusterSection(rule: RuleModule): string[] {
+  if (rule.cel === undefined) {
+    return ['## In the cluster', '', `Not an admission policy: ${lintOnlyReason(rule)}.`, ''];
+  }
+  return [
+    '## In the cluster',
+    '',
+    `\`k8s-windows policies\` enforces it (severity → action in \`--mode deny\`):`,
+    '',
+    ...rule.cel.validations.map((v) => `- ${validationText(rule, v)}`),
+    '',
+    ...(rule.cel.limits !== undefined ? [`Only lint judges: ${rule.cel.limits}`, ''] : []),
+  ];
+}
+
+const START = '<!-- policies:start -->';
+const END = '<!-- policies:end -->';
+
+/** The README text with the policies' tables regenerated. */
+export function withPolicyTables(readme: string): string {
+  const start = readme.indexOf(START);
+  const end = readme.indexOf(END);
+  if (start < 0 || end < start) throw new Error(`README.md lacks the ${START} … ${END} markers.`);
+  return `${readme.slice(0, start + START.length)}\n${formatPoliciesMarkdown()}${readme.slice(end)}`;
+}
