@@ -52,7 +52,7 @@ test('no property fixes its seed or run count: propertyParameters(runs) from tes
     return source
       .split('\n')
       .map((line, index) => [line, index + 1] as const)
-      .filter(([line]) => /\b(?:seed|numRuns)\s*:/.test(line))
+      .filter(([line]) => /\b(?:seed|numRuns)\s*:\s*\d/.test(line))
       .map(([, line]) => `${file}:${line}`);
   });
   expect(fixed).toEqual([]);

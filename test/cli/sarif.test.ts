@@ -44,6 +44,9 @@ describe('k8s-windows lint --format sarif', () => {
           text: 'Pod-level resources on a Windows pod, for a target before the API server refuses them.',
         },
         forbidden: { text: 'A field the API server forbids on a Windows pod.' },
+        'inert-left-out': {
+          text: 'A forbidden field a cdk8s prop sets to what Windows does anyway, left out of the manifest (constructs only).',
+        },
       },
       properties: { family: forbidden.family },
     });

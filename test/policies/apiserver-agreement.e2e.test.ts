@@ -33,7 +33,18 @@ import {
   type KubeObject,
 } from '../helpers/apiserver-cel';
 import { readMutationCases } from '../helpers/policy-mutations';
+import { propertyParameters } from '../helpers/property';
 import { evaluatePolicies } from '../helpers/vap-eval';
+
+/**
+ * The seed of the generated objects: random each run, unless K8S_WINDOWS_PROPERTY_SEED replays one (as every
+ * property test does, test/helpers/property.ts); the test names print it, so a failure can be replayed.
+ */
+const SAMPLE_SEED = propertyParameters().seed ?? Math.floor(Math.random() * 0x7fffffff);
+/** `runs` generated objects of `arbitrary`, from SAMPLE_SEED (scaled by K8S_WINDOWS_PROPERTY_RUNS). */
+function generated<T>(arbitrary: fc.Arbitrary<T>, runs: number): T[] {
+  return fc.sample(arbitrary, { ...propertyParameters(runs), seed: SAMPLE_SEED });
+}
 
 type Rec = Record<string, unknown>;
 type Minor = `1.${number}`;
@@ -174,8 +185,8 @@ function validatingCases(): LabelledCase[] {
   for (const o of corpus) add('corpus', o);
   // An UPDATE that leaves the pod spec alone is not checked again (matchCondition k8s-windows-spec-changed).
   for (const o of corpus.filter((x) => locatePodSpec(x) !== undefined).slice(0, 20)) add('corpus UPDATE', o, 'UPDATE');
-  for (const o of fc.sample(workload, { numRuns: 300, seed: 26 })) add('generated', o);
-  for (const o of fc.sample(runtimeClass, { numRuns: 60, seed: 26 })) add('generated', o);
+  for (const o of generated(workload, 300)) add('generated', o);
+  for (const o of generated(runtimeClass, 60)) add('generated', o);
   return cases;
 }
 
@@ -219,7 +230,7 @@ interface Cost {
   readonly cost: number;
 }
 
-describe('the validating policies', () => {
+describe(`the validating policies (generated objects: K8S_WINDOWS_PROPERTY_SEED=${SAMPLE_SEED})`, () => {
   let evaluated: ApiserverCelResponse;
   let cases: LabelledCase[];
 
@@ -336,7 +347,7 @@ const lintSaysWindows = (o: unknown) => runEngine([o], {}).pods.get(0)?.windows 
 
 /** The pod-bearing objects of the corpus and generated ones, as lint judges them: Linux (or no OS), and Windows. */
 function podObjects(): { linux: Rec[]; windows: Rec[] } {
-  const all = [...corpusObjects(), ...fc.sample(workload, { numRuns: 300, seed: 26 })]
+  const all = [...corpusObjects(), ...generated(workload, 300)]
     .filter((o) => locatePodSpec(o) !== undefined && policiesMatch(o))
     .map((o) => o as Rec);
   return { linux: all.filter((o) => !lintSaysWindows(o)), windows: all.filter(lintSaysWindows) };
