@@ -17,7 +17,7 @@ import {
 } from '../core/policies/cluster-facts';
 import { generatePolicies } from '../core/policies';
 import type { MutatingVersion } from '../core/policies/mutating';
-import { checkPolicyArgs } from '../core/policies/options';
+import { checkPolicyOptions } from '../core/policies/options';
 import type { ClusterFacts, PolicyExclusion, PolicyMode, PolicyOptions, PoolProvider } from '../core/policies/types';
 import type { WindowsNodeTarget } from '../core/target';
 import { markClusterScoped } from './gmsa';
@@ -124,7 +124,7 @@ export class WindowsAdmissionPolicies extends Construct {
     super(scope, id);
     const issues = new IssueCollector();
     const { pools, runtimeClasses, clusterFacts: given, ...rest } = props;
-    for (const i of checkPolicyArgs({ ...rest, ...(given !== undefined ? { clusterFacts: given } : {}) })) {
+    for (const i of checkPolicyOptions({ ...rest, ...(given !== undefined ? { clusterFacts: given } : {}) })) {
       issues.add(i.path, i.message, i.fix);
     }
     const fromPools = (pools?.length ?? 0) > 0 || (runtimeClasses?.length ?? 0) > 0;

@@ -23,7 +23,7 @@ import {
   type ClusterFactsPoolSource,
 } from '../../core/policies/cluster-facts';
 import type { MutatingVersion } from '../../core/policies/mutating';
-import { checkPolicyArgs } from '../../core/policies/options';
+import { checkPolicyOptions } from '../../core/policies/options';
 import type { ClusterFacts, PolicyExclusion, PolicyMode, PolicyObject, PoolProvider } from '../../core/policies/types';
 import type { WindowsNodeTarget } from '../../core/target';
 import { checkResolved, checkShapes, NODE_TARGET_SHAPE } from '../arg-shapes';
@@ -207,7 +207,7 @@ export class WindowsAdmissionPolicies extends pulumi.ComponentResource {
     const { pools = [], runtimeClasses = [], clusterFacts, ...options } = args;
     const factsPlain = clusterFacts !== undefined && !isEventual(clusterFacts);
     issues.push(
-      ...checkPolicyArgs({
+      ...checkPolicyOptions({
         ...options,
         ...(factsPlain ? { clusterFacts: clusterFacts as ClusterFacts } : {}),
       }),

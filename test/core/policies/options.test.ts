@@ -1,11 +1,13 @@
-import { checkPolicyArgs } from '../../../lib/core/policies/options';
+import { WindowsValidationError } from '../../../lib/core/errors';
+import { generatePolicies } from '../../../lib/core/policies';
+import { checkPolicyOptions } from '../../../lib/core/policies/options';
 import type { PolicyOptions } from '../../../lib/core/policies/types';
 
-describe('checkPolicyArgs', () => {
+describe('checkPolicyOptions', () => {
   test('good options, and none, have no problem', () => {
-    expect(checkPolicyArgs({})).toEqual([]);
+    expect(checkPolicyOptions({})).toEqual([]);
     expect(
-      checkPolicyArgs({
+      checkPolicyOptions({
         mode: 'audit',
         mutating: true,
         mutatingVersion: 'v1beta1',
@@ -33,7 +35,7 @@ describe('checkPolicyArgs', () => {
       namePrefix: 'Acme',
       mutatingVersion: 'v1alpha1',
     } as unknown as PolicyOptions;
-    expect(checkPolicyArgs(bad).map((i) => i.path)).toEqual([
+    expect(checkPolicyOptions(bad).map((i) => i.path)).toEqual([
       'mode',
       'mutating',
       'cloud',
@@ -45,14 +47,36 @@ describe('checkPolicyArgs', () => {
       'mutatingVersion',
       'namePrefix',
     ]);
-    expect(checkPolicyArgs({ cloud: 'azure' as 'aks' })).toEqual([
+    expect(checkPolicyOptions({ cloud: 'azure' as 'aks' })).toEqual([
       { path: 'cloud', message: 'The cloud "azure" has no preset.', fix: 'Use one of eks, aks, gke, or leave it out.' },
     ]);
   });
 
   test('bad cluster facts are named under clusterFacts, each with its fix', () => {
-    const issues = checkPolicyArgs({ clusterFacts: { pools: [{ name: 'p', build: '10.0.1' }] } });
+    const issues = checkPolicyOptions({ clusterFacts: { pools: [{ name: 'p', build: '10.0.1' }] } });
     expect(issues.map((i) => i.path)).toEqual(['clusterFacts.pools[0].build']);
     expect(issues[0].fix).toBe("Write one of '10.0.17763' (2019), '10.0.20348' (2022), '10.0.26100' (2025).");
   });
+});
+
+test('generatePolicies refuses options of the wrong type with every problem named, never a TypeError', () => {
+  const bad = {
+    systemNamespaces: 'kube-system',
+    exclude: 'web',
+    mutating: 'yes',
+    cloud: 'aws',
+  } as unknown as PolicyOptions;
+  let thrown: unknown;
+  try {
+    generatePolicies(bad);
+  } catch (e) {
+    thrown = e;
+  }
+  expect(thrown).toBeInstanceOf(WindowsValidationError);
+  expect((thrown as WindowsValidationError).issues.map((i) => i.path).sort()).toEqual([
+    'cloud',
+    'exclude',
+    'mutating',
+    'systemNamespaces',
+  ]);
 });
