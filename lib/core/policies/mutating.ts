@@ -46,7 +46,14 @@ import windowsTolerationMissing from '../rules/windows-toleration-missing';
 import { CLUSTER_FACTS_API_VERSION, CLUSTER_FACTS_KIND, DEFAULT_CLUSTER_FACTS_NAME } from './cluster-facts';
 import { celString, celStringList, podPrelude, POLICY_SHAPES, SHAPE_RESOURCES, type PolicyShape } from './prelude';
 import type { PolicyObject, PolicyOptions } from './types';
-import { DEFAULT_NAME_PREFIX, DEFAULT_SYSTEM_NAMESPACES, MANAGED_BY, OPT_OUT_LABEL, OPT_OUT_VALUE } from './validating';
+import {
+  DEFAULT_NAME_PREFIX,
+  DEFAULT_SYSTEM_NAMESPACES,
+  exclusionCondition,
+  MANAGED_BY,
+  OPT_OUT_LABEL,
+  OPT_OUT_VALUE,
+} from './validating';
 
 /** The API versions a MutatingAdmissionPolicy is served in: `v1` from 1.36, `v1beta1` in 1.34–1.35 (gated). */
 export type MutatingVersion = 'v1' | 'v1beta1';
@@ -279,20 +286,6 @@ function preludeFor(shape: PolicyShape): CelVariable[] {
   const missing = PRELUDE_USED.filter((n) => !prelude.some((v) => v.name === n));
   if (missing.length > 0) throw new Error(`the policy prelude lacks ${missing.join(', ')}: update mutating.ts`);
   return prelude.filter((v) => (PRELUDE_USED as readonly string[]).includes(v.name)).map((v) => ({ ...v }));
-}
-
-/** The objects the policies leave alone, as a matchCondition (POLICIES.md "Exclusions"). */
-function exclusionCondition(options: PolicyOptions): Record<string, unknown> | undefined {
-  const exclude = options.exclude ?? [];
-  if (exclude.length === 0) return undefined;
-  const terms = exclude.map((e) =>
-    [
-      `object.metadata.name == ${celString(e.name)}`,
-      ...(e.namespace !== undefined ? [`request.namespace == ${celString(e.namespace)}`] : []),
-      ...(e.kind !== undefined ? [`request.kind.kind == ${celString(e.kind)}`] : []),
-    ].join(' && '),
-  );
-  return { name: 'k8s-windows-not-excluded', expression: `!(${terms.map((t) => `(${t})`).join(' || ')})` };
 }
 
 /**

@@ -129,7 +129,7 @@ function resourceRules(resources: readonly ShapeResources[]): Record<string, unk
 }
 
 /** The matchCondition that leaves the objects the user names alone; undefined when none are named. */
-function exclusionCondition(options: PolicyOptions): Record<string, unknown> | undefined {
+export function exclusionCondition(options: PolicyOptions): Record<string, unknown> | undefined {
   const exclude = options.exclude ?? [];
   if (exclude.length === 0) return undefined;
   const terms = exclude.map((e) =>
