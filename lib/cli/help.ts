@@ -297,7 +297,7 @@ const POLICIES = `Usage: k8s-windows policies [options]
 
 Prints the rules that need nothing but the object as ValidatingAdmissionPolicies and their bindings
 (admissionregistration.k8s.io/v1, Kubernetes 1.${ADMISSION_POLICY_VERSIONS.validatingV1} or later), as YAML in apply order:
-the WindowsClusterFacts CRD and object (with --cluster-facts), the policies, the bindings. The API
+the WindowsClusterFacts CRD, its object (with --cluster-facts), the policies, the bindings. The API
 server then checks every Pod, Deployment, StatefulSet, DaemonSet, ReplicaSet, Job, CronJob,
 ReplicationController and RuntimeClass created, or updated in its spec, whatever applies it, with
 lint's rule ids and fixes in its messages. \`k8s-windows rules\` and the README say which rules are enforced.
@@ -316,7 +316,7 @@ Options:
   --cloud <${CLOUDS.join('|')}>            the cloud's defaults (gke: a missing toleration is a warning);
                                    default: the config file's, else none
   --cluster-facts <file>           the cluster's Windows pools and RuntimeClasses: a WindowsClusterFacts
-                                   object or its spec (YAML or JSON). Adds the CRD and the object, and the
+                                   object or its spec (YAML or JSON). Adds the object, and the
                                    *-cluster policies check "tolerates none of the pools' taints" and
                                    "pinned to a build no pool runs"; without the object they are skipped
   --mutating                       also the MutatingAdmissionPolicies for the fixes fix is sure of

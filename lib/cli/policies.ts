@@ -105,7 +105,7 @@ export async function runPolicies(command: PoliciesCommand, io: PoliciesIO): Pro
   }
   if (command.mutating && !objects.some((o) => o.kind === 'MutatingAdmissionPolicy')) {
     io.stderr.write(
-      `${TOOL_NAME}: --mutating: this version has no MutatingAdmissionPolicy generator yet; only the validating policies are printed.\n`,
+      `${TOOL_NAME}: --mutating: every rule with a sure fix is off in the settings, so there is no MutatingAdmissionPolicy to print; only the validating policies are printed.\n`,
     );
   }
   const header = `# ${TOOL_NAME} ${packageInfo().version} policies --mode ${command.mode}${cloud !== undefined ? ` --cloud ${cloud}` : ''}: apply in this order (kubectl apply -f).\n`;

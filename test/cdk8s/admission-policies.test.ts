@@ -24,11 +24,13 @@ function synth(props?: WindowsAdmissionPoliciesProps, namespace?: string): Manif
 const ids = (objects: readonly Manifest[]) => objects.map((o) => `${o.kind}/${o.metadata.name}`);
 
 describe('WindowsAdmissionPolicies', () => {
-  test('defaults: the validating policies and bindings generatePolicies makes, as they are', () => {
+  test('defaults: the facts CRD, then the validating policies and bindings generatePolicies makes, as they are', () => {
     const out = synth();
     expect(out).toEqual(generatePolicies().objects);
-    expect(out.every((o) => o.apiVersion === 'admissionregistration.k8s.io/v1')).toBe(true);
-    expect(out.some((o) => o.kind === 'MutatingAdmissionPolicy' || o.kind === 'CustomResourceDefinition')).toBe(false);
+    // The CRD goes with the -cluster policies, so a facts object can be applied later; no facts object is written.
+    expect(ids(out)[0]).toBe('CustomResourceDefinition/windowsclusterfacts.k8s-windows.io');
+    expect(out.slice(1).every((o) => o.apiVersion === 'admissionregistration.k8s.io/v1')).toBe(true);
+    expect(out.some((o) => o.kind === 'MutatingAdmissionPolicy' || o.kind === 'WindowsClusterFacts')).toBe(false);
   });
 
   test('every object is cluster-scoped: the chart namespace is left off', () => {
@@ -86,7 +88,8 @@ describe('WindowsAdmissionPolicies', () => {
       runtimeClasses: [{ name: 'windows-2022', handler: 'runhcs-wcow-process', build: '10.0.20348' }],
     });
     expect(policies.clusterFacts?.pools?.map((p) => p.name)).toEqual(['windows-2022', 'win2025']);
-    expect(mine.slice(2)).toEqual(generatePolicies({ mutating: true }).objects);
+    // Without facts, the set still starts with the CRD (its -cluster policies read the facts).
+    expect(mine.slice(2)).toEqual(generatePolicies({ mutating: true }).objects.slice(1));
   });
 
   test('clusterFacts as data, and the other options, as generatePolicies takes them', () => {

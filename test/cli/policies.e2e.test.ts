@@ -43,7 +43,7 @@ spec:
 `;
 
 describe('k8s-windows policies', () => {
-  test('prints the validating policies, then their bindings, as YAML', async () => {
+  test('prints the facts CRD, the validating policies, then their bindings, as YAML', async () => {
     const r = await cli(['policies', '--no-config']);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
@@ -56,10 +56,12 @@ describe('k8s-windows policies', () => {
       'k8s-windows-runtimeclass-deny',
     ];
     expect(objects.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual([
+      // The -cluster policies read the facts: the CRD comes with them, so a facts object can be applied later.
+      'CustomResourceDefinition/windowsclusterfacts.k8s-windows.io',
       ...policies.map((n) => `ValidatingAdmissionPolicy/${n}`),
       ...policies.map((n) => `ValidatingAdmissionPolicyBinding/${n}`),
     ]);
-    const pod = objects[0]!;
+    const pod = objects[1]!;
     expect(pod.apiVersion).toBe('admissionregistration.k8s.io/v1');
     expect(pod.metadata.labels).toEqual({ 'app.kubernetes.io/managed-by': 'k8s-windows' });
     expect(pod.spec.failurePolicy).toBe('Ignore');

@@ -51,12 +51,16 @@ describe('WindowsAdmissionPolicies', () => {
       .map((r) => [key(r.type, r.inputs.metadata && (r.inputs.metadata as Json).name), r.inputs] as const)
       .sort(([a], [b]) => a.localeCompare(b));
     const wanted = expected
+      .filter((o) => o.kind !== 'CustomResourceDefinition')
       .map((o) => [key(TYPE_OF[`${o.apiVersion}/${o.kind}`], o.metadata.name), o] as const)
       .sort(([a], [b]) => a.localeCompare(b));
     expect(created).toEqual(wanted);
     expect(registered.find((r) => r.type === 'k8s-windows:k8s:WindowsAdmissionPolicies')?.name).toBe('policies');
+    // The -cluster policies read the facts: the CRD is created with them (once), the facts object only with facts.
     expect(p.facts).toBeUndefined();
-    expect(p.factsDefinition).toBeUndefined();
+    expect(p.factsDefinition).toBeDefined();
+    const crds = registered.filter((r) => r.type === 'kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition');
+    expect(crds.map((r) => r.inputs)).toEqual([expected[0]]);
     expect(Object.keys(p.policies)).toContain('MutatingAdmissionPolicy/k8s-windows-pod-mutate');
   });
 

@@ -47,10 +47,12 @@ function mutatingVersionOf(options: PolicyOptions): 'v1' | 'v1beta1' {
 }
 
 const isBinding = (o: PolicyObject) => o.kind.endsWith('Binding');
+const readsClusterFacts = (o: PolicyObject) =>
+  typeof o.spec === 'object' && o.spec !== null && (o.spec as { paramKind?: unknown }).paramKind !== undefined;
 
 /**
- * The policy set `options` asks for, in apply order: the WindowsClusterFacts CRD and object (with cluster facts),
- * the policies, then their bindings. Throws a WindowsValidationError naming every bad option.
+ * The policy set `options` asks for, in apply order: the WindowsClusterFacts CRD (when a policy reads the facts)
+ * and object (with cluster facts), the policies, then their bindings. Throws a WindowsValidationError naming every bad option.
  */
 export function generatePolicies(options: PolicyOptions = {}): PolicySet {
   const issues = checkPolicyOptions(options);
@@ -59,9 +61,14 @@ export function generatePolicies(options: PolicyOptions = {}): PolicySet {
   const mutating =
     options.mutating === true ? mutatingPolicies({ ...options, mutatingVersion: mutatingVersionOf(options) }) : [];
   const all = [...validating, ...mutating];
-  const facts =
-    options.clusterFacts !== undefined
-      ? [clusterFactsCrd(), clusterFactsObject(options.clusterFacts, options.clusterFactsName ?? DEFAULT_FACTS_NAME)]
-      : [];
+  // The CRD goes with any policy that reads the facts, so a facts object can be applied later (until then those
+  // policies pass: parameterNotFoundAction Allow) and the API server never sees a paramKind it cannot resolve.
+  const readsFacts = options.clusterFacts !== undefined || all.some(readsClusterFacts);
+  const facts = [
+    ...(readsFacts ? [clusterFactsCrd()] : []),
+    ...(options.clusterFacts !== undefined
+      ? [clusterFactsObject(options.clusterFacts, options.clusterFactsName ?? DEFAULT_FACTS_NAME)]
+      : []),
+  ];
   return { objects: [...facts, ...all.filter((o) => !isBinding(o)), ...all.filter(isBinding)] };
 }

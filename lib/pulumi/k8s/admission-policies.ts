@@ -195,7 +195,7 @@ const KIND_PART: Readonly<Record<string, string>> = {
 export class WindowsAdmissionPolicies extends pulumi.ComponentResource {
   /** The policies and bindings, by `metadata.name` and kind (`ValidatingAdmissionPolicy/k8s-windows-pod-deny`). */
   public readonly policies: Readonly<Record<string, pulumi.CustomResource>>;
-  /** The WindowsClusterFacts CRD, when facts are written. */
+  /** The WindowsClusterFacts CRD, when facts are written or a policy reads them. */
   public readonly factsDefinition?: CustomResourceDefinition;
   /** The WindowsClusterFacts object, when facts are written. */
   public readonly facts?: CustomResource;
@@ -282,7 +282,10 @@ export class WindowsAdmissionPolicies extends pulumi.ComponentResource {
               )
           : undefined;
 
-    if (facts !== undefined) {
+    const objects = generatePolicies(options).objects;
+    // The CRD goes with the facts or with any policy that reads them (generatePolicies lists it then); created here
+    // once, so the facts object can depend on it.
+    if (facts !== undefined || objects.some((o) => o.kind === 'CustomResourceDefinition')) {
       const crd = clusterFactsCrd();
       this.factsDefinition = new CustomResourceDefinition(
         `${name}-crd`,
@@ -291,6 +294,8 @@ export class WindowsAdmissionPolicies extends pulumi.ComponentResource {
           parent: this,
         },
       );
+    }
+    if (facts !== undefined) {
       const factsName = options.clusterFactsName;
       this.facts = new CustomResource(
         `${name}-facts`,
@@ -301,13 +306,12 @@ export class WindowsAdmissionPolicies extends pulumi.ComponentResource {
           spec: facts.apply((f) => clusterFactsObject(f, factsName).spec as Record<string, unknown>),
         },
         // The API server knows the kind only once the CRD is established.
-        { parent: this, dependsOn: [this.factsDefinition] },
+        { parent: this, ...(this.factsDefinition ? { dependsOn: [this.factsDefinition] } : {}) },
       );
     }
 
     const policies: Record<string, pulumi.CustomResource> = {};
-    const objects = generatePolicies(options).objects;
-    for (const o of objects) {
+    for (const o of objects.filter((x) => KIND_PART[x.kind] !== undefined)) {
       const part = KIND_PART[o.kind];
       const policy = o.kind.endsWith('Binding')
         ? policies[`${o.kind.replace(/Binding$/, '')}/${o.metadata.name}`]

@@ -42,7 +42,7 @@ const FACTS = {
 describe('the default set', () => {
   const objects = generatePolicies().objects;
 
-  test('one policy per shape and action class, then their bindings, all admissionregistration.k8s.io/v1', () => {
+  test('the facts CRD, one policy per shape and action class, then their bindings', () => {
     expect(names(objects, 'ValidatingAdmissionPolicy')).toEqual([
       'k8s-windows-pod-deny',
       'k8s-windows-pod-deny-cluster',
@@ -60,10 +60,15 @@ describe('the default set', () => {
     ]);
     expect(names(objects, 'ValidatingAdmissionPolicyBinding')).toEqual(names(objects, 'ValidatingAdmissionPolicy'));
     expect(objects.map((o) => o.kind)).toEqual([
+      // The -cluster policies read the facts: their CRD comes first, so a facts object can be applied later.
+      'CustomResourceDefinition',
       ...Array(13).fill('ValidatingAdmissionPolicy'),
       ...Array(13).fill('ValidatingAdmissionPolicyBinding'),
     ]);
-    expect(new Set(objects.map((o) => o.apiVersion))).toEqual(new Set(['admissionregistration.k8s.io/v1']));
+    expect(new Set(objects.map((o) => o.apiVersion))).toEqual(
+      new Set(['apiextensions.k8s.io/v1', 'admissionregistration.k8s.io/v1']),
+    );
+    expect(objects.some((o) => o.kind === 'WindowsClusterFacts')).toBe(false);
   });
 
   test('a workload policy matches the workload kinds on CREATE and UPDATE, outside system and opted-out namespaces', () => {
