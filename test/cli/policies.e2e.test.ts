@@ -184,6 +184,29 @@ describe('k8s-windows policies', () => {
     expect(kinds.filter((k) => k === 'MutatingAdmissionPolicyBinding')).toHaveLength(6);
   });
 
+  test('--mutating with every sure-fix rule off prints the validating policies and says why there is no mutation', async () => {
+    const off = [
+      'windows-os-unset',
+      'windows-node-selector-missing',
+      'windows-node-selector-affinity-only',
+      'windows-toleration-missing',
+      'image-build-unpinned',
+    ];
+    const { dir, cleanup } = tempTree({ '.k8s-windows.yaml': `rules:\n${off.map((id) => `  ${id}: off\n`).join('')}` });
+    try {
+      const r = await cli(['policies', '--mutating'], { cwd: dir });
+      expect(r.code).toBe(0);
+      expect(r.stderr).toBe(
+        'k8s-windows: --mutating: every rule with a sure fix is off in the settings, so there is no MutatingAdmissionPolicy to print; only the validating policies are printed.\n',
+      );
+      const kinds = documents(r.stdout).map((o) => o.kind);
+      expect(kinds).toContain('ValidatingAdmissionPolicy');
+      expect(kinds).not.toContain('MutatingAdmissionPolicy');
+    } finally {
+      cleanup();
+    }
+  });
+
   test('bad options are named with the value and the fix (exit 2)', async () => {
     const r = await cli([
       'policies',
