@@ -8,17 +8,14 @@
 import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
 import { IssueCollector, WindowsValidationError } from '../core/errors';
-import type { Cloud } from '../core/facts/clouds';
-import type { RuleSetting } from '../core/model/types';
 import {
   clusterFactsFromTargets,
   CLUSTER_FACTS_CRD_NAME,
   type ClusterFactsPoolSource,
 } from '../core/policies/cluster-facts';
 import { generatePolicies } from '../core/policies';
-import type { MutatingVersion } from '../core/policies/mutating';
 import { checkPolicyOptions } from '../core/policies/options';
-import type { ClusterFacts, PolicyExclusion, PolicyMode, PolicyOptions, PoolProvider } from '../core/policies/types';
+import type { ClusterFacts, PolicyOptions, PoolProvider } from '../core/policies/types';
 import type { WindowsNodeTarget } from '../core/target';
 import { markClusterScoped } from './gmsa';
 import { WindowsKarpenterNodePool } from './karpenter';
@@ -38,29 +35,8 @@ export interface WindowsAdmissionPolicyRuntimeClass {
   readonly nodeTarget: WindowsNodeTarget;
 }
 
-export interface WindowsAdmissionPoliciesProps {
-  /**
-   * What the validating bindings do: `deny` (errors denied, warnings shown), `warn` (errors shown and audited,
-   * while a team rolls out), `audit` (only audited).
-   * @default 'deny'
-   */
-  readonly mode?: PolicyMode;
-  /**
-   * Add the MutatingAdmissionPolicies that make the fixes `fix` is sure of (spec.os, the OS selector, the pools'
-   * tolerations, the one build's RuntimeClass).
-   * @default false
-   */
-  readonly mutating?: boolean;
-  /**
-   * The MutatingAdmissionPolicy API version: `v1` (Kubernetes 1.36 on) or `v1beta1` (1.34, 1.35 with the feature gate).
-   * @default - 'v1', or 'v1beta1' for a kubernetesVersion before 1.36
-   */
-  readonly mutatingVersion?: MutatingVersion;
-  /**
-   * The cloud the cluster runs on (re-levels advice as lint's `--cloud` does).
-   * @default - none: the taints and labels of every cloud are accepted
-   */
-  readonly cloud?: Cloud;
+/** The policy options (`generatePolicies`'s), with the cluster facts taken from the app's pools. */
+export interface WindowsAdmissionPoliciesProps extends Omit<PolicyOptions, 'clusterFacts'> {
   /**
    * The cluster facts as data (`pools`, `runtimeClasses`), when the app has no pool constructs to take them from.
    * @default - built from `pools` and `runtimeClasses`; none when neither is given
@@ -77,25 +53,6 @@ export interface WindowsAdmissionPoliciesProps {
    * @default []
    */
   readonly runtimeClasses?: readonly WindowsAdmissionPolicyRuntimeClass[];
-  /**
-   * The config file's rule settings: a severity re-levels a rule, `off` leaves it out (and its mutation).
-   * @default {}
-   */
-  readonly settings?: Readonly<Record<string, RuleSetting>>;
-  /** Namespaces the policies never look at. @default ['kube-system', 'kube-public', 'kube-node-lease'] */
-  readonly systemNamespaces?: readonly string[];
-  /** Objects the policies never look at. @default [] */
-  readonly exclude?: readonly PolicyExclusion[];
-  /** The prefix of every policy's and binding's name. @default 'k8s-windows' */
-  readonly namePrefix?: string;
-  /** The name of the WindowsClusterFacts object. @default 'k8s-windows' */
-  readonly clusterFactsName?: string;
-  /**
-   * The cluster's Kubernetes version (`'1.35'`): refused before 1.30, and picks the MutatingAdmissionPolicy version
-   * when `mutatingVersion` is not given.
-   * @default - the newest: every API the policies use is served
-   */
-  readonly kubernetesVersion?: string;
 }
 
 /** The facts' pool of a prop entry. */

@@ -63,15 +63,24 @@ export interface PolicyExclusion {
   readonly kind?: string;
 }
 
+/** The options every front door takes (`k8s-windows policies`, the cdk8s construct, the Pulumi component). */
 export interface PolicyOptions {
-  /** @default 'deny' */
+  /**
+   * What the validating bindings do: `deny` (errors denied, warnings shown), `warn` (errors shown and audited,
+   * while a team rolls out), `audit` (only audited).
+   * @default 'deny'
+   */
   readonly mode?: PolicyMode;
   /**
-   * Also emit the MutatingAdmissionPolicies for the fixes `fix` makes with certainty.
+   * Add the MutatingAdmissionPolicies that make the fixes `fix` is sure of (spec.os, the OS selector, the pools'
+   * tolerations, the one build's RuntimeClass).
    * @default false
    */
   readonly mutating?: boolean;
-  /** @default - 'v1', or 'v1beta1' for a kubernetesVersion before 1.36 */
+  /**
+   * The MutatingAdmissionPolicy API version: `v1` (Kubernetes 1.36 on) or `v1beta1` (1.34, 1.35 with the feature gate).
+   * @default - 'v1', or 'v1beta1' for a kubernetesVersion before 1.36
+   */
   readonly mutatingVersion?: 'v1' | 'v1beta1';
   /**
    * The cluster's Kubernetes version (`1.33`): refused before 1.30 (no ValidatingAdmissionPolicy v1); picks the
@@ -91,7 +100,8 @@ export interface PolicyOptions {
    */
   readonly clusterFacts?: ClusterFacts;
   /**
-   * The config file's rule settings (as lint reads them): a severity re-levels a rule, `off` leaves it out.
+   * The config file's rule settings (as lint reads them): a severity re-levels a rule, `off` leaves it out (and its
+   * mutation).
    * @default {}
    */
   readonly settings?: Readonly<Record<string, RuleSetting>>;

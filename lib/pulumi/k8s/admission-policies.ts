@@ -12,8 +12,6 @@ import { CustomResourceDefinition } from '@pulumi/kubernetes/apiextensions/v1';
 import * as arv1 from '@pulumi/kubernetes/admissionregistration/v1';
 import * as arv1beta1 from '@pulumi/kubernetes/admissionregistration/v1beta1';
 import { WindowsValidationError, type ValidationIssue } from '../../core/errors';
-import type { Cloud } from '../../core/facts/clouds';
-import type { RuleSetting } from '../../core/model/types';
 import { generatePolicies } from '../../core/policies';
 import {
   clusterFactsCrd,
@@ -22,9 +20,8 @@ import {
   CLUSTER_FACTS_KIND,
   type ClusterFactsPoolSource,
 } from '../../core/policies/cluster-facts';
-import type { MutatingVersion } from '../../core/policies/mutating';
 import { checkPolicyOptions } from '../../core/policies/options';
-import type { ClusterFacts, PolicyExclusion, PolicyMode, PolicyObject, PoolProvider } from '../../core/policies/types';
+import type { ClusterFacts, PolicyObject, PolicyOptions, PoolProvider } from '../../core/policies/types';
 import type { WindowsNodeTarget } from '../../core/target';
 import { checkResolved, checkShapes, NODE_TARGET_SHAPE } from '../arg-shapes';
 import { isEventual, plainArgs, requireArgs, throwInputErrors } from '../errors';
@@ -49,22 +46,8 @@ export interface WindowsAdmissionPolicyPoolResource extends pulumi.Resource {
   readonly nodeTarget: pulumi.Input<WindowsNodeTarget>;
 }
 
-export interface WindowsAdmissionPoliciesArgs {
-  /** What the validating bindings do: `deny`, `warn` (errors shown and audited) or `audit`. @default 'deny' */
-  readonly mode?: PolicyMode;
-  /**
-   * Add the MutatingAdmissionPolicies that make the fixes `fix` is sure of (spec.os, the OS selector, the pools'
-   * tolerations, the one build's RuntimeClass).
-   * @default false
-   */
-  readonly mutating?: boolean;
-  /**
-   * `v1` (Kubernetes 1.36 on) or `v1beta1` (1.34, 1.35 with the feature gate).
-   * @default - 'v1', or 'v1beta1' for a kubernetesVersion before 1.36
-   */
-  readonly mutatingVersion?: MutatingVersion;
-  /** The cloud the cluster runs on. @default - none: the taints and labels of every cloud are accepted */
-  readonly cloud?: Cloud;
+/** The policy options (`generatePolicies`'s, plain values), with the cluster facts taken from the pools. */
+export interface WindowsAdmissionPoliciesArgs extends Omit<PolicyOptions, 'clusterFacts'> {
   /**
    * The cluster facts as data.
    * @default - built from `pools` and `runtimeClasses`; none when neither is given
@@ -77,22 +60,6 @@ export interface WindowsAdmissionPoliciesArgs {
   readonly pools?: readonly (WindowsAdmissionPolicyPoolResource | WindowsAdmissionPolicyPoolArgs)[];
   /** The Windows RuntimeClasses the cluster serves (`WindowsRuntimeClass` components). @default [] */
   readonly runtimeClasses?: readonly { readonly nodeTarget: pulumi.Input<WindowsNodeTarget> }[];
-  /** The config file's rule settings: a severity re-levels a rule, `off` leaves it out. @default {} */
-  readonly settings?: Readonly<Record<string, RuleSetting>>;
-  /** Namespaces the policies never look at. @default ['kube-system', 'kube-public', 'kube-node-lease'] */
-  readonly systemNamespaces?: readonly string[];
-  /** Objects the policies never look at. @default [] */
-  readonly exclude?: readonly PolicyExclusion[];
-  /** The prefix of every policy's and binding's name. @default 'k8s-windows' */
-  readonly namePrefix?: string;
-  /** The name of the WindowsClusterFacts object. @default 'k8s-windows' */
-  readonly clusterFactsName?: string;
-  /**
-   * The cluster's Kubernetes version (`'1.35'`): refused before 1.30, and picks the MutatingAdmissionPolicy version
-   * when `mutatingVersion` is not given.
-   * @default - the newest: every API the policies use is served
-   */
-  readonly kubernetesVersion?: string;
 }
 
 /** The args checked before anything registers: they shape which objects exist. */
