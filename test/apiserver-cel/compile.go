@@ -26,20 +26,32 @@ type validatingEvaluator struct {
 	messageFilter    plugincel.ConditionEvaluator
 }
 
+// compileShared is what both policy kinds compile alike: the variables (stored in the compiler, as the API server
+// does) and the match conditions.
+func compileShared(base *environment.EnvSet, name string, variables []admissionregistrationv1.Variable,
+	conditions []admissionregistrationv1.MatchCondition, failurePolicy *admissionregistrationv1.FailurePolicyType,
+	opts plugincel.OptionalVariableDeclarations) (*plugincel.CompositedCompiler, matchconditions.Matcher, error) {
+	compiler, err := plugincel.NewCompositedCompiler(base)
+	if err != nil {
+		return nil, nil, err
+	}
+	compiler.CompileAndStoreVariables(variableAccessors(variables), opts, environment.StoredExpressions)
+	var matcher matchconditions.Matcher
+	if len(conditions) > 0 {
+		matcher = matchconditions.NewMatcher(
+			compiler.CompileCondition(matchConditionAccessors(conditions), opts, environment.StoredExpressions),
+			failurePolicy, "policy", "validate", name)
+	}
+	return compiler, matcher, nil
+}
+
 func compileValidating(p *admissionregistrationv1.ValidatingAdmissionPolicy, base *environment.EnvSet) (*validatingEvaluator, error) {
 	hasParams := p.Spec.ParamKind != nil
 	optionalVars := plugincel.OptionalVariableDeclarations{HasParams: hasParams, HasAuthorizer: true}
 	messageVars := plugincel.OptionalVariableDeclarations{HasParams: hasParams, HasAuthorizer: false}
-	compiler, err := plugincel.NewCompositedCompiler(base)
+	compiler, matcher, err := compileShared(base, p.Name, p.Spec.Variables, p.Spec.MatchConditions, p.Spec.FailurePolicy, optionalVars)
 	if err != nil {
 		return nil, err
-	}
-	compiler.CompileAndStoreVariables(variableAccessors(p.Spec.Variables), optionalVars, environment.StoredExpressions)
-	var matcher matchconditions.Matcher
-	if len(p.Spec.MatchConditions) > 0 {
-		matcher = matchconditions.NewMatcher(
-			compiler.CompileCondition(matchConditionAccessors(p.Spec.MatchConditions), optionalVars, environment.StoredExpressions),
-			p.Spec.FailurePolicy, "policy", "validate", p.Name)
 	}
 	validations := make([]plugincel.ExpressionAccessor, len(p.Spec.Validations))
 	messages := make([]plugincel.ExpressionAccessor, len(p.Spec.Validations))
@@ -79,16 +91,9 @@ type mutatingEvaluator struct {
 
 func compileMutating(p *admissionregistrationv1.MutatingAdmissionPolicy, base *environment.EnvSet) (*mutatingEvaluator, error) {
 	opts := plugincel.OptionalVariableDeclarations{HasParams: p.Spec.ParamKind != nil, HasAuthorizer: true}
-	compiler, err := plugincel.NewCompositedCompiler(base)
+	compiler, matcher, err := compileShared(base, p.Name, p.Spec.Variables, p.Spec.MatchConditions, p.Spec.FailurePolicy, opts)
 	if err != nil {
 		return nil, err
-	}
-	compiler.CompileAndStoreVariables(variableAccessors(p.Spec.Variables), opts, environment.StoredExpressions)
-	var matcher matchconditions.Matcher
-	if len(p.Spec.MatchConditions) > 0 {
-		matcher = matchconditions.NewMatcher(
-			compiler.CompileCondition(matchConditionAccessors(p.Spec.MatchConditions), opts, environment.StoredExpressions),
-			p.Spec.FailurePolicy, "policy", "validate", p.Name)
 	}
 	patchOpts := opts
 	patchOpts.HasPatchTypes = true
