@@ -1,9 +1,10 @@
 /**
  * The cloud rules' examples (lib/core/rules/<id>.examples.yaml), run where the cloud checks live: provider
  * resources through the policy pack's node-pool and cluster checks, k8s-windows components built under Pulumi
- * mocks (their warnings read from the findings sink). A failing example yields exactly its findings, at their paths
+ * mocks (their warnings and rule-owned refusals read from the findings sink). A failing example yields exactly its findings, at their paths
  * and severities; a passing one none of the rule.
  */
+import * as pulumi from '@pulumi/pulumi';
 import { parseAllDocuments } from 'yaml';
 import { RULES_BY_ID } from '../../lib/core/validate/rules';
 import { checksOf, RULE_MODULES, type RuleModule } from '../../lib/core/rules';
@@ -72,7 +73,13 @@ function findingsOf(manifests: string): Finding[] {
   out.push(...clusterFindings(stack).map((x) => x.finding));
   const before = findings.length;
   docs.forEach((d, i) => {
-    if (d.type.startsWith('k8s-windows:')) build(d.type, d.name ?? `c${i}`, d.args ?? {});
+    if (!d.type.startsWith('k8s-windows:')) return;
+    // A component refuses with an InputPropertiesError; the refusals its rule modules own are in the sink too.
+    try {
+      build(d.type, d.name ?? `c${i}`, d.args ?? {});
+    } catch (e) {
+      if (!pulumi.InputPropertiesError.isInstance(e)) throw e;
+    }
   });
   out.push(...findings.slice(before));
   return out;

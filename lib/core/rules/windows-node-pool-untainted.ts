@@ -8,6 +8,7 @@ import { defineRule } from './rule';
 import { AKS_WINDOWS_TAINT, isWindowsAgentPool, parseTaintString } from '../cloud/aks-agent-pool';
 import { checkGkeTaints, isPlainTaint, untaintedGkePoolWarnings, windowsNodeConfig } from '../cloud/gke-node-pool';
 import { hasWindowsTaint, isKnown, isRepellingTaint, untaintedPoolIssue } from '../cloud/node-pools';
+import { WINDOWS_TAINT, taintLiteral } from '../target';
 
 export default defineRule({
   meta: {
@@ -19,6 +20,13 @@ export default defineRule({
       'Linux pods that do not select kubernetes.io/os land on an untainted Windows node and fail to pull their images.',
     docs: 'https://kubernetes.io/docs/concepts/windows/user-guide/#taints-and-tolerations',
     severityReason: 'Only Linux pods without an OS selector are hurt; they sit in ImagePullBackOff.',
+    cases: [
+      {
+        name: 'aks-component',
+        severity: 'error',
+        when: "The AKS WindowsNodePool component's taints: AKS taints no Windows node itself, and the component's nodeTarget promises workloads a pool Linux pods stay off, so it refuses rather than warns.",
+      },
+    ],
   },
   check: {
     scope: 'cloud',
@@ -37,6 +45,12 @@ export default defineRule({
           'The Windows pool does not carry the taint os=windows:NoSchedule, so Linux pods without a kubernetes.io/os selector can be scheduled onto it and fail to pull their images.',
           'Keep the default taints, or add WINDOWS_TAINT to taints; workloads built from pool.nodeTarget tolerate it.',
         );
+      },
+      // The component refuses (its case): its taints default to os=windows:NoSchedule, so none was given on purpose.
+      'aks-pool-component': ({ taints }, _context, report) => {
+        if (taints === undefined || taints.some(isRepellingTaint)) return;
+        const issue = untaintedPoolIssue('taints', `${taintLiteral(WINDOWS_TAINT)} ('${AKS_WINDOWS_TAINT}')`);
+        report(issue.path, issue.message, issue.fix, 'aks-component');
       },
       // AKS does not taint Windows nodes itself (its docs recommend os=windows:NoSchedule).
       'aks-agent-pool': ({ osType, nodeTaints }, _context, report) => {
