@@ -276,6 +276,7 @@ describe('aks.WindowsNodePool', () => {
     );
     expect(finding).toEqual({
       ruleId: 'windows-node-pool-untainted',
+      messageId: 'untainted',
       severity: 'error',
       path: 'taints',
       message:

@@ -33,6 +33,7 @@ beforeAll(async () => {
 
 interface Finding {
   readonly ruleId: string;
+  readonly messageId?: string;
   readonly severity: string;
   readonly path: string;
 }
@@ -85,6 +86,9 @@ function findingsOf(manifests: string): Finding[] {
   return out;
 }
 
+/** Messages no example shows, with why; each is checked by a test of its own below. */
+const WITHOUT_EXAMPLE: Readonly<Record<string, readonly string[]>> = {};
+
 const CLOUD_RULES = (RULE_MODULES as readonly RuleModule[]).filter((r) => checksOf(r).some((c) => c.scope === 'cloud'));
 
 test('the cloud rules are in the catalogue', () => {
@@ -107,6 +111,26 @@ describe.each(CLOUD_RULES.map((rule) => [rule.meta.id, rule] as const))('%s', (i
 
   test.each(examples.passing.map((e) => [e.title, e] as const))('passes: %s', (_title, example) => {
     expect(findingsOf(example.manifests).filter(named)).toEqual([]);
+  });
+
+  // As for the manifest rules (test/core/rule-messages.test.ts): eslint's meta.messages, by id.
+  test('every finding of its failing examples names a message its module declares, and each is used', () => {
+    const declared = Object.keys(rule.messages ?? {});
+    if (rule.meta.covers !== undefined) {
+      // An alias reports nothing of its own: its findings are those of the rules it covers.
+      expect(declared).toEqual([]);
+      return;
+    }
+    expect(declared.length).toBeGreaterThan(0);
+    const used = new Set<string | undefined>();
+    for (const example of examples.failing) {
+      for (const f of findingsOf(example.manifests).filter((x) => x.ruleId === id)) {
+        expect(declared).toContain(f.messageId);
+        used.add(f.messageId);
+      }
+    }
+    // A declared message no example shows is either dead or untested.
+    expect(declared.filter((m) => !used.has(m))).toEqual(WITHOUT_EXAMPLE[id] ?? []);
   });
 
   test('every case has an example', () => {
