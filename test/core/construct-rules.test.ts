@@ -147,6 +147,8 @@ describe.each(POD_RULES.map((rule) => [rule.meta.id, rule] as const))('%s', (id,
 });
 
 type Rec = Record<string, unknown>;
+/** What a finding says, wherever it is reported. */
+type Shown = { ruleId: string; messageId?: string; severity: string; path: string; message: string };
 const rec = (v: unknown): Rec => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Rec) : {});
 
 /**
@@ -243,7 +245,8 @@ describe.each(CREDSPEC_RULES.map((rule) => [rule.meta.id] as const))('%s through
       expect(annotations.map((w) => w.ruleId)).toEqual(warned.map((d) => d.ruleId));
       annotations.forEach((w, i) => expect(w.message).toContain(`${warned[i].path}: ${warned[i].message}`));
 
-      // Pulumi: refusals as InputPropertiesError entries (before anything registers), warnings in the findings sink.
+      // Pulumi: refusals as InputPropertiesError entries (before anything registers), and every finding in the
+      // findings sink with its rule id and message id (refusals as errors, warnings as warnings).
       if (refused.length > 0) {
         const errors = inputErrorsOf(() => new PulumiGmsa('gmsa', props));
         expect(errors.map((e) => e.propertyPath)).toEqual(refused.map((d) => d.path));
@@ -251,17 +254,15 @@ describe.each(CREDSPEC_RULES.map((rule) => [rule.meta.id] as const))('%s through
         expect(pulumi.registered).toEqual([]);
       } else {
         new PulumiGmsa('gmsa', props);
-        expect(
-          pulumi.findings
-            .filter((f) => f.ruleId === id)
-            .map(({ ruleId, severity, path, message }) => ({
-              ruleId,
-              severity,
-              path,
-              message,
-            })),
-        ).toEqual(warned.map(({ ruleId, severity, path, message }) => ({ ruleId, severity, path, message })));
       }
+      const fields = ({ ruleId, messageId, severity, path, message }: Shown): Shown => ({
+        ruleId,
+        messageId,
+        severity,
+        path,
+        message,
+      });
+      expect(pulumi.findings.filter((f) => f.ruleId === id).map(fields)).toEqual(lint.map(fields));
     }
   });
 });

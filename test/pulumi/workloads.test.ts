@@ -501,8 +501,15 @@ describe('GmsaCredentialSpec', () => {
       accounts: [{ name: 'WebApp01' }],
     });
     expect(ok.credspec.DomainJoinConfig.Guid).toBe(DOMAIN.guid);
-    expect(findings.map((f) => [f.ruleId, f.path, f.resource])).toEqual([
-      ['gmsa-credspec-format', 'domain.guid', 'braced'],
+    // The sink holds the refusals of 'Bad' as errors, then the warning of 'braced' at its prop path.
+    expect(findings.map((f) => [f.ruleId, f.severity, f.path, f.resource])).toEqual([
+      ...errors.map((e) => [
+        e.propertyPath === 'metadata.name' ? 'gmsa-credspec-name' : 'gmsa-credspec-format',
+        'error',
+        e.propertyPath,
+        'Bad',
+      ]),
+      ['gmsa-credspec-format', 'warning', 'domain.guid', 'braced'],
     ]);
   });
 

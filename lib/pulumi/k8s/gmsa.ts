@@ -123,7 +123,8 @@ export class GmsaCredentialSpec extends pulumi.ComponentResource implements Gmsa
       { apiVersion: GMSA_API_VERSION, kind: GMSA_KIND, metadata, credspec: rendered.credspec },
       'pulumi',
     );
-    throwInputErrors(subject, refusals);
+    // Refusals go to the findings sink too, beside the warnings: programs and tests read both as data.
+    throwInputErrors(subject, refusals, name);
 
     super('k8s-windows:kubernetes:GmsaCredentialSpec', name, {}, opts);
     logWarnings([...rendered.normalised, ...warnings], this, name);
