@@ -18,7 +18,7 @@ export default defineRule({
     severityReason: 'AKS refuses the pool.',
   },
   messages: {
-    mode: { description: 'A Windows agent pool mode AKS refuses (System).' },
+    mode: { description: 'A Windows agent pool mode other than User (System pools run Linux-only system pods).' },
   },
   check: {
     scope: 'cloud',

@@ -20,7 +20,8 @@ export default defineRule({
   },
   messages: {
     'pool-name': {
-      description: 'A Windows agent pool name AKS refuses (too long, or not lowercase letters and digits).',
+      description:
+        'A Windows agent pool name AKS refuses (not 1-6 lowercase letters or digits starting with a letter).',
     },
   },
   check: {

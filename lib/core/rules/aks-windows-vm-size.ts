@@ -18,7 +18,9 @@ export default defineRule({
     severityReason: 'No node can start.',
   },
   messages: {
-    'vm-size': { description: 'A VM size that cannot run Windows nodes (an Arm size, or one too small).' },
+    'vm-size': {
+      description: 'A VM size that is not an Azure VM size name, or an Arm-based one Windows nodes cannot run on.',
+    },
   },
   check: {
     scope: 'cloud',

@@ -19,7 +19,10 @@ export default defineRule({
     severityReason: 'EKS refuses the node group.',
   },
   messages: {
-    'ami-type': { description: 'A Windows amiType EKS does not offer (a retired release or a misspelling).' },
+    'ami-type': {
+      description:
+        'A Windows amiType EKS does not offer (a Semi-Annual Channel release, a misspelling, an unknown name).',
+    },
   },
   check: {
     scope: 'cloud',

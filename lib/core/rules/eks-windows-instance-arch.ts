@@ -29,7 +29,10 @@ export default defineRule({
     ],
   },
   messages: {
-    'no-windows': { description: 'An instance type EKS runs no Windows on (Arm, or a family without Windows AMIs).' },
+    'no-windows': {
+      description:
+        'Instance types Windows cannot run on (an empty or malformed list, not an instance type, Graviton, Mac, or a family EC2 offers no Windows on).',
+    },
     unverified: { description: "An instance family only aws-cdk's copy of the EKS list names as without Windows." },
   },
   check: {

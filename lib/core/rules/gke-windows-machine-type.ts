@@ -19,7 +19,7 @@ export default defineRule({
   },
   messages: {
     'machine-type': {
-      description: 'A machine type that cannot run Windows nodes (an Arm family, or not a machine type).',
+      description: 'A machine type that is not a machine type name, or an Arm family Windows nodes cannot run on.',
     },
   },
   check: {

@@ -19,8 +19,7 @@ export default defineRule({
   },
   messages: {
     'effect-spelling': {
-      description:
-        'A taint effect not in the GKE spelling (NO_SCHEDULE, NO_EXECUTE, PREFER_NO_SCHEDULE), or a taint GKE refuses.',
+      description: 'A taint effect not in the GKE spelling (NO_SCHEDULE, NO_EXECUTE, PREFER_NO_SCHEDULE).',
     },
   },
   check: {
