@@ -30,14 +30,16 @@ export default defineRule({
     run: {
       'aks-agent-pool': (props, _context, report) => {
         if (!isWindowsAgentPool(props) || !isKnown(props.agentPoolName)) return;
-        for (const i of checkAksPoolName(props.agentPoolName, 'agentPoolName'))
+        for (const i of checkAksPoolName(props.agentPoolName, 'agentPoolName')) {
           report(i.path, i.message, i.fix, undefined, 'pool-name');
+        }
       },
       // The component's resolved name (its own name when agentPoolName is not given).
       'aks-pool-component': ({ agentPoolName }, _context, report) => {
         if (agentPoolName === undefined) return;
-        for (const i of checkAksPoolName(agentPoolName, 'agentPoolName'))
+        for (const i of checkAksPoolName(agentPoolName, 'agentPoolName')) {
           report(i.path, i.message, i.fix, undefined, 'pool-name');
+        }
       },
     },
   },

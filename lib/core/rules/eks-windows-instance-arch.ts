@@ -42,8 +42,9 @@ export default defineRule({
       'eks-node-group': ({ amiType, instanceTypes }, _context, report) => {
         if (windowsNodeGroup({ amiType }) === undefined || !Array.isArray(instanceTypes)) return;
         const types = (instanceTypes as unknown[]).filter((t) => t !== undefined);
-        for (const i of checkWindowsInstanceTypes(types, 'instanceTypes'))
+        for (const i of checkWindowsInstanceTypes(types, 'instanceTypes')) {
           report(i.path, i.message, i.fix, undefined, 'no-windows');
+        }
         (instanceTypes as unknown[]).forEach((t, i) => {
           const w = unverifiedWindowsInstanceTypeWarning(t, `instanceTypes[${i}]`);
           if (w) report(w.path, w.message, w.fix, 'unverified', 'unverified');
@@ -51,8 +52,9 @@ export default defineRule({
       },
       // A component's instance type: the component refuses the errors at the arg's path and warns pool-wide.
       'eks-instance-type-component': ({ instanceType }, _context, report) => {
-        for (const i of checkWindowsInstanceType(instanceType, ''))
+        for (const i of checkWindowsInstanceType(instanceType, '')) {
           report(i.path, i.message, i.fix, undefined, 'no-windows');
+        }
         const w = unverifiedWindowsInstanceTypeWarning(instanceType, '');
         if (w) report(w.path, w.message, w.fix, 'unverified', 'unverified');
       },

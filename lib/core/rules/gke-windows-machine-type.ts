@@ -29,13 +29,15 @@ export default defineRule({
       'gke-node-pool': (props, _context, report) => {
         const machineType = windowsNodeConfig(props)?.machineType;
         if (!isKnown(machineType)) return;
-        for (const i of checkGkeMachineType(machineType, 'nodeConfig.machineType'))
+        for (const i of checkGkeMachineType(machineType, 'nodeConfig.machineType')) {
           report(i.path, i.message, i.fix, undefined, 'machine-type');
+        }
       },
       'gke-pool-component': ({ machineType }, _context, report) => {
         if (machineType === undefined) return;
-        for (const i of checkGkeMachineType(machineType, 'machineType'))
+        for (const i of checkGkeMachineType(machineType, 'machineType')) {
           report(i.path, i.message, i.fix, undefined, 'machine-type');
+        }
       },
     },
   },

@@ -29,8 +29,9 @@ export default defineRule({
       'gke-node-pool': (props, _context, report) => {
         const nodeConfig = windowsNodeConfig(props);
         if (nodeConfig === undefined) return;
-        for (const i of checkGkeTaints(nodeConfig.taints, 'nodeConfig.taints').issues)
+        for (const i of checkGkeTaints(nodeConfig.taints, 'nodeConfig.taints').issues) {
           report(i.path, i.message, i.fix, undefined, 'effect-spelling');
+        }
       },
     },
   },

@@ -39,8 +39,9 @@ export default defineRule({
     scope: 'object',
     kinds: ['GMSACredentialSpec'],
     run(obj, _context, report) {
-      for (const p of credspecProblems(obj, 'host-account-config'))
+      for (const p of credspecProblems(obj, 'host-account-config')) {
         report(p.path, p.message, p.fix, undefined, 'host-account-config');
+      }
     },
   },
 });

@@ -29,8 +29,9 @@ export default defineRule({
         for (const w of aksVmSizeWarnings(vmSize, 'vmSize')) report(w.path, w.message, w.fix, undefined, 'memory');
       },
       'gke-pool-component': ({ machineType }, _context, report) => {
-        for (const w of gkeMachineTypeWarnings(machineType, 'machineType'))
+        for (const w of gkeMachineTypeWarnings(machineType, 'machineType')) {
           report(w.path, w.message, w.fix, undefined, 'memory');
+        }
       },
       'aks-agent-pool': ({ osType, vmSize }, _context, report) => {
         if (!isWindowsAgentPool({ osType })) return;

@@ -38,8 +38,9 @@ export default defineRule({
       // GKE may taint Windows nodes itself (unverified): the component warns, as for a provider pool.
       'gke-pool-component': ({ taints }, _context, report) => {
         if (taints === undefined) return;
-        for (const w of untaintedGkePoolWarnings(taints, 'taints'))
+        for (const w of untaintedGkePoolWarnings(taints, 'taints')) {
           report(w.path, w.message, w.fix, undefined, 'untainted');
+        }
       },
       // EKS components' warnings are about the pool as a whole: no path.
       'eks-pool-component': ({ taints }, _context, report) => {
@@ -78,8 +79,9 @@ export default defineRule({
         const taints = nodeConfig.taints;
         if (taints !== undefined && !(Array.isArray(taints) && taints.every(isPlainTaint))) return;
         const parsed = checkGkeTaints(taints ?? [], 'nodeConfig.taints').taints;
-        for (const w of untaintedGkePoolWarnings(parsed, 'nodeConfig.taints'))
+        for (const w of untaintedGkePoolWarnings(parsed, 'nodeConfig.taints')) {
           report(w.path, w.message, w.fix, undefined, 'untainted');
+        }
       },
     },
   },

@@ -31,25 +31,29 @@ export default defineRule({
     resources: WINDOWS_NODE_POOLS,
     run: {
       'eks-pool-component': ({ release }, { date }, report) => {
-        for (const w of releaseSupportWarnings(release, 'release', date))
+        for (const w of releaseSupportWarnings(release, 'release', date)) {
           report('', w.message, w.fix, undefined, 'deprecated');
+        }
       },
       'aks-pool-component': ({ release }, { date }, report) => {
         if (release === undefined) return;
-        for (const w of releaseSupportWarnings(release, 'release', date))
+        for (const w of releaseSupportWarnings(release, 'release', date)) {
           report(w.path, w.message, w.fix, undefined, 'deprecated');
+        }
       },
       'gke-pool-component': ({ release }, { date }, report) => {
         if (release === undefined) return;
-        for (const w of releaseSupportWarnings(release, 'release', date))
+        for (const w of releaseSupportWarnings(release, 'release', date)) {
           report(w.path, w.message, w.fix, undefined, 'deprecated');
+        }
       },
       'aks-agent-pool': ({ osType, osSKU }, { date }, report) => {
         if (!isWindowsAgentPool({ osType }) || typeof osSKU !== 'string') return;
         const release = releaseForAksOsSku(osSKU);
         if (release === undefined) return;
-        for (const w of releaseSupportWarnings(release, 'osSKU', date))
+        for (const w of releaseSupportWarnings(release, 'osSKU', date)) {
           report(w.path, w.message, w.fix, undefined, 'deprecated');
+        }
       },
       'gke-node-pool': (props, { date }, report) => {
         const nodeConfig = windowsNodeConfig(props);
@@ -58,8 +62,9 @@ export default defineRule({
         const release = releaseForGkeOsVersion(osversion);
         if (release === undefined) return;
         const path = 'nodeConfig.windowsNodeConfig.osversion';
-        for (const w of releaseSupportWarnings(release, path, date))
+        for (const w of releaseSupportWarnings(release, path, date)) {
           report(w.path, w.message, w.fix, undefined, 'deprecated');
+        }
       },
     },
   },
