@@ -5,14 +5,15 @@
 import { ApiObject, Chart, JsonPatch, type ApiObjectMetadata } from 'cdk8s';
 import * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
-import { WindowsValidationError, type ValidationIssue } from '../core/errors';
+import { WindowsValidationError } from '../core/errors';
 import {
   GMSA_API_GROUP,
   GMSA_API_VERSION,
   GMSA_KIND,
   GMSA_RESOURCE,
   GMSA_USE_VERB,
-  buildCredentialSpec,
+  judgeEmittedCredentialSpec,
+  renderCredentialSpec,
   type CredentialSpecDocument,
   type GmsaAccount,
   type GmsaDomain,
@@ -114,8 +115,9 @@ export interface GmsaCredentialSpecProps {
 
 /**
  * A `GMSACredentialSpec` (cluster-scoped; the credspec at the top level, as the CRD keeps it), checked at
- * construction: every error in the props is thrown at once as a `WindowsValidationError`; spellings that are
- * unambiguous (a domain GUID in braces) are normalised and recorded as warnings.
+ * construction by the gmsa-credspec-* rule modules on the object it emits: every error is thrown at once as a
+ * `WindowsValidationError` with the rule's id, the object's path and lint's message, the fix naming the prop to set;
+ * spellings that are unambiguous (a domain GUID in braces) are normalised and recorded as warnings.
  *
  * @see https://kubernetes.io/docs/tasks/configure-pod-container/configure-gmsa/
  */
@@ -140,34 +142,30 @@ export class GmsaCredentialSpec extends GmsaCredentialSpecBase {
 
   constructor(scope: Construct, id: string, props: GmsaCredentialSpecProps) {
     super(scope, id);
-    const issues: ValidationIssue[] = [];
-    if (props.name !== undefined) {
-      for (const message of gmsaCredentialSpecNameProblems(props.name)) {
-        issues.push({ path: 'name', message, fix: 'Use lowercase letters, digits, "-" and ".", such as webapp01.' });
-      }
-    }
-    const built = buildCredentialSpec(props);
-    for (const p of built.problems) {
-      if (p.severity === 'error') issues.push({ path: p.path, message: p.message, ...(p.fix ? { fix: p.fix } : {}) });
-    }
-    if (issues.length > 0) refuse(this, issues, `GmsaCredentialSpec ${this.node.path}`);
-    for (const p of built.problems) {
-      if (p.severity === 'warning') {
-        WindowsAnnotations.of(this).addWarning(p.ruleId, `${p.path}: ${p.message}${p.fix ? ` Fix: ${p.fix}` : ''}`);
-      }
-    }
-
-    this.credspec = built.credspec;
+    const rendered = renderCredentialSpec(props);
+    this.credspec = rendered.credspec;
     this.apiObject = new ApiObject(this, 'Resource', {
       apiVersion: GMSA_API_VERSION,
       kind: GMSA_KIND,
       // cdk8s spreads metadata over the generated name: never pass `name: undefined`
       metadata: { ...props.metadata, ...(props.name !== undefined ? { name: props.name } : {}) },
       // The CRD keeps `credspec` at the top level (not under `spec`) and prunes unknown keys.
-      credspec: built.credspec,
+      credspec: rendered.credspec,
     });
     markClusterScoped(this.apiObject);
     this.name = this.apiObject.name;
+
+    // The rule modules judge the object as it is emitted (cluster-scoped: no namespace), as lint would; a refusal
+    // takes the construct, and the object with it, out of the tree.
+    const { namespace: _namespace, ...metadata } = { ...props.metadata, name: this.name } as Record<string, unknown>;
+    const { refusals, warnings } = judgeEmittedCredentialSpec(
+      { apiVersion: GMSA_API_VERSION, kind: GMSA_KIND, metadata, credspec: rendered.credspec },
+      'cdk8s',
+    );
+    if (refusals.length > 0) refuse(this, refusals, `GmsaCredentialSpec ${this.node.path}`);
+    for (const w of [...rendered.normalised, ...warnings]) {
+      WindowsAnnotations.of(this).addWarning(w.ruleId, `${w.path}: ${w.message}${w.fix ? ` Fix: ${w.fix}` : ''}`);
+    }
   }
 }
 

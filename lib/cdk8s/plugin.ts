@@ -393,6 +393,7 @@ export class WindowsValidation {
               path: d.path,
               value: valueAtSegments(obj, d.location?.segments ?? []),
               release: releaseOfPod(obj),
+              ...(d.fix !== undefined ? { fix: d.fix } : {}),
             },
             d.messageId,
           )?.fix

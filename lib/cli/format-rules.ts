@@ -1,5 +1,6 @@
 /** Output of `k8s-windows rules`: the rule catalogue as an aligned table or as JSON. */
 import type { RuleInfo } from '../core/model/types';
+import { ruleMessages } from '../core/rules/front-door';
 
 /** `ID  SEVERITY  SUMMARY` with columns padded to the longest entry, sorted as the catalogue is; `[fixable]` marks what `fix` fixes. */
 export function formatRulesText(rules: readonly RuleInfo[]): string {
@@ -18,9 +19,19 @@ export function formatRulesText(rules: readonly RuleInfo[]): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** The catalogue exactly as `RULES` holds it, pretty-printed. */
+/** A rule's catalogue entry and, when its module declares them, its messages by id (what findings' `messageId` names). */
+export type RuleJson = RuleInfo & { readonly messages?: Readonly<Record<string, { readonly description: string }>> };
+
+/** `rule` as `rules --format json` gives it: the catalogue entry, with its messages' descriptions by id. */
+export function ruleJson(rule: RuleInfo): RuleJson {
+  const messages = Object.entries(ruleMessages(rule.id) ?? {});
+  if (messages.length === 0) return rule;
+  return { ...rule, messages: Object.fromEntries(messages.map(([id, m]) => [id, { description: m.description }])) };
+}
+
+/** The catalogue as `RULES` holds it, each rule with its messages by id, pretty-printed. */
 export function formatRulesJson(rules: readonly RuleInfo[]): string {
-  return `${JSON.stringify(rules, null, 2)}\n`;
+  return `${JSON.stringify(rules.map(ruleJson), null, 2)}\n`;
 }
 
 /**

@@ -267,12 +267,13 @@ Exit codes:
 const RULES = `Usage: k8s-windows rules [--format text|json|markdown]
        k8s-windows rules <id> [--format text|json]
 
-Lists every rule: id, default severity and summary (text), the full catalogue with rationale and
-documentation links (json), or a Markdown table (markdown, as in the README).
+Lists every rule: id, default severity and summary (text), the full catalogue with rationale,
+documentation links and each rule's messages by id, which findings name as messageId (json), or a
+Markdown table (markdown, as in the README).
 
 With a rule id, prints that rule's page (Markdown, as docs/rules/<id>.md: what it finds, why, its
-severity, its fix and examples), or its catalogue entry (json). An unknown id is an error that
-names the closest ids.
+severity, its messages, its fix and examples), or its catalogue entry with its messages (json). An
+unknown id is an error that names the closest ids.
 
 Options:
   -f, --format <text|json|markdown>   output format (default: text)

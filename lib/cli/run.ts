@@ -19,7 +19,7 @@ import { factsReport, formatFactsText } from './format-facts';
 import { runFix } from './fix';
 import { runPolicies } from './policies';
 import { collectInputs, describeFsError, STDIN_SOURCE, type Input, type InputProblem } from './files';
-import { formatRulesJson, formatRulesMarkdown, formatRulesText } from './format-rules';
+import { formatRulesJson, formatRulesMarkdown, formatRulesText, ruleJson } from './format-rules';
 import { formatSarif } from './format-sarif';
 import { checkedObjects, formatJunit, junitFailOn } from './format-junit';
 import { formatGithub } from './format-github';
@@ -149,7 +149,7 @@ function runRules(command: RulesCommand, io: CliIO): number {
   if (command.id !== undefined) {
     const rule = RULES_BY_ID.get(command.id);
     if (rule === undefined) throw new UsageError([`unknown rule '${command.id}'.`], 'rules');
-    io.stdout.write(command.format === 'json' ? `${JSON.stringify(rule, null, 2)}\n` : formatRulePage(rule));
+    io.stdout.write(command.format === 'json' ? `${JSON.stringify(ruleJson(rule), null, 2)}\n` : formatRulePage(rule));
     return EXIT_OK;
   }
   switch (command.format) {

@@ -1,8 +1,9 @@
 /**
  * The rules the constructs run: `toWindowsPodSpec` (and through it the cdk8s workloads and Pulumi components) runs
- * every rule module that opts in (`refusedByConstructs`) on the pod spec it is about to emit. An error finding is a
- * refusal with the rule's id, path and message, as lint gives them for that pod; a finding at a lower severity is a
- * warning under the rule's id. No check is written twice.
+ * every rule module that opts in (`refusedByConstructs`) on the pod spec it is about to emit, and a construct that
+ * emits another object (`GmsaCredentialSpec`) runs the opted-in object rules of its kind on it (`judgeObject`). An
+ * error finding is a refusal with the rule's id, path and message, as lint gives them for that object; a finding at
+ * a lower severity is a warning under the rule's id. No check is written twice.
  */
 import type { IssueCollector } from './errors';
 import type { PodSpec } from './kube';
@@ -11,6 +12,7 @@ import { rulesRunByConstructs } from './rules/front-door';
 import {
   caseSeverity,
   checksOf,
+  type ObjectRuleContext,
   type PodRuleContext,
   type RuleMeta,
   type RuleModule,
@@ -18,6 +20,7 @@ import {
 } from './rules/rule';
 import { buildIndex, type SetIndex } from './model/context';
 import { analyzePod, type PodFacts } from './model/pod';
+import type { Rec } from './model/util';
 import { withWellKnownImages, type ImageLookups } from './model/image-facts';
 import { WINDOWS_RUNTIME_HANDLERS, type WindowsIsolation } from './releases';
 
@@ -179,6 +182,49 @@ function judge(
   for (let r = 0; r < runs.length; r++) {
     meta = runs[r].meta;
     runs[r].run(pod, context, report);
+  }
+  return out;
+}
+
+type ObjectRun = (object: Rec, context: ObjectRuleContext, report: RuleReport) => void;
+
+/** The object checks of the construct rules by the kind each reads, with their rule's metadata, gathered once. */
+let objectRuns: ReadonlyMap<string, readonly { readonly meta: RuleMeta; readonly run: ObjectRun }[]> | undefined;
+
+function objectRunsOf(kind: string): readonly { readonly meta: RuleMeta; readonly run: ObjectRun }[] {
+  if (objectRuns === undefined) {
+    const byKind = new Map<string, { readonly meta: RuleMeta; readonly run: ObjectRun }[]>();
+    for (const rule of rulesRunByConstructs()) {
+      for (const check of checksOf(rule)) {
+        if (check.scope !== 'object') continue;
+        for (const k of check.kinds) byKind.set(k, [...(byKind.get(k) ?? []), { meta: rule.meta, run: check.run }]);
+      }
+    }
+    objectRuns = byKind;
+  }
+  return objectRuns.get(kind) ?? [];
+}
+
+/**
+ * The findings of the construct rules on `object` (a whole object a construct is about to emit, such as a
+ * GMSACredentialSpec), as lint gives them for that object alone: each rule whose object check reads its kind.
+ */
+export function judgeObject(object: Rec): readonly ConstructFinding[] {
+  const index = buildIndex([object]);
+  const context: ObjectRuleContext = { options: {}, index, local: index, windowsPods: { find: () => undefined } };
+  const out: ConstructFinding[] = [];
+  for (const { meta, run } of objectRunsOf(String(object.kind))) {
+    run(object, context, (path, message, fix, caseName, messageId) => {
+      const severity = caseSeverity(meta, caseName) ?? meta.defaultSeverity;
+      out.push({
+        error: severity === 'error',
+        ruleId: meta.id,
+        ...(messageId !== undefined ? { messageId } : {}),
+        path,
+        message,
+        ...(fix !== undefined ? { fix } : {}),
+      });
+    });
   }
   return out;
 }

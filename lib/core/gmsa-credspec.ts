@@ -1,7 +1,9 @@
 /**
  * The gMSA credential spec as the cdk8s construct and the Pulumi component build it: the document model, the
  * builder and the format checks (./model/credspec-checks), each finding judged by the gmsa-credspec-* rule module
- * that declares its message (its rule id and severity, as lint gives them), so a builder refuses what lint reports.
+ * that declares its message (its rule id and severity, as lint gives them). The constructs render the document and
+ * run the rule modules on the object they emit (`judgeEmittedCredentialSpec`), so they refuse what lint reports,
+ * with its id, path and message.
  */
 import {
   checkCredentialSpecInput,
@@ -12,6 +14,10 @@ import {
   type CredspecCheckAt,
 } from './model/credspec-checks';
 import type { Finding } from './model/types';
+import type { Rec } from './model/util';
+import type { ValidationIssue, WindowsWarning } from './errors';
+import { judgeObject } from './construct-rules';
+import { inFrontDoorWords, type FrontDoor } from './rules/front-door';
 import type * as CredspecRules from './rules/credspec-rules';
 import type { CredspecRuleId } from './rules/credspec-rules';
 
@@ -90,4 +96,45 @@ export function credentialSpecProblems(credspec: unknown, prefix = 'credspec'): 
 /** The problems of a domain SID (an account SID, domain SID plus RID, is a warning: some vendor docs print that one). */
 export function sidChecks(value: string, path = 'domain.sid'): CredspecProblem[] {
   return judged(sidCheckFindings(value).map((c) => ({ ...c, path })));
+}
+
+/** A credspec a construct renders from its inputs, and the spellings it normalised on the way. */
+export interface RenderedCredentialSpec {
+  readonly credspec: CredentialSpecDocument;
+  /**
+   * The warnings of the rules' `normalised` case (a domain GUID in braces, a plugin GUID without), at prop paths: the
+   * emitted document holds the normalised value, so only the builder can say what it changed.
+   */
+  readonly normalised: readonly CredspecProblem[];
+}
+
+/**
+ * Renders a credspec from typed inputs for a construct to emit. Only what the builder normalised is reported here;
+ * every problem of the result is found by the rule modules on the emitted object (`judgeEmittedCredentialSpec`).
+ */
+export function renderCredentialSpec(input: CredentialSpecInput): RenderedCredentialSpec {
+  const { credspec, checks } = checkCredentialSpecInput(input);
+  return { credspec, normalised: judged(checks.filter((c) => c.case === 'normalised')) };
+}
+
+/** The refusals and warnings of a construct about the GMSACredentialSpec object it is about to emit. */
+export interface EmittedCredentialSpecFindings {
+  readonly refusals: readonly ValidationIssue[];
+  readonly warnings: readonly WindowsWarning[];
+}
+
+/**
+ * Runs the rule modules the constructs run (`refusedByConstructs`) on the GMSACredentialSpec `object` a construct
+ * is about to emit: an error is a refusal, anything else a warning, each with the id, path and message lint gives
+ * for that object, and the fix in `door`'s words (the rule's front-door fix names the prop or arg to set).
+ */
+export function judgeEmittedCredentialSpec(object: Rec, door: FrontDoor): EmittedCredentialSpecFindings {
+  const refusals: ValidationIssue[] = [];
+  const warnings: WindowsWarning[] = [];
+  for (const { error, ...finding } of judgeObject(object)) {
+    const worded = inFrontDoorWords(finding, door);
+    if (error) refusals.push(worded);
+    else warnings.push(worded);
+  }
+  return { refusals, warnings };
 }

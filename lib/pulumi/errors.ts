@@ -2,13 +2,30 @@
 import * as pulumi from '@pulumi/pulumi';
 import type { ValidationIssue } from '../core/errors';
 import { WindowsValidationError } from '../core/errors';
+import { cloudFindingSink } from '../core/rules/cloud-findings';
 
 /**
  * Throws one `pulumi.InputPropertiesError` naming every bad property, so `pulumi preview` shows them all at once,
- * before any resource is registered.
+ * before any resource is registered. With `resource` (the component's name), the refusals a rule module owns (an
+ * issue with its `ruleId`) are first reported to `cloudFindingSink` as errors about it, so programs and tests read
+ * them as data, as they read the component's warnings.
  */
-export function throwInputErrors(subject: string, issues: readonly ValidationIssue[]): void {
+export function throwInputErrors(subject: string, issues: readonly ValidationIssue[], resource?: string): void {
   if (issues.length === 0) return;
+  if (resource !== undefined) {
+    for (const { ruleId, messageId, path, message, fix } of issues) {
+      if (ruleId === undefined) continue;
+      cloudFindingSink.report({
+        ruleId,
+        severity: 'error',
+        path,
+        message,
+        ...(fix !== undefined ? { fix } : {}),
+        ...(messageId !== undefined ? { messageId } : {}),
+        resource,
+      });
+    }
+  }
   throw new pulumi.InputPropertiesError({
     message: `${subject}: ${issues.length} invalid propert${issues.length === 1 ? 'y' : 'ies'}`,
     errors: issues.map((i) => ({ propertyPath: i.path, reason: i.fix ? `${i.message} Fix: ${i.fix}` : i.message })),

@@ -41,14 +41,12 @@ export {
   isKnown,
   isLabelValue,
   isQualifiedName,
-  isRepellingTaint,
   kubernetesMinorOf,
   MIN_WINDOWS_NODE_MEMORY_GIB,
   nodeMemoryWarnings,
   releaseSupportWarnings,
   taintToString,
   toCloudTaintEffect,
-  untaintedPoolIssue,
   type CloudTaintEffect,
   type GateOptions,
 } from '../core/cloud/node-pools';
@@ -411,8 +409,9 @@ export function nodePoolWarnings(options: {
 export function componentWarnings(findings: readonly CloudFinding[]): NodePoolWarning[] {
   return findings
     .filter((f) => f.severity !== 'error')
-    .map(({ ruleId, path, message, fix }) => ({
+    .map(({ ruleId, messageId, path, message, fix }) => ({
       ruleId,
+      ...(messageId !== undefined ? { messageId } : {}),
       ...(path !== '' ? { path } : {}),
       message,
       ...(fix !== undefined ? { fix } : {}),
@@ -445,15 +444,27 @@ export class ComponentRefusals {
   }
 }
 
-function refusal({ ruleId, path, message, fix }: CloudFinding): ValidationIssue {
-  return { path, message, ...(fix !== undefined ? { fix } : {}), ruleId };
+function refusal({ ruleId, messageId, path, message, fix }: CloudFinding): ValidationIssue {
+  return {
+    path,
+    message,
+    ...(fix !== undefined ? { fix } : {}),
+    ruleId,
+    ...(messageId !== undefined ? { messageId } : {}),
+  };
 }
 
 /** A component's warnings at the paths of its args, from the rule modules' findings. */
 export function findingWarnings(findings: readonly CloudFinding[]): WindowsWarning[] {
   return findings
     .filter((f) => f.severity !== 'error')
-    .map(({ ruleId, path, message, fix }) => ({ ruleId, path, message, ...(fix !== undefined ? { fix } : {}) }));
+    .map(({ ruleId, messageId, path, message, fix }) => ({
+      ruleId,
+      ...(messageId !== undefined ? { messageId } : {}),
+      path,
+      message,
+      ...(fix !== undefined ? { fix } : {}),
+    }));
 }
 
 /** One line for `pulumi.log.warn`: `[rule-id] path: message Fix: fix` (no `path: ` for pool-wide warnings). */
@@ -474,6 +485,7 @@ export function logWarnings(
   for (const w of warnings) {
     cloudFindingSink.report({
       ruleId: w.ruleId,
+      ...(w.messageId !== undefined ? { messageId: w.messageId } : {}),
       severity: 'warning',
       path: w.path ?? '',
       message: w.message,

@@ -205,37 +205,80 @@ describe('GmsaCredentialSpec', () => {
   });
 
   describe('bad input throws WindowsValidationError naming the field', () => {
-    const cases: [string, Partial<GmsaCredentialSpecProps>, string][] = [
-      ['name not DNS-1123', { name: 'WebApp_01' }, 'name'],
-      ['domain SID', { domain: { ...DOMAIN, sid: 'S-1-5-32-544' } }, 'domain.sid'],
+    const cases: [string, Partial<GmsaCredentialSpecProps>, string[]][] = [
+      ['name not DNS-1123', { name: 'WebApp_01' }, ['metadata.name']],
+      ['domain SID', { domain: { ...DOMAIN, sid: 'S-1-5-32-544' } }, ['credspec.DomainJoinConfig.Sid']],
       [
         'domain SID sub-authority over 32 bits',
         { domain: { ...DOMAIN, sid: 'S-1-5-21-1-2-4294967296' } },
-        'domain.sid',
+        ['credspec.DomainJoinConfig.Sid'],
       ],
-      ['domain GUID', { domain: { ...DOMAIN, guid: 'not-a-guid' } }, 'domain.guid'],
+      ['domain GUID', { domain: { ...DOMAIN, guid: 'not-a-guid' } }, ['credspec.DomainJoinConfig.Guid']],
       [
         'NetBIOS name over 15 characters',
         { domain: { ...DOMAIN, netBiosName: 'CONTOSOCORPORATION' } },
-        'domain.netBiosName',
+        ['credspec.DomainJoinConfig.NetBiosName'],
       ],
-      ['NetBIOS name starting with a period', { domain: { ...DOMAIN, netBiosName: '.CONTOSO' } }, 'domain.netBiosName'],
-      ['DNS name', { domain: { ...DOMAIN, dnsName: 'contoso..com' } }, 'domain.dnsName'],
-      ['DNS tree name', { domain: { ...DOMAIN, dnsTreeName: '-contoso.com' } }, 'domain.dnsTreeName'],
+      [
+        'NetBIOS name starting with a period',
+        { domain: { ...DOMAIN, netBiosName: '.CONTOSO' } },
+        [
+          'credspec.DomainJoinConfig.NetBiosName',
+          'credspec.ActiveDirectoryConfig.GroupManagedServiceAccounts[1].Scope',
+        ],
+      ],
+      [
+        'DNS name',
+        { domain: { ...DOMAIN, dnsName: 'contoso..com' } },
+        ['credspec.DomainJoinConfig.DnsName', 'credspec.DomainJoinConfig.DnsTreeName'],
+      ],
+      [
+        'DNS tree name',
+        { domain: { ...DOMAIN, dnsTreeName: '-contoso.com' } },
+        ['credspec.DomainJoinConfig.DnsTreeName'],
+      ],
       [
         'machine account with $',
         { domain: { ...DOMAIN, machineAccountName: 'WebApp01$' } },
-        'domain.machineAccountName',
+        ['credspec.DomainJoinConfig.MachineAccountName'],
       ],
-      ['account with $', { accounts: [{ name: 'WebApp01$' }] }, 'accounts[0].name'],
-      ['account with a domain', { accounts: [{ name: 'CONTOSO\\WebApp01' }] }, 'accounts[0].name'],
-      ['account scope', { accounts: [{ name: 'WebApp01' }, { name: 'B', scope: 'bad/scope' }] }, 'accounts[1].scope'],
-      ['no accounts', { accounts: [] }, 'accounts'],
-      ['plugin GUID', { hostAccountConfig: { pluginGuid: 'aws', pluginInput: 'x' } }, 'hostAccountConfig.pluginGuid'],
+      [
+        'account with $',
+        { accounts: [{ name: 'WebApp01$' }] },
+        [
+          'credspec.DomainJoinConfig.MachineAccountName',
+          'credspec.ActiveDirectoryConfig.GroupManagedServiceAccounts[0].Name',
+          'credspec.ActiveDirectoryConfig.GroupManagedServiceAccounts[1].Name',
+        ],
+      ],
+      [
+        'account with a domain',
+        { accounts: [{ name: 'CONTOSO\\WebApp01' }] },
+        [
+          'credspec.DomainJoinConfig.MachineAccountName',
+          'credspec.ActiveDirectoryConfig.GroupManagedServiceAccounts[0].Name',
+          'credspec.ActiveDirectoryConfig.GroupManagedServiceAccounts[1].Name',
+        ],
+      ],
+      [
+        'account scope',
+        { accounts: [{ name: 'WebApp01' }, { name: 'B', scope: 'bad/scope' }] },
+        ['credspec.ActiveDirectoryConfig.GroupManagedServiceAccounts[2].Scope'],
+      ],
+      [
+        'no accounts',
+        { accounts: [] },
+        ['credspec.DomainJoinConfig.MachineAccountName', 'credspec.ActiveDirectoryConfig.GroupManagedServiceAccounts'],
+      ],
+      [
+        'plugin GUID',
+        { hostAccountConfig: { pluginGuid: 'aws', pluginInput: 'x' } },
+        ['credspec.ActiveDirectoryConfig.HostAccountConfig.PluginGUID'],
+      ],
       [
         'AWS plugin input not JSON',
         { hostAccountConfig: { pluginGuid: '{859E1386-BDB4-49E8-85C7-3070B13920E1}', pluginInput: 'arn:aws:x' } },
-        'hostAccountConfig.pluginInput',
+        ['credspec.ActiveDirectoryConfig.HostAccountConfig.PluginInput'],
       ],
       [
         'AWS plugin input with a non-Secrets-Manager ARN',
@@ -244,12 +287,12 @@ describe('GmsaCredentialSpec', () => {
             credentialArn: 'arn:aws:ssm:us-east-1:123456789012:parameter/x',
           }),
         },
-        'hostAccountConfig.pluginInput',
+        ['credspec.ActiveDirectoryConfig.HostAccountConfig.PluginInput'],
       ],
       [
         'Azure plugin input in the wrong format',
         { hostAccountConfig: { pluginGuid: '{CCC2A336-D7F3-4818-A213-272B7924213E}', pluginInput: 'SecretUri=x' } },
-        'hostAccountConfig.pluginInput',
+        ['credspec.ActiveDirectoryConfig.HostAccountConfig.PluginInput'],
       ],
       [
         'Azure plugin input with a bad identity',
@@ -259,7 +302,7 @@ describe('GmsaCredentialSpec', () => {
             secretUri: 'https://kv.vault.azure.net/secrets/s',
           }),
         },
-        'hostAccountConfig.pluginInput',
+        ['credspec.ActiveDirectoryConfig.HostAccountConfig.PluginInput'],
       ],
       [
         'Azure plugin input with a bad secret URI',
@@ -269,7 +312,7 @@ describe('GmsaCredentialSpec', () => {
             secretUri: 'http://kv/secret',
           }),
         },
-        'hostAccountConfig.pluginInput',
+        ['credspec.ActiveDirectoryConfig.HostAccountConfig.PluginInput'],
       ],
       [
         'portable CCG version',
@@ -281,14 +324,17 @@ describe('GmsaCredentialSpec', () => {
             portableCcgVersion: '2',
           },
         },
-        'hostAccountConfig.portableCcgVersion',
+        ['credspec.ActiveDirectoryConfig.HostAccountConfig.PortableCcgVersion'],
       ],
     ];
 
-    test.each(cases)('%s', (_label, override, path) => {
+    // The rule modules judge the emitted object, as lint does: paths are the object's, and an input the builder
+    // writes to several fields (an unscoped account, listed once per domain name) is named at each.
+    test.each(cases)('%s', (_label, override, paths) => {
       const issues = issuesOf(() => new GmsaCredentialSpec(chart(), 'spec', { ...PROPS, ...override }));
-      expect(issues.map((i) => i.path)).toEqual([path]);
-      expect(issues[0].fix).toEqual(expect.any(String));
+      expect(issues.map((i) => i.path)).toEqual(paths);
+      for (const i of issues)
+        expect(i.fix).toMatch(/^Set (the `[\w.]+` prop|the account's `(name|scope)` in the `accounts` prop)/);
     });
 
     test('every problem at once, with the construct path in the message', () => {
@@ -304,12 +350,22 @@ describe('GmsaCredentialSpec', () => {
       }
       expect(error).toBeInstanceOf(WindowsValidationError);
       const err = error as WindowsValidationError;
-      expect(err.issues.map((i) => i.path).sort()).toEqual(
-        ['accounts[0].name', 'domain.guid', 'domain.netBiosName', 'domain.sid', 'name'].sort(),
-      );
+      expect(err.issues.map((i) => [i.ruleId, i.path])).toEqual([
+        ['gmsa-credspec-format', 'credspec.DomainJoinConfig.Sid'],
+        ['gmsa-credspec-format', 'credspec.DomainJoinConfig.Guid'],
+        ['gmsa-credspec-format', 'credspec.DomainJoinConfig.NetBiosName'],
+        ['gmsa-credspec-format', 'credspec.DomainJoinConfig.MachineAccountName'],
+        ['gmsa-credspec-format', 'credspec.ActiveDirectoryConfig.GroupManagedServiceAccounts[0].Name'],
+        ['gmsa-credspec-format', 'credspec.ActiveDirectoryConfig.GroupManagedServiceAccounts[1].Name'],
+        ['gmsa-credspec-format', 'credspec.ActiveDirectoryConfig.GroupManagedServiceAccounts[1].Scope'],
+        ['gmsa-credspec-name', 'metadata.name'],
+      ]);
       expect(err.message).toContain('GmsaCredentialSpec test/spec');
-      expect(err.message).toContain("'WebApp01$' ends with '$'");
-      expect(err.message).toContain("Fix: Write 'WebApp01', without the '$'.");
+      expect(err.message).toContain(
+        "credspec.ActiveDirectoryConfig.GroupManagedServiceAccounts[0].Name: Name 'WebApp01$' ends with '$' (the sAMAccountName form). Fix: Set the account's `name` in the `accounts` prop: Write 'WebApp01'.",
+      );
+      expect(err.message).toContain("metadata.name: metadata.name 'Bad_Name' is not a lowercase DNS-1123 subdomain");
+      expect(err.message).toContain("Fix: Set the `name` prop: Rename it to 'bad-name'.");
     });
   });
 });

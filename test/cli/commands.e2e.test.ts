@@ -3,6 +3,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { RULES } from '../../lib/core/validate';
+import { RULE_MODULES, type RuleModule } from '../../lib/core/rules';
+import type { RuleInfo } from '../../lib/core/model/types';
 import { readPackageInfo } from '../../lib/cli/package-info';
 import { describeProblem, useColor } from '../../lib/cli/run';
 import { describeFsError, displayPath, isManifestFile } from '../../lib/cli/files';
@@ -94,11 +96,25 @@ describe('k8s-windows rules', () => {
     });
   });
 
-  test('json: the catalogue as RULES holds it', async () => {
+  test('json: the catalogue as RULES holds it, each rule with its messages by id (manifest and cloud rules)', async () => {
     const r = await cli(['rules', '--format', 'json']);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual(RULES);
-    expect(r.stdout).toBe(`${JSON.stringify(RULES, null, 2)}\n`);
+    const listed = JSON.parse(r.stdout) as (RuleInfo & { messages?: Record<string, { description: string }> })[];
+    expect(listed.map(({ messages: _m, ...info }) => info)).toEqual(RULES);
+    const byId = new Map((RULE_MODULES as readonly RuleModule[]).map((m) => [m.meta.id, m]));
+    for (const rule of listed) {
+      const declared = byId.get(rule.id)?.messages ?? {};
+      expect(rule.messages).toEqual(
+        Object.keys(declared).length === 0
+          ? undefined
+          : Object.fromEntries(Object.entries(declared).map(([id, m]) => [id, { description: m.description }])),
+      );
+    }
+    expect(listed.find((x) => x.id === 'windows-host-port')?.messages).toHaveProperty('host-network');
+    expect(listed.find((x) => x.id === 'aks-windows-cni')?.messages).toEqual({
+      kubenet: { description: "networkPlugin 'kubenet', which takes no Windows pools." },
+      'byo-cni': { description: "networkPlugin 'none' (bring your own CNI), which AKS refuses Windows pools on." },
+    });
   });
 
   test('sarif is not a rules format', async () => {

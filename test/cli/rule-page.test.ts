@@ -27,9 +27,17 @@ describe('k8s-windows rules <id>', () => {
     for (const rule of RULES) expect(formatRulePage(rule)).toMatch(new RegExp(`^# \`${rule.id}\`\n[^]*## Examples\n`));
   });
 
-  test('--format json: the rule as the catalogue holds it', async () => {
+  test('--format json: the rule as the catalogue holds it, with its messages by id', async () => {
     const r = await cli(['rules', '--format', 'json', 'windows-host-port']);
-    expect(JSON.parse(r.stdout)).toEqual(RULES_BY_ID.get('windows-host-port'));
+    const { messages, ...info } = JSON.parse(r.stdout) as { messages: Record<string, { description: string }> };
+    expect(info).toEqual(RULES_BY_ID.get('windows-host-port'));
+    expect(Object.keys(messages)).toEqual(['host-process', 'host-network']);
+    const cloud = JSON.parse((await cli(['rules', '--format', 'json', 'windows-node-pool-untainted'])).stdout) as {
+      messages: Record<string, { description: string }>;
+    };
+    expect(cloud.messages).toEqual({
+      untainted: { description: 'A Windows node pool without a NoSchedule or NoExecute taint.' },
+    });
   });
 
   test('an unknown id is a usage error with the close matches', async () => {

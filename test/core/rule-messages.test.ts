@@ -89,7 +89,10 @@ test("a front door's fix is the message's own, else the rule's", () => {
   expect(frontDoorText('windows-host-port', 'pulumi', finding, 'host-network')).toBeUndefined();
 });
 
-/** The rules checked on manifests (pods, objects, documents); the cloud rules declare no messages yet. */
+/**
+ * The rules checked on manifests (pods, objects, documents); the cloud rules are held to the same in
+ * test/pulumi/cloud-rule-examples.test.ts, where their examples run (provider resources and components under mocks).
+ */
 const MANIFEST_RULES = (RULE_MODULES as readonly RuleModule[]).filter(
   (r) => !checksOf(r).some((c) => c.scope === 'cloud'),
 );

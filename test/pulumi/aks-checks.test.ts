@@ -151,6 +151,7 @@ describe('checkAksAgentPoolInputs', () => {
     ).toEqual([
       {
         ruleId: 'aks-windows-release',
+        messageId: 'release-version',
         severity: 'error',
         path: 'osSKU',
         message:
@@ -311,6 +312,7 @@ describe('checkAksClusterForWindows', () => {
     expect(checkAksClusterForWindows(cluster)).toEqual([
       {
         ruleId: 'aks-windows-release',
+        messageId: 'release-version',
         severity: 'error',
         formerly: 'aks-windows-cluster',
         path: 'kubernetesVersion',

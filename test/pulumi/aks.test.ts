@@ -1,6 +1,7 @@
 import * as pulumi from '@pulumi/pulumi';
 import { schedulingFor, type Taint } from 'k8s-windows';
 import { tolerationFor } from '../../lib/core/target';
+import { runCloudRules } from '../../lib/core/rules/cloud-runner';
 import type * as aksModule from 'k8s-windows/pulumi/aks';
 import { inputErrorsOf, mockPulumi, resolved } from './mocks';
 
@@ -258,17 +259,40 @@ describe('aks.WindowsNodePool', () => {
     expect(errors[0].reason).toContain("'window'");
   });
 
-  test('a pool without a NoSchedule taint is refused', () => {
+  test('a pool without a NoSchedule taint is refused: windows-node-pool-untainted in its aks-component case', () => {
+    const taints: Taint[] = [{ key: 'os', value: 'windows', effect: 'PreferNoSchedule' }];
     const errors = inputErrorsOf(
       () =>
         new aks.WindowsNodePool('notaint', {
           resourceGroupName: 'rg',
           resourceName: 'aks1',
           agentPoolName: 'win5',
-          taints: [{ key: 'os', value: 'windows', effect: 'PreferNoSchedule' }],
+          taints,
         }),
     );
-    expect(errors.map((e) => e.propertyPath)).toEqual(['taints']);
+    // The rule module owns the refusal, its id and its text: the component's error is its finding.
+    const [finding] = runCloudRules({ kind: 'aks-pool-component', props: { taints } }).filter(
+      (f) => f.ruleId === 'windows-node-pool-untainted',
+    );
+    expect(finding).toEqual({
+      ruleId: 'windows-node-pool-untainted',
+      messageId: 'untainted',
+      severity: 'error',
+      path: 'taints',
+      message:
+        'A Windows pool without a NoSchedule or NoExecute taint takes Linux pods that do not select kubernetes.io/os; they then fail to pull their images.',
+      fix: "Add the taint { key: 'os', value: 'windows', effect: 'NoSchedule' } ('os=windows:NoSchedule') (workloads get the toleration from the pool's nodeTarget).",
+    });
+    expect(errors).toEqual([{ propertyPath: 'taints', reason: `${finding.message} Fix: ${finding.fix}` }]);
+    expect(findings).toEqual([{ ...finding, resource: 'notaint' }]);
+    expect(warn).not.toHaveBeenCalled();
+    expect(registered).toEqual([]);
+  });
+
+  test('a pool with a NoExecute taint only, or the default taint, is neither refused nor warned about', async () => {
+    await agentPoolInputs('win7', { taints: [{ key: 'dedicated', value: 'win', effect: 'NoExecute' }] });
+    await agentPoolInputs('win8');
+    expect(findings.filter((f) => f.ruleId === 'windows-node-pool-untainted')).toEqual([]);
   });
 
   test('labels that contradict Windows, min/max without autoscaling, missing cluster names', () => {

@@ -1,9 +1,10 @@
 /**
  * The cloud rules' examples (lib/core/rules/<id>.examples.yaml), run where the cloud checks live: provider
  * resources through the policy pack's node-pool and cluster checks, k8s-windows components built under Pulumi
- * mocks (their warnings read from the findings sink). A failing example yields exactly its findings, at their paths
+ * mocks (their warnings and rule-owned refusals read from the findings sink). A failing example yields exactly its findings, at their paths
  * and severities; a passing one none of the rule.
  */
+import * as pulumi from '@pulumi/pulumi';
 import { parseAllDocuments } from 'yaml';
 import { RULES_BY_ID } from '../../lib/core/validate/rules';
 import { checksOf, RULE_MODULES, type RuleModule } from '../../lib/core/rules';
@@ -32,6 +33,7 @@ beforeAll(async () => {
 
 interface Finding {
   readonly ruleId: string;
+  readonly messageId?: string;
   readonly severity: string;
   readonly path: string;
 }
@@ -72,11 +74,20 @@ function findingsOf(manifests: string): Finding[] {
   out.push(...clusterFindings(stack).map((x) => x.finding));
   const before = findings.length;
   docs.forEach((d, i) => {
-    if (d.type.startsWith('k8s-windows:')) build(d.type, d.name ?? `c${i}`, d.args ?? {});
+    if (!d.type.startsWith('k8s-windows:')) return;
+    // A component refuses with an InputPropertiesError; the refusals its rule modules own are in the sink too.
+    try {
+      build(d.type, d.name ?? `c${i}`, d.args ?? {});
+    } catch (e) {
+      if (!pulumi.InputPropertiesError.isInstance(e)) throw e;
+    }
   });
   out.push(...findings.slice(before));
   return out;
 }
+
+/** Messages no example shows, with why; each is checked by a test of its own below. */
+const WITHOUT_EXAMPLE: Readonly<Record<string, readonly string[]>> = {};
 
 const CLOUD_RULES = (RULE_MODULES as readonly RuleModule[]).filter((r) => checksOf(r).some((c) => c.scope === 'cloud'));
 
@@ -100,6 +111,26 @@ describe.each(CLOUD_RULES.map((rule) => [rule.meta.id, rule] as const))('%s', (i
 
   test.each(examples.passing.map((e) => [e.title, e] as const))('passes: %s', (_title, example) => {
     expect(findingsOf(example.manifests).filter(named)).toEqual([]);
+  });
+
+  // As for the manifest rules (test/core/rule-messages.test.ts): eslint's meta.messages, by id.
+  test('every finding of its failing examples names a message its module declares, and each is used', () => {
+    const declared = Object.keys(rule.messages ?? {});
+    if (rule.meta.covers !== undefined) {
+      // An alias reports nothing of its own: its findings are those of the rules it covers.
+      expect(declared).toEqual([]);
+      return;
+    }
+    expect(declared.length).toBeGreaterThan(0);
+    const used = new Set<string | undefined>();
+    for (const example of examples.failing) {
+      for (const f of findingsOf(example.manifests).filter((x) => x.ruleId === id)) {
+        expect(declared).toContain(f.messageId);
+        used.add(f.messageId);
+      }
+    }
+    // A declared message no example shows is either dead or untested.
+    expect(declared.filter((m) => !used.has(m))).toEqual(WITHOUT_EXAMPLE[id] ?? []);
   });
 
   test('every case has an example', () => {

@@ -148,6 +148,7 @@ describe('checkEksNodeGroupInputs (policy pack)', () => {
     expect(checkEksNodeGroupInputs({ ...GOOD, amiType: 'WINDOWS_CORE_2022' })).toEqual([
       {
         ruleId: 'eks-windows-ami-type',
+        messageId: 'ami-type',
         severity: 'error',
         path: 'amiType',
         message:
@@ -163,6 +164,7 @@ describe('checkEksNodeGroupInputs (policy pack)', () => {
     ).toEqual([
       {
         ruleId: 'eks-windows-taint-effect',
+        messageId: 'effect-spelling',
         severity: 'error',
         path: 'taints[0].effect',
         message: "Taint effect 'NoSchedule' is not an EKS taint effect.",
@@ -191,6 +193,7 @@ describe('checkEksNodeGroupInputs (policy pack)', () => {
     expect(checkEksNodeGroupInputs(noTags)).toEqual([
       {
         ruleId: 'eks-windows-autoscaler-tags',
+        messageId: 'os-tag',
         severity: 'warning',
         path: 'tags["k8s.io/cluster-autoscaler/node-template/label/kubernetes.io/os"]',
         message:
@@ -209,6 +212,7 @@ describe('checkEksNodeGroupInputs (policy pack)', () => {
     ).toEqual([
       {
         ruleId: 'eks-windows-deprecated-release',
+        messageId: 'deprecated',
         severity: 'warning',
         path: 'amiType',
         message:

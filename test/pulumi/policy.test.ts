@@ -590,16 +590,16 @@ describe('old ids name the rules they were split into (ids are never renamed)', 
     ).toHaveLength(1);
   });
 
-  test('the policy pack reports its findings to the sink, with the resource', async () => {
+  test('the policy pack reports its findings to the sink, with the resource and the message id', async () => {
     const recording = cloudFindingSink.record();
     try {
       await resourceViolations(POLICY_NAMES.nodePools, pool);
     } finally {
       recording.stop();
     }
-    expect(recording.findings.map((f) => [f.ruleId, f.severity, f.path, f.resource])).toEqual([
-      ['aks-windows-pool-name', 'error', 'agentPoolName', urnOf(pool)],
-      ['aks-windows-pool-mode', 'error', 'mode', urnOf(pool)],
+    expect(recording.findings.map((f) => [f.ruleId, f.messageId, f.severity, f.path, f.resource])).toEqual([
+      ['aks-windows-pool-name', 'pool-name', 'error', 'agentPoolName', urnOf(pool)],
+      ['aks-windows-pool-mode', 'mode', 'error', 'mode', urnOf(pool)],
     ]);
   });
 });

@@ -479,7 +479,21 @@ describe('GmsaCredentialSpec', () => {
           accounts: [{ name: 'WebApp01$' }],
         }),
     );
-    expect(errors.map((e) => e.propertyPath)).toEqual(['name', 'domain.sid', 'domain.netBiosName', 'accounts[0].name']);
+    // The rule modules judge the object the component emits, as lint does; the fix names the arg to set.
+    expect(errors.map((e) => e.propertyPath)).toEqual([
+      'credspec.DomainJoinConfig.Sid',
+      'credspec.DomainJoinConfig.NetBiosName',
+      'credspec.DomainJoinConfig.MachineAccountName',
+      'credspec.ActiveDirectoryConfig.GroupManagedServiceAccounts[0].Name',
+      'credspec.ActiveDirectoryConfig.GroupManagedServiceAccounts[1].Name',
+      'metadata.name',
+    ]);
+    expect(errors[0].reason).toBe(
+      "'S-1-2-3' is not a domain SID. Fix: Set the `domain.sid` arg: Use the domain SID S-1-5-21-<a>-<b>-<c>: (Get-ADDomain).DomainSID.Value, or New-CredentialSpec's DomainJoinConfig.Sid.",
+    );
+    expect(errors[5].reason).toMatch(
+      /Fix: Set the `name` arg \(it defaults to the resource name\): Rename it to 'bad'\.$/,
+    );
     expect(registered).toEqual([]);
 
     const ok = new lib.GmsaCredentialSpec('braced', {
@@ -487,8 +501,15 @@ describe('GmsaCredentialSpec', () => {
       accounts: [{ name: 'WebApp01' }],
     });
     expect(ok.credspec.DomainJoinConfig.Guid).toBe(DOMAIN.guid);
-    expect(findings.map((f) => [f.ruleId, f.path, f.resource])).toEqual([
-      ['gmsa-credspec-format', 'domain.guid', 'braced'],
+    // The sink holds the refusals of 'Bad' as errors, then the warning of 'braced' at its prop path.
+    expect(findings.map((f) => [f.ruleId, f.severity, f.path, f.resource])).toEqual([
+      ...errors.map((e) => [
+        e.propertyPath === 'metadata.name' ? 'gmsa-credspec-name' : 'gmsa-credspec-format',
+        'error',
+        e.propertyPath,
+        'Bad',
+      ]),
+      ['gmsa-credspec-format', 'warning', 'domain.guid', 'braced'],
     ]);
   });
 

@@ -546,6 +546,47 @@ export function checkCredentialSpecInput(input: CredentialSpecInput): CheckedCre
   return { credspec, checks: problems };
 }
 
+/** The input a builder writes a credspec field from: a prop (cdk8s) or arg (Pulumi) path, and what it defaults to. */
+export interface CredspecInputOf {
+  /** `domain.sid`; for a listed account, `accounts` (the document lists an unscoped account once per scope). */
+  readonly input: string;
+  /** The account field (`name`, `scope`) when `input` is `accounts` and the finding is about one account. */
+  readonly accountField?: 'name' | 'scope';
+  /** The input the value came from when this one was not given (`domain.dnsName` for `DnsTreeName`). */
+  readonly defaultsTo?: string;
+}
+
+const DOCUMENT_INPUTS: Readonly<Record<string, CredspecInputOf>> = {
+  'DomainJoinConfig.Sid': { input: 'domain.sid' },
+  'DomainJoinConfig.Guid': { input: 'domain.guid' },
+  'DomainJoinConfig.DnsName': { input: 'domain.dnsName' },
+  'DomainJoinConfig.NetBiosName': { input: 'domain.netBiosName' },
+  'DomainJoinConfig.DnsTreeName': { input: 'domain.dnsTreeName', defaultsTo: 'domain.dnsName' },
+  'DomainJoinConfig.MachineAccountName': { input: 'domain.machineAccountName', defaultsTo: "the first account's name" },
+  'ActiveDirectoryConfig.GroupManagedServiceAccounts': { input: 'accounts' },
+  'ActiveDirectoryConfig.HostAccountConfig': { input: 'hostAccountConfig' },
+  'ActiveDirectoryConfig.HostAccountConfig.PluginGUID': { input: 'hostAccountConfig.pluginGuid' },
+  'ActiveDirectoryConfig.HostAccountConfig.PluginInput': { input: 'hostAccountConfig.pluginInput' },
+  'ActiveDirectoryConfig.HostAccountConfig.PortableCcgVersion': {
+    input: 'hostAccountConfig.portableCcgVersion',
+    defaultsTo: `"${PORTABLE_CCG_VERSION}"`,
+  },
+};
+
+/**
+ * The input `checkCredentialSpecInput` writes the field at `path` of the emitted object from (`credspec.DomainJoinConfig.Sid`
+ * → `domain.sid`): the inverse of the builder, so a front door can name the prop to set. Undefined for what the
+ * builder always writes itself (`CmsPlugins`, the two configs' presence) and for paths outside the credspec.
+ */
+export function credspecInputOf(path: string): CredspecInputOf | undefined {
+  if (path === 'credspec') return { input: 'accounts' }; // the size: only the accounts list grows it
+  if (!path.startsWith('credspec.')) return undefined;
+  const field = path.slice('credspec.'.length);
+  const account = /^ActiveDirectoryConfig\.GroupManagedServiceAccounts\[\d+\]\.(Name|Scope)$/.exec(field);
+  if (account) return { input: 'accounts', accountField: account[1] === 'Name' ? 'name' : 'scope' };
+  return DOCUMENT_INPUTS[field];
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Document checks (for manifests written by hand or by other tools).
 

@@ -121,8 +121,9 @@ export interface RuleInfo {
    */
   readonly rejectedByApiServer?: boolean;
   /**
-   * The constructs (cdk8s workloads, Pulumi components, `toWindowsPodSpec`) run this rule on the pod they are about
-   * to emit: an error refuses it with the rule's id, path and message, a lower severity is a construct warning.
+   * The constructs (cdk8s workloads, Pulumi components, `toWindowsPodSpec`; `GmsaCredentialSpec` for the rules of
+   * GMSACredentialSpec objects) run this rule on the pod or object they are about to emit: an error refuses it with
+   * the rule's id, path and message, a lower severity is a construct warning.
    */
   readonly refusedByConstructs?: boolean;
   /**

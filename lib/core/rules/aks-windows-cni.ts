@@ -16,6 +16,10 @@ export default defineRule({
     docs: 'https://learn.microsoft.com/azure/aks/windows-faq',
     severityReason: 'AKS refuses the Windows pool.',
   },
+  messages: {
+    kubenet: { description: "networkPlugin 'kubenet', which takes no Windows pools." },
+    'byo-cni': { description: "networkPlugin 'none' (bring your own CNI), which AKS refuses Windows pools on." },
+  },
   check: {
     scope: 'cloud',
     resources: [AKS_CLUSTER, AKS_POOL_COMPONENT],
@@ -28,6 +32,8 @@ export default defineRule({
             'networkProfile.networkPlugin',
             "networkPlugin 'kubenet' does not support Windows pools (Azure/AKS#1005).",
             fix,
+            undefined,
+            'kubenet',
           );
         } else if (networkProfile.networkPlugin === 'none') {
           // AKS answers `AzureCNIOnlyForWindows`: "Windows agent pools can only be added to AKS clusters using
@@ -36,6 +42,8 @@ export default defineRule({
             'networkProfile.networkPlugin',
             "networkPlugin 'none' (bring your own CNI) does not support Windows pools: AKS refuses them with AzureCNIOnlyForWindows (Azure/AKS#2839).",
             fix,
+            undefined,
+            'byo-cni',
           );
         }
       },

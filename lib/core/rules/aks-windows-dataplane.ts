@@ -17,6 +17,9 @@ export default defineRule({
     docs: 'https://learn.microsoft.com/azure/aks/azure-cni-powered-by-cilium#limitations',
     severityReason: 'AKS refuses the Windows pool.',
   },
+  messages: {
+    cilium: { description: "networkDataplane 'cilium', which is available only for Linux pools." },
+  },
   check: {
     scope: 'cloud',
     resources: [AKS_CLUSTER, AKS_POOL_COMPONENT],
@@ -28,6 +31,8 @@ export default defineRule({
           'networkProfile.networkDataplane',
           "networkDataplane 'cilium' (Azure CNI Powered by Cilium) is available only for Linux, not for Windows pools.",
           "Leave networkDataplane unset (the 'azure' dataplane) on a cluster with Windows pools.",
+          undefined,
+          'cilium',
         );
       },
     },

@@ -18,6 +18,11 @@ export default defineRule({
     docs: 'https://learn.microsoft.com/azure/aks/enable-fips-nodes',
     severityReason: 'The pool may be refused or get another image.',
   },
+  messages: {
+    'fips-unset': {
+      description: 'A Windows pool of a release that needs a FIPS-enabled image, with enableFIPS not set.',
+    },
+  },
   check: {
     scope: 'cloud',
     resources: [AKS_AGENT_POOL, AKS_POOL_COMPONENT],
@@ -30,6 +35,8 @@ export default defineRule({
           'enableFIPS',
           `${releaseInfo(release).displayName} node pools require a FIPS-enabled image, and enableFIPS is not set.`,
           'Set enableFIPS: true (az aks nodepool add --enable-fips-image).',
+          undefined,
+          'fips-unset',
         );
       },
     },

@@ -17,6 +17,9 @@ export default defineRule({
     docs: 'https://learn.microsoft.com/azure/aks/concepts-network',
     severityReason: 'Works where the default is Azure CNI.',
   },
+  messages: {
+    'plugin-unset': { description: "A cluster whose networkPlugin is left to AKS's default." },
+  },
   check: {
     scope: 'cloud',
     resources: [AKS_CLUSTER, AKS_POOL_COMPONENT],
@@ -32,6 +35,8 @@ export default defineRule({
           'networkProfile.networkPlugin',
           "networkPlugin is not set: AKS's default depends on the API version, and kubenet refuses Windows pools.",
           `Set networkPlugin '${AKS_WINDOWS_NETWORK_PLUGIN}'.`,
+          undefined,
+          'plugin-unset',
         );
       },
     },

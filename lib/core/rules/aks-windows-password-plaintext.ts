@@ -16,6 +16,9 @@ export default defineRule({
     docs: 'https://www.pulumi.com/docs/iac/concepts/secrets/',
     severityReason: 'The cluster works; the password leaks.',
   },
+  messages: {
+    plaintext: { description: 'A Windows admin password written as a plain string in the program.' },
+  },
   check: {
     scope: 'cloud',
     resources: [AKS_POOL_COMPONENT],
@@ -26,6 +29,8 @@ export default defineRule({
           'adminPassword',
           'The Windows admin password is a plain string in the program: it ends up in source control.',
           "Use config.requireSecret('windowsAdminPassword') or a generated password (it is kept as a Pulumi secret).",
+          undefined,
+          'plaintext',
         );
       },
     },

@@ -17,16 +17,19 @@ export default defineRule({
     docs: 'https://learn.microsoft.com/azure/aks/use-system-pools',
     severityReason: 'AKS refuses the pool.',
   },
+  messages: {
+    mode: { description: 'A Windows agent pool mode other than User (System pools run Linux-only system pods).' },
+  },
   check: {
     scope: 'cloud',
     resources: [AKS_AGENT_POOL, AKS_POOL_COMPONENT],
     run: {
       'aks-agent-pool': (props, _context, report) => {
         if (!isWindowsAgentPool(props) || !isKnown(props.mode)) return;
-        for (const i of checkAksPoolMode(props.mode, 'mode')) report(i.path, i.message, i.fix);
+        for (const i of checkAksPoolMode(props.mode, 'mode')) report(i.path, i.message, i.fix, undefined, 'mode');
       },
       'aks-pool-component': ({ mode }, _context, report) => {
-        for (const i of checkAksPoolMode(mode, 'mode')) report(i.path, i.message, i.fix);
+        for (const i of checkAksPoolMode(mode, 'mode')) report(i.path, i.message, i.fix, undefined, 'mode');
       },
     },
   },

@@ -18,18 +18,28 @@ export default defineRule({
     docs: 'https://learn.microsoft.com/azure/aks/create-node-pools#limitations',
     severityReason: 'AKS refuses the pool.',
   },
+  messages: {
+    'pool-name': {
+      description:
+        'A Windows agent pool name AKS refuses (not 1-6 lowercase letters or digits starting with a letter).',
+    },
+  },
   check: {
     scope: 'cloud',
     resources: [AKS_AGENT_POOL, AKS_POOL_COMPONENT],
     run: {
       'aks-agent-pool': (props, _context, report) => {
         if (!isWindowsAgentPool(props) || !isKnown(props.agentPoolName)) return;
-        for (const i of checkAksPoolName(props.agentPoolName, 'agentPoolName')) report(i.path, i.message, i.fix);
+        for (const i of checkAksPoolName(props.agentPoolName, 'agentPoolName')) {
+          report(i.path, i.message, i.fix, undefined, 'pool-name');
+        }
       },
       // The component's resolved name (its own name when agentPoolName is not given).
       'aks-pool-component': ({ agentPoolName }, _context, report) => {
         if (agentPoolName === undefined) return;
-        for (const i of checkAksPoolName(agentPoolName, 'agentPoolName')) report(i.path, i.message, i.fix);
+        for (const i of checkAksPoolName(agentPoolName, 'agentPoolName')) {
+          report(i.path, i.message, i.fix, undefined, 'pool-name');
+        }
       },
     },
   },

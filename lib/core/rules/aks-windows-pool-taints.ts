@@ -17,6 +17,11 @@ export default defineRule({
     docs: 'https://learn.microsoft.com/azure/aks/use-node-taints',
     severityReason: 'AKS refuses the pool.',
   },
+  messages: {
+    'taint-format': {
+      description: "A nodeTaints entry that is not a 'key=value:Effect' string with the Kubernetes effect spelling.",
+    },
+  },
   check: {
     scope: 'cloud',
     resources: [AKS_AGENT_POOL, AKS_POOL_COMPONENT],
@@ -27,9 +32,15 @@ export default defineRule({
           if (!isKnown(t)) return;
           const result = typeof t === 'string' ? parseTaintString(t) : undefined;
           if (result?.ok) return;
-          if (result) report(`nodeTaints[${i}]`, result.message, result.fix);
+          if (result) report(`nodeTaints[${i}]`, result.message, result.fix, undefined, 'taint-format');
           else
-            report(`nodeTaints[${i}]`, `Taint ${JSON.stringify(t)} is not a string.`, `Write '${AKS_WINDOWS_TAINT}'.`);
+            report(
+              `nodeTaints[${i}]`,
+              `Taint ${JSON.stringify(t)} is not a string.`,
+              `Write '${AKS_WINDOWS_TAINT}'.`,
+              undefined,
+              'taint-format',
+            );
         });
       },
     },

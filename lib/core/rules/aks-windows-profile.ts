@@ -19,6 +19,11 @@ export default defineRule({
     docs: 'https://learn.microsoft.com/rest/api/aks/managed-clusters/create-or-update#managedclusterwindowsprofile',
     severityReason: 'AKS refuses the Windows pool or the cluster.',
   },
+  messages: {
+    'no-profile': { description: 'A cluster without a windowsProfile, which takes no Windows pools.' },
+    'admin-account': { description: 'A Windows admin username or password AKS refuses.' },
+    'gmsa-dns': { description: 'gMSA switched on with only one of its DNS server and root domain name.' },
+  },
   check: {
     scope: 'cloud',
     resources: [AKS_CLUSTER, AKS_POOL_COMPONENT],
@@ -29,6 +34,8 @@ export default defineRule({
             'windowsProfile',
             'The cluster has no windowsProfile: AKS refuses Windows pools on it, and the profile cannot be added later (Azure/AKS#1005).',
             'Create the cluster with windowsProfile: windowsClusterProfile({ adminUsername, adminPassword }).windowsProfile.',
+            undefined,
+            'no-profile',
           );
           return;
         }
@@ -37,11 +44,13 @@ export default defineRule({
         for (const i of [
           ...checkAdminUsername(windowsProfile.adminUsername, 'windowsProfile.adminUsername'),
           ...checkAdminPassword(windowsProfile.adminPassword, 'windowsProfile.adminPassword', false),
-          ...(isPlainObject(gmsa) && gmsa.enabled === true
-            ? checkGmsaDns(gmsa.dnsServer, gmsa.rootDomainName, 'windowsProfile.gmsaProfile')
-            : []),
         ]) {
-          report(i.path, i.message, i.fix);
+          report(i.path, i.message, i.fix, undefined, 'admin-account');
+        }
+        if (isPlainObject(gmsa) && gmsa.enabled === true) {
+          for (const i of checkGmsaDns(gmsa.dnsServer, gmsa.rootDomainName, 'windowsProfile.gmsaProfile')) {
+            report(i.path, i.message, i.fix, undefined, 'gmsa-dns');
+          }
         }
       },
       // `windowsClusterProfile`'s args: the password is required there (it builds the profile).
@@ -49,9 +58,12 @@ export default defineRule({
         for (const i of [
           ...checkAdminUsername(adminUsername, 'adminUsername'),
           ...checkAdminPassword(adminPassword, 'adminPassword', true),
-          ...(gmsa !== undefined ? checkGmsaDns(gmsa.dnsServer, gmsa.rootDomainName, 'gmsa') : []),
         ]) {
-          report(i.path, i.message, i.fix);
+          report(i.path, i.message, i.fix, undefined, 'admin-account');
+        }
+        if (gmsa === undefined) return;
+        for (const i of checkGmsaDns(gmsa.dnsServer, gmsa.rootDomainName, 'gmsa')) {
+          report(i.path, i.message, i.fix, undefined, 'gmsa-dns');
         }
       },
     },

@@ -25,6 +25,13 @@ export default defineRule({
     docs: 'https://learn.microsoft.com/azure/aks/upgrade-windows-os',
     severityReason: 'AKS refuses the pool.',
   },
+  messages: {
+    'os-sku': { description: 'An osSKU that is not a Windows Server osSKU.' },
+    'release-version': {
+      description: 'A Windows release the Kubernetes version does not offer, or that AKS has retired.',
+    },
+    fips: { description: 'A release that needs a FIPS-enabled image, with enableFIPS set to false.' },
+  },
   check: {
     scope: 'cloud',
     resources: [AKS_AGENT_POOL, AKS_POOL_COMPONENT],
@@ -37,31 +44,33 @@ export default defineRule({
             'osSKU',
             `osSKU ${JSON.stringify(props.osSKU)} is not a Windows Server osSKU.`,
             `Use one of ${WINDOWS_RELEASES.map((r) => `'${releaseInfo(r).aksOsSku}'`).join(', ')}.`,
+            undefined,
+            'os-sku',
           );
           return;
         }
-        for (const i of [
-          ...checkAksReleaseForKubernetes(release, props.orchestratorVersion, 'orchestratorVersion', {
-            releasePath: 'osSKU',
-            date,
-          }),
-          ...checkAksFips(release, props.enableFIPS, 'enableFIPS'),
-        ]) {
-          report(i.path, i.message, i.fix);
+        for (const i of checkAksReleaseForKubernetes(release, props.orchestratorVersion, 'orchestratorVersion', {
+          releasePath: 'osSKU',
+          date,
+        })) {
+          report(i.path, i.message, i.fix, undefined, 'release-version');
+        }
+        for (const i of checkAksFips(release, props.enableFIPS, 'enableFIPS')) {
+          report(i.path, i.message, i.fix, undefined, 'fips');
         }
       },
       // The component's release against the version it runs; a retirement is said of its `release` arg.
       'aks-pool-component': ({ release, kubernetesVersion: version, enableFIPS }, { date }, report) => {
         if (release === undefined || version === undefined) return;
         const releasePath = version.releasePath;
-        for (const i of [
-          ...checkAksReleaseForKubernetes(release, version.value, version.path, {
-            date,
-            ...(releasePath !== undefined ? { releasePath } : {}),
-          }),
-          ...checkAksFips(release, enableFIPS, 'agentPoolArgs.enableFIPS'),
-        ]) {
-          report(i.path, i.message, i.fix);
+        for (const i of checkAksReleaseForKubernetes(release, version.value, version.path, {
+          date,
+          ...(releasePath !== undefined ? { releasePath } : {}),
+        })) {
+          report(i.path, i.message, i.fix, undefined, 'release-version');
+        }
+        for (const i of checkAksFips(release, enableFIPS, 'agentPoolArgs.enableFIPS')) {
+          report(i.path, i.message, i.fix, undefined, 'fips');
         }
       },
     },

@@ -17,16 +17,21 @@ export default defineRule({
     docs: 'https://learn.microsoft.com/azure/virtual-machines/vm-naming-conventions',
     severityReason: 'No node can start.',
   },
+  messages: {
+    'vm-size': {
+      description: 'A VM size that is not an Azure VM size name, or an Arm-based one Windows nodes cannot run on.',
+    },
+  },
   check: {
     scope: 'cloud',
     resources: [AKS_AGENT_POOL, AKS_POOL_COMPONENT],
     run: {
       'aks-agent-pool': (props, _context, report) => {
         if (!isWindowsAgentPool(props) || !isKnown(props.vmSize)) return;
-        for (const i of checkAksVmSize(props.vmSize, 'vmSize')) report(i.path, i.message, i.fix);
+        for (const i of checkAksVmSize(props.vmSize, 'vmSize')) report(i.path, i.message, i.fix, undefined, 'vm-size');
       },
       'aks-pool-component': ({ vmSize }, _context, report) => {
-        for (const i of checkAksVmSize(vmSize, 'vmSize')) report(i.path, i.message, i.fix);
+        for (const i of checkAksVmSize(vmSize, 'vmSize')) report(i.path, i.message, i.fix, undefined, 'vm-size');
       },
     },
   },

@@ -9,6 +9,12 @@ import type { Severity } from '../model/types';
 /** One problem with a cloud resource's inputs, at an input path (`amiType`, `nodeConfig.taints[0].effect`). */
 export interface CloudFinding {
   readonly ruleId: string;
+  /**
+   * Which of the rule's declared messages this is (its module's `messages`, listed on its page and by
+   * `k8s-windows rules --format json`): stable where the text carries values.
+   * @default - none: a finding made outside a rule module
+   */
+  readonly messageId?: string;
   readonly severity: Severity;
   /** The input the finding is about; `''` for the resource as a whole. */
   readonly path: string;

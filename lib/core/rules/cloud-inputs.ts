@@ -105,11 +105,12 @@ export interface CloudInputs {
   readonly 'eks-pool-component': EksPoolComponentInput;
   /**
    * The AKS `WindowsNodePool` component's resolved args: its release (when valid), VM size, agent pool name (its
-   * own name by default), mode, `agentPoolArgs.enableFIPS`, and the Kubernetes version it runs with the arg that
-   * gave it (`kubernetesVersion`, else `clusterArgs.kubernetesVersion`).
+   * own name by default), mode, `agentPoolArgs.enableFIPS`, its taints (when valid), and the Kubernetes version it
+   * runs with the arg that gave it (`kubernetesVersion`, else `clusterArgs.kubernetesVersion`).
    */
   readonly 'aks-pool-component': {
     readonly release?: WindowsRelease;
+    readonly taints?: readonly Taint[];
     readonly vmSize?: unknown;
     readonly agentPoolName?: unknown;
     readonly mode?: unknown;

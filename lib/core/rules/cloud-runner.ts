@@ -15,7 +15,8 @@ type AnyRun = (
 
 /**
  * The findings of every cloud rule on `resource`, in catalogue order (each rule's findings in the order it found
- * them). Each finding has its rule's severity for the case it names, its default otherwise.
+ * them). Each finding has its rule's severity for the case it names, its default otherwise, and the id of the
+ * message it is.
  */
 export function runCloudRules(resource: CloudResource, context: CloudRuleContext = {}): CloudFinding[] {
   const findings: CloudFinding[] = [];
@@ -24,9 +25,16 @@ export function runCloudRules(resource: CloudResource, context: CloudRuleContext
       if (check.scope !== 'cloud') continue;
       const run = check.run?.[resource.kind] as AnyRun | undefined;
       if (run === undefined) continue;
-      run(resource.props, context, (path, message, fix, caseName) => {
+      run(resource.props, context, (path, message, fix, caseName, messageId) => {
         const severity = caseSeverity(rule.meta, caseName) ?? rule.meta.defaultSeverity;
-        findings.push({ ruleId: rule.meta.id, severity, path, message, ...(fix !== undefined ? { fix } : {}) });
+        findings.push({
+          ruleId: rule.meta.id,
+          ...(messageId !== undefined ? { messageId } : {}),
+          severity,
+          path,
+          message,
+          ...(fix !== undefined ? { fix } : {}),
+        });
       });
     }
   }

@@ -18,6 +18,12 @@ export default defineRule({
     docs: 'https://docs.aws.amazon.com/eks/latest/APIReference/API_Nodegroup.html#AmazonEKS-Type-Nodegroup-amiType',
     severityReason: 'EKS refuses the node group.',
   },
+  messages: {
+    'ami-type': {
+      description:
+        'A Windows amiType EKS does not offer (a Semi-Annual Channel release, a misspelling, an unknown name).',
+    },
+  },
   check: {
     scope: 'cloud',
     resources: [EKS_NODE_GROUP],
@@ -25,7 +31,7 @@ export default defineRule({
       'eks-node-group': ({ amiType }, _context, report) => {
         if (!looksLikeEksWindowsAmiType(amiType)) return;
         const explained = explainEksWindowsAmiType(String(amiType));
-        if (explained) report('amiType', explained.message, explained.fix);
+        if (explained) report('amiType', explained.message, explained.fix, undefined, 'ami-type');
       },
     },
   },

@@ -27,6 +27,13 @@ export default defineRule({
       },
     ],
   },
+  messages: {
+    'os-tag': { description: 'A Windows node group without the Cluster Autoscaler OS tag.' },
+    'pod-ip-capacity': {
+      description:
+        'A component group that scales from zero on instance types whose Windows pod IP capacity is not known, so it gets no capacity tag.',
+    },
+  },
   check: {
     scope: 'cloud',
     resources: [EKS_NODE_GROUP, EKS_POOL_COMPONENT],
@@ -40,6 +47,7 @@ export default defineRule({
           `The Windows node group has no tag ${AUTOSCALER_WINDOWS_OS_TAG}=windows, so Cluster Autoscaler treats an empty group as Linux${fromZero ? ' and will not scale it up from zero' : ''}.`,
           `Tag the node group's Auto Scaling group with ${AUTOSCALER_WINDOWS_OS_TAG}=windows (WindowsNodePool does this).`,
           fromZero ? 'scale-from-zero' : undefined,
+          'os-tag',
         );
       },
       // The components tag the group themselves, with the pod IP capacity when they know it for every type.
@@ -51,6 +59,7 @@ export default defineRule({
           `The Windows pod IP capacity of ${instanceTypes.join(', ')} is not known here, so the group gets no ${AUTOSCALER_WINDOWS_POD_IP_TAG} tag and Cluster Autoscaler cannot scale it up from zero.`,
           "Tag the Auto Scaling group with that key and the type's IPv4 addresses per interface minus one, or keep minSize ≥ 1.",
           'scale-from-zero',
+          'pod-ip-capacity',
         );
       },
     },

@@ -23,6 +23,9 @@ export default defineRule({
     docs: 'https://kubernetes.io/docs/concepts/windows/intro/#windows-os-version-support',
     severityReason: 'The node group runs today, and AWS has announced no retirement of its AMIs.',
   },
+  messages: {
+    deprecated: { description: 'An amiType whose Windows release is deprecated.' },
+  },
   check: {
     scope: 'cloud',
     resources: [EKS_NODE_GROUP],
@@ -37,6 +40,8 @@ export default defineRule({
           'amiType',
           `amiType '${String(props.amiType)}' runs ${releaseInfo(parsed.release).displayName}, which is deprecated: ${support.reasons.join('; ')}. ${lifecycleSentence(parsed.release, day)}`,
           `Move to '${eksWindowsAmiType(DEFAULT_WINDOWS_RELEASE, parsed.variant)}' (rebuild images for the new build).`,
+          undefined,
+          'deprecated',
         );
       },
     },

@@ -16,6 +16,9 @@ export default defineRule({
     docs: 'https://learn.microsoft.com/windows-server/get-started/hardware-requirements',
     severityReason: 'No node can start.',
   },
+  messages: {
+    'disk-size': { description: 'A Windows node group disk below what Windows Server needs.' },
+  },
   check: {
     scope: 'cloud',
     resources: [EKS_NODE_GROUP],
@@ -27,6 +30,8 @@ export default defineRule({
           'diskSize',
           `diskSize ${diskSize} GiB is below the ${MIN_WINDOWS_DISK_SIZE_GIB} GiB Windows Server needs.`,
           'Use 50 GiB or more (the EKS default for Windows); Windows images are several GB each.',
+          undefined,
+          'disk-size',
         );
       },
     },

@@ -28,6 +28,13 @@ export default defineRule({
       },
     ],
   },
+  messages: {
+    'no-windows': {
+      description:
+        'Instance types Windows cannot run on (an empty or malformed list, not an instance type, Graviton, Mac, or a family EC2 offers no Windows on).',
+    },
+    unverified: { description: "An instance family only aws-cdk's copy of the EKS list names as without Windows." },
+  },
   check: {
     scope: 'cloud',
     resources: [EKS_NODE_GROUP, EKS_POOL_COMPONENT, EKS_SELF_MANAGED_COMPONENT],
@@ -35,17 +42,21 @@ export default defineRule({
       'eks-node-group': ({ amiType, instanceTypes }, _context, report) => {
         if (windowsNodeGroup({ amiType }) === undefined || !Array.isArray(instanceTypes)) return;
         const types = (instanceTypes as unknown[]).filter((t) => t !== undefined);
-        for (const i of checkWindowsInstanceTypes(types, 'instanceTypes')) report(i.path, i.message, i.fix);
+        for (const i of checkWindowsInstanceTypes(types, 'instanceTypes')) {
+          report(i.path, i.message, i.fix, undefined, 'no-windows');
+        }
         (instanceTypes as unknown[]).forEach((t, i) => {
           const w = unverifiedWindowsInstanceTypeWarning(t, `instanceTypes[${i}]`);
-          if (w) report(w.path, w.message, w.fix, 'unverified');
+          if (w) report(w.path, w.message, w.fix, 'unverified', 'unverified');
         });
       },
       // A component's instance type: the component refuses the errors at the arg's path and warns pool-wide.
       'eks-instance-type-component': ({ instanceType }, _context, report) => {
-        for (const i of checkWindowsInstanceType(instanceType, '')) report(i.path, i.message, i.fix);
+        for (const i of checkWindowsInstanceType(instanceType, '')) {
+          report(i.path, i.message, i.fix, undefined, 'no-windows');
+        }
         const w = unverifiedWindowsInstanceTypeWarning(instanceType, '');
-        if (w) report(w.path, w.message, w.fix, 'unverified');
+        if (w) report(w.path, w.message, w.fix, 'unverified', 'unverified');
       },
     },
   },

@@ -17,6 +17,9 @@ export default defineRule({
     docs: 'https://learn.microsoft.com/windows-server/get-started/hardware-requirements',
     severityReason: 'Nodes run, with little room for pods.',
   },
+  messages: {
+    memory: { description: 'An instance type with less memory than a Windows node needs.' },
+  },
   check: {
     scope: 'cloud',
     resources: [EKS_POOL_COMPONENT, EKS_SELF_MANAGED_COMPONENT],
@@ -27,6 +30,8 @@ export default defineRule({
           '',
           `Instance type '${instanceType}' has less than the 8 GiB a Windows node needs; Windows Server takes about 3.5 GB at idle.`,
           `Use at least 8 GiB, 16 GiB for production (e.g. '${DEFAULT_WINDOWS_INSTANCE_TYPE}').`,
+          undefined,
+          'memory',
         );
       },
     },

@@ -18,6 +18,12 @@ export default defineRule({
     docs: 'https://docs.aws.amazon.com/eks/latest/userguide/windows-support.html#enable-windows-support',
     severityReason: 'The setting may be made outside the stack.',
   },
+  messages: {
+    'ipam-off': { description: 'A stack with EKS Windows nodes where Windows IPAM is switched on nowhere.' },
+    'ipam-overwritten': {
+      description: 'Windows IPAM switched on in the ConfigMap that the vpc-cni add-on resets (OVERWRITE).',
+    },
+  },
   check: {
     scope: 'cloud',
     resources: [EKS_ADDON, CONFIG_MAP, EKS_NODE_GROUP],
@@ -38,12 +44,16 @@ export default defineRule({
             'vpc-cni',
             "The stack runs Windows nodes on EKS, but Windows IPAM is switched on nowhere in it (amazon-vpc-cni enable-windows-ipam, or the vpc-cni add-on's enableWindowsIpam): Windows pods get no IP address.",
             'Use WindowsClusterPrerequisites (vpcCniAddon for the managed add-on), or set enableWindowsIpam: "true" in the add-on\'s configurationValues.',
+            undefined,
+            'ipam-off',
           );
         } else if (!addonOn && overwriting) {
           report(
             'vpc-cni',
             "Windows IPAM is switched on in the amazon-vpc-cni ConfigMap, but the stack's vpc-cni add-on resolves update conflicts with OVERWRITE, which resets the ConfigMap.",
             'Set enableWindowsIpam: "true" in the add-on\'s configurationValues (vpcCniWindowsConfigurationValues()).',
+            undefined,
+            'ipam-overwritten',
           );
         }
       },

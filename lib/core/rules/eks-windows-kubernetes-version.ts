@@ -24,6 +24,14 @@ export default defineRule({
     docs: 'https://docs.aws.amazon.com/eks/latest/userguide/eks-ami-versions-windows.html',
     severityReason: 'EKS refuses the node group.',
   },
+  messages: {
+    'release-version': {
+      description: 'A Windows release the Kubernetes version does not offer, or that EKS has retired.',
+    },
+    'cluster-version': {
+      description: "A node group without version whose Windows release its cluster's version does not offer.",
+    },
+  },
   check: {
     scope: 'cloud',
     resources: [EKS_NODE_GROUP, EKS_POOL_COMPONENT, EKS_SELF_MANAGED_COMPONENT, EKS_KARPENTER_COMPONENT],
@@ -37,7 +45,7 @@ export default defineRule({
         })) {
           // In a node group's words: its version and amiType (the core speaks of releases).
           const fix = typeof props.version === 'string' ? versionFix(parsed, props.version, 'version') : undefined;
-          report(issue.path, issue.message, fix ?? issue.fix);
+          report(issue.path, issue.message, fix ?? issue.fix, undefined, 'release-version');
         }
       },
       // A node group that sets no version runs its cluster's (EKS creates it on the cluster's): the finding is on
@@ -52,6 +60,8 @@ export default defineRule({
             'amiType',
             `amiType '${String(nodeGroup.amiType)}' runs ${releaseInfo(parsed.release).displayName}, and the node group sets no version, so it runs the version of cluster '${String(cluster.name)}': ${i.message}`,
             fix ?? i.fix ?? '',
+            undefined,
+            'cluster-version',
           );
         }
       },
@@ -62,7 +72,7 @@ export default defineRule({
           date,
           ...(releasePath !== undefined ? { releasePath } : {}),
         })) {
-          report(i.path, i.message, i.fix);
+          report(i.path, i.message, i.fix, undefined, 'release-version');
         }
       },
     },

@@ -17,6 +17,9 @@ export default defineRule({
     docs: 'https://docs.aws.amazon.com/eks/latest/userguide/windows-support.html',
     severityReason: 'Windows nodes join but pods get no DNS or IP until a Linux node exists.',
   },
+  messages: {
+    'no-linux-group': { description: 'No Linux node group declared beside the Windows nodes.' },
+  },
   check: {
     scope: 'cloud',
     resources: [EKS_PREREQUISITES_COMPONENT],
@@ -27,6 +30,8 @@ export default defineRule({
           '',
           'No Linux node group was declared: an EKS cluster with only Windows nodes cannot run CoreDNS, the VPC CNI or the controllers Windows pods depend on.',
           "Pass linuxNodeGroup (the Linux aws.eks.NodeGroup), or 'existing' when it is managed elsewhere.",
+          undefined,
+          'no-linux-group',
         );
       },
     },

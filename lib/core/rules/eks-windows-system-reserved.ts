@@ -20,6 +20,9 @@ export default defineRule({
     docs: 'https://kubernetes.io/docs/concepts/configuration/windows-resource-management/#resource-reservation',
     severityReason: 'Nodes run, until pods starve the OS.',
   },
+  messages: {
+    'system-reserved': { description: 'systemReservedMemory below what Windows needs.' },
+  },
   check: {
     scope: 'cloud',
     resources: [EKS_SELF_MANAGED_COMPONENT],
@@ -30,6 +33,8 @@ export default defineRule({
           '',
           `systemReservedMemory ${systemReservedMemory} is below the 2Gi Windows needs; pods can starve the OS.`,
           "Reserve at least '2Gi'.",
+          undefined,
+          'system-reserved',
         );
       },
     },

@@ -18,6 +18,11 @@ export default defineRule({
     docs: 'https://docs.aws.amazon.com/eks/latest/APIReference/API_Taint.html',
     severityReason: 'EKS refuses the node group.',
   },
+  messages: {
+    'effect-spelling': {
+      description: 'A taint effect not in the EKS spelling (NO_SCHEDULE, NO_EXECUTE, PREFER_NO_SCHEDULE).',
+    },
+  },
   check: {
     scope: 'cloud',
     resources: [EKS_NODE_GROUP],
@@ -34,6 +39,8 @@ export default defineRule({
             kubeEffect
               ? `Write '${toCloudTaintEffect(kubeEffect)}' (EKS spelling of ${kubeEffect}).`
               : `Use one of ${CLOUD_TAINT_EFFECTS.join(', ')}.`,
+            undefined,
+            'effect-spelling',
           );
         });
       },

@@ -18,6 +18,9 @@ export default defineRule({
     docs: 'https://aws.github.io/aws-eks-best-practices/windows/docs/scheduling/',
     severityReason: 'Only Linux pods without an OS selector are hurt.',
   },
+  messages: {
+    'no-taint': { description: 'A Windows node group without the os=windows:NO_SCHEDULE taint.' },
+  },
   check: {
     scope: 'cloud',
     resources: [EKS_NODE_GROUP],
@@ -41,6 +44,8 @@ export default defineRule({
           'taints',
           'The Windows node group does not carry the taint os=windows:NO_SCHEDULE, so Linux pods without a kubernetes.io/os selector can land on it.',
           `Add ${taintLiteral(WINDOWS_TAINT, toCloudTaintEffect(WINDOWS_TAINT.effect))} and tolerate it in Windows workloads.`,
+          undefined,
+          'no-taint',
         );
       },
     },

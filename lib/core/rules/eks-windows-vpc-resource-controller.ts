@@ -18,6 +18,11 @@ export default defineRule({
     docs: 'https://docs.aws.amazon.com/eks/latest/userguide/windows-support.html#enable-windows-support',
     severityReason: 'The policy may be attached outside the stack.',
   },
+  messages: {
+    'no-policy': {
+      description: 'A stack with EKS Windows nodes and no AmazonEKSVPCResourceController policy on a role.',
+    },
+  },
   check: {
     scope: 'cloud',
     resources: [EKS_CLUSTER, IAM_ROLE, EKS_NODE_GROUP],
@@ -30,6 +35,8 @@ export default defineRule({
           'roleArn',
           'The stack runs Windows nodes on EKS, but no AmazonEKSVPCResourceController policy is attached to a role in it: without it on the cluster role, Windows pods get no IP address.',
           'Attach arn:aws:iam::aws:policy/AmazonEKSVPCResourceController to the cluster role (WindowsClusterPrerequisites does).',
+          undefined,
+          'no-policy',
         );
       },
     },

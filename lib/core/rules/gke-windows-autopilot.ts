@@ -24,6 +24,9 @@ export default defineRule({
     docs: 'https://cloud.google.com/kubernetes-engine/docs/concepts/windows-server-gke',
     severityReason: 'GKE refuses the Windows pool.',
   },
+  messages: {
+    autopilot: { description: 'An Autopilot cluster, which takes no Windows node pools.' },
+  },
   check: {
     scope: 'cloud',
     resources: [GKE_CLUSTER, GKE_POOL_COMPONENT],
@@ -31,13 +34,13 @@ export default defineRule({
       'gke-cluster': ({ enableAutopilot }, _context, report) => {
         if (enableAutopilot !== true) return;
         const i = autopilotIssue('enableAutopilot');
-        report(i.path, i.message, i.fix);
+        report(i.path, i.message, i.fix, undefined, 'autopilot');
       },
       // What a pool component's args state about its cluster.
       'gke-cluster-info-component': ({ autopilot }, _context, report) => {
         if (autopilot !== true) return;
         const i = autopilotIssue('autopilot');
-        report(i.path, i.message, i.fix);
+        report(i.path, i.message, i.fix, undefined, 'autopilot');
       },
     },
   },

@@ -17,6 +17,9 @@ export default defineRule({
     docs: 'https://cloud.google.com/kubernetes-engine/docs/concepts/node-images#windows',
     severityReason: 'GKE refuses the pool.',
   },
+  messages: {
+    'image-type': { description: 'A retired Windows image type (not LTSC with containerd).' },
+  },
   check: {
     scope: 'cloud',
     resources: [GKE_NODE_POOL, GKE_POOL_COMPONENT],
@@ -28,6 +31,8 @@ export default defineRule({
           'nodeConfig.imageType',
           `Image type '${imageType}' is retired: GKE offers Windows nodes only as LTSC with containerd.`,
           `Use '${GKE_WINDOWS_IMAGE_TYPE}' with windowsNodeConfig.osversion to pick the release.`,
+          undefined,
+          'image-type',
         );
       },
     },

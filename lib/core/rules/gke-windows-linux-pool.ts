@@ -25,6 +25,9 @@ export default defineRule({
     docs: 'https://cloud.google.com/kubernetes-engine/docs/how-to/creating-a-cluster-windows',
     severityReason: 'GKE refuses the cluster, or system pods cannot run.',
   },
+  messages: {
+    'no-linux-pool': { description: 'A cluster known to have no Linux node pool beside its Windows pools.' },
+  },
   check: {
     scope: 'cloud',
     resources: [GKE_CLUSTER, GKE_POOL_COMPONENT],
@@ -32,12 +35,12 @@ export default defineRule({
       'gke-cluster': (props, _context, report) => {
         if (props.enableAutopilot === true || !linuxPoolKnownAbsent(props)) return;
         const i = noLinuxPoolIssue('nodePools');
-        report(i.path, i.message, i.fix);
+        report(i.path, i.message, i.fix, undefined, 'no-linux-pool');
       },
       'gke-cluster-info-component': ({ hasLinuxNodePool }, _context, report) => {
         if (hasLinuxNodePool !== false) return;
         const i = noLinuxPoolIssue('hasLinuxNodePool');
-        report(i.path, i.message, i.fix);
+        report(i.path, i.message, i.fix, undefined, 'no-linux-pool');
       },
     },
   },

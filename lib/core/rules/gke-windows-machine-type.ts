@@ -17,6 +17,11 @@ export default defineRule({
     docs: 'https://cloud.google.com/kubernetes-engine/docs/concepts/windows-server-gke',
     severityReason: 'No node can start.',
   },
+  messages: {
+    'machine-type': {
+      description: 'A machine type that is not a machine type name, or an Arm family Windows nodes cannot run on.',
+    },
+  },
   check: {
     scope: 'cloud',
     resources: [GKE_NODE_POOL, GKE_POOL_COMPONENT],
@@ -24,11 +29,15 @@ export default defineRule({
       'gke-node-pool': (props, _context, report) => {
         const machineType = windowsNodeConfig(props)?.machineType;
         if (!isKnown(machineType)) return;
-        for (const i of checkGkeMachineType(machineType, 'nodeConfig.machineType')) report(i.path, i.message, i.fix);
+        for (const i of checkGkeMachineType(machineType, 'nodeConfig.machineType')) {
+          report(i.path, i.message, i.fix, undefined, 'machine-type');
+        }
       },
       'gke-pool-component': ({ machineType }, _context, report) => {
         if (machineType === undefined) return;
-        for (const i of checkGkeMachineType(machineType, 'machineType')) report(i.path, i.message, i.fix);
+        for (const i of checkGkeMachineType(machineType, 'machineType')) {
+          report(i.path, i.message, i.fix, undefined, 'machine-type');
+        }
       },
     },
   },

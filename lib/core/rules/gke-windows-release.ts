@@ -25,6 +25,10 @@ export default defineRule({
     docs: 'https://cloud.google.com/kubernetes-engine/docs/how-to/creating-a-cluster-windows',
     severityReason: 'GKE refuses the pool.',
   },
+  messages: {
+    'not-offered': { description: 'A Windows release or osversion GKE does not offer.' },
+    'release-version': { description: 'A Windows release the Kubernetes version does not offer.' },
+  },
   check: {
     scope: 'cloud',
     resources: [GKE_NODE_POOL, GKE_POOL_COMPONENT],
@@ -41,19 +45,20 @@ export default defineRule({
             `Use ${offeredOsVersions()
               .map((v) => `'${v}'`)
               .join(' or ')}.`,
+            undefined,
+            'not-offered',
           );
           return;
         }
-        for (const i of checkGkeReleaseForKubernetes(release, props.version, 'version'))
-          report(i.path, i.message, i.fix);
+        for (const i of checkGkeReleaseForKubernetes(release, props.version, 'version')) {
+          report(i.path, i.message, i.fix, undefined, 'release-version');
+        }
       },
       'gke-pool-component': ({ release, kubernetesVersion }, _context, report) => {
         if (release === undefined) return;
-        for (const i of [
-          ...checkGkeRelease(release, 'release'),
-          ...checkGkeReleaseForKubernetes(release, kubernetesVersion, 'kubernetesVersion'),
-        ]) {
-          report(i.path, i.message, i.fix);
+        for (const i of checkGkeRelease(release, 'release')) report(i.path, i.message, i.fix, undefined, 'not-offered');
+        for (const i of checkGkeReleaseForKubernetes(release, kubernetesVersion, 'kubernetesVersion')) {
+          report(i.path, i.message, i.fix, undefined, 'release-version');
         }
       },
     },

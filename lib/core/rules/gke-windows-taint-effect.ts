@@ -17,6 +17,11 @@ export default defineRule({
     docs: 'https://cloud.google.com/kubernetes-engine/docs/how-to/node-taints',
     severityReason: 'GKE refuses the pool.',
   },
+  messages: {
+    'effect-spelling': {
+      description: 'A taint effect not in the GKE spelling (NO_SCHEDULE, NO_EXECUTE, PREFER_NO_SCHEDULE).',
+    },
+  },
   check: {
     scope: 'cloud',
     resources: [GKE_NODE_POOL, GKE_POOL_COMPONENT],
@@ -24,7 +29,9 @@ export default defineRule({
       'gke-node-pool': (props, _context, report) => {
         const nodeConfig = windowsNodeConfig(props);
         if (nodeConfig === undefined) return;
-        for (const i of checkGkeTaints(nodeConfig.taints, 'nodeConfig.taints').issues) report(i.path, i.message, i.fix);
+        for (const i of checkGkeTaints(nodeConfig.taints, 'nodeConfig.taints').issues) {
+          report(i.path, i.message, i.fix, undefined, 'effect-spelling');
+        }
       },
     },
   },

@@ -24,6 +24,9 @@ export default defineRule({
     docs: 'https://cloud.google.com/kubernetes-engine/docs/how-to/creating-a-cluster-windows',
     severityReason: 'GKE refuses the Windows pool.',
   },
+  messages: {
+    routes: { description: 'A routes-based (not VPC-native) cluster, which takes no Windows node pools.' },
+  },
   check: {
     scope: 'cloud',
     resources: [GKE_CLUSTER, GKE_POOL_COMPONENT],
@@ -31,12 +34,12 @@ export default defineRule({
       'gke-cluster': ({ networkingMode }, _context, report) => {
         if (networkingMode !== 'ROUTES') return;
         const i = routesIssue('networkingMode');
-        report(i.path, i.message, i.fix);
+        report(i.path, i.message, i.fix, undefined, 'routes');
       },
       'gke-cluster-info-component': ({ vpcNative }, _context, report) => {
         if (vpcNative !== false) return;
         const i = routesIssue('vpcNative');
-        report(i.path, i.message, i.fix);
+        report(i.path, i.message, i.fix, undefined, 'routes');
       },
     },
   },

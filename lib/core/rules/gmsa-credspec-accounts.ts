@@ -1,16 +1,19 @@
 /**
  * gmsa-credspec-accounts: New-CredentialSpec lists the primary account once per scope, by DNS name and by NetBIOS name (https://learn.microsoft.com/virtualization/windowscontainers/manage-containers/manage-serviceaccounts#create-a-credential-spec).
  * The content checks live in ../model/credspec-checks, shared with the GmsaCredentialSpec builders of cdk8s and Pulumi,
- * so a construct refuses what this rule reports; this module gives the findings of its message their id and severity.
+ * and the GmsaCredentialSpec constructs run this module on the object they emit (`refusedByConstructs`), so they
+ * refuse with its id, path and message; the fix names the prop or arg the field was written from.
  */
 import { credspecProblems } from '../model/credspecs';
 import { CREDSPEC } from './docs';
+import { CREDSPEC_FRONT_DOOR_FIXES } from './credspec-front-door';
 import { defineRule } from './rule';
 
 export default defineRule({
   meta: {
     id: 'gmsa-credspec-accounts',
     family: 'gmsa',
+    refusedByConstructs: true,
     defaultSeverity: 'warning',
     summary: 'The primary gMSA account is not listed twice, scoped by DNS name and by NetBIOS name.',
     rationale: 'New-CredentialSpec lists the account for both scopes; lookups by the missing scope fail.',
@@ -21,6 +24,7 @@ export default defineRule({
     accounts: {
       description:
         'ActiveDirectoryConfig.GroupManagedServiceAccounts lacks the primary account scoped by DNS name and by NetBIOS name.',
+      frontDoorFixes: CREDSPEC_FRONT_DOOR_FIXES,
     },
   },
   check: {

@@ -1,16 +1,19 @@
 /**
  * gmsa-credspec-format: the credspec New-CredentialSpec writes has fixed formats (https://learn.microsoft.com/virtualization/windowscontainers/manage-containers/manage-serviceaccounts); the CRD checks only types, so a malformed one fails when the container starts.
  * The content checks live in ../model/credspec-checks, shared with the GmsaCredentialSpec builders of cdk8s and Pulumi,
- * so a construct refuses what this rule reports; this module gives the findings of its message their id and severity.
+ * and the GmsaCredentialSpec constructs run this module on the object they emit (`refusedByConstructs`), so they
+ * refuse with its id, path and message; the fix names the prop or arg the field was written from.
  */
 import { credspecProblems } from '../model/credspecs';
 import { CREDSPEC } from './docs';
+import { CREDSPEC_FRONT_DOOR_FIXES } from './credspec-front-door';
 import { defineRule } from './rule';
 
 export default defineRule({
   meta: {
     id: 'gmsa-credspec-format',
     family: 'gmsa',
+    refusedByConstructs: true,
     defaultSeverity: 'error',
     summary: 'A credspec field with the wrong format (CmsPlugins, Sid, Guid, NetBiosName, DNS names, accounts).',
     rationale:
@@ -30,6 +33,7 @@ export default defineRule({
     format: {
       description:
         'A credspec field whose value has the wrong format (the field and the format it needs are in the text).',
+      frontDoorFixes: CREDSPEC_FRONT_DOOR_FIXES,
     },
   },
   check: {

@@ -1,7 +1,8 @@
 /**
  * gmsa-credspec-name: pods name the credspec in `gmsaCredentialSpecName`, which the API server requires to be a
  * lowercase DNS-1123 subdomain; the GMSACredentialSpec is cluster-scoped, so a namespace on it is ignored
- * (https://kubernetes.io/docs/tasks/configure-pod-container/configure-gmsa/).
+ * (https://kubernetes.io/docs/tasks/configure-pod-container/configure-gmsa/). The GmsaCredentialSpec constructs
+ * run it on the object they emit (`refusedByConstructs`).
  */
 import { isDns1123Subdomain } from '../windows-options';
 import { has, own, rec, show } from '../model/util';
@@ -12,6 +13,7 @@ export default defineRule({
   meta: {
     id: 'gmsa-credspec-name',
     family: 'gmsa',
+    refusedByConstructs: true,
     defaultSeverity: 'error',
     summary: 'A GMSACredentialSpec name pods cannot reference, or a namespace on the cluster-scoped object.',
     rationale: 'Pods name the credspec in gmsaCredentialSpecName, which must be a lowercase DNS-1123 subdomain.',
@@ -26,7 +28,16 @@ export default defineRule({
     ],
   },
   messages: {
-    name: { description: 'A metadata.name that is not a DNS-1123 subdomain, which pods cannot name.' },
+    name: {
+      description: 'A metadata.name that is not a DNS-1123 subdomain, which pods cannot name.',
+      // The constructs write metadata.name from their `name` input; Pulumi's defaults to the resource name.
+      frontDoorFixes: {
+        cdk8s: ({ fix }) => ({ fix: `Set the \`name\` prop${fix === undefined ? '.' : `: ${fix}`}` }),
+        pulumi: ({ fix }) => ({
+          fix: `Set the \`name\` arg (it defaults to the resource name)${fix === undefined ? '.' : `: ${fix}`}`,
+        }),
+      },
+    },
     namespace: { description: 'metadata.namespace on the cluster-scoped GMSACredentialSpec.' },
   },
   check: {

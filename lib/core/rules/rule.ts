@@ -153,12 +153,16 @@ export type RuleCheck<C extends string = string, M extends string = string> =
        * the policy pack and the components).
        * @default - none: the rule is judged by a component on its own args (see the module's comment)
        */
-      readonly run?: CloudRuns<C>;
+      readonly run?: CloudRuns<C, M>;
     };
 
 /** A cloud rule's checks, by the kind of resource each reads. */
-export type CloudRuns<C extends string = string> = {
-  readonly [K in CloudResourceKind]?: (props: CloudInputs[K], context: CloudRuleContext, report: RuleReport<C>) => void;
+export type CloudRuns<C extends string = string, M extends string = string> = {
+  readonly [K in CloudResourceKind]?: (
+    props: CloudInputs[K],
+    context: CloudRuleContext,
+    report: RuleReport<C, M>,
+  ) => void;
 };
 
 /** What a document rule sees besides the document. */
@@ -175,7 +179,8 @@ export interface RuleModule<Id extends string = string, C extends string = strin
   /**
    * The rule's messages by id, one for each kind of finding it reports (each with its own front-door fixes, where
    * they differ); its checks report only these ids, and name one in every report (test/core/rule-messages.test.ts
-   * holds every manifest rule to it). Cloud rules declare none yet.
+   * holds every manifest rule to it, test/pulumi/cloud-rule-examples.test.ts every cloud rule). An alias (a rule
+   * that only `covers` others) declares none: its findings are those of the rules it covers.
    * @default - none: the checks report no message id
    */
   readonly messages?: { readonly [K in M]: RuleMessage };

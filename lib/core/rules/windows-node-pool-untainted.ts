@@ -8,6 +8,7 @@ import { defineRule } from './rule';
 import { AKS_WINDOWS_TAINT, isWindowsAgentPool, parseTaintString } from '../cloud/aks-agent-pool';
 import { checkGkeTaints, isPlainTaint, untaintedGkePoolWarnings, windowsNodeConfig } from '../cloud/gke-node-pool';
 import { hasWindowsTaint, isKnown, isRepellingTaint, untaintedPoolIssue } from '../cloud/node-pools';
+import { WINDOWS_TAINT, taintLiteral } from '../target';
 
 export default defineRule({
   meta: {
@@ -19,6 +20,16 @@ export default defineRule({
       'Linux pods that do not select kubernetes.io/os land on an untainted Windows node and fail to pull their images.',
     docs: 'https://kubernetes.io/docs/concepts/windows/user-guide/#taints-and-tolerations',
     severityReason: 'Only Linux pods without an OS selector are hurt; they sit in ImagePullBackOff.',
+    cases: [
+      {
+        name: 'aks-component',
+        severity: 'error',
+        when: "The AKS WindowsNodePool component's taints: AKS taints no Windows node itself, and the component's nodeTarget promises workloads a pool Linux pods stay off, so it refuses rather than warns.",
+      },
+    ],
+  },
+  messages: {
+    untainted: { description: 'A Windows node pool without a NoSchedule or NoExecute taint.' },
   },
   check: {
     scope: 'cloud',
@@ -27,7 +38,9 @@ export default defineRule({
       // GKE may taint Windows nodes itself (unverified): the component warns, as for a provider pool.
       'gke-pool-component': ({ taints }, _context, report) => {
         if (taints === undefined) return;
-        for (const w of untaintedGkePoolWarnings(taints, 'taints')) report(w.path, w.message, w.fix);
+        for (const w of untaintedGkePoolWarnings(taints, 'taints')) {
+          report(w.path, w.message, w.fix, undefined, 'untainted');
+        }
       },
       // EKS components' warnings are about the pool as a whole: no path.
       'eks-pool-component': ({ taints }, _context, report) => {
@@ -36,7 +49,15 @@ export default defineRule({
           '',
           'The Windows pool does not carry the taint os=windows:NoSchedule, so Linux pods without a kubernetes.io/os selector can be scheduled onto it and fail to pull their images.',
           'Keep the default taints, or add WINDOWS_TAINT to taints; workloads built from pool.nodeTarget tolerate it.',
+          undefined,
+          'untainted',
         );
+      },
+      // The component refuses (its case): its taints default to os=windows:NoSchedule, so none was given on purpose.
+      'aks-pool-component': ({ taints }, _context, report) => {
+        if (taints === undefined || taints.some(isRepellingTaint)) return;
+        const issue = untaintedPoolIssue('taints', `${taintLiteral(WINDOWS_TAINT)} ('${AKS_WINDOWS_TAINT}')`);
+        report(issue.path, issue.message, issue.fix, 'aks-component', 'untainted');
       },
       // AKS does not taint Windows nodes itself (its docs recommend os=windows:NoSchedule).
       'aks-agent-pool': ({ osType, nodeTaints }, _context, report) => {
@@ -50,7 +71,7 @@ export default defineRule({
         });
         if (!allKnown || parsed.length !== taints.length || parsed.some(isRepellingTaint)) return;
         const issue = untaintedPoolIssue('nodeTaints', `'${AKS_WINDOWS_TAINT}'`);
-        report(issue.path, issue.message, issue.fix);
+        report(issue.path, issue.message, issue.fix, undefined, 'untainted');
       },
       'gke-node-pool': (props, _context, report) => {
         const nodeConfig = windowsNodeConfig(props);
@@ -58,7 +79,9 @@ export default defineRule({
         const taints = nodeConfig.taints;
         if (taints !== undefined && !(Array.isArray(taints) && taints.every(isPlainTaint))) return;
         const parsed = checkGkeTaints(taints ?? [], 'nodeConfig.taints').taints;
-        for (const w of untaintedGkePoolWarnings(parsed, 'nodeConfig.taints')) report(w.path, w.message, w.fix);
+        for (const w of untaintedGkePoolWarnings(parsed, 'nodeConfig.taints')) {
+          report(w.path, w.message, w.fix, undefined, 'untainted');
+        }
       },
     },
   },

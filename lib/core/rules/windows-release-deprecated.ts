@@ -23,26 +23,37 @@ export default defineRule({
     docs: 'https://kubernetes.io/docs/concepts/windows/intro/#windows-os-version-support',
     severityReason: 'The pool runs today; where a cloud has retired the release, its gate refuses the pool instead.',
   },
+  messages: {
+    deprecated: { description: 'A Windows node pool on a deprecated Windows Server release.' },
+  },
   check: {
     scope: 'cloud',
     resources: WINDOWS_NODE_POOLS,
     run: {
       'eks-pool-component': ({ release }, { date }, report) => {
-        for (const w of releaseSupportWarnings(release, 'release', date)) report('', w.message, w.fix);
+        for (const w of releaseSupportWarnings(release, 'release', date)) {
+          report('', w.message, w.fix, undefined, 'deprecated');
+        }
       },
       'aks-pool-component': ({ release }, { date }, report) => {
         if (release === undefined) return;
-        for (const w of releaseSupportWarnings(release, 'release', date)) report(w.path, w.message, w.fix);
+        for (const w of releaseSupportWarnings(release, 'release', date)) {
+          report(w.path, w.message, w.fix, undefined, 'deprecated');
+        }
       },
       'gke-pool-component': ({ release }, { date }, report) => {
         if (release === undefined) return;
-        for (const w of releaseSupportWarnings(release, 'release', date)) report(w.path, w.message, w.fix);
+        for (const w of releaseSupportWarnings(release, 'release', date)) {
+          report(w.path, w.message, w.fix, undefined, 'deprecated');
+        }
       },
       'aks-agent-pool': ({ osType, osSKU }, { date }, report) => {
         if (!isWindowsAgentPool({ osType }) || typeof osSKU !== 'string') return;
         const release = releaseForAksOsSku(osSKU);
         if (release === undefined) return;
-        for (const w of releaseSupportWarnings(release, 'osSKU', date)) report(w.path, w.message, w.fix);
+        for (const w of releaseSupportWarnings(release, 'osSKU', date)) {
+          report(w.path, w.message, w.fix, undefined, 'deprecated');
+        }
       },
       'gke-node-pool': (props, { date }, report) => {
         const nodeConfig = windowsNodeConfig(props);
@@ -51,7 +62,9 @@ export default defineRule({
         const release = releaseForGkeOsVersion(osversion);
         if (release === undefined) return;
         const path = 'nodeConfig.windowsNodeConfig.osversion';
-        for (const w of releaseSupportWarnings(release, path, date)) report(w.path, w.message, w.fix);
+        for (const w of releaseSupportWarnings(release, path, date)) {
+          report(w.path, w.message, w.fix, undefined, 'deprecated');
+        }
       },
     },
   },

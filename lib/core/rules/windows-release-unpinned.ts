@@ -22,6 +22,9 @@ export default defineRule({
     docs: 'https://learn.microsoft.com/azure/aks/upgrade-windows-os',
     severityReason: 'The pool runs; an upgrade can break the image match.',
   },
+  messages: {
+    unpinned: { description: 'A Windows node pool that leaves its Windows release to the cloud.' },
+  },
   check: {
     scope: 'cloud',
     resources: [AKS_AGENT_POOL, GKE_NODE_POOL],
@@ -36,6 +39,8 @@ export default defineRule({
           'osSKU',
           'osSKU is not set: AKS picks the Windows release from the Kubernetes version, so images may stop matching the node build.',
           `Set osSKU${offered.length > 0 ? ` (Kubernetes ${version} takes ${offered.join(' or ')})` : `, e.g. '${releaseInfo(defaultReleaseFor('aks', undefined)).aksOsSku}' (or '${releaseInfo(defaultReleaseFor('aks', '1.37')).aksOsSku}' from Kubernetes 1.37)`}.`,
+          undefined,
+          'unpinned',
         );
       },
       'gke-node-pool': (props, _context, report) => {
@@ -47,6 +52,8 @@ export default defineRule({
           'nodeConfig.windowsNodeConfig.osversion',
           'windowsNodeConfig.osversion is not set: GKE picks the Windows release, so images may not match the node build.',
           `Set osversion, e.g. '${releaseInfo('2022').gkeOsVersion}'.`,
+          undefined,
+          'unpinned',
         );
       },
     },

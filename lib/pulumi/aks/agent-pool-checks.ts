@@ -32,5 +32,11 @@ export function aksAgentPoolWarnings(
 ): WindowsWarning[] {
   return runCloudRules({ kind: 'aks-agent-pool', props }, options)
     .filter((f) => f.severity !== 'error')
-    .map(({ ruleId, path, message, fix }) => ({ ruleId, path, message, ...(fix !== undefined ? { fix } : {}) }));
+    .map(({ ruleId, messageId, path, message, fix }) => ({
+      ruleId,
+      ...(messageId !== undefined ? { messageId } : {}),
+      path,
+      message,
+      ...(fix !== undefined ? { fix } : {}),
+    }));
 }

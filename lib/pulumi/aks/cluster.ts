@@ -180,7 +180,13 @@ export function aksClusterWarnings(clusterArgs: object): WindowsWarning[] {
   const args = clusterArgs as Record<string, unknown>;
   const warnings: WindowsWarning[] = runCloudRules({ kind: 'aks-cluster', props: args })
     .filter((f) => f.severity !== 'error')
-    .map(({ ruleId, path, message, fix }) => ({ ruleId, path, message, ...(fix !== undefined ? { fix } : {}) }));
+    .map(({ ruleId, messageId, path, message, fix }) => ({
+      ruleId,
+      ...(messageId !== undefined ? { messageId } : {}),
+      path,
+      message,
+      ...(fix !== undefined ? { fix } : {}),
+    }));
   forEachInlineWindowsPool(args.agentPoolProfiles, (pool, at) => {
     for (const w of aksAgentPoolWarnings(pool)) warnings.push({ ...w, path: inlinePoolPath(at, w.path) });
   });

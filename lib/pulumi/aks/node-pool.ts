@@ -12,7 +12,7 @@ import type { WindowsWarning } from '../../core/pod-spec';
 import { checkCloudRelease, defaultReleaseFor } from '../../core/cloud-gates';
 import { checkEvaluationDate } from '../../core/facts/support';
 import { isWindowsRelease, releaseInfo, WINDOWS_RELEASES, type WindowsRelease } from '../../core/releases';
-import { WINDOWS_TAINT, taintLiteral, type Taint, type WindowsNodeTarget } from '../../core/target';
+import { WINDOWS_TAINT, type Taint, type WindowsNodeTarget } from '../../core/target';
 import { bool, mergeShapeIssues, NODE_POOL_SHAPES, object, shapedArgs, str, type ArgShapes } from '../arg-shapes';
 import { plainArgs, requireArgs, throwInputErrors } from '../errors';
 import {
@@ -22,20 +22,17 @@ import {
   checkRelease,
   checkTaints,
   gatedOnEventualVersion,
-  isRepellingTaint,
   logWarnings,
   type NodePoolScaling,
   type NodePoolScalingArgs,
   nodePoolTarget,
   resolveAutoscaling,
   taintToString,
-  untaintedPoolIssue,
 } from '../node-pool';
 import { runCloudRules } from '../../core/rules/cloud-runner';
 import {
   AKS_WINDOWS_OS_TYPE,
   AKS_WINDOWS_POOL_MODE,
-  AKS_WINDOWS_TAINT,
   DEFAULT_AKS_WINDOWS_VM_SIZE,
   AKS_FIPS_REQUIRED_RELEASES,
 } from './agent-pool-checks';
@@ -265,6 +262,7 @@ function resolveArgs(name: string, rawArgs: WindowsNodePoolArgs): ResolvedArgs {
   if (dateIssue) issues.push({ path: 'date', ...dateIssue });
   issues.push(...requiredInput(args.resourceGroupName, 'resourceGroupName'));
   issues.push(...requiredInput(args.resourceName, 'resourceName'));
+  const taintIssues = checkTaints(taints, 'taints');
   // The AKS pool rules on the resolved args: refusals, listed in the order of the args, and warnings.
   const findings = runCloudRules(
     {
@@ -275,6 +273,7 @@ function resolveArgs(name: string, rawArgs: WindowsNodePoolArgs): ResolvedArgs {
         agentPoolName,
         mode: args.mode,
         enableFIPS: args.agentPoolArgs?.enableFIPS,
+        ...(taintIssues.length === 0 ? { taints } : {}),
         kubernetesVersion: { ...version, releasePath: 'release' },
       },
     },
@@ -295,14 +294,13 @@ function resolveArgs(name: string, rawArgs: WindowsNodePoolArgs): ResolvedArgs {
   issues.push(...checkRelease(release, 'release'));
   issues.push(...refusals.at(version.path, 'release'));
   if (isWindowsRelease(release)) issues.push(...checkOsSkuInSdk(release, 'release', version.value, date));
-  issues.push(...refusals.at('agentPoolArgs.enableFIPS', 'mode', 'vmSize'), ...refusals.rest());
+  issues.push(...refusals.at('agentPoolArgs.enableFIPS', 'mode', 'vmSize'));
+  // Taken before the rest: listed after the labels, in the order of the args.
+  const untainted = refusals.at('taints');
+  issues.push(...refusals.rest());
   warnings.push(...findingWarnings(findings));
   issues.push(...checkNodeLabels(labels, isWindowsRelease(release) ? release : undefined, 'labels'));
-  const taintIssues = checkTaints(taints, 'taints');
-  issues.push(...taintIssues);
-  if (taintIssues.length === 0 && !taints.some(isRepellingTaint)) {
-    issues.push(untaintedPoolIssue('taints', `${taintLiteral(WINDOWS_TAINT)} ('${AKS_WINDOWS_TAINT}')`));
-  }
+  issues.push(...taintIssues, ...untainted);
   const { scaling, autoscaling, issues: scalingIssues } = resolveAutoscaling(args.scaling, args.autoscaling, 'scaling');
   issues.push(...scalingIssues);
   if (args.clusterArgs !== undefined) {
@@ -313,7 +311,7 @@ function resolveArgs(name: string, rawArgs: WindowsNodePoolArgs): ResolvedArgs {
       warnings.push(...plaintextPasswordWarnings(profile.adminPassword, 'clusterArgs.windowsProfile.adminPassword'));
     }
   }
-  throwInputErrors(`aks.WindowsNodePool ${name}`, mergeShapeIssues(shaped.issues, shaped.bad, issues));
+  throwInputErrors(`aks.WindowsNodePool ${name}`, mergeShapeIssues(shaped.issues, shaped.bad, issues), name);
   return {
     agentPoolName,
     release: release as WindowsRelease,

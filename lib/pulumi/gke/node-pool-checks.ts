@@ -32,5 +32,11 @@ export function gkeNodePoolWarnings(
 ): WindowsWarning[] {
   return runCloudRules({ kind: 'gke-node-pool', props }, options)
     .filter((f) => f.severity !== 'error')
-    .map(({ ruleId, path, message, fix }) => ({ ruleId, path, message, ...(fix !== undefined ? { fix } : {}) }));
+    .map(({ ruleId, messageId, path, message, fix }) => ({
+      ruleId,
+      ...(messageId !== undefined ? { messageId } : {}),
+      path,
+      message,
+      ...(fix !== undefined ? { fix } : {}),
+    }));
 }

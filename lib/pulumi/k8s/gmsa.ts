@@ -12,13 +12,14 @@ import {
   GMSA_KIND,
   GMSA_RESOURCE,
   GMSA_USE_VERB,
-  buildCredentialSpec,
+  judgeEmittedCredentialSpec,
+  renderCredentialSpec,
   type CredentialSpecDocument,
   type GmsaAccount,
   type GmsaDomain,
   type GmsaHostAccountConfig,
 } from '../../core/gmsa-credspec';
-import { gmsaCredentialSpecNameProblems, isDns1123Subdomain } from '../../core/windows-options';
+import { isDns1123Subdomain } from '../../core/windows-options';
 import { requireArgs, throwInputErrors } from '../errors';
 import { logWarnings } from '../node-pool';
 import { checkShapes, describeValue, list, object, record, str, type ArgShapes } from '../arg-shapes';
@@ -90,8 +91,10 @@ export interface GmsaUseGrant {
 
 /**
  * A cluster-scoped `GMSACredentialSpec` (the credspec at the top level, as the CRD keeps it). Args are plain and
- * checked in the constructor: every error is thrown at once as a `pulumi.InputPropertiesError` before anything
- * registers; unambiguous spellings (a domain GUID in braces) are normalised and reported with `pulumi.log.warn`.
+ * checked in the constructor by the gmsa-credspec-* rule modules on the object it emits: every error is thrown at
+ * once as a `pulumi.InputPropertiesError` (the rule's id, the object's path and lint's message, the fix naming the
+ * arg to set) before anything registers; unambiguous spellings (a domain GUID in braces) are normalised and
+ * reported with `pulumi.log.warn`.
  *
  * Pass it as a workload's `windows.gmsa` and grant the workload's service account with `grantUse`.
  * @see https://kubernetes.io/docs/tasks/configure-pod-container/configure-gmsa/
@@ -113,37 +116,29 @@ export class GmsaCredentialSpec extends pulumi.ComponentResource implements Gmsa
     // The credspec builder reads every field: wrong shapes are refused before it runs.
     throwInputErrors(subject, checkShapes(args, GMSA_SHAPES));
     const credentialSpecName = args.name ?? name; // pods must name it before it exists: never auto-named
-    const issues: ValidationIssue[] = gmsaCredentialSpecNameProblems(credentialSpecName).map((message) => ({
-      path: 'name',
-      message,
-      fix:
-        args.name === undefined
-          ? 'Set name: the resource name is not a valid object name.'
-          : 'Use lowercase letters, digits, "-" and ".", such as webapp01.',
-    }));
-    const built = buildCredentialSpec(args);
-    for (const p of built.problems) {
-      if (p.severity === 'error') issues.push({ path: p.path, message: p.message, ...(p.fix ? { fix: p.fix } : {}) });
-    }
-    throwInputErrors(subject, issues);
+    const rendered = renderCredentialSpec(args);
+    const metadata = { name: credentialSpecName, ...(args.labels ? { labels: { ...args.labels } } : {}) };
+    // The rule modules judge the object as it is emitted, as lint would, before anything registers.
+    const { refusals, warnings } = judgeEmittedCredentialSpec(
+      { apiVersion: GMSA_API_VERSION, kind: GMSA_KIND, metadata, credspec: rendered.credspec },
+      'pulumi',
+    );
+    // Refusals go to the findings sink too, beside the warnings: programs and tests read both as data.
+    throwInputErrors(subject, refusals, name);
 
     super('k8s-windows:kubernetes:GmsaCredentialSpec', name, {}, opts);
-    logWarnings(
-      built.problems.filter((p) => p.severity === 'warning'),
-      this,
-      name,
-    );
+    logWarnings([...rendered.normalised, ...warnings], this, name);
     this.resourceName = name;
     this.credentialSpecName = credentialSpecName;
-    this.credspec = built.credspec;
+    this.credspec = rendered.credspec;
     this.resource = new CustomResource(
       name,
       {
         apiVersion: GMSA_API_VERSION,
         kind: GMSA_KIND,
-        metadata: { name: credentialSpecName, ...(args.labels ? { labels: { ...args.labels } } : {}) },
+        metadata,
         // The CRD keeps `credspec` at the top level (not under `spec`) and prunes unknown keys.
-        credspec: built.credspec,
+        credspec: rendered.credspec,
       },
       { parent: this },
     );

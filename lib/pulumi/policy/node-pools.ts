@@ -103,10 +103,17 @@ export function clusterFindings(resources: readonly StackResource[]): { urn: str
       read.find((r) => r.type === EKS_CLUSTER_TYPE) ??
       read.find((r) => declaresWindowsNodes(r.type, r.value) && cloudResourceKind(r.type) === 'eks-node-group') ??
       read[0];
-    for (const { ruleId, severity, path, message, fix } of eks) {
+    for (const { ruleId, messageId, severity, path, message, fix } of eks) {
       out.push({
         urn: anchor.urn,
-        finding: { ruleId, severity, path, message, ...(fix !== undefined ? { fix } : {}) },
+        finding: {
+          ruleId,
+          ...(messageId !== undefined ? { messageId } : {}),
+          severity,
+          path,
+          message,
+          ...(fix !== undefined ? { fix } : {}),
+        },
       });
     }
   }
