@@ -25,6 +25,7 @@ import {
   parseText,
   readText,
   renderText,
+  WholeListNeeded,
   type DocObject,
   type ParsedDoc,
   type ParsedText,
@@ -110,11 +111,30 @@ export interface FixSetResult {
 export function fixManifestSet(
   inputs: readonly FixInputText[],
   options: FixOptions = {},
-  /** @internal `{ fast: false }` builds every document's `yaml` node tree: the tests hold the fast reading to it. */
-  internal?: { readonly fast?: boolean },
+  /**
+   * @internal `{ fast: false }` builds every document's `yaml` node tree; `{ splitLists: false }` reads each List
+   * as one document, not item by item: the tests hold the fast reading to both.
+   */
+  internal?: { readonly fast?: boolean; readonly splitLists?: boolean },
+): FixSetResult {
+  if (internal?.fast === false || internal?.splitLists === false) return fixSet(inputs, options, internal);
+  try {
+    return fixSet(inputs, options, internal);
+  } catch (e) {
+    // An item of a List that cannot be fixed on its own (rare: see WholeListNeeded): every List read whole.
+    if (e instanceof WholeListNeeded) return fixSet(inputs, options, { ...internal, splitLists: false });
+    throw e;
+  }
+}
+
+function fixSet(
+  inputs: readonly FixInputText[],
+  options: FixOptions,
+  internal: { readonly fast?: boolean; readonly splitLists?: boolean } | undefined,
 ): FixSetResult {
   const target = resolveFixTarget(options);
-  const read = internal?.fast === false ? parseText : readText;
+  const split = internal?.splitLists !== false;
+  const read = internal?.fast === false ? parseText : (text: string, source?: string) => readText(text, source, split);
   const changes: FixChange[] = [];
   let current = inputs;
   // Only the first pass's counts are kept, and of each pass only its texts go on to the next: two passes'

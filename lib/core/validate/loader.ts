@@ -408,6 +408,13 @@ export interface DocumentSpan {
   readonly end: number;
   /** Its objects (List items unwrapped); none for an empty or malformed document. */
   readonly objects: readonly DocumentObject[];
+  /** Lines before it in the text. */
+  readonly line: number;
+  /**
+   * Whether js-yaml read it (its objects' positions come from its own text, on demand) rather than `yaml` (an
+   * anchor, say, or an error).
+   */
+  readonly fast: boolean;
 }
 
 /**
@@ -435,7 +442,6 @@ export function loadSpans(
     previous = start;
     const chunk = text.slice(start, end);
     const objects: DocumentObject[] = [];
-    spans.push({ start, end, objects });
     let value: unknown;
     let slow = FAST_PATH_EXCLUDED.test(chunk) || manyAliases(chunk);
     if (!slow) {
@@ -448,9 +454,11 @@ export function loadSpans(
     }
     // A List whose items are not a list of objects: `yaml` reports it with its position.
     if (slow || (value !== null && value !== undefined && listItemsProblem(value) !== undefined)) {
+      spans.push({ start, end, objects, line, fast: false });
       readSlow(chunk, line, source, objects, errors);
       continue;
     }
+    spans.push({ start, end, objects, line, fast: true });
     if (value === null || value === undefined || isEmptyList(value)) continue;
     const lazy: LazyDocument = { text: chunk, lineOffset: line };
     const add = (v: unknown, base: readonly (string | number)[]) => {
@@ -464,6 +472,25 @@ export function loadSpans(
     }
   }
   return { spans, errors };
+}
+
+/**
+ * Remembers an item of a List read by the fast path with its own text (`text`: the item in place under an `items:`
+ * line, so its base is `['items', 0]`), `lineOffset` lines into the input: positions inside it then index that text
+ * alone, not the whole List (for a ResourceList of thousands of items, hundreds of megabytes). `fixManifestSet`
+ * does this for the Lists it fixes item by item.
+ * @internal
+ */
+export function rememberListItem(value: unknown, text: string, lineOffset: number, source: string | undefined): void {
+  if (typeof value !== 'object' || value === null) return;
+  ORIGINS.set(value, { lazy: { text, lineOffset }, ...(source !== undefined ? { source } : {}), base: ['items', 0] });
+}
+
+/** Whether `text` may hold an alias (false alarms only cost speed). */
+export function mayHoldAliases(text: string): boolean {
+  if (!text.includes('*')) return false;
+  ALIAS.lastIndex = 0;
+  return ALIAS.test(text);
 }
 
 /** One document read by `yaml` alone, its lines counted from `lineOffset`: its objects, or its errors. */
