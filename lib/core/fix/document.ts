@@ -30,6 +30,7 @@ import {
 } from '../validate/loader';
 import { isDeepStrictEqual } from 'node:util';
 import type { FixEdit } from '../model/fixes';
+import { isRecord } from '../model/util';
 import { splitListItems, type ListItems } from './items';
 import { paddedFlow, rememberParsed, spliceDocument, type DocStyle } from './splice';
 
@@ -187,10 +188,7 @@ class ItemDoc implements ParsedDoc {
     // The item as the loader read it, or the split went wrong: the List is then fixed whole.
     const items = isMap(doc.contents) && doc.contents.items.length === 1 ? doc.contents.get('items', true) : undefined;
     if (!isSeq(items) || items.items.length !== 1) throw new WholeListNeeded('it is not one item');
-    const read: unknown = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
-    if (!isDeepStrictEqual((read as { items: unknown[] }).items[0], this.value)) {
-      throw new WholeListNeeded('it reads otherwise alone');
-    }
+    if (!sameObject(doc, this.value)) throw new WholeListNeeded('it is another object alone');
     if (this.last) this.yamlEnd = this.start + doc.range[2] - prefix.length;
     RELOCATED.set(doc, { shown: ['items', this.index] });
     return (this.tree = doc);
@@ -212,6 +210,26 @@ class ItemDoc implements ParsedDoc {
     }
     this.tree = undefined;
   }
+}
+
+/**
+ * Whether the item parsed alone names the object the loader read in its place (kind, apiVersion, name, namespace):
+ * splitListItems places items by their lines, and a misplaced one would show here. (Comparing the whole values
+ * cost a tenth of the run.)
+ */
+function sameObject(doc: Document.Parsed, value: unknown): boolean {
+  const scalar = (path: Segments, expected: unknown) => {
+    const node = doc.getIn(['items', 0, ...path], true);
+    return node === undefined ? expected === undefined : isScalar(node) && node.value === expected;
+  };
+  if (!isRecord(value)) return false;
+  const metadata = isRecord(value.metadata) ? value.metadata : {};
+  return (
+    scalar(['kind'], value.kind) &&
+    scalar(['apiVersion'], value.apiVersion) &&
+    scalar(['metadata', 'name'], metadata.name) &&
+    scalar(['metadata', 'namespace'], metadata.namespace)
+  );
 }
 
 /**
