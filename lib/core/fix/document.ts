@@ -275,10 +275,12 @@ export function readText(
   source?: string,
   /** `false`: every List is one document (`fixManifestSet` falls back to it: WholeListNeeded). @default true */
   splitLists = true,
+  /** What js-yaml read of the whole text already (`loadSpans`' `read`). */
+  whole?: { readonly value: unknown },
 ): ParsedText {
   const bom = input.startsWith('\uFEFF') ? '\uFEFF' : '';
   const text = input.slice(bom.length);
-  const read = loadSpans(text, source);
+  const read = loadSpans(text, source, whole);
   if (read === undefined) return parseText(input, source);
   const docs: ParsedDoc[] = [];
   const objects: DocObject[] = [];

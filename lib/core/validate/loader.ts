@@ -350,6 +350,15 @@ function fastYaml(): { readonly yaml: typeof JsYaml; readonly schema: JsYaml.Sch
 }
 
 /**
+ * One YAML document read by js-yaml as the fast path reads it (YAML 1.2 core schema, `<<` merge keys); throws what
+ * js-yaml throws.
+ * @internal
+ */
+export function readWhole(text: string): unknown {
+  return fastYaml().yaml.load(text, { schema: fastYaml().schema });
+}
+
+/**
  * What the fast path leaves to `yaml`: directives (`%YAML`), document end markers (`...`), explicit `?` keys (js-yaml
  * places them otherwise) and an alias used as a key (`*a: x`: js-yaml names the key otherwise). A false alarm only
  * costs speed.
@@ -427,6 +436,11 @@ export interface DocumentSpan {
 export function loadSpans(
   text: string,
   source: string | undefined,
+  /**
+   * What `readWhole` gave for this text, read already by the caller (`fix --krm` reads the ResourceList's envelope
+   * so): used for a text of one document instead of reading it again.
+   */
+  read?: { readonly value: unknown },
 ): { readonly spans: DocumentSpan[]; readonly errors: LoadError[] } | undefined {
   if (STREAM_EXCLUDED.test(text)) return undefined;
   const spans: DocumentSpan[] = [];
@@ -446,7 +460,7 @@ export function loadSpans(
     let slow = FAST_PATH_EXCLUDED.test(chunk) || manyAliases(chunk);
     if (!slow) {
       try {
-        value = fastYaml().yaml.load(chunk, { schema: fastYaml().schema });
+        value = read !== undefined && starts.length === 1 ? read.value : readWhole(chunk);
         slow = value !== null && value !== undefined && depthExceeds(value, MAX_DOCUMENT_DEPTH);
       } catch {
         slow = true;
