@@ -2,7 +2,8 @@
  * `fixManifestSet` fixes the items of a List (a KRM ResourceList, a `v1 List`) one by one, as documents of their own
  * (lib/core/fix/items.ts): on generated Lists, everything it returns is what fixing each List as one document returns
  * (`{ splitLists: false }`, the path it replaced) and what reading every document with `yaml` returns
- * (`{ fast: false }`): the text byte for byte, the changes, the refusals, the findings with their positions.
+ * (`{ fast: false }`): the text byte for byte, the changes, the refusals, the findings with their positions; so does
+starting from a read of the whole text handed over, as `fix --krm` hands over its read of the envelope.
  *
  * The Lists vary in what a line-based split could trip over: items written block (sequence flush or indented),
  * flow or as JSON; comments and blank lines between and inside items; block scalars whose lines look like entries
@@ -13,6 +14,7 @@ import fc from 'fast-check';
 import { Document } from 'yaml';
 import { fixManifestSet, type FixOptions } from '../../../lib/core/fix';
 import { readText } from '../../../lib/core/fix/document';
+import { readWhole } from '../../../lib/core/validate/loader';
 import { propertyParameters } from '../../helpers/property';
 
 type Rec = Record<string, unknown>;
@@ -167,6 +169,16 @@ describe('a List fixed item by item', () => {
         const split = fixManifestSet(inputs, options);
         expect(split).toEqual(fixManifestSet(inputs, options, { splitLists: false }));
         expect(split).toEqual(fixManifestSet(inputs, options, { fast: false }));
+        // Started from a read of the whole text handed over (fix --krm's envelope): the same.
+        if (!text.includes('<<')) {
+          let whole: { value: unknown } | undefined = { value: readWhole(text) };
+          const take = () => {
+            const out = whole;
+            whole = undefined;
+            return out;
+          };
+          expect(fixManifestSet(inputs, options, { read: take })).toEqual(split);
+        }
         // The per-item path is the one taken (unless an alias makes the List one document).
         const docs = readText(text).docs.length;
         expect(docs).toBe(aliased(l) ? 1 : l.items.length);
