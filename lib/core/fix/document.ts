@@ -1,8 +1,10 @@
 /**
  * The YAML side of `fixManifests`: documents parsed with the `yaml` library's Document API, edits checked and
  * applied there, and the text put back together from the source: documents with nothing to fix come out as their
- * original bytes, edited ones as their source with only the edits spliced in (splice.ts).
+ * original bytes, edited ones as their source with only the edits spliced in (splice.ts). The items of a List are
+ * documents of their own here (items.ts), so a ResourceList of thousands of items costs what a stream does.
  */
+import { isDeepStrictEqual } from 'node:util';
 import {
   isAlias,
   isCollection,
@@ -28,7 +30,6 @@ import {
   type DocumentSpan,
   type LoadError,
 } from '../validate/loader';
-import { isDeepStrictEqual } from 'node:util';
 import type { FixEdit } from '../model/fixes';
 import { isRecord } from '../model/util';
 import { splitListItems, type ListItems } from './items';
@@ -118,7 +119,7 @@ class SpanDoc implements ParsedDoc {
 /**
  * Thrown where an item of a List fixed item by item cannot be (its text does not parse alone as the item the loader
  * read, or its edits cannot be spliced): `fixManifestSet` then fixes the input again with each List as one document,
- * which says what to do in every case.
+ * the path that writes every case (re-rendering the List where the splicer cannot write an edit).
  */
 export class WholeListNeeded extends Error {
   constructor(reason: string) {
