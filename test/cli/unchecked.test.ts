@@ -129,11 +129,22 @@ describe('a KRM functionConfig', () => {
     ['{kind: Config, cloud: gke}', 'functionConfig.cloud: options go under spec'],
     ['{kind: Config, spec: "cloud=gke"}', 'functionConfig.spec is not a mapping of options'],
     ['{kind: ConfigMap, data: {cloud: gke}, spec: {cloud: gke}}', 'functionConfig has both spec and data'],
+    // A merge key is a key of the envelope, not merged into it.
+    ['{<<: {kind: Config}, spec: {cloud: gke}}', 'functionConfig.<<: options go under spec'],
   ])('%s is refused, exit 2', async (config, message) => {
     const r = await cli(['fix', '--krm'], { stdin: list(config) });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain(`k8s-windows fix --krm: ${message}`);
+  });
+
+  test("an item that is not valid YAML: the ResourceList is refused with the parser's message, exit 2", async () => {
+    const r = await cli(['fix', '--krm'], {
+      stdin: `${list('{spec: {cloud: gke}}')}- apiVersion: v1\n  kind: ConfigMap\n  kind: Secret\n`,
+    });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('k8s-windows fix --krm: the ResourceList is not valid YAML: Map keys must be unique\n');
   });
 
   test("a ConfigMap's data is read as settings (kpt and Kustomize's convention), strings included", async () => {

@@ -1,8 +1,10 @@
 /**
  * The YAML side of `fixManifests`: documents parsed with the `yaml` library's Document API, edits checked and
  * applied there, and the text put back together from the source: documents with nothing to fix come out as their
- * original bytes, edited ones as their source with only the edits spliced in (splice.ts).
+ * original bytes, edited ones as their source with only the edits spliced in (splice.ts). The items of a List are
+ * documents of their own here (items.ts), so a ResourceList of thousands of items costs what a stream does.
  */
+import { isDeepStrictEqual } from 'node:util';
 import {
   isAlias,
   isCollection,
@@ -19,14 +21,19 @@ import {
 import {
   loadSpans,
   MAX_ALIAS_COUNT,
+  mayHoldAliases,
   parseDocuments,
   parsePath,
   readDocument,
+  rememberListItem,
   rememberOrigin,
+  type DocumentSpan,
   type LoadError,
 } from '../validate/loader';
 import type { FixEdit } from '../model/fixes';
-import { rememberParsed, spliceDocument } from './splice';
+import { isRecord } from '../model/util';
+import { splitListItems, type ListItems } from './items';
+import { paddedFlow, rememberParsed, spliceDocument, type DocStyle } from './splice';
 
 type Segments = (string | number)[];
 
@@ -110,20 +117,186 @@ class SpanDoc implements ParsedDoc {
 }
 
 /**
- * Reads a text for fixing: with the loader's fast path where it can split the documents (a `yaml` node tree is
- * then built only for a document an edit needs), else as `parseText`. The objects, their positions and the errors
- * are the same either way (test/core/validate/fast-load*.test.ts holds the loader to it); so is the output.
+ * Thrown where an item of a List fixed item by item cannot be (its text does not parse alone as the item the loader
+ * read, or its edits cannot be spliced): `fixManifestSet` then fixes the input again with each List as one document,
+ * the path that writes every case (re-rendering the List where the splicer cannot write an edit).
  */
-export function readText(input: string, source?: string): ParsedText {
+export class WholeListNeeded extends Error {
+  constructor(reason: string) {
+    super(`internal: a List item cannot be fixed on its own (${reason})`);
+  }
+}
+
+/** What the items of one List document share: its text's style, read once and only when an item is edited. */
+class ListDoc {
+  private style: DocStyle | undefined;
+
+  constructor(
+    readonly text: string,
+    private readonly start: number,
+    private readonly end: number,
+    readonly items: ListItems,
+  ) {}
+
+  /** The whole List's style: every item is written as the List would be (splice.ts reads it from one document). */
+  styleOf(): DocStyle {
+    if (this.style !== undefined) return this.style;
+    const source = this.text.slice(this.start, this.end);
+    return (this.style = {
+      ...styleOf(source),
+      eol: source.includes('\r\n') ? '\r\n' : '\n',
+      padded: paddedFlow(source),
+    });
+  }
+}
+
+/**
+ * Where the node tree of an item parsed alone holds it (`['items', 0]`) and where the List holds it
+ * (`['items', k]`): edits walk the one and say the other, so messages read as for the whole List.
+ */
+const RELOCATED = new WeakMap<Document, { readonly shown: Segments }>();
+
+/**
+ * One item of a List, fixed as a document of its own: its `yaml` node tree is parsed from its own text under the
+ * List's `items:` line only when an edit needs it, and the edited item is spliced back in place, read back alone.
+ * A List of thousands of items then costs what a stream of as many documents does.
+ */
+class ItemDoc implements ParsedDoc {
+  changed = false;
+  rendered: string | undefined;
+  private tree: Document.Parsed | undefined;
+  private yamlEnd: number | undefined;
+
+  constructor(
+    private readonly list: ListDoc,
+    private readonly index: number,
+    readonly start: number,
+    private readonly itemEnd: number,
+    /** The item ends its text: where `yaml` ends the document then ends it (as SpanDoc's last document). */
+    private readonly last: boolean,
+    private readonly value: unknown,
+    readonly source: string | undefined,
+  ) {}
+
+  get doc(): Document.Parsed {
+    if (this.tree !== undefined) return this.tree;
+    if (this.rendered !== undefined) throw new Error('internal: a document was edited after it was rendered');
+    const prefix = this.list.items.prefix;
+    const parsed = parseDocuments(prefix + this.list.text.slice(this.start, this.itemEnd), new LineCounter());
+    const docs = 'docs' in parsed ? parsed.docs.filter((d) => d.contents !== null) : [];
+    const doc = docs[0];
+    if (docs.length !== 1 || doc.errors.length > 0) throw new WholeListNeeded('it does not parse alone');
+    // The item as the loader read it, or the split went wrong: the List is then fixed whole.
+    const items = isMap(doc.contents) && doc.contents.items.length === 1 ? doc.contents.get('items', true) : undefined;
+    if (!isSeq(items) || items.items.length !== 1) throw new WholeListNeeded('it is not one item');
+    if (!sameObject(doc, this.value)) throw new WholeListNeeded('it is another object alone');
+    if (this.last) this.yamlEnd = this.start + doc.range[2] - prefix.length;
+    RELOCATED.set(doc, { shown: ['items', this.index] });
+    return (this.tree = doc);
+  }
+
+  get end(): number {
+    return this.yamlEnd ?? this.itemEnd;
+  }
+
+  finish(): void {
+    if (this.tree === undefined) return;
+    if (this.changed && this.rendered === undefined) {
+      const prefix = this.list.items.prefix;
+      const src = prefix + this.list.text.slice(this.start, this.end);
+      const spliced = spliceDocument(src, prefix.length, src.length, this.tree, this.list.styleOf(), prefix);
+      // The whole List re-rendered (what a document the splicer cannot write gets) is the whole-document path's.
+      if (spliced === undefined) throw new WholeListNeeded('its edits cannot be spliced');
+      this.rendered = spliced;
+    }
+    this.tree = undefined;
+  }
+}
+
+/**
+ * Whether the item parsed alone names the object the loader read in its place (kind, apiVersion, name, namespace):
+ * splitListItems places items by their lines, and a misplaced one would show here. (Comparing the whole values
+ * cost a tenth of the run.)
+ */
+function sameObject(doc: Document.Parsed, value: unknown): boolean {
+  const scalar = (path: Segments, expected: unknown) => {
+    const node = doc.getIn(['items', 0, ...path], true);
+    return node === undefined ? expected === undefined : isScalar(node) && node.value === expected;
+  };
+  if (!isRecord(value)) return false;
+  const metadata = isRecord(value.metadata) ? value.metadata : {};
+  return (
+    scalar(['kind'], value.kind) &&
+    scalar(['apiVersion'], value.apiVersion) &&
+    scalar(['metadata', 'name'], metadata.name) &&
+    scalar(['metadata', 'namespace'], metadata.namespace)
+  );
+}
+
+/**
+ * The items of a List document read by the fast path, each a document of its own (ItemDoc), with its positions
+ * from its own text; or undefined where the List is read as one document: a List that may hold aliases (an item
+ * could share an anchor with another), or whose text is not a block sequence of items splitListItems can place.
+ */
+function listItemDocs(
+  text: string,
+  span: DocumentSpan,
+  last: boolean,
+  source: string | undefined,
+): ItemDoc[] | undefined {
+  const objects = span.objects;
+  if (!span.fast || objects.length === 0 || objects.some((o) => o.base.length !== 2 || o.base[0] !== 'items')) {
+    return undefined;
+  }
+  const chunk = text.slice(span.start, span.end);
+  if (mayHoldAliases(chunk)) return undefined;
+  const items = splitListItems(text, span.start, span.end, objects.length);
+  if (items === undefined) return undefined;
+  const list = new ListDoc(text, span.start, span.end, items);
+  let line = span.line;
+  let at = span.start;
+  return items.starts.map((start, k) => {
+    const end = k + 1 < items.starts.length ? items.starts[k + 1] : items.end;
+    for (let i = text.indexOf('\n', at); i >= 0 && i < start; i = text.indexOf('\n', i + 1)) line++;
+    at = start;
+    // Positions inside the item are read from its own text (one line of prefix before it).
+    rememberListItem(objects[k].value, items.prefix + text.slice(start, end), line - 1, source);
+    return new ItemDoc(list, k, start, end, last && end === span.end, objects[k].value, source);
+  });
+}
+
+/**
+ * Reads a text for fixing: with the loader's fast path where it can split the documents (a `yaml` node tree is
+ * then built only for a document an edit needs, and the items of a List are documents of their own), else as
+ * `parseText`. The objects, their positions and the errors are the same either way
+ * (test/core/validate/fast-load*.test.ts holds the loader to it); so is the output.
+ */
+export function readText(
+  input: string,
+  source?: string,
+  /** `false`: every List is one document (`fixManifestSet` falls back to it: WholeListNeeded). @default true */
+  splitLists = true,
+  /** What js-yaml read of the whole text already (`loadSpans`' `read`). */
+  whole?: { readonly value: unknown },
+): ParsedText {
   const bom = input.startsWith('\uFEFF') ? '\uFEFF' : '';
   const text = input.slice(bom.length);
-  const read = loadSpans(text, source);
+  const read = loadSpans(text, source, whole);
   if (read === undefined) return parseText(input, source);
   const docs: ParsedDoc[] = [];
   const objects: DocObject[] = [];
   read.spans.forEach((span, i) => {
     if (span.objects.length === 0) return;
-    const doc = new SpanDoc(text, span.start, span.end, i === read.spans.length - 1, source);
+    const last = i === read.spans.length - 1;
+    const items = splitLists ? listItemDocs(text, span, last, source) : undefined;
+    if (items !== undefined) {
+      items.forEach((doc, k) => {
+        docs.push(doc);
+        objects.push({ value: span.objects[k].value, doc, base: span.objects[k].base });
+      });
+      return;
+    }
+    const doc = new SpanDoc(text, span.start, span.end, last, source);
     docs.push(doc);
     for (const { value, base } of span.objects) objects.push({ value, doc, base });
   });
@@ -255,6 +428,8 @@ const FROM_MERGE = 'it comes from a YAML merge key (<<), shared with other place
 function walk(
   doc: Document,
   segments: Segments,
+  /** The segments as messages say them (an item parsed alone is `items[0]` in its tree, `items[k]` in the List). */
+  shown: Segments = segments,
 ): { ok: true; depth: number; node: unknown; parent: unknown } | { ok: false; reason: string } {
   let node: unknown = doc.contents;
   let parent: unknown = undefined;
@@ -275,7 +450,7 @@ function walk(
     else
       return {
         ok: false,
-        reason: `the value at ${segments.slice(0, i).join('.')} is not a ${typeof seg === 'number' ? 'list' : 'mapping'}`,
+        reason: `the value at ${shown.slice(0, i).join('.')} is not a ${typeof seg === 'number' ? 'list' : 'mapping'}`,
       };
   }
   if (isAlias(node)) return { ok: false, reason: BEHIND_ALIAS };
@@ -295,12 +470,28 @@ function setAt(doc: Document, segments: Segments, value: unknown, depth: number)
 }
 
 /**
+ * The path of an edit in `doc`'s tree, and as the List says it: `base` is where the loader placed the object in its
+ * document (`['items', k]`), which is `['items', 0]` in the tree of an item parsed alone.
+ */
+function segmentsOf(
+  doc: Document,
+  base: readonly (string | number)[],
+  edit: FixEdit,
+): { readonly segments: Segments; readonly shown: Segments } {
+  const path = parsePath(edit.path);
+  const moved = RELOCATED.get(doc);
+  const shown: Segments = [...base, ...path];
+  if (moved === undefined || !isDeepStrictEqual(base, moved.shown)) return { segments: shown, shown };
+  return { segments: ['items', 0, ...path], shown };
+}
+
+/**
  * Whether `edit` can be made on the object at `base` of `doc` without changing anything but its own field: the
  * reason when it cannot. Never changes the document.
  */
 export function checkEdit(doc: Document, base: readonly (string | number)[], edit: FixEdit): string | undefined {
-  const segments: Segments = [...base, ...parsePath(edit.path)];
-  const reached = walk(doc, segments);
+  const { segments, shown } = segmentsOf(doc, base, edit);
+  const reached = walk(doc, segments, shown);
   if (!reached.ok) return reached.reason;
   const exists = reached.depth === segments.length;
   switch (edit.op) {
@@ -349,8 +540,8 @@ export function checkEdit(doc: Document, base: readonly (string | number)[], edi
 export function applyEdit(doc: Document, base: readonly (string | number)[], edit: FixEdit): EditResult {
   const refused = checkEdit(doc, base, edit);
   if (refused !== undefined) return { ok: false, reason: refused };
-  const segments: Segments = [...base, ...parsePath(edit.path)];
-  const reached = walk(doc, segments);
+  const { segments, shown } = segmentsOf(doc, base, edit);
+  const reached = walk(doc, segments, shown);
   if (!reached.ok) return reached;
   // What the document held before its first edit: the output is that source with only the differences spliced in.
   rememberParsed(doc, segments);

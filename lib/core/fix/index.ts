@@ -25,6 +25,7 @@ import {
   parseText,
   readText,
   renderText,
+  WholeListNeeded,
   type DocObject,
   type ParsedDoc,
   type ParsedText,
@@ -110,11 +111,36 @@ export interface FixSetResult {
 export function fixManifestSet(
   inputs: readonly FixInputText[],
   options: FixOptions = {},
-  /** @internal `{ fast: false }` builds every document's `yaml` node tree: the tests hold the fast reading to it. */
-  internal?: { readonly fast?: boolean },
+  /**
+   * @internal `{ fast: false }` builds every document's `yaml` node tree; `{ splitLists: false }` reads each List
+   * as one document, not item by item: the tests hold the fast reading to both. `read(k)`: what the loader's
+   * `readWhole` gave for input `k`'s text, when the caller read it already (`fix --krm`'s envelope); asked once
+   * per input, by the first pass, so the caller can let it go.
+   */
+  internal?: FixInternal,
 ): FixSetResult {
+  if (internal?.fast === false || internal?.splitLists === false) return fixSet(inputs, options, internal);
+  try {
+    return fixSet(inputs, options, internal);
+  } catch (e) {
+    // An item of a List that cannot be fixed on its own (rare: see WholeListNeeded): every List read whole.
+    if (e instanceof WholeListNeeded) return fixSet(inputs, options, { ...internal, splitLists: false });
+    throw e;
+  }
+}
+
+interface FixInternal {
+  readonly fast?: boolean;
+  readonly splitLists?: boolean;
+  readonly read?: (input: number) => { readonly value: unknown } | undefined;
+}
+
+function fixSet(inputs: readonly FixInputText[], options: FixOptions, internal: FixInternal | undefined): FixSetResult {
   const target = resolveFixTarget(options);
-  const read = internal?.fast === false ? parseText : readText;
+  const split = internal?.splitLists !== false;
+  let handed = internal?.read;
+  const read: Reader =
+    internal?.fast === false ? parseText : (text, source, k) => readText(text, source, split, handed?.(k));
   const changes: FixChange[] = [];
   let current = inputs;
   // Only the first pass's counts are kept, and of each pass only its texts go on to the next: two passes'
@@ -126,6 +152,7 @@ export function fixManifestSet(
     // rendered documents would be in memory twice over.
     pass = undefined;
     pass = fixPass(current, options, target, read);
+    handed = undefined;
     first ??= { errors: pass.errors, objectCount: pass.objectCount, objectCounts: pass.objectCounts };
     // One push per change: a spread of a large input's changes passes the engine's limit on arguments.
     for (const c of pass.changes) changes.push(c);
@@ -144,7 +171,7 @@ export function fixManifestSet(
         ? last.before
         : validateManifests(
             last.parsed.flatMap((p, i) =>
-              objectsOf(p.docs.some((d) => d.changed) ? read(last.texts[i], p.source) : p, current[i]).map(
+              objectsOf(p.docs.some((d) => d.changed) ? read(last.texts[i], p.source, i) : p, current[i]).map(
                 (o) => o.value,
               ),
             ),
@@ -183,13 +210,11 @@ function objectsOf(p: ParsedText, input: FixInputText): readonly DocObject[] {
   return input.manifestsOnly === true ? p.objects.filter((o) => isRecord(o.value) && 'kind' in o.value) : p.objects;
 }
 
-function fixPass(
-  inputs: readonly FixInputText[],
-  options: FixOptions,
-  target: FixTarget,
-  read: (text: string, source?: string) => ParsedText,
-): FixPass {
-  const parsed = inputs.map((i) => read(i.text, i.source));
+/** Reads input `k`'s text for a pass. */
+type Reader = (text: string, source: string | undefined, k: number) => ParsedText;
+
+function fixPass(inputs: readonly FixInputText[], options: FixOptions, target: FixTarget, read: Reader): FixPass {
+  const parsed = inputs.map((i, k) => read(i.text, i.source, k));
   const perInput = parsed.map((p, i) => objectsOf(p, inputs[i]));
   const entries = perInput.flat();
   const objects = entries.map((e) => e.value);

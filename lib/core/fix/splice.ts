@@ -110,11 +110,24 @@ interface Ctx {
 export interface DocStyle {
   readonly indent: number;
   readonly indentSeq: boolean;
+  /**
+   * The line break and flow padding of the whole document, when `src.slice(start, end)` is one item of a List
+   * (fixed item by item): else they are read from that text.
+   */
+  readonly eol?: string;
+  readonly padded?: boolean;
+}
+
+/** Whether flow collections are mostly written `{ a: 1 }` rather than `{a: 1}` in `source`. */
+export function paddedFlow(source: string): boolean {
+  return (source.match(/[{[] [^\s}\]]/g)?.length ?? 0) > (source.match(/[{[][^\s}\]]/g)?.length ?? 0);
 }
 
 /**
  * The text of the document `doc` (its source is `src.slice(start, end)`) with its edits spliced in, or undefined
- * when a difference cannot be spliced or the result would not read back as the edited document.
+ * when a difference cannot be spliced or the result would not read back as the edited document. `doc` parsed from
+ * `src.slice(0, end)` when `src.slice(0, start)` is the `items:` line a List item is parsed under: the read-back
+ * then puts it in front of the result too.
  */
 export function spliceDocument(
   src: string,
@@ -122,6 +135,7 @@ export function spliceDocument(
   end: number,
   doc: Document,
   style: DocStyle,
+  context = '',
 ): string | undefined {
   const snap = SNAPSHOTS.get(doc);
   if (!snap || !isNode(doc.contents)) return undefined;
@@ -132,14 +146,14 @@ export function spliceDocument(
     docEnd: end,
     doc,
     snap,
-    eol: source.includes('\r\n') ? '\r\n' : '\n',
+    eol: style.eol ?? (source.includes('\r\n') ? '\r\n' : '\n'),
     json,
     jsonSpaced: /":\s/.test(source),
     jsonLines: json && /\n\s*"/.test(source),
     jsonStep: /\n( +)"/.exec(source)?.[1].length ?? 2,
     indent: style.indent,
     indentSeq: style.indentSeq,
-    padded: (source.match(/[{[] [^\s}\]]/g)?.length ?? 0) > (source.match(/[{[][^\s}\]]/g)?.length ?? 0),
+    padded: style.padded ?? paddedFlow(source),
     splices: [],
   };
   let out: string;
@@ -150,7 +164,7 @@ export function spliceDocument(
     if (e instanceof Unsupported) return undefined;
     throw e;
   }
-  return readsBack(out, doc, json) ? out : undefined;
+  return readsBack(context + out, doc, json) ? out : undefined;
 }
 
 /** Whether `text` parses, alone, as one document equal to the edited one (and stays JSON when it was). */

@@ -350,6 +350,15 @@ function fastYaml(): { readonly yaml: typeof JsYaml; readonly schema: JsYaml.Sch
 }
 
 /**
+ * One YAML document read by js-yaml as the fast path reads it (YAML 1.2 core schema, `<<` merge keys); throws what
+ * js-yaml throws.
+ * @internal
+ */
+export function readWhole(text: string): unknown {
+  return fastYaml().yaml.load(text, { schema: fastYaml().schema });
+}
+
+/**
  * What the fast path leaves to `yaml`: directives (`%YAML`), document end markers (`...`), explicit `?` keys (js-yaml
  * places them otherwise) and an alias used as a key (`*a: x`: js-yaml names the key otherwise). A false alarm only
  * costs speed.
@@ -408,6 +417,13 @@ export interface DocumentSpan {
   readonly end: number;
   /** Its objects (List items unwrapped); none for an empty or malformed document. */
   readonly objects: readonly DocumentObject[];
+  /** Lines before it in the text. */
+  readonly line: number;
+  /**
+   * Whether js-yaml read it (its objects' positions come from its own text, on demand) rather than `yaml` (an
+   * anchor, say, or an error).
+   */
+  readonly fast: boolean;
 }
 
 /**
@@ -420,6 +436,11 @@ export interface DocumentSpan {
 export function loadSpans(
   text: string,
   source: string | undefined,
+  /**
+   * What `readWhole` gave for this text, read already by the caller (`fix --krm` reads the ResourceList's envelope
+   * so): used for a text of one document instead of reading it again.
+   */
+  read?: { readonly value: unknown },
 ): { readonly spans: DocumentSpan[]; readonly errors: LoadError[] } | undefined {
   if (STREAM_EXCLUDED.test(text)) return undefined;
   const spans: DocumentSpan[] = [];
@@ -435,12 +456,11 @@ export function loadSpans(
     previous = start;
     const chunk = text.slice(start, end);
     const objects: DocumentObject[] = [];
-    spans.push({ start, end, objects });
     let value: unknown;
     let slow = FAST_PATH_EXCLUDED.test(chunk) || manyAliases(chunk);
     if (!slow) {
       try {
-        value = fastYaml().yaml.load(chunk, { schema: fastYaml().schema });
+        value = read !== undefined && starts.length === 1 ? read.value : readWhole(chunk);
         slow = value !== null && value !== undefined && depthExceeds(value, MAX_DOCUMENT_DEPTH);
       } catch {
         slow = true;
@@ -448,9 +468,11 @@ export function loadSpans(
     }
     // A List whose items are not a list of objects: `yaml` reports it with its position.
     if (slow || (value !== null && value !== undefined && listItemsProblem(value) !== undefined)) {
+      spans.push({ start, end, objects, line, fast: false });
       readSlow(chunk, line, source, objects, errors);
       continue;
     }
+    spans.push({ start, end, objects, line, fast: true });
     if (value === null || value === undefined || isEmptyList(value)) continue;
     const lazy: LazyDocument = { text: chunk, lineOffset: line };
     const add = (v: unknown, base: readonly (string | number)[]) => {
@@ -464,6 +486,25 @@ export function loadSpans(
     }
   }
   return { spans, errors };
+}
+
+/**
+ * Remembers an item of a List read by the fast path with its own text (`text`: the item in place under an `items:`
+ * line, so its base is `['items', 0]`), `lineOffset` lines into the input: positions inside it then index that text
+ * alone, not the whole List (for a ResourceList of thousands of items, hundreds of megabytes). `fixManifestSet`
+ * does this for the Lists it fixes item by item.
+ * @internal
+ */
+export function rememberListItem(value: unknown, text: string, lineOffset: number, source: string | undefined): void {
+  if (typeof value !== 'object' || value === null) return;
+  ORIGINS.set(value, { lazy: { text, lineOffset }, ...(source !== undefined ? { source } : {}), base: ['items', 0] });
+}
+
+/** Whether `text` may hold an alias (false alarms only cost speed). */
+export function mayHoldAliases(text: string): boolean {
+  if (!text.includes('*')) return false;
+  ALIAS.lastIndex = 0;
+  return ALIAS.test(text);
 }
 
 /** One document read by `yaml` alone, its lines counted from `lineOffset`: its objects, or its errors. */
