@@ -10,14 +10,9 @@ import { Construct } from 'constructs';
 import { IssueCollector, WindowsValidationError } from '../core/errors';
 import type { Cloud } from '../core/facts/clouds';
 import type { RuleSetting } from '../core/model/types';
-import {
-  clusterFactsFromTargets,
-  CLUSTER_FACTS_CRD_NAME,
-  type ClusterFactsPoolSource,
-} from '../core/policies/cluster-facts';
-import { generatePolicies } from '../core/policies';
+import type * as Policies from '../core/policies';
+import type { ClusterFactsPoolSource } from '../core/policies/cluster-facts';
 import type { MutatingVersion } from '../core/policies/mutating';
-import { checkPolicyOptions } from '../core/policies/options';
 import type { ClusterFacts, PolicyExclusion, PolicyMode, PolicyOptions, PoolProvider } from '../core/policies/types';
 import type { WindowsNodeTarget } from '../core/target';
 import { markClusterScoped } from './gmsa';
@@ -114,6 +109,15 @@ function poolSource(pool: WindowsKarpenterNodePool | WindowsAdmissionPolicyPool)
  * const pool = new WindowsKarpenterNodePool(chart, 'win', { release: '2022', role: 'KarpenterNodeRole', subnetSelectorTerms, securityGroupSelectorTerms });
  * new WindowsAdmissionPolicies(chart, 'policies', { pools: [pool], mutating: true });
  */
+/**
+ * The generator, loaded by the first `WindowsAdmissionPolicies` rather than at import: it reads every rule module
+ * (their CEL forms), which a cdk8s app that only builds workloads never needs.
+ */
+function generator(): typeof Policies {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('../core/policies') as typeof Policies;
+}
+
 export class WindowsAdmissionPolicies extends Construct {
   /** Every object, in apply order (CRD, facts, policies, bindings). */
   public readonly apiObjects: readonly ApiObject[];
@@ -122,6 +126,7 @@ export class WindowsAdmissionPolicies extends Construct {
 
   constructor(scope: Construct, id: string, props: WindowsAdmissionPoliciesProps = {}) {
     super(scope, id);
+    const { checkPolicyOptions, clusterFactsFromTargets, generatePolicies, CLUSTER_FACTS_CRD_NAME } = generator();
     const issues = new IssueCollector();
     const { pools, runtimeClasses, clusterFacts: given, ...rest } = props;
     for (const i of checkPolicyOptions({ ...rest, ...(given !== undefined ? { clusterFacts: given } : {}) })) {
