@@ -11,7 +11,7 @@ import type { IConstruct } from 'constructs';
 import { IssueCollector, WindowsValidationError, type ValidationIssue } from '../core/errors';
 import { runConstructRules } from '../core/construct-rules';
 // The rules every construct runs on its first pod, loaded with the constructs rather than in the middle of the first
-// render (the registry's other 94 modules are not: front-door.ts loads them only for another rule's finding).
+// render (the registry's other 92 rules are not: front-door.ts loads them only for another rule's finding).
 import '../core/rules/refused-by-constructs';
 import { schedulingFor } from '../core/target';
 import type { Container, PodSpec } from '../core/kube';
