@@ -102,14 +102,6 @@ function poolSource(pool: WindowsKarpenterNodePool | WindowsAdmissionPolicyPool)
 }
 
 /**
- * The admission policies for a cluster with Windows nodes. Every object is cluster-scoped (the chart's namespace is
- * left off); the facts CRD is emitted before its object. Throws `WindowsValidationError` naming every bad prop.
- *
- * @example
- * const pool = new WindowsKarpenterNodePool(chart, 'win', { release: '2022', role: 'KarpenterNodeRole', subnetSelectorTerms, securityGroupSelectorTerms });
- * new WindowsAdmissionPolicies(chart, 'policies', { pools: [pool], mutating: true });
- */
-/**
  * The generator, loaded by the first `WindowsAdmissionPolicies` rather than at import: it reads every rule module
  * (their CEL forms), which a cdk8s app that only builds workloads never needs.
  */
@@ -118,6 +110,14 @@ function generator(): typeof Policies {
   return require('../core/policies') as typeof Policies;
 }
 
+/**
+ * The admission policies for a cluster with Windows nodes. Every object is cluster-scoped (the chart's namespace is
+ * left off); the facts CRD is emitted before its object. Throws `WindowsValidationError` naming every bad prop.
+ *
+ * @example
+ * const pool = new WindowsKarpenterNodePool(chart, 'win', { release: '2022', role: 'KarpenterNodeRole', subnetSelectorTerms, securityGroupSelectorTerms });
+ * new WindowsAdmissionPolicies(chart, 'policies', { pools: [pool], mutating: true });
+ */
 export class WindowsAdmissionPolicies extends Construct {
   /** Every object, in apply order (CRD, facts, policies, bindings). */
   public readonly apiObjects: readonly ApiObject[];
