@@ -3,7 +3,7 @@
  * enforces (each validation's severity and action, what it looks at, what stays lint's) and the rules that stay in
  * lint, with why as far as the module says it.
  */
-import { checksOf, RULE_MODULES, type RuleModule } from '../lib/core/rules';
+import { celOf, checksOf, RULE_MODULES, type RuleModule } from '../lib/core/rules';
 import type { CelValidation } from '../lib/core/rules/cel';
 import { RULES } from '../lib/core/validate';
 
@@ -20,7 +20,7 @@ function validationText(rule: RuleModule, v: CelValidation): string {
     ...(v.case !== undefined ? [v.case] : []),
     ...(v.clouds !== undefined ? [`cloud ${v.clouds.join('/')}`] : []),
     ...(v.params === true ? ['with the cluster facts'] : []),
-    ...(v.scope !== undefined && v.scope !== rule.cel?.scope
+    ...(v.scope !== undefined && v.scope !== celOf(rule)?.scope
       ? [v.scope === 'runtimeclass' ? 'RuntimeClasses' : 'pods']
       : []),
   ];
@@ -46,7 +46,8 @@ export function formatPoliciesMarkdown(): string {
   const enforced = ordered.filter((r) => r.cel !== undefined);
   const lintOnly = ordered.filter((r) => r.cel === undefined);
   const looksAt = (r: RuleModule): string => {
-    const scopes = new Set([r.cel!.scope, ...r.cel!.validations.map((v) => v.scope ?? r.cel!.scope)]);
+    const form = celOf(r)!;
+    const scopes = new Set([form.scope, ...form.validations.map((v) => v.scope ?? form.scope)]);
     return [...scopes].map((s) => (s === 'pod' ? 'Pods, workload templates, CronJobs' : 'RuntimeClasses')).join('; ');
   };
   return [
@@ -54,7 +55,9 @@ export function formatPoliciesMarkdown(): string {
     '| --- | --- | --- | --- |',
     ...enforced.map(
       (r) =>
-        `| [\`${r.meta.id}\`](docs/rules/${r.meta.id}.md) | ${r.cel!.validations.map((v) => cell(validationText(r, v))).join('<br>')} | ${looksAt(r)} | ${cell(r.cel!.limits ?? '—')} |`,
+        `| [\`${r.meta.id}\`](docs/rules/${r.meta.id}.md) | ${celOf(r)!
+          .validations.map((v) => cell(validationText(r, v)))
+          .join('<br>')} | ${looksAt(r)} | ${cell(celOf(r)!.limits ?? '—')} |`,
     ),
     '',
     `The ${lintOnly.length} rules that stay in lint:`,
@@ -68,7 +71,8 @@ export function formatPoliciesMarkdown(): string {
 
 /** A rule page's section on the admission policies: how the cluster enforces the rule, or why it does not. */
 export function clusterSection(rule: RuleModule): string[] {
-  if (rule.cel === undefined) {
+  const form = celOf(rule);
+  if (form === undefined) {
     return ['## In the cluster', '', `Not an admission policy: ${lintOnlyReason(rule)}.`, ''];
   }
   return [
@@ -76,9 +80,9 @@ export function clusterSection(rule: RuleModule): string[] {
     '',
     `\`k8s-windows policies\` enforces it (severity → action in \`--mode deny\`):`,
     '',
-    ...rule.cel.validations.map((v) => `- ${validationText(rule, v)}`),
+    ...form.validations.map((v) => `- ${validationText(rule, v)}`),
     '',
-    ...(rule.cel.limits !== undefined ? [`Only lint judges: ${rule.cel.limits}`, ''] : []),
+    ...(form.limits !== undefined ? [`Only lint judges: ${form.limits}`, ''] : []),
   ];
 }
 

@@ -8,13 +8,8 @@
 import { ApiObject } from 'cdk8s';
 import { Construct } from 'constructs';
 import { IssueCollector, WindowsValidationError } from '../core/errors';
-import {
-  clusterFactsFromTargets,
-  CLUSTER_FACTS_CRD_NAME,
-  type ClusterFactsPoolSource,
-} from '../core/policies/cluster-facts';
-import { generatePolicies } from '../core/policies';
-import { checkPolicyOptions } from '../core/policies/options';
+import type * as Policies from '../core/policies';
+import type { ClusterFactsPoolSource } from '../core/policies/cluster-facts';
 import type { ClusterFacts, PolicyOptions, PoolProvider } from '../core/policies/types';
 import type { WindowsNodeTarget } from '../core/target';
 import { markClusterScoped } from './gmsa';
@@ -64,6 +59,15 @@ function poolSource(pool: WindowsKarpenterNodePool | WindowsAdmissionPolicyPool)
 }
 
 /**
+ * The generator, loaded by the first `WindowsAdmissionPolicies` rather than at import: it reads every rule module
+ * (their CEL forms), which a cdk8s app that only builds workloads never needs.
+ */
+function generator(): typeof Policies {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('../core/policies') as typeof Policies;
+}
+
+/**
  * The admission policies for a cluster with Windows nodes. Every object is cluster-scoped (the chart's namespace is
  * left off); the facts CRD is emitted before its object. Throws `WindowsValidationError` naming every bad prop.
  *
@@ -79,6 +83,7 @@ export class WindowsAdmissionPolicies extends Construct {
 
   constructor(scope: Construct, id: string, props: WindowsAdmissionPoliciesProps = {}) {
     super(scope, id);
+    const { checkPolicyOptions, clusterFactsFromTargets, generatePolicies, CLUSTER_FACTS_CRD_NAME } = generator();
     const issues = new IssueCollector();
     const { pools, runtimeClasses, clusterFacts: given, ...rest } = props;
     for (const i of checkPolicyOptions({ ...rest, ...(given !== undefined ? { clusterFacts: given } : {}) })) {

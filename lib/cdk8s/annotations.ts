@@ -12,7 +12,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'fs';
 import { join } from 'path';
 import type { IConstruct } from 'constructs';
 import type * as Yaml from 'yaml';
-import { RULES } from '../core/validate/rules';
+import type * as Catalogue from '../core/validate/rules';
 
 /** Metadata type under which warnings are stored on a construct's node. */
 export const WINDOWS_WARNING_METADATA = 'k8s-windows:warning';
@@ -31,7 +31,17 @@ export interface WindowsConstructWarning {
 
 /** The `class` of this library's validation plugin in a `cdk8s.yaml` `validations` entry. */
 const PLUGIN_CLASS = 'WindowsValidation';
-const MANIFEST_RULES: ReadonlySet<string> = new Set(RULES.map((r) => r.id));
+let manifestRules: ReadonlySet<string> | undefined;
+
+/**
+ * Whether `ruleId` is a rule of the catalogue (the plugin reports those from the manifests). The catalogue loads
+ * every rule module, so only when asked: under `cdk8s synth` with the plugin, not at import.
+ */
+function isManifestRule(ruleId: string): boolean {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  manifestRules ??= new Set((require('../core/validate/rules') as typeof Catalogue).RULES.map((r) => r.id));
+  return manifestRules.has(ruleId);
+}
 
 let pluginWillReport: boolean | undefined;
 
@@ -128,7 +138,7 @@ export class WindowsAnnotations {
    * @param message what is wrong and how to fix it
    */
   public addWarning(ruleId: string, message: string): void {
-    recordWarning(this.scope, ruleId, message, !(MANIFEST_RULES.has(ruleId) && validationPluginWillReport()));
+    recordWarning(this.scope, ruleId, message, !(validationPluginWillReport() && isManifestRule(ruleId)));
   }
 }
 

@@ -10,6 +10,9 @@ import * as kplus from 'cdk8s-plus-28';
 import type { IConstruct } from 'constructs';
 import { IssueCollector, WindowsValidationError, type ValidationIssue } from '../core/errors';
 import { runConstructRules } from '../core/construct-rules';
+// The rules every construct runs on its first pod, loaded with the constructs rather than in the middle of the first
+// render (the registry's other 92 rules are not: front-door.ts loads them only for another rule's finding).
+import '../core/rules/refused-by-constructs';
 import { schedulingFor } from '../core/target';
 import type { Container, PodSpec } from '../core/kube';
 import { FORBIDDEN_CONTAINER_SECURITY_FIELDS } from '../core/windows-fields';

@@ -15,6 +15,7 @@ import { WINDOWS_BUILD_LABEL } from '../../lib/core/kube';
 import { releaseForBuild, releaseInfo, type WindowsRelease } from '../../lib/core/releases';
 import type { ImageLookups } from '../../lib/core/model/image-facts';
 import { RULE_MODULES, type RuleModule } from '../../lib/core/rules';
+import { CONSTRUCT_RULE_MODULES } from '../../lib/core/rules/refused-by-constructs';
 import { toWindowsPodSpec, type WindowsWarning } from '../../lib/core/pod-spec';
 import { WindowsValidationError } from '../../lib/core/errors';
 import { locatePodSpec } from '../../lib/core/workloads';
@@ -268,3 +269,7 @@ describe.each(CREDSPEC_RULES.map((rule) => [rule.meta.id] as const))('%s through
 });
 
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+test('the constructs load exactly the rule modules that opt in (refusedByConstructs), in the registry order', () => {
+  expect(CONSTRUCT_RULE_MODULES.map((r) => r.meta.id)).toEqual(CONSTRUCT_RULES.map((r) => r.meta.id));
+  expect(CONSTRUCT_RULE_MODULES.every((r, i) => r === CONSTRUCT_RULES[i])).toBe(true);
+});

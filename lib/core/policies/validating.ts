@@ -4,7 +4,7 @@
  * for errors, warn for warnings, `-cluster` for the validations that read the cluster facts), as POLICIES.md fixes.
  */
 import { byRuleName, ruleNames, RULES } from '../validate/rules';
-import { RULE_MODULES, type RuleModule } from '../rules';
+import { celOf, RULE_MODULES, type RuleModule } from '../rules';
 import type { CelValidation, CelVariable } from '../rules/cel';
 import type { Severity } from '../model/types';
 import { SUPPRESS_ANNOTATION_PREFIX } from '../model/types';
@@ -166,9 +166,9 @@ interface PolicyGroup {
 function groups(options: PolicyOptions): PolicyGroup[] {
   const out = new Map<string, PolicyGroup>();
   const targets = (rule: RuleModule, validation: CelValidation): readonly PolicyTarget[] =>
-    (validation.scope ?? rule.cel?.scope) === 'runtimeclass' ? ['runtimeclass'] : POLICY_SHAPES;
+    (validation.scope ?? celOf(rule)?.scope) === 'runtimeclass' ? ['runtimeclass'] : POLICY_SHAPES;
   for (const rule of celRules()) {
-    for (const validation of rule.cel?.validations ?? []) {
+    for (const validation of celOf(rule)?.validations ?? []) {
       if (!forCloud(validation, options)) continue;
       const severity = severityOf(rule, validation, options);
       if (severity === undefined || severity === 'info') continue;
@@ -202,8 +202,9 @@ function policyVariables(group: PolicyGroup): CelVariable[] {
   const seen = new Map<string, string>(prelude.map((v) => [v.name, 'the prelude']));
   for (const { rule } of group.rules) {
     const scope = group.target === 'runtimeclass' ? 'runtimeclass' : 'pod';
-    for (const v of rule.cel?.variables ?? []) {
-      if ((v.scope ?? rule.cel?.scope) !== scope) continue;
+    const form = celOf(rule);
+    for (const v of form?.variables ?? []) {
+      if ((v.scope ?? form?.scope) !== scope) continue;
       const taken = seen.get(v.name);
       if (taken !== undefined) {
         throw new Error(`rule ${rule.meta.id}: CEL variable '${v.name}' is already declared by ${taken}`);

@@ -17,7 +17,8 @@ const NOT_RE2 = /\(\?[=!<]|\\[1-9]|\\k</;
 
 /**
  * The RE2 source of a JavaScript regular expression (its `i` flag as `(?i)`); throws on syntax RE2 refuses, so a
- * pattern that cannot be carried over fails when the catalogue loads, not in a cluster.
+ * pattern that cannot be carried over fails when the forms are built (every test of the policies builds them all),
+ * not in a cluster.
  */
 export function re2(re: RegExp): string {
   if (NOT_RE2.test(re.source)) throw new Error(`/${re.source}/ uses syntax RE2 does not have`);

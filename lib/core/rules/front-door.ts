@@ -3,11 +3,12 @@
  * a front door's words (each rule's `frontDoorFixes`).
  */
 import type * as Registry from './index';
+import type * as RefusedByConstructs from './refused-by-constructs';
 import type { FrontDoorFinding, FrontDoorFixes, RuleMessage, RuleModule } from './rule';
 
 /**
- * The rule modules, loaded at the first conversion rather than at import: `toWindowsPodSpec` is imported by every
- * front door (`k8s-windows/pulumi` among them), and the registry brings every rule module with it.
+ * The rule modules, loaded at the first look-up rather than at import: `toWindowsPodSpec` is imported by every front
+ * door (`k8s-windows/pulumi` among them), and the registry brings every rule module with it.
  */
 function ruleModules(): readonly RuleModule[] {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -17,16 +18,25 @@ function ruleModules(): readonly RuleModule[] {
 /** A front door: its users write construct props (`cdk8s`) or component args (`pulumi`), not manifest fields. */
 export type FrontDoor = keyof FrontDoorFixes;
 
-let byId: ReadonlyMap<string, RuleModule> | undefined;
-function ruleById(id: string): RuleModule | undefined {
-  byId ??= new Map(ruleModules().map((r) => [r.meta.id, r]));
-  return byId.get(id);
+let constructRules: readonly RuleModule[] | undefined;
+/**
+ * The rules the constructs run on the pod spec they are about to emit (`refusedByConstructs`), in catalogue order;
+ * loaded at the first conversion, without the rest of the registry.
+ */
+export function rulesRunByConstructs(): readonly RuleModule[] {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (constructRules ??= (require('./refused-by-constructs') as typeof RefusedByConstructs).CONSTRUCT_RULE_MODULES);
 }
 
-let constructRules: readonly RuleModule[] | undefined;
-/** The rules the constructs run on the pod spec they are about to emit (`refusedByConstructs`), in catalogue order. */
-export function rulesRunByConstructs(): readonly RuleModule[] {
-  return (constructRules ??= ruleModules().filter((r) => r.meta.refusedByConstructs === true));
+let constructRulesById: ReadonlyMap<string, RuleModule> | undefined;
+let byId: ReadonlyMap<string, RuleModule> | undefined;
+/** The module of rule `id`: the constructs' findings are of their own rules, so the registry loads only for others. */
+function ruleById(id: string): RuleModule | undefined {
+  constructRulesById ??= new Map(rulesRunByConstructs().map((r) => [r.meta.id, r]));
+  const rule = constructRulesById.get(id);
+  if (rule !== undefined) return rule;
+  byId ??= new Map(ruleModules().map((r) => [r.meta.id, r]));
+  return byId.get(id);
 }
 
 /** The messages `ruleId` declares by id (what a finding's `messageId` names), if its module declares any. */

@@ -42,7 +42,7 @@ export default defineRule({
       }
     },
   },
-  cel: {
+  cel: () => ({
     scope: 'pod',
     validations: [
       {
@@ -50,5 +50,5 @@ export default defineRule({
         messageExpression: `'gmsa-init-container: ' + ${SPEC}.initContainers.filter(c, ${NAMED('c')}).map(c, "init container '" + c.name + "' securityContext.windowsOptions.gmsaCredentialSpecName '" + c.securityContext.windowsOptions.gmsaCredentialSpecName + "'").join(', ') + ' is on an init container, which the gMSA webhook does not expand: it runs without the gMSA identity. Move the Active Directory work into a regular container, or accept that the init container runs without gMSA.'`,
       },
     ],
-  },
+  }),
 });

@@ -54,7 +54,7 @@ export default defineRule({
       }
     },
   },
-  cel: {
+  cel: () => ({
     scope: 'pod',
     variables: [
       {
@@ -73,5 +73,5 @@ export default defineRule({
         messageExpression: `'gmsa-inline-spec-size: ' + variables.gis_specs.filter(s, bytes(s[1]).size() > ${MAX_GMSA_CREDENTIAL_SPEC_BYTES}).map(s, s[0] + ' securityContext.windowsOptions.gmsaCredentialSpec is ' + string(bytes(s[1]).size()) + ' bytes').join(', ') + ': Invalid value: gmsaCredentialSpec size must be under ${MAX_GMSA_CREDENTIAL_SPEC_BYTES} bytes. Shrink the credential spec (only one account is needed), or reference a GMSACredentialSpec by name.'`,
       },
     ],
-  },
+  }),
 });

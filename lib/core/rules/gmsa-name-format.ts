@@ -69,7 +69,7 @@ export default defineRule({
       }
     },
   },
-  cel: {
+  cel: () => ({
     scope: 'pod',
     variables: [
       {
@@ -84,5 +84,5 @@ export default defineRule({
         messageExpression: `'gmsa-name-format: ' + variables.gnf_names.filter(n, !(${VALID_NAME('n[1]')})).map(n, n[0] + " securityContext.windowsOptions.gmsaCredentialSpecName '" + n[1] + "'").join(', ') + ${celString(`: Invalid value: must be a lowercase RFC 1123 subdomain (a-z, 0-9, '-', '.'; at most ${DNS1123_SUBDOMAIN_MAX_LENGTH} characters). Name the GMSACredentialSpec with a lowercase DNS-1123 subdomain.`)}`,
       },
     ],
-  },
+  }),
 });

@@ -35,7 +35,7 @@ export default defineRule({
       );
     },
   },
-  cel: {
+  cel: () => ({
     scope: 'pod',
     validations: [
       {
@@ -43,5 +43,5 @@ export default defineRule({
         messageExpression: `'hostprocess-all-or-none: If pod contains any hostProcess containers then all containers must be HostProcess containers; not HostProcess: ' + variables.containers.filter(c, !${celContainerHostProcess('c')}).map(c, ${celContainerName('c')}).join(', ') + '. Set securityContext.windowsOptions.hostProcess: true at pod level so every container, init containers included, inherits it.'`,
       },
     ],
-  },
+  }),
 });

@@ -37,7 +37,7 @@ export default defineRule({
     },
   },
   fix: ({ diagnostic }) => [{ op: 'set', path: diagnostic.path, value: true }],
-  cel: {
+  cel: () => ({
     scope: 'pod',
     validations: [
       {
@@ -45,5 +45,5 @@ export default defineRule({
         messageExpression: `'hostprocess-host-network: hostNetwork ' + string(has(${SPEC}.hostNetwork) && ${SPEC}.hostNetwork) + ': Invalid value: hostNetwork must be true if pod contains any hostProcess containers. Set hostNetwork: true.'`,
       },
     ],
-  },
+  }),
 });

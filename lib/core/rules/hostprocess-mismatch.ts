@@ -42,7 +42,7 @@ export default defineRule({
       }
     },
   },
-  cel: {
+  cel: () => ({
     scope: 'pod',
     variables: [
       {
@@ -57,5 +57,5 @@ export default defineRule({
         messageExpression: `'hostprocess-mismatch: ' + variables.hpm_differ.map(c, ${celContainerName('c')} + ' securityContext.windowsOptions.hostProcess ' + string(c.securityContext.windowsOptions.hostProcess)).join(', ') + ': Invalid value: pod hostProcess value must be identical if both are specified, was ' + string(${[SPEC, ...HOST_PROCESS_PATH].join('.')}) + ". Remove the container's hostProcess (it inherits the pod's), or set it to the pod's value."`,
       },
     ],
-  },
+  }),
 });

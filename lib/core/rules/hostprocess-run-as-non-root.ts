@@ -50,7 +50,7 @@ export default defineRule({
       }
     },
   },
-  cel: {
+  cel: () => ({
     scope: 'pod',
     variables: [
       {
@@ -65,5 +65,5 @@ export default defineRule({
         messageExpression: `'hostprocess-run-as-non-root: ' + variables.hpnr_places.join(', ') + ' true on a HostProcess pod: the kubelet cannot verify runAsNonRoot for HostProcess containers and refuses to start them. Remove runAsNonRoot; choose the account with runAsUserName.'`,
       },
     ],
-  },
+  }),
 });

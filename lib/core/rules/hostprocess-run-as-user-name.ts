@@ -104,7 +104,7 @@ export default defineRule({
       }
     },
   },
-  cel: {
+  cel: () => ({
     scope: 'pod',
     variables: [
       {
@@ -129,5 +129,5 @@ export default defineRule({
         case: 'unlisted-account',
       },
     ],
-  },
+  }),
 });

@@ -120,7 +120,7 @@ export default defineRule({
       });
     },
   },
-  cel: {
+  cel: () => ({
     scope: 'pod',
     variables: [
       {
@@ -146,5 +146,5 @@ export default defineRule({
     ],
     limits:
       'A RuntimeClass pins the build and the isolation of the pods that name it: the policy judges the pin the pod writes itself (nodeSelector, node affinity, AKS os-sku), and for a pod naming a RuntimeClass accepts what Hyper-V isolation runs. Images are judged by their tags: what a registry says of a build-less tag (image-build-unavailable) stays in lint.',
-  },
+  }),
 });

@@ -78,7 +78,7 @@ export default defineRule({
       }
     },
   },
-  cel: {
+  cel: () => ({
     scope: 'pod',
     variables: [
       {
@@ -95,5 +95,5 @@ export default defineRule({
     ],
     limits:
       'An image the registry shows with no Windows base layers (--resolve-images) is judged by lint only: the policy knows the HostProcess base image and the images built on it by name.',
-  },
+  }),
 });

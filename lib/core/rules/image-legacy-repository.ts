@@ -49,7 +49,7 @@ export default defineRule({
       }
     },
   },
-  cel: {
+  cel: () => ({
     scope: 'pod',
     variables: [
       {
@@ -64,5 +64,5 @@ export default defineRule({
         messageExpression: `'image-legacy-repository: ' + variables.ilr_refs.map(r, "container '" + r[${IMAGE_REF.name}] + "' image '" + r[${IMAGE_REF.image}] + "' comes from the retired Docker Hub repository " + r[${IMAGE_REF.repository}] + ', which Microsoft stopped updating in 2019: it has images for Windows Server 2016 and SAC builds, none for 2022 or 2025 nodes. Use ' + ${SUCCESSOR} + " with the ltsc tag of your nodes (e.g. ':ltsc2022' or a '-ltsc2022' suffix).").join(' ')`,
       },
     ],
-  },
+  }),
 });

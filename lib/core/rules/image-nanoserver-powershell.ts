@@ -135,7 +135,7 @@ export default defineRule({
       }
     },
   },
-  cel: {
+  cel: () => ({
     scope: 'pod',
     variables: [
       {
@@ -155,5 +155,5 @@ export default defineRule({
         messageExpression: `'image-nanoserver-powershell: ' + variables.inp_found.map(f, "container '" + f[0] + "' " + f[2] + " runs Windows PowerShell on the Nano Server image '" + f[1] + "', which has shipped without it since 1709: the container cannot start (the program is not found). " + (f[3] == 'true' ? ${celString(BASE_FIX)} : ${celString(DERIVED_FIX)})).join(' ')`,
       },
     ],
-  },
+  }),
 });

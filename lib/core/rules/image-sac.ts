@@ -43,7 +43,7 @@ export default defineRule({
       }
     },
   },
-  cel: {
+  cel: () => ({
     scope: 'pod',
     variables: [{ name: 'isac_refs', expression: celImageRefs(NON_HOST_PROCESS_CONTAINERS) }],
     validations: [
@@ -52,5 +52,5 @@ export default defineRule({
         messageExpression: `'image-sac: ' + variables.isac_refs.filter(r, r[${IMAGE_REF.build}] in ${RETIRED_BUILDS}).map(r, "container '" + r[${IMAGE_REF.name}] + "' image '" + r[${IMAGE_REF.image}] + "' is built for " + ${RETIRED_NAME} + ' (build ' + r[${IMAGE_REF.build}] + ')').join(', ') + ', which no supported node runs: "the container operating system does not match the host operating system". Rebuild it on an LTSC base image (ltsc2022 or ltsc2025) and use that tag.'`,
       },
     ],
-  },
+  }),
 });

@@ -65,7 +65,7 @@ export default defineRule({
       }
     },
   },
-  cel: {
+  cel: () => ({
     scope: 'pod',
     variables: [
       {
@@ -80,5 +80,5 @@ export default defineRule({
         messageExpression: `'memory-too-small: ' + variables.mts_found.join(' ')`,
       },
     ],
-  },
+  }),
 });

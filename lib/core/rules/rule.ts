@@ -203,10 +203,11 @@ export interface RuleModule<Id extends string = string, C extends string = strin
   readonly targetFix?: TargetFixer;
   /**
    * The rule as CEL, for the admission policies the API server runs (`k8s-windows policies`); only for a rule whose
-   * check needs nothing but the object (see ./cel.ts).
+   * check needs nothing but the object (see ./cel.ts). A function, so its strings are built when policies are
+   * generated: lint and the constructs load the rule modules on every run and never read them. Read it with `celOf`.
    * @default - none: the rule stays in lint
    */
-  readonly cel?: RuleCel<C>;
+  readonly cel?: () => RuleCel<C>;
 }
 
 /** The severity reason and flag of a rule whose errors the API server refuses the pod for. */
@@ -227,6 +228,19 @@ export function checksOf<C extends string, M extends string>(
   rule: RuleModule<string, C, M>,
 ): readonly RuleCheck<C, M>[] {
   return Array.isArray(rule.check) ? rule.check : [rule.check as RuleCheck<C, M>];
+}
+
+const CEL_FORMS = new WeakMap<object, RuleCel<string>>();
+
+/** The CEL form of `rule`, built at the first read and the same object after (undefined for a lint-only rule). */
+export function celOf<C extends string>(rule: RuleModule<string, C, string>): RuleCel<C> | undefined {
+  if (rule.cel === undefined) return undefined;
+  let form = CEL_FORMS.get(rule) as RuleCel<C> | undefined;
+  if (form === undefined) {
+    form = rule.cel();
+    CEL_FORMS.set(rule, form);
+  }
+  return form;
 }
 
 /** The severity of a finding in `caseName` (the rule's default without one). */

@@ -45,7 +45,7 @@ export default defineRule({
       );
     },
   },
-  cel: {
+  cel: () => ({
     scope: 'runtimeclass',
     validations: [
       {
@@ -53,5 +53,5 @@ export default defineRule({
         messageExpression: `'runtimeclass-handler: handler "' + object.handler + '" is not a containerd Windows handler: pods of RuntimeClass \\'' + object.metadata.name + '\\' fail to create their sandbox. Use handler \\'${WINDOWS_RUNTIME_HANDLERS.process}\\' (process isolation) or \\'${WINDOWS_RUNTIME_HANDLERS.hyperv}\\' (Hyper-V isolation, experimental upstream).'`,
       },
     ],
-  },
+  }),
 });

@@ -44,7 +44,7 @@ export default defineRule({
       }
     },
   },
-  cel: {
+  cel: () => ({
     scope: 'pod',
     validations: [
       {
@@ -60,5 +60,5 @@ export default defineRule({
         params: true,
       },
     ],
-  },
+  }),
 });

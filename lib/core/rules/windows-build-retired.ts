@@ -74,7 +74,7 @@ export default defineRule({
       },
     },
   ],
-  cel: {
+  cel: () => ({
     scope: 'pod',
     variables: [
       {
@@ -102,5 +102,5 @@ export default defineRule({
           "'windows-build-retired: This pod pins ' + variables.pinVia + ', which no Windows pool of the cluster runs (' + params.spec.pools.filter(p, has(p.build)).map(p, p.name + ': ' + p.build).join(', ') + '): the pod stays Pending. Pin the build of the pool it should run on.'",
       },
     ],
-  },
+  }),
 });

@@ -44,7 +44,7 @@ export default defineRule({
       }
     },
   },
-  cel: {
+  cel: () => ({
     scope: 'pod',
     validations: [
       {
@@ -52,5 +52,5 @@ export default defineRule({
         messageExpression: `'windows-emptydir-memory: ' + ${SPEC}.volumes.filter(v, ${MEMORY_EMPTY_DIR}).map(v, 'volume ' + v.name + ' emptyDir.medium Memory').join(', ') + ': Windows has no tmpfs, so memory-backed emptyDir volumes are not supported. Remove medium (a disk-backed emptyDir).'`,
       },
     ],
-  },
+  }),
 });

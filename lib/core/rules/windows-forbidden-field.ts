@@ -162,7 +162,7 @@ export default defineRule({
     },
   },
   fix: removeField,
-  cel: {
+  cel: () => ({
     scope: 'pod',
     variables: [
       {
@@ -194,5 +194,5 @@ export default defineRule({
       },
     ],
     limits: `Pod-level resources under a --kubernetes-version before 1.${POD_RESOURCES_REFUSED_FROM_MINOR}, lint's warning: a policy does not know the cluster's version, and refuses them as the API server does from 1.${POD_RESOURCES_REFUSED_FROM_MINOR}.`,
-  },
+  }),
 });

@@ -42,7 +42,7 @@ export default defineRule({
       );
     },
   },
-  cel: {
+  cel: () => ({
     scope: 'pod',
     validations: [
       {
@@ -50,5 +50,5 @@ export default defineRule({
         messageExpression: `'windows-host-network: hostNetwork true is ignored: Windows pods get the host network only as HostProcess pods, so this pod runs on the pod network. Remove hostNetwork, or make the pod HostProcess (securityContext.windowsOptions.hostProcess: true).'`,
       },
     ],
-  },
+  }),
 });

@@ -80,7 +80,7 @@ export default defineRule({
       ? [{ op: 'set', path: diagnostic.path, value: port.containerPort }]
       : [];
   },
-  cel: {
+  cel: () => ({
     scope: 'pod',
     variables: [
       {
@@ -95,5 +95,5 @@ export default defineRule({
         messageExpression: `'windows-host-port: ' + variables.whp_ports.join(', ') + ': Invalid value: must match \`containerPort\` when \`hostNetwork\` is true (HostProcess pods use the host network); the API server refuses the pod. Set hostPort to the containerPort or remove it; for an ordinary Windows pod, remove hostNetwork (Windows ignores it outside HostProcess pods).'`,
       },
     ],
-  },
+  }),
 });

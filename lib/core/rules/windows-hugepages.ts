@@ -48,7 +48,7 @@ export default defineRule({
       }
     },
   },
-  cel: {
+  cel: () => ({
     scope: 'pod',
     variables: [
       {
@@ -63,5 +63,5 @@ export default defineRule({
         messageExpression: `'windows-hugepages: ' + variables.whug_found.join(', ') + ': huge pages are not supported on Windows. Remove them.'`,
       },
     ],
-  },
+  }),
 });

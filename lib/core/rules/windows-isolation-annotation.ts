@@ -40,7 +40,7 @@ export default defineRule({
       );
     },
   },
-  cel: {
+  cel: () => ({
     scope: 'pod',
     validations: [
       {
@@ -49,5 +49,5 @@ export default defineRule({
         messageExpression: `'windows-isolation-annotation: The ${ISOLATION_ANNOTATION}: ' + variables.podMeta.annotations[${celString(ISOLATION_ANNOTATION)}] + ' annotation was read only by dockershim; containerd ignores it and runs the pod process-isolated. Remove the annotation and name a RuntimeClass whose handler is ${WINDOWS_RUNTIME_HANDLERS.hyperv} (experimental upstream).'`,
       },
     ],
-  },
+  }),
 });

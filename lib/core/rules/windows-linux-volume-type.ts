@@ -54,7 +54,7 @@ export default defineRule({
       }
     },
   },
-  cel: {
+  cel: () => ({
     scope: 'pod',
     variables: [
       {
@@ -69,5 +69,5 @@ export default defineRule({
         messageExpression: `'windows-linux-volume-type: ' + variables.wlvt_found.join(', ') + ': the volume plugin has no Windows implementation. Use a CSI driver with Windows support (smb.csi.k8s.io, disk CSI drivers) through a PersistentVolumeClaim.'`,
       },
     ],
-  },
+  }),
 });

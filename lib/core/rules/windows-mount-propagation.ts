@@ -39,7 +39,7 @@ export default defineRule({
       }
     },
   },
-  cel: {
+  cel: () => ({
     scope: 'pod',
     variables: [
       {
@@ -54,5 +54,5 @@ export default defineRule({
         messageExpression: `'windows-mount-propagation: ' + variables.wmp_mounts.join(', ') + ': mount propagation is not supported on Windows. Remove mountPropagation.'`,
       },
     ],
-  },
+  }),
 });

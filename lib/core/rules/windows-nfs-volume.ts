@@ -38,7 +38,7 @@ export default defineRule({
       }
     },
   },
-  cel: {
+  cel: () => ({
     scope: 'pod',
     validations: [
       {
@@ -46,5 +46,5 @@ export default defineRule({
         messageExpression: `'windows-nfs-volume: ' + ${SPEC}.volumes.filter(v, has(v.nfs)).map(v, 'volume ' + v.name + ' nfs').join(', ') + ': NFS support on Windows nodes is limited. Prefer SMB through the smb.csi.k8s.io CSI driver.'`,
       },
     ],
-  },
+  }),
 });

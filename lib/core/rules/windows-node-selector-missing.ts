@@ -87,7 +87,7 @@ export default defineRule({
     pod.osBySelector === undefined && (pod.osByAffinity === undefined || pod.osByAffinity === 'windows')
       ? [selectOs(pod, 'windows')]
       : [],
-  cel: {
+  cel: () => ({
     scope: 'pod',
     variables: [
       {
@@ -120,5 +120,5 @@ export default defineRule({
     ],
     limits:
       'A RuntimeClass the pod names may select Windows nodes: the policy, which sees only the pod, accepts a pod that names one and selects no OS.',
-  },
+  }),
 });

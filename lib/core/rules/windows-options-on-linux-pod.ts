@@ -41,7 +41,7 @@ export default defineRule({
       }
     },
   },
-  cel: {
+  cel: () => ({
     scope: 'pod',
     variables: [
       {
@@ -56,5 +56,5 @@ export default defineRule({
         messageExpression: `'windows-options-on-linux-pod: ' + variables.wolp_places.join(', ') + ': Forbidden: windows options cannot be set for a linux pod. Remove windowsOptions, or set spec.os.name: windows if this is a Windows pod.'`,
       },
     ],
-  },
+  }),
 });

@@ -59,7 +59,7 @@ export default defineRule({
       ? [{ op: 'set', path: join(pod.path, 'os.name'), value: lower }]
       : [];
   },
-  cel: {
+  cel: () => ({
     scope: 'pod',
     validations: [
       {
@@ -69,5 +69,5 @@ export default defineRule({
           "'windows-os-name: ' + (!has(variables.spec.os.name) || variables.spec.os.name == '' ? \"spec.os.name is empty: Required value: cannot be empty. Set os.name to 'windows' for Windows pods or 'linux' for Linux pods.\" : 'spec.os.name \"' + variables.spec.os.name + '\" is not supported: supported values: \"linux\", \"windows\". ' + (variables.spec.os.name.lowerAscii() == 'windows' ? \"Write 'windows' in lower case.\" : \"Use 'windows' or 'linux'.\"))",
       },
     ],
-  },
+  }),
 });

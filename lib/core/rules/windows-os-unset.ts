@@ -50,7 +50,7 @@ export default defineRule({
     },
   },
   fix: ({ diagnostic }) => [{ op: 'set', path: join(diagnostic.path, 'name'), value: 'windows' }],
-  cel: {
+  cel: () => ({
     scope: 'pod',
     validations: [
       {
@@ -61,5 +61,5 @@ export default defineRule({
     ],
     limits:
       'The RuntimeClass a pod names (its handler, selector) and the namespace that enforces Pod Security restricted (the warning case) are other objects: the policy judges the pod by what it says itself.',
-  },
+  }),
 });

@@ -97,7 +97,7 @@ export default defineRule({
       }
     },
   },
-  cel: {
+  cel: () => ({
     scope: 'pod',
     variables: [
       {
@@ -114,5 +114,5 @@ export default defineRule({
     ],
     limits:
       "What the registry says of the image's user (--resolve-images: refused as ContainerAdministrator, the image-admin error, or run unchecked for any image) is lint's: the policy knows Server Core based images by name.",
-  },
+  }),
 });

@@ -82,7 +82,7 @@ export default defineRule({
       }
     },
   },
-  cel: {
+  cel: () => ({
     scope: 'pod',
     variables: [
       {
@@ -97,5 +97,5 @@ export default defineRule({
         messageExpression: `'windows-run-as-user-name: ' + variables.wrun_users.filter(u, !(${validUserName('u[1]')})).map(u, u[0] + " securityContext.windowsOptions.runAsUserName '" + u[1] + "'").join(', ') + ${celString(`: Invalid value: not a Windows user name the API server accepts (no control characters, at most one backslash, a NetBIOS or DNS domain under ${MAX_DOMAIN_BYTES} bytes, a user part of 1-${MAX_USER_BYTES} bytes, not only periods and spaces, without " / \\ : ; | = , + * ? < > @ [ ]). Use '${CONTAINER_USER}', '${CONTAINER_ADMINISTRATOR}', or DOMAIN\\user with a NetBIOS or DNS domain.`)}`,
       },
     ],
-  },
+  }),
 });

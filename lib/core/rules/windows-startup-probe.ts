@@ -108,7 +108,7 @@ export default defineRule({
       }
     },
   },
-  cel: {
+  cel: () => ({
     scope: 'pod',
     variables: [
       {
@@ -139,5 +139,5 @@ export default defineRule({
         messageExpression: `'windows-startup-probe: ' + variables.wsp_large.filter(r, !(r in variables.wsp_short)).map(r, "container '" + r[${IMAGE_REF.name}] + "' runs the large Windows image '" + r[${IMAGE_REF.image}] + "' without a startupProbe").join(', ') + '. ' + ${celString(FIX)}`,
       },
     ],
-  },
+  }),
 });

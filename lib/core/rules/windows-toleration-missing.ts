@@ -76,7 +76,7 @@ export default defineRule({
   fix: targetTolerations,
   // The target's taints are the user's word: every Windows pod tolerates them, whether or not it was reported.
   targetFix: targetTolerations,
-  cel: {
+  cel: () => ({
     scope: 'pod',
     validations: [
       {
@@ -100,5 +100,5 @@ export default defineRule({
     ],
     limits:
       "The tolerations a RuntimeClass adds are another object's: the policy accepts a pod that names a RuntimeClass.",
-  },
+  }),
 });

@@ -34,7 +34,7 @@ export default defineRule({
       }
     },
   },
-  cel: {
+  cel: () => ({
     scope: 'pod',
     validations: [
       {
@@ -42,5 +42,5 @@ export default defineRule({
         messageExpression: `'windows-volume-devices: ' + ${NON_HOST_PROCESS_CONTAINERS}.filter(c, has(c.volumeDevices) && size(c.volumeDevices) > 0).map(c, ${celContainerName('c')} + ' volumeDevices').join(', ') + ': raw block volumes are not supported on Windows. Use a filesystem volume (volumeMounts) instead.'`,
       },
     ],
-  },
+  }),
 });

@@ -5,7 +5,7 @@
  */
 import { fixManifests, loadManifests, validateManifests } from 'k8s-windows';
 import { RULES_BY_ID } from '../../../lib/core/validate/rules';
-import { checksOf, RULE_MODULES, type RuleModule } from '../../../lib/core/rules';
+import { celOf, checksOf, RULE_MODULES, type RuleModule } from '../../../lib/core/rules';
 import { readdirSync } from 'node:fs';
 import { readRuleExamples, RULES_DIR } from '../../../scripts/rule-examples';
 
@@ -57,7 +57,7 @@ describe.each(MANIFEST_RULES.map((rule) => [rule.meta.id, rule] as const))('%s',
     // A case only builders report (a spelling their props normalised) has no manifest to show; nor has a case only an
     // admission policy's cluster-facts validation reports (lint never sees the facts): test/core/policies holds it.
     const clusterOnly = new Set(
-      (rule.cel?.validations ?? []).filter((v) => v.params === true && v.case !== undefined).map((v) => v.case),
+      (celOf(rule)?.validations ?? []).filter((v) => v.params === true && v.case !== undefined).map((v) => v.case),
     );
     for (const c of (rule.meta.cases ?? []).filter((x) => x.buildersOnly !== true)) {
       if (clusterOnly.has(c.name)) continue;
