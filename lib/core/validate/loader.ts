@@ -21,6 +21,7 @@ import {
   type Document,
 } from 'yaml';
 import { isRecord } from '../model/util';
+import { scanOffset } from './path-scan';
 
 export interface SourcePosition {
   /** The `source` given to the loader (a file name), when one was. */
@@ -58,6 +59,8 @@ interface LazyDocument {
   readonly text: string;
   /** Lines before it in the input. */
   readonly lineOffset: number;
+  /** What js-yaml read from it (the List itself for a List's items): `scanOffset` checks its reading against it. */
+  readonly value: unknown;
 }
 
 /** What locating inside a fast-path document needs, built on demand (`positionsOf`). */
@@ -211,6 +214,42 @@ function lazyPosition(lazy: LazyDocument, positions: LazyPositions, offset: numb
     else hi = mid - 1;
   }
   return { line: lazy.lineOffset + lo + 1, column: offset - starts[lo] + 1 };
+}
+
+/**
+ * The fast path's reading of an object's document (its text, js-yaml's value of it, the object's place in it), for
+ * the tests that hold `scanOffset` to the index.
+ * @internal
+ */
+export function fastDocumentOf(
+  obj: object,
+): { readonly text: string; readonly value: unknown; readonly base: readonly (string | number)[] } | undefined {
+  const found = ORIGINS.get(obj);
+  return found !== undefined && 'lazy' in found
+    ? { text: found.lazy.text, value: found.lazy.value, base: found.base }
+    : undefined;
+}
+
+/**
+ * What js-yaml's node index of a document's text says for a path's segments: an offset, or undefined where `yaml`
+ * is asked.
+ * @internal
+ */
+export function indexOffsets(text: string): (segments: readonly (string | number)[]) => number | undefined {
+  const index = indexPositions(text);
+  return (segments) => (index === null ? undefined : indexedOffset(index, segments, text));
+}
+
+/** The 1-based line and column of `offset` in a fast-path document, counting its lines up to there. */
+function linePosition(lazy: LazyDocument, offset: number): { line: number; column: number } {
+  const text = lazy.text;
+  let lines = 0;
+  let start = 0;
+  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) {
+    lines++;
+    start = i + 1;
+  }
+  return { line: lazy.lineOffset + lines + 1, column: offset - start + 1 };
 }
 
 interface LazyOrigin {
@@ -452,7 +491,7 @@ export function loadSpans(
       continue;
     }
     if (value === null || value === undefined || isEmptyList(value)) continue;
-    const lazy: LazyDocument = { text: chunk, lineOffset: line };
+    const lazy: LazyDocument = { text: chunk, lineOffset: line, value };
     const add = (v: unknown, base: readonly (string | number)[]) => {
       remember(v, { lazy, ...(source !== undefined ? { source } : {}), base });
       objects.push({ value: v, base });
@@ -702,12 +741,15 @@ export function sourcePosition(obj: unknown, path: string): SourcePosition | und
   if (!found) return undefined;
   if ('lazy' in found) {
     const lazy = found.lazy;
+    const segments = [...found.base, ...parsePath(path)];
+    // Most findings are placed from the lines along their path; the index is built only where that cannot say.
+    const scanned = scanOffset(lazy.text, lazy.value, segments);
+    if (scanned !== undefined) {
+      return { ...(found.source !== undefined ? { source: found.source } : {}), ...linePosition(lazy, scanned) };
+    }
     const positions = positionsOf(lazy);
     if (positions.index === undefined) positions.index = indexPositions(lazy.text);
-    const offset =
-      positions.index === null
-        ? undefined
-        : indexedOffset(positions.index, [...found.base, ...parsePath(path)], lazy.text);
+    const offset = positions.index === null ? undefined : indexedOffset(positions.index, segments, lazy.text);
     // No index (or a tagged root): the yaml node tree says where.
     if (offset !== undefined) {
       return {

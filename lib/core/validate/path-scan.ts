@@ -1,0 +1,282 @@
+/**
+ * Where a finding's field starts in a block-style document, read from the lines' indentation along the finding's
+ * path only, beside the value js-yaml already built from the same text. A second js-yaml pass over the whole
+ * document to index its nodes cost as much as reading it (40 MB of real manifests: about 4 s of a 7 s lint), and
+ * nearly every real document has a finding. Anything this reader does not follow exactly as js-yaml does (flow
+ * collections, quotes with escapes or across lines, tags, anchors, aliases, merge keys, tabs in indentation, keys
+ * that may not read as plain strings, empty list entries) is left to the index: it answers `undefined`, never a
+ * guess. Every mapping and list it passes through is checked against the value (the same keys, the same number
+ * of items), so a line it misread (a quoted scalar continued at a shallower indentation) sends it to the index.
+ */
+
+/** Set by `contentLine`: the indentation (spaces) of the line it found, and whether a tab follows the spaces. */
+let lineIndent = 0;
+let tabAfterIndent = false;
+
+/**
+ * From the line starting at `at`, the start of the first line with content (neither blank nor only a comment), or
+ * -1 at the end of the text.
+ */
+function contentLine(text: string, at: number): number {
+  const n = text.length;
+  while (at < n) {
+    let i = at;
+    while (i < n && text.charCodeAt(i) === 0x20) i++;
+    let j = i;
+    while (j < n && (text.charCodeAt(j) === 0x20 || text.charCodeAt(j) === 0x09)) j++;
+    const c = j < n ? text.charCodeAt(j) : 0x0a;
+    if (c === 0x0a || c === 0x0d || c === 0x23 /* # */) {
+      const e = text.indexOf('\n', j);
+      if (e < 0) return -1;
+      at = e + 1;
+      continue;
+    }
+    lineIndent = i - at;
+    tabAfterIndent = i !== j;
+    return at;
+  }
+  return -1;
+}
+
+/** The start of the line after the one holding `at`, or the text's length. */
+function nextLine(text: string, at: number): number {
+  const e = text.indexOf('\n', at);
+  return e < 0 ? text.length : e + 1;
+}
+
+/** Space or tab, a line break, or the end of the text. */
+function wsOrEol(text: string, at: number): boolean {
+  if (at >= text.length) return true;
+  const c = text.charCodeAt(at);
+  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+}
+
+/** `-` followed by white space or a line break: a block sequence entry. */
+function isEntry(text: string, at: number): boolean {
+  return text.charCodeAt(at) === 0x2d && wsOrEol(text, at + 1);
+}
+
+/** Plain key characters this reader follows: anything else (`:`, `#`, quotes, flow indicators) is left to the index. */
+const PLAIN_KEY = /^[A-Za-z0-9_][A-Za-z0-9_./ -]*$/;
+/** Plain words the core schema reads as booleans or null: the key is their string form. */
+const PLAIN_WORDS: ReadonlyMap<string, string> = new Map([
+  ...['true', 'True', 'TRUE'].map((w) => [w, 'true'] as const),
+  ...['false', 'False', 'FALSE'].map((w) => [w, 'false'] as const),
+  ...['null', 'Null', 'NULL'].map((w) => [w, 'null'] as const),
+]);
+/** A key starting with a digit is followed only when it is a decimal integer that reads back as written. */
+const DECIMAL = /^(?:0|[1-9][0-9]{0,14})$/;
+
+/** Set by `readKey`: the offset after the key's `:`. */
+let afterColon = 0;
+
+/**
+ * The key (as js-yaml makes it a property name) of the implicit mapping entry at `at`, or undefined when the line
+ * is not one this reader follows.
+ */
+function readKey(text: string, at: number): string | undefined {
+  const n = text.length;
+  const q = text.charCodeAt(at);
+  let key: string;
+  let i: number;
+  if (q === 0x27 /* ' */ || q === 0x22 /* " */) {
+    const quote = q === 0x27 ? "'" : '"';
+    key = '';
+    i = at + 1;
+    for (;;) {
+      const close = text.indexOf(quote, i);
+      const eol = text.indexOf('\n', i);
+      if (close < 0 || (eol >= 0 && eol < close)) return undefined;
+      const part = text.slice(i, close);
+      if (q === 0x22 && part.includes('\\')) return undefined;
+      key += part;
+      if (q === 0x27 && text.charCodeAt(close + 1) === 0x27) {
+        key += "'";
+        i = close + 2;
+        continue;
+      }
+      i = close + 1;
+      break;
+    }
+    while (i < n && (text.charCodeAt(i) === 0x20 || text.charCodeAt(i) === 0x09)) i++;
+    if (text.charCodeAt(i) !== 0x3a || !wsOrEol(text, i + 1)) return undefined;
+  } else {
+    i = at;
+    while (i < n) {
+      const c = text.charCodeAt(i);
+      if (c === 0x3a && wsOrEol(text, i + 1)) break;
+      if (c === 0x0a || c === 0x0d) return undefined;
+      i++;
+    }
+    if (i >= n) return undefined;
+    key = text.slice(at, i).trimEnd();
+    if (!PLAIN_KEY.test(key)) return undefined;
+    const first = key.charCodeAt(0);
+    if (first >= 0x30 && first <= 0x39 && !DECIMAL.test(key)) return undefined;
+    key = PLAIN_WORDS.get(key) ?? key;
+  }
+  afterColon = i + 1;
+  return key;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Set by `scanMapping` / `scanSequence`: where the wanted key or item starts, and where its value starts. */
+let foundAt = -1;
+let valueAt = -1;
+
+/**
+ * The value of the entry whose `:` ends at `from` (a key at indentation `indent`): where it starts, -1 when it is
+ * empty, -2 when this reader does not follow it.
+ */
+function valueStart(text: string, from: number, indent: number): number {
+  let i = from;
+  while (i < text.length && (text.charCodeAt(i) === 0x20 || text.charCodeAt(i) === 0x09)) i++;
+  const c = i < text.length ? text.charCodeAt(i) : 0x0a;
+  if (c !== 0x0a && c !== 0x0d && c !== 0x23) return i;
+  const line = contentLine(text, nextLine(text, i));
+  if (line < 0) return -1;
+  if (lineIndent > indent) return tabAfterIndent ? -2 : line + lineIndent;
+  if (lineIndent === indent && !tabAfterIndent && isEntry(text, line + lineIndent)) return line + lineIndent;
+  return -1;
+}
+
+/**
+ * Reads the block mapping whose first key starts at `at` (its indentation: `at`'s column), every entry, checking
+ * them against `value`; `foundAt`/`valueAt` are set for the key `want`. False when it does not read as `value`.
+ */
+function scanMapping(text: string, at: number, value: Record<string, unknown>, want: string): boolean {
+  const indent = at - (text.lastIndexOf('\n', at - 1) + 1);
+  let count = 0;
+  foundAt = -1;
+  valueAt = -1;
+  let key = at;
+  for (;;) {
+    const name = readKey(text, key);
+    if (name === undefined || !Object.prototype.hasOwnProperty.call(value, name)) return false;
+    count++;
+    if (name === want) {
+      foundAt = key;
+      const v = valueStart(text, afterColon, indent);
+      if (v === -2) return false;
+      valueAt = v;
+    }
+    let line = nextLine(text, key);
+    key = -1;
+    for (;;) {
+      line = contentLine(text, line);
+      if (line < 0 || lineIndent < indent) break;
+      if (lineIndent === indent) {
+        if (tabAfterIndent) return false;
+        // A list written at the key's own indentation belongs to the key before it.
+        if (!isEntry(text, line + lineIndent)) {
+          key = line + lineIndent;
+          break;
+        }
+      }
+      line = nextLine(text, line);
+    }
+    if (key < 0) break;
+  }
+  return count === Object.keys(value).length;
+}
+
+/**
+ * Reads the block sequence whose first `-` is at `at`, every entry, checking their number against `value`;
+ * `foundAt` is set to where item `want` starts (its content, as js-yaml opens its node). False when it does not
+ * read as `value`, or an entry is empty.
+ */
+function scanSequence(text: string, at: number, value: readonly unknown[], want: number): boolean {
+  const indent = at - (text.lastIndexOf('\n', at - 1) + 1);
+  let count = 0;
+  foundAt = -1;
+  let dash = at;
+  for (;;) {
+    let i = dash + 1;
+    while (i < text.length && (text.charCodeAt(i) === 0x20 || text.charCodeAt(i) === 0x09)) i++;
+    const c = i < text.length ? text.charCodeAt(i) : 0x0a;
+    let content = i;
+    if (c === 0x0a || c === 0x0d || c === 0x23) {
+      const line = contentLine(text, nextLine(text, i));
+      if (line < 0 || lineIndent <= indent || tabAfterIndent) return false;
+      content = line + lineIndent;
+    }
+    if (count === want) foundAt = content;
+    count++;
+    let line = nextLine(text, content);
+    dash = -1;
+    for (;;) {
+      line = contentLine(text, line);
+      if (line < 0 || lineIndent < indent) break;
+      if (lineIndent === indent) {
+        if (!tabAfterIndent && isEntry(text, line + lineIndent)) dash = line + lineIndent;
+        break;
+      }
+      line = nextLine(text, line);
+    }
+    if (dash < 0) break;
+  }
+  return count === value.length;
+}
+
+/** Anchors, tags and aliases: what the index (and `yaml`) place. */
+function isNodeProperty(c: number): boolean {
+  return c === 0x26 /* & */ || c === 0x21 /* ! */ || c === 0x2a; /* * */
+}
+
+/**
+ * The offset of the key or item at `segments` in a document's text (from js-yaml's reading of it, `root`), or of
+ * its nearest present parent, or the document's content start: what the js-yaml index answers. Undefined when
+ * this reader cannot say exactly; the caller then asks the index.
+ * @internal
+ */
+export function scanOffset(text: string, root: unknown, segments: readonly (string | number)[]): number | undefined {
+  // A lone carriage return breaks lines for js-yaml; these lines are split at line feeds only.
+  if (text.includes('\r') && /\r(?!\n)/.test(text)) return undefined;
+  let line = contentLine(text, 0);
+  if (line < 0 || tabAfterIndent) return undefined;
+  let at = line + lineIndent;
+  if (line === 0 && text.startsWith('---') && wsOrEol(text, 3)) {
+    // Content on the marker line itself (`--- {a: 1}`, `--- !!map`) is left to the index.
+    let i = 3;
+    while (i < text.length && (text.charCodeAt(i) === 0x20 || text.charCodeAt(i) === 0x09)) i++;
+    const c = i < text.length ? text.charCodeAt(i) : 0x0a;
+    if (c !== 0x0a && c !== 0x0d && c !== 0x23) return undefined;
+    line = contentLine(text, nextLine(text, 0));
+    if (line < 0 || tabAfterIndent) return undefined;
+    at = line + lineIndent;
+  }
+  if (isNodeProperty(text.charCodeAt(at))) return undefined;
+  let offset = at;
+  let value = root;
+  let node = at;
+  for (const seg of segments) {
+    if (node < 0) break; // an empty value: the key before is where it is
+    const c = text.charCodeAt(node);
+    if (isNodeProperty(c) || c === 0x7b /* { */ || c === 0x5b /* [ */) return undefined;
+    if (Array.isArray(value)) {
+      if (!isEntry(text, node)) return undefined;
+      if (typeof seg !== 'number' || seg >= value.length) {
+        // Still read to check the list is the one js-yaml read.
+        if (!scanSequence(text, node, value, -1)) return undefined;
+        break;
+      }
+      if (!scanSequence(text, node, value, seg)) return undefined;
+      offset = node = foundAt;
+      value = value[seg];
+    } else if (isPlainObject(value)) {
+      if (isEntry(text, node)) return undefined;
+      const want = String(seg);
+      if (!scanMapping(text, node, value, want)) return undefined;
+      if (foundAt < 0) break;
+      offset = foundAt;
+      node = valueAt;
+      value = value[want];
+    } else {
+      break;
+    }
+  }
+  return isNodeProperty(text.charCodeAt(offset)) ? undefined : offset;
+}
