@@ -21,7 +21,7 @@ import {
   type Document,
 } from 'yaml';
 import { isRecord } from '../model/util';
-import { scanOffset } from './path-scan';
+import { scanOffset, type ScanDocument } from './path-scan';
 
 export interface SourcePosition {
   /** The `source` given to the loader (a file name), when one was. */
@@ -55,12 +55,9 @@ interface Origin {
 }
 
 /** A document the fast path read: its text, parsed with positions only when a finding points into it. */
-interface LazyDocument {
-  readonly text: string;
+interface LazyDocument extends ScanDocument {
   /** Lines before it in the input. */
   readonly lineOffset: number;
-  /** What js-yaml read from it (the List itself for a List's items): `scanOffset` checks its reading against it. */
-  readonly value: unknown;
 }
 
 /** What locating inside a fast-path document needs, built on demand (`positionsOf`). */
@@ -223,11 +220,9 @@ function lazyPosition(lazy: LazyDocument, positions: LazyPositions, offset: numb
  */
 export function fastDocumentOf(
   obj: object,
-): { readonly text: string; readonly value: unknown; readonly base: readonly (string | number)[] } | undefined {
+): { readonly doc: ScanDocument; readonly base: readonly (string | number)[] } | undefined {
   const found = ORIGINS.get(obj);
-  return found !== undefined && 'lazy' in found
-    ? { text: found.lazy.text, value: found.lazy.value, base: found.base }
-    : undefined;
+  return found !== undefined && 'lazy' in found ? { doc: found.lazy, base: found.base } : undefined;
 }
 
 /**
@@ -743,7 +738,7 @@ export function sourcePosition(obj: unknown, path: string): SourcePosition | und
     const lazy = found.lazy;
     const segments = [...found.base, ...parsePath(path)];
     // Most findings are placed from the lines along their path; the index is built only where that cannot say.
-    const scanned = scanOffset(lazy.text, lazy.value, segments);
+    const scanned = scanOffset(lazy, segments);
     if (scanned !== undefined) {
       return { ...(found.source !== undefined ? { source: found.source } : {}), ...linePosition(lazy, scanned) };
     }

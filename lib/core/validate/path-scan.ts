@@ -221,9 +221,203 @@ function scanSequence(text: string, at: number, value: readonly unknown[], want:
   return count === value.length;
 }
 
+/** Skips spaces and tabs from `i`, up to `end`. */
+function skipBlanks(text: string, i: number, end: number): number {
+  while (i < end && (text.charCodeAt(i) === 0x20 || text.charCodeAt(i) === 0x09 || text.charCodeAt(i) === 0x0d)) i++;
+  return i;
+}
+
+/** Skips anchors and tags (`&a`, `!!str`) before a value. */
+function skipProperties(text: string, i: number, end: number): number {
+  while (i < end && (text.charCodeAt(i) === 0x26 || text.charCodeAt(i) === 0x21)) {
+    while (i < end && text.charCodeAt(i) !== 0x20 && text.charCodeAt(i) !== 0x09) i++;
+    i = skipBlanks(text, i, end);
+  }
+  return i;
+}
+
+/** Inside a quoted scalar or flow collection that may span lines: its open brackets and open quote (or 0). */
+let flowDepth = 0;
+let flowQuote = 0;
+/** Whether a quote here would start a scalar (after `[`, `{`, `,`, `:` or at the start), not sit inside one. */
+let flowAtStart = true;
+
+/** Starts reading the quoted scalar or flow collection opening at `i`; see `readFlow`. */
+function openFlow(text: string, i: number, end: number): number {
+  const c = text.charCodeAt(i);
+  flowDepth = 0;
+  flowQuote = c === 0x22 || c === 0x27 ? c : 0;
+  flowAtStart = true;
+  return readFlow(text, flowQuote === 0 ? i : i + 1, end);
+}
+
+/** Reads on inside a flow node from `i`: the offset after it closes, or -1 when it is still open at `end`. */
+function readFlow(text: string, i: number, end: number): number {
+  for (let j = i; j < end; j++) {
+    const c = text.charCodeAt(j);
+    if (flowQuote === 0x22) {
+      if (c === 0x5c /* \ */) j++;
+      else if (c === 0x22) {
+        flowQuote = 0;
+        flowAtStart = false;
+        if (flowDepth === 0) return j + 1;
+      }
+    } else if (flowQuote === 0x27) {
+      if (c !== 0x27) continue;
+      if (j + 1 < end && text.charCodeAt(j + 1) === 0x27) j++;
+      else {
+        flowQuote = 0;
+        flowAtStart = false;
+        if (flowDepth === 0) return j + 1;
+      }
+    } else if ((c === 0x22 || c === 0x27) && flowAtStart) {
+      flowQuote = c;
+    } else if (c === 0x5b || c === 0x7b || c === 0x2c /* , */ || c === 0x3a /* : */) {
+      if (c !== 0x2c && c !== 0x3a) flowDepth++;
+      flowAtStart = true;
+    } else if (c === 0x5d || c === 0x7d) {
+      flowAtStart = false;
+      if (--flowDepth <= 0) return j + 1;
+    } else if (c === 0x23 /* # */ && (j === 0 || /[ \t\n]/.test(text[j - 1]))) {
+      return -1; // a comment: the rest of the line
+    } else if (c !== 0x20 && c !== 0x09 && c !== 0x0d) {
+      flowAtStart = false;
+    }
+  }
+  return -1;
+}
+
+/** What `lineState` says of a line whose value neither opens across lines nor starts a block scalar. */
+const LINE_CLOSED = -1;
+/** What `lineState` says of a line where a quoted scalar or flow collection opens and does not close. */
+const LINE_OPENS = -2;
+/** Set by `lineState` for LINE_OPENS: the column its next lines must be indented past (its key's, or its `-`'s). */
+let openOwner = -1;
+
+function isFlowStart(c: number): boolean {
+  return c === 0x22 || c === 0x27 || c === 0x5b || c === 0x7b;
+}
+
+/**
+ * What the line `[i, end)` opens as a key or value: LINE_OPENS for a quoted scalar or flow collection that does
+ * not close on it; for a block scalar (`key: |`, `- >-`), the column of its key or `-`, past which its content lines
+ * are indented; LINE_CLOSED otherwise.
+ */
+function lineState(text: string, i: number, end: number): number {
+  const lineStart = i;
+  i = skipBlanks(text, i, end);
+  // Content that starts the line belongs to a key on a line above, indented less than this line.
+  let owner = i - lineStart - 1;
+  while (i < end && isEntry(text, i)) {
+    owner = i - lineStart;
+    i = skipBlanks(text, i + 1, end);
+  }
+  i = skipProperties(text, i, end);
+  let c = text.charCodeAt(i);
+  if (c === 0x7c /* | */ || c === 0x3e /* > */) return blockScalar(text, i, end, owner);
+  const key = i - lineStart;
+  if (isFlowStart(c)) {
+    const close = openFlow(text, i, end);
+    if (close < 0) {
+      openOwner = owner;
+      return LINE_OPENS;
+    }
+    // A quoted key: its value follows the `:`.
+    i = skipBlanks(text, close, end);
+    if (text.charCodeAt(i) !== 0x3a) return LINE_CLOSED;
+    i++;
+  } else {
+    // A plain key, or plain text (a scalar, or a line of a block scalar): what follows a `: ` may open something.
+    for (;;) {
+      if (i >= end) return LINE_CLOSED;
+      c = text.charCodeAt(i);
+      if (c === 0x23 /* # */ && (text.charCodeAt(i - 1) === 0x20 || text.charCodeAt(i - 1) === 0x09)) {
+        return LINE_CLOSED;
+      }
+      if (c === 0x3a && (i + 1 >= end || wsOrEol(text, i + 1))) break;
+      i++;
+    }
+    i++;
+  }
+  i = skipProperties(text, skipBlanks(text, i, end), end);
+  c = text.charCodeAt(i);
+  if (c === 0x7c || c === 0x3e) return blockScalar(text, i, end, key);
+  if (isFlowStart(c) && openFlow(text, i, end) < 0) {
+    openOwner = key;
+    return LINE_OPENS;
+  }
+  return LINE_CLOSED;
+}
+
+/** A block scalar's header at `i` (`|`, `>-`, `|2 # c`): `column`, past which its content is; else LINE_CLOSED. */
+function blockScalar(text: string, i: number, end: number, column: number): number {
+  i++;
+  while (i < end && /[-+0-9]/.test(text[i])) i++;
+  i = skipBlanks(text, i, end);
+  return i >= end || text.charCodeAt(i) === 0x23 ? Math.max(column, 0) : LINE_CLOSED;
+}
+
+/** The spaces that indent the line starting at `at`. */
+function spacesAt(text: string, at: number, end: number): number {
+  let i = at;
+  while (i < end && text.charCodeAt(i) === 0x20) i++;
+  return i - at;
+}
+
+/**
+ * Whether every quoted scalar and flow collection of a document that spans lines is indented past its key (or
+ * `-`) on every line after its first. js-yaml also reads one continued on a shallower line (`a: "x` / `b: y"` is
+ * `{a: 'x b: y'}`), which would read here as a key; in a document without one, the lines at a structure's own
+ * indentation are its keys or entries. Block scalars' lines are passed over (a JSON file in a ConfigMap); a line
+ * that only looks like an open quote costs the index, never a wrong answer.
+ * @internal
+ */
+export function flowStaysIndented(text: string): boolean {
+  let at = 0;
+  let block = -1;
+  let flowOwner = -1;
+  let inFlow = false;
+  while (at < text.length) {
+    let end = text.indexOf('\n', at);
+    if (end < 0) end = text.length;
+    const blank = skipBlanks(text, at, end) >= end;
+    if (inFlow) {
+      if (!blank) {
+        if (spacesAt(text, at, end) <= flowOwner) return false;
+        if (readFlow(text, at, end) >= 0) inFlow = false;
+      }
+      at = end + 1;
+      continue;
+    }
+    if (block >= 0) {
+      if (blank || spacesAt(text, at, end) > block) {
+        at = end + 1;
+        continue;
+      }
+      block = -1;
+    }
+    const state = lineState(text, at, end);
+    if (state === LINE_OPENS) {
+      inFlow = true;
+      flowOwner = openOwner;
+    } else if (state >= 0) block = state;
+    at = end + 1;
+  }
+  return !inFlow;
+}
+
 /** Anchors, tags and aliases: what the index (and `yaml`) place. */
 function isNodeProperty(c: number): boolean {
   return c === 0x26 /* & */ || c === 0x21 /* ! */ || c === 0x2a; /* * */
+}
+
+/** A document as `scanOffset` reads it. */
+export interface ScanDocument {
+  readonly text: string;
+  /** What js-yaml read from the text. */
+  readonly value: unknown;
+  /** Whether the text's lines can be followed at all (set on the first call: a document has several findings). */
+  readable?: boolean;
 }
 
 /**
@@ -232,9 +426,12 @@ function isNodeProperty(c: number): boolean {
  * this reader cannot say exactly; the caller then asks the index.
  * @internal
  */
-export function scanOffset(text: string, root: unknown, segments: readonly (string | number)[]): number | undefined {
+export function scanOffset(doc: ScanDocument, segments: readonly (string | number)[]): number | undefined {
+  const text = doc.text;
   // A lone carriage return breaks lines for js-yaml; these lines are split at line feeds only.
-  if (text.includes('\r') && /\r(?!\n)/.test(text)) return undefined;
+  doc.readable ??= !(text.includes('\r') && /\r(?!\n)/.test(text)) && flowStaysIndented(text);
+  if (!doc.readable) return undefined;
+  const root = doc.value;
   let line = contentLine(text, 0);
   if (line < 0 || tabAfterIndent) return undefined;
   let at = line + lineIndent;

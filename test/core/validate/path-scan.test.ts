@@ -16,12 +16,13 @@ function compare(text: string): { answered: number; total: number } {
   let answered = 0;
   let total = 0;
   for (const o of loadManifestsWithErrors(text).objects) {
-    const doc = fastDocumentOf(o as object);
-    if (doc === undefined) continue;
+    const fast = fastDocumentOf(o as object);
+    if (fast === undefined) continue;
+    const { doc, base } = fast;
     const indexed = indexOffsets(doc.text);
     for (const p of ['', ...fieldPaths(o)]) {
-      const segments = [...doc.base, ...parsePath(p)];
-      const scanned = scanOffset(doc.text, doc.value, segments);
+      const segments = [...base, ...parsePath(p)];
+      const scanned = scanOffset(doc, segments);
       total++;
       if (scanned === undefined) continue;
       answered++;
