@@ -21,7 +21,7 @@ import {
   type Document,
 } from 'yaml';
 import { isRecord } from '../model/util';
-import { scanOffset, type ScanDocument } from './path-scan';
+import { releaseScanTable, scanOffset, type ScanDocument } from './path-scan';
 
 export interface SourcePosition {
   /** The `source` given to the loader (a file name), when one was. */
@@ -84,6 +84,7 @@ const RECENT_POSITIONS_KEPT = 8;
  */
 export function releasePositions(): void {
   RECENT_POSITIONS.clear();
+  releaseScanTable();
 }
 
 function positionsOf(lazy: LazyDocument): LazyPositions {

@@ -9,39 +9,81 @@
  * of items), so a line it misread (a quoted scalar continued at a shallower indentation) sends it to the index.
  */
 
-/** Set by `contentLine`: the indentation (spaces) of the line it found, and whether a tab follows the spaces. */
-let lineIndent = 0;
-let tabAfterIndent = false;
-
 /**
- * From the line starting at `at`, the start of the first line with content (neither blank nor only a comment), or
- * -1 at the end of the text.
+ * The lines of a document that hold content (neither blank nor only a comment), as arrays by line: where each
+ * starts, its indentation in spaces, whether a tab follows them, and the next line indented no deeper (the end of
+ * its subtree), so a scan steps from key to key without reading the lines between.
  */
-function contentLine(text: string, at: number): number {
-  const n = text.length;
-  while (at < n) {
-    let i = at;
-    while (i < n && text.charCodeAt(i) === 0x20) i++;
-    let j = i;
-    while (j < n && (text.charCodeAt(j) === 0x20 || text.charCodeAt(j) === 0x09)) j++;
-    const c = j < n ? text.charCodeAt(j) : 0x0a;
-    if (c === 0x0a || c === 0x0d || c === 0x23 /* # */) {
-      const e = text.indexOf('\n', j);
-      if (e < 0) return -1;
-      at = e + 1;
-      continue;
-    }
-    lineIndent = i - at;
-    tabAfterIndent = i !== j;
-    return at;
-  }
-  return -1;
+interface LineTable {
+  readonly count: number;
+  readonly start: Int32Array;
+  readonly indent: Int32Array;
+  readonly tab: Uint8Array;
+  readonly next: Int32Array;
 }
 
-/** The start of the line after the one holding `at`, or the text's length. */
-function nextLine(text: string, at: number): number {
-  const e = text.indexOf('\n', at);
-  return e < 0 ? text.length : e + 1;
+function lineTable(text: string): LineTable {
+  const n = text.length;
+  let count = 0;
+  let starts = new Int32Array(64);
+  let indents = new Int32Array(64);
+  let tabs = new Uint8Array(64);
+  for (let at = 0; at < n;) {
+    let end = text.indexOf('\n', at);
+    if (end < 0) end = n;
+    let i = at;
+    while (i < end && text.charCodeAt(i) === 0x20) i++;
+    let j = i;
+    while (j < end && (text.charCodeAt(j) === 0x09 || text.charCodeAt(j) === 0x20)) j++;
+    const c = j < end ? text.charCodeAt(j) : 0x0a;
+    if (c !== 0x0a && c !== 0x0d && c !== 0x23 /* # */) {
+      if (count === starts.length) {
+        const grow = <T extends Int32Array | Uint8Array>(a: T, b: T): T => (b.set(a), b);
+        starts = grow(starts, new Int32Array(count * 2));
+        indents = grow(indents, new Int32Array(count * 2));
+        tabs = grow(tabs, new Uint8Array(count * 2));
+      }
+      starts[count] = at;
+      indents[count] = i - at;
+      tabs[count] = i !== j ? 1 : 0;
+      count++;
+    }
+    at = end + 1;
+  }
+  const next = new Int32Array(count).fill(count);
+  const open: number[] = [];
+  for (let k = 0; k < count; k++) {
+    while (open.length > 0 && indents[open[open.length - 1]] >= indents[k]) next[open.pop()!] = k;
+    open.push(k);
+  }
+  return { count, start: starts, indent: indents, tab: tabs, next };
+}
+
+/** The line table of the document located in last: findings come in input order, a document's together. */
+let tableText: string | undefined;
+let table: LineTable | undefined;
+
+function tableOf(text: string): LineTable {
+  if (tableText !== text || table === undefined) {
+    table = lineTable(text);
+    tableText = text;
+  }
+  return table;
+}
+
+/**
+ * Lets the kept table go (`releasePositions`).
+ * @internal
+ */
+export function releaseScanTable(): void {
+  table = tableText = undefined;
+}
+
+/** The first line after `k` indented no deeper than `column`: past the subtrees of the lines between. */
+function nextAt(t: LineTable, k: number, column: number): number {
+  let j = k + 1;
+  while (j < t.count && t.indent[j] > column) j = t.next[j];
+  return j;
 }
 
 /** Space or tab, a line break, or the end of the text. */
@@ -123,100 +165,105 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** Set by `scanMapping` / `scanSequence`: where the wanted key or item starts, and where its value starts. */
+/** Set by `scanMapping` / `scanSequence`: where the wanted key or item starts, where its value starts and on which line. */
 let foundAt = -1;
 let valueAt = -1;
+let valueLine = -1;
 
 /**
- * The value of the entry whose `:` ends at `from` (a key at indentation `indent`): where it starts, -1 when it is
- * empty, -2 when this reader does not follow it.
+ * Sets `valueAt`/`valueLine` to the value of the entry on line `k` whose `:` ends at `from` (a key at `column`):
+ * -1 when it is empty. False when this reader does not follow it.
  */
-function valueStart(text: string, from: number, indent: number): number {
-  let i = from;
-  while (i < text.length && (text.charCodeAt(i) === 0x20 || text.charCodeAt(i) === 0x09)) i++;
+function valueStart(text: string, t: LineTable, k: number, from: number, column: number): boolean {
+  const i = skipBlanks(text, from, text.length);
   const c = i < text.length ? text.charCodeAt(i) : 0x0a;
-  if (c !== 0x0a && c !== 0x0d && c !== 0x23) return i;
-  const line = contentLine(text, nextLine(text, i));
-  if (line < 0) return -1;
-  if (lineIndent > indent) return tabAfterIndent ? -2 : line + lineIndent;
-  if (lineIndent === indent && !tabAfterIndent && isEntry(text, line + lineIndent)) return line + lineIndent;
-  return -1;
+  valueAt = valueLine = -1;
+  if (c !== 0x0a && c !== 0x23) {
+    valueAt = i;
+    valueLine = k;
+    return true;
+  }
+  const j = k + 1;
+  if (j >= t.count) return true;
+  const at = t.start[j] + t.indent[j];
+  if (t.indent[j] > column || (t.indent[j] === column && isEntry(text, at))) {
+    if (t.tab[j] === 1) return false;
+    valueAt = at;
+    valueLine = j;
+  }
+  return true;
 }
 
 /**
- * Reads the block mapping whose first key starts at `at` (its indentation: `at`'s column), every entry, checking
- * them against `value`; `foundAt`/`valueAt` are set for the key `want`. False when it does not read as `value`.
+ * Reads the block mapping whose first key starts at `at` on line `k` (its indentation: `at`'s column), every
+ * entry, checking them against `value`; `foundAt`, `valueAt` and `valueLine` are set for the key `want`. False
+ * when it does not read as `value`.
  */
-function scanMapping(text: string, at: number, value: Record<string, unknown>, want: string): boolean {
-  const indent = at - (text.lastIndexOf('\n', at - 1) + 1);
+function scanMapping(
+  text: string,
+  t: LineTable,
+  k: number,
+  at: number,
+  value: Record<string, unknown>,
+  want: string,
+): boolean {
+  const column = at - t.start[k];
   let count = 0;
-  foundAt = -1;
-  valueAt = -1;
-  let key = at;
+  foundAt = valueAt = valueLine = -1;
   for (;;) {
-    const name = readKey(text, key);
+    const name = readKey(text, at);
     if (name === undefined || !Object.prototype.hasOwnProperty.call(value, name)) return false;
     count++;
     if (name === want) {
-      foundAt = key;
-      const v = valueStart(text, afterColon, indent);
-      if (v === -2) return false;
-      valueAt = v;
+      foundAt = at;
+      if (!valueStart(text, t, k, afterColon, column)) return false;
     }
-    let line = nextLine(text, key);
-    key = -1;
-    for (;;) {
-      line = contentLine(text, line);
-      if (line < 0 || lineIndent < indent) break;
-      if (lineIndent === indent) {
-        if (tabAfterIndent) return false;
-        // A list written at the key's own indentation belongs to the key before it.
-        if (!isEntry(text, line + lineIndent)) {
-          key = line + lineIndent;
-          break;
-        }
-      }
-      line = nextLine(text, line);
-    }
-    if (key < 0) break;
+    // A list written at the key's own indentation belongs to the key before it.
+    let j = nextAt(t, k, column);
+    while (j < t.count && t.indent[j] === column && isEntry(text, t.start[j] + column)) j = nextAt(t, j, column);
+    if (j >= t.count || t.indent[j] < column) break;
+    if (t.tab[j] === 1) return false;
+    k = j;
+    at = t.start[j] + column;
   }
   return count === Object.keys(value).length;
 }
 
 /**
- * Reads the block sequence whose first `-` is at `at`, every entry, checking their number against `value`;
- * `foundAt` is set to where item `want` starts (its content, as js-yaml opens its node). False when it does not
- * read as `value`, or an entry is empty.
+ * Reads the block sequence whose first `-` is at `at` on line `k`, every entry, checking their number against
+ * `value`; `foundAt` and `valueLine` are set to where item `want` starts (its content, as js-yaml opens its node).
+ * False when it does not read as `value`, or an entry is empty.
  */
-function scanSequence(text: string, at: number, value: readonly unknown[], want: number): boolean {
-  const indent = at - (text.lastIndexOf('\n', at - 1) + 1);
+function scanSequence(
+  text: string,
+  t: LineTable,
+  k: number,
+  at: number,
+  value: readonly unknown[],
+  want: number,
+): boolean {
+  const column = at - t.start[k];
   let count = 0;
-  foundAt = -1;
-  let dash = at;
+  foundAt = valueLine = -1;
   for (;;) {
-    let i = dash + 1;
-    while (i < text.length && (text.charCodeAt(i) === 0x20 || text.charCodeAt(i) === 0x09)) i++;
+    const i = skipBlanks(text, at + 1, text.length);
     const c = i < text.length ? text.charCodeAt(i) : 0x0a;
     let content = i;
-    if (c === 0x0a || c === 0x0d || c === 0x23) {
-      const line = contentLine(text, nextLine(text, i));
-      if (line < 0 || lineIndent <= indent || tabAfterIndent) return false;
-      content = line + lineIndent;
+    let line = k;
+    if (c === 0x0a || c === 0x23) {
+      line = k + 1;
+      if (line >= t.count || t.indent[line] <= column || t.tab[line] === 1) return false;
+      content = t.start[line] + t.indent[line];
     }
-    if (count === want) foundAt = content;
+    if (count === want) {
+      foundAt = content;
+      valueLine = line;
+    }
     count++;
-    let line = nextLine(text, content);
-    dash = -1;
-    for (;;) {
-      line = contentLine(text, line);
-      if (line < 0 || lineIndent < indent) break;
-      if (lineIndent === indent) {
-        if (!tabAfterIndent && isEntry(text, line + lineIndent)) dash = line + lineIndent;
-        break;
-      }
-      line = nextLine(text, line);
-    }
-    if (dash < 0) break;
+    const j = nextAt(t, k, column);
+    if (j >= t.count || t.indent[j] !== column || t.tab[j] === 1 || !isEntry(text, t.start[j] + column)) break;
+    k = j;
+    at = t.start[j] + column;
   }
   return count === value.length;
 }
@@ -431,45 +478,43 @@ export function scanOffset(doc: ScanDocument, segments: readonly (string | numbe
   // A lone carriage return breaks lines for js-yaml; these lines are split at line feeds only.
   doc.readable ??= !(text.includes('\r') && /\r(?!\n)/.test(text)) && flowStaysIndented(text);
   if (!doc.readable) return undefined;
-  const root = doc.value;
-  let line = contentLine(text, 0);
-  if (line < 0 || tabAfterIndent) return undefined;
-  let at = line + lineIndent;
-  if (line === 0 && text.startsWith('---') && wsOrEol(text, 3)) {
+  const t = tableOf(text);
+  if (t.count === 0) return undefined;
+  let line = 0;
+  if (t.start[0] === 0 && t.indent[0] === 0 && text.startsWith('---') && wsOrEol(text, 3)) {
     // Content on the marker line itself (`--- {a: 1}`, `--- !!map`) is left to the index.
-    let i = 3;
-    while (i < text.length && (text.charCodeAt(i) === 0x20 || text.charCodeAt(i) === 0x09)) i++;
+    const i = skipBlanks(text, 3, text.length);
     const c = i < text.length ? text.charCodeAt(i) : 0x0a;
-    if (c !== 0x0a && c !== 0x0d && c !== 0x23) return undefined;
-    line = contentLine(text, nextLine(text, 0));
-    if (line < 0 || tabAfterIndent) return undefined;
-    at = line + lineIndent;
+    if (c !== 0x0a && c !== 0x23) return undefined;
+    line = 1;
+    if (line >= t.count) return undefined;
   }
-  if (isNodeProperty(text.charCodeAt(at))) return undefined;
-  let offset = at;
-  let value = root;
-  let node = at;
+  if (t.tab[line] === 1) return undefined;
+  let offset = t.start[line] + t.indent[line];
+  if (isNodeProperty(text.charCodeAt(offset))) return undefined;
+  let value = doc.value;
+  let node = offset;
   for (const seg of segments) {
     if (node < 0) break; // an empty value: the key before is where it is
     const c = text.charCodeAt(node);
     if (isNodeProperty(c) || c === 0x7b /* { */ || c === 0x5b /* [ */) return undefined;
     if (Array.isArray(value)) {
       if (!isEntry(text, node)) return undefined;
-      if (typeof seg !== 'number' || seg >= value.length) {
-        // Still read to check the list is the one js-yaml read.
-        if (!scanSequence(text, node, value, -1)) return undefined;
-        break;
-      }
-      if (!scanSequence(text, node, value, seg)) return undefined;
+      const index = typeof seg === 'number' && seg < value.length ? seg : -1;
+      // Read whole even when the item is absent, to check the list is the one js-yaml read.
+      if (!scanSequence(text, t, line, node, value, index)) return undefined;
+      if (index < 0) break;
       offset = node = foundAt;
-      value = value[seg];
+      line = valueLine;
+      value = value[index];
     } else if (isPlainObject(value)) {
       if (isEntry(text, node)) return undefined;
       const want = String(seg);
-      if (!scanMapping(text, node, value, want)) return undefined;
+      if (!scanMapping(text, t, line, node, value, want)) return undefined;
       if (foundAt < 0) break;
       offset = foundAt;
       node = valueAt;
+      line = valueLine;
       value = value[want];
     } else {
       break;
