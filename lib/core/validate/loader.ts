@@ -385,11 +385,17 @@ function fastYaml(): { readonly yaml: typeof JsYaml; readonly schema: JsYaml.Sch
 }
 
 /**
- * What the fast path leaves to `yaml`: directives (`%YAML`), document end markers (`...`), explicit `?` keys (js-yaml
- * places them otherwise) and an alias used as a key (`*a: x`: js-yaml names the key otherwise). A false alarm only
- * costs speed.
+ * What the fast path leaves to `yaml` in one document: explicit `?` keys (js-yaml places them otherwise) and an alias
+ * used as a key (`*a: x`: js-yaml names the key otherwise). Directives (`%YAML`) and document end markers (`...`)
+ * send the whole stream to `yaml` (STREAM_EXCLUDED). A false alarm only costs speed.
  */
-const FAST_PATH_EXCLUDED = /^%|^\.\.\.(?:[ \t]|$)|^[ \t-]*\?(?:[ \t]|$)|(?:^|[\s[{,:-])\*[^\s,[\]{}]*[ \t]*:/m;
+const EXPLICIT_KEY = /^[ \t-]*\?(?:[ \t]|$)/m;
+const ALIAS_KEY = /(?:^|[\s[{,:-])\*[^\s,[\]{}]*[ \t]*:/m;
+
+/** Whether a document holds what the fast path leaves to `yaml` (the regular expressions only where they can match: they try every offset). */
+function fastPathExcluded(chunk: string): boolean {
+  return (chunk.includes('?') && EXPLICIT_KEY.test(chunk)) || (chunk.includes('*') && ALIAS_KEY.test(chunk));
+}
 
 /**
  * Where an alias may start: `*name` at a line start, after white space or a flow indicator, or right after the `:`
@@ -472,7 +478,7 @@ export function loadSpans(
     const objects: DocumentObject[] = [];
     spans.push({ start, end, objects });
     let value: unknown;
-    let slow = FAST_PATH_EXCLUDED.test(chunk) || manyAliases(chunk);
+    let slow = fastPathExcluded(chunk) || manyAliases(chunk);
     if (!slow) {
       try {
         value = fastYaml().yaml.load(chunk, { schema: fastYaml().schema });
