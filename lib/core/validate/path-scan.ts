@@ -12,9 +12,11 @@
 /**
  * The lines of a document that hold content (neither blank nor only a comment), as arrays by line: where each
  * starts, its indentation in spaces, whether a tab follows them, and the next line indented no deeper (the end of
- * its subtree), so a scan steps from key to key without reading the lines between.
+ * its subtree), so a scan steps from key to key without reading the lines between. `readable` is false where the
+ * lines do not show the structure (`flowStaysIndented`).
  */
 interface LineTable {
+  readonly readable: boolean;
   readonly count: number;
   readonly start: Int32Array;
   readonly indent: Int32Array;
@@ -22,21 +24,44 @@ interface LineTable {
   readonly next: Int32Array;
 }
 
+const UNREADABLE: LineTable = {
+  readable: false,
+  count: 0,
+  start: new Int32Array(0),
+  indent: new Int32Array(0),
+  tab: new Uint8Array(0),
+  next: new Int32Array(0),
+};
+
+/**
+ * The line table of a document, in one pass that also follows what each line opens: a block scalar's lines are
+ * passed over, and a quoted scalar or flow collection that spans lines must stay indented past its key (or `-`) on
+ * every line after its first. js-yaml also reads one continued on a shallower line (`a: "x` / `b: y"` is
+ * `{a: 'x b: y'}`), which would read here as a key; in a document without one, the lines at a structure's own
+ * indentation are its keys or entries. A line that only looks like an open quote costs the index, never a wrong
+ * answer. A lone carriage return (a line break to js-yaml, not here) makes the document unreadable too.
+ */
 function lineTable(text: string): LineTable {
+  if (text.includes('\r') && /\r(?!\n)/.test(text)) return UNREADABLE;
   const n = text.length;
   let count = 0;
   let starts = new Int32Array(64);
   let indents = new Int32Array(64);
   let tabs = new Uint8Array(64);
+  let block = -1;
+  let inFlow = false;
+  let flowOwner = -1;
   for (let at = 0; at < n;) {
     let end = text.indexOf('\n', at);
     if (end < 0) end = n;
     let i = at;
     while (i < end && text.charCodeAt(i) === 0x20) i++;
     let j = i;
-    while (j < end && (text.charCodeAt(j) === 0x09 || text.charCodeAt(j) === 0x20)) j++;
-    const c = j < end ? text.charCodeAt(j) : 0x0a;
-    if (c !== 0x0a && c !== 0x0d && c !== 0x23 /* # */) {
+    while (j < end && (text.charCodeAt(j) === 0x09 || text.charCodeAt(j) === 0x20 || text.charCodeAt(j) === 0x0d)) j++;
+    const spaces = i - at;
+    const blank = j >= end;
+    const comment = !blank && text.charCodeAt(j) === 0x23; /* # */
+    if (!blank && !comment) {
       if (count === starts.length) {
         const grow = <T extends Int32Array | Uint8Array>(a: T, b: T): T => (b.set(a), b);
         starts = grow(starts, new Int32Array(count * 2));
@@ -44,19 +69,37 @@ function lineTable(text: string): LineTable {
         tabs = grow(tabs, new Uint8Array(count * 2));
       }
       starts[count] = at;
-      indents[count] = i - at;
+      indents[count] = spaces;
       tabs[count] = i !== j ? 1 : 0;
       count++;
     }
+    if (inFlow) {
+      if (!blank) {
+        if (spaces <= flowOwner) return UNREADABLE;
+        if (readFlow(text, at, end) >= 0) inFlow = false;
+      }
+    } else if (block >= 0 && (blank || spaces > block)) {
+      // a line of a block scalar
+    } else {
+      block = -1;
+      if (!blank && !comment) {
+        const state = lineState(text, at, end);
+        if (state === LINE_OPENS) {
+          inFlow = true;
+          flowOwner = openOwner;
+        } else if (state >= 0) block = state;
+      }
+    }
     at = end + 1;
   }
+  if (inFlow) return UNREADABLE;
   const next = new Int32Array(count).fill(count);
   const open: number[] = [];
   for (let k = 0; k < count; k++) {
     while (open.length > 0 && indents[open[open.length - 1]] >= indents[k]) next[open.pop()!] = k;
     open.push(k);
   }
-  return { count, start: starts, indent: indents, tab: tabs, next };
+  return { readable: true, count, start: starts, indent: indents, tab: tabs, next };
 }
 
 /** The line table of the document located in last: findings come in input order, a document's together. */
@@ -325,7 +368,7 @@ function readFlow(text: string, i: number, end: number): number {
     } else if (c === 0x5d || c === 0x7d) {
       flowAtStart = false;
       if (--flowDepth <= 0) return j + 1;
-    } else if (c === 0x23 /* # */ && (j === 0 || /[ \t\n]/.test(text[j - 1]))) {
+    } else if (c === 0x23 /* # */ && (j === i || text.charCodeAt(j - 1) === 0x20 || text.charCodeAt(j - 1) === 0x09)) {
       return -1; // a comment: the rest of the line
     } else if (c !== 0x20 && c !== 0x09 && c !== 0x0d) {
       flowAtStart = false;
@@ -375,13 +418,14 @@ function lineState(text: string, i: number, end: number): number {
     i++;
   } else {
     // A plain key, or plain text (a scalar, or a line of a block scalar): what follows a `: ` may open something.
+    // (Read by character within the line: indexOf would search past it, through every line after a line without.)
     for (;;) {
       if (i >= end) return LINE_CLOSED;
       c = text.charCodeAt(i);
+      if (c === 0x3a && wsOrEol(text, i + 1)) break;
       if (c === 0x23 /* # */ && (text.charCodeAt(i - 1) === 0x20 || text.charCodeAt(i - 1) === 0x09)) {
         return LINE_CLOSED;
       }
-      if (c === 0x3a && (i + 1 >= end || wsOrEol(text, i + 1))) break;
       i++;
     }
     i++;
@@ -404,55 +448,6 @@ function blockScalar(text: string, i: number, end: number, column: number): numb
   return i >= end || text.charCodeAt(i) === 0x23 ? Math.max(column, 0) : LINE_CLOSED;
 }
 
-/** The spaces that indent the line starting at `at`. */
-function spacesAt(text: string, at: number, end: number): number {
-  let i = at;
-  while (i < end && text.charCodeAt(i) === 0x20) i++;
-  return i - at;
-}
-
-/**
- * Whether every quoted scalar and flow collection of a document that spans lines is indented past its key (or
- * `-`) on every line after its first. js-yaml also reads one continued on a shallower line (`a: "x` / `b: y"` is
- * `{a: 'x b: y'}`), which would read here as a key; in a document without one, the lines at a structure's own
- * indentation are its keys or entries. Block scalars' lines are passed over (a JSON file in a ConfigMap); a line
- * that only looks like an open quote costs the index, never a wrong answer.
- * @internal
- */
-export function flowStaysIndented(text: string): boolean {
-  let at = 0;
-  let block = -1;
-  let flowOwner = -1;
-  let inFlow = false;
-  while (at < text.length) {
-    let end = text.indexOf('\n', at);
-    if (end < 0) end = text.length;
-    const blank = skipBlanks(text, at, end) >= end;
-    if (inFlow) {
-      if (!blank) {
-        if (spacesAt(text, at, end) <= flowOwner) return false;
-        if (readFlow(text, at, end) >= 0) inFlow = false;
-      }
-      at = end + 1;
-      continue;
-    }
-    if (block >= 0) {
-      if (blank || spacesAt(text, at, end) > block) {
-        at = end + 1;
-        continue;
-      }
-      block = -1;
-    }
-    const state = lineState(text, at, end);
-    if (state === LINE_OPENS) {
-      inFlow = true;
-      flowOwner = openOwner;
-    } else if (state >= 0) block = state;
-    at = end + 1;
-  }
-  return !inFlow;
-}
-
 /** Anchors, tags and aliases: what the index (and `yaml`) place. */
 function isNodeProperty(c: number): boolean {
   return c === 0x26 /* & */ || c === 0x21 /* ! */ || c === 0x2a; /* * */
@@ -463,8 +458,6 @@ export interface ScanDocument {
   readonly text: string;
   /** What js-yaml read from the text. */
   readonly value: unknown;
-  /** Whether the text's lines can be followed at all (set on the first call: a document has several findings). */
-  readable?: boolean;
 }
 
 /**
@@ -475,11 +468,8 @@ export interface ScanDocument {
  */
 export function scanOffset(doc: ScanDocument, segments: readonly (string | number)[]): number | undefined {
   const text = doc.text;
-  // A lone carriage return breaks lines for js-yaml; these lines are split at line feeds only.
-  doc.readable ??= !(text.includes('\r') && /\r(?!\n)/.test(text)) && flowStaysIndented(text);
-  if (!doc.readable) return undefined;
   const t = tableOf(text);
-  if (t.count === 0) return undefined;
+  if (!t.readable || t.count === 0) return undefined;
   let line = 0;
   if (t.start[0] === 0 && t.indent[0] === 0 && text.startsWith('---') && wsOrEol(text, 3)) {
     // Content on the marker line itself (`--- {a: 1}`, `--- !!map`) is left to the index.
