@@ -236,8 +236,8 @@ export function indexOffsets(text: string): (segments: readonly (string | number
   return (segments) => (index === null ? undefined : indexedOffset(index, segments, text));
 }
 
-/** The 1-based line and column of `offset` in a fast-path document, counting its lines up to there. */
-function linePosition(lazy: LazyDocument, offset: number): { line: number; column: number } {
+/** Where `offset` in a fast-path document is in the input: its lines counted up to there. */
+function linePosition(lazy: LazyDocument, offset: number, source: string | undefined): SourcePosition {
   const text = lazy.text;
   let lines = 0;
   let start = 0;
@@ -245,7 +245,7 @@ function linePosition(lazy: LazyDocument, offset: number): { line: number; colum
     lines++;
     start = i + 1;
   }
-  return { line: lazy.lineOffset + lines + 1, column: offset - start + 1 };
+  return positionOf(source, lazy.lineOffset + lines + 1, offset - start + 1);
 }
 
 interface LazyOrigin {
@@ -276,7 +276,19 @@ export function depthExceeds(value: unknown, limit: number): boolean {
     const d = depths.pop()!;
     if (typeof v !== 'object' || v === null) continue;
     if (d > limit) return true;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) {
+    if (Array.isArray(v)) {
+      for (const child of v) {
+        if (typeof child === 'object' && child !== null) {
+          values.push(child);
+          depths.push(d + 1);
+        }
+      }
+      continue;
+    }
+    // for...in rather than Object.values: no array per mapping.
+    for (const key in v) {
+      if (!Object.hasOwn(v, key)) continue;
+      const child: unknown = (v as Record<string, unknown>)[key];
       if (typeof child === 'object' && child !== null) {
         values.push(child);
         depths.push(d + 1);
@@ -420,6 +432,12 @@ function manyAliases(chunk: string): boolean {
   return false;
 }
 
+/**
+ * The nesting js-yaml reads (its default, said here because the depth check relies on it): a deeper document goes
+ * to `yaml`, which reads up to MAX_DOCUMENT_DEPTH.
+ */
+const FAST_MAX_DEPTH = 100;
+
 /** What makes the documents' boundaries other than the `---` lines: the whole text then goes to `yaml`. */
 const STREAM_EXCLUDED = /^%|^\.\.\.(?:[ \t]|$)/m;
 
@@ -481,8 +499,12 @@ export function loadSpans(
     let slow = fastPathExcluded(chunk) || manyAliases(chunk);
     if (!slow) {
       try {
-        value = fastYaml().yaml.load(chunk, { schema: fastYaml().schema });
-        slow = value !== null && value !== undefined && depthExceeds(value, MAX_DOCUMENT_DEPTH);
+        value = fastYaml().yaml.load(chunk, {
+          schema: fastYaml().schema,
+          maxDepth: FAST_MAX_DEPTH,
+        } as JsYaml.LoadOptions);
+        // js-yaml refuses nesting past FAST_MAX_DEPTH, so only an alias can make a value deeper than the limit.
+        slow = value !== null && value !== undefined && chunk.includes('*') && depthExceeds(value, MAX_DOCUMENT_DEPTH);
       } catch {
         slow = true;
       }
@@ -738,17 +760,28 @@ export function formatPath(segments: readonly (string | number)[]): string {
  * did not return.
  */
 export function sourcePosition(obj: unknown, path: string): SourcePosition | undefined {
+  return sourcePositionAt(obj, parsePath(path));
+}
+
+/** `{ source, line, column }`, without `source` when there is none: built directly (many findings are placed). */
+function positionOf(source: string | undefined, line: number, column: number): SourcePosition {
+  return source !== undefined ? { source, line, column } : { line, column };
+}
+
+/**
+ * `sourcePosition` with the path already split (`parsePath`): the findings' path segments are kept as they are.
+ * @internal
+ */
+export function sourcePositionAt(obj: unknown, pathSegments: readonly (string | number)[]): SourcePosition | undefined {
   if (typeof obj !== 'object' || obj === null) return undefined;
   const found = ORIGINS.get(obj);
   if (!found) return undefined;
+  const segments = found.base.length === 0 ? pathSegments : [...found.base, ...pathSegments];
   if ('lazy' in found) {
     const lazy = found.lazy;
-    const segments = [...found.base, ...parsePath(path)];
     // Most findings are placed from the lines along their path; the index is built only where that cannot say.
     const scanned = scanOffset(lazy, segments);
-    if (scanned !== undefined) {
-      return { ...(found.source !== undefined ? { source: found.source } : {}), ...linePosition(lazy, scanned) };
-    }
+    if (scanned !== undefined) return linePosition(lazy, scanned, found.source);
     const positions = positionsOf(lazy);
     if (positions.index === undefined) positions.index = indexPositions(lazy.text);
     const offset = positions.index === null ? undefined : indexedOffset(positions.index, segments, lazy.text);
@@ -764,7 +797,7 @@ export function sourcePosition(obj: unknown, path: string): SourcePosition | und
   const { doc, lineCounter } = origin;
   let node: unknown = doc.contents;
   let offset = (doc.contents as { range?: [number, number, number] } | null)?.range?.[0] ?? doc.range[0];
-  for (const seg of [...origin.base, ...parsePath(path)]) {
+  for (const seg of segments) {
     if (isAlias(node)) node = node.resolve(doc);
     if (isMap(node)) {
       const pair = node.items.find((p) => String(isScalar(p.key) ? p.key.value : p.key) === String(seg));

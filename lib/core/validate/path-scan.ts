@@ -45,9 +45,9 @@ function lineTable(text: string): LineTable {
   if (text.includes('\r') && /\r(?!\n)/.test(text)) return UNREADABLE;
   const n = text.length;
   let count = 0;
-  let starts = new Int32Array(64);
-  let indents = new Int32Array(64);
-  let tabs = new Uint8Array(64);
+  let starts = buffers.start;
+  let indents = buffers.indent;
+  let tabs = buffers.tab;
   let block = -1;
   let inFlow = false;
   let flowOwner = -1;
@@ -64,9 +64,9 @@ function lineTable(text: string): LineTable {
     if (!blank && !comment) {
       if (count === starts.length) {
         const grow = <T extends Int32Array | Uint8Array>(a: T, b: T): T => (b.set(a), b);
-        starts = grow(starts, new Int32Array(count * 2));
-        indents = grow(indents, new Int32Array(count * 2));
-        tabs = grow(tabs, new Uint8Array(count * 2));
+        starts = buffers.start = grow(starts, new Int32Array(count * 2));
+        indents = buffers.indent = grow(indents, new Int32Array(count * 2));
+        tabs = buffers.tab = grow(tabs, new Uint8Array(count * 2));
       }
       starts[count] = at;
       indents[count] = spaces;
@@ -93,14 +93,30 @@ function lineTable(text: string): LineTable {
     at = end + 1;
   }
   if (inFlow) return UNREADABLE;
-  const next = new Int32Array(count).fill(count);
-  const open: number[] = [];
+  if (buffers.next.length < count) buffers.next = new Int32Array(starts.length);
+  const next = buffers.next;
+  // Each line's subtree ends at the first line after it indented no deeper: the lines still open on a stack.
+  const open = buffers.open;
+  let top = 0;
   for (let k = 0; k < count; k++) {
-    while (open.length > 0 && indents[open[open.length - 1]] >= indents[k]) next[open.pop()!] = k;
-    open.push(k);
+    next[k] = count;
+    while (top > 0 && indents[open[top - 1]] >= indents[k]) next[open[--top]] = k;
+    open[top++] = k;
   }
   return { readable: true, count, start: starts, indent: indents, tab: tabs, next };
 }
+
+/**
+ * The arrays the line table is built in, kept from one document to the next (a table is kept for one document
+ * only: `tableOf`), so placing findings in thousands of documents allocates none.
+ */
+const buffers = {
+  start: new Int32Array(256),
+  indent: new Int32Array(256),
+  tab: new Uint8Array(256),
+  next: new Int32Array(256),
+  open: [] as number[],
+};
 
 /** The line table of the document located in last: findings come in input order, a document's together. */
 let tableText: string | undefined;
@@ -120,6 +136,13 @@ function tableOf(text: string): LineTable {
  */
 export function releaseScanTable(): void {
   table = tableText = undefined;
+  if (buffers.start.length > 256) {
+    buffers.start = new Int32Array(256);
+    buffers.indent = new Int32Array(256);
+    buffers.tab = new Uint8Array(256);
+    buffers.next = new Int32Array(256);
+  }
+  buffers.open = [];
 }
 
 /** The first line after `k` indented no deeper than `column`: past the subtrees of the lines between. */
@@ -269,7 +292,9 @@ function scanMapping(
     k = j;
     at = t.start[j] + column;
   }
-  return count === Object.keys(value).length;
+  let keys = 0;
+  for (const name in value) if (Object.hasOwn(value, name)) keys++;
+  return count === keys;
 }
 
 /**
