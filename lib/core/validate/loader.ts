@@ -712,25 +712,24 @@ export function sourceOf(obj: unknown): string | undefined {
  * `metadata.labels["kubernetes.io/os"]`) into segments: the one parser of diagnostic paths.
  */
 export function parsePath(path: string): (string | number)[] {
+  // Slices between the separators rather than a string grown by a character: every finding's path is split.
   const out: (string | number)[] = [];
-  let cur = '';
+  let from = 0;
   for (let i = 0; i < path.length; i++) {
-    const c = path[i];
-    if (c === '.') {
-      if (cur !== '') out.push(cur);
-      cur = '';
-    } else if (c === '[') {
-      if (cur !== '') out.push(cur);
-      cur = '';
+    const c = path.charCodeAt(i);
+    if (c === 0x2e /* . */) {
+      if (i > from) out.push(path.slice(from, i));
+      from = i + 1;
+    } else if (c === 0x5b /* [ */) {
+      if (i > from) out.push(path.slice(from, i));
       const end = path.indexOf(']', i + 1);
       const inner = end < 0 ? path.slice(i + 1) : path.slice(i + 1, end);
       out.push(/^\d+$/.test(inner) ? Number(inner) : unquote(inner));
       i = end < 0 ? path.length : end;
-    } else {
-      cur += c;
+      from = i + 1;
     }
   }
-  if (cur !== '') out.push(cur);
+  if (from < path.length) out.push(path.slice(from));
   return out;
 }
 
