@@ -49,6 +49,7 @@ function lineTable(text: string): LineTable {
   let indents = buffers.indent;
   let tabs = buffers.tab;
   let block = -1;
+  let special = -1;
   let inFlow = false;
   let flowOwner = -1;
   for (let at = 0; at < n;) {
@@ -82,7 +83,12 @@ function lineTable(text: string): LineTable {
       // a line of a block scalar
     } else {
       block = -1;
-      if (!blank && !comment) {
+      if (special < at) {
+        OPENERS.lastIndex = at;
+        special = OPENERS.exec(text)?.index ?? n;
+      }
+      // A line without a quote, bracket or block indicator opens nothing.
+      if (!blank && !comment && special < end) {
         const state = lineState(text, at, end);
         if (state === LINE_OPENS) {
           inFlow = true;
@@ -105,6 +111,9 @@ function lineTable(text: string): LineTable {
   }
   return { readable: true, count, start: starts, indent: indents, tab: tabs, next };
 }
+
+/** What may open a flow node or a block scalar on a line (`lineState` reads only lines holding one). */
+const OPENERS = /["'[{|>]/g;
 
 /**
  * The arrays the line table is built in, kept from one document to the next (a table is kept for one document
@@ -164,14 +173,21 @@ function isEntry(text: string, at: number): boolean {
   return text.charCodeAt(at) === 0x2d && wsOrEol(text, at + 1);
 }
 
-/** Plain key characters this reader follows: anything else (`:`, `#`, quotes, flow indicators) is left to the index. */
-const PLAIN_KEY = /^[A-Za-z0-9_][A-Za-z0-9_./ -]*$/;
+/**
+ * Plain key characters this reader follows (`[A-Za-z0-9_][A-Za-z0-9_./ -]*`): anything else (`:`, `#`, quotes, flow
+ * indicators, tabs) is left to the index.
+ */
+function isKeyStart(c: number): boolean {
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f;
+}
 /** Plain words the core schema reads as booleans or null: the key is their string form. */
 const PLAIN_WORDS: ReadonlyMap<string, string> = new Map([
   ...['true', 'True', 'TRUE'].map((w) => [w, 'true'] as const),
   ...['false', 'False', 'FALSE'].map((w) => [w, 'false'] as const),
   ...['null', 'Null', 'NULL'].map((w) => [w, 'null'] as const),
 ]);
+/** First characters of PLAIN_WORDS: t, T, f, F, n, N. */
+const PLAIN_WORD_STARTS: ReadonlySet<number> = new Set([0x74, 0x54, 0x66, 0x46, 0x6e, 0x4e]);
 /** A key starting with a digit is followed only when it is a decimal integer that reads back as written. */
 const DECIMAL = /^(?:0|[1-9][0-9]{0,14})$/;
 
@@ -209,19 +225,20 @@ function readKey(text: string, at: number): string | undefined {
     while (i < n && (text.charCodeAt(i) === 0x20 || text.charCodeAt(i) === 0x09)) i++;
     if (text.charCodeAt(i) !== 0x3a || !wsOrEol(text, i + 1)) return undefined;
   } else {
-    i = at;
-    while (i < n) {
+    // Plain key characters only (letters, digits, `_`, and `.`, `/`, `-` and spaces after the first), up to `: `.
+    if (!isKeyStart(q)) return undefined;
+    let last = at;
+    for (i = at + 1; ; i++) {
+      if (i >= n) return undefined;
       const c = text.charCodeAt(i);
       if (c === 0x3a && wsOrEol(text, i + 1)) break;
-      if (c === 0x0a || c === 0x0d) return undefined;
-      i++;
+      if (c === 0x20) continue;
+      if (!isKeyStart(c) && c !== 0x2e && c !== 0x2f && c !== 0x2d) return undefined;
+      last = i;
     }
-    if (i >= n) return undefined;
-    key = text.slice(at, i).trimEnd();
-    if (!PLAIN_KEY.test(key)) return undefined;
-    const first = key.charCodeAt(0);
-    if (first >= 0x30 && first <= 0x39 && !DECIMAL.test(key)) return undefined;
-    key = PLAIN_WORDS.get(key) ?? key;
+    key = text.slice(at, last + 1);
+    if (q >= 0x30 && q <= 0x39 && !DECIMAL.test(key)) return undefined;
+    if (PLAIN_WORD_STARTS.has(q)) key = PLAIN_WORDS.get(key) ?? key;
   }
   afterColon = i + 1;
   return key;
