@@ -40,13 +40,14 @@ export function resourceRef(obj: unknown): ResourceRef {
   const name = str(meta, 'name');
   const namespace = str(meta, 'namespace');
   const source = sourceOf(obj);
-  return {
-    ...(apiVersion !== undefined ? { apiVersion } : {}),
-    ...(kind !== undefined ? { kind } : {}),
-    ...(name !== undefined ? { name } : {}),
-    ...(namespace !== undefined ? { namespace } : {}),
-    ...(source !== undefined ? { source } : {}),
-  };
+  // Fields set in the order output shows them, without a spread per optional field (one per object with findings).
+  const ref: { -readonly [K in keyof ResourceRef]: ResourceRef[K] } = {};
+  if (apiVersion !== undefined) ref.apiVersion = apiVersion;
+  if (kind !== undefined) ref.kind = kind;
+  if (name !== undefined) ref.name = name;
+  if (namespace !== undefined) ref.namespace = namespace;
+  if (source !== undefined) ref.source = source;
+  return ref;
 }
 
 /** A finding as reported, made a `Diagnostic` (with its position) by `DiagnosticSink.diagnostics`. */
