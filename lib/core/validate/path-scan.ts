@@ -13,7 +13,7 @@
  * The lines of a document that hold content (neither blank nor only a comment), as arrays by line: where each
  * starts, its indentation in spaces, whether a tab follows them, and the next line indented no deeper (the end of
  * its subtree), so a scan steps from key to key without reading the lines between. `readable` is false where the
- * lines do not show the structure (`flowStaysIndented`).
+ * lines do not show the structure (see `lineTable`).
  */
 interface LineTable {
   readonly readable: boolean;

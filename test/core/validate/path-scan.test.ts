@@ -1,7 +1,8 @@
 /**
  * `scanOffset` (a finding's field placed from the lines along its path) answers what js-yaml's node index answers,
- * or nothing: on every field of the real-world corpus, and on the forms it must leave to the index. That the
- * positions equal the `yaml` path's is held by fast-load.test.ts and fast-load.property.test.ts, which go through it.
+ * or nothing: on every field of the real-world corpus (and for nearly all of them), on the forms it follows and
+ * those it must leave to the index, and on generated documents in every style `yaml` writes, where the positions
+ * are also held to the `yaml` path's (as fast-load.test.ts and fast-load.property.test.ts do, through it).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
