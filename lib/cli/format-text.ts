@@ -144,8 +144,10 @@ export function formatText(items: readonly LocatedDiagnostic[], options: TextFor
     out.push(paint('underline', printable(file)));
     const groups = [...resources].map(([label, list]) => ({ label, list: [...list].sort(byPosition) }));
     groups.sort((a, b) => byPosition(a.list[0], b.list[0]));
-    // One position width per file, so messages line up down the whole file.
-    const width = Math.max(...groups.flatMap((g) => g.list.map((i) => position(i).length)));
+    // One position width per file, so messages line up down the whole file (a loop: a spread of every finding's
+    // width into Math.max passes the engine's argument limit on a large input).
+    let width = 0;
+    for (const g of groups) for (const i of g.list) width = Math.max(width, position(i).length);
     for (const { label, list } of groups) {
       out.push(`  ${paint('bold', printable(label))}`);
       for (const item of list) {
