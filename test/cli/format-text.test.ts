@@ -20,7 +20,13 @@ describe('formatText', () => {
       line: i + 1,
       column: 3,
     }));
-    const text = formatText(items, { color: false, objectCount: 200_000, inputCount: 1, inputProblemCount: 0 });
+    const text = formatText(items, {
+      color: false,
+      objectCount: 200_000,
+      inputCount: 1,
+      inputProblemCount: 0,
+      markFixable: false,
+    });
     const lines = text.split('\n');
     expect(lines[0]).toBe('big.yaml');
     expect(lines[1]).toBe('  Pod p0');
