@@ -92,13 +92,9 @@ export async function runFix(command: FixCommand, io: CliIO): Promise<number> {
     problems.push(emptyStdinProblem(display));
   });
   for (const { text, display } of read) {
-    problems.push(
-      ...loadProblems(
-        result.errors.filter((e) => (e.source ?? STDIN_SOURCE) === display),
-        text,
-        display,
-      ),
-    );
+    // One by one: a spread of every malformed document's problem passes the engine's argument limit.
+    const errors = result.errors.filter((e) => (e.source ?? STDIN_SOURCE) === display);
+    for (const p of loadProblems(errors, text, display)) problems.push(p);
   }
 
   let written = 0;

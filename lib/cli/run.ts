@@ -187,7 +187,8 @@ async function runLint(command: LintCommand, io: CliIO): Promise<number> {
       if (input.kind === 'file' && input.discovered && !hasKind(object)) continue;
       loaded.push({ object, source: display });
     }
-    problems.push(...loadProblems(errors, text, display));
+    // One by one: a spread of every malformed document's problem passes the engine's argument limit.
+    for (const p of loadProblems(errors, text, display)) problems.push(p);
   }
 
   const objects = loaded.map((l) => l.object);

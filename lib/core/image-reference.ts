@@ -29,8 +29,26 @@ export function isRegistryHost(component: string): boolean {
   return component.includes('.') || component.includes(':') || component === 'localhost';
 }
 
+/**
+ * Readings of the references read lately: the rules read each container's image several times, and a set of
+ * manifests names few distinct images. Emptied when full, so it stays small whatever the input.
+ */
+const READINGS = new Map<string, ImageReferenceReading>();
+const READINGS_KEPT = 4096;
+
 /** Reads `registry/repo:tag@digest`, saying what is wrong when it is not an image reference. */
 export function readImageReference(text: string): ImageReferenceReading {
+  if (typeof text !== 'string') return readReference(text);
+  let reading = READINGS.get(text);
+  if (reading === undefined) {
+    if (READINGS.size >= READINGS_KEPT) READINGS.clear();
+    reading = readReference(text);
+    READINGS.set(text, reading);
+  }
+  return reading;
+}
+
+function readReference(text: string): ImageReferenceReading {
   const input = typeof text === 'string' ? text.trim() : '';
   const bad = (reason: string): ImageReferenceReading => ({ ok: false, reason });
   if (input === '') return bad('it is empty');

@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { printable } from '../../lib/cli/format-text';
 import { jsonText } from '../../lib/cli/json-out';
 import { cli, tempTree } from '../helpers/cli';
 import { propertyParameters } from '../helpers/property';
@@ -86,6 +87,29 @@ describe('the JSON writer', () => {
     );
     expect(jsonText({ a: [1, { b: [] }], c: undefined, d: {} })).toBe(
       `${JSON.stringify({ a: [1, { b: [] }], d: {} }, null, 2)}\n`,
+    );
+  });
+});
+
+describe('printable', () => {
+  // eslint-disable-next-line no-control-regex
+  const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+  test('returns text without a character to escape as it is, and escapes every one (its scan agrees with its expression)', () => {
+    const char = fc.oneof(
+      fc.constantFrom('\u0000', '\n', '\u001f', '\u007f', '\u0085', '\u009f', '\u00a0', '\u061c', '\u200d', '\u200e'),
+      fc.constantFrom('\u200f', '\u2029', '\u202a', '\u202e', '\u202f', '\u2065', '\u2066', '\u2069', '\u206a', 'a'),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.oneof(char, fc.string({ maxLength: 3, unit: 'binary' }))), (parts) => {
+        const text = parts.join('');
+        const out = printable(text);
+        if (!UNPRINTABLE.test(text)) expect(out).toBe(text);
+        UNPRINTABLE.lastIndex = 0;
+        expect(UNPRINTABLE.test(out)).toBe(false);
+        UNPRINTABLE.lastIndex = 0;
+      }),
+      propertyParameters(300),
     );
   });
 });

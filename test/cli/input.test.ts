@@ -82,6 +82,17 @@ describe('hostile documents', () => {
     expect(r.stderr).not.toContain('call stack');
   });
 
+  test('130,000 malformed documents are 130,000 input problems for lint and fix, not a stack overflow', async () => {
+    // Each problem was spread into one push: past the engine's argument limit, "Maximum call stack size exceeded".
+    const text = 'a: [\n---\n'.repeat(130_000);
+    for (const command of ['lint', 'fix']) {
+      const r = await cli([command, '-'], { stdin: text });
+      expect([command, r.code]).toEqual([command, 2]);
+      expect(r.stderr).not.toContain('call stack');
+      expect(r.stderr.split('\n').filter((l) => l.startsWith('k8s-windows: <stdin>:')).length).toBe(130_000);
+    }
+  }, 60_000);
+
   test('control characters from manifests are escaped in text output', async () => {
     const text = WEB_TEXT.replace('name: web\n  namespace: shop', 'name: "web\\u001b[2J\\u0007"\n  namespace: shop');
     const r = await cli(['lint', '-'], { stdin: text });

@@ -204,27 +204,57 @@ export function closeFieldNames(type: ApiType, name: string): string[] {
 
 /** Every field of `value` (and inside it) that `type` does not have, in document order. */
 export function unknownFields(value: unknown, type: ApiType, path = '', out: UnknownField[] = []): UnknownField[] {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return out;
+  walkUnknown(value, type, path, [], out);
+  return out;
+}
+
+/**
+ * `unknownFields` over the path so far as segments (a known field's name; a list index; a map key already written
+ * as `[key]`, which no field's name starts like): the path's text is built only for a field that is reported, not
+ * for each of the many that are known.
+ */
+function walkUnknown(value: unknown, type: ApiType, base: string, at: (string | number)[], out: UnknownField[]): void {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return;
   for (const name in value) {
     if (!Object.hasOwn(value, name)) continue;
     const child = (value as Record<string, unknown>)[name];
     const field = type.fields.get(name);
     if (field === undefined) {
-      out.push({ path: fieldPath(path, name), parent: path, name, close: closeFieldNames(type, name), type });
+      const parent = pathText(base, at);
+      out.push({ path: fieldPath(parent, name), parent, name, close: closeFieldNames(type, name), type });
       continue;
     }
     // A type with no fields of its own (free-form JSON) is not checked inside.
     if (field === null || field.type.fields.size === 0 || child === null || typeof child !== 'object') continue;
-    const at = fieldPath(path, name);
-    if (field.shape === 'one') unknownFields(child, field.type, at, out);
+    at.push(name);
+    if (field.shape === 'one') walkUnknown(child, field.type, base, at, out);
     else if (field.shape === 'list') {
-      if (Array.isArray(child)) child.forEach((item, i) => unknownFields(item, field.type, `${at}[${i}]`, out));
+      if (Array.isArray(child)) {
+        for (let i = 0; i < child.length; i++) {
+          at.push(i);
+          walkUnknown(child[i], field.type, base, at, out);
+          at.pop();
+        }
+      }
     } else if (!Array.isArray(child)) {
       for (const k in child) {
-        if (Object.hasOwn(child, k))
-          unknownFields((child as Record<string, unknown>)[k], field.type, `${at}[${k}]`, out);
+        if (!Object.hasOwn(child, k)) continue;
+        at.push(`[${k}]`);
+        walkUnknown((child as Record<string, unknown>)[k], field.type, base, at, out);
+        at.pop();
       }
     }
+    at.pop();
   }
-  return out;
+}
+
+/** The text of `walkUnknown`'s path: fields as `fieldPath` writes them, list indexes and `[key]`s as they are. */
+function pathText(base: string, at: readonly (string | number)[]): string {
+  let path = base;
+  for (const seg of at) {
+    if (typeof seg === 'number') path = `${path}[${seg}]`;
+    else if (seg.startsWith('[')) path = `${path}${seg}`;
+    else path = fieldPath(path, seg);
+  }
+  return path;
 }

@@ -128,6 +128,19 @@ export type GrantResult = 'granted' | 'missing' | 'unknown';
  * SubjectAccessReview would see it. `unknown` when a binding names a role that is not in the set.
  */
 export function gmsaGrant(index: SetIndex, namespace: string, serviceAccount: string, credspec: string): GrantResult {
+  // Pods of one ServiceAccount share the answer: a large set repeats its bindings and its credspec pods.
+  let memo = GRANTS.get(index);
+  if (memo === undefined) GRANTS.set(index, (memo = new Map()));
+  const key = `${namespace}\u0000${serviceAccount}\u0000${credspec}`;
+  let result = memo.get(key);
+  if (result === undefined) memo.set(key, (result = findGrant(index, namespace, serviceAccount, credspec)));
+  return result;
+}
+
+/** `gmsaGrant`'s answers by index (an index is built once per run and not changed after). */
+const GRANTS = new WeakMap<SetIndex, Map<string, GrantResult>>();
+
+function findGrant(index: SetIndex, namespace: string, serviceAccount: string, credspec: string): GrantResult {
   const subjects = [
     `sa:${namespace}:${serviceAccount}`,
     'group:system:serviceaccounts',

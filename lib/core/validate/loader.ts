@@ -21,6 +21,7 @@ import {
   type Document,
 } from 'yaml';
 import { isRecord } from '../model/util';
+import { releaseScanTable, scanOffset, type ScanDocument } from './path-scan';
 
 export interface SourcePosition {
   /** The `source` given to the loader (a file name), when one was. */
@@ -54,8 +55,7 @@ interface Origin {
 }
 
 /** A document the fast path read: its text, parsed with positions only when a finding points into it. */
-interface LazyDocument {
-  readonly text: string;
+interface LazyDocument extends ScanDocument {
   /** Lines before it in the input. */
   readonly lineOffset: number;
 }
@@ -84,6 +84,7 @@ const RECENT_POSITIONS_KEPT = 8;
  */
 export function releasePositions(): void {
   RECENT_POSITIONS.clear();
+  releaseScanTable();
 }
 
 function positionsOf(lazy: LazyDocument): LazyPositions {
@@ -213,6 +214,40 @@ function lazyPosition(lazy: LazyDocument, positions: LazyPositions, offset: numb
   return { line: lazy.lineOffset + lo + 1, column: offset - starts[lo] + 1 };
 }
 
+/**
+ * The fast path's reading of an object's document (its text, js-yaml's value of it, the object's place in it), for
+ * the tests that hold `scanOffset` to the index.
+ * @internal
+ */
+export function fastDocumentOf(
+  obj: object,
+): { readonly doc: ScanDocument; readonly base: readonly (string | number)[] } | undefined {
+  const found = ORIGINS.get(obj);
+  return found !== undefined && 'lazy' in found ? { doc: found.lazy, base: found.base } : undefined;
+}
+
+/**
+ * What js-yaml's node index of a document's text says for a path's segments: an offset, or undefined where `yaml`
+ * is asked.
+ * @internal
+ */
+export function indexOffsets(text: string): (segments: readonly (string | number)[]) => number | undefined {
+  const index = indexPositions(text);
+  return (segments) => (index === null ? undefined : indexedOffset(index, segments, text));
+}
+
+/** Where `offset` in a fast-path document is in the input: its lines counted up to there. */
+function linePosition(lazy: LazyDocument, offset: number, source: string | undefined): SourcePosition {
+  const text = lazy.text;
+  let lines = 0;
+  let start = 0;
+  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) {
+    lines++;
+    start = i + 1;
+  }
+  return positionOf(source, lazy.lineOffset + lines + 1, offset - start + 1);
+}
+
 interface LazyOrigin {
   readonly lazy: LazyDocument;
   readonly source?: string;
@@ -241,7 +276,19 @@ export function depthExceeds(value: unknown, limit: number): boolean {
     const d = depths.pop()!;
     if (typeof v !== 'object' || v === null) continue;
     if (d > limit) return true;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) {
+    if (Array.isArray(v)) {
+      for (const child of v) {
+        if (typeof child === 'object' && child !== null) {
+          values.push(child);
+          depths.push(d + 1);
+        }
+      }
+      continue;
+    }
+    // for...in rather than Object.values: no array per mapping.
+    for (const key in v) {
+      if (!Object.hasOwn(v, key)) continue;
+      const child: unknown = (v as Record<string, unknown>)[key];
       if (typeof child === 'object' && child !== null) {
         values.push(child);
         depths.push(d + 1);
@@ -350,20 +397,26 @@ function fastYaml(): { readonly yaml: typeof JsYaml; readonly schema: JsYaml.Sch
 }
 
 /**
- * One YAML document read by js-yaml as the fast path reads it (YAML 1.2 core schema, `<<` merge keys); throws what
- * js-yaml throws.
+ * One YAML document read by js-yaml as the fast path reads it (YAML 1.2 core schema, `<<` merge keys, js-yaml's
+ * nesting limit); throws what js-yaml throws.
  * @internal
  */
 export function readWhole(text: string): unknown {
-  return fastYaml().yaml.load(text, { schema: fastYaml().schema });
+  return fastYaml().yaml.load(text, { schema: fastYaml().schema, maxDepth: FAST_MAX_DEPTH } as JsYaml.LoadOptions);
 }
 
 /**
- * What the fast path leaves to `yaml`: directives (`%YAML`), document end markers (`...`), explicit `?` keys (js-yaml
- * places them otherwise) and an alias used as a key (`*a: x`: js-yaml names the key otherwise). A false alarm only
- * costs speed.
+ * What the fast path leaves to `yaml` in one document: explicit `?` keys (js-yaml places them otherwise) and an alias
+ * used as a key (`*a: x`: js-yaml names the key otherwise). Directives (`%YAML`) and document end markers (`...`)
+ * send the whole stream to `yaml` (STREAM_EXCLUDED). A false alarm only costs speed.
  */
-const FAST_PATH_EXCLUDED = /^%|^\.\.\.(?:[ \t]|$)|^[ \t-]*\?(?:[ \t]|$)|(?:^|[\s[{,:-])\*[^\s,[\]{}]*[ \t]*:/m;
+const EXPLICIT_KEY = /^[ \t-]*\?(?:[ \t]|$)/m;
+const ALIAS_KEY = /(?:^|[\s[{,:-])\*[^\s,[\]{}]*[ \t]*:/m;
+
+/** Whether a document holds what the fast path leaves to `yaml` (the regular expressions only where they can match: they try every offset). */
+function fastPathExcluded(chunk: string): boolean {
+  return (chunk.includes('?') && EXPLICIT_KEY.test(chunk)) || (chunk.includes('*') && ALIAS_KEY.test(chunk));
+}
 
 /**
  * Where an alias may start: `*name` at a line start, after white space or a flow indicator, or right after the `:`
@@ -387,6 +440,12 @@ function manyAliases(chunk: string): boolean {
   for (ALIAS.lastIndex = 0; ALIAS.exec(chunk) !== null;) if (++n > FAST_ALIASES) return true;
   return false;
 }
+
+/**
+ * The nesting js-yaml reads (its default, said here because the depth check relies on it): a deeper document goes
+ * to `yaml`, which reads up to MAX_DOCUMENT_DEPTH.
+ */
+const FAST_MAX_DEPTH = 100;
 
 /** What makes the documents' boundaries other than the `---` lines: the whole text then goes to `yaml`. */
 const STREAM_EXCLUDED = /^%|^\.\.\.(?:[ \t]|$)/m;
@@ -457,11 +516,12 @@ export function loadSpans(
     const chunk = text.slice(start, end);
     const objects: DocumentObject[] = [];
     let value: unknown;
-    let slow = FAST_PATH_EXCLUDED.test(chunk) || manyAliases(chunk);
+    let slow = fastPathExcluded(chunk) || manyAliases(chunk);
     if (!slow) {
       try {
         value = read !== undefined && starts.length === 1 ? read.value : readWhole(chunk);
-        slow = value !== null && value !== undefined && depthExceeds(value, MAX_DOCUMENT_DEPTH);
+        // js-yaml refuses nesting past FAST_MAX_DEPTH, so only an alias can make a value deeper than the limit.
+        slow = value !== null && value !== undefined && chunk.includes('*') && depthExceeds(value, MAX_DOCUMENT_DEPTH);
       } catch {
         slow = true;
       }
@@ -474,7 +534,7 @@ export function loadSpans(
     }
     spans.push({ start, end, objects, line, fast: true });
     if (value === null || value === undefined || isEmptyList(value)) continue;
-    const lazy: LazyDocument = { text: chunk, lineOffset: line };
+    const lazy: LazyDocument = { text: chunk, lineOffset: line, value };
     const add = (v: unknown, base: readonly (string | number)[]) => {
       remember(v, { lazy, ...(source !== undefined ? { source } : {}), base });
       objects.push({ value: v, base });
@@ -497,7 +557,9 @@ export function loadSpans(
  */
 export function rememberListItem(value: unknown, text: string, lineOffset: number, source: string | undefined): void {
   if (typeof value !== 'object' || value === null) return;
-  ORIGINS.set(value, { lazy: { text, lineOffset }, ...(source !== undefined ? { source } : {}), base: ['items', 0] });
+  // The text reads as a List of this one item: what the path scan checks its way along (`items`, then the item).
+  const lazy: LazyDocument = { text, lineOffset, value: { items: [value] } };
+  ORIGINS.set(value, { lazy, ...(source !== undefined ? { source } : {}), base: ['items', 0] });
 }
 
 /** Whether `text` may hold an alias (false alarms only cost speed). */
@@ -690,25 +752,24 @@ export function sourceOf(obj: unknown): string | undefined {
  * `metadata.labels["kubernetes.io/os"]`) into segments: the one parser of diagnostic paths.
  */
 export function parsePath(path: string): (string | number)[] {
+  // Slices between the separators rather than a string grown by a character: every finding's path is split.
   const out: (string | number)[] = [];
-  let cur = '';
+  let from = 0;
   for (let i = 0; i < path.length; i++) {
-    const c = path[i];
-    if (c === '.') {
-      if (cur !== '') out.push(cur);
-      cur = '';
-    } else if (c === '[') {
-      if (cur !== '') out.push(cur);
-      cur = '';
+    const c = path.charCodeAt(i);
+    if (c === 0x2e /* . */) {
+      if (i > from) out.push(path.slice(from, i));
+      from = i + 1;
+    } else if (c === 0x5b /* [ */) {
+      if (i > from) out.push(path.slice(from, i));
       const end = path.indexOf(']', i + 1);
       const inner = end < 0 ? path.slice(i + 1) : path.slice(i + 1, end);
       out.push(/^\d+$/.test(inner) ? Number(inner) : unquote(inner));
       i = end < 0 ? path.length : end;
-    } else {
-      cur += c;
+      from = i + 1;
     }
   }
-  if (cur !== '') out.push(cur);
+  if (from < path.length) out.push(path.slice(from));
   return out;
 }
 
@@ -738,17 +799,31 @@ export function formatPath(segments: readonly (string | number)[]): string {
  * did not return.
  */
 export function sourcePosition(obj: unknown, path: string): SourcePosition | undefined {
+  return sourcePositionAt(obj, parsePath(path));
+}
+
+/** `{ source, line, column }`, without `source` when there is none: built directly (many findings are placed). */
+function positionOf(source: string | undefined, line: number, column: number): SourcePosition {
+  return source !== undefined ? { source, line, column } : { line, column };
+}
+
+/**
+ * `sourcePosition` with the path already split (`parsePath`): the findings' path segments are kept as they are.
+ * @internal
+ */
+export function sourcePositionAt(obj: unknown, pathSegments: readonly (string | number)[]): SourcePosition | undefined {
   if (typeof obj !== 'object' || obj === null) return undefined;
   const found = ORIGINS.get(obj);
   if (!found) return undefined;
+  const segments = found.base.length === 0 ? pathSegments : [...found.base, ...pathSegments];
   if ('lazy' in found) {
     const lazy = found.lazy;
+    // Most findings are placed from the lines along their path; the index is built only where that cannot say.
+    const scanned = scanOffset(lazy, segments);
+    if (scanned !== undefined) return linePosition(lazy, scanned, found.source);
     const positions = positionsOf(lazy);
     if (positions.index === undefined) positions.index = indexPositions(lazy.text);
-    const offset =
-      positions.index === null
-        ? undefined
-        : indexedOffset(positions.index, [...found.base, ...parsePath(path)], lazy.text);
+    const offset = positions.index === null ? undefined : indexedOffset(positions.index, segments, lazy.text);
     // No index (or a tagged root): the yaml node tree says where.
     if (offset !== undefined) {
       return {
@@ -761,7 +836,7 @@ export function sourcePosition(obj: unknown, path: string): SourcePosition | und
   const { doc, lineCounter } = origin;
   let node: unknown = doc.contents;
   let offset = (doc.contents as { range?: [number, number, number] } | null)?.range?.[0] ?? doc.range[0];
-  for (const seg of [...origin.base, ...parsePath(path)]) {
+  for (const seg of segments) {
     if (isAlias(node)) node = node.resolve(doc);
     if (isMap(node)) {
       const pair = node.items.find((p) => String(isScalar(p.key) ? p.key.value : p.key) === String(seg));

@@ -6,7 +6,7 @@
 import type { PodSpecLocation } from '../workloads';
 import type { Diagnostic, ResourceRef, RuleSetting, Severity, ValidateOptions } from '../model/types';
 import { byRuleName, RULES, RULES_BY_ID, type RuleId } from './rules';
-import { parsePath, releasePositions, sourceOf, sourcePosition } from './loader';
+import { parsePath, releasePositions, sourceOf, sourcePositionAt } from './loader';
 import { Suppressions, type WrittenSuppression } from './suppressions';
 import { isRecord, rec, str } from '../model/util';
 
@@ -40,13 +40,14 @@ export function resourceRef(obj: unknown): ResourceRef {
   const name = str(meta, 'name');
   const namespace = str(meta, 'namespace');
   const source = sourceOf(obj);
-  return {
-    ...(apiVersion !== undefined ? { apiVersion } : {}),
-    ...(kind !== undefined ? { kind } : {}),
-    ...(name !== undefined ? { name } : {}),
-    ...(namespace !== undefined ? { namespace } : {}),
-    ...(source !== undefined ? { source } : {}),
-  };
+  // Fields set in the order output shows them, without a spread per optional field (one per object with findings).
+  const ref: { -readonly [K in keyof ResourceRef]: ResourceRef[K] } = {};
+  if (apiVersion !== undefined) ref.apiVersion = apiVersion;
+  if (kind !== undefined) ref.kind = kind;
+  if (name !== undefined) ref.name = name;
+  if (namespace !== undefined) ref.namespace = namespace;
+  if (source !== undefined) ref.source = source;
+  return ref;
 }
 
 /** A finding as reported, made a `Diagnostic` (with its position) by `DiagnosticSink.diagnostics`. */
@@ -158,18 +159,20 @@ export class DiagnosticSink {
     this.buckets.forEach((b, index) => {
       if (b.length > 1) b.sort((x, y) => rank(x.ruleId) - rank(y.ruleId));
       for (const f of b) {
-        const position = sourcePosition(f.obj, f.path);
-        out.push({
-          ruleId: f.ruleId,
-          ...(f.messageId !== undefined ? { messageId: f.messageId } : {}),
-          severity: f.level,
-          message: f.message,
-          ...(f.fix !== undefined ? { fix: f.fix } : {}),
-          path: f.path,
-          resource: f.resource,
-          location: { object: index, segments: parsePath(f.path), ...(position !== undefined ? { position } : {}) },
-          ...(f.written !== undefined ? { suppression: { ...f.written, honoured: f.honoured } } : {}),
-        });
+        const segments = parsePath(f.path);
+        const position = sourcePositionAt(f.obj, segments);
+        // Fields set one by one, in the order output shows them: spreads of optional fields cost more per finding.
+        const d: { -readonly [K in keyof Diagnostic]: Diagnostic[K] } = {} as Diagnostic;
+        d.ruleId = f.ruleId;
+        if (f.messageId !== undefined) d.messageId = f.messageId;
+        d.severity = f.level;
+        d.message = f.message;
+        if (f.fix !== undefined) d.fix = f.fix;
+        d.path = f.path;
+        d.resource = f.resource;
+        d.location = position !== undefined ? { object: index, segments, position } : { object: index, segments };
+        if (f.written !== undefined) d.suppression = { ...f.written, honoured: f.honoured };
+        out.push(d);
       }
     });
     releasePositions();
