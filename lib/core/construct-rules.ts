@@ -169,15 +169,7 @@ function judge(
   // has optimized it (bench/synth-fresh.bench.ts).
   let meta: RuleMeta = runs[0]?.meta;
   const report: RuleReport = (path, message, fix, caseName, messageId) => {
-    const severity = caseSeverity(meta, caseName) ?? meta.defaultSeverity;
-    out.push({
-      error: severity === 'error',
-      ruleId: meta.id,
-      ...(messageId !== undefined ? { messageId } : {}),
-      path,
-      message,
-      ...(fix !== undefined ? { fix } : {}),
-    });
+    out.push(findingOf(meta, path, message, fix, caseName, messageId));
   };
   for (let r = 0; r < runs.length; r++) {
     meta = runs[r].meta;
@@ -205,6 +197,26 @@ function objectRunsOf(kind: string): readonly { readonly meta: RuleMeta; readonl
   return objectRuns.get(kind) ?? [];
 }
 
+/** A rule's report as a construct finding: its case's severity decides whether it is a refusal. */
+function findingOf(
+  meta: RuleMeta,
+  path: string,
+  message: string,
+  fix: string | undefined,
+  caseName: string | undefined,
+  messageId: string | undefined,
+): ConstructFinding {
+  const severity = caseSeverity(meta, caseName) ?? meta.defaultSeverity;
+  return {
+    error: severity === 'error',
+    ruleId: meta.id,
+    ...(messageId !== undefined ? { messageId } : {}),
+    path,
+    message,
+    ...(fix !== undefined ? { fix } : {}),
+  };
+}
+
 /**
  * The findings of the construct rules on `object` (a whole object a construct is about to emit, such as a
  * GMSACredentialSpec), as lint gives them for that object alone: each rule whose object check reads its kind.
@@ -215,15 +227,7 @@ export function judgeObject(object: Rec): readonly ConstructFinding[] {
   const out: ConstructFinding[] = [];
   for (const { meta, run } of objectRunsOf(String(object.kind))) {
     run(object, context, (path, message, fix, caseName, messageId) => {
-      const severity = caseSeverity(meta, caseName) ?? meta.defaultSeverity;
-      out.push({
-        error: severity === 'error',
-        ruleId: meta.id,
-        ...(messageId !== undefined ? { messageId } : {}),
-        path,
-        message,
-        ...(fix !== undefined ? { fix } : {}),
-      });
+      out.push(findingOf(meta, path, message, fix, caseName, messageId));
     });
   }
   return out;

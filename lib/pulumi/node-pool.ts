@@ -454,18 +454,7 @@ function refusal({ ruleId, messageId, path, message, fix }: CloudFinding): Valid
   };
 }
 
-/** A component's warnings at the paths of its args, from the rule modules' findings. */
-export function findingWarnings(findings: readonly CloudFinding[]): WindowsWarning[] {
-  return findings
-    .filter((f) => f.severity !== 'error')
-    .map(({ ruleId, messageId, path, message, fix }) => ({
-      ruleId,
-      ...(messageId !== undefined ? { messageId } : {}),
-      path,
-      message,
-      ...(fix !== undefined ? { fix } : {}),
-    }));
-}
+export { findingWarnings } from './finding-warnings';
 
 /** One line for `pulumi.log.warn`: `[rule-id] path: message Fix: fix` (no `path: ` for pool-wide warnings). */
 export function formatWarning(warning: NodePoolWarning): string {

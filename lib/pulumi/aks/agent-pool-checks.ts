@@ -6,6 +6,7 @@
 import type { WindowsWarning } from '../../core/pod-spec';
 import type { CloudFinding } from '../../core/rules/cloud-findings';
 import { runCloudRules } from '../../core/rules/cloud-runner';
+import { findingWarnings } from '../finding-warnings';
 
 export * from '../../core/cloud/aks-agent-pool';
 
@@ -30,13 +31,5 @@ export function aksAgentPoolWarnings(
   props: Record<string, unknown>,
   options: { readonly date?: string } = {},
 ): WindowsWarning[] {
-  return runCloudRules({ kind: 'aks-agent-pool', props }, options)
-    .filter((f) => f.severity !== 'error')
-    .map(({ ruleId, messageId, path, message, fix }) => ({
-      ruleId,
-      ...(messageId !== undefined ? { messageId } : {}),
-      path,
-      message,
-      ...(fix !== undefined ? { fix } : {}),
-    }));
+  return findingWarnings(runCloudRules({ kind: 'aks-agent-pool', props }, options));
 }

@@ -178,15 +178,7 @@ export function checkAksClusterForWindows(clusterArgs: object): CloudFinding[] {
  */
 export function aksClusterWarnings(clusterArgs: object): WindowsWarning[] {
   const args = clusterArgs as Record<string, unknown>;
-  const warnings: WindowsWarning[] = runCloudRules({ kind: 'aks-cluster', props: args })
-    .filter((f) => f.severity !== 'error')
-    .map(({ ruleId, messageId, path, message, fix }) => ({
-      ruleId,
-      ...(messageId !== undefined ? { messageId } : {}),
-      path,
-      message,
-      ...(fix !== undefined ? { fix } : {}),
-    }));
+  const warnings: WindowsWarning[] = findingWarnings(runCloudRules({ kind: 'aks-cluster', props: args }));
   forEachInlineWindowsPool(args.agentPoolProfiles, (pool, at) => {
     for (const w of aksAgentPoolWarnings(pool)) warnings.push({ ...w, path: inlinePoolPath(at, w.path) });
   });
