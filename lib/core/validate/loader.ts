@@ -562,6 +562,26 @@ export function rememberListItem(value: unknown, text: string, lineOffset: numbe
   ORIGINS.set(value, { lazy, ...(source !== undefined ? { source } : {}), base: ['items', 0] });
 }
 
+/**
+ * js-yaml's reading of a one-document `text` where the fast path would take it (so it reads as `yaml` reads it),
+ * else undefined: directives or end markers, what the fast path leaves to `yaml`, more than one document, an error.
+ * `fix` checks what it writes back with this before asking `yaml`.
+ * @internal
+ */
+export function readFast(text: string): { readonly value: unknown } | undefined {
+  if (STREAM_EXCLUDED.test(text) || fastPathExcluded(text) || manyAliases(text)) return undefined;
+  let value: unknown;
+  try {
+    value = readWhole(text);
+  } catch {
+    return undefined;
+  }
+  if (value !== null && value !== undefined && text.includes('*') && depthExceeds(value, MAX_DOCUMENT_DEPTH)) {
+    return undefined;
+  }
+  return { value };
+}
+
 /** Whether `text` may hold an alias (false alarms only cost speed). */
 export function mayHoldAliases(text: string): boolean {
   if (!text.includes('*')) return false;
