@@ -34,6 +34,12 @@ import type { FixEdit } from '../model/fixes';
 import { isRecord } from '../model/util';
 import { splitListItems, type ListItems } from './items';
 import { paddedFlow, rememberParsed, spliceDocument, type DocStyle } from './splice';
+import { directEdits, type DirectResult } from './direct';
+
+export interface DirectEdits {
+  readonly results: readonly DirectResult[];
+  commit(): void;
+}
 
 type Segments = (string | number)[];
 
@@ -54,6 +60,12 @@ export interface ParsedDoc {
   changed: boolean;
   /** The edited document's text, once `finish` has rendered it. */
   readonly rendered?: string;
+  /**
+   * The edits made from the document's lines, without its node tree (direct.ts): each edit's result, and `commit`
+   * to keep the text when something changed; undefined where the node tree must make them. Only for a document of
+   * one object (`base` its place: `[]`, or a List item's own document).
+   */
+  direct?(value: unknown, base: readonly (string | number)[], edits: readonly FixEdit[]): DirectEdits | undefined;
   /**
    * Renders an edited document and lets its node tree go (a document read by `readText`): with the tree of every
    * edited document kept until the end, a 50 MB input took gigabytes.
@@ -113,6 +125,22 @@ class SpanDoc implements ParsedDoc {
       this.rendered = renderDoc(own, 0, own.length, this.tree);
     }
     this.tree = undefined;
+  }
+
+  direct(value: unknown, base: readonly (string | number)[], edits: readonly FixEdit[]): DirectEdits | undefined {
+    if (base.length > 0 || this.tree !== undefined || this.rendered !== undefined) return undefined;
+    const own = this.text.slice(this.start, this.spanEnd);
+    // The last document ends where `yaml` ends it: the same place only after a content line (one line break at most).
+    if (this.last && !/[^\s]\n?$/.test(own)) return undefined;
+    const made = directEdits(own, value, edits, styleOf);
+    if (made === undefined) return undefined;
+    return {
+      results: made.results,
+      commit: () => {
+        this.changed = true;
+        this.rendered = made.text;
+      },
+    };
   }
 }
 
@@ -197,6 +225,23 @@ class ItemDoc implements ParsedDoc {
 
   get end(): number {
     return this.yamlEnd ?? this.itemEnd;
+  }
+
+  direct(value: unknown, _base: readonly (string | number)[], edits: readonly FixEdit[]): DirectEdits | undefined {
+    if (this.tree !== undefined || this.rendered !== undefined || value !== this.value) return undefined;
+    const own = this.list.text.slice(this.start, this.itemEnd);
+    if (this.last && !/[^\s]\n?$/.test(own)) return undefined;
+    const style = this.list.styleOf();
+    if (style.eol !== undefined && style.eol !== '\n') return undefined;
+    const made = directEdits(own, value, edits, () => style, this.list.items.prefix);
+    if (made === undefined) return undefined;
+    return {
+      results: made.results,
+      commit: () => {
+        this.changed = true;
+        this.rendered = made.text;
+      },
+    };
   }
 
   finish(): void {

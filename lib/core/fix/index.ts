@@ -131,6 +131,8 @@ export function fixManifestSet(
 
 interface FixInternal {
   readonly fast?: boolean;
+  /** `false`: every edit made on the `yaml` node tree (direct.ts left out), for the tests that hold the two equal. */
+  readonly direct?: boolean;
   readonly splitLists?: boolean;
   readonly read?: (input: number) => { readonly value: unknown } | undefined;
 }
@@ -151,7 +153,7 @@ function fixSet(inputs: readonly FixInputText[], options: FixOptions, internal: 
     // The previous pass is let go before the next one reads: held until the assignment, its objects, findings and
     // rendered documents would be in memory twice over.
     pass = undefined;
-    pass = fixPass(current, options, target, read);
+    pass = fixPass(current, options, target, read, internal?.direct !== false);
     handed = undefined;
     first ??= { errors: pass.errors, objectCount: pass.objectCount, objectCounts: pass.objectCounts };
     // One push per change: a spread of a large input's changes passes the engine's limit on arguments.
@@ -213,7 +215,13 @@ function objectsOf(p: ParsedText, input: FixInputText): readonly DocObject[] {
 /** Reads input `k`'s text for a pass. */
 type Reader = (text: string, source: string | undefined, k: number) => ParsedText;
 
-function fixPass(inputs: readonly FixInputText[], options: FixOptions, target: FixTarget, read: Reader): FixPass {
+function fixPass(
+  inputs: readonly FixInputText[],
+  options: FixOptions,
+  target: FixTarget,
+  read: Reader,
+  lines: boolean,
+): FixPass {
   const parsed = inputs.map((i, k) => read(i.text, i.source, k));
   const perInput = parsed.map((p, i) => objectsOf(p, inputs[i]));
   const entries = perInput.flat();
@@ -257,6 +265,26 @@ function fixPass(inputs: readonly FixInputText[], options: FixOptions, target: F
         reason,
         message: `not changed: ${path}: ${reason}; fix it by hand (${ruleId}).`,
       });
+    // A plain block document of this one object (or List item): the edits written from its lines, as the node tree
+    // would write them.
+    const direct = lines
+      ? entry.doc.direct?.(
+          obj,
+          entry.base,
+          edits.map((e) => e.edit),
+        )
+      : undefined;
+    if (direct !== undefined) {
+      let changed = false;
+      edits.forEach(({ edit, ruleId }, k) => {
+        const previous = direct.results[k].previous;
+        if (edit.op === 'set' && previous === edit.value) return;
+        changed = true;
+        changes.push(describe(edit, ruleId, resource, previous));
+      });
+      if (changed) direct.commit();
+      return;
+    }
     // Check every edit before making any: a pod is fixed as a whole or its rejected parts are said.
     const checked = edits.map((e) => ({ ...e, refused: checkEdit(entry.doc.doc, entry.base, e.edit) }));
     const forbiddenLeft = checked.find(

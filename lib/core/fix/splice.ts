@@ -76,9 +76,9 @@ export function rememberParsed(doc: Document, segments: readonly (string | numbe
 }
 
 /** A shape the splicer does not write: the document is re-rendered instead. */
-class Unsupported extends Error {}
+export class Unsupported extends Error {}
 
-interface Splice {
+export interface Splice {
   readonly start: number;
   readonly end: number;
   readonly text: string;
@@ -720,7 +720,7 @@ function multilineCol(c: Ctx, map: Collection, pair: Pair): number | undefined {
 // --- output ---------------------------------------------------------------------------------------------------
 
 /** `src.slice(start, end)` with the splices made; overlapping deletions merge, any other overlap is refused. */
-function applySplices(src: string, start: number, end: number, splices: readonly Splice[]): string {
+export function applySplices(src: string, start: number, end: number, splices: readonly Splice[]): string {
   const sorted = [...splices].sort(
     (a, b) => a.start - b.start || a.end - b.end || (a.start === a.end && b.start === b.end ? b.depth - a.depth : 0),
   );
