@@ -68,8 +68,8 @@ interface Line {
 class NotPlain extends Error {}
 
 const KEY_LINE = /^([A-Za-z0-9_$][A-Za-z0-9_./$-]*):(?:( +)(\S.*))?$/;
-/** What may not start a plain scalar the lines can place (indicators, quotes handled apart). */
-const SCALAR_START = /^[-[\]{}&*!|>%@`?#,:<=~]/;
+/** What may not start a plain scalar the lines can place (indicators; `-` only before white space; quotes apart). */
+const SCALAR_START = /^(?:[[\]{}&*!|>%@`?#,:<=~]|-(?:\s|$))/;
 
 function scalarOk(text: string): boolean {
   if (text.startsWith('"')) return /^"[^"\\]*"$/.test(text);

@@ -21,7 +21,21 @@ import { propertyParameters } from '../../helpers/property';
 
 const KEYS = ['a', 'b', 'name', 'kubernetes.io/os', 'securityContext', 'tolerations'] as const;
 const scalar = fc.oneof(
-  fc.constantFrom('windows', 'Windows', 'has space', 'a: b', '10', 'true', '', 'NT AUTHORITY\\system', 'C:\\app'),
+  fc.constantFrom(
+    'windows',
+    'Windows',
+    'has space',
+    'a: b',
+    '10',
+    'true',
+    '',
+    'NT AUTHORITY\\system',
+    'C:\\app',
+    '--queue',
+    '-1',
+    '- x',
+    '-',
+  ),
   fc.integer({ min: 0, max: 70000 }),
   fc.boolean(),
   fc.constant(null),
