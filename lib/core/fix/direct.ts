@@ -240,7 +240,7 @@ export function directEdits(
    * the List of that one item, as the node-tree path parses it, and only its own text is given back.
    */
   prefix = '',
-): { readonly results: readonly DirectResult[]; readonly text: string } | undefined {
+): { readonly results: readonly DirectResult[]; readonly text: string; readonly value: unknown } | undefined {
   if (!isPlainMap(value) || /[\t\r]|(?:^|\s)#/.test(src)) return undefined;
   const full = prefix + src;
   const whole: unknown = prefix === '' ? value : { items: [value] };
@@ -272,7 +272,9 @@ export function directEdits(
   const text = render(full, prefix.length, root, box.root, style);
   if (text === undefined) return undefined;
   const back = readFast(prefix + text);
-  return back !== undefined && isDeepStrictEqual(back.value, box.root) ? { results, text } : undefined;
+  return back !== undefined && isDeepStrictEqual(back.value, box.root)
+    ? { results, text, value: back.value }
+    : undefined;
 }
 
 interface Reached {

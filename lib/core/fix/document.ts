@@ -67,6 +67,11 @@ export interface ParsedDoc {
    */
   direct?(value: unknown, base: readonly (string | number)[], edits: readonly FixEdit[]): DirectEdits | undefined;
   /**
+   * The document's text as the next pass finds it and js-yaml's value of it, where known without reading it again:
+   * a document read by js-yaml and left alone, or one edited from its lines (read back). Else undefined.
+   */
+  reading?(): { readonly text: string; readonly value: unknown } | undefined;
+  /**
    * Renders an edited document and lets its node tree go (a document read by `readText`): with the tree of every
    * edited document kept until the end, a 50 MB input took gigabytes.
    */
@@ -95,13 +100,27 @@ class SpanDoc implements ParsedDoc {
   /** Where `yaml` ends the last document of a text (before a final empty line, say); else the next one's start. */
   private yamlEnd: number | undefined;
 
+  /** js-yaml's value of the document as written, once edited from its lines. */
+  private written: { readonly value: unknown } | undefined;
+
   constructor(
     private readonly text: string,
     readonly start: number,
     private readonly spanEnd: number,
     private readonly last: boolean,
     readonly source: string | undefined,
+    /** The loader read the document with js-yaml, as this one object (`value`): undefined otherwise. */
+    private readonly read?: { readonly value: unknown },
   ) {}
+
+  reading(): { readonly text: string; readonly value: unknown } | undefined {
+    if (!this.changed) {
+      return this.read === undefined ? undefined : { text: this.text.slice(this.start, this.spanEnd), ...this.read };
+    }
+    return this.written === undefined || this.rendered === undefined
+      ? undefined
+      : { text: this.rendered, value: this.written.value };
+  }
 
   get doc(): Document.Parsed {
     if (this.tree !== undefined) return this.tree;
@@ -139,6 +158,7 @@ class SpanDoc implements ParsedDoc {
       commit: () => {
         this.changed = true;
         this.rendered = made.text;
+        this.written = { value: made.value };
       },
     };
   }
@@ -323,10 +343,19 @@ export function readText(
   splitLists = true,
   /** What js-yaml read of the whole text already (`loadSpans`' `read`). */
   whole?: { readonly value: unknown },
+  /** What the previous pass knows of this text's documents (`nextReadings`). */
+  known?: Readings,
 ): ParsedText {
   const bom = input.startsWith('\uFEFF') ? '\uFEFF' : '';
   const text = input.slice(bom.length);
-  const read = loadSpans(text, source, whole);
+  const lookup =
+    known === undefined
+      ? undefined
+      : (start: number, chunk: string) => {
+          const k = known.get(start);
+          return k !== undefined && k.text === chunk ? k.value : undefined;
+        };
+  const read = loadSpans(text, source, whole, lookup);
   if (read === undefined) return parseText(input, source);
   const docs: ParsedDoc[] = [];
   const objects: DocObject[] = [];
@@ -341,7 +370,15 @@ export function readText(
       });
       return;
     }
-    const doc = new SpanDoc(text, span.start, span.end, last, source);
+    const one = span.fast && span.objects.length === 1 && span.objects[0].base.length === 0;
+    const doc = new SpanDoc(
+      text,
+      span.start,
+      span.end,
+      last,
+      source,
+      one ? { value: span.objects[0].value } : undefined,
+    );
     docs.push(doc);
     for (const { value, base } of span.objects) objects.push({ value, doc, base });
   });
@@ -698,6 +735,27 @@ function renderDoc(text: string, start: number, end: number, doc: Document.Parse
   if (source.includes('\r\n')) out = out.replace(/\r?\n/g, '\r\n');
   // A document without a trailing newline in the source (the last one of a file) stays without one.
   if (!/\n$/.test(source)) out = out.replace(/\r?\n$/, '');
+  return out;
+}
+
+/** js-yaml's values of a text's documents by where each starts (after a byte-order mark), with their texts. */
+export type Readings = ReadonlyMap<number, { readonly text: string; readonly value: unknown }>;
+
+/**
+ * What the next pass need not read again in the text `renderText(p)` wrote: the documents left alone and those
+ * edited from their lines, by where they start in it. The loader still checks each text against its document's.
+ */
+export function nextReadings(p: ParsedText): Readings {
+  const out = new Map<number, { readonly text: string; readonly value: unknown }>();
+  let shift = 0;
+  for (const d of p.docs) {
+    const known = d.reading?.();
+    if (known !== undefined) out.set(d.start + shift, known);
+    if (!d.changed) continue;
+    // Rendered by renderText: its length moves the documents after it.
+    if (d.rendered === undefined) return out;
+    shift += d.rendered.length - (d.end - d.start);
+  }
   return out;
 }
 

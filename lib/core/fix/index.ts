@@ -23,12 +23,14 @@ import {
   applyEdit,
   checkEdit,
   parseText,
+  nextReadings,
   readText,
   renderText,
   WholeListNeeded,
   type DocObject,
   type ParsedDoc,
   type ParsedText,
+  type Readings,
 } from './document';
 import { FIX_MEANINGS, FIXERS, TARGET_FIXERS } from './fixers';
 import { resolveFixTarget, type FixOptions } from './options';
@@ -133,6 +135,8 @@ interface FixInternal {
   readonly fast?: boolean;
   /** `false`: every edit made on the `yaml` node tree (direct.ts left out), for the tests that hold the two equal. */
   readonly direct?: boolean;
+  /** `false`: each pass reads every document again (nothing reused from the pass before), for the same tests. */
+  readonly reuse?: boolean;
   readonly splitLists?: boolean;
   readonly read?: (input: number) => { readonly value: unknown } | undefined;
 }
@@ -141,8 +145,12 @@ function fixSet(inputs: readonly FixInputText[], options: FixOptions, internal: 
   const target = resolveFixTarget(options);
   const split = internal?.splitLists !== false;
   let handed = internal?.read;
+  // What each pass leaves the next to reuse: the values of the documents it did not change or edited from their lines.
+  let readings: readonly Readings[] | undefined;
   const read: Reader =
-    internal?.fast === false ? parseText : (text, source, k) => readText(text, source, split, handed?.(k));
+    internal?.fast === false
+      ? parseText
+      : (text, source, k) => readText(text, source, split, handed?.(k), readings?.[k]);
   const changes: FixChange[] = [];
   let current = inputs;
   // Only the first pass's counts are kept, and of each pass only its texts go on to the next: two passes'
@@ -155,6 +163,7 @@ function fixSet(inputs: readonly FixInputText[], options: FixOptions, internal: 
     pass = undefined;
     pass = fixPass(current, options, target, read, internal?.direct !== false);
     handed = undefined;
+    readings = internal?.reuse === false ? undefined : pass.parsed.map(nextReadings);
     first ??= { errors: pass.errors, objectCount: pass.objectCount, objectCounts: pass.objectCounts };
     // One push per change: a spread of a large input's changes passes the engine's limit on arguments.
     for (const c of pass.changes) changes.push(c);

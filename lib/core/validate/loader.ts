@@ -500,6 +500,11 @@ export function loadSpans(
    * so): used for a text of one document instead of reading it again.
    */
   read?: { readonly value: unknown },
+  /**
+   * js-yaml's value of the document at `start` whose text is `chunk`, where the caller has it already (`fix`'s next
+   * pass: the documents it left alone, and those it wrote and read back); undefined to read it here.
+   */
+  known?: (start: number, chunk: string) => unknown,
 ): { readonly spans: DocumentSpan[]; readonly errors: LoadError[] } | undefined {
   if (STREAM_EXCLUDED.test(text)) return undefined;
   const spans: DocumentSpan[] = [];
@@ -516,10 +521,13 @@ export function loadSpans(
     const chunk = text.slice(start, end);
     const objects: DocumentObject[] = [];
     let value: unknown;
+    let reused = false;
     let slow = fastPathExcluded(chunk) || manyAliases(chunk);
     if (!slow) {
       try {
-        value = read !== undefined && starts.length === 1 ? read.value : readWhole(chunk);
+        const given = read !== undefined && starts.length === 1 ? undefined : known?.(start, chunk);
+        reused = given !== undefined;
+        value = read !== undefined && starts.length === 1 ? read.value : (given ?? readWhole(chunk));
         // js-yaml refuses nesting past FAST_MAX_DEPTH, so only an alias can make a value deeper than the limit.
         slow = value !== null && value !== undefined && chunk.includes('*') && depthExceeds(value, MAX_DOCUMENT_DEPTH);
       } catch {
@@ -536,7 +544,10 @@ export function loadSpans(
     if (value === null || value === undefined || isEmptyList(value)) continue;
     const lazy: LazyDocument = { text: chunk, lineOffset: line, value };
     const add = (v: unknown, base: readonly (string | number)[]) => {
-      remember(v, { lazy, ...(source !== undefined ? { source } : {}), base });
+      const origin = { lazy, ...(source !== undefined ? { source } : {}), base };
+      // A value read before (`known`) is placed anew: its lines are this text's now.
+      if (reused && typeof v === 'object' && v !== null) ORIGINS.set(v, origin);
+      else remember(v, origin);
       objects.push({ value: v, base });
     };
     if (isRecord(value) && isListKind(value.kind) && Array.isArray(value.items)) {
