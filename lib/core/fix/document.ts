@@ -181,9 +181,11 @@ class ListDoc {
 
   constructor(
     readonly text: string,
-    private readonly start: number,
-    private readonly end: number,
+    readonly start: number,
+    readonly end: number,
     readonly items: ListItems,
+    /** js-yaml's value of the whole List (its envelope with the items). */
+    readonly value: unknown,
   ) {}
 
   /** The whole List's style: every item is written as the List would be (splice.ts reads it from one document). */
@@ -214,15 +216,17 @@ class ItemDoc implements ParsedDoc {
   rendered: string | undefined;
   private tree: Document.Parsed | undefined;
   private yamlEnd: number | undefined;
+  /** js-yaml's value of the item as written, once edited from its lines. */
+  written: { readonly value: unknown } | undefined;
 
   constructor(
-    private readonly list: ListDoc,
+    readonly list: ListDoc,
     private readonly index: number,
     readonly start: number,
     private readonly itemEnd: number,
     /** The item ends its text: where `yaml` ends the document then ends it (as SpanDoc's last document). */
     private readonly last: boolean,
-    private readonly value: unknown,
+    readonly value: unknown,
     readonly source: string | undefined,
   ) {}
 
@@ -260,6 +264,8 @@ class ItemDoc implements ParsedDoc {
       commit: () => {
         this.changed = true;
         this.rendered = made.text;
+        // Read back as the List of this one item.
+        this.written = { value: (made.value as { readonly items: readonly unknown[] }).items[0] };
       },
     };
   }
@@ -317,7 +323,7 @@ function listItemDocs(
   if (mayHoldAliases(chunk)) return undefined;
   const items = splitListItems(text, span.start, span.end, objects.length);
   if (items === undefined) return undefined;
-  const list = new ListDoc(text, span.start, span.end, items);
+  const list = new ListDoc(text, span.start, span.end, items, span.value);
   let line = span.line;
   let at = span.start;
   return items.starts.map((start, k) => {
@@ -748,7 +754,14 @@ export type Readings = ReadonlyMap<number, { readonly text: string; readonly val
 export function nextReadings(p: ParsedText): Readings {
   const out = new Map<number, { readonly text: string; readonly value: unknown }>();
   let shift = 0;
-  for (const d of p.docs) {
+  let list: ListDoc | undefined;
+  for (const [k, d] of p.docs.entries()) {
+    if (d instanceof ItemDoc && d.list !== list) {
+      // The first item of a List: the List is one document to the loader.
+      list = d.list;
+      const known = listReading(p.docs.slice(k), list);
+      if (known !== undefined) out.set(list.start + shift, known);
+    }
     const known = d.reading?.();
     if (known !== undefined) out.set(d.start + shift, known);
     if (!d.changed) continue;
@@ -757,6 +770,28 @@ export function nextReadings(p: ParsedText): Readings {
     shift += d.rendered.length - (d.end - d.start);
   }
   return out;
+}
+
+/**
+ * A List's text as renderText writes it and its value, where every item is known (left alone, or edited from its
+ * lines): its envelope as read, with the items' values.
+ */
+function listReading(
+  docs: readonly ParsedDoc[],
+  list: ListDoc,
+): { readonly text: string; readonly value: unknown } | undefined {
+  if (!isRecord(list.value)) return undefined;
+  let text = '';
+  let at = list.start;
+  const items: unknown[] = [];
+  for (const d of docs) {
+    if (!(d instanceof ItemDoc) || d.list !== list) break;
+    if (d.changed && (d.written === undefined || d.rendered === undefined)) return undefined;
+    items.push(d.changed ? d.written!.value : d.value);
+    text += list.text.slice(at, d.start) + (d.changed ? d.rendered! : list.text.slice(d.start, d.end));
+    at = d.end;
+  }
+  return { text: text + list.text.slice(at, list.end), value: { ...list.value, items } };
 }
 
 /** The input with the edits of edited documents written in, and every other byte as it was. */

@@ -483,6 +483,8 @@ export interface DocumentSpan {
    * anchor, say, or an error).
    */
   readonly fast: boolean;
+  /** js-yaml's value of the whole document (a List with its envelope), where it read it. */
+  readonly value?: unknown;
 }
 
 /**
@@ -540,7 +542,7 @@ export function loadSpans(
       readSlow(chunk, line, source, objects, errors);
       continue;
     }
-    spans.push({ start, end, objects, line, fast: true });
+    spans.push({ start, end, objects, line, fast: true, value });
     if (value === null || value === undefined || isEmptyList(value)) continue;
     const lazy: LazyDocument = { text: chunk, lineOffset: line, value };
     const add = (v: unknown, base: readonly (string | number)[]) => {
