@@ -251,6 +251,11 @@ class ItemDoc implements ParsedDoc {
     return this.yamlEnd ?? this.itemEnd;
   }
 
+  /** Not alone: the next pass reads the List whole, known when all its items are (listReading). */
+  reading(): undefined {
+    return undefined;
+  }
+
   direct(value: unknown, _base: readonly (string | number)[], edits: readonly FixEdit[]): DirectEdits | undefined {
     if (this.tree !== undefined || this.rendered !== undefined || value !== this.value) return undefined;
     const own = this.list.text.slice(this.start, this.itemEnd);
