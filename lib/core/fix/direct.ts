@@ -358,6 +358,28 @@ function treeAt(root: LMap, segments: readonly Segment[]): LNode | undefined {
   return node;
 }
 
+/**
+ * A new pair on the deepest map there is (`depth` segments of the path exist), its key the first missing segment and
+ * its value `value` under the rest of the path.
+ */
+function newPair(
+  box: { root: unknown },
+  tree: LMap,
+  segments: readonly Segment[],
+  depth: number,
+  value: unknown,
+): DirectResult | undefined {
+  const at = depth === segments.length ? segments.length - 1 : depth - 1;
+  if (at < 0) return undefined;
+  const mapPath = segments.slice(0, at);
+  const key = segments[at];
+  if (typeof key !== 'string') return undefined;
+  const parent = copyTo(box, mapPath);
+  if (!isPlainMap(parent)) return undefined;
+  parent[key] = nested(segments.slice(at + 1), value);
+  return addKey(tree, mapPath, key) ? {} : undefined;
+}
+
 function apply(
   box: { root: unknown },
   tree: LMap,
@@ -369,16 +391,7 @@ function apply(
   switch (edit.op) {
     case 'set': {
       if (reached.depth === segments.length && reached.node !== undefined) return { previous: reached.node };
-      // A new pair on the deepest map there is: its key the first missing segment.
-      const at = reached.depth === segments.length ? segments.length - 1 : reached.depth - 1;
-      if (at < 0) return undefined;
-      const mapPath = segments.slice(0, at);
-      const key = segments[at];
-      if (typeof key !== 'string') return undefined;
-      const parent = copyTo(box, mapPath);
-      if (!isPlainMap(parent)) return undefined;
-      parent[key] = nested(segments.slice(at + 1), edit.value);
-      return addKey(tree, mapPath, key) ? {} : undefined;
+      return newPair(box, tree, segments, reached.depth, edit.value);
     }
     case 'append': {
       if (reached.depth === segments.length && Array.isArray(reached.node)) {
@@ -391,15 +404,7 @@ function apply(
         } else if (!insideAdded(tree, segments)) return undefined;
         return {};
       }
-      const at = reached.depth === segments.length ? segments.length - 1 : reached.depth - 1;
-      if (at < 0) return undefined;
-      const mapPath = segments.slice(0, at);
-      const key = segments[at];
-      if (typeof key !== 'string') return undefined;
-      const parent = copyTo(box, mapPath);
-      if (!isPlainMap(parent)) return undefined;
-      parent[key] = nested(segments.slice(at + 1), [edit.value]);
-      return addKey(tree, mapPath, key) ? {} : undefined;
+      return newPair(box, tree, segments, reached.depth, [edit.value]);
     }
     case 'remove': {
       const previous = reached.node;
