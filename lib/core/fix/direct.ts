@@ -12,7 +12,7 @@ import { Document } from 'yaml';
 import type { FixEdit } from '../model/fixes';
 import { parsePath, readFast } from '../validate/loader';
 import { isDeepStrictEqual } from 'node:util';
-import { applySplices, paddedFlow, Unsupported, type Splice } from './splice';
+import { applySplices, paddedFlow, StyleVotes, Unsupported, type Splice } from './splice';
 
 type Segment = string | number;
 
@@ -234,14 +234,15 @@ export function directEdits(
   src: string,
   value: unknown,
   edits: readonly FixEdit[],
-  style: (source: string) => DirectStyle,
+  /** The document's style; undefined: read from its lines (a document read without `prefix`). */
+  style: DirectStyle | undefined,
   /**
    * The `items:` line a List item's text is read under (its edits then say the item's paths): the item is read as
    * the List of that one item, as the node-tree path parses it, and only its own text is given back.
    */
   prefix = '',
 ): { readonly results: readonly DirectResult[]; readonly text: string; readonly value: unknown } | undefined {
-  if (!isPlainMap(value) || /[\t\r]|(?:^|\s)#/.test(src)) return undefined;
+  if (!isPlainMap(value) || (style === undefined && prefix !== '') || /[\t\r]|(?:^|\s)#/.test(src)) return undefined;
   const full = prefix + src;
   const whole: unknown = prefix === '' ? value : { items: [value] };
   let root: LMap;
@@ -272,9 +273,30 @@ export function directEdits(
   const text = render(full, prefix.length, root, box.root, style);
   if (text === undefined) return undefined;
   const back = readFast(prefix + text);
-  return back !== undefined && isDeepStrictEqual(back.value, box.root)
-    ? { results, text, value: back.value }
-    : undefined;
+  return back !== undefined && sameValue(back.value, box.root) ? { results, text, value: back.value } : undefined;
+}
+
+/**
+ * `isDeepStrictEqual` for what js-yaml's core schema reads (plain objects, arrays, scalars), a few times faster; any
+ * other object is left to it.
+ */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let k = 0; k < a.length; k++) if (!sameValue(a[k], b[k])) return false;
+    return true;
+  }
+  if (Object.getPrototypeOf(a) !== Object.prototype || Object.getPrototypeOf(b) !== Object.prototype) {
+    return isDeepStrictEqual(a, b);
+  }
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  const keys = Object.keys(x);
+  if (keys.length !== Object.keys(y).length) return false;
+  for (const key of keys) if (!Object.hasOwn(y, key) || !sameValue(x[key], y[key])) return false;
+  return true;
 }
 
 interface Reached {
@@ -470,9 +492,8 @@ function removeKey(tree: LMap, mapPath: readonly Segment[], key: string): boolea
 interface Out {
   readonly src: string;
   readonly eol: string;
-  readonly indent: number;
-  readonly indentSeq: boolean;
-  readonly padded: boolean;
+  /** The document's style, read when a first block is written (most edits of a run write the same few). */
+  readonly look: () => Required<Omit<DirectStyle, 'padded'>> & { readonly padded: boolean };
   readonly splices: Splice[];
 }
 
@@ -492,15 +513,21 @@ function render(
   from: number,
   root: LMap,
   value: unknown,
-  style: (source: string) => DirectStyle,
+  style: DirectStyle | undefined,
 ): string | undefined {
-  const own = style(src.slice(from));
+  let look: ReturnType<Out['look']> | undefined;
   const o: Out = {
     src,
     eol: '\n',
-    indent: own.indent,
-    indentSeq: own.indentSeq,
-    padded: own.padded ?? paddedFlow(src.slice(from)),
+    look: () => {
+      if (look !== undefined) return look;
+      const own: DirectStyle = style ?? linesStyle(src, root);
+      return (look = {
+        indent: own.indent,
+        indentSeq: own.indentSeq,
+        padded: own.padded ?? paddedFlow(src.slice(from)),
+      });
+    },
     splices: [],
   };
   try {
@@ -519,7 +546,7 @@ function visit(o: Out, node: LNode, value: unknown, depth: number): void {
     node.items.forEach((item, k) => visit(o, item, items[k], depth + 1));
     const added = node.appended ?? 0;
     if (added > 0) {
-      const lines = blockLines(o, items.slice(items.length - added), o.indentSeq);
+      const lines = blockLines(o, items.slice(items.length - added), o.look().indentSeq);
       insert(o, node.dash - lineStart(o.src, node.dash), node.last, lines, depth);
     }
     return;
@@ -546,10 +573,30 @@ function visit(o: Out, node: LNode, value: unknown, depth: number): void {
   if (node.added !== undefined && node.added.length > 0) {
     const alone = node.pairs.find((p) => p.alone) ?? node.pairs[0];
     const col = alone.keyStart - lineStart(o.src, alone.keyStart);
-    const seqStyle = siblingSeqStyle(o, stays) ?? o.indentSeq;
+    const seqStyle = siblingSeqStyle(o, stays) ?? o.look().indentSeq;
     const lines = node.added.flatMap((key) => blockLines(o, { [key]: map[key] }, seqStyle));
     insert(o, col, node.last, lines, depth);
   }
+}
+
+/**
+ * styleOf (document.ts) of a document read from its lines: each key over a block votes with the column its value's
+ * first line starts at, as styleOf reads it from the text.
+ */
+function linesStyle(src: string, root: LMap): { indent: number; indentSeq: boolean } {
+  const votes = new StyleVotes();
+  const column = (at: number) => at - lineStart(src, at);
+  const walk = (node: LNode): void => {
+    if (node.kind === 'seq') node.items.forEach(walk);
+    if (node.kind !== 'map') return;
+    for (const p of node.pairs) {
+      if (p.value.kind === 'seq') votes.add(column(p.keyStart), column(p.value.dash), true);
+      else if (p.value.kind === 'map') votes.add(column(p.keyStart), column(p.value.pairs[0].keyStart), false);
+      walk(p.value);
+    }
+  };
+  walk(root);
+  return votes.style();
 }
 
 /** splice.ts's insertBlock: the new lines after the last item's content, at column `col`. */
@@ -574,13 +621,25 @@ function siblingSeqStyle(o: Out, pairs: readonly LPair[]): boolean | undefined {
 }
 
 /** splice.ts's blockLines for a plain value. */
-function blockLines(o: Out, value: unknown, indentSeq: boolean): string[] {
+function blockLines(o: Out, value: unknown, indentSeq: boolean): readonly string[] {
+  // The same few values (a toleration, `os: {name: windows}`) are written into thousands of documents.
+  const { indent, padded } = o.look();
+  const key = `${indent}${indentSeq ? 's' : 'f'}${padded ? 'p' : 'n'}${JSON.stringify(value)}`;
+  const known = BLOCK_LINES.get(key);
+  if (known !== undefined) return known;
   const text = new Document(value).toString({
-    indent: o.indent,
+    indent,
     indentSeq,
     lineWidth: 0,
     minContentWidth: 0,
-    flowCollectionPadding: o.padded,
+    flowCollectionPadding: padded,
   });
-  return text.replace(/\n$/, '').split('\n');
+  const lines = text.replace(/\n$/, '').split('\n');
+  if (BLOCK_LINES.size >= BLOCK_LINES_KEPT) BLOCK_LINES.clear();
+  BLOCK_LINES.set(key, lines);
+  return lines;
 }
+
+/** The lines of values written lately, by style and value (JSON): a bound keeps a run of distinct values small. */
+const BLOCK_LINES = new Map<string, readonly string[]>();
+const BLOCK_LINES_KEPT = 1_000;

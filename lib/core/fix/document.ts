@@ -33,7 +33,7 @@ import {
 import type { FixEdit } from '../model/fixes';
 import { isRecord } from '../model/util';
 import { splitListItems, type ListItems } from './items';
-import { paddedFlow, rememberParsed, spliceDocument, type DocStyle } from './splice';
+import { paddedFlow, rememberParsed, spliceDocument, StyleVotes, type DocStyle } from './splice';
 import { directEdits, type DirectResult } from './direct';
 
 export interface DirectEdits {
@@ -151,7 +151,7 @@ class SpanDoc implements ParsedDoc {
     const own = this.text.slice(this.start, this.spanEnd);
     // The last document ends where `yaml` ends it: the same place only after a content line (one line break at most).
     if (this.last && !/[^\s]\n?$/.test(own)) return undefined;
-    const made = directEdits(own, value, edits, styleOf);
+    const made = directEdits(own, value, edits, undefined);
     if (made === undefined) return undefined;
     return {
       results: made.results,
@@ -262,7 +262,7 @@ class ItemDoc implements ParsedDoc {
     if (this.last && !/[^\s]\n?$/.test(own)) return undefined;
     const style = this.list.styleOf();
     if (style.eol !== undefined && style.eol !== '\n') return undefined;
-    const made = directEdits(own, value, edits, () => style, this.list.items.prefix);
+    const made = directEdits(own, value, edits, style, this.list.items.prefix);
     if (made === undefined) return undefined;
     return {
       results: made.results,
@@ -683,30 +683,21 @@ export function applyEdit(doc: Document, base: readonly (string | number)[], edi
  */
 export function styleOf(source: string): { indent: number; indentSeq: boolean } {
   const lines = source.split(/\r?\n/);
-  let flush = 0;
-  let indented = 0;
-  const indents = new Map<number, number>();
+  const votes = new StyleVotes();
   for (let i = 0; i + 1 < lines.length; i++) {
     // A key whose value is a block on the next lines: `  key:` or `  - key:` (the key then sits after the dash).
     const m = /^( *)((?:- +)*)[^\s#-][^#]*:\s*$/.exec(lines[i]);
     if (!m) continue;
-    const keyColumn = m[1].length + m[2].length;
     // The next line with content, found in place: copying the rest of the lines for each key made a ResourceList
     // of thousands of items (one document) cost seconds.
     let k = i + 1;
     while (k < lines.length && (lines[k].trim() === '' || lines[k].trimStart().startsWith('#'))) k++;
     if (k >= lines.length) continue;
     const next = lines[k];
-    const column = next.length - next.trimStart().length;
-    if (next.trimStart().startsWith('- ') || next.trim() === '-') {
-      if (column === keyColumn) flush++;
-      else if (column > keyColumn) indented++;
-    } else if (column > keyColumn) {
-      indents.set(column - keyColumn, (indents.get(column - keyColumn) ?? 0) + 1);
-    }
+    const sequence = next.trimStart().startsWith('- ') || next.trim() === '-';
+    votes.add(m[1].length + m[2].length, next.length - next.trimStart().length, sequence);
   }
-  const indent = [...indents].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]?.[0] ?? 2;
-  return { indent: Math.min(Math.max(indent, 1), 8), indentSeq: indented >= flush };
+  return votes.style();
 }
 
 /** Whether the document's source is JSON, which is then written back as JSON (indented as it was). */

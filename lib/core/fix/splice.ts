@@ -118,6 +118,32 @@ export interface DocStyle {
   readonly padded?: boolean;
 }
 
+/** What a document's block keys vote for its style (styleOf in document.ts, the lines in direct.ts). */
+export class StyleVotes {
+  /** Block sequences written flush under their key (`key:\n- a`). */
+  flush = 0;
+  /** Block sequences indented under their key (`key:\n  - a`). */
+  indented = 0;
+  /** Mapping indent steps, by how many block mappings use each. */
+  readonly indents = new Map<number, number>();
+
+  /** A key at `keyColumn` over a block value whose first line starts at `column` (its dash's for a sequence). */
+  add(keyColumn: number, column: number, sequence: boolean): void {
+    if (sequence) {
+      if (column === keyColumn) this.flush++;
+      else if (column > keyColumn) this.indented++;
+    } else if (column > keyColumn) {
+      this.indents.set(column - keyColumn, (this.indents.get(column - keyColumn) ?? 0) + 1);
+    }
+  }
+
+  /** The majority's style: the `yaml` library renders one per document. */
+  style(): { indent: number; indentSeq: boolean } {
+    const indent = [...this.indents].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]?.[0] ?? 2;
+    return { indent: Math.min(Math.max(indent, 1), 8), indentSeq: this.indented >= this.flush };
+  }
+}
+
 /** Whether flow collections are mostly written `{ a: 1 }` rather than `{a: 1}` in `source`. */
 export function paddedFlow(source: string): boolean {
   return (source.match(/[{[] [^\s}\]]/g)?.length ?? 0) > (source.match(/[{[][^\s}\]]/g)?.length ?? 0);

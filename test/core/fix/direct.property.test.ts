@@ -186,8 +186,8 @@ describe('edits written from the lines', () => {
         // An item: its text after the `items:` line, read under it as the List of that one item.
         const itemAt = text.indexOf('\nitems:\n') + 8;
         const direct = i.asItem
-          ? directEdits(text.slice(itemAt), value.items[0], edits, () => styleOf(text), 'items:\n')
-          : directEdits(text, value, edits, styleOf);
+          ? directEdits(text.slice(itemAt), value.items[0], edits, styleOf(text), 'items:\n')
+          : directEdits(text, value, edits, undefined);
         if (direct === undefined) return;
         stats.direct++;
         const tree = viaTree(text, edits, i.asItem ? ['items', 0] : []);
