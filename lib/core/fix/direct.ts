@@ -245,18 +245,8 @@ export function directEdits(
   if (!isPlainMap(value) || (style === undefined && prefix !== '') || /[\t\r]|(?:^|\s)#/.test(src)) return undefined;
   const full = prefix + src;
   const whole: unknown = prefix === '' ? value : { items: [value] };
-  let root: LMap;
-  try {
-    const lines = linesOf(full);
-    if (lines.length === 0 || lines[0].dash || lines[0].indent !== 0) return undefined;
-    const reader = new Reader(lines);
-    root = reader.map(0);
-    if (reader.i !== lines.length) return undefined;
-  } catch (e) {
-    if (e instanceof NotPlain) return undefined;
-    throw e;
-  }
-  if (!agrees(root, whole)) return undefined;
+  const root = readLines(full);
+  if (root === undefined || !agrees(root, whole)) return undefined;
   const base: Segment[] = prefix === '' ? [] : ['items', 0];
   const paths = edits.map((e) => [...base, ...parsePath(e.path)]);
   // Every edit checked first on the document as read, as fixPass checks them: one that would be refused is the
@@ -272,8 +262,26 @@ export function directEdits(
   }
   const text = render(full, prefix.length, root, box.root, style);
   if (text === undefined) return undefined;
-  const back = readFast(prefix + text);
-  return back !== undefined && sameValue(back.value, box.root) ? { results, text, value: back.value } : undefined;
+  // The result must read back as the edited value. Its lines are read again by the reader that read the input (held
+  // to js-yaml's reading of it above), and must hold the edited value's maps, lists and keys; the scalars on them are
+  // the input's, byte for byte, or the written blocks', each of which js-yaml read back as its value (blockLines).
+  // Reading every edited document again with js-yaml cost a tenth of a large fix.
+  const back = readLines(prefix + text);
+  return back !== undefined && agrees(back, box.root) ? { results, text, value: box.root } : undefined;
+}
+
+/** The block structure of a plain document's lines (every line placed), or undefined. */
+function readLines(text: string): LMap | undefined {
+  try {
+    const lines = linesOf(text);
+    if (lines.length === 0 || lines[0].dash || lines[0].indent !== 0) return undefined;
+    const reader = new Reader(lines);
+    const root = reader.map(0);
+    return reader.i === lines.length ? root : undefined;
+  } catch (e) {
+    if (e instanceof NotPlain) return undefined;
+    throw e;
+  }
 }
 
 /**
@@ -626,6 +634,7 @@ function blockLines(o: Out, value: unknown, indentSeq: boolean): readonly string
   const { indent, padded } = o.look();
   const key = `${indent}${indentSeq ? 's' : 'f'}${padded ? 'p' : 'n'}${JSON.stringify(value)}`;
   const known = BLOCK_LINES.get(key);
+  if (known === null) throw new NotPlain();
   if (known !== undefined) return known;
   const text = new Document(value).toString({
     indent,
@@ -634,12 +643,23 @@ function blockLines(o: Out, value: unknown, indentSeq: boolean): readonly string
     minContentWidth: 0,
     flowCollectionPadding: padded,
   });
-  const lines = text.replace(/\n$/, '').split('\n');
+  // What the lines are read back as is checked once here, so the document they go into need not be read again.
+  const lines = readsBack(text, value) ? text.replace(/\n$/, '').split('\n') : null;
   if (BLOCK_LINES.size >= BLOCK_LINES_KEPT) BLOCK_LINES.clear();
   BLOCK_LINES.set(key, lines);
+  if (lines === null) throw new NotPlain();
   return lines;
 }
 
-/** The lines of values written lately, by style and value (JSON): a bound keeps a run of distinct values small. */
-const BLOCK_LINES = new Map<string, readonly string[]>();
+/** Whether js-yaml reads `text` (a value's block lines) as `value`. */
+function readsBack(text: string, value: unknown): boolean {
+  const back = readFast(text);
+  return back !== undefined && sameValue(back.value, value);
+}
+
+/**
+ * The lines of values written lately, by style and value (JSON), or null for a value whose lines do not read back
+ * as it: a bound keeps a run of distinct values small.
+ */
+const BLOCK_LINES = new Map<string, readonly string[] | null>();
 const BLOCK_LINES_KEPT = 1_000;

@@ -190,6 +190,9 @@ describe('edits written from the lines', () => {
           : directEdits(text, value, edits, undefined);
         if (direct === undefined) return;
         stats.direct++;
+        // What it says the result reads as (without reading it again) is what js-yaml reads (prototypes aside: the
+        // generated values may have none).
+        expect(readWhole(i.asItem ? `items:\n${direct.text}` : direct.text)).toEqual(direct.value);
         const tree = viaTree(text, edits, i.asItem ? ['items', 0] : []);
         expect(tree).not.toBe('refused');
         if (tree === 'refused') return;
