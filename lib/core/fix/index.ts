@@ -15,7 +15,7 @@ import { runEngine, validateManifests } from '../validate/engine';
 import type { FixEdit, FixTarget } from '../model/fixes';
 import type { LoadError } from '../validate/loader';
 import type { PodFacts } from '../model/pod';
-import { resourceRef } from '../validate/report';
+import { placeDiagnostics, resourceRef } from '../validate/report';
 import type { Diagnostic, ResourceRef } from '../model/types';
 import type { ImageLookups } from '../model/image-facts';
 import { isRecord, show } from '../model/util';
@@ -179,7 +179,7 @@ function fixSet(inputs: readonly FixInputText[], options: FixOptions, internal: 
     const last = pass;
     const diagnostics =
       last.changes.length === 0
-        ? last.before
+        ? placeDiagnostics(last.before, last.objects)
         : validateManifests(
             last.parsed.flatMap((p, i) =>
               objectsOf(p.docs.some((d) => d.changed) ? read(last.texts[i], p.source, i) : p, current[i]).map(
@@ -209,8 +209,10 @@ interface FixPass {
   readonly texts: readonly string[];
   readonly changes: readonly FixChange[];
   readonly refused: readonly FixRefusal[];
-  /** The findings the pass acted on: those of its input. */
+  /** The findings the pass acted on: those of its input, without their lines and columns. */
   readonly before: readonly Diagnostic[];
+  /** The objects judged, as `before` counts them. */
+  readonly objects: readonly unknown[];
   readonly errors: readonly LoadError[];
   readonly objectCount: number;
   readonly objectCounts: readonly number[];
@@ -237,8 +239,9 @@ function fixPass(
   const objects = entries.map((e) => e.value);
   // A suppressed finding is left alone, so fix acts only on what is reported.
   const validateOptions = { ...options, includeSuppressed: false };
-  // The engine's own run: its findings, its facts about each pod, and which rules report on each object.
-  const run = runEngine(objects, validateOptions);
+  // The engine's own run: its findings, its facts about each pod, and which rules report on each object. Where they
+  // stand in the text is read only if this pass is the last (placeDiagnostics).
+  const run = runEngine(objects, validateOptions, false);
   const before = run.diagnostics;
   // The fixers read the image facts the rules did: the registry's answers, else the well-known records.
   const images = isRecord(run.images) ? run.images : undefined;
@@ -332,6 +335,7 @@ function fixPass(
     changes,
     refused,
     before,
+    objects,
     errors: parsed.flatMap((p) => p.errors),
     objectCount: entries.length,
     objectCounts: perInput.map((o) => o.length),

@@ -145,7 +145,12 @@ export interface EngineRun {
  * `validateManifests`, keeping what fix needs to act on exactly what was reported.
  * @internal
  */
-export function runEngine(objects: readonly unknown[], options: ValidateOptions = {}): EngineRun {
+export function runEngine(
+  objects: readonly unknown[],
+  options: ValidateOptions = {},
+  /** `false`: findings without their line and column (`placeDiagnostics` adds them), for a pass fix will redo. */
+  placed = true,
+): EngineRun {
   const list: readonly unknown[] = Array.isArray(objects) ? objects : [];
   const given: ValidateOptions = isRecord(options) ? options : {};
   // The day retirements are judged at decides refusals: a value that is not a date is named, never guessed.
@@ -221,7 +226,7 @@ export function runEngine(objects: readonly unknown[], options: ValidateOptions 
     }
   }
   return {
-    diagnostics: sink.diagnostics(),
+    diagnostics: sink.diagnostics(placed),
     pods: podsByPosition,
     images: opts.images,
     reports: (position, ruleId) => sink.reports(list[position], locations.get(position), ruleId),

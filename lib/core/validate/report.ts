@@ -154,13 +154,14 @@ export class DiagnosticSink {
    * looked up here, in input order, rather than when each finding is made (rules run in several passes over the
    * objects): the loader then reads each document's positions once and keeps only the last few documents'.
    */
-  diagnostics(): Diagnostic[] {
+  /** The findings in input order; `placed: false` leaves out their line and column (fix's passes before the last). */
+  diagnostics(placed = true): Diagnostic[] {
     const out: Diagnostic[] = [];
     this.buckets.forEach((b, index) => {
       if (b.length > 1) b.sort((x, y) => rank(x.ruleId) - rank(y.ruleId));
       for (const f of b) {
         const segments = parsePath(f.path);
-        const position = sourcePositionAt(f.obj, segments);
+        const position = placed ? sourcePositionAt(f.obj, segments) : undefined;
         // Fields set one by one, in the order output shows them: spreads of optional fields cost more per finding.
         const d: { -readonly [K in keyof Diagnostic]: Diagnostic[K] } = {} as Diagnostic;
         d.ruleId = f.ruleId;
@@ -178,4 +179,15 @@ export class DiagnosticSink {
     releasePositions();
     return out;
   }
+}
+
+/** Findings read with `placed: false`, each given its line and column in its object's source (`objects`, as judged). */
+export function placeDiagnostics(diagnostics: readonly Diagnostic[], objects: readonly unknown[]): Diagnostic[] {
+  const out = diagnostics.map((d) => {
+    const at = d.location;
+    const position = at === undefined ? undefined : sourcePositionAt(objects[at.object], at.segments);
+    return at === undefined || position === undefined ? d : { ...d, location: { ...at, position } };
+  });
+  releasePositions();
+  return out;
 }
