@@ -137,6 +137,8 @@ interface FixInternal {
   readonly direct?: boolean;
   /** `false`: each pass reads every document again (nothing reused from the pass before), for the same tests. */
   readonly reuse?: boolean;
+  /** `false`: the first pass runs every rule, not only those with fixers (FIXING_RULES), for the same tests. */
+  readonly narrow?: boolean;
   readonly splitLists?: boolean;
   readonly read?: (input: number) => { readonly value: unknown } | undefined;
 }
@@ -161,7 +163,11 @@ function fixSet(inputs: readonly FixInputText[], options: FixOptions, internal: 
     // The previous pass is let go before the next one reads: held until the assignment, its objects, findings and
     // rendered documents would be in memory twice over.
     pass = undefined;
-    pass = fixPass(current, options, target, read, internal?.direct !== false);
+    // The first pass runs only the rules with fixers: its findings decide its edits, and are what is left only if it
+    // makes none (then every rule is run on the same objects). Most fixes change something, and the next pass runs
+    // every rule on the output.
+    const only = round === 1 && internal?.narrow !== false ? FIXING_RULES : undefined;
+    pass = fixPass(current, options, target, read, internal?.direct !== false, only);
     handed = undefined;
     readings = internal?.reuse === false ? undefined : pass.parsed.map(nextReadings);
     first ??= { errors: pass.errors, objectCount: pass.objectCount, objectCounts: pass.objectCounts };
@@ -179,7 +185,9 @@ function fixSet(inputs: readonly FixInputText[], options: FixOptions, internal: 
     const last = pass;
     const diagnostics =
       last.changes.length === 0
-        ? placeDiagnostics(last.before, last.objects)
+        ? last.complete
+          ? placeDiagnostics(last.before, last.objects)
+          : validateManifests(last.objects, { ...options, includeSuppressed: false })
         : validateManifests(
             last.parsed.flatMap((p, i) =>
               objectsOf(p.docs.some((d) => d.changed) ? read(last.texts[i], p.source, i) : p, current[i]).map(
@@ -200,6 +208,9 @@ function fixSet(inputs: readonly FixInputText[], options: FixOptions, internal: 
   }
 }
 
+/** The rules whose findings or targets `fix` acts on. */
+const FIXING_RULES: ReadonlySet<string> = new Set([...FIXERS.keys(), ...TARGET_FIXERS.keys()]);
+
 /** Passes at most: the second settles what the first made certain; a third would be a fixer feeding itself. */
 const MAX_PASSES = 3;
 
@@ -213,6 +224,8 @@ interface FixPass {
   readonly before: readonly Diagnostic[];
   /** The objects judged, as `before` counts them. */
   readonly objects: readonly unknown[];
+  /** Whether every rule was run (else `before` holds only the findings of rules with fixers). */
+  readonly complete: boolean;
   readonly errors: readonly LoadError[];
   readonly objectCount: number;
   readonly objectCounts: readonly number[];
@@ -232,6 +245,7 @@ function fixPass(
   target: FixTarget,
   read: Reader,
   lines: boolean,
+  only: ReadonlySet<string> | undefined,
 ): FixPass {
   const parsed = inputs.map((i, k) => read(i.text, i.source, k));
   const perInput = parsed.map((p, i) => objectsOf(p, inputs[i]));
@@ -241,7 +255,7 @@ function fixPass(
   const validateOptions = { ...options, includeSuppressed: false };
   // The engine's own run: its findings, its facts about each pod, and which rules report on each object. Where they
   // stand in the text is read only if this pass is the last (placeDiagnostics).
-  const run = runEngine(objects, validateOptions, false);
+  const run = runEngine(objects, validateOptions, { placed: false, ...(only !== undefined ? { only } : {}) });
   const before = run.diagnostics;
   // The fixers read the image facts the rules did: the registry's answers, else the well-known records.
   const images = isRecord(run.images) ? run.images : undefined;
@@ -336,6 +350,7 @@ function fixPass(
     refused,
     before,
     objects,
+    complete: only === undefined,
     errors: parsed.flatMap((p) => p.errors),
     objectCount: entries.length,
     objectCounts: perInput.map((o) => o.length),

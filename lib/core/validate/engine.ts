@@ -63,9 +63,10 @@ interface RuleChecks {
   readonly object: Map<string, ObjectRuleReporter[]>;
 }
 
-function ruleChecks(): RuleChecks {
+function ruleChecks(only: ReadonlySet<string> | undefined): RuleChecks {
   const checks: RuleChecks = { document: [], pod: [], object: new Map() };
   for (const rule of RULE_MODULES as readonly RuleModule[]) {
+    if (only !== undefined && !only.has(rule.meta.id)) continue;
     for (const check of checksOf(rule)) {
       switch (check.scope) {
         case 'document':
@@ -141,6 +142,14 @@ export interface EngineRun {
   readonly reports: (position: number, ruleId: string) => boolean;
 }
 
+/** How fix runs the engine for a pass whose findings only decide its edits. */
+export interface EngineRunOptions {
+  /** `false`: findings without their line and column (`placeDiagnostics` adds them). @default true */
+  readonly placed?: boolean;
+  /** Only these rules are run (the pod facts are read all the same). @default every rule */
+  readonly only?: ReadonlySet<string>;
+}
+
 /**
  * `validateManifests`, keeping what fix needs to act on exactly what was reported.
  * @internal
@@ -148,8 +157,7 @@ export interface EngineRun {
 export function runEngine(
   objects: readonly unknown[],
   options: ValidateOptions = {},
-  /** `false`: findings without their line and column (`placeDiagnostics` adds them), for a pass fix will redo. */
-  placed = true,
+  run: EngineRunOptions = {},
 ): EngineRun {
   const list: readonly unknown[] = Array.isArray(objects) ? objects : [];
   const given: ValidateOptions = isRecord(options) ? options : {};
@@ -174,7 +182,7 @@ export function runEngine(
   /** Objects that hold no pod, for the object rules. */
   const others: { obj: Rec; report: Report; source: string }[] = [];
 
-  const rules = ruleChecks();
+  const rules = ruleChecks(run.only);
 
   list.forEach((obj, i) => {
     const loc = isRecord(obj) && isWorkloadKind(obj.kind) ? locatePodSpec(obj) : undefined;
@@ -226,7 +234,7 @@ export function runEngine(
     }
   }
   return {
-    diagnostics: sink.diagnostics(placed),
+    diagnostics: sink.diagnostics(run.placed !== false),
     pods: podsByPosition,
     images: opts.images,
     reports: (position, ruleId) => sink.reports(list[position], locations.get(position), ruleId),

@@ -227,9 +227,13 @@ describe('fix with and without the lines path', () => {
       const inputs = files.map((f) => ({ text: readFileSync(f, 'utf8'), source: path.basename(f) }));
       // Each file alone (its own set) and all of them as one set.
       for (const one of inputs) {
-        expect(fixManifestSet([one], options)).toEqual(fixManifestSet([one], options, { direct: false, reuse: false }));
+        expect(fixManifestSet([one], options)).toEqual(
+          fixManifestSet([one], options, { direct: false, reuse: false, narrow: false }),
+        );
       }
-      expect(fixManifestSet(inputs, options)).toEqual(fixManifestSet(inputs, options, { direct: false, reuse: false }));
+      expect(fixManifestSet(inputs, options)).toEqual(
+        fixManifestSet(inputs, options, { direct: false, reuse: false, narrow: false }),
+      );
     },
   );
 
@@ -246,7 +250,7 @@ describe('fix with and without the lines path', () => {
     for (const text of texts) {
       const fast = fixManifestSet([{ text }], options);
       expect(fast.changes.length).toBeGreaterThan(100);
-      expect(fast).toEqual(fixManifestSet([{ text }], options, { direct: false, reuse: false }));
+      expect(fast).toEqual(fixManifestSet([{ text }], options, { direct: false, reuse: false, narrow: false }));
     }
   });
 });

@@ -427,6 +427,18 @@ describe('the remaining diagnostics', () => {
     const line = r.text.split('\n')[(probe?.location?.position?.line ?? 0) - 1];
     expect(line).toContain('containers:');
   });
+
+  it('are those of every rule where nothing was changed (the first pass runs only the rules with fixers)', () => {
+    // Already fixed, with findings no fixer acts on: 800m of memory (0.8 bytes), a startup probe to add.
+    const pod = `containers: [{name: a, image: '${IIS}', resources: {limits: {memory: 800m}}}]`;
+    const text = fixManifests(deployment('a', pod), { cloud: 'gke' }).text;
+    const r = fixManifests(text, { cloud: 'gke' });
+    expect(r.changes).toEqual([]);
+    expect(r.text).toBe(text);
+    const lint = validateManifests(loadManifests(text), { cloud: 'gke' });
+    expect(r.diagnostics).toEqual(lint);
+    expect(lint.map((d) => d.ruleId)).toEqual(expect.arrayContaining(['memory-too-small', 'windows-startup-probe']));
+  });
 });
 
 describe('JSON and flow documents', () => {
