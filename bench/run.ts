@@ -1,8 +1,11 @@
 /**
  * `npm run bench` (`tsx bench/run.ts`): runs every registered bench, or one with `--only <name>`, and prints a
  * table of candidate/baseline ratios measured in this run. Exit 0 whatever the timings (PASS/OVER is information);
- * exit 2 only for bad usage or a bench that could not run.
+ * exit 2 only for bad usage or a bench that could not run. Two or more benches each run in a process of their own:
+ * in one process, the heap one bench leaves (40 MB of manifests read, a compiler loaded) slowed the next one's
+ * collections, and a warm bench measured up to a tenth over its ratio when it ran last.
  */
+import { spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { formatTable, measure, type BenchResult } from './harness';
 import { BENCHES } from './registry';
@@ -13,13 +16,15 @@ Benches: ${Object.keys(BENCHES).join(', ')}
 `;
 
 async function main(argv: readonly string[]): Promise<number> {
-  let values: { only?: string[]; rounds?: string; help?: boolean };
+  let values: { only?: string[]; rounds?: string; help?: boolean; child?: boolean };
   try {
     ({ values } = parseArgs({
       args: [...argv],
       options: {
         only: { type: 'string', multiple: true },
         rounds: { type: 'string' },
+        // Internal: one bench, its result as JSON on the last line of standard output (see `apart`).
+        child: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -51,6 +56,12 @@ async function main(argv: readonly string[]): Promise<number> {
   const results: BenchResult[] = [];
   let failed = false;
   for (const name of names) {
+    if (names.length > 1) {
+      const result = apart(name, values.rounds);
+      if (result === undefined) failed = true;
+      else results.push(result);
+      continue;
+    }
     try {
       const { default: bench } = await BENCHES[name]();
       results.push(
@@ -64,8 +75,37 @@ async function main(argv: readonly string[]): Promise<number> {
       process.stderr.write(`bench: ${name} could not run: ${err instanceof Error ? err.message : String(err)}\n`);
     }
   }
+  if (values.child === true) {
+    process.stdout.write(`\n${JSON.stringify(results[0] ?? null)}\n`);
+    return failed ? 2 : 0;
+  }
   if (results.length > 0) process.stdout.write(`\n${formatTable(results)}`);
   return failed ? 2 : 0;
+}
+
+/** Runs one bench in a new process (this script, with the same loader flags): its result, or undefined (said). */
+function apart(name: string, rounds: string | undefined): BenchResult | undefined {
+  const args = [
+    ...process.execArgv,
+    __filename,
+    '--child',
+    '--only',
+    name,
+    ...(rounds !== undefined ? ['--rounds', rounds] : []),
+  ];
+  const res = spawnSync(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+  const last = res.stdout.trimEnd().split('\n').pop() ?? '';
+  let result: unknown;
+  try {
+    result = JSON.parse(last);
+  } catch {
+    result = null;
+  }
+  if (res.status !== 0 || result === null || typeof result !== 'object') {
+    process.stderr.write(`bench: ${name} could not run (exit ${String(res.status ?? res.signal)}).\n`);
+    return undefined;
+  }
+  return result as BenchResult;
 }
 
 void main(process.argv.slice(2)).then((code) => {
