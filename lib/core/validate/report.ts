@@ -153,8 +153,8 @@ export class DiagnosticSink {
    * Every diagnostic: by object in input order, and within an object in catalogue order (stable). Positions are
    * looked up here, in input order, rather than when each finding is made (rules run in several passes over the
    * objects): the loader then reads each document's positions once and keeps only the last few documents'.
+   * `placed: false` leaves them out (fix's passes before the last; `placeDiagnostics` adds them).
    */
-  /** The findings in input order; `placed: false` leaves out their line and column (fix's passes before the last). */
   diagnostics(placed = true): Diagnostic[] {
     const out: Diagnostic[] = [];
     this.buckets.forEach((b, index) => {
