@@ -67,8 +67,9 @@ export interface ParsedDoc {
    */
   direct?(value: unknown, base: readonly (string | number)[], edits: readonly FixEdit[]): DirectEdits | undefined;
   /**
-   * The document's text as the next pass finds it and js-yaml's value of it, where known without reading it again:
-   * a document read by js-yaml and left alone, or one edited from its lines (read back). Else undefined.
+   * The document's text as the next pass finds it and its value as js-yaml reads it, where known without reading it
+   * again: a document read by js-yaml and left alone, or one edited from its lines (which read back as the edited
+   * value). Else undefined.
    */
   reading?(): { readonly text: string; readonly value: unknown } | undefined;
   /**
@@ -100,7 +101,7 @@ class SpanDoc implements ParsedDoc {
   /** Where `yaml` ends the last document of a text (before a final empty line, say); else the next one's start. */
   private yamlEnd: number | undefined;
 
-  /** js-yaml's value of the document as written, once edited from its lines. */
+  /** The value of the document as written (what its lines read back as: directEdits), once edited from its lines. */
   private written: { readonly value: unknown } | undefined;
 
   constructor(
@@ -216,7 +217,7 @@ class ItemDoc implements ParsedDoc {
   rendered: string | undefined;
   private tree: Document.Parsed | undefined;
   private yamlEnd: number | undefined;
-  /** js-yaml's value of the item as written, once edited from its lines. */
+  /** The value of the item as written (what its lines read back as: directEdits), once edited from its lines. */
   written: { readonly value: unknown } | undefined;
 
   constructor(
@@ -269,7 +270,7 @@ class ItemDoc implements ParsedDoc {
       commit: () => {
         this.changed = true;
         this.rendered = made.text;
-        // Read back as the List of this one item.
+        // Written as the List of this one item.
         this.written = { value: (made.value as { readonly items: readonly unknown[] }).items[0] };
       },
     };
