@@ -4,16 +4,28 @@
  */
 import type { WindowsWarning } from '../core/pod-spec';
 import type { CloudFinding } from '../core/rules/cloud-findings';
+import type { NodePoolWarning } from './node-pool';
 
 /** The findings below error as warnings at the paths of the args (errors are refusals, reported elsewhere). */
 export function findingWarnings(findings: readonly CloudFinding[]): WindowsWarning[] {
-  return findings
-    .filter((f) => f.severity !== 'error')
-    .map(({ ruleId, messageId, path, message, fix }) => ({
-      ruleId,
-      ...(messageId !== undefined ? { messageId } : {}),
-      path,
-      message,
-      ...(fix !== undefined ? { fix } : {}),
-    }));
+  return belowError(findings).map((f) => warningOf(f, { path: f.path }));
+}
+
+/** `findingWarnings` for a pool component: a pool-wide finding (path `''`) has no path. */
+export function componentWarnings(findings: readonly CloudFinding[]): NodePoolWarning[] {
+  return belowError(findings).map((f) => warningOf(f, f.path !== '' ? { path: f.path } : {}));
+}
+
+function belowError(findings: readonly CloudFinding[]): CloudFinding[] {
+  return findings.filter((f) => f.severity !== 'error');
+}
+
+function warningOf<P extends { readonly path?: string }>({ ruleId, messageId, message, fix }: CloudFinding, path: P) {
+  return {
+    ruleId,
+    ...(messageId !== undefined ? { messageId } : {}),
+    ...path,
+    message,
+    ...(fix !== undefined ? { fix } : {}),
+  };
 }

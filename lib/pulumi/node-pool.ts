@@ -11,6 +11,7 @@ import { isEventual, throwInputErrors } from './errors';
 import type { WindowsWarning } from '../core/pod-spec';
 import { cloudFindingSink, type CloudFinding } from '../core/rules/cloud-findings';
 import { runCloudRules } from '../core/rules/cloud-runner';
+import { componentWarnings } from './finding-warnings';
 import { OS_LABEL, WINDOWS_BUILD_LABEL } from '../core/kube';
 import type { Cloud } from '../core/cloud-gates';
 import { parseWindowsRelease, releaseInfo, type WindowsIsolation, type WindowsRelease } from '../core/releases';
@@ -405,19 +406,6 @@ export function nodePoolWarnings(options: {
   return componentWarnings(runCloudRules({ kind: 'eks-pool-component', props: { release, taints } }, { date }));
 }
 
-/** A component's warnings from the rule modules' findings (a pool-wide finding, path `''`, has no path). */
-export function componentWarnings(findings: readonly CloudFinding[]): NodePoolWarning[] {
-  return findings
-    .filter((f) => f.severity !== 'error')
-    .map(({ ruleId, messageId, path, message, fix }) => ({
-      ruleId,
-      ...(messageId !== undefined ? { messageId } : {}),
-      ...(path !== '' ? { path } : {}),
-      message,
-      ...(fix !== undefined ? { fix } : {}),
-    }));
-}
-
 /**
  * A component's refusals from the rule modules' findings on its args: the errors, taken by arg path in the order
  * the component lists its args (`at`), then whatever is left (`rest`), so none is dropped. Each keeps its rule id.
@@ -454,7 +442,7 @@ function refusal({ ruleId, messageId, path, message, fix }: CloudFinding): Valid
   };
 }
 
-export { findingWarnings } from './finding-warnings';
+export { componentWarnings, findingWarnings } from './finding-warnings';
 
 /** One line for `pulumi.log.warn`: `[rule-id] path: message Fix: fix` (no `path: ` for pool-wide warnings). */
 export function formatWarning(warning: NodePoolWarning): string {

@@ -149,20 +149,28 @@ class SpanDoc implements ParsedDoc {
 
   direct(value: unknown, base: readonly (string | number)[], edits: readonly FixEdit[]): DirectEdits | undefined {
     if (base.length > 0 || this.tree !== undefined || this.rendered !== undefined) return undefined;
-    const own = this.text.slice(this.start, this.spanEnd);
-    // The last document ends where `yaml` ends it: the same place only after a content line (one line break at most).
-    if (this.last && !/[^\s]\n?$/.test(own)) return undefined;
-    const made = directEdits(own, value, edits, undefined);
-    if (made === undefined) return undefined;
-    return {
-      results: made.results,
-      commit: () => {
-        this.changed = true;
-        this.rendered = made.text;
-        this.written = { value: made.value };
-      },
-    };
+    return linesEdits(this.text.slice(this.start, this.spanEnd), this.last, value, edits, undefined, '', (text, v) => {
+      this.changed = true;
+      this.rendered = text;
+      this.written = { value: v };
+    });
   }
+}
+
+/** `directEdits` on a document's (or List item's) own text `own`, `commit` told the text and value it writes. */
+function linesEdits(
+  own: string,
+  last: boolean,
+  value: unknown,
+  edits: readonly FixEdit[],
+  style: DocStyle | undefined,
+  prefix: string,
+  commit: (text: string, value: unknown) => void,
+): DirectEdits | undefined {
+  // The last document ends where `yaml` ends it: the same place only after a content line (one line break at most).
+  if (last && !/[^\s]\n?$/.test(own)) return undefined;
+  const made = directEdits(own, value, edits, style, prefix);
+  return made === undefined ? undefined : { results: made.results, commit: () => commit(made.text, made.value) };
 }
 
 /**
@@ -259,21 +267,15 @@ class ItemDoc implements ParsedDoc {
 
   direct(value: unknown, _base: readonly (string | number)[], edits: readonly FixEdit[]): DirectEdits | undefined {
     if (this.tree !== undefined || this.rendered !== undefined || value !== this.value) return undefined;
-    const own = this.list.text.slice(this.start, this.itemEnd);
-    if (this.last && !/[^\s]\n?$/.test(own)) return undefined;
     const style = this.list.styleOf();
     if (style.eol !== undefined && style.eol !== '\n') return undefined;
-    const made = directEdits(own, value, edits, style, this.list.items.prefix);
-    if (made === undefined) return undefined;
-    return {
-      results: made.results,
-      commit: () => {
-        this.changed = true;
-        this.rendered = made.text;
-        // Written as the List of this one item.
-        this.written = { value: (made.value as { readonly items: readonly unknown[] }).items[0] };
-      },
-    };
+    const own = this.list.text.slice(this.start, this.itemEnd);
+    return linesEdits(own, this.last, value, edits, style, this.list.items.prefix, (text, v) => {
+      this.changed = true;
+      this.rendered = text;
+      // Written as the List of this one item.
+      this.written = { value: (v as { readonly items: readonly unknown[] }).items[0] };
+    });
   }
 
   finish(): void {
