@@ -4,15 +4,19 @@
  */
 import type { WindowsWarning } from '../core/pod-spec';
 import type { CloudFinding } from '../core/rules/cloud-findings';
-import type { NodePoolWarning } from './node-pool';
 
 /** The findings below error as warnings at the paths of the args (errors are refusals, reported elsewhere). */
 export function findingWarnings(findings: readonly CloudFinding[]): WindowsWarning[] {
   return belowError(findings).map((f) => warningOf(f, { path: f.path }));
 }
 
-/** `findingWarnings` for a pool component: a pool-wide finding (path `''`) has no path. */
-export function componentWarnings(findings: readonly CloudFinding[]): NodePoolWarning[] {
+/**
+ * `findingWarnings` for a pool component: a pool-wide finding (path `''`) has no path (node-pool.ts's
+ * `NodePoolWarning`, written out here: that module imports this one).
+ */
+export function componentWarnings(
+  findings: readonly CloudFinding[],
+): (Omit<WindowsWarning, 'path'> & { readonly path?: string })[] {
   return belowError(findings).map((f) => warningOf(f, f.path !== '' ? { path: f.path } : {}));
 }
 
