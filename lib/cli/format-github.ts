@@ -3,11 +3,15 @@
  * line per finding, which the runner turns into an annotation on the file and line in the pull request.
  * Escaping follows @actions/core (actions/toolkit `packages/core/src/command.ts` @ ed3ea3b5, checked 2026-11-27): in the message
  * `%`, CR and LF; in property values also `:` and `,`, which separate properties.
+ * Manifest text reaches messages and file names verbatim, and the runner shows messages in the job's log (whose viewer
+ * acts on ANSI colour sequences) as well as in the annotation: every other control character (C0, DEL, C1) and the
+ * bidirectional controls are written as `printable` writes them in the text report (`\u001b`, `\t`), never raw.
  * @see https://docs.github.com/en/actions/reference/workflow-commands-for-github-actions
  */
 import * as path from 'node:path';
 import type { Severity } from '../core/model/types';
 import { STDIN_SOURCE, type InputProblem } from './files';
+import { printable } from './format-text';
 import type { LocatedDiagnostic } from './locate';
 
 export type GithubCommand = 'error' | 'warning' | 'notice';
@@ -38,9 +42,17 @@ export function githubCommand(severity: Severity): GithubCommand {
   }
 }
 
-/** A message: `%`, CR and LF escaped. */
+/**
+ * A message: `%`, CR and LF escaped; the other control characters as `printable` writes them. Not as `%XX`: the
+ * runner undoes only `%25`, `%0D` and `%0A` (and `%3A`, `%2C` in properties), so `%1B` would be shown as it is, but
+ * as the same characters a manifest's own `%1B` is shown as; `\u001b` is what the text report shows for it.
+ */
 export function escapeData(value: string): string {
-  return value.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  return value
+    .replace(/[^\r\n]+/g, (run) => printable(run))
+    .replace(/%/g, '%25')
+    .replace(/\r/g, '%0D')
+    .replace(/\n/g, '%0A');
 }
 
 /** A property value: as a message, and `:` and `,` too. */

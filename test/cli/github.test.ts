@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { escapeData, escapeProperty, formatGithub, workflowCommand } from '../../lib/cli/format-github';
+import { printable } from '../../lib/cli/format-text';
 import { cli, columnOf, FIXTURES, lineOf, tempTree } from '../helpers/cli';
 
 const REALWORLD = path.join(__dirname, '../fixtures/realworld');
@@ -77,6 +78,49 @@ describe('k8s-windows lint --format github', () => {
     }
   });
 
+  test('control characters from a manifest or a file name are written as visible escapes, never raw', async () => {
+    // YAML's \0, \a and \e are NUL, BEL and ESC; the namespace carries a C1 CSI and a bidi override.
+    const pod = [
+      'apiVersion: v1',
+      'kind: Pod',
+      'metadata:',
+      '  name: "p\\0\\a\\e[31mred"',
+      '  namespace: "ns\\x7f\\u009b\\u202e"',
+      'spec:',
+      '  os: {name: windows}',
+      '  nodeSelector: {kubernetes.io/os: windows}',
+      '  tolerations: [{key: os, value: windows, effect: NoSchedule}]',
+      '  containers:',
+      '  - name: c',
+      '    image: mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022',
+      '    securityContext: {runAsUser: 1000}',
+      '',
+    ].join('\n');
+    const { dir, cleanup } = tempTree({});
+    try {
+      const name = 'evil\u001b[31m\u0007.yaml';
+      writeFileSync(path.join(dir, name), pod);
+      const r = await cli(['lint', '--format', 'github', name], { cwd: dir });
+      expect(r.code).toBe(1);
+      // eslint-disable-next-line no-control-regex
+      expect(r.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
+      const lines = r.stdout.trimEnd().split('\n');
+      for (const line of lines) expect(line).toMatch(WELL_FORMED);
+      const forbidden = parse(lines.find((l) => l.includes('windows-forbidden-field')) ?? '');
+      expect(forbidden.props.file).toBe('evil\\u001b[31m\\u0007.yaml');
+      expect(forbidden.message).toMatch(
+        /^Pod ns\\u007f\\u009b\\u202e\/p\\u0000\\u0007\\u001b\[31mred: spec\.containers\[0\]\.securityContext\.runAsUser 1000: Forbidden/,
+      );
+      // An input problem's file is escaped the same way.
+      writeFileSync(path.join(dir, name), 'kind: [\n');
+      const bad = await cli(['lint', '--format', 'github', name], { cwd: dir });
+      expect(bad.code).toBe(2);
+      expect(parse(bad.stdout.trimEnd()).props.file).toBe('evil\\u001b[31m\\u0007.yaml');
+    } finally {
+      cleanup();
+    }
+  });
+
   test('every line of the report on the real-world manifests is well formed', async () => {
     const files = readdirSync(REALWORLD).filter((f) => /\.ya?ml$/.test(f));
     const r = await cli(['lint', '--format', 'github', ...files], { cwd: REALWORLD });
@@ -104,15 +148,35 @@ describe('k8s-windows fix --format github', () => {
 });
 
 describe('workflow command escaping', () => {
-  test('any property value and message round-trip through the runner and keep the line well formed', () => {
+  test('any property value and message round-trip through the runner, control characters shown as printable shows them', () => {
+    // Line breaks are the runner's to carry (%0D, %0A); every other control character reaches it escaped.
+    const shown = (s: string) => s.replace(/[^\r\n]+/g, (run) => printable(run));
+    const control = fc.constantFrom(
+      '\u0000',
+      '\u0007',
+      '\t',
+      '\u001b[31m',
+      '\u007f',
+      '\u009b',
+      '\u202e',
+      '\r',
+      '\n',
+      '%',
+    );
+    const text = fc.array(fc.oneof(control, fc.string({ unit: 'binary' }))).map((parts) => parts.join(''));
     fc.assert(
-      fc.property(fc.string({ unit: 'binary' }), fc.string({ unit: 'binary' }), (value, message) => {
+      fc.property(text, text, (value, message) => {
         const line = workflowCommand('warning', { file: value, title: value, line: 3 }, message).replace(/\n$/, '');
         expect(line).not.toContain('\n');
         expect(line).toMatch(WELL_FORMED);
+        // eslint-disable-next-line no-control-regex
+        expect(line).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e]/);
         const parsed = parse(line);
-        expect(parsed.message).toBe(message);
-        expect(parsed.props).toEqual({ ...(value !== '' ? { file: value, title: value } : {}), line: '3' });
+        expect(parsed.message).toBe(shown(message));
+        expect(parsed.props).toEqual({
+          ...(value !== '' ? { file: shown(value), title: shown(value) } : {}),
+          line: '3',
+        });
       }),
     );
   });
@@ -120,6 +184,13 @@ describe('workflow command escaping', () => {
   test('the characters GitHub names', () => {
     expect(escapeData('100% done\r\nnext: a,b')).toBe('100%25 done%0D%0Anext: a,b');
     expect(escapeProperty('100% done\r\nnext: a,b')).toBe('100%25 done%0D%0Anext%3A a%2Cb');
+  });
+
+  test('other control characters as the text report shows them: not %XX, which the runner would not undo', () => {
+    expect(escapeData('a\u0000b\u0007c\u001b[31md\te\u007f\r\n')).toBe(
+      'a\\u0000b\\u0007c\\u001b[31md\\te\\u007f%0D%0A',
+    );
+    expect(escapeProperty('x\u001b[31m:y,\u0000')).toBe('x\\u001b[31m%3Ay%2C\\u0000');
   });
 
   test('standard input has no file property', () => {
