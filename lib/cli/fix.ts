@@ -106,6 +106,7 @@ export async function runFix(command: FixCommand, io: CliIO): Promise<number> {
       const outcome = await writeAtomically(input.path, encodeAs(out, snapshot.encoding), {
         snapshot,
         root: input.root,
+        display: input.display,
         ...(io.fs !== undefined ? { fs: io.fs } : {}),
       });
       if (outcome.written) {
@@ -113,7 +114,10 @@ export async function runFix(command: FixCommand, io: CliIO): Promise<number> {
         continue;
       }
       notWritten.push(input.display);
-      problems.push({ source: input.display, message: `not written: ${outcome.reason}. The file is as it was.` });
+      problems.push({
+        source: input.display,
+        message: `not written: ${outcome.reason}.${outcome.intact ? ' The file is as it was.' : ''}`,
+      });
     }
   } else if (command.diff) {
     io.stdout.write(
