@@ -234,6 +234,8 @@ const RENDER_OPTIONS = {
   set: { type: 'string', multiple: true },
   'release-name': { type: 'string' },
   namespace: { type: 'string', short: 'n' },
+  'allow-remote-resources': { type: 'boolean' },
+  'render-timeout': { type: 'string' },
 } as const satisfies Record<string, OptionSpec>;
 
 const LINT_OPTIONS = {
@@ -398,6 +400,8 @@ function parseRendering(
     set?: string[];
     'release-name'?: string;
     namespace?: string;
+    'allow-remote-resources'?: boolean;
+    'render-timeout'?: string;
   },
   problems: string[],
 ): RenderOptions {
@@ -412,9 +416,13 @@ function parseRendering(
       set.length > 0 ? '--set' : '',
       releaseName !== undefined ? '--release-name' : '',
       namespace !== undefined ? '--namespace' : '',
+      values['allow-remote-resources'] === true ? '--allow-remote-resources' : '',
+      values['render-timeout'] !== undefined ? '--render-timeout' : '',
     ].filter((o) => o !== '');
     if (given.length > 0) {
-      problems.push(`${given.join(', ')} render Helm charts, which --no-render turns off: give one or the other.`);
+      problems.push(
+        `${given.join(', ')} ${given.length === 1 ? 'applies' : 'apply'} to rendering charts and kustomizations, which --no-render turns off: give one or the other.`,
+      );
     }
   }
   for (const s of set) {
@@ -432,13 +440,33 @@ function parseRendering(
       `--namespace '${namespace}' is not a namespace name: lower-case letters, digits and '-', at most 63 characters.`,
     );
   }
+  const timeout = values['render-timeout'];
+  const timeoutMs = timeout !== undefined ? parseRenderTimeout(timeout) : undefined;
+  if (timeout !== undefined && timeoutMs === undefined) {
+    problems.push(
+      `--render-timeout '${timeout}' is not a time: write seconds, more than 0 and at most ${MAX_RENDER_TIMEOUT_SECONDS} (300, 300s or 1500ms).`,
+    );
+  }
   return {
     render,
     values: files,
     set,
     ...(releaseName !== undefined ? { releaseName } : {}),
     ...(namespace !== undefined ? { namespace } : {}),
+    ...(values['allow-remote-resources'] === true ? { allowRemote: true } : {}),
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
   };
+}
+
+/** The longest `--render-timeout`: an hour (a render that needs more is not a lint step). */
+export const MAX_RENDER_TIMEOUT_SECONDS = 3600;
+
+/** `--render-timeout`: seconds (`300`, `300s`, `1500ms`), more than 0 and at most an hour, in milliseconds. */
+export function parseRenderTimeout(value: string): number | undefined {
+  const m = /^\s*(\d+(?:\.\d+)?|\.\d+)\s*(ms|s)?\s*$/.exec(value);
+  if (!m) return undefined;
+  const ms = Number(m[1]) * (m[2] === 'ms' ? 1 : 1000);
+  return Number.isFinite(ms) && ms > 0 && ms <= MAX_RENDER_TIMEOUT_SECONDS * 1000 ? Math.ceil(ms) : undefined;
 }
 
 /** `--date`, checked: a calendar date written YYYY-MM-DD. */

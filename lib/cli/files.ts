@@ -6,12 +6,13 @@
  * Symbolic links met in a walk are followed only while they stay inside the directory named (a kustomization
  * that links `base/common.yaml -> ../shared/common.yaml` is read, once, and `fix --write` rewrites the file it
  * points to); one that leads out of it (`passwd.yaml -> /etc/passwd`) is not read, and a note says so. A path
- * named on the command line is read wherever it leads: the user named it.
+ * named on the command line is read wherever it leads: the user named it. The same rule holds for what Helm and
+ * Kustomize read when they render a chart or kustomization found here (render-confine.ts).
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { STDIN_ARG } from './args';
-import { rendererOf, type Renderer } from './render';
+import { rendererOf, type Renderer } from './render-kinds';
 
 /** Extensions picked up when walking a directory (a file named explicitly is read whatever its extension). */
 export const MANIFEST_EXTENSIONS: readonly string[] = ['.yaml', '.yml', '.json'];
@@ -46,6 +47,11 @@ export type Input =
       readonly path: string;
       readonly display: string;
       readonly discovered: boolean;
+      /**
+       * The directory walked (its real path), or the named directory itself: what the tool may read through a
+       * symbolic link (render-confine.ts).
+       */
+      readonly root: string;
     };
 
 /** A problem with the input itself (unreadable, malformed): where, as far as known, and what. */
@@ -113,7 +119,14 @@ export async function collectInputs(
     if (renderer !== undefined) {
       if (seen.has(real)) return 1; // the same directory named twice, or through a symlink
       seen.add(real);
-      inputs.push({ kind: 'render', renderer, path: dir, display: displayPath(dir, cwd), discovered: dir !== named });
+      inputs.push({
+        kind: 'render',
+        renderer,
+        path: dir,
+        display: displayPath(dir, cwd),
+        discovered: dir !== named,
+        root,
+      });
       if (renderer === 'helm') return 1;
       found++;
       manifests = false;

@@ -75,7 +75,13 @@ const RENDER_OPTIONS = `  --no-render                      read chart and kustom
                                    own values.yaml; -f stays --format)
   --set <key=value>                a Helm value (repeatable, as helm's --set)
   --release-name <name>            the Helm release name (default: helm's, release-name)
-  -n, --namespace <name>           the Helm release namespace (default: helm's, default)`;
+  -n, --namespace <name>           the Helm release namespace (default: helm's, default)
+  --allow-remote-resources         let kustomize fetch the remote resources, bases and components a
+                                   kustomization names (refused by default: a repository's content
+                                   does not decide which hosts a lint contacts)
+  --render-timeout <seconds>       the most all renders of a run take together (default: 300;
+                                   300s and 1500ms are understood); a render still running then is
+                                   stopped with every process it started`;
 
 const RENDERING = `Charts and kustomizations: a directory (named, or met while walking) holding
 ${KUSTOMIZATION_FILES.join(', ')} is checked as 'kustomize build DIR' prints it
@@ -86,7 +92,12 @@ that another one it found builds on (resources, bases, components). Findings nam
 and the command ('charts/web (helm template: web/templates/deployment.yaml)', the template as Helm's
 '# Source:' comment names it); line:column count in the rendered text, as the command prints it.
 A tool that is not installed is an input problem (exit 2) naming what to install and the pipe
-that does the same by hand; --no-render turns rendering off. The tools are found on PATH.`;
+that does the same by hand; --no-render turns rendering off. The tools are found on PATH.
+Rendering reads no more than the walk does: a symbolic link out of the directory named is left
+out of a chart (Helm renders a copy without it) and stops a kustomization from rendering; remote
+kustomize entries are refused unless --allow-remote-resources; Helm and Kustomize get a minimal
+environment (PATH, HOME, temporary and locale variables, HELM_* and KUSTOMIZE_*), never the
+caller's tokens; their output is held to --max-input-size.`;
 
 const CONFIG = `Config file (${CONFIG_FILE_NAMES[0]}; the command line wins over it, rule by rule):
   rules: {<rule>: off|error|warning|info}    cloud, kubernetesVersion, windowsRelease, failOn,

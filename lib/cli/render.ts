@@ -5,20 +5,17 @@
  * is an input problem that names what to install and the pipe that does the same by hand, never a silent lint of
  * the unrendered files.
  */
-import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'yaml';
 import type { Input, InputProblem } from './files';
 import type { LocatedDiagnostic, Locator } from './locate';
+import { DEFAULT_MAX_INPUT_BYTES } from './read';
+import { confine } from './render-confine';
+import { CHART_FILE, KUSTOMIZATION_FILES, type Renderer } from './render-kinds';
+import { RenderDeadline, runTool, toolEnvironment } from './render-process';
 
-export type Renderer = 'helm' | 'kustomize';
-
-/** File names that make a directory a Kustomize kustomization (what `kustomize build` looks for, in its order). */
-export const KUSTOMIZATION_FILES: readonly string[] = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
-
-/** The file that makes a directory a Helm chart. */
-export const CHART_FILE = 'Chart.yaml';
+export { CHART_FILE, KUSTOMIZATION_FILES, rendererOf, type Renderer } from './render-kinds';
 
 /** How the rendering options of `lint` and `fix` reach the tools. */
 export interface RenderSettings {
@@ -34,19 +31,16 @@ export interface RenderSettings {
   readonly namespace?: string;
   /** `--kubernetes-version`, passed to Helm as `--kube-version` so `.Capabilities` match the checks. */
   readonly kubernetesVersion?: string;
+  /**
+   * `--allow-remote-resources`: let Kustomize fetch the remote resources, bases and components a kustomization
+   * names (and reach the network with the caller's proxy settings). @default false
+   */
+  readonly allowRemote?: boolean;
+  /** `--render-timeout SECONDS`, in milliseconds: the deadline of all renders of the run. @default 300000 */
+  readonly timeoutMs?: number;
 }
 
 export const DEFAULT_RENDER_SETTINGS: RenderSettings = { render: true, values: [], set: [] };
-
-/**
- * What a directory holding `names` renders with, if anything. A kustomization wins over `Chart.yaml`: a chart
- * directory with a kustomization file is post-rendered by it.
- */
-export function rendererOf(names: readonly string[]): Renderer | undefined {
-  if (KUSTOMIZATION_FILES.some((f) => names.includes(f))) return 'kustomize';
-  if (names.includes(CHART_FILE)) return 'helm';
-  return undefined;
-}
 
 /** The command a rendered input ran, for its display name and for messages. */
 export function renderLabel(renderer: Renderer, tool: string): string {
@@ -61,12 +55,6 @@ export function renderLabel(renderer: Renderer, tool: string): string {
     }
   }
 }
-
-/** The tools' output larger than this is refused (a chart that loops forever, not a real release). */
-export const MAX_RENDERED_BYTES = 256 * 1024 * 1024;
-
-/** A render that takes longer is stopped (a remote base or chart repository that does not answer). */
-export const RENDER_TIMEOUT_MS = 300_000;
 
 /** One way to run a renderer: the program and its arguments. */
 interface Invocation {
@@ -105,9 +93,19 @@ export interface Rendered {
   readonly display: string;
 }
 
+/** What one run's renders share: the deadline over them all and the most output one may print. */
+export interface RenderContext {
+  readonly deadline: RenderDeadline;
+  /** The input limit (`--max-input-size`): rendered text is held to it as a file is. */
+  readonly maxOutputBytes: number;
+  /** Notes for standard error (links left out of a chart). */
+  readonly note: (text: string) => void;
+}
+
 /**
  * Runs the renderer for a directory input. The environment's PATH finds the tools, so a test (or a user) picks
- * them by PATH. Resolves to the rendered text, or the problem that kept it from being rendered.
+ * them by PATH; the tools get only the variables they need (render-process.ts). Resolves to the rendered text, or
+ * the problem that kept it from being rendered.
  */
 export async function renderDirectory(
   input: Extract<Input, { kind: 'render' }>,
@@ -116,18 +114,32 @@ export async function renderDirectory(
   env: Readonly<Record<string, string | undefined>>,
   /** The command the pipe in a missing tool's message feeds. @default 'lint' */
   command: 'lint' | 'fix' = 'lint',
+  context: RenderContext = {
+    deadline: new RenderDeadline(settings.timeoutMs),
+    maxOutputBytes: DEFAULT_MAX_INPUT_BYTES,
+    note: () => undefined,
+  },
 ): Promise<Rendered | InputProblem> {
-  for (const { program, args } of invocations(input.renderer, input.path, settings, cwd)) {
-    const ran = await runTool(program, args, cwd, env);
-    if (ran.kind === 'missing') continue;
-    const label = renderLabel(input.renderer, program);
-    if (ran.kind === 'failed') {
-      return {
-        source: input.display,
-        message: `${label} failed: ${ran.message}${hintFor(input, ran.message, command)}`,
-      };
+  const allowRemote = settings.allowRemote === true;
+  const confined = await confine(input, cwd, { allowRemote, limit: context.maxOutputBytes });
+  if ('refused' in confined) return { source: input.display, message: confined.refused };
+  for (const note of confined.notes) context.note(note);
+  const toolEnv = toolEnvironment(env, { network: allowRemote });
+  try {
+    for (const { program, args } of invocations(input.renderer, confined.dir, settings, cwd)) {
+      const ran = await runTool(program, args, cwd, toolEnv, context);
+      if (ran.kind === 'missing') continue;
+      const label = renderLabel(input.renderer, program);
+      if (ran.kind === 'failed') {
+        return {
+          source: input.display,
+          message: `${label} failed: ${ran.message}${hintFor(input, ran.message, command)}`,
+        };
+      }
+      return { text: ran.stdout, display: `${input.display} (${label})` };
     }
-    return { text: ran.stdout, display: `${input.display} (${label})` };
+  } finally {
+    await confined.dispose();
   }
   return { source: input.display, message: missingToolMessage(input, command) };
 }
@@ -174,49 +186,6 @@ function hintFor(input: Extract<Input, { kind: 'render' }>, message: string, com
     return ` It runs KRM functions or plugins, which kustomize does only when asked: render it yourself, kustomize build --enable-alpha-plugins --enable-exec ${input.display} | k8s-windows ${command} -`;
   }
   return '';
-}
-
-type ToolRun =
-  | { readonly kind: 'ok'; readonly stdout: string }
-  | { readonly kind: 'missing' }
-  | { readonly kind: 'failed'; readonly message: string };
-
-function runTool(
-  program: string,
-  args: readonly string[],
-  cwd: string,
-  env: Readonly<Record<string, string | undefined>>,
-): Promise<ToolRun> {
-  return new Promise((resolve) => {
-    execFile(
-      program,
-      [...args],
-      {
-        cwd,
-        env: { ...env },
-        maxBuffer: MAX_RENDERED_BYTES,
-        timeout: RENDER_TIMEOUT_MS,
-        encoding: 'utf8',
-        windowsHide: true,
-      },
-      (err, stdout, stderr) => {
-        if (err === null) return resolve({ kind: 'ok', stdout });
-        const code = (err as NodeJS.ErrnoException).code;
-        if (code === 'ENOENT') return resolve({ kind: 'missing' });
-        if (err.killed && err.signal === 'SIGTERM' && code !== 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') {
-          return resolve({
-            kind: 'failed',
-            message: `it did not finish within ${RENDER_TIMEOUT_MS / 1000} s (remote bases or chart repositories that do not answer?).`,
-          });
-        }
-        if (code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') {
-          return resolve({ kind: 'failed', message: `its output is larger than ${MAX_RENDERED_BYTES} bytes.` });
-        }
-        const said = stderr.trim().split('\n').slice(-10).join(' ').trim();
-        resolve({ kind: 'failed', message: said !== '' ? said : err.message });
-      },
-    );
-  });
 }
 
 /** Where the documents of a `helm template` output start (1-based lines) and which template wrote each, if said. */

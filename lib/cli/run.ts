@@ -36,8 +36,10 @@ import {
   dropKustomizeBases,
   renderDirectory,
   withTemplates,
+  type RenderContext,
   type RenderSettings,
 } from './render';
+import { RenderDeadline } from './render-process';
 import { DEFAULT_MAX_INPUT_BYTES, readFileBounded, readStreamBounded, type FileSnapshot } from './read';
 import type { WriteFs } from './write';
 
@@ -429,9 +431,15 @@ export async function readInputs(
   // One at a time: a directory of large files is held in memory as text once, not also as bytes all at once; and
   // each render tool is a large Go program.
   const read: ReadInput[] = [];
+  // One deadline over every render of the run, and rendered text held to the input limit as a file is.
+  const renderContext: RenderContext = {
+    deadline: new RenderDeadline(rendering.timeoutMs),
+    maxOutputBytes: limit,
+    note: (text) => io.stderr.write(`${TOOL_NAME}: note: ${printable(text)}\n`),
+  };
   for (const [i, input] of inputs.entries()) {
     if (input.kind === 'render') {
-      const rendered = await renderDirectory(input, rendering, cwd, io.env ?? process.env, command.kind);
+      const rendered = await renderDirectory(input, rendering, cwd, io.env ?? process.env, command.kind, renderContext);
       if ('text' in rendered) read.push({ input, text: rendered.text, display: rendered.display });
       else problems.push(rendered);
       continue;

@@ -3,7 +3,7 @@
  * Helm's `# Source:` comments name templates, what a walk leaves out, and the problem a missing tool is. The real
  * tools run in render-tools.e2e.test.ts.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { parseCommand, UsageError } from '../../lib/cli/args';
@@ -179,7 +179,14 @@ describe('Helm # Source: comments', () => {
   });
 
   test('withTemplates names the template in a rendered chart finding, keeping line and column in the rendered text', () => {
-    const input: Input = { kind: 'render', renderer: 'helm', path: '/r/web', display: 'web', discovered: false };
+    const input: Extract<Input, { kind: 'render' }> = {
+      kind: 'render',
+      renderer: 'helm',
+      path: '/r/web',
+      display: 'web',
+      discovered: false,
+      root: '/r/web',
+    };
     const display = 'web (helm template)';
     const diagnostic = { ruleId: 'x' } as unknown as Diagnostic;
     const locate = withTemplates(
@@ -225,6 +232,7 @@ describe('a directory walk', () => {
           path: path.join(dir, 'charts/web'),
           display: 'charts/web',
           discovered: false,
+          root: realpathSync(path.join(dir, 'charts/web')),
         },
       ]);
     } finally {
@@ -325,7 +333,7 @@ describe('options', () => {
     expect(attempt).toThrow(UsageError);
     expect(() => attempt()).toThrow(
       [
-        '--values, --set, --release-name, --namespace render Helm charts, which --no-render turns off: give one or the other.',
+        '--values, --set, --release-name, --namespace apply to rendering charts and kustomizations, which --no-render turns off: give one or the other.',
         "--set 'novalue' must be KEY=VALUE (as helm's --set, e.g. image.tag=ltsc2022).",
         "--release-name 'Web_1' is not a Helm release name: lower-case letters, digits and '-', at most 53 characters, starting and ending with a letter or digit.",
         "--namespace 'A' is not a namespace name: lower-case letters, digits and '-', at most 63 characters.",
