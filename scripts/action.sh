@@ -32,10 +32,12 @@ set +f
 
 mkdir -p "$(dirname "$sarif")"
 status=0
-"${cmd[@]}" lint --format sarif --fail-on "$fail_on" ${args[@]+"${args[@]}"} "${paths[@]}" >"$sarif" || status=$?
+# Options first, then `--`: a path is never taken as an option (`paths: "m/bad.yaml --help"` lints a file named
+# --help, it does not print the help and pass).
+"${cmd[@]}" lint --format sarif --fail-on "$fail_on" ${args[@]+"${args[@]}"} -- "${paths[@]}" >"$sarif" || status=$?
 if [[ ${INPUT_ANNOTATIONS:-true} == true && $status -ne 2 ]]; then
   # The same findings as annotations (lint's own messages went to the log with the first run).
-  "${cmd[@]}" lint --format github --fail-on "$fail_on" ${args[@]+"${args[@]}"} "${paths[@]}" 2>/dev/null || true
+  "${cmd[@]}" lint --format github --fail-on "$fail_on" ${args[@]+"${args[@]}"} -- "${paths[@]}" 2>/dev/null || true
 fi
 
 # Counts by level, suppressed results left out; an empty or broken log (a bad option) is no SARIF file.

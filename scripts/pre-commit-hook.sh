@@ -4,6 +4,19 @@
 # `language: node` cannot install this package from its git repository: the CLI is compiled TypeScript that is
 # not committed, and npm does not build a git dependency's `prepack` output when installing it globally.
 set -eu
+# pre-commit appends the file names to the hook's entry and the user's args, so they cannot be put after `--`:
+# instead a file name that starts with '-' is passed as ./NAME. A committed file named --config=x.yaml is then a
+# file to lint, never an option that turns the hook green.
+command=$1
+shift
+for arg in "$@"; do
+  shift
+  case $arg in
+  -*) if [ -f "$arg" ]; then arg="./$arg"; fi ;;
+  esac
+  set -- "$@" "$arg"
+done
+set -- "$command" "$@"
 if [ -x node_modules/.bin/k8s-windows ]; then
   exec node_modules/.bin/k8s-windows "$@"
 fi

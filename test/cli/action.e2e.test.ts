@@ -153,6 +153,14 @@ describe('scripts/action.sh, the lint step of the GitHub Action', () => {
     expect(existsSync(path.join(ws, 'out/lint.sarif'))).toBe(true);
   });
 
+  test('paths are never taken as options: "m/bad.yaml --help" lints m/bad.yaml and a file named --help', () => {
+    const ws = workspace({ 'm/bad.yaml': BAD, '--help': GOOD });
+    const r = runStep(ws, { ...defaults(), paths: 'm/bad.yaml --help' });
+    expect(r.status).toBe(0);
+    expect(r.outputs).toMatchObject({ 'exit-code': '1', errors: '1' });
+    expect(r.stdout).not.toContain('Usage');
+  });
+
   test('a bad option: exit-code 2, no SARIF file to upload, the message in the log', () => {
     const ws = workspace({ 'k8s/web.yaml': BAD });
     const r = runStep(ws, { ...defaults(), paths: 'k8s', args: '--windows-release ltsc2022' });

@@ -147,6 +147,18 @@ describe('pre-commit hooks (.pre-commit-hooks.yaml) under the pre-commit tool', 
     expect(r.output).toContain('k8s/web.yaml');
   });
 
+  test('a committed file named like an option is linted as a file, never taken as one', () => {
+    const dir = scratch('option-named', GOOD, ['k8s-windows-lint']);
+    // Sorted first, it would have been `--config=x.yaml` on the command line: a config that turns every rule off.
+    writeFileSync(path.join(dir, 'x.yaml'), 'rules:\n  windows-forbidden-field: off\n');
+    writeFileSync(path.join(dir, '--config=x.yaml'), BAD);
+    git(dir, 'add', '-A');
+    const r = preCommit(dir);
+    expect(r.status).toBe(1);
+    expect(r.output).toContain('windows-forbidden-field');
+    expect(r.output).toContain('--config=x.yaml');
+  });
+
   test('k8s-windows-lint passes on a good manifest (and on YAML that is no manifest, like the config itself)', () => {
     const r = preCommit(scratch('lint-good', GOOD, ['k8s-windows-lint']));
     expect(r.output).toMatch(/k8s-windows lint\.+Passed/);
