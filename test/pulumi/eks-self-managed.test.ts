@@ -522,3 +522,82 @@ describe('issue 9: self-managed pool', () => {
     });
   });
 });
+
+describe('issue 36: secret args and the user data', () => {
+  /** Whether the mocked engine received `value` as a secret (`{ [specialSigKey]: specialSecretSig, value }`). */
+  const isSecretInput = (value: unknown): boolean =>
+    typeof value === 'object' &&
+    value !== null &&
+    (value as Record<string, unknown>)[pulumi.runtime.specialSigKey] === pulumi.runtime.specialSecretSig;
+  const plainValue = (value: unknown): unknown => (isSecretInput(value) ? (value as { value: unknown }).value : value);
+  /** The launch template `buildPool(name)` registered (by name: an earlier test's may still arrive). */
+  const launchTemplateOf = (built: Awaited<ReturnType<typeof buildPool>>, name: string) => {
+    const found = built.of('aws:ec2/launchTemplate:LaunchTemplate').filter((r) => r.name === `${name}-launch-template`);
+    expect(found).toHaveLength(1);
+    return found[0].inputs;
+  };
+
+  test.each<[string, Partial<eksModule.SelfManagedWindowsNodePoolArgs>, string]>([
+    ['clusterName', { clusterName: pulumi.secret('secret-prod') }, "-EKSClusterName 'secret-prod'"],
+    [
+      'clusterEndpoint',
+      { clusterEndpoint: pulumi.secret('https://secret.example'), clusterCertificateAuthority: 'Q0E=' },
+      "-APIServerEndpoint 'https://secret.example'",
+    ],
+    [
+      'clusterCertificateAuthority',
+      { clusterEndpoint: 'https://e.example', clusterCertificateAuthority: pulumi.secret('U0VDUkVU') },
+      "-Base64ClusterCA 'U0VDUkVU'",
+    ],
+    ['dnsClusterIp', { dnsClusterIp: pulumi.secret('172.20.0.10') }, "-DNSClusterIP '172.20.0.10'"],
+    ['serviceIpv4Cidr', { serviceIpv4Cidr: pulumi.secret('10.96.0.0/12') }, "-ServiceCIDR '10.96.0.0/12'"],
+  ])('a secret %s makes the user data secret: the launch template gets it as a secret', async (arg, args, text) => {
+    const built = await buildPool(`secret-${arg}`, args);
+    const { pool } = built;
+    const userData = launchTemplateOf(built, `secret-${arg}`).userData;
+    expect(isSecretInput(userData)).toBe(true);
+    expect(decode(plainValue(userData))).toContain(text);
+    expect(await pulumi.isSecret(pool.userData)).toBe(true);
+    expect(await pulumi.isSecret(pool.launchTemplate.userData)).toBe(true);
+  });
+
+  test('a secret keyName stays secret on the launch template; the user data does not hold it and is not secret', async () => {
+    const built = await buildPool('key', { keyName: pulumi.secret('rdp-key-prod') });
+    const { pool } = built;
+    const lt = launchTemplateOf(built, 'key');
+    expect(isSecretInput(lt.keyName)).toBe(true);
+    expect(plainValue(lt.keyName)).toBe('rdp-key-prod');
+    expect(await pulumi.isSecret(pool.launchTemplate.keyName)).toBe(true);
+    expect(typeof lt.userData).toBe('string');
+    expect(decode(lt.userData)).not.toContain('rdp-key-prod');
+    expect(await pulumi.isSecret(pool.userData)).toBe(false);
+  });
+
+  test('plain args: nothing is marked secret', async () => {
+    const built = await buildPool('plain', {
+      keyName: 'rdp-key',
+      clusterEndpoint: 'https://e.example',
+      clusterCertificateAuthority: 'Q0E=',
+      dnsClusterIp: '172.20.0.10',
+      serviceIpv4Cidr: '10.96.0.0/12',
+    });
+    const { pool } = built;
+    const lt = launchTemplateOf(built, 'plain');
+    expect(lt.keyName).toBe('rdp-key');
+    expect(typeof lt.userData).toBe('string');
+    expect(await pulumi.isSecret(pool.userData)).toBe(false);
+    expect(await pulumi.isSecret(pool.launchTemplate.userData)).toBe(false);
+    expect(await pulumi.isSecret(pool.launchTemplate.keyName)).toBe(false);
+  });
+
+  test.each<[string, Partial<eksModule.SelfManagedWindowsNodePoolArgs>]>([
+    ['labels["a"]', { labels: { a: pulumi.secret('b') as never } }],
+    ['taints[0].value', { taints: [{ key: 'a', value: pulumi.secret('b') as never, effect: 'NoSchedule' }] }],
+    ['systemReservedMemory', { systemReservedMemory: pulumi.secret('3Gi') as never }],
+    ['kubeletExtraArgs[0]', { kubeletExtraArgs: [pulumi.secret('--max-pods=30') as never] }],
+  ])('the kubelet arguments cannot carry a secret into the user data: a secret %s is refused', (path, args) => {
+    expect(
+      inputErrorsOf(() => new eks.SelfManagedWindowsNodePool('x', { ...BASE, ...args })).map((e) => e.propertyPath),
+    ).toEqual([path]);
+  });
+});

@@ -190,7 +190,8 @@ export interface SelfManagedWindowsNodePoolArgs extends EksWindowsPoolBaseArgs {
    */
   readonly createAccessEntry?: boolean;
   /**
-   * EC2 key pair, for RDP password retrieval.
+   * EC2 key pair, for RDP password retrieval. Given as a secret, it stays one on the launch template; the user data
+   * does not hold it, so is not made secret by it.
    * @default - none
    */
   readonly keyName?: pulumi.Input<string>;
@@ -520,7 +521,11 @@ export class SelfManagedWindowsNodePool extends pulumi.ComponentResource {
   public readonly awsAuthRoleMapping: pulumi.Output<AwsAuthRoleMapping>;
   /** The AMI the nodes boot: `amiId`, or the one AWS's public SSM parameter names. */
   public readonly amiId: pulumi.Output<string>;
-  /** The plain-text user data (PowerShell). */
+  /**
+   * The plain-text user data (PowerShell). Secret when an arg it is rendered from is (`clusterName`,
+   * `clusterEndpoint`, `clusterCertificateAuthority`, `dnsClusterIp`, `serviceIpv4Cidr`), as is the launch
+   * template's.
+   */
   public readonly userData: pulumi.Output<string>;
 
   constructor(name: string, rawArgs: SelfManagedWindowsNodePoolArgs, opts?: pulumi.ComponentResourceOptions) {
@@ -602,6 +607,9 @@ export class SelfManagedWindowsNodePool extends pulumi.ComponentResource {
     const kubeletArgs = this.kubeletArgs;
     // Outputs are checked once known. A refusal is raised only where the launch template takes the user data:
     // one rejection, one error in `pulumi up`; `userData` itself then stays empty.
+    // Every Output the user data is rendered from is listed here, so pulumi.all carries a secret one's secretness to
+    // `rendered`, and so to `userData` and the launch template's userData. The kubelet arguments cannot carry a
+    // secret (their args must be plain values, checked above); keyName is not in the user data.
     const userDataInputs = [
       args.clusterName,
       args.clusterEndpoint,
