@@ -17,7 +17,7 @@ import {
   readRegistryHosts,
   RULE_SETTINGS,
 } from '../core/validate/settings';
-import type { RenderSettings } from './render';
+import type { RenderSettings } from './render-kinds';
 import { checkEvaluationDate } from '../core/facts/support';
 import { parseByteSize } from './read';
 import { POLICY_MODES, type PolicyMode } from '../core/policies/types';

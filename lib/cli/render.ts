@@ -12,35 +12,17 @@ import type { Input, InputProblem } from './files';
 import type { LocatedDiagnostic, Locator } from './locate';
 import { DEFAULT_MAX_INPUT_BYTES } from './read';
 import { confine } from './render-confine';
-import { CHART_FILE, KUSTOMIZATION_FILES, type Renderer } from './render-kinds';
+import { CHART_FILE, KUSTOMIZATION_FILES, type Renderer, type RenderSettings } from './render-kinds';
 import { RenderDeadline, runTool, toolEnvironment } from './render-process';
 
-export { CHART_FILE, KUSTOMIZATION_FILES, rendererOf, type Renderer } from './render-kinds';
-
-/** How the rendering options of `lint` and `fix` reach the tools. */
-export interface RenderSettings {
-  /** Render charts and kustomizations; `--no-render` turns it off. @default true */
-  readonly render: boolean;
-  /** `--values FILE` (repeatable), as given: resolved against the working directory. @default [] */
-  readonly values: readonly string[];
-  /** `--set KEY=VALUE` (repeatable), passed to `helm template` as given. @default [] */
-  readonly set: readonly string[];
-  /** `--release-name`. @default - Helm's own (`release-name`) */
-  readonly releaseName?: string;
-  /** `--namespace`: the release namespace of `helm template`. @default - Helm's own (`default`) */
-  readonly namespace?: string;
-  /** `--kubernetes-version`, passed to Helm as `--kube-version` so `.Capabilities` match the checks. */
-  readonly kubernetesVersion?: string;
-  /**
-   * `--allow-remote-resources`: let Kustomize fetch the remote resources, bases and components a kustomization
-   * names (and reach the network with the caller's proxy settings). @default false
-   */
-  readonly allowRemote?: boolean;
-  /** `--render-timeout SECONDS`, in milliseconds: the deadline of all renders of the run. @default 300000 */
-  readonly timeoutMs?: number;
-}
-
-export const DEFAULT_RENDER_SETTINGS: RenderSettings = { render: true, values: [], set: [] };
+export {
+  CHART_FILE,
+  DEFAULT_RENDER_SETTINGS,
+  KUSTOMIZATION_FILES,
+  rendererOf,
+  type Renderer,
+  type RenderSettings,
+} from './render-kinds';
 
 /** The command a rendered input ran, for its display name and for messages. */
 export function renderLabel(renderer: Renderer, tool: string): string {
