@@ -8,6 +8,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'yaml';
+import { newestMinor } from '../core/api/schema';
 import type { Input, InputProblem } from './files';
 import type { LocatedDiagnostic, Locator } from './locate';
 import { DEFAULT_MAX_INPUT_BYTES } from './read';
@@ -59,7 +60,9 @@ export function invocations(renderer: Renderer, dir: string, settings: RenderSet
       for (const v of settings.values) args.push('--values', path.resolve(cwd, v));
       for (const s of settings.set) args.push('--set', s);
       if (settings.namespace !== undefined) args.push('--namespace', settings.namespace);
-      if (settings.kubernetesVersion !== undefined) args.push('--kube-version', settings.kubernetesVersion);
+      // Always the version the run checks against: Helm's own default (1.20) renders what a chart emits only for
+      // old clusters (a PodSecurityPolicy below 1.25), which the checks would then call removed.
+      args.push('--kube-version', settings.kubernetesVersion ?? `1.${newestMinor()}`);
       return [{ program: 'helm', args }];
     }
     default: {

@@ -9,6 +9,7 @@ import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { homedir, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { parseAllDocuments } from 'yaml';
+import { newestMinor } from '../../lib/core/api/schema';
 import { cli, columnOf, lineOf, tempTree } from '../helpers/cli';
 
 const ROOT = path.join(__dirname, '../..');
@@ -294,7 +295,7 @@ describe('a real chart with Windows workloads (kubernetes-csi/csi-driver-smb cha
     expect(snapshot(SMB_CHART)).toEqual(before);
   });
 
-  test("Helm's .Capabilities.KubeVersion is the version the run checks against (command line, else config file)", async () => {
+  test("Helm's .Capabilities.KubeVersion is the version the run checks against (command line, else config file, else the newest known)", async () => {
     const { dir, cleanup } = tempTree({
       'web/Chart.yaml': 'apiVersion: v2\nname: web\nversion: 0.1.0\n',
       'web/templates/cm.yaml':
@@ -306,6 +307,38 @@ describe('a real chart with Windows workloads (kubernetes-csi/csi-driver-smb cha
       expect(fromConfig.stdout).toContain('minor: "28"');
       const fromFlag = await cli(['fix', '--kubernetes-version', '1.31', 'web'], { cwd: dir, env });
       expect(fromFlag.stdout).toContain('minor: "31"');
+      // Without either, the newest minor the checks know, never Helm's own default (1.20).
+      const unset = await cli(['fix', '--no-config', 'web'], { cwd: dir, env });
+      expect(unset.stdout).toContain(`minor: "${newestMinor()}"`);
+    } finally {
+      cleanup();
+    }
+  });
+
+  test('a chart that emits a PodSecurityPolicy only below 1.25 renders none: no false removed-API error', async () => {
+    const { dir, cleanup } = tempTree({
+      'web/Chart.yaml': 'apiVersion: v2\nname: web\nversion: 0.1.0\n',
+      'web/templates/psp.yaml': [
+        '{{- if semverCompare "<1.25-0" .Capabilities.KubeVersion.GitVersion }}',
+        'apiVersion: policy/v1beta1',
+        'kind: PodSecurityPolicy',
+        'metadata:',
+        '  name: web',
+        'spec:',
+        '  privileged: false',
+        '{{- end }}',
+        '',
+      ].join('\n'),
+      'web/templates/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\n',
+    });
+    try {
+      const { code, report } = await lintJson(['--no-config', path.join(dir, 'web')]);
+      expect(report.inputProblems).toEqual([]);
+      expect(report.summary).toMatchObject({ objects: 1, errors: 0 });
+      expect(code).toBe(0);
+      // For a cluster that old the chart does emit it.
+      const old = await lintJson(['--no-config', '--kubernetes-version', '1.24', path.join(dir, 'web')]);
+      expect(old.report.summary).toMatchObject({ objects: 2 });
     } finally {
       cleanup();
     }

@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { parseCommand, UsageError } from '../../lib/cli/args';
+import { newestMinor } from '../../lib/core/api/schema';
 import { collectInputs, type Input } from '../../lib/cli/files';
 import {
   dropKustomizeBases,
@@ -78,9 +79,9 @@ describe('invocations', () => {
     ]);
   });
 
-  test('helm template with the chart alone takes Helm defaults (its values.yaml, release-name, default)', () => {
+  test('helm template with the chart alone takes Helm defaults (its values.yaml, release-name, default) but the Kubernetes version: the newest the checks know', () => {
     expect(invocations('helm', '/r/chart', { render: true, values: [], set: [] }, '/r')).toEqual([
-      { program: 'helm', args: ['template', '/r/chart'] },
+      { program: 'helm', args: ['template', '/r/chart', '--kube-version', `1.${newestMinor()}`] },
     ]);
   });
 
