@@ -162,6 +162,10 @@ function hintFor(input: Extract<Input, { kind: 'render' }>, message: string, com
   if (input.renderer === 'helm' && /missing in charts\/ directory|dependencies/.test(message)) {
     return ` Fetch the chart's dependencies first: helm dependency build ${input.display}`;
   }
+  if (input.renderer === 'kustomize' && /(?:^|['\s])\.\.?\\/.test(message)) {
+    // kustomize on Windows takes `..\base`; everywhere else `\` is part of a file name.
+    return ` The kustomization names a path with Windows separators ('\\'), which kustomize reads as part of a file name outside Windows: write it with '/' (../base), which kustomize reads on every system.`;
+  }
   if (input.renderer === 'kustomize' && message.includes('--enable-helm')) {
     // Not passed by us: it runs helm and may download charts, which a linter should not do unasked.
     return ` It inflates Helm charts (helmCharts), which kustomize does only when asked: render it yourself, kustomize build --enable-helm ${input.display} | k8s-windows ${command} -`;

@@ -174,6 +174,25 @@ describe('a Kustomize overlay', () => {
   });
 });
 
+test("a kustomization written on Windows (resources: ..\\base) says to write '/'", async () => {
+  const { dir, cleanup } = tempTree({
+    'base/kustomization.yaml': 'resources:\n- cm.yaml\n',
+    'base/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\n',
+    'overlay/kustomization.yaml': 'resources:\n- ..\\base\n',
+  });
+  try {
+    const { code, report } = await lintJson([path.join(dir, 'overlay')]);
+    expect(code).toBe(2);
+    expect(report.inputProblems).toHaveLength(1);
+    expect(report.inputProblems[0].message).toMatch(/^kustomize build failed: .*'\.\.\\base'/);
+    expect(report.inputProblems[0].message).toMatch(
+      / The kustomization names a path with Windows separators \('\\'\), which kustomize reads as part of a file name outside Windows: write it with '\/' \(\.\.\/base\), which kustomize reads on every system\.$/,
+    );
+  } finally {
+    cleanup();
+  }
+});
+
 test('a kustomization that inflates Helm charts says how to render it with --enable-helm (not passed unasked)', async () => {
   const { dir, cleanup } = tempTree({
     'k/kustomization.yaml':
