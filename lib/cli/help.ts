@@ -297,7 +297,7 @@ Prints what this version believes, each fact with its source and the date it was
 Server releases (builds, image tags, Microsoft's lifecycle, support status at the evaluation date),
 which image builds each host build runs (process isolation and Hyper-V), each cloud's releases by
 Kubernetes version, retirements and default release, and the newest Kubernetes known
-(1.\${newestMinor()}). The first line gives the oldest and newest day the facts were checked.
+(1.${newestMinor()}). The first line gives the oldest and newest day the facts were checked.
 
 Options:
   -f, --format <text|json>   output format (default: text); json lists every fact with its sources

@@ -2,6 +2,7 @@
  * Issue 23 from the command line: `k8s-windows facts`, `--date`, and the lint and fix outputs the facts changed
  * (an ltsc2022 image on Windows Server 2025 nodes is not an error; fix may still pin it to 2022 nodes).
  */
+import { newestMinor } from '../../lib/core/api/schema';
 import { factCatalogue, factsDates } from '../../lib/core/facts';
 import { cli, tempTree } from '../helpers/cli';
 
@@ -145,5 +146,7 @@ describe('k8s-windows facts', () => {
     const r = await cli(['facts', '--help']);
     expect(r.stdout).toMatch(/^Usage: k8s-windows facts \[options\]/);
     expect(r.stdout).toContain('--date <YYYY-MM-DD>');
+    expect(r.stdout).toContain(`(1.${newestMinor()})`);
+    expect(r.stdout).not.toContain('${');
   });
 });
