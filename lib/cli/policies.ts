@@ -11,7 +11,7 @@ import { generatePolicies, readClusterFacts, type ClusterFacts, type PolicyOptio
 import type { PoliciesCommand } from './args';
 import { describeFsError } from './files';
 import { packageInfo, TOOL_NAME } from './package-info';
-import { DEFAULT_MAX_INPUT_BYTES, readFileBounded } from './read';
+import { formatBytes, InputTooLargeError, readFileBounded } from './read';
 import { ConfigError } from './settings';
 
 /** What `policies` needs of the CLI's io (run.ts `CliIO`; not imported, so run.ts alone depends on this module). */
@@ -41,13 +41,27 @@ function optionName(field: string, configPath: string | undefined): string {
   }
 }
 
+/**
+ * The most bytes a `--cluster-facts` file may hold. A cluster's facts are a few kilobytes (64 pools with a dozen
+ * labels and a few taints each are about 100 KiB), and etcd stores no object over 1.5 MiB (its default
+ * --max-request-bytes), so a larger file is not a facts object: it is refused before it is parsed, at once, instead
+ * of parsing a 60 MB label value for seconds (lint's 64 MiB input limit is for manifest sets).
+ */
+export const MAX_CLUSTER_FACTS_BYTES = 1024 * 1024;
+
 /** Reads the cluster facts file: one YAML or JSON document, a WindowsClusterFacts object or its spec. */
 async function readFactsFile(file: string, cwd: string): Promise<ClusterFacts> {
   const full = path.resolve(cwd, file);
   let text: string;
   try {
-    text = (await readFileBounded(full, DEFAULT_MAX_INPUT_BYTES)).bytes.toString('utf8');
+    text = (await readFileBounded(full, MAX_CLUSTER_FACTS_BYTES)).bytes.toString('utf8');
   } catch (err) {
+    if (err instanceof InputTooLargeError) {
+      const limit = formatBytes(MAX_CLUSTER_FACTS_BYTES);
+      throw new ConfigError([
+        `--cluster-facts ${file}: ${err.size !== undefined ? `is ${formatBytes(err.size)}, over` : 'is larger than'} the ${limit} a facts file may hold (a cluster's facts are a few kilobytes); it was not parsed. Write one WindowsClusterFacts object (or its spec) with the Windows pools' builds, labels and taints.`,
+      ]);
+    }
     throw new ConfigError([`--cluster-facts ${file}: ${describeFsError(err)}`]);
   }
   const documents = parseAllDocuments(text);

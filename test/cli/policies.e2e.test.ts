@@ -4,9 +4,17 @@
  * One run goes through the real bin (a child process); the rest call the CLI in-process.
  */
 import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseAllDocuments } from 'yaml';
+import type * as Yaml from 'yaml';
 import { cli, tempTree } from '../helpers/cli';
+
+// The real parser, watched: a facts file over the limit must not reach it.
+jest.mock('yaml', () => {
+  const actual = jest.requireActual<typeof Yaml>('yaml');
+  return { ...actual, parseAllDocuments: jest.fn(actual.parseAllDocuments) };
+});
 
 const ROOT = path.join(__dirname, '../..');
 
@@ -266,6 +274,37 @@ describe('k8s-windows policies', () => {
       );
       const missing = await cli(['policies', '--no-config', '--cluster-facts', 'none.yaml'], { cwd: dir });
       expect(missing.stderr).toBe('k8s-windows: --cluster-facts none.yaml: no such file or directory.\n');
+    } finally {
+      cleanup();
+    }
+  });
+
+  test('a facts file over 1 MiB is refused before it is parsed, naming its size and the limit', async () => {
+    const { dir, cleanup } = tempTree({
+      'keys.yaml':
+        'pools:\n- name: win\n  release: \'2022\'\n  labels: {"team\\n": web}\n  taints: [{key: "os\\"", value: windows, effect: NoSchedule}]\n',
+    });
+    const parse = jest.mocked(parseAllDocuments);
+    try {
+      // A 60 MiB label value.
+      const head = 'pools:\n- name: win\n  labels:\n    team: ';
+      writeFileSync(path.join(dir, 'big.yaml'), `${head}${'a'.repeat(60 * 1024 * 1024 - head.length - 1)}\n`);
+      parse.mockClear();
+      const big = await cli(['policies', '--no-config', '--cluster-facts', 'big.yaml'], { cwd: dir });
+      expect(big.code).toBe(2);
+      expect(big.stdout).toBe('');
+      expect(big.stderr).toBe(
+        "k8s-windows: --cluster-facts big.yaml: is 60 MiB, over the 1 MiB a facts file may hold (a cluster's facts are a few kilobytes); it was not parsed. Write one WindowsClusterFacts object (or its spec) with the Windows pools' builds, labels and taints.\n",
+      );
+      expect(parse).not.toHaveBeenCalled();
+      const keys = await cli(['policies', '--no-config', '--cluster-facts', 'keys.yaml'], { cwd: dir });
+      expect(parse).toHaveBeenCalledTimes(1);
+      expect(keys.code).toBe(2);
+      expect(keys.stderr.split('\n')).toEqual([
+        "k8s-windows: --cluster-facts keys.yaml.pools[0].labels[\"team\\n\"]: The label key \"team\\n\" is not a qualified name: it holds \"\\n\"; only letters, digits, '-', '_' and '.' may be used. Write 'team'.",
+        "k8s-windows: --cluster-facts keys.yaml.pools[0].taints[0].key: The taint key \"os\\\"\" is not a qualified name: it holds \"\\\"\"; only letters, digits, '-', '_' and '.' may be used. Write 'os'.",
+        '',
+      ]);
     } finally {
       cleanup();
     }

@@ -23,6 +23,8 @@ import {
 } from '../releases';
 import { TAINT_EFFECTS, type Taint, type WindowsNodeTarget } from '../target';
 import { isDns1123Subdomain } from '../windows-options';
+import { isLabelValue, isQualifiedName } from '../cloud/node-pools';
+import { celString } from '../rules/cel';
 import { DEFAULT_FACTS_NAME, FACTS_API_VERSION, FACTS_KIND, MANAGED_BY } from './validating';
 import {
   POOL_PROVIDERS,
@@ -68,10 +70,25 @@ const MAX_LABELS = 64;
 const MAX_RUNTIME_CLASSES = 64;
 /** A qualified label key: an optional DNS subdomain prefix (253) and '/', then a name (63). */
 const MAX_LABEL_KEY = 317;
+const MAX_KEY_PREFIX = 253;
+const MAX_KEY_NAME = 63;
 const MAX_LABEL_VALUE = 63;
 const MAX_NAME = 253;
+/** The longest build the schema takes (`10.0.20348` is 10): a longer one is refused before it is parsed. */
+const MAX_BUILD = 32;
+/** The longest provider, release or taint effect read as one: a longer one is refused before it is parsed. */
+const MAX_TOKEN = 64;
 /** `node.kubernetes.io/windows-build` carries major.minor.build. */
 const BUILD_PATTERN = '^10\\.0\\.[0-9]+$';
+/**
+ * A qualified name (label and taint keys, k8s.io/apimachinery `IsQualifiedName`) for the CRD's OpenAPI `pattern`:
+ * an optional lowercase DNS-1123 subdomain prefix and '/', then a name of 1 to 63 characters. The prefix's 253
+ * characters are a separate CEL rule (RE2 has no lookahead).
+ */
+const QUALIFIED_NAME_PATTERN =
+  '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$';
+/** A label value (k8s.io/apimachinery `IsValidLabelValue`), with maxLength 63, for the CRD's `pattern`. */
+const LABEL_VALUE_PATTERN = '^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$';
 
 const POOL_FIELDS = ['name', 'provider', 'release', 'build', 'labels', 'taints'] as const;
 const RUNTIME_CLASS_FIELDS = ['name', 'handler', 'build'] as const;
@@ -82,7 +99,137 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-const show = (v: unknown): string => (v === undefined ? 'undefined' : JSON.stringify(v));
+/** At most this many characters of a value are shown in a message; a longer one is cut and its length said. */
+const SHOWN_CHARS = 64;
+/** Characters a terminal does not show as themselves: DEL and C1 controls, bidi and zero-width marks, separators. */
+const INVISIBLE = /[\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
+
+const escapeInvisible = (json: string): string =>
+  json.replace(INVISIBLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+/** The first SHOWN_CHARS characters of `text`, not splitting a surrogate pair. */
+function head(text: string): string {
+  const end = /[\ud800-\udbff]/.test(text.charAt(SHOWN_CHARS - 1)) ? SHOWN_CHARS - 1 : SHOWN_CHARS;
+  return text.slice(0, end);
+}
+
+/**
+ * A value for a message: JSON, with control and invisible characters escaped (a key with a line break shows as
+ * `"os\n"`), cut after SHOWN_CHARS characters with the length said, so a 60 MB value makes a short message.
+ */
+function show(v: unknown): string {
+  if (v === undefined) return 'undefined';
+  if (typeof v === 'string') {
+    return v.length > SHOWN_CHARS
+      ? `${escapeInvisible(JSON.stringify(head(v)))}… (${v.length} characters)`
+      : escapeInvisible(JSON.stringify(v));
+  }
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(v);
+  } catch {
+    // A cycle or a BigInt: not JSON.
+  }
+  json ??= String(v);
+  return escapeInvisible(json.length > SHOWN_CHARS ? `${head(json)}…` : json);
+}
+
+/** A string as messages quote it, `'os'`; through `show` when it is long or holds a quote or a character not shown. */
+const quoted = (text: string): string =>
+  text.length <= SHOWN_CHARS && /^[\x20-\x26\x28-\x7e]*$/.test(text) ? `'${text}'` : show(text);
+
+/** A short printable string as it is (`v1`), anything else through `show`. */
+const plain = (v: unknown): string =>
+  typeof v === 'string' && v.length <= SHOWN_CHARS && /^[\x20-\x7e]*$/.test(v) ? v : show(v);
+
+/** A map key in a field path: `labels["team"]`, escaped and cut like any value. */
+const keyPath = (path: string, key: string): string => `${path}[${show(key)}]`;
+
+/**
+ * Why `key` is not a qualified name, as the API server checks label and taint keys (k8s.io/apimachinery
+ * `IsQualifiedName`: an optional lowercase DNS-1123 subdomain prefix of at most 253 characters and '/', then a
+ * name of 1 to 63 letters, digits, '-', '_' or '.' that starts and ends with a letter or digit); undefined when
+ * it is one. The length is checked first, so a long key costs nothing more.
+ */
+function qualifiedNameProblem(key: string): string | undefined {
+  if (key === '') return 'it is empty';
+  if (key.length > MAX_LABEL_KEY) {
+    return `it is ${key.length} characters long; a key has at most ${MAX_LABEL_KEY} (a ${MAX_KEY_PREFIX}-character prefix, '/', a ${MAX_KEY_NAME}-character name)`;
+  }
+  if (isQualifiedName(key)) return undefined;
+  const parts = key.split('/');
+  if (parts.length > 2) return "it has more than one '/'";
+  const name = parts[parts.length - 1];
+  if (parts.length === 2) {
+    const prefix = parts[0];
+    if (prefix === '') return "its prefix before '/' is empty";
+    if (prefix.length > MAX_KEY_PREFIX)
+      return `its prefix is ${prefix.length} characters long; at most ${MAX_KEY_PREFIX}`;
+    if (!isDns1123Subdomain(prefix)) {
+      return `its prefix ${quoted(prefix)} is not a lowercase DNS-1123 subdomain (a-z, 0-9, '-' and '.', at most ${MAX_KEY_PREFIX} characters)`;
+    }
+  }
+  const subject = parts.length === 2 ? `its name ${quoted(name)}` : 'it';
+  if (name === '') return "its name after '/' is empty";
+  if (name.length > MAX_KEY_NAME) return `${subject} is ${name.length} characters long; at most ${MAX_KEY_NAME}`;
+  return nameCharactersProblem(subject, name);
+}
+
+/** Why `name` (a key's name or a label value, of the right length) is not one: a character, or its ends. */
+function nameCharactersProblem(subject: string, name: string): string {
+  const bad = /[^-A-Za-z0-9_.]/u.exec(name)?.[0];
+  return bad !== undefined
+    ? `${subject} holds ${show(bad)}; only letters, digits, '-', '_' and '.' may be used`
+    : `${subject} does not start and end with a letter or digit`;
+}
+
+/** Why `value` is not a label value (k8s.io/apimachinery `IsValidLabelValue`), or undefined when it is one. */
+function labelValueProblem(value: string): string | undefined {
+  if (value.length > MAX_LABEL_VALUE) return `it is ${value.length} characters long; at most ${MAX_LABEL_VALUE}`;
+  if (isLabelValue(value)) return undefined;
+  return nameCharactersProblem('it', value);
+}
+
+/** `text` without the quotes and spaces around it, when that is what `ok` takes: the fix for `"os"` or `os\n`. */
+function trimmed(text: string, ok: (t: string) => boolean): string | undefined {
+  if (text.length > MAX_LABEL_KEY + 8) return undefined;
+  const t = text
+    .trim()
+    .replace(/^["'`]+|["'`]+$/g, '')
+    .trim();
+  return t !== text && t !== '' && ok(t) ? t : undefined;
+}
+
+const KEY_FORM =
+  "[prefix/]name: the name 1 to 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit; the prefix a lowercase DNS subdomain";
+
+/** Checks a label or taint key as the API server does; true when it is one. */
+function checkKey(issues: IssueCollector, path: string, what: string, key: string, example: string): boolean {
+  const problem = qualifiedNameProblem(key);
+  if (problem === undefined) return true;
+  const meant = trimmed(key, isQualifiedName);
+  issues.add(
+    path,
+    `The ${what} ${show(key)} is not a qualified name: ${problem}.`,
+    meant !== undefined ? `Write '${meant}'.` : `Write the key as the nodes carry it (${KEY_FORM}), e.g. ${example}.`,
+  );
+  return false;
+}
+
+/** Checks a label or taint value as the API server does; true when it is one. */
+function checkLabelValue(issues: IssueCollector, path: string, what: string, value: string): boolean {
+  const problem = labelValueProblem(value);
+  if (problem === undefined) return true;
+  const meant = trimmed(value, isLabelValue);
+  issues.add(
+    path,
+    `The ${what} ${show(value)} is not a label value: ${problem}.`,
+    meant !== undefined
+      ? `Write '${meant}'.`
+      : `Write the value as the nodes carry it: at most ${MAX_LABEL_VALUE} letters, digits, '-', '_' or '.', starting and ending with a letter or digit (or empty), e.g. 'windows'.`,
+  );
+  return false;
+}
 
 function unknownFields(
   issues: IssueCollector,
@@ -92,10 +239,13 @@ function unknownFields(
 ): void {
   for (const k of Object.keys(value)) {
     if (known.includes(k)) continue;
-    const near = known.find((f) => f.toLowerCase() === k.toLowerCase() || `${f}s` === k || f === `${k}s`);
+    const simple = k.length <= SHOWN_CHARS && /^[A-Za-z_][A-Za-z0-9_]*$/.test(k);
+    const near = simple
+      ? known.find((f) => f.toLowerCase() === k.toLowerCase() || `${f}s` === k || f === `${k}s`)
+      : undefined;
     issues.add(
-      `${path}.${k}`,
-      `${k} is not a field of ${path === 'spec' ? 'the cluster facts' : path}.`,
+      simple ? `${path}.${k}` : keyPath(path, k),
+      `${simple ? k : show(k)} is not a field of ${path === 'spec' ? 'the cluster facts' : path}.`,
       near !== undefined ? `Write ${near}.` : `Remove it; the fields are ${known.join(', ')}.`,
     );
   }
@@ -106,6 +256,14 @@ function checkBuild(issues: IssueCollector, path: string, build: unknown): Windo
   const builds = WINDOWS_RELEASES.map((r) => `'${releaseInfo(r).build}' (${r})`).join(', ');
   if (typeof build !== 'string') {
     issues.add(path, `The build ${show(build)} is not a string.`, `Write a build in quotes: one of ${builds}.`);
+    return undefined;
+  }
+  if (build.length > MAX_BUILD || !/^[\x21-\x7e]*$/.test(build)) {
+    issues.add(
+      path,
+      `The build ${show(build)} is not the build of a Windows Server release (node.kubernetes.io/windows-build).`,
+      `Write one of ${builds}.`,
+    );
     return undefined;
   }
   const release = releaseForBuild(build);
@@ -122,7 +280,7 @@ function checkBuild(issues: IssueCollector, path: string, build: unknown): Windo
     const byName = parseWindowsRelease(build);
     issues.add(
       path,
-      `The build '${build}' is not the build of a Windows Server release (node.kubernetes.io/windows-build).`,
+      `The build ${quoted(build)} is not the build of a Windows Server release (node.kubernetes.io/windows-build).`,
       byName.ok
         ? `Write '${releaseInfo(byName.release).build}' (or release: '${byName.release}').`
         : `Write one of ${builds}.`,
@@ -151,23 +309,25 @@ function checkLabelMap(issues: IssueCollector, path: string, labels: unknown): R
     return {};
   }
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(labels)) {
-    if (typeof v !== 'string') {
-      issues.add(`${path}["${k}"]`, `The label value ${show(v)} is not a string.`, `Quote it: '${String(v)}'.`);
-      continue;
-    }
-    if (k === '' || k.length > MAX_LABEL_KEY) {
-      issues.add(`${path}["${k}"]`, `'${k}' is not a label key.`, 'Write a label key of 1 to 317 characters.');
-      continue;
-    }
-    if (v.length > MAX_LABEL_VALUE) {
-      issues.add(`${path}["${k}"]`, `The label value is ${v.length} characters long.`, 'A label value has at most 63.');
-      continue;
-    }
-    out[k] = v;
+  const entries = Object.entries(labels);
+  if (entries.length > MAX_LABELS) {
+    issues.add(path, `${entries.length} labels are more than the facts hold.`, `Keep at most ${MAX_LABELS}.`);
   }
-  if (Object.keys(out).length > MAX_LABELS) {
-    issues.add(path, `${Object.keys(out).length} labels are more than the facts hold.`, `Keep at most ${MAX_LABELS}.`);
+  for (const [k, v] of entries) {
+    const at = keyPath(path, k);
+    const keyOk = checkKey(issues, at, 'label key', k, "'agentpool' or 'example.com/pool'");
+    if (typeof v !== 'string') {
+      const scalar = typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined;
+      issues.add(
+        at,
+        `The label value ${show(v)} is not a string.`,
+        scalar !== undefined && isLabelValue(scalar)
+          ? `Quote it: '${scalar}'.`
+          : "Write a string (a label value), or '' for an empty one.",
+      );
+      continue;
+    }
+    if (checkLabelValue(issues, at, 'label value', v) && keyOk) out[k] = v;
   }
   return out;
 }
@@ -194,20 +354,31 @@ function checkTaints(issues: IssueCollector, path: string, taints: unknown): Tai
     }
     unknownFields(issues, at, t, TAINT_FIELDS);
     let ok = true;
-    if (typeof t.key !== 'string' || t.key === '' || t.key.length > MAX_LABEL_KEY) {
-      issues.add(`${at}.key`, `The taint key ${show(t.key)} is not a key.`, "Write a non-empty key, e.g. 'os'.");
-      ok = false;
-    }
-    if (t.value !== undefined && (typeof t.value !== 'string' || t.value.length > MAX_LABEL_VALUE)) {
+    if (typeof t.key !== 'string') {
       issues.add(
-        `${at}.value`,
-        `The taint value ${show(t.value)} is not a label value.`,
-        "Write a string of at most 63 characters, e.g. 'windows'.",
+        `${at}.key`,
+        t.key === undefined ? 'The taint has no key.' : `The taint key ${show(t.key)} is not a string.`,
+        "Write the taint's key, e.g. 'os'.",
       );
       ok = false;
+    } else if (!checkKey(issues, `${at}.key`, 'taint key', t.key, "'os' or 'example.com/dedicated'")) {
+      ok = false;
+    }
+    if (t.value !== undefined) {
+      if (typeof t.value !== 'string') {
+        issues.add(
+          `${at}.value`,
+          `The taint value ${show(t.value)} is not a string.`,
+          "Write a string (a label value), e.g. 'windows', or leave value out.",
+        );
+        ok = false;
+      } else if (!checkLabelValue(issues, `${at}.value`, 'taint value', t.value)) {
+        ok = false;
+      }
     }
     if (!TAINT_EFFECTS.includes(t.effect as Taint['effect'])) {
-      const upper = typeof t.effect === 'string' ? t.effect.toUpperCase().replace(/_/g, '') : '';
+      const upper =
+        typeof t.effect === 'string' && t.effect.length <= MAX_TOKEN ? t.effect.toUpperCase().replace(/_/g, '') : '';
       const meant = TAINT_EFFECTS.find((e) => e.toUpperCase() === upper);
       issues.add(
         `${at}.effect`,
@@ -244,7 +415,7 @@ function checkPool(issues: IssueCollector, at: string, pool: unknown): ResolvedC
   // Unsaid is 'other' (types.ts: @default 'other').
   const provider = pool.provider ?? 'other';
   if (!(CLUSTER_FACTS_PROVIDERS as readonly unknown[]).includes(provider)) {
-    const lower = typeof provider === 'string' ? provider.toLowerCase() : undefined;
+    const lower = typeof provider === 'string' && provider.length <= MAX_TOKEN ? provider.toLowerCase() : undefined;
     issues.add(
       `${at}.provider`,
       `The provider ${show(provider)} is not one the facts know.`,
@@ -254,7 +425,13 @@ function checkPool(issues: IssueCollector, at: string, pool: unknown): ResolvedC
     );
   }
   let release: WindowsRelease | undefined;
-  if (pool.release !== undefined) {
+  if (typeof pool.release === 'string' && pool.release.length > MAX_TOKEN) {
+    issues.add(
+      `${at}.release`,
+      `Windows release ${show(pool.release)} is not supported.`,
+      `Use one of ${WINDOWS_RELEASES.map((r) => `'${r}'`).join(', ')}.`,
+    );
+  } else if (pool.release !== undefined) {
     const parsed = parseWindowsRelease(pool.release);
     if (parsed.ok) release = parsed.release;
     else issues.add(`${at}.release`, parsed.message, parsed.fix);
@@ -356,7 +533,7 @@ function duplicates(issues: IssueCollector, path: string, names: readonly (strin
     else
       issues.add(
         `${path}[${i}].name`,
-        `The ${what} name '${n}' is used by the ${what} at index ${first} already.`,
+        `The ${what} name ${quoted(n)} is used by the ${what} at index ${first} already.`,
         `Give each ${what} its own name.`,
       );
   });
@@ -364,7 +541,9 @@ function duplicates(issues: IssueCollector, path: string, names: readonly (strin
 
 /**
  * Checks cluster facts a user wrote (or a front door built) and fills in what follows from them: each pool's
- * release from its build or its build from its release, the `kubernetes.io/os` and build labels. Throws one
+ * release from its build or its build from its release, the `kubernetes.io/os` and build labels. Label and taint
+ * keys and values are checked as the API server checks a node's (a toleration copied from a taint must pass the
+ * pod's validation); every string is measured before it is parsed, and shown cut and escaped. Throws one
  * `WindowsValidationError` naming every bad field, its value and the fix.
  */
 export function checkClusterFacts(facts: unknown, subject = 'cluster facts'): ResolvedClusterFacts {
@@ -491,7 +670,7 @@ export function readClusterFacts(
         issues: [
           {
             path: where,
-            message: `The object is ${String(raw.apiVersion)} ${String(raw.kind)}, not ${CLUSTER_FACTS_API_VERSION} ${CLUSTER_FACTS_KIND}.`,
+            message: `The object is ${plain(raw.apiVersion)} ${plain(raw.kind)}, not ${CLUSTER_FACTS_API_VERSION} ${CLUSTER_FACTS_KIND}.`,
             fix: `Write apiVersion: ${CLUSTER_FACTS_API_VERSION} and kind: ${CLUSTER_FACTS_KIND}, or give the spec alone.`,
           },
         ],
@@ -511,21 +690,37 @@ export function readClusterFacts(
 
 const string = (maxLength: number, extra: Record<string, unknown> = {}) => ({ type: 'string', maxLength, ...extra });
 
+/** CEL: the qualified name `k`'s prefix, if it has one, is at most 253 characters (the pattern cannot say it). */
+const prefixBound = (k: string) => `!${k}.contains('/') || ${k}.indexOf('/') <= ${MAX_KEY_PREFIX}`;
+
+/** CEL: each release's build, `{'2019': '10.0.17763', …}`. */
+const RELEASE_BUILDS = `{${WINDOWS_RELEASES.map((r) => `${celString(r)}: ${celString(releaseInfo(r).build)}`).join(', ')}}`;
+
 /**
  * The `WindowsClusterFacts` CustomResourceDefinition: cluster-scoped, one served and stored version, a structural
  * schema of the spec above with bounds on every list and string (so the policies' CEL cost estimates are finite).
  */
 export function clusterFactsCrd(): PolicyObject {
+  // Keys and values as the API server checks a node's (a toleration the mutating policy copies from a taint
+  // here must pass the pod's validation).
+  const labelValue = string(MAX_LABEL_VALUE, { pattern: LABEL_VALUE_PATTERN });
   const taint = {
     type: 'object',
     required: ['key', 'effect'],
     properties: {
-      key: string(MAX_LABEL_KEY, { minLength: 1 }),
-      value: string(MAX_LABEL_VALUE),
+      key: string(MAX_LABEL_KEY, { minLength: 1, pattern: QUALIFIED_NAME_PATTERN }),
+      value: labelValue,
       effect: { type: 'string', enum: [...TAINT_EFFECTS] },
     },
+    'x-kubernetes-validations': [
+      {
+        rule: prefixBound('self.key'),
+        message: `a taint key's prefix (before '/') is a DNS subdomain of at most ${MAX_KEY_PREFIX} characters`,
+        fieldPath: '.key',
+      },
+    ],
   };
-  const build = string(32, { pattern: BUILD_PATTERN });
+  const build = string(MAX_BUILD, { pattern: BUILD_PATTERN });
   const pool = {
     type: 'object',
     required: ['name'],
@@ -534,9 +729,29 @@ export function clusterFactsCrd(): PolicyObject {
       provider: { type: 'string', enum: [...CLUSTER_FACTS_PROVIDERS], default: 'other' },
       release: { type: 'string', enum: [...WINDOWS_RELEASES] },
       build,
-      labels: { type: 'object', maxProperties: MAX_LABELS, additionalProperties: string(MAX_LABEL_VALUE) },
+      labels: {
+        type: 'object',
+        maxProperties: MAX_LABELS,
+        additionalProperties: labelValue,
+        'x-kubernetes-validations': [
+          {
+            rule: `self.all(k, k.size() <= ${MAX_LABEL_KEY} && k.matches(${celString(QUALIFIED_NAME_PATTERN)}) && (${prefixBound('k')}))`,
+            message: `every label key is a qualified name (${KEY_FORM} of at most ${MAX_KEY_PREFIX} characters)`,
+          },
+        ],
+      },
       taints: { type: 'array', maxItems: MAX_TAINTS, items: taint },
     },
+    // The policies compare builds: a release without its build would leave the RuntimeClass mutation and the build
+    // checks silently off (checkClusterFacts fills the build in; a facts object applied by hand must say it).
+    'x-kubernetes-validations': [
+      {
+        rule: `!has(self.release) || (has(self.build) && self.build == ${RELEASE_BUILDS}[self.release])`,
+        messageExpression: `"pool " + self.name + " has release '" + self.release + "' " + (has(self.build) ? "but build '" + self.build + "', which is not its build" : 'but no build') + ": write build: '" + ${RELEASE_BUILDS}[self.release] + "' (the policies compare builds)"`,
+        message: `a pool's release needs its build: ${WINDOWS_RELEASES.map((r) => `release '${r}' is build '${releaseInfo(r).build}'`).join(', ')}`,
+        fieldPath: '.build',
+      },
+    ],
   };
   const runtimeClass = {
     type: 'object',

@@ -1,4 +1,7 @@
+import { celEnv, isCelError, parse, plan } from '@bufbuild/cel';
+import { strings } from '@bufbuild/cel/ext';
 import { WindowsValidationError } from '../../../lib/core/errors';
+import { generatePolicies } from '../../../lib/core/policies';
 import {
   checkClusterFacts,
   CLUSTER_FACTS_CRD_NAME,
@@ -9,6 +12,8 @@ import {
 } from '../../../lib/core/policies/cluster-facts';
 import type { ClusterFacts } from '../../../lib/core/policies/types';
 import { windowsNodeTarget } from '../../../lib/core/target';
+import { evaluateMutations } from '../../helpers/map-eval';
+import { toCelInput } from '../../helpers/vap-eval';
 
 function issuesOf(run: () => unknown): { path: string; message: string; fix?: string }[] {
   try {
@@ -206,6 +211,218 @@ describe('clusterFactsObject', () => {
   });
 });
 
+describe('keys and values, as the API server checks a node’s', () => {
+  const KEY_FIX =
+    "Write the key as the nodes carry it ([prefix/]name: the name 1 to 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit; the prefix a lowercase DNS subdomain), e.g.";
+  const VALUE_FIX =
+    "Write the value as the nodes carry it: at most 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit (or empty), e.g. 'windows'.";
+
+  test('keys with a line break, a quote, a space or too long, values too long, a bad effect: every problem at once', () => {
+    const facts = {
+      pools: [
+        {
+          name: 'win',
+          release: '2022',
+          labels: {
+            'team\n': 'web',
+            '"pool"': 'win',
+            'my label': 'x',
+            ['a'.repeat(64)]: 'b',
+            'Example.com/x': 'v',
+            'a/b/c': 'v',
+            tier: 'front end',
+            size: 'b'.repeat(64),
+          },
+        },
+        {
+          name: 'gpu',
+          taints: [
+            { key: 'os\n', value: 'win"dows', effect: 'NoSchedule' },
+            { key: 'dedicated', value: 'gpu', effect: 'Never' },
+            { key: `${'x'.repeat(254)}/y`, effect: 'NoExecute' },
+            { value: 'x', effect: 'NoSchedule' },
+          ],
+        },
+      ],
+    };
+    expect(issuesOf(() => checkClusterFacts(facts))).toEqual([
+      {
+        path: 'spec.pools[0].labels["team\\n"]',
+        message:
+          "The label key \"team\\n\" is not a qualified name: it holds \"\\n\"; only letters, digits, '-', '_' and '.' may be used.",
+        fix: "Write 'team'.",
+      },
+      {
+        path: 'spec.pools[0].labels["\\"pool\\""]',
+        message:
+          'The label key "\\"pool\\"" is not a qualified name: it holds "\\""; only letters, digits, \'-\', \'_\' and \'.\' may be used.',
+        fix: "Write 'pool'.",
+      },
+      {
+        path: 'spec.pools[0].labels["my label"]',
+        message:
+          "The label key \"my label\" is not a qualified name: it holds \" \"; only letters, digits, '-', '_' and '.' may be used.",
+        fix: `${KEY_FIX} 'agentpool' or 'example.com/pool'.`,
+      },
+      {
+        path: `spec.pools[0].labels["${'a'.repeat(64)}"]`,
+        message: `The label key "${'a'.repeat(64)}" is not a qualified name: it is 64 characters long; at most 63.`,
+        fix: `${KEY_FIX} 'agentpool' or 'example.com/pool'.`,
+      },
+      {
+        path: 'spec.pools[0].labels["Example.com/x"]',
+        message:
+          "The label key \"Example.com/x\" is not a qualified name: its prefix 'Example.com' is not a lowercase DNS-1123 subdomain (a-z, 0-9, '-' and '.', at most 253 characters).",
+        fix: `${KEY_FIX} 'agentpool' or 'example.com/pool'.`,
+      },
+      {
+        path: 'spec.pools[0].labels["a/b/c"]',
+        message: 'The label key "a/b/c" is not a qualified name: it has more than one \'/\'.',
+        fix: `${KEY_FIX} 'agentpool' or 'example.com/pool'.`,
+      },
+      {
+        path: 'spec.pools[0].labels["tier"]',
+        message:
+          "The label value \"front end\" is not a label value: it holds \" \"; only letters, digits, '-', '_' and '.' may be used.",
+        fix: VALUE_FIX,
+      },
+      {
+        path: 'spec.pools[0].labels["size"]',
+        message: `The label value "${'b'.repeat(64)}" is not a label value: it is 64 characters long; at most 63.`,
+        fix: VALUE_FIX,
+      },
+      {
+        path: 'spec.pools[1].taints[0].key',
+        message:
+          "The taint key \"os\\n\" is not a qualified name: it holds \"\\n\"; only letters, digits, '-', '_' and '.' may be used.",
+        fix: "Write 'os'.",
+      },
+      {
+        path: 'spec.pools[1].taints[0].value',
+        message:
+          'The taint value "win\\"dows" is not a label value: it holds "\\""; only letters, digits, \'-\', \'_\' and \'.\' may be used.',
+        fix: VALUE_FIX,
+      },
+      {
+        path: 'spec.pools[1].taints[1].effect',
+        message: 'The taint effect "Never" is not a Kubernetes effect.',
+        fix: 'Use one of NoSchedule, PreferNoSchedule, NoExecute.',
+      },
+      {
+        path: 'spec.pools[1].taints[2].key',
+        message: `The taint key "${'x'.repeat(64)}"… (256 characters) is not a qualified name: its prefix is 254 characters long; at most 253.`,
+        fix: `${KEY_FIX} 'os' or 'example.com/dedicated'.`,
+      },
+      {
+        path: 'spec.pools[1].taints[3].key',
+        message: 'The taint has no key.',
+        fix: "Write the taint's key, e.g. 'os'.",
+      },
+    ]);
+  });
+
+  test('prefixed keys, empty values and every effect pass', () => {
+    const pool = {
+      name: 'p',
+      labels: { 'example.com/pool': '', 'node.kubernetes.io/instance-type': 'm5.large', A_b: 'x-Y_z.1' },
+      taints: [
+        { key: 'node.kubernetes.io/os', value: 'windows', effect: 'NoSchedule' },
+        { key: 'example.com/spot', effect: 'PreferNoSchedule' },
+        { key: `${'a'.repeat(253)}/${'b'.repeat(63)}`, value: '', effect: 'NoExecute' },
+      ],
+    };
+    expect(checkClusterFacts({ pools: [pool] }).pools[0].taints).toEqual(pool.taints);
+  });
+
+  test('a 60 MB value, key or build is refused by its length, in a message of a few lines', () => {
+    const big = 'a'.repeat(60_000_000);
+    const shown = `"${'a'.repeat(64)}"… (60000000 characters)`;
+    const issues = issuesOf(() =>
+      checkClusterFacts({
+        pools: [
+          {
+            name: 'p',
+            release: big,
+            build: big,
+            labels: { team: big, [big]: 'x' },
+            taints: [{ key: big, effect: big }],
+          },
+        ],
+      }),
+    );
+    expect(issues.map((i) => [i.path, i.message])).toEqual([
+      ['spec.pools[0].release', `Windows release ${shown} is not supported.`],
+      [
+        'spec.pools[0].build',
+        `The build ${shown} is not the build of a Windows Server release (node.kubernetes.io/windows-build).`,
+      ],
+      [
+        'spec.pools[0].labels["team"]',
+        `The label value ${shown} is not a label value: it is 60000000 characters long; at most 63.`,
+      ],
+      [
+        `spec.pools[0].labels[${shown}]`,
+        `The label key ${shown} is not a qualified name: it is 60000000 characters long; a key has at most 317 (a 253-character prefix, '/', a 63-character name).`,
+      ],
+      [
+        'spec.pools[0].taints[0].key',
+        `The taint key ${shown} is not a qualified name: it is 60000000 characters long; a key has at most 317 (a 253-character prefix, '/', a 63-character name).`,
+      ],
+      ['spec.pools[0].taints[0].effect', `The taint effect ${shown} is not a Kubernetes effect.`],
+    ]);
+  });
+
+  test('control and invisible characters are escaped in messages', () => {
+    expect(issuesOf(() => checkClusterFacts({ pools: [{ name: 'p', labels: { team: 'a\u202eb' } }] }))[0].message).toBe(
+      "The label value \"a\\u202eb\" is not a label value: it holds \"\\u202e\"; only letters, digits, '-', '_' and '.' may be used.",
+    );
+  });
+});
+
+describe('a pool’s release without its build', () => {
+  const runtimeClasses = [{ name: 'windows-2022', handler: 'runhcs-wcow-process', build: '10.0.20348' }];
+  const pod = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'web', namespace: 'default' },
+    spec: {
+      nodeSelector: { 'kubernetes.io/os': 'windows' },
+      containers: [{ name: 'web', image: 'example.com/web:1.0' }],
+    },
+  };
+
+  test('gives the policy set of release and build: the facts object has the build, the RuntimeClass is set', () => {
+    const releaseOnly = generatePolicies({
+      mutating: true,
+      clusterFacts: { pools: [{ name: 'win2022', release: '2022' }], runtimeClasses },
+    }).objects;
+    const withBuild = generatePolicies({
+      mutating: true,
+      clusterFacts: { pools: [{ name: 'win2022', release: '2022', build: '10.0.20348' }], runtimeClasses },
+    }).objects;
+    expect(releaseOnly).toEqual(withBuild);
+    const facts = releaseOnly.find((o) => o.kind === 'WindowsClusterFacts')!;
+    expect((facts.spec as { pools: unknown[] }).pools).toEqual([
+      { name: 'win2022', release: '2022', build: '10.0.20348' },
+    ]);
+    const mutated = evaluateMutations(releaseOnly, pod, { params: [facts] });
+    expect(mutated.errors).toEqual([]);
+    expect((mutated.object.spec as { runtimeClassName?: string }).runtimeClassName).toBe('windows-2022');
+  });
+
+  test('a release and a build that disagree are refused', () => {
+    expect(issuesOf(() => checkClusterFacts({ pools: [{ name: 'p', release: '2019', build: '10.0.20348' }] }))).toEqual(
+      [
+        {
+          path: 'spec.pools[0].build',
+          message: "The build '10.0.20348' is Windows Server 2022, but release is '2019'.",
+          fix: "Write build '10.0.17763', or release '2022' (or only one of them).",
+        },
+      ],
+    );
+  });
+});
+
 describe('clusterFactsFromTargets', () => {
   test('reads release, labels and taints from the pools’ node targets and RuntimeClasses from named targets', () => {
     const eks = windowsNodeTarget({ release: '2022', labels: { team: 'web' } });
@@ -320,6 +537,74 @@ describe('clusterFactsCrd', () => {
   test('has a structural, bounded schema', () => {
     const schema = (crd.spec.versions[0].schema as { openAPIV3Schema: Record<string, unknown> }).openAPIV3Schema;
     expect(structuralProblems(schema, '')).toEqual([]);
+  });
+
+  /** Evaluates a CRD validation rule on `self` (@bufbuild/cel; the rules were checked on apiextensions-apiserver too). */
+  const cel = celEnv({ funcs: strings });
+  function evaluate(expression: string, self: unknown): unknown {
+    const result = plan(cel, parse(expression))({ self: toCelInput(self as never) });
+    if (isCelError(result)) throw new Error(result.message);
+    return result;
+  }
+  type Rule = { rule: string; message: string; messageExpression?: string; fieldPath?: string };
+  const schemaOf = () => (crd.spec.versions[0].schema as { openAPIV3Schema: Record<string, unknown> }).openAPIV3Schema;
+  const poolSchema = () =>
+    (schemaOf().properties as Record<string, { properties: Record<string, { items: Record<string, unknown> }> }>).spec
+      .properties.pools.items as {
+      properties: Record<string, Record<string, unknown>>;
+      'x-kubernetes-validations': Rule[];
+    };
+
+  test('refuses a pool whose release comes without its build, or with another, naming the build to write', () => {
+    const [rule] = poolSchema()['x-kubernetes-validations'];
+    expect(rule.fieldPath).toBe('.build');
+    expect(evaluate(rule.rule, { name: 'win', build: '10.0.20348' })).toBe(true);
+    expect(evaluate(rule.rule, { name: 'win', release: '2022', build: '10.0.20348' })).toBe(true);
+    expect(evaluate(rule.rule, { name: 'win', release: '2022' })).toBe(false);
+    expect(evaluate(rule.rule, { name: 'win', release: '2019', build: '10.0.20348' })).toBe(false);
+    expect(evaluate(rule.messageExpression!, { name: 'win', release: '2022' })).toBe(
+      "pool win has release '2022' but no build: write build: '10.0.20348' (the policies compare builds)",
+    );
+    expect(evaluate(rule.messageExpression!, { name: 'win', release: '2019', build: '10.0.20348' })).toBe(
+      "pool win has release '2019' but build '10.0.20348', which is not its build: write build: '10.0.17763' (the policies compare builds)",
+    );
+    // What clusterFactsObject writes passes it.
+    const obj = clusterFactsObject({ pools: [{ name: 'win', release: '2025' }] }) as unknown as {
+      spec: { pools: unknown[] };
+    };
+    expect(evaluate(rule.rule, obj.spec.pools[0])).toBe(true);
+  });
+
+  test('refuses the label and taint keys and values the API server refuses on a node', () => {
+    const pool = poolSchema().properties;
+    const taint = pool.taints.items as {
+      properties: Record<string, { pattern: string }>;
+      'x-kubernetes-validations': Rule[];
+    };
+    const key = new RegExp(taint.properties.key.pattern);
+    const value = new RegExp(taint.properties.value.pattern);
+    expect(
+      ['os', 'node.kubernetes.io/os', 'example.com/a_b.c-d', `${'a'.repeat(253)}/${'b'.repeat(63)}`].filter(
+        (k) => !key.test(k),
+      ),
+    ).toEqual([]);
+    expect(
+      ['os\n', '"os"', 'my key', 'Example.com/x', 'a/b/c', '/x', 'x/', 'a'.repeat(64), '-os'].filter((k) =>
+        key.test(k),
+      ),
+    ).toEqual([]);
+    expect(['', 'windows', 'a-B_c.1'].filter((v) => !value.test(v))).toEqual([]);
+    expect(['win"dows', 'front end', '-a', 'a\n'].filter((v) => value.test(v))).toEqual([]);
+    const [prefix] = taint['x-kubernetes-validations'];
+    expect(evaluate(prefix.rule, { key: `${'a'.repeat(253)}/b` })).toBe(true);
+    expect(evaluate(prefix.rule, { key: `${'a'.repeat(254)}/b` })).toBe(false);
+    const labels = pool.labels as { additionalProperties: { pattern: string }; 'x-kubernetes-validations': Rule[] };
+    expect(labels.additionalProperties.pattern).toBe(taint.properties.value.pattern);
+    const [labelKeys] = labels['x-kubernetes-validations'];
+    expect(evaluate(labelKeys.rule, { 'kubernetes.io/os': 'windows', 'example.com/pool': 'a' })).toBe(true);
+    for (const bad of ['team\n', '"os"', 'a b', `${'a'.repeat(254)}/b`]) {
+      expect([bad, evaluate(labelKeys.rule, { team: 'web', [bad]: 'x' })]).toEqual([bad, false]);
+    }
   });
 
   test('the facts object of every fixture obeys the schema’s enums and patterns', () => {
