@@ -364,3 +364,92 @@ describe('text output', () => {
     expect(r.stdout).toContain('\u001b[31merror  \u001b[0m');
   });
 });
+
+describe('issue 36: an empty spec.os.name, hostNetwork: true and a hostPort other than the containerPort', () => {
+  /** The pod the fix fuzz left: the API server refuses it twice over, whatever its OS. */
+  const POD = [
+    'apiVersion: v1',
+    'kind: Pod',
+    'metadata:',
+    '  name: agent',
+    'spec:',
+    '  os:',
+    '    name: ""',
+    '  hostNetwork: true',
+    '  containers:',
+    '  - name: agent',
+    '    image: registry.example.com/team/agent:3.2.1',
+    '    ports:',
+    '    - containerPort: 80',
+    '      hostPort: 8080',
+    '',
+  ].join('\n');
+  const errors = (ds: readonly Diagnostic[]) =>
+    ds.filter((d) => d.severity === 'error').map((d) => [d.ruleId, d.path, d.messageId]);
+  const BOTH = [
+    ['windows-os-name', 'spec.os.name', 'empty'],
+    ['windows-host-port', 'spec.containers[0].ports[0].hostPort', 'not-windows'],
+  ];
+
+  test('lint reports both refusals, under the API-server rules', async () => {
+    const r = await cli(['lint', '--format', 'json', '-'], { stdin: POD });
+    expect(r.code).toBe(1);
+    const diagnostics = engineView(JSON.parse(r.stdout));
+    expect(errors(diagnostics)).toEqual(BOTH);
+    expect(diagnostics.find((d) => d.ruleId === 'windows-host-port')).toMatchObject({
+      message:
+        'spec.containers[0].ports[0].hostPort 8080: Invalid value: must match `containerPort` (80) when `hostNetwork` is true; the API server refuses the pod, whatever its OS.',
+      fix: "Set hostPort to 80 or remove it (on the host network the container's port is the node's port anyway), or remove hostNetwork.",
+    });
+    expect(diagnostics.find((d) => d.ruleId === 'windows-os-name')?.message).toBe(
+      'spec.os.name is empty: Required value: cannot be empty.',
+    );
+  });
+
+  test('fix changes nothing in a pod not known to be Windows, and reports both refusals as left', async () => {
+    const r = await cli(['fix', '--format', 'json', '-'], { stdin: POD });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe(POD);
+    const report = JSON.parse(r.stderr) as { changes: unknown[]; refused: unknown[] };
+    expect(report.changes).toEqual([]);
+    expect(errors(engineView(report))).toEqual(BOTH);
+  });
+
+  test('with a Windows image the pod is Windows: fix sets the hostPort; the empty name is left, and reported', async () => {
+    const windows = POD.replace(
+      'registry.example.com/team/agent:3.2.1',
+      'mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022',
+    );
+    const lint = await cli(['lint', '--format', 'json', '-'], { stdin: windows });
+    expect(errors(engineView(JSON.parse(lint.stdout)))).toEqual(
+      expect.arrayContaining([
+        ['windows-os-name', 'spec.os.name', 'empty'],
+        ['windows-host-port', 'spec.containers[0].ports[0].hostPort', 'host-network'],
+      ]),
+    );
+    const r = await cli(['fix', '--format', 'json', '-'], { stdin: windows });
+    expect(r.stdout).toContain('      hostPort: 80\n');
+    expect(r.stdout).toContain('    name: ""\n');
+    const report = JSON.parse(r.stderr) as { changes: { ruleId: string; path: string }[] };
+    expect(report.changes).toContainEqual(
+      expect.objectContaining({ ruleId: 'windows-host-port', path: 'spec.containers[0].ports[0].hostPort' }),
+    );
+    expect(errors(engineView(report))).toEqual([['windows-os-name', 'spec.os.name', 'empty']]);
+  });
+
+  test.each([
+    ['equals the container port', 'hostPort: 8080', 'hostPort: 80'],
+    ['is unset', '\n      hostPort: 8080', ''],
+  ])('no host-port finding when the host port %s: the empty name alone is left', async (_title, from, to) => {
+    const r = await cli(['lint', '--format', 'json', '-'], { stdin: POD.replace(from, to) });
+    expect(errors(engineView(JSON.parse(r.stdout)))).toEqual([['windows-os-name', 'spec.os.name', 'empty']]);
+  });
+
+  test('a Linux pod is refused for the port as well: reported, and fix leaves it as it is', async () => {
+    const linux = POD.replace('name: ""', 'name: linux');
+    const lint = await cli(['lint', '--format', 'json', '-'], { stdin: linux });
+    expect(errors(engineView(JSON.parse(lint.stdout)))).toEqual([BOTH[1]]);
+    const r = await cli(['fix', '-'], { stdin: linux });
+    expect(r.stdout).toBe(linux);
+  });
+});

@@ -31,7 +31,7 @@ describe('k8s-windows rules <id>', () => {
     const r = await cli(['rules', '--format', 'json', 'windows-host-port']);
     const { messages, ...info } = JSON.parse(r.stdout) as { messages: Record<string, { description: string }> };
     expect(info).toEqual(RULES_BY_ID.get('windows-host-port'));
-    expect(Object.keys(messages)).toEqual(['host-process', 'host-network']);
+    expect(Object.keys(messages)).toEqual(['host-process', 'host-network', 'not-windows']);
     const cloud = JSON.parse((await cli(['rules', '--format', 'json', 'windows-node-pool-untainted'])).stdout) as {
       messages: Record<string, { description: string }>;
     };

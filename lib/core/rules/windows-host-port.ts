@@ -3,8 +3,10 @@
  * (kube-apiserver validation.go `validateHostNetwork`: "must match `containerPort` when `hostNetwork` is true",
  * https://github.com/kubernetes/kubernetes/blob/master/pkg/apis/core/validation/validation.go). HostProcess pods
  * use the host network; an ordinary Windows pod that says `hostNetwork: true` is held to the same rule by the API
- * server even though the Windows kubelet then ignores hostNetwork (windows-host-network). A hostPort on an ordinary
- * Windows pod without hostNetwork is the CNI advice of windows-host-port-cni.
+ * server even though the Windows kubelet then ignores hostNetwork (windows-host-network). So is every other pod,
+ * whatever its OS: a pod not known to be Windows (an empty `spec.os.name` and no other evidence, or a Linux pod) is
+ * reported too, since the API server refuses it, but `fix` leaves it to the user (it changes Windows pods only). A
+ * hostPort on an ordinary Windows pod without hostNetwork is the CNI advice of windows-host-port-cni.
  */
 import type { PodFacts } from '../model/pod';
 import { hostPorts } from '../model/pod-ports';
@@ -13,8 +15,13 @@ import { NETWORKING } from './docs';
 import { API_SERVER_REJECTS_POD, defineRule } from './rule';
 import { celContainerHostProcess, celContainerName, SPEC } from './cel-parts';
 
-/** Whether the API server holds the container's ports to the host-network rule: HostProcess, or a Windows pod with hostNetwork: true. */
+/** Whether the API server holds the container's ports to the host-network rule: HostProcess, or any pod with hostNetwork: true. */
 function onHostNetwork(p: PodFacts, hostProcess: boolean): boolean {
+  return hostProcess || p.spec.hostNetwork === true;
+}
+
+/** Whether `fix` sets the hostPort: on HostProcess containers and Windows pods only (it changes no other pod). */
+function fixedByFix(p: PodFacts, hostProcess: boolean): boolean {
   return hostProcess || (p.windows && p.spec.hostNetwork === true);
 }
 
@@ -48,6 +55,10 @@ export default defineRule({
         }),
       },
     },
+    'not-windows': {
+      description:
+        'A pod not known to be Windows (an empty spec.os.name and no other evidence, or a Linux pod) with hostNetwork: true: the API server holds every pod to this. Reported, not fixed: fix changes Windows pods only.',
+    },
   },
   check: {
     scope: 'pod',
@@ -62,7 +73,7 @@ export default defineRule({
             undefined,
             'host-process',
           );
-        } else {
+        } else if (p.windows) {
           report(
             path,
             `${path} ${show(hostPort)}: Invalid value: must match \`containerPort\` (${show(containerPort)}) when \`hostNetwork\` is true; the API server refuses the pod.`,
@@ -70,12 +81,20 @@ export default defineRule({
             undefined,
             'host-network',
           );
+        } else {
+          report(
+            path,
+            `${path} ${show(hostPort)}: Invalid value: must match \`containerPort\` (${show(containerPort)}) when \`hostNetwork\` is true; the API server refuses the pod, whatever its OS.`,
+            `Set hostPort to ${show(containerPort)} or remove it (on the host network the container's port is the node's port anyway), or remove hostNetwork.`,
+            undefined,
+            'not-windows',
+          );
         }
       }
     },
   },
   fix: ({ diagnostic, pod }) => {
-    const port = hostPorts(pod).find((x) => x.path === diagnostic.path && onHostNetwork(pod, x.hostProcess));
+    const port = hostPorts(pod).find((x) => x.path === diagnostic.path && fixedByFix(pod, x.hostProcess));
     return typeof port?.containerPort === 'number'
       ? [{ op: 'set', path: diagnostic.path, value: port.containerPort }]
       : [];
@@ -84,9 +103,10 @@ export default defineRule({
     scope: 'pod',
     variables: [
       {
-        // The ports held to the host-network rule whose hostPort differs from the containerPort, for the message.
+        // The ports held to the host-network rule (any pod's, Windows or not) whose hostPort differs from the
+        // containerPort, for the message.
         name: 'whp_ports',
-        expression: `variables.containers.filter(c, has(c.ports) && (${celContainerHostProcess('c')} || (variables.windows && has(${SPEC}.hostNetwork) && ${SPEC}.hostNetwork))).map(c, c.ports.filter(p, has(p.hostPort) && p.hostPort != 0 && !(has(p.containerPort) && p.hostPort == p.containerPort)).map(p, ${celContainerName('c')} + ' hostPort ' + string(p.hostPort) + ' (containerPort ' + (has(p.containerPort) ? string(p.containerPort) : 'unset') + ')' + (${celContainerHostProcess('c')} ? ', a HostProcess container' : ''))).filter(l, size(l) > 0).map(l, l.join(', '))`,
+        expression: `variables.containers.filter(c, has(c.ports) && (${celContainerHostProcess('c')} || (has(${SPEC}.hostNetwork) && ${SPEC}.hostNetwork))).map(c, c.ports.filter(p, has(p.hostPort) && p.hostPort != 0 && !(has(p.containerPort) && p.hostPort == p.containerPort)).map(p, ${celContainerName('c')} + ' hostPort ' + string(p.hostPort) + ' (containerPort ' + (has(p.containerPort) ? string(p.containerPort) : 'unset') + ')' + (${celContainerHostProcess('c')} ? ', a HostProcess container' : ''))).filter(l, size(l) > 0).map(l, l.join(', '))`,
       },
     ],
     validations: [

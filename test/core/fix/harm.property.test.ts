@@ -144,6 +144,12 @@ function rejections(obj: unknown): string[] {
   return out;
 }
 
+/** Refusals `rejections` names for any pod, whatever its OS, and the rule that reports each. */
+const ANY_POD_REJECTIONS = [
+  ['hostPort != containerPort', 'windows-host-port'],
+  ['os.name NotSupported', 'windows-os-name'],
+] as const;
+
 // --- generation -----------------------------------------------------------------------------------------------
 
 const podSecurity = fc.subarray([
@@ -184,6 +190,8 @@ const pod = fc.record({
   hostPID: fc.boolean(),
   shareProcessNamespace: fc.boolean(),
   hostNetwork: fc.boolean(),
+  /** `os: {name: ""}` where nothing else sets spec.os: refused by the API server, left to the user by fix. */
+  emptyOs: fc.boolean(),
   hostPort: fc.option(fc.integer({ min: 1, max: 65535 }), { nil: undefined }),
   tolerate: fc.boolean(),
   /** Fields written as null (`nodeSelector:` with nothing after it), which fix must fill, not trip over. */
@@ -218,10 +226,10 @@ function podSpec(p: Pod): Rec {
   }
   const hostProcess = windows && p.evidence === 'hostProcess';
   const sc: Rec = Object.fromEntries(p.podSecurity);
-  if (hostProcess) {
-    sc.windowsOptions = { hostProcess: true, runAsUserName: 'NT AUTHORITY\\SYSTEM' };
-    if (p.hostNetwork) spec.hostNetwork = true;
-  }
+  if (hostProcess) sc.windowsOptions = { hostProcess: true, runAsUserName: 'NT AUTHORITY\\SYSTEM' };
+  // Any pod may ask for the host network: the API server then holds every one's host ports to its container ports.
+  if (p.hostNetwork) spec.hostNetwork = true;
+  if (p.emptyOs && spec.os === undefined) spec.os = { name: '' };
   if (Object.keys(sc).length > 0) spec.securityContext = sc;
   if (p.hostPID) spec.hostPID = true;
   if (p.shareProcessNamespace) spec.shareProcessNamespace = false;
@@ -236,8 +244,7 @@ function podSpec(p: Pod): Rec {
   const image = windows ? p.windowsImage : p.os === 'linux' ? p.linuxImage : 'registry.example.com/team/app:3.2.1';
   const first: Rec = { name: 'app', image };
   if (p.containerSecurity.length > 0) first.securityContext = Object.fromEntries(p.containerSecurity);
-  if (p.hostPort !== undefined && (hostProcess || windows))
-    first.ports = [{ containerPort: 8080, hostPort: p.hostPort }];
+  if (p.hostPort !== undefined) first.ports = [{ containerPort: 8080, hostPort: p.hostPort }];
   spec.containers = [first];
   if (p.second) {
     const second: Rec = { name: 'sidecar', image };
@@ -493,6 +500,12 @@ function check(
     if (rejections(objAfter).length > 0) {
       expect(result.diagnostics.some((d) => d.resource.name === name && d.severity === 'error')).toBe(true);
     }
+    // The refusals of any pod, whatever its OS, each under its rule (issue 36: an empty os.name with a host port).
+    const errorsOf = (ruleId: string) =>
+      result.diagnostics.some((d) => d.resource.name === name && d.ruleId === ruleId && d.severity === 'error');
+    for (const [rejection, ruleId] of ANY_POD_REJECTIONS) {
+      if (rejections(objAfter).includes(rejection)) expect([name, errorsOf(ruleId)]).toEqual([name, true]);
+    }
   });
 
   // No settled finding left, unless the fix says why it refused it.
@@ -502,6 +515,9 @@ function check(
       FIXERS.has(d.ruleId) &&
       !(d.ruleId === 'windows-toleration-missing' && taints.length === 0) &&
       !(d.ruleId === 'linux-node-selector-missing' && !o.pinLinux) &&
+      // Reported, never fixed: an empty os.name (which OS?) and the host ports of a pod not known to be Windows.
+      !(d.ruleId === 'windows-os-name' && d.messageId === 'empty') &&
+      !(d.ruleId === 'windows-host-port' && d.messageId === 'not-windows') &&
       !result.refused.some((r) => r.resource.name === d.resource.name && (r.ruleId === d.ruleId || r.path === d.path)),
   );
   expect(left.map((d) => `${d.resource.name} ${d.ruleId} ${d.path}`)).toEqual([]);
