@@ -58,6 +58,11 @@ export type Input =
 export interface InputProblem {
   /** Display path, or `<stdin>`. */
   readonly source?: string;
+  /**
+   * `warning`: said, but the run does not fail for it (exit 2): a chart or kustomization met in a directory walk
+   * that its tool could not render, while the rest of the tree is linted. @default - an error
+   */
+  readonly severity?: 'warning';
   /** 1-based. */
   readonly line?: number;
   /** 1-based. */
@@ -189,6 +194,11 @@ export async function collectInputs(
     }
   }
   return { inputs, problems, notes };
+}
+
+/** Whether the problems fail the run (exit 2): any that is not a warning. */
+export function failsOnProblems(problems: readonly InputProblem[]): boolean {
+  return problems.some((p) => p.severity !== 'warning');
 }
 
 /** Whether `inner` is `outer` or inside it (both real paths). */

@@ -18,7 +18,7 @@ import { readSettings, validateOptionsOf, type EngineSettings } from '../core/va
 import type { Diagnostic, Severity } from '../core/model/types';
 import { isRecord } from '../core/model/util';
 import type { FixCommand } from './args';
-import { STDIN_SOURCE, type Input, type InputProblem } from './files';
+import { failsOnProblems, STDIN_SOURCE, type Input, type InputProblem } from './files';
 import { formatSarif } from './format-sarif';
 import { checkedObjects, formatJunit, junitFailOn } from './format-junit';
 import { formatGithub } from './format-github';
@@ -184,7 +184,7 @@ export async function runFix(command: FixCommand, io: CliIO): Promise<number> {
   if (command.report === 'text' || command.reportFile !== undefined) {
     for (const p of problems) io.stderr.write(`${TOOL_NAME}: ${describeProblem(p)}\n`);
   }
-  if (problems.length > 0) return EXIT_USAGE;
+  if (failsOnProblems(problems)) return EXIT_USAGE;
   // --check fails on what a fix would change; the findings it cannot fix are lint's to fail on.
   if (command.check) return changed.length > 0 ? EXIT_LINT_ERRORS : EXIT_OK;
   return failsRun(result.diagnostics, settings) ? EXIT_LINT_ERRORS : EXIT_OK;

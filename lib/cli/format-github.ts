@@ -110,7 +110,7 @@ export function formatGithub(findings: readonly LocatedDiagnostic[], options: Gi
     const where = file === undefined && p.source !== undefined ? `${p.source}: ` : '';
     lines.push(
       workflowCommand(
-        'error',
+        p.severity ?? 'error',
         { file, line: p.line, col: p.line !== undefined ? (p.column ?? 1) : undefined, title: 'k8s-windows input' },
         `${where}${p.message}`,
       ),

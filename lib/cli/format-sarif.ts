@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import type { RuleInfo, Severity } from '../core/model/types';
 import type { LocatedDiagnostic } from './locate';
 import type { PackageInfo } from './package-info';
-import { STDIN_SOURCE, type InputProblem } from './files';
+import { failsOnProblems, STDIN_SOURCE, type InputProblem } from './files';
 
 export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
 export const SARIF_VERSION = '2.1.0';
@@ -191,7 +191,7 @@ export function formatSarif(items: readonly LocatedDiagnostic[], options: SarifF
   const notifications = options.inputProblems.map((p): SarifNotification => {
     const physical = physicalLocation(p.source, p.line, p.column);
     return {
-      level: 'error',
+      level: p.severity ?? 'error',
       message: { text: p.message },
       ...(physical !== undefined ? { locations: [{ physicalLocation: physical }] } : {}),
     };
@@ -229,7 +229,12 @@ export function formatSarif(items: readonly LocatedDiagnostic[], options: SarifF
           },
         },
         originalUriBaseIds: { [SRCROOT]: { uri: pathToFileURL(options.cwd + path.sep).href } },
-        invocations: [{ executionSuccessful: notifications.length === 0, toolExecutionNotifications: notifications }],
+        invocations: [
+          {
+            executionSuccessful: !failsOnProblems(options.inputProblems),
+            toolExecutionNotifications: notifications,
+          },
+        ],
         columnKind: 'utf16CodeUnits',
         results,
       },

@@ -116,7 +116,12 @@ export function toolEnvironment(
 export type ToolRun =
   | { readonly kind: 'ok'; readonly stdout: string }
   | { readonly kind: 'missing' }
-  | { readonly kind: 'failed'; readonly message: string };
+  | {
+      readonly kind: 'failed';
+      readonly message: string;
+      /** `exit`: the tool ran and said why it failed; otherwise a bound stopped it (or it could not start). */
+      readonly reason: 'exit' | 'deadline' | 'output' | 'start';
+    };
 
 export interface ToolLimits {
   /** The most bytes of output taken: the input limit, as for a file. */
@@ -139,6 +144,7 @@ export function runTool(
   if (remaining === 0) {
     return Promise.resolve({
       kind: 'failed',
+      reason: 'deadline',
       message: `not started: ${limits.deadline.describe()} passed before its turn.`,
     });
   }
@@ -197,7 +203,7 @@ export function runTool(
     child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
     child.on('error', (err: NodeJS.ErrnoException) => {
       if (err.code === 'ENOENT') return finish({ kind: 'missing' });
-      finish({ kind: 'failed', message: `could not be started: ${err.message}` });
+      finish({ kind: 'failed', reason: 'start', message: `could not be started: ${err.message}` });
     });
     // 'exit', not 'close': a grandchild holding the pipes open must not keep the run waiting.
     child.on('exit', (code, sig) => {
@@ -221,11 +227,13 @@ export function runTool(
           case 'deadline':
             return finish({
               kind: 'failed',
+              reason: 'deadline',
               message: `it did not finish before ${limits.deadline.describe()} passed: it was stopped, with every process it started (remote bases or chart repositories that do not answer?).`,
             });
           case 'output':
             return finish({
               kind: 'failed',
+              reason: 'output',
               message: `its output is larger than the input limit of ${formatBytes(limits.maxOutputBytes)}: it was read no further (--max-input-size raises the limit).`,
             });
           case undefined:
@@ -239,6 +247,7 @@ export function runTool(
         const said = stderr.message();
         finish({
           kind: 'failed',
+          reason: 'exit',
           message: said !== '' ? said : code !== null ? `it exited with code ${code}.` : `it was ended by ${sig}.`,
         });
       });

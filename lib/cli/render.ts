@@ -72,6 +72,9 @@ export function invocations(renderer: Renderer, dir: string, settings: RenderSet
   }
 }
 
+/** Why a directory was not rendered; `renderFailed` when its tool ran and failed (not refused, not missing). */
+export type RenderProblem = InputProblem & { readonly renderFailed?: true };
+
 /** The rendered text and the display name findings in it are reported under. */
 export interface Rendered {
   readonly text: string;
@@ -104,7 +107,7 @@ export async function renderDirectory(
     maxOutputBytes: DEFAULT_MAX_INPUT_BYTES,
     note: () => undefined,
   },
-): Promise<Rendered | InputProblem> {
+): Promise<Rendered | RenderProblem> {
   const allowRemote = settings.allowRemote === true;
   const confined = await confine(input, cwd, { allowRemote, limit: context.maxOutputBytes });
   if ('refused' in confined) return { source: input.display, message: confined.refused };
@@ -119,6 +122,7 @@ export async function renderDirectory(
         return {
           source: input.display,
           message: `${label} failed: ${ran.message}${hintFor(input, ran.message, command)}`,
+          ...(ran.reason === 'exit' ? { renderFailed: true as const } : {}),
         };
       }
       return { text: ran.stdout, display: `${input.display} (${label})` };

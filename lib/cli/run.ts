@@ -18,7 +18,7 @@ import {
 import { factsReport, formatFactsText } from './format-facts';
 import { runFix } from './fix';
 import { runPolicies } from './policies';
-import { collectInputs, describeFsError, STDIN_SOURCE, type Input, type InputProblem } from './files';
+import { collectInputs, describeFsError, failsOnProblems, STDIN_SOURCE, type Input, type InputProblem } from './files';
 import { formatRulesJson, formatRulesMarkdown, formatRulesText, ruleJson } from './format-rules';
 import { formatSarif } from './format-sarif';
 import { checkedObjects, formatJunit, junitFailOn } from './format-junit';
@@ -273,7 +273,7 @@ async function runLint(command: LintCommand, io: CliIO): Promise<number> {
     }
   }
 
-  if (problems.length > 0) return EXIT_USAGE;
+  if (failsOnProblems(problems)) return EXIT_USAGE;
   return failsRun(reported, settings) ? EXIT_LINT_ERRORS : EXIT_OK;
 }
 
@@ -355,6 +355,8 @@ function jsonEntry(item: LocatedDiagnostic): Diagnostic & { source?: string; lin
 function problemEntry(p: InputProblem): Record<string, unknown> {
   return {
     message: p.message,
+    // Only a problem that does not fail the run says so: an entry without it is an error (exit 2), as before.
+    ...(p.severity !== undefined ? { severity: p.severity } : {}),
     ...(p.source !== undefined ? { source: p.source } : {}),
     ...(p.line !== undefined ? { line: p.line, column: p.column ?? 1 } : {}),
   };
@@ -441,7 +443,7 @@ export async function readInputs(
     if (input.kind === 'render') {
       const rendered = await renderDirectory(input, rendering, cwd, io.env ?? process.env, command.kind, renderContext);
       if ('text' in rendered) read.push({ input, text: rendered.text, display: rendered.display });
-      else problems.push(rendered);
+      else problems.push(input.discovered && rendered.renderFailed === true ? walkedRenderFailure(rendered) : rendered);
       continue;
     }
     const got = await readInput(input, io, displays[i], limit);
@@ -450,6 +452,18 @@ export async function readInputs(
       read.push({ input, text: got.text, display: displays[i], ...(got.snapshot ? { snapshot: got.snapshot } : {}) });
   }
   return { read, problems };
+}
+
+/**
+ * A chart or kustomization a walk met and its tool could not render (a sample written for Windows paths, a missing
+ * file): one broken directory does not sink the tree. Said as a warning; named on the command line, it is an error.
+ */
+function walkedRenderFailure(problem: InputProblem): InputProblem {
+  return {
+    ...problem,
+    severity: 'warning',
+    message: `${problem.message} (Found in the directory walk: the rest is linted. Name it on the command line to make this an error, or list it in the config file's ignore.)`,
+  };
 }
 
 /** The command with the Kubernetes version the run checks against (the config file's, unless the command line gives one): what Helm's `.Capabilities` should say. */
@@ -554,7 +568,7 @@ function firstInvalidUtf8(b: Buffer): number {
 }
 /** `file:line:col: message`, with as much of the location as is known; file names and text escaped. */
 export function describeProblem(p: InputProblem): string {
-  const message = printable(p.message);
+  const message = `${p.severity === 'warning' ? 'warning: ' : ''}${printable(p.message)}`;
   if (p.source === undefined) return message;
   if (p.line === undefined) return `${printable(p.source)}: ${message}`;
   return `${printable(p.source)}:${p.line}:${p.column ?? 1}: ${message}`;

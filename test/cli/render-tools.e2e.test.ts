@@ -193,6 +193,50 @@ test("a kustomization written on Windows (resources: ..\\base) says to write '/'
   }
 });
 
+test('one broken kustomization met in a walk does not sink the tree: a warning naming it, the rest linted; named, it is an error', async () => {
+  const deployment = readFileSync(path.join(OVERLAY_FIXTURE, 'base/deployment.yaml'), 'utf8');
+  const { dir, cleanup } = tempTree({
+    'good/kustomization.yaml': 'resources:\n- deployment.yaml\n',
+    'good/deployment.yaml': deployment,
+    'samples/windows-only/kustomization.yaml': 'resources:\n- ..\\..\\good\n',
+  });
+  try {
+    const walked = await cli(['lint', '--format', 'json', '.'], { cwd: dir, env });
+    const report = JSON.parse(walked.stdout) as Report & {
+      inputProblems: { severity: string; source: string; message: string }[];
+    };
+    expect(report.summary).toMatchObject({ inputs: 1, objects: 1 });
+    expect(report.inputProblems).toEqual([
+      expect.objectContaining({ severity: 'warning', source: 'samples/windows-only' }),
+    ]);
+    expect(report.inputProblems[0].message).toMatch(
+      /^kustomize build failed: .* \(Found in the directory walk: the rest is linted\. Name it on the command line to make this an error, or list it in the config file's ignore\.\)$/,
+    );
+    // The exit code is the rest's: the good overlay's findings, not exit 2.
+    expect(walked.code).toBe(report.summary.errors > 0 ? 1 : 0);
+    const text = await cli(['lint', '.'], { cwd: dir, env });
+    expect(text.stderr).toMatch(/^k8s-windows: samples\/windows-only: warning: kustomize build failed: /m);
+    const github = await cli(['lint', '--format', 'github', '.'], { cwd: dir, env });
+    expect(github.stdout).toMatch(
+      /^::warning file=samples\/windows-only,title=k8s-windows input::kustomize build failed: /m,
+    );
+    const sarif = JSON.parse((await cli(['lint', '--format', 'sarif', '.'], { cwd: dir, env })).stdout) as {
+      runs: { invocations: { executionSuccessful: boolean; toolExecutionNotifications: { level: string }[] }[] }[];
+    };
+    expect(sarif.runs[0].invocations[0]).toMatchObject({
+      executionSuccessful: true,
+      toolExecutionNotifications: [{ level: 'warning' }],
+    });
+    const named = await lintJson([path.join(dir, 'samples/windows-only')]);
+    expect(named.code).toBe(2);
+    expect(named.report.inputProblems).toEqual([
+      { source: expect.any(String), message: expect.stringMatching(/^kustomize build failed: /) },
+    ]);
+  } finally {
+    cleanup();
+  }
+});
+
 test('a kustomization that inflates Helm charts says how to render it with --enable-helm (not passed unasked)', async () => {
   const { dir, cleanup } = tempTree({
     'k/kustomization.yaml':
