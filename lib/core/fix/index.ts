@@ -19,6 +19,7 @@ import { placeDiagnostics, resourceRef } from '../validate/report';
 import type { Diagnostic, ResourceRef } from '../model/types';
 import type { ImageLookups } from '../model/image-facts';
 import { isRecord, show } from '../model/util';
+import { looksLikeObject, miscasedKeys, type MiscasedKey } from '../model/key-case';
 import {
   applyEdit,
   checkEdit,
@@ -84,7 +85,7 @@ export interface FixInputText {
   readonly source?: string;
   /**
    * Leave documents without a `kind` out of the checks (a chart's values.yaml found in a directory walk), as
-   * `k8s-windows lint` does for files it discovers.
+   * `k8s-windows lint` does for files it discovers; `Kind:` beside an apiVersion written in any case counts as one.
    * @default false
    */
   readonly manifestsOnly?: boolean;
@@ -231,9 +232,9 @@ interface FixPass {
   readonly objectCounts: readonly number[];
 }
 
-/** The objects of a parsed text that are checked (documents without `kind` left out where asked). */
+/** The objects of a parsed text that are checked (documents without `kind` left out where asked: `looksLikeObject`). */
 function objectsOf(p: ParsedText, input: FixInputText): readonly DocObject[] {
-  return input.manifestsOnly === true ? p.objects.filter((o) => isRecord(o.value) && 'kind' in o.value) : p.objects;
+  return input.manifestsOnly === true ? p.objects.filter((o) => looksLikeObject(o.value)) : p.objects;
 }
 
 /** Reads input `k`'s text for a pass. */
@@ -280,6 +281,14 @@ function fixPass(
     const obj = entry.value;
     const pod = run.pods.get(i);
     if (pod === undefined) return;
+    // A key written in another case (`Spec:`) was judged as meant, so the edits' paths (`spec.…`) are not in the
+    // text: the object is left as written, and what a fix would change is said.
+    const miscased = miscasedKeys(obj);
+    if (miscased.length > 0) {
+      const planned = editsFor(pod, byObject.get(i) ?? [], target, (ruleId) => run.reports(i, ruleId), images);
+      for (const r of miscasedRefusals(miscased, planned, resourceRef(pod.obj))) refused.push(r);
+      return;
+    }
     const edits = editsFor(pod, byObject.get(i) ?? [], target, (ruleId) => run.reports(i, ruleId), images);
     if (edits.length === 0) return;
     const resource = resourceRef(obj);
@@ -383,6 +392,24 @@ export function fixManifests(text: string, options: FixOptions & { readonly sour
 interface PlannedEdit {
   readonly edit: FixEdit;
   readonly ruleId: string;
+}
+
+/** The edits not made in an object with keys written in another case: rename them first. */
+function miscasedRefusals(
+  miscased: readonly MiscasedKey[],
+  edits: readonly PlannedEdit[],
+  resource: ResourceRef,
+): FixRefusal[] {
+  const written = miscased.map((m) => `'${m.written}' for ${m.meant}`).join(' and ');
+  const meant = miscased.map((m) => m.meant).join(' and ');
+  const reason = `the document writes ${written} (input-invalid-document)`;
+  return edits.map(({ edit, ruleId }) => ({
+    ruleId,
+    path: edit.path,
+    resource,
+    reason,
+    message: `not changed: ${edit.path}: ${reason}; write ${meant}, then run fix again (${ruleId}).`,
+  }));
 }
 
 /** The edits for one pod: each finding's fixer, then, for Windows pods, each rule's fixes toward the target. */

@@ -10,6 +10,7 @@ import type { SetIndex } from '../model/context';
 import type { PodFacts } from '../model/pod';
 import type { RuleFamily, RuleInfo, Severity, ValidateOptions } from '../model/types';
 import type { Rec } from '../model/util';
+import type { MiscasedKey } from '../model/key-case';
 import type { CloudInputs, CloudResourceKind, CloudRuleContext } from './cloud-inputs';
 import type { RuleCel } from './cel';
 
@@ -172,6 +173,11 @@ export interface DocumentRuleContext {
   readonly options: ValidateOptions;
   /** Every rule id of the catalogue (what a suppression may name). */
   readonly ruleIds: ReadonlySet<string>;
+  /**
+   * The keys the document writes in another case than an object's (`Kind` for `kind`, model/key-case.ts): the
+   * document given is read with them spelled right.
+   */
+  readonly miscased: readonly MiscasedKey[];
 }
 
 export interface RuleModule<Id extends string = string, C extends string = string, M extends string = string> {

@@ -18,7 +18,8 @@ import {
 } from '../rules';
 import { buildIndex, type SetIndex } from '../model/context';
 import { withWellKnownImages } from '../model/image-facts';
-import { sourceOf } from './loader';
+import { rememberMeant, sourceOf } from './loader';
+import { asMeant, miscasedKeys, type MiscasedKey } from '../model/key-case';
 import { analyzePod, type PodFacts } from '../model/pod';
 import { WindowsPodsByLabel } from '../model/windows-pods';
 import { DiagnosticSink, type Report } from './report';
@@ -159,7 +160,11 @@ export function runEngine(
   options: ValidateOptions = {},
   run: EngineRunOptions = {},
 ): EngineRun {
-  const list: readonly unknown[] = Array.isArray(objects) ? objects : [];
+  const written: readonly unknown[] = Array.isArray(objects) ? objects : [];
+  // A key written in another case (`Kind:`, `apiversion:`) is read as meant: the object is judged as if it were
+  // spelled right, and input-invalid-document says that kubectl refuses it as written.
+  const miscased: readonly (readonly MiscasedKey[])[] = written.map(miscasedKeys);
+  const list = miscased.some((m) => m.length > 0) ? written.map((o, i) => meantObject(o, miscased[i])) : written;
   const given: ValidateOptions = isRecord(options) ? options : {};
   // The day retirements are judged at decides refusals: a value that is not a date is named, never guessed.
   const dateProblem = checkEvaluationDate(given.date);
@@ -189,7 +194,7 @@ export function runEngine(
     const report = sink.reporter(i, obj, loc);
     for (const r of rules.document) {
       r.target = report;
-      r.check.run(obj, { position: i, options: opts, ruleIds: RULE_IDS }, r.emit);
+      r.check.run(obj, { position: i, options: opts, ruleIds: RULE_IDS, miscased: miscased[i] }, r.emit);
     }
     // Only Kubernetes objects are read further: the document rules said what the others lack.
     if (missingObjectFields(obj)?.length !== 0) return;
@@ -239,4 +244,11 @@ export function runEngine(
     images: opts.images,
     reports: (position, ruleId) => sink.reports(list[position], locations.get(position), ruleId),
   };
+}
+
+/** `obj` with its miscased keys spelled right, placed where `obj` is in its text (findings point at the keys as written). */
+function meantObject(obj: unknown, miscased: readonly MiscasedKey[]): unknown {
+  const meant = asMeant(obj, miscased);
+  if (meant !== obj && typeof meant === 'object' && meant !== null) rememberMeant(meant, obj as object);
+  return meant;
 }

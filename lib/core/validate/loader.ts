@@ -20,6 +20,7 @@ import {
   visit,
   type Document,
 } from 'yaml';
+import { writtenKey } from '../model/key-case';
 import { isRecord } from '../model/util';
 import { releaseScanTable, scanOffset, type ScanDocument } from './path-scan';
 
@@ -52,6 +53,8 @@ interface Origin {
   readonly base: readonly (string | number)[];
   /** Lines before the document's text, for a document parsed on its own (the fast path). */
   readonly lineOffset?: number;
+  /** The object as loaded, for the engine's copy of it with its keys spelled right (`rememberMeant`). */
+  readonly written?: object;
 }
 
 /** A document the fast path read: its text, parsed with positions only when a finding points into it. */
@@ -252,6 +255,8 @@ interface LazyOrigin {
   readonly lazy: LazyDocument;
   readonly source?: string;
   readonly base: readonly (string | number)[];
+  /** As `Origin.written`. */
+  readonly written?: object;
 }
 
 const ORIGINS = new WeakMap<object, Origin | LazyOrigin>();
@@ -775,6 +780,16 @@ export function rememberOrigin(
   remember(obj, { doc, lineCounter, ...(source !== undefined ? { source } : {}), base });
 }
 
+/**
+ * Places `meant`, the engine's copy of a loaded object with its keys spelled right (`kind` for a written `Kind`:
+ * model/key-case.ts), where `written` is: its source is `written`'s, and its paths point at the keys as written.
+ * @internal
+ */
+export function rememberMeant(meant: object, written: object): void {
+  const origin = ORIGINS.get(written);
+  if (origin !== undefined && meant !== written) ORIGINS.set(meant, { ...origin, written });
+}
+
 /** The `source` an object was loaded from, if a loader read it. */
 export function sourceOf(obj: unknown): string | undefined {
   return typeof obj === 'object' && obj !== null ? ORIGINS.get(obj)?.source : undefined;
@@ -848,7 +863,10 @@ export function sourcePositionAt(obj: unknown, pathSegments: readonly (string | 
   if (typeof obj !== 'object' || obj === null) return undefined;
   const found = ORIGINS.get(obj);
   if (!found) return undefined;
-  const segments = found.base.length === 0 ? pathSegments : [...found.base, ...pathSegments];
+  // A key written in another case (`Spec:`) is where the object's path (`spec.…`) starts in the text.
+  const first = pathSegments.length > 0 ? writtenKey(found.written ?? obj, pathSegments[0]) : undefined;
+  const path = first === undefined || first === pathSegments[0] ? pathSegments : [first, ...pathSegments.slice(1)];
+  const segments = found.base.length === 0 ? path : [...found.base, ...path];
   if ('lazy' in found) {
     const lazy = found.lazy;
     // Most findings are placed from the lines along their path; the index is built only where that cannot say.
