@@ -1,6 +1,6 @@
 /**
  * The `k8s-windows/facts` entry: the Windows and cloud facts every rule, construct and component acts on, as data
- * with their sources and the date each was checked — the tables behind `k8s-windows facts` and docs/facts.md.
+ * with their sources, the date of the material each was read in and the day it was read — the tables behind `k8s-windows facts` and docs/facts.md.
  * Read them to show or check what the library assumes; the rules read the same objects. Named exports only; the
  * facts' home is lib/core/facts.
  */
@@ -10,6 +10,8 @@ export {
   cloudReleaseState,
   factCatalogue,
   factsDates,
+  factsMaterialDates,
+  factSources,
   HOST_COMPATIBILITY,
   releaseSupport,
   WINDOWS_RELEASE_FACTS,
@@ -19,6 +21,8 @@ export {
   type FactEntry,
   type FactSource,
   type HostCompatibility,
+  type MaterialDate,
+  type MaterialDates,
   type ReleaseSupport,
   type Sourced,
   type WindowsReleaseFacts,

@@ -1,7 +1,8 @@
 /**
  * `k8s-windows facts`: what this version believes — releases, builds, lifecycle and support status at the
- * evaluation date, image↔host compatibility, cloud gates and defaults, the newest Kubernetes known — with the dates
- * of its newest and oldest check. Text for people, JSON for tools.
+ * evaluation date, image↔host compatibility, cloud gates and defaults, the newest Kubernetes known — with the days
+ * the facts were read and the dates of the material they were read in, and every source as its URL. Text for people,
+ * JSON for tools.
  */
 import { knownMinors, newestMinor } from '../core/api/schema';
 import {
@@ -12,6 +13,8 @@ import {
   cloudReleaseState,
   factCatalogue,
   factsDates,
+  factsMaterialDates,
+  factSources,
   HOST_COMPATIBILITY,
   releaseSupport,
   WINDOWS_RELEASE_FACTS,
@@ -23,9 +26,10 @@ import {
 export function factsReport(date: IsoDate, tool: { name: string; version: string }): Record<string, unknown> {
   const catalogue = factCatalogue();
   const checked = factsDates(catalogue);
+  const material = factsMaterialDates(catalogue);
   const build = (r: (typeof WINDOWS_RELEASES)[number]): string => WINDOWS_RELEASE_FACTS[r].build;
   return {
-    tool: { ...tool, factsChecked: checked },
+    tool: { ...tool, factsChecked: checked, factsMaterial: material },
     date,
     kubernetes: { newest: `1.${newestMinor()}`, known: knownMinors().map((m) => `1.${m}`) },
     releases: WINDOWS_RELEASES.map((r) => {
@@ -81,8 +85,16 @@ export function factsReport(date: IsoDate, tool: { name: string; version: string
 export function formatFactsText(date: IsoDate, tool: { name: string; version: string }): string {
   const catalogue = factCatalogue();
   const { newest, oldest } = factsDates(catalogue);
+  const material = factsMaterialDates(catalogue);
   const lines: string[] = [];
-  lines.push(`${tool.name} ${tool.version}: facts checked ${oldest} to ${newest}; support judged at ${date}.`);
+  lines.push(
+    `${tool.name} ${tool.version}: facts checked ${oldest} to ${newest}, from material dated ${material.oldest} to ${material.newest}; support judged at ${date}.`,
+  );
+  const undated = [
+    material.undated > 0 ? `${material.undated} source${material.undated === 1 ? '' : 's'} show no date` : '',
+    material.unverified > 0 ? `${material.unverified} could not be opened (unverified)` : '',
+  ].filter((x) => x !== '');
+  if (undated.length > 0) lines.push(`Of the sources, ${undated.join('; ')}.`);
   lines.push(
     `Newest Kubernetes known: 1.${newestMinor()} (API schema of ${knownMinors()
       .map((m) => `1.${m}`)
@@ -130,6 +142,13 @@ export function formatFactsText(date: IsoDate, tool: { name: string; version: st
     lines.push('', 'Unverified (used leniently):');
     for (const e of unverified) lines.push(`  ${e.id}: ${e.note ?? e.title}`);
   }
-  lines.push('', `Every fact with its sources: ${tool.name} facts --format json, or docs/facts.md.`, '');
+  lines.push('', 'Sources (material date, day read; the facts citing them):');
+  for (const { source, facts } of factSources(catalogue)) {
+    lines.push(
+      `  ${source.ref}`,
+      `        ${source.materialDate === 'unverified' ? `not opened on ${source.checked} (unverified)` : `${source.materialDate}, read ${source.checked}`}: ${facts.join(', ')}`,
+    );
+  }
+  lines.push('', `Every fact with what each source says: ${tool.name} facts --format json, or docs/facts.md.`, '');
   return lines.join('\n');
 }

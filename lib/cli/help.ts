@@ -293,11 +293,12 @@ Options:
 
 const FACTS = `Usage: k8s-windows facts [options]
 
-Prints what this version believes, each fact with its source and the date it was checked: Windows
-Server releases (builds, image tags, Microsoft's lifecycle, support status at the evaluation date),
-which image builds each host build runs (process isolation and Hyper-V), each cloud's releases by
-Kubernetes version, retirements and default release, and the newest Kubernetes known
-(1.${newestMinor()}). The first line gives the oldest and newest day the facts were checked.
+Prints what this version believes: Windows Server releases (builds, image tags, Microsoft's
+lifecycle, support status at the evaluation date), which image builds each host build runs (process
+isolation and Hyper-V), each cloud's releases by Kubernetes version, retirements and default release,
+the newest Kubernetes known (1.${newestMinor()}), and every source as its URL with the date of the
+material read and the day it was read. The first line gives the days the facts were read and the
+oldest and newest date of their material.
 
 Options:
   -f, --format <text|json>   output format (default: text); json lists every fact with its sources

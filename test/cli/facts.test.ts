@@ -3,7 +3,7 @@
  * (an ltsc2022 image on Windows Server 2025 nodes is not an error; fix may still pin it to 2022 nodes).
  */
 import { newestMinor } from '../../lib/core/api/schema';
-import { factCatalogue, factsDates } from '../../lib/core/facts';
+import { factCatalogue, factsDates, factsMaterialDates, factSources } from '../../lib/core/facts';
 import { cli, tempTree } from '../helpers/cli';
 
 const IIS_ON_2025 = `apiVersion: v1
@@ -108,9 +108,20 @@ describe('k8s-windows facts', () => {
     const r = await cli(['facts', '--date', '2026-11-27']);
     expect(r.code).toBe(0);
     const { newest, oldest } = factsDates();
+    const material = factsMaterialDates();
     expect(r.stdout.split('\n')[0]).toMatch(
-      new RegExp(`^k8s-windows \\S+: facts checked ${oldest} to ${newest}; support judged at 2026-11-27\\.$`),
+      new RegExp(
+        `^k8s-windows \\S+: facts checked ${oldest} to ${newest}, from material dated ${material.oldest} to ${material.newest}; support judged at 2026-11-27\\.$`,
+      ),
     );
+    // Every source is printed as its URL (or file), with its material date.
+    for (const { source } of factSources()) {
+      const dates =
+        source.materialDate === 'unverified'
+          ? `not opened on ${source.checked} (unverified)`
+          : `${source.materialDate}, read ${source.checked}`;
+      expect(r.stdout).toContain(`  ${source.ref}\n        ${dates}: `);
+    }
     expect(r.stdout).toContain('2025 host: ltsc2022, ltsc2025 | ltsc2019, ltsc2022, ltsc2025');
     expect(r.stdout).toContain(
       '2019  Windows2019  1.14-1.32  retired 2026-03-01, images removed from 2027-04-01  [retired]',
@@ -123,7 +134,7 @@ describe('k8s-windows facts', () => {
     const r = await cli(['facts', '--format', 'json', '--date', '2026-02-01']);
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout) as {
-      tool: { factsChecked: { newest: string; oldest: string } };
+      tool: { factsChecked: { newest: string; oldest: string }; factsMaterial: unknown };
       date: string;
       releases: { release: string; support: { state: string } }[];
       clouds: { aks: { releases: { release: string; state: string }[] } };
@@ -131,6 +142,7 @@ describe('k8s-windows facts', () => {
     };
     expect(report.date).toBe('2026-02-01');
     expect(report.tool.factsChecked).toEqual(factsDates());
+    expect(report.tool.factsMaterial).toEqual(factsMaterialDates());
     expect(report.clouds.aks.releases.find((x) => x.release === '2019')?.state).toBe('offered');
     expect(report.releases.map((x) => x.support.state)).toEqual(['deprecated', 'supported', 'supported']);
     expect(report.facts).toHaveLength(factCatalogue().length);

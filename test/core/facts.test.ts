@@ -1,5 +1,5 @@
 /**
- * The facts as data: every fact has a source and a checked date, the tables hold together, and support follows the
+ * The facts as data: every fact has a source with the date of the material read and the day it was read, the tables hold together, and support follows the
  * dates (a release past a cloud's retirement date is retired with no code change).
  */
 import fc from 'fast-check';
@@ -11,11 +11,14 @@ import {
   evaluationDate,
   factCatalogue,
   factsDates,
+  factsMaterialDates,
+  factSources,
   HOST_COMPATIBILITY,
   hostRunsImage,
   isIsoDate,
   lifecyclePhase,
   releaseSupport,
+  sourceProblems,
   today,
   WINDOWS_RELEASE_FACTS,
   WINDOWS_RELEASES,
@@ -27,33 +30,70 @@ import { validateManifests } from '../../lib/core/validate';
 
 const catalogue = factCatalogue();
 
-describe('every fact has a source and the date it was checked', () => {
+describe('every fact has a source, the date of the material read and the day it was read', () => {
   test.each(catalogue.map((e) => [e.id, e] as const))('%s', (_id, entry) => {
     expect(entry.sources.length).toBeGreaterThan(0);
-    for (const source of entry.sources) {
-      // A URL, or owner/repo/path (with @commit where a commit was read), or a file of this repository.
-      expect(source.ref).toMatch(/^(?:https:\/\/\S+|[\w.-]+\/[\w.-]+\/\S+|lib\/\S+.*)$/);
-      expect(isIsoDate(source.checked)).toBe(true);
-      expect(source.checked <= today()).toBe(true);
-    }
+    for (const source of entry.sources) expect(sourceProblems(source, today())).toEqual([]);
     if (entry.verified === false) expect(entry.note).toEqual(expect.any(String));
+    // A fact no opened source stands on is unverified, and says why.
+    if (entry.sources.every((s) => s.materialDate === 'unverified')) {
+      expect({ id: entry.id, verified: entry.verified }).toEqual({ id: entry.id, verified: false });
+    }
+  });
+
+  test('a source is cited as what was opened: a URL (a repository file at a commit or tag), or a file of this repository', () => {
+    for (const { source } of factSources(catalogue)) {
+      expect(source.ref).toMatch(/^(?:https:\/\/\S+|lib\/\S+)$/);
+      if (/^https:\/\/github\.com\/[^/]+\/[^/]+\/blob\//.test(source.ref)) {
+        // A repository file names the commit or tag it was read at, never a branch.
+        expect(source.ref).toMatch(/\/blob\/(?:[0-9a-f]{40}|v\d[\w.-]*)\//);
+      }
+    }
   });
 
   test('ids are unique', () => {
     expect(new Set(catalogue.map((e) => e.id)).size).toBe(catalogue.length);
   });
 
-  test("the catalogue's newest and oldest check", () => {
+  test("the catalogue's newest and oldest check, and the dates of its material", () => {
     const all = catalogue.flatMap((e) => e.sources.map((s) => s.checked)).sort();
     expect(factsDates(catalogue)).toEqual({ newest: all[all.length - 1], oldest: all[0] });
+    const material = factSources(catalogue).map(({ source }) => source.materialDate);
+    const dated = material.filter(isIsoDate).sort();
+    expect(factsMaterialDates(catalogue)).toEqual({
+      oldest: dated[0],
+      newest: dated[dated.length - 1],
+      undated: material.filter((d) => d === 'undated').length,
+      unverified: material.filter((d) => d === 'unverified').length,
+    });
   });
 
-  test('a fact with no source or no date fails this test', () => {
-    const bad = [
-      { id: 'x', title: 'x', value: 1, sources: [] },
-      { id: 'y', title: 'y', value: 1, sources: [{ ref: 'https://example.org', checked: '2026-13-01' }] },
-    ];
-    expect(bad.filter((e) => e.sources.length === 0 || e.sources.some((s) => !isIsoDate(s.checked)))).toHaveLength(2);
+  test('a source without the date of the material read, or with a bad date, fails', () => {
+    const day = '2026-12-07';
+    const ok = { ref: 'https://example.org/page', materialDate: '2026-08-21', checked: day };
+    expect(sourceProblems(ok, day)).toEqual([]);
+    expect(sourceProblems({ ...ok, materialDate: 'undated' }, day)).toEqual([]);
+    expect(sourceProblems({ ...ok, materialDate: 'unverified' }, day)).toEqual([]);
+    const { materialDate: _m, ...noMaterial } = ok;
+    expect(sourceProblems(noMaterial, day)).toEqual([
+      'https://example.org/page: no materialDate (the date of the material read)',
+    ]);
+    expect(sourceProblems({ ...ok, materialDate: '2026-13-01' }, day)).toEqual([
+      'https://example.org/page: materialDate "2026-13-01" is not a YYYY-MM-DD date',
+    ]);
+    expect(sourceProblems({ ...ok, materialDate: '2026-12-08' }, day)).toEqual([
+      'https://example.org/page: materialDate 2026-12-08 is after the day it was checked (2026-12-07)',
+    ]);
+    expect(sourceProblems({ ...ok, checked: '2026-12-08' }, day)).toEqual([
+      'https://example.org/page: checked 2026-12-08 is after today (2026-12-07)',
+    ]);
+    const { checked: _c, ...noChecked } = ok;
+    expect(sourceProblems(noChecked, day)).toEqual([
+      'https://example.org/page: checked undefined is not a YYYY-MM-DD date',
+    ]);
+    expect(sourceProblems({ ...ok, ref: 'owner/repo/path@abc' }, day)).toEqual([
+      'ref "owner/repo/path@abc" is neither an https URL nor a lib/ file',
+    ]);
   });
 });
 

@@ -4,7 +4,7 @@
  * AWS-specific facts (SSM path, Karpenter aliases, instance families without Windows). Checks live in
  * ../cloud-gates.ts and the Pulumi layers; they read these tables.
  */
-import type { FactSource, IsoDate, Sourced } from './types';
+import { githubFile, type FactSource, type IsoDate, type Sourced } from './types';
 import type { WindowsRelease } from './windows';
 
 /** The managed Kubernetes services with Windows node pools. */
@@ -14,62 +14,95 @@ export const CLOUDS: readonly Cloud[] = ['eks', 'aks', 'gke'];
 /** Display names for messages. */
 export const CLOUD_NAMES: Readonly<Record<Cloud, string>> = { eks: 'EKS', aks: 'AKS', gke: 'GKE' };
 
-const CHECKED = '2026-11-27';
+/** The day the sources below were opened and read. */
+const CHECKED = '2026-12-07';
+
+const AKS_DOCS = 'fb060abe6a8fef960d4c487b543bf7b1e97808fe';
+const AKS_DOCS_DATE = '2026-08-21';
+const AKS_CHANGELOG = githubFile('Azure/AKS', '8d1c890900df47080a5a3a0de0ad06da110af845', 'CHANGELOG.md');
+const AKS_CHANGELOG_DATE = '2026-08-07';
 
 const EKS_AMI_VERSIONS: FactSource = {
-  ref: 'https://docs.aws.amazon.com/eks/latest/userguide/eks-ami-versions-windows.html',
+  ref: 'https://docs.amazonaws.cn/eks/latest/userguide/eks-ami-versions-windows.md',
+  materialDate: 'undated',
   checked: CHECKED,
-  says: 'Windows Server 2025 EKS-optimized AMIs from Kubernetes 1.35 (AMI rows to 1.35-2026.04.18)',
+  says: 'Amazon EKS optimized Windows Server 2025 Core and Full AMIs, all of Kubernetes 1.35 (newest row 1.35-2026.04.18: kubelet 1.35.3, containerd 2.1.6, csi-proxy 1.2.1); 2022 and 2019 AMIs alongside',
 };
 const EKSCTL_2025: FactSource = {
-  ref: 'https://github.com/eksctl-io/eksctl/blob/main/pkg/ami/ssm_resolver.go',
+  ref: githubFile('eksctl-io/eksctl', '99984adb6164ece593c0728523b7f497ea61d60e', 'pkg/ami/ssm_resolver.go'),
+  materialDate: '2026-08-21',
   checked: CHECKED,
-  says: '"Windows Server 2025 Core requires EKS version 1.35 and above"; 2022 from 1.23',
+  says: 'Windows Server 2025: minVersion api.Version1_35, "Windows Server 2025 %s requires EKS version %s and above"; Windows Server 2022: minVersion api.Version1_23; Windows Server 2019: no bound',
 };
 const KARPENTER_AMI: FactSource = {
-  ref: 'aws/karpenter-provider-aws/pkg/providers/amifamily/ami.go@v1.14.1',
+  ref: githubFile('aws/karpenter-provider-aws', 'v1.15.3', 'pkg/providers/amifamily/ami.go'),
+  materialDate: '2026-11-19',
   checked: CHECKED,
-  says: 'WS2025UnsupportedVersionError below Kubernetes 1.35',
+  says: 'WS2025UnsupportedVersionError: "Windows Server 2025 requires EKS version 1.35 or higher" (read from the Go module github.com/aws/karpenter-provider-aws@v1.15.3, tagged 2026-11-19)',
 };
 const EKS_AMI_TYPES: FactSource = {
-  ref: 'https://docs.aws.amazon.com/eks/latest/APIReference/API_Nodegroup.html#AmazonEKS-Type-Nodegroup-amiType',
+  ref: githubFile(
+    'eksctl-io/eksctl',
+    '99984adb6164ece593c0728523b7f497ea61d60e',
+    'pkg/apis/eksctl.io/v1alpha5/amitype.go',
+  ),
+  materialDate: '2026-08-21',
   checked: CHECKED,
-  says: 'WINDOWS_CORE_2019_x86_64 … WINDOWS_FULL_2025_x86_64',
+  says: 'Windows Server 2025 Full and Core: ekstypes.AMITypes("WINDOWS_FULL_2025_x86_64"), ("WINDOWS_CORE_2025_x86_64"); 2019 and 2022: the aws-sdk-go-v2 constants AMITypesWindows{Core,Full}{2019,2022}X8664',
 };
 const AKS_OS_VERSIONS: FactSource = {
-  ref: 'MicrosoftDocs/azure-aks-docs/articles/aks/upgrade-os-version.md@fb060abe6a8fef960d4c487b543bf7b1e97808fe',
+  ref: githubFile('MicrosoftDocs/azure-aks-docs', AKS_DOCS, 'articles/aks/upgrade-os-version.md'),
+  materialDate: AKS_DOCS_DATE,
   checked: CHECKED,
-  says: 'Windows2022: 1.23 to 1.36, "Default for Windows OS Type in Kubernetes version 1.25 to 1.35"; Windows2025: 1.32 and above, "Default … in Kubernetes version 1.36 and later"',
+  says: 'ms.date 2026-07-13. Windows2022: "1.23 to 1.36", "Default for Windows OS Type in Kubernetes version 1.25 to 1.35"; Windows2025: "1.32 and above", "Default for Windows OS Type in Kubernetes version 1.36 and later"',
 };
 const AKS_2019_RETIREMENT: FactSource = {
-  ref: 'MicrosoftDocs/azure-aks-docs/articles/aks/includes/windows-server-2019-retirement.md@fb060abe6a8fef960d4c487b543bf7b1e97808fe',
+  ref: githubFile('MicrosoftDocs/azure-aks-docs', AKS_DOCS, 'articles/aks/includes/windows-server-2019-retirement.md'),
+  materialDate: AKS_DOCS_DATE,
   checked: CHECKED,
-  says: 'no Windows Server 2019 node pools from 2026-03-01 (none on 1.33+); node images removed from 2027-04-01',
+  says: 'ms.date 2026-01-14: "Starting on March 01, 2026, Azure Kubernetes Service (AKS) no longer supports Windows Server 2019 node pools. Node pools running Kubernetes version 1.33+ can\'t use Windows Server 2019. Starting on April 01, 2027, AKS will remove all existing node images for Windows Server 2019"',
 };
 const AKS_2019_CHANGELOG: FactSource = {
-  ref: 'Azure/AKS/CHANGELOG.md@8d1c890900df47080a5a3a0de0ad06da110af845',
+  ref: AKS_CHANGELOG,
+  materialDate: AKS_CHANGELOG_DATE,
   checked: CHECKED,
   says: 'release 2026-02-08: "After that date, you will not be able to create new node pools with Windows Server 2019 on any Kubernetes version"; release 2026-05-29: "Windows Server 2019 retired on March 1, 2026"',
 };
 const AKS_2022_RETIREMENT: FactSource = {
-  ref: 'MicrosoftDocs/azure-aks-docs/articles/aks/includes/windows-server-2022-retirement.md@fb060abe6a8fef960d4c487b543bf7b1e97808fe',
+  ref: githubFile('MicrosoftDocs/azure-aks-docs', AKS_DOCS, 'articles/aks/includes/windows-server-2022-retirement.md'),
+  materialDate: AKS_DOCS_DATE,
   checked: CHECKED,
-  says: 'retired 2028-06-30; "isn\'t supported in Kubernetes version 1.37 and later"; node images removed from 2029-06-30 (release notes 2026-06-19)',
+  says: 'ms.date 2026-06-09: "Starting on June 30, 2028, Azure Kubernetes Service (AKS) no longer supports Windows Server 2022 node pools. Windows Server 2022 isn\'t supported in Kubernetes version 1.37 and later. Starting on June 30, 2029, AKS will remove all existing node images for Windows Server 2022"',
 };
 const AKS_DEFAULT_CHANGELOG: FactSource = {
-  ref: 'Azure/AKS/CHANGELOG.md@8d1c890900df47080a5a3a0de0ad06da110af845',
+  ref: AKS_CHANGELOG,
+  materialDate: AKS_CHANGELOG_DATE,
   checked: CHECKED,
-  says: 'release 2026-07-17: "Starting with Kubernetes 1.37 … Windows Server 2025 is the default and recommended OS SKU for new Windows node pools when no OS SKU is specified"',
+  says: 'release 2026-07-17: "Starting with Kubernetes 1.37 (expected to be available in October 2026), Windows Server 2025 is the default and recommended OS SKU for new Windows node pools when no OS SKU is specified"',
 };
 const AKS_2025: FactSource = {
-  ref: 'https://learn.microsoft.com/azure/aks/upgrade-windows-os',
+  ref: githubFile('MicrosoftDocs/azure-aks-docs', AKS_DOCS, 'articles/aks/upgrade-windows-os.md'),
+  materialDate: AKS_DOCS_DATE,
   checked: CHECKED,
-  says: 'Windows Server 2025 GA 2026-05-29, Kubernetes 1.32 and later, FIPS image required',
+  says: 'ms.date 2026-07-13: "Windows Server 2025 is supported starting in Kubernetes version 1.32"; "Windows Server 2025 node pools require a FIPS-enabled image"',
+};
+const AKS_2025_GA: FactSource = {
+  ref: AKS_CHANGELOG,
+  materialDate: AKS_CHANGELOG_DATE,
+  checked: CHECKED,
+  says: 'release 2026-05-29: "Windows Server 2025 is now generally available … Windows Server 2025 node pools can be created in Kubernetes version 1.32+ with a minimum GA CLI version of 2.87.0"',
 };
 const GKE_WINDOWS: FactSource = {
-  ref: 'https://cloud.google.com/kubernetes-engine/docs/concepts/windows-server-gke',
+  ref: 'https://cloud.google.com/ruby/docs/reference/google-cloud-container-v1beta1/latest/Google-Cloud-Container-V1beta1-WindowsNodeConfig-OSVersion',
+  materialDate: 'undated',
   checked: CHECKED,
-  says: 'WindowsNodeConfig.OSVersion: OS_VERSION_LTSC2019, OS_VERSION_LTSC2022 (no LTSC2025)',
+  says: 'google-cloud-container-v1beta1 0.49.1 (latest): WindowsNodeConfig::OSVersion constants OS_VERSION_UNSPECIFIED, OS_VERSION_LTSC2019, OS_VERSION_LTSC2022 (no LTSC2025)',
+};
+const GKE_WINDOWS_CONCEPTS: FactSource = {
+  ref: 'https://docs.cloud.google.com/kubernetes-engine/docs/concepts/windows-server-gke',
+  materialDate: 'undated',
+  checked: CHECKED,
+  says: '"You can build your Windows Server container node images using Windows Server Long-Term Servicing Channel (LTSC)"; "Windows Server node images and containers aren\'t available in GKE Autopilot mode"',
 };
 const AKS_MIGRATION = 'https://learn.microsoft.com/azure/aks/upgrade-windows-os';
 
@@ -113,7 +146,7 @@ export const CLOUD_RELEASES: {
       firstMinor: 14,
       names: ['WINDOWS_CORE_2019_x86_64', 'WINDOWS_FULL_2019_x86_64'],
       sources: [EKS_AMI_VERSIONS, EKS_AMI_TYPES],
-      note: 'No AWS retirement of the Windows Server 2019 EKS AMIs was found; eksctl sets no upper bound and Karpenter v1.14.1 still takes windows2019@latest.',
+      note: 'No AWS retirement of the Windows Server 2019 EKS AMIs was found; eksctl sets no upper bound and Karpenter v1.15.3 still takes windows2019@latest.',
     },
     '2022': {
       firstMinor: 23,
@@ -141,11 +174,11 @@ export const CLOUD_RELEASES: {
       names: ['Windows2022'],
       sources: [AKS_OS_VERSIONS, AKS_2022_RETIREMENT],
     },
-    '2025': { firstMinor: 32, names: ['Windows2025'], sources: [AKS_OS_VERSIONS, AKS_2025] },
+    '2025': { firstMinor: 32, names: ['Windows2025'], sources: [AKS_OS_VERSIONS, AKS_2025, AKS_2025_GA] },
   },
   gke: {
-    '2019': { firstMinor: 14, names: ['OS_VERSION_LTSC2019'], sources: [GKE_WINDOWS] },
-    '2022': { firstMinor: 23, names: ['OS_VERSION_LTSC2022'], sources: [GKE_WINDOWS] },
+    '2019': { firstMinor: 14, names: ['OS_VERSION_LTSC2019'], sources: [GKE_WINDOWS, GKE_WINDOWS_CONCEPTS] },
+    '2022': { firstMinor: 23, names: ['OS_VERSION_LTSC2022'], sources: [GKE_WINDOWS, GKE_WINDOWS_CONCEPTS] },
     '2025': undefined,
   },
 };
@@ -199,9 +232,10 @@ export const KARPENTER_WINDOWS_ALIASES: { readonly [R in WindowsRelease]: string
   '2025': 'windows2025@latest',
   sources: [
     {
-      ref: 'aws/karpenter-provider-aws/pkg/apis/v1/ec2nodeclass.go@v1.14.1',
+      ref: githubFile('aws/karpenter-provider-aws', 'v1.15.3', 'pkg/apis/v1/ec2nodeclass.go'),
+      materialDate: '2026-11-19',
       checked: CHECKED,
-      says: 'alias families windows2019, windows2022, windows2025; "The Windows family does not support pinning, so only latest is supported"',
+      says: '"Valid families include: al2, al2023, bottlerocket, windows2019, windows2022, windows2025"; "windows families may only specify version \'latest\'" (Go module github.com/aws/karpenter-provider-aws@v1.15.3, 2026-11-19)',
     },
   ],
 };
@@ -211,11 +245,21 @@ export const EKS_WINDOWS_SSM_PARAMETER: { readonly template: string } & Sourced 
   template:
     '/aws/service/ami-windows-latest/Windows_Server-{release}-English-{variant}-EKS_Optimized-1.{minor}/image_id',
   sources: [
-    { ref: 'https://docs.aws.amazon.com/eks/latest/userguide/retrieve-windows-ami-id.html', checked: CHECKED },
     {
-      ref: 'aws/karpenter-provider-aws/pkg/providers/amifamily/windows.go@v1.14.1',
+      ref: 'https://docs.amazonaws.cn/en_us/eks/latest/userguide/retrieve-windows-ami-id.md',
+      materialDate: 'undated',
       checked: CHECKED,
-      says: 'the same path, variant Core',
+      says: 'the image_id sub-parameter of the latest EKS optimized Windows AMI; release 2025, 2022 or 2019; installation option Core or Full',
+    },
+    {
+      ref: githubFile('aws/karpenter-provider-aws', 'v1.15.3', 'pkg/providers/amifamily/windows.go', 52),
+      materialDate: '2026-11-19',
+      checked: CHECKED,
+      says: '"/aws/service/ami-windows-latest/Windows_Server-%s-English-%s-EKS_Optimized-%s/image_id" with v1.WindowsCore',
+    },
+    {
+      ...EKSCTL_2025,
+      says: '"/aws/service/ami-windows-latest/Windows_Server-2025-English-%s-EKS_Optimized-%s/%s" (and 2022, 2019)',
     },
   ],
 };
@@ -251,15 +295,20 @@ export const EKS_NO_WINDOWS_FAMILIES: { readonly families: readonly NoWindowsFam
   ],
   sources: [
     {
-      ref: 'https://docs.aws.amazon.com/eks/latest/userguide/windows-support.html',
+      ref: githubFile(
+        'awsdocs/amazon-eks-user-guide',
+        'f60041409f8255b59682a2ca39382a2278e0e38b',
+        'latest/ug/clusters/windows-support.adoc',
+      ),
+      materialDate: '2024-12-18',
       checked: CHECKED,
-      says: 'older copies: "Amazon EC2 instance types C3, C4, D2, I2, M4 (excluding m4.16xlarge), and R3 instances are not supported for Windows workloads"; the current page (windows-support.adoc@c88259a) has no such list',
+      says: 'the Windows support page names no instance families without Windows',
     },
     {
-      ref: 'aws/aws-cdk/packages/aws-cdk-lib/aws-eks/test/nodegroup.test.ts',
+      ref: 'https://github.com/aws/aws-cdk/blob/fcec02bc2225156c84f8c4cb0ca92f206f09bf49/packages/aws-cdk-lib/aws-eks/test/nodegroup.test.ts',
+      materialDate: 'unverified',
       checked: CHECKED,
-      says: '"C3, C4, D2, I2, M4 (excluding m4.16xlarge), M6a.x, and R3 instances aren\'t supported for Windows workloads"',
+      says: 'not opened on 2026-12-07; cited before as "C3, C4, D2, I2, M4 (excluding m4.16xlarge), M6a.x, and R3 instances aren\'t supported for Windows workloads"',
     },
   ],
-  note: 'M6a is unverified: named only by aws-cdk, not by the current EKS docs.',
 };

@@ -2,9 +2,10 @@
  * Kubernetes-side facts the rules and components act on: the labels and taints of Windows nodes, the kube-proxy
  * switch DSR needs, and the images we pin.
  */
-import type { Sourced } from './types';
+import { githubFile, type Sourced } from './types';
 
-const CHECKED = '2026-11-27';
+/** The day the sources below were opened and read. */
+const CHECKED = '2026-12-07';
 
 /** A taint as data (`effect` in the Kubernetes spelling). */
 export interface TaintFact extends Sourced {
@@ -20,11 +21,25 @@ export const WINDOWS_TAINT_FACT: TaintFact = {
   effect: 'NoSchedule',
   sources: [
     {
-      ref: 'https://kubernetes.io/docs/concepts/windows/user-guide/#taints-and-tolerations',
+      ref: githubFile(
+        'kubernetes/website',
+        '099ccc3f6249bbf309f43f6e850b2259e85a7b7b',
+        'content/en/docs/concepts/windows/user-guide.md',
+      ),
+      materialDate: 'undated',
       checked: CHECKED,
-      says: 'taint Windows nodes os=windows:NoSchedule',
+      says: 'the source of kubernetes.io/docs/concepts/windows/user-guide/#taints-and-tolerations (the copy read gives no commit date): "For example: --register-with-taints=\'os=windows:NoSchedule\'", and a toleration key "os", value "windows", effect "NoSchedule"',
     },
-    { ref: 'https://learn.microsoft.com/azure/aks/windows-best-practices#node-taints', checked: CHECKED },
+    {
+      ref: githubFile(
+        'MicrosoftDocs/azure-aks-docs',
+        'fb060abe6a8fef960d4c487b543bf7b1e97808fe',
+        'articles/aks/windows-best-practices.md',
+      ),
+      materialDate: '2026-08-21',
+      checked: CHECKED,
+      says: 'the source of learn.microsoft.com/azure/aks/windows-best-practices (ms.date 2026-07-13), cited before as #node-taints: it has no such section and names no taint',
+    },
   ],
 };
 
@@ -40,9 +55,10 @@ export const GKE_WINDOWS_TAINT_FACT: TaintFact = {
   verified: false,
   sources: [
     {
-      ref: 'kubernetes/kubernetes/cluster/gce/config-default.sh',
+      ref: githubFile('kubernetes/kubernetes', 'v1.37.0', 'cluster/gce/config-default.sh', 479),
+      materialDate: '2026-08-26',
       checked: CHECKED,
-      says: 'WINDOWS_NODE_TAINTS defaults to node.kubernetes.io/os=win1809:NoSchedule (kube-up on GCE, not GKE)',
+      says: 'WINDOWS_NODE_TAINTS="${WINDOWS_NODE_TAINTS:-node.kubernetes.io/os=win1809:NoSchedule}" (kube-up on GCE, not GKE; read from the k8s.io/kubernetes@v1.37.0 Go module)',
     },
   ],
   note: 'No GKE document says GKE taints Windows nodes; the value is the one Google Distributed Cloud (GKE on VMware) documents for its Windows nodes.',
@@ -58,9 +74,19 @@ export const NODE_LABEL_FACTS: {
   windowsBuild: 'node.kubernetes.io/windows-build',
   aksOsSku: 'kubernetes.azure.com/os-sku',
   sources: [
-    { ref: 'https://kubernetes.io/docs/reference/labels-annotations-taints/', checked: CHECKED },
     {
-      ref: 'MicrosoftDocs/azure-aks-docs/articles/aks/upgrade-windows-os.md@fb060abe6a8fef960d4c487b543bf7b1e97808fe',
+      ref: githubFile('kubernetes/api', 'v0.37.0', 'core/v1/well_known_labels.go'),
+      materialDate: '2026-08-26',
+      checked: CHECKED,
+      says: 'LabelOSStable = "kubernetes.io/os"; LabelWindowsBuild = "node.kubernetes.io/windows-build" (Go module k8s.io/api@v0.37.0)',
+    },
+    {
+      ref: githubFile(
+        'MicrosoftDocs/azure-aks-docs',
+        'fb060abe6a8fef960d4c487b543bf7b1e97808fe',
+        'articles/aks/upgrade-windows-os.md',
+      ),
+      materialDate: '2026-08-21',
       checked: CHECKED,
       says: 'pin workloads during an OS migration with nodeSelector kubernetes.azure.com/os-sku: <OSSKU>',
     },
@@ -76,9 +102,25 @@ export const WINDOWS_DSR_FACT: { readonly gaMinor: number; readonly flag: string
   flag: '--enable-dsr=true',
   sources: [
     {
-      ref: 'kubernetes/enhancements/keps/sig-windows/5100-windows-dsr-and-overlay-support/kep.yaml@5031d6192c8d530adaf134d1e0ff88860896a271',
+      ref: githubFile(
+        'kubernetes/enhancements',
+        '64765b4b02389318f2113119dd9e491479f978a0',
+        'keps/sig-windows/5100-windows-dsr-and-overlay-support/kep.yaml',
+      ),
+      materialDate: '2026-07-24',
       checked: CHECKED,
-      says: 'WinDSR and WinOverlay: stable "v1.34"; README: "DSR is enabled by passing --enable-dsr=true as a command line switch to the Windows kube-proxy"',
+      says: 'feature gate WinDSR (kube-proxy): stage stable, milestone stable "v1.34"',
+    },
+    {
+      ref: githubFile(
+        'kubernetes/enhancements',
+        '64765b4b02389318f2113119dd9e491479f978a0',
+        'keps/sig-windows/5100-windows-dsr-and-overlay-support/README.md',
+        301,
+      ),
+      materialDate: '2026-07-24',
+      checked: CHECKED,
+      says: '"DSR is enabled by passing `--enable-dsr=true` as a command line switch to the Windows kube-proxy."',
     },
   ],
 };
@@ -94,6 +136,7 @@ export const GMSA_WEBHOOK_IMAGE_FACT: PinnedImageFact = {
   sources: [
     {
       ref: 'https://github.com/kubernetes-sigs/windows-gmsa/issues/185',
+      materialDate: '2026-09-04',
       checked: CHECKED,
       says: 'v0.14.1 cut 2026-09-04; image promoted and verified with docker pull registry.k8s.io/gmsa-webhook/k8s-gmsa-webhook:v0.14.1',
     },
@@ -109,8 +152,9 @@ export const WINDOWS_EXPORTER_IMAGE_FACT: PinnedImageFact = {
   sources: [
     {
       ref: 'https://github.com/prometheus-community/windows_exporter/releases/tag/v0.31.8',
+      materialDate: '2026-07-22',
       checked: CHECKED,
-      says: 'v0.31.8, 2026-07-22 (newest tag of the 2026-08-07 snapshot); v0.32.0 has breaking changes',
+      says: "v0.31.8, 2026-07-22 (the tag's date in the Go module proxy); v0.32.0 has breaking changes",
     },
   ],
 };
@@ -120,9 +164,24 @@ export const HOSTPROCESS_BASE_IMAGE_FACT: PinnedImageFact = {
   image: 'mcr.microsoft.com/oss/kubernetes/windows-host-process-containers-base-image:v1.0.0',
   sources: [
     {
-      ref: 'https://github.com/microsoft/windows-host-process-containers-base-image',
+      ref: githubFile(
+        'microsoft/windows-host-process-containers-base-image',
+        'd7c1101db0b5e3339c2f90dc84ebd5da6e8035e7',
+        'README.md',
+      ),
+      materialDate: '2025-12-10',
       checked: CHECKED,
-      says: 'v1.0.0, the base windows_exporter builds on (its Dockerfile, 2026-08-07)',
+      says: 'tags v0.1.0 (2022-08-10) and v1.0.0 (2022-09-16), none newer at this commit',
+    },
+    {
+      ref: githubFile(
+        'prometheus-community/windows_exporter',
+        '589ec15d12b25894f425d72d7a2396c9344b00a0',
+        'Dockerfile',
+      ),
+      materialDate: '2026-08-07',
+      checked: CHECKED,
+      says: 'ARG BASE="mcr.microsoft.com/oss/kubernetes/windows-host-process-containers-base-image:v1.0.0"',
     },
   ],
 };

@@ -3,7 +3,7 @@
  * Kubernetes' support, and which image builds a host of each build runs. Data only; support status at a date is
  * computed in ./support.ts.
  */
-import type { FactSource, IsoDate, Sourced } from './types';
+import { githubFile, type FactSource, type IsoDate, type Sourced } from './types';
 
 /** An LTSC Windows Server release supported as a Kubernetes node. */
 export type WindowsRelease = '2019' | '2022' | '2025';
@@ -11,32 +11,63 @@ export type WindowsRelease = '2019' | '2022' | '2025';
 /** Every supported release, oldest first. */
 export const WINDOWS_RELEASES: readonly WindowsRelease[] = ['2019', '2022', '2025'];
 
-const CHECKED = '2026-11-27';
+/** The day the sources below were opened and read. */
+const CHECKED = '2026-12-07';
 
 const VERSION_COMPAT: FactSource = {
-  ref: 'https://learn.microsoft.com/virtualization/windowscontainers/deploy-containers/version-compatibility',
+  ref: githubFile(
+    'MicrosoftDocs/Virtualization-Documentation',
+    '77e0742a8029cf3b5a96c84dfab2ce7ba623286c',
+    'virtualization/windowscontainers/deploy-containers/version-compatibility.md',
+  ),
+  materialDate: '2026-08-07',
   checked: CHECKED,
-  says: 'Windows Server 2025 tab: Windows Server 2022 images run with process isolation; Hyper-V runs 2022, 2019 and 2016 images',
+  says: 'the source of learn.microsoft.com/virtualization/windowscontainers/deploy-containers/version-compatibility (ms.date 2025-01-23). Windows Server 2025 tab: Windows Server 2022 images run with process isolation; Hyper-V runs 2022, 2019 and 2016 images. Windows Server 2022 tab: 2022 images with process isolation, 2019 and 2016 with Hyper-V',
 };
 const CONTAINERD_COMPAT: FactSource = {
-  ref: 'containerd/platforms/platform_windows_compat.go@4549974181760492ffc528fae4d7f29620a2c67c',
+  ref: githubFile('containerd/platforms', '4549974181760492ffc528fae4d7f29620a2c67c', 'platform_windows_compat.go'),
+  materialDate: '2025-05-12',
   checked: CHECKED,
   says: 'compatLTSCReleases = [ltsc2022, ltsc2025]: "every host from LTSC N up to (but not including) LTSC N+1 can run containers from LTSC N-1 up to the host build"; below ltsc2022 an exact build match',
 };
 const AKS_ANNUAL_RETIREMENT: FactSource = {
-  ref: 'MicrosoftDocs/azure-aks-docs/articles/aks/includes/windows-annual-channel-retirement.md@fb060abe6a8fef960d4c487b543bf7b1e97808fe',
+  ref: githubFile(
+    'MicrosoftDocs/azure-aks-docs',
+    'fb060abe6a8fef960d4c487b543bf7b1e97808fe',
+    'articles/aks/includes/windows-annual-channel-retirement.md',
+  ),
+  materialDate: '2026-08-21',
   checked: CHECKED,
-  says: '"Windows Server 2022 base images, which will run on Windows Server 2022 and Windows Server 2025"',
+  says: 'ms.date 2026-02-05: "Windows Server Annual Channel uses Windows Server 2022 base images, which will run on Windows Server 2022 and Windows Server 2025"',
 };
 const LIFECYCLE: FactSource = {
-  ref: 'endoflife-date/endoflife.date/products/windows-server.md@027c7cc89d514c9a13ccb5a7e85c4e053163785a',
+  ref: githubFile(
+    'endoflife-date/endoflife.date',
+    '027c7cc89d514c9a13ccb5a7e85c4e053163785a',
+    'products/windows-server.md',
+  ),
+  materialDate: '2026-05-28',
   checked: CHECKED,
-  says: 'eoas/eol per LTSC release, from https://learn.microsoft.com/windows/release-health/windows-server-release-info',
+  says: 'releaseDate, eoas and eol per LTSC release, each linking https://learn.microsoft.com/windows/release-health/windows-server-release-info',
 };
+/** The upstream page itself was not opened: an issue quoting it and the pull request that changed it were. */
 const UPSTREAM_OS_SUPPORT: FactSource = {
-  ref: 'https://kubernetes.io/docs/concepts/windows/intro/#windows-os-version-support',
+  ref: 'https://github.com/kubernetes/website/issues/55058',
+  materialDate: '2026-03-26',
   checked: CHECKED,
-  says: '"Windows nodes are supported provided that the operating system is Windows Server 2022 or Windows Server 2025" (kubernetes/website#53724, 2025-12-19; the last "Windows Server 2019 … fully supported" sentence went in #55103, 2026-03-27)',
+  says: 'quotes https://kubernetes.io/docs/concepts/windows/intro/: "Windows nodes are supported provided that the operating system is Windows Server 2022 or Windows Server 2025"',
+};
+const UPSTREAM_OS_SUPPORT_PR: FactSource = {
+  ref: 'https://github.com/kubernetes/website/pull/55103',
+  materialDate: '2026-03-29',
+  checked: CHECKED,
+  says: 'opened 2026-03-27, approved 2026-03-29, merged: removes "Only Windows containers with a container operating system of Windows Server 2019 are fully supported"; "The LTSC release table in the same section also lists only 2022 and 2025"',
+};
+const UPSTREAM_2025_PR: FactSource = {
+  ref: 'https://github.com/kubernetes/website/pull/53724',
+  materialDate: '2025-12-19',
+  checked: CHECKED,
+  says: '"Update the doc for windows server 2025 support", opened 2025-12-19, merged (the copy read shows no merge date and no diff)',
 };
 
 /** Microsoft's support dates of a release (Long-Term Servicing Channel: 5 years mainstream, 5 years extended). */
@@ -74,7 +105,8 @@ export const WINDOWS_RELEASE_FACTS: { readonly [R in WindowsRelease]: WindowsRel
     firstKubernetesMinor: 14,
     lifecycle: { released: '2018-11-13', mainstreamEnd: '2024-01-09', extendedEnd: '2029-01-09' },
     upstreamDroppedOn: '2025-12-19',
-    sources: [VERSION_COMPAT, LIFECYCLE, UPSTREAM_OS_SUPPORT],
+    sources: [VERSION_COMPAT, LIFECYCLE, UPSTREAM_OS_SUPPORT, UPSTREAM_OS_SUPPORT_PR, UPSTREAM_2025_PR],
+    note: 'upstreamDroppedOn is the day kubernetes/website#53724 was opened; its merge day is not in the copy read.',
   },
   '2022': {
     release: '2022',
@@ -155,9 +187,6 @@ export interface RetiredRelease {
   readonly displayName: string;
 }
 
-/** Recorded when the table was written (git history of lib/core/releases.ts, cbb3e23); not re-read this session. */
-const RETIRED_CHECKED = '2026-11-23';
-
 /**
  * Windows Server 2016 (build 14393), never a supported Kubernetes node OS (upstream support began with 2019 in
  * Kubernetes 1.14), and the Semi-Annual Channel releases, whose servicing ended between 2019 (1709) and 2022 (20H2):
@@ -182,15 +211,20 @@ export const RETIRED_RELEASE_FACTS: { readonly releases: readonly RetiredRelease
   ],
   sources: [
     {
-      ref: 'https://learn.microsoft.com/windows-server/get-started/windows-server-release-info',
-      checked: RETIRED_CHECKED,
-      says: 'builds of Windows Server 2016 (14393) and the SAC releases 1709 to 20H2, with their end of servicing',
+      ref: githubFile(
+        'endoflife-date/endoflife.date',
+        'a70eca337600e7d721dc48112c271f98661d208b',
+        'products/windows-server.md',
+      ),
+      materialDate: '2026-08-22',
+      checked: CHECKED,
+      says: 'latest build and end of servicing: 2016 10.0.14393, 1709-sac 10.0.16299 (2019-04-09), 1803-sac 10.0.17134 (2019-11-12), 1903-sac 10.0.18362 (2020-12-08), 1909-sac 10.0.18363 (2021-05-11), 2004-sac 10.0.19041 (2021-12-14), 20h2-sac 10.0.19042 (2022-08-09)',
     },
     {
-      ref: 'https://learn.microsoft.com/virtualization/windowscontainers/deploy-containers/version-compatibility',
-      checked: RETIRED_CHECKED,
-      says: 'container image tags per release (ltsc2016, 1709 … 20H2)',
+      ...VERSION_COMPAT,
+      says: 'Windows Server 2016 is version 10.0.14393 and "Windows Server, version 1709" 10.0.16299; the tag windows/servercore:1709',
     },
     UPSTREAM_OS_SUPPORT,
   ],
+  note: 'The image tag tokens other than 1709 (ltsc2016, sac2016, 1803, 1903, 1909, 2004, 20h2) are not in the sources read on 2026-12-07; they are the names the releases go by, matched leniently.',
 };

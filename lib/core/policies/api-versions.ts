@@ -2,7 +2,7 @@
  * Which Kubernetes versions serve the admission-policy APIs the generator emits: facts with their sources, so
  * `--kubernetes-version` picks the MutatingAdmissionPolicy version and refuses a cluster that has neither.
  */
-import type { Sourced } from '../facts/types';
+import { githubFile, type Sourced } from '../facts/types';
 
 export interface AdmissionPolicyVersions extends Sourced {
   /** The first minor serving ValidatingAdmissionPolicy as `admissionregistration.k8s.io/v1` (GA). */
@@ -19,19 +19,30 @@ export const ADMISSION_POLICY_VERSIONS: AdmissionPolicyVersions = {
   mutatingV1: 36,
   sources: [
     {
-      ref: 'https://kubernetes.io/docs/reference/access-authn-authz/validating-admission-policy/',
-      checked: '2026-11-27',
-      says: 'FEATURE STATE: Kubernetes v1.30 [stable]',
+      ref: githubFile(
+        'kubernetes/enhancements',
+        '64765b4b02389318f2113119dd9e491479f978a0',
+        'keps/sig-api-machinery/3488-cel-admission-control/kep.yaml',
+      ),
+      materialDate: '2026-07-24',
+      checked: '2026-12-07',
+      says: 'KEP-3488 (ValidatingAdmissionPolicy): milestone alpha "v1.26", beta "1.28", stable "1.30"',
     },
     {
-      ref: 'https://www.kubernetes.dev/resources/keps/3962/',
-      checked: '2026-11-27',
-      says: 'KEP-3962 Mutating Admission Policies: Alpha v1.32, Beta v1.34, Stable v1.36',
+      ref: githubFile(
+        'kubernetes/enhancements',
+        '64765b4b02389318f2113119dd9e491479f978a0',
+        'keps/sig-api-machinery/3962-mutating-admission-policies/kep.yaml',
+      ),
+      materialDate: '2026-07-24',
+      checked: '2026-12-07',
+      says: 'KEP-3962 Mutating Admission Policies: milestone alpha "v1.32", beta "v1.34", stable "v1.36"',
     },
     {
-      ref: 'https://kubernetes.io/docs/reference/access-authn-authz/mutating-admission-policy',
-      checked: '2026-11-27',
-      says: 'v1beta1: "enable the MutatingAdmissionPolicy feature gate (which is off by default) and set --runtime-config=admissionregistration.k8s.io/v1beta1=true"',
+      ref: githubFile('kubernetes/apiserver', 'v0.37.0', 'pkg/features/kube_features.go', 420),
+      materialDate: '2026-08-26',
+      checked: '2026-12-07',
+      says: 'MutatingAdmissionPolicy: 1.32 Alpha Default false, 1.34 Beta Default false, 1.36 GA Default true (Go module k8s.io/apiserver@v0.37.0)',
     },
   ],
 };
