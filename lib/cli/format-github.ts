@@ -25,6 +25,11 @@ export interface GithubFormatOptions {
    */
   readonly workspace?: string;
   readonly problems: readonly InputProblem[];
+  /**
+   * What the run says besides its findings and problems (that it checked nothing): one notice each.
+   * @default []
+   */
+  readonly notes?: readonly string[];
 }
 
 export function githubCommand(severity: Severity): GithubCommand {
@@ -82,7 +87,7 @@ function fileOf(source: string | undefined, options: GithubFormatOptions): strin
   return relative.split(path.sep).join('/');
 }
 
-/** Every finding (suppressed ones are left out) and input problem as workflow commands. */
+/** Every finding (suppressed ones are left out), input problem and note as workflow commands. */
 export function formatGithub(findings: readonly LocatedDiagnostic[], options: GithubFormatOptions): string {
   const lines: string[] = [];
   for (const item of findings) {
@@ -116,5 +121,6 @@ export function formatGithub(findings: readonly LocatedDiagnostic[], options: Gi
       ),
     );
   }
+  for (const note of options.notes ?? []) lines.push(workflowCommand('notice', { title: 'k8s-windows' }, note));
   return lines.join('');
 }

@@ -110,6 +110,11 @@ export interface SarifFormatOptions {
   /** The directory relative sources are relative to. */
   readonly cwd: string;
   readonly inputProblems: readonly InputProblem[];
+  /**
+   * What the run says besides its findings and problems (that it checked nothing): notifications at level note.
+   * @default []
+   */
+  readonly notes?: readonly string[];
 }
 
 export function sarifLevel(severity: Severity): SarifLevel {
@@ -196,6 +201,7 @@ export function formatSarif(items: readonly LocatedDiagnostic[], options: SarifF
       ...(physical !== undefined ? { locations: [{ physicalLocation: physical }] } : {}),
     };
   });
+  for (const text of options.notes ?? []) notifications.push({ level: 'note', message: { text } });
   return {
     $schema: SARIF_SCHEMA,
     version: SARIF_VERSION,

@@ -22,6 +22,17 @@ export interface TextFormatOptions {
    * @default []
    */
   readonly suppressed?: readonly LocatedDiagnostic[];
+  /**
+   * Documents of files found in a directory walk that are no Kubernetes objects (a values.yaml), left out: said when
+   * no object was checked (`nothingChecked`).
+   * @default 0
+   */
+  readonly skippedDocuments?: number;
+  /**
+   * Whether every input is a file: the summary of a run that checked nothing then counts files.
+   * @default false
+   */
+  readonly inputsAreFiles?: boolean;
 }
 
 /** Heading for diagnostics whose object came from no known file. */
@@ -69,6 +80,21 @@ export function summarize(diagnostics: readonly Diagnostic[]): { counts: Record<
   const plural = (k: number, word: string) => `${k} ${word}${k === 1 ? '' : 's'}`;
   const text = `${plural(n, 'problem')} (${plural(counts.error, 'error')}, ${plural(counts.warning, 'warning')}, ${counts.info} info)`;
   return { counts, text };
+}
+
+/**
+ * The summary of a run that read its inputs but checked no object (a directory of docker-compose files, workflows and
+ * values files): what was read and that nothing was checked, never "No problems in 0 objects".
+ */
+export function nothingChecked(inputCount: number, skippedDocuments: number, inputsAreFiles: boolean): string {
+  const noun = inputsAreFiles ? 'file' : 'input';
+  const why =
+    skippedDocuments === 0
+      ? ''
+      : inputCount === 1
+        ? ' (it has no apiVersion and kind)'
+        : ' (none has apiVersion and kind)';
+  return `No Kubernetes objects in ${inputCount} ${noun}${inputCount === 1 ? '' : 's'}${why}: nothing was checked.`;
 }
 
 /** Whether `printable` would change `text`: the characters its expression matches. */
@@ -123,6 +149,9 @@ export function formatText(items: readonly LocatedDiagnostic[], options: TextFor
   if (items.length === 0) {
     if (n > 0 && options.objectCount === 0) {
       return `${paint('red', '✖')} Nothing checked: ${n} input problem${n === 1 ? '' : 's'} reported on stderr.\n`;
+    }
+    if (options.objectCount === 0) {
+      return `${nothingChecked(options.inputCount, options.skippedDocuments ?? 0, options.inputsAreFiles === true)}\n`;
     }
     return `${suppressedLines}${n > 0 ? paint('red', '✖') : paint('green', '✔')} No problems in ${scope}${suppressedCount(suppressed)}.\n`;
   }

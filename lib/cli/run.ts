@@ -5,6 +5,7 @@
 import { loadManifestsWithErrors, RULES, RULES_BY_ID, validateManifests } from '../core/validate';
 import { validateOptionsOf } from '../core/validate/settings';
 import type { Diagnostic } from '../core/model/types';
+import { looksLikeObject } from '../core/model/key-case';
 import { factsDates } from '../core/facts';
 import { evaluationDate } from '../core/facts/support';
 import {
@@ -24,7 +25,7 @@ import { formatSarif } from './format-sarif';
 import { checkedObjects, formatJunit, junitFailOn } from './format-junit';
 import { formatGithub } from './format-github';
 import { formatRulePage } from './rule-page';
-import { formatText, printable } from './format-text';
+import { formatText, nothingChecked, printable } from './format-text';
 import { writeJson } from './json-out';
 import { helpText } from './help';
 import { createLocator, type LoadedObject, type LocatedDiagnostic } from './locate';
@@ -179,6 +180,8 @@ async function runLint(command: LintCommand, io: CliIO): Promise<number> {
   const { read, problems } = await readInputs(withVersion(command, settings), io, ignored);
   const loaded: LoadedObject[] = [];
   const inputCount = read.length;
+  /** Documents of walked files that are no Kubernetes objects, left out. */
+  let skippedDocuments = 0;
   for (const { input, text, display } of read) {
     const { objects, errors } = loadManifestsWithErrors(text, display);
     if (input.kind === 'stdin' && objects.length === 0 && errors.length === 0 && !command.allowEmpty) {
@@ -186,7 +189,10 @@ async function runLint(command: LintCommand, io: CliIO): Promise<number> {
     }
     for (const object of objects) {
       // A directory also holds files that are not manifests (a chart's values.yaml, cdk8s's construct-metadata.json).
-      if (input.kind === 'file' && input.discovered && !hasKind(object)) continue;
+      if (input.kind === 'file' && input.discovered && !looksLikeObject(object)) {
+        skippedDocuments++;
+        continue;
+      }
       loaded.push({ object, source: display });
     }
     // One by one: a spread of every malformed document's problem passes the engine's argument limit.
@@ -211,6 +217,11 @@ async function runLint(command: LintCommand, io: CliIO): Promise<number> {
   // Input problems first: on a terminal they then sit above the report that the summary line closes.
   for (const p of problems) io.stderr.write(`${TOOL_NAME}: ${describeProblem(p)}\n`);
   const locate = withTemplates(createLocator(loaded), read);
+  // Inputs read, no object among them (a directory of compose files and values.yaml): said, never a clean pass. Not
+  // a failure (kube-linter's default too): a pre-commit run on YAML that holds no manifest passes.
+  const inputsAreFiles = read.every((r) => r.input.kind === 'file');
+  const notes =
+    loaded.length === 0 && problems.length === 0 ? [nothingChecked(inputCount, skippedDocuments, inputsAreFiles)] : [];
 
   switch (command.format) {
     case 'json':
@@ -220,6 +231,7 @@ async function runLint(command: LintCommand, io: CliIO): Promise<number> {
           problems,
           objects: loaded.length,
           inputs: inputCount,
+          skippedDocuments,
         }),
         io.stdout,
       );
@@ -235,6 +247,7 @@ async function runLint(command: LintCommand, io: CliIO): Promise<number> {
         tool: packageInfo(),
         cwd,
         inputProblems: problems,
+        notes,
       });
       writeJson(log, io.stdout);
       break;
@@ -251,7 +264,9 @@ async function runLint(command: LintCommand, io: CliIO): Promise<number> {
       );
       break;
     case 'github':
-      io.stdout.write(formatGithub(shown.map(locate), { cwd, problems, ...githubWorkspace(io.env ?? process.env) }));
+      io.stdout.write(
+        formatGithub(shown.map(locate), { cwd, problems, notes, ...githubWorkspace(io.env ?? process.env) }),
+      );
       break;
     case 'text': {
       if (command.quiet && shown.length === 0) break;
@@ -263,6 +278,8 @@ async function runLint(command: LintCommand, io: CliIO): Promise<number> {
           inputProblemCount: problems.length,
           markFixable: true,
           suppressed: command.quiet ? [] : suppressed.map(locate),
+          skippedDocuments,
+          inputsAreFiles,
         }),
       );
       break;
@@ -308,6 +325,8 @@ export function jsonReport(input: {
   readonly problems: readonly InputProblem[];
   readonly objects: number;
   readonly inputs: number;
+  /** Documents of walked files that are no Kubernetes objects, left out (lint). @default - not in the summary */
+  readonly skippedDocuments?: number;
   readonly extra?: Readonly<Record<string, unknown>>;
 }): Record<string, unknown> {
   const counts = { error: 0, warning: 0, info: 0 };
@@ -329,6 +348,7 @@ export function jsonReport(input: {
     summary: {
       inputs: input.inputs,
       objects: input.objects,
+      ...(input.skippedDocuments !== undefined ? { skippedDocuments: input.skippedDocuments } : {}),
       errors: counts.error,
       warnings: counts.warning,
       info: counts.info,
@@ -590,8 +610,4 @@ export function useColor(env: Readonly<Record<string, string | undefined>>, isTT
 export function githubWorkspace(env: Readonly<Record<string, string | undefined>>): { workspace?: string } {
   const workspace = env.GITHUB_WORKSPACE;
   return workspace !== undefined && workspace !== '' ? { workspace } : {};
-}
-
-function hasKind(object: unknown): boolean {
-  return typeof object === 'object' && object !== null && 'kind' in object;
 }

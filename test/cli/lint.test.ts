@@ -63,7 +63,17 @@ describe('k8s-windows lint --format json', () => {
         version: expect.any(String),
         factsChecked: { newest: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), oldest: expect.any(String) },
       },
-      summary: { inputs: 1, objects: 1, errors: 0, warnings: 0, info: 0, fixable: 0, suppressed: 0, inputProblems: 0 },
+      summary: {
+        inputs: 1,
+        objects: 1,
+        skippedDocuments: 0,
+        errors: 0,
+        warnings: 0,
+        info: 0,
+        fixable: 0,
+        suppressed: 0,
+        inputProblems: 0,
+      },
       findings: [],
       inputProblems: [],
     });
@@ -451,5 +461,157 @@ describe('issue 36: an empty spec.os.name, hostNetwork: true and a hostPort othe
     expect(errors(engineView(JSON.parse(lint.stdout)))).toEqual([BOTH[1]]);
     const r = await cli(['fix', '-'], { stdin: linux });
     expect(r.stdout).toBe(linux);
+  });
+});
+
+describe('YAML that holds no Kubernetes object, and keys written in another case (issue 34)', () => {
+  const NOT_MANIFESTS = {
+    'deploy/docker-compose.yml': 'services:\n  web:\n    image: nginx\n',
+    'deploy/ci.yml': 'on: push\njobs:\n  test: {runs-on: windows-latest, steps: []}\n',
+    'deploy/values.yaml': 'replicaCount: 2\n',
+    // The config file is a dot file: read as the config, never walked as an input.
+    '.k8s-windows.yaml': "rules:\n  windows-startup-probe: 'off'\n",
+  };
+  const NOTHING = 'No Kubernetes objects in 3 files (none has apiVersion and kind): nothing was checked.';
+
+  test('text: a directory of YAML without manifests says what was read, never "No problems"; exit 0', async () => {
+    const tree = tempTree(NOT_MANIFESTS);
+    try {
+      expect(await cli(['lint', 'deploy'], { cwd: tree.dir })).toEqual({ code: 0, stdout: `${NOTHING}\n`, stderr: '' });
+      const one = await cli(['lint', 'deploy/values.yaml', '--', 'deploy'], { cwd: tree.dir });
+      // Named on the command line, values.yaml is checked whole: a warning, as before.
+      expect(one.stdout).toContain('Document 1 has no apiVersion or kind');
+    } finally {
+      tree.cleanup();
+    }
+  });
+
+  test('text: one file, and a file without documents (a commit of a comment-only YAML file still passes)', async () => {
+    const tree = tempTree({ 'deploy/values.yaml': 'replicaCount: 2\n', 'empty.yaml': '# nothing yet\n' });
+    try {
+      expect(await cli(['lint', 'deploy'], { cwd: tree.dir })).toEqual({
+        code: 0,
+        stdout: 'No Kubernetes objects in 1 file (it has no apiVersion and kind): nothing was checked.\n',
+        stderr: '',
+      });
+      expect(await cli(['lint', 'empty.yaml'], { cwd: tree.dir })).toEqual({
+        code: 0,
+        stdout: 'No Kubernetes objects in 1 file: nothing was checked.\n',
+        stderr: '',
+      });
+    } finally {
+      tree.cleanup();
+    }
+  });
+
+  test('json: the summary counts the documents left out, and no object', async () => {
+    const tree = tempTree(NOT_MANIFESTS);
+    try {
+      const r = await cli(['lint', '--format', 'json', 'deploy'], { cwd: tree.dir });
+      expect(r.code).toBe(0);
+      const report = JSON.parse(r.stdout) as Record<string, unknown>;
+      expect([report.summary, report.findings, report.inputProblems]).toEqual([
+        {
+          inputs: 3,
+          objects: 0,
+          skippedDocuments: 3,
+          errors: 0,
+          warnings: 0,
+          info: 0,
+          fixable: 0,
+          suppressed: 0,
+          inputProblems: 0,
+        },
+        [],
+        [],
+      ]);
+    } finally {
+      tree.cleanup();
+    }
+  });
+
+  test('sarif: a note notification; github: a notice', async () => {
+    const tree = tempTree(NOT_MANIFESTS);
+    try {
+      const sarif = await cli(['lint', '--format', 'sarif', 'deploy'], { cwd: tree.dir });
+      const run = (JSON.parse(sarif.stdout) as { runs: { invocations: unknown[]; results: unknown[] }[] }).runs[0];
+      expect([sarif.code, run.invocations, run.results]).toEqual([
+        0,
+        [{ executionSuccessful: true, toolExecutionNotifications: [{ level: 'note', message: { text: NOTHING } }] }],
+        [],
+      ]);
+      expect(await cli(['lint', '--format', 'github', 'deploy'], { cwd: tree.dir })).toEqual({
+        code: 0,
+        stdout: `::notice title=k8s-windows::${NOTHING}\n`,
+        stderr: '',
+      });
+    } finally {
+      tree.cleanup();
+    }
+  });
+
+  const MISCASED = 'apiVersion: v1\nKind: ConfigMap\nmetadata: {name: settings}\ndata: {mode: production}\n';
+  const KIND_MESSAGE =
+    "Document 1 writes 'Kind': did you mean kind? kubectl reads keys case-sensitively and refuses the document (Object 'Kind' is missing in '…'); it is checked here as if kind were written.";
+
+  test('text: Kind: is an error at its line, on the object it names; exit 1', async () => {
+    const r = await cli(['lint', '--stdin-filename', 'settings.yaml', '-'], { stdin: MISCASED });
+    expect(r).toEqual({
+      code: 1,
+      stdout: [
+        'settings.yaml',
+        '  ConfigMap settings',
+        `    2:1  error    ${KIND_MESSAGE}  input-invalid-document`,
+        '                  fix: Write kind, not Kind: Kubernetes field names are case-sensitive.',
+        '',
+        '✖ 1 problem (1 error, 0 warnings, 0 info) in 1 object from 1 input',
+        '',
+      ].join('\n'),
+      stderr: '',
+    });
+  });
+
+  test('json: the finding as the engine gives it, with its line', async () => {
+    const r = await cli(['lint', '--format', 'json', '--stdin-filename', 'settings.yaml', '-'], { stdin: MISCASED });
+    expect((JSON.parse(r.stdout) as { findings: unknown[] }).findings).toEqual([
+      {
+        ruleId: 'input-invalid-document',
+        messageId: 'wrong-case',
+        severity: 'error',
+        message: KIND_MESSAGE,
+        fix: 'Write kind, not Kind: Kubernetes field names are case-sensitive.',
+        path: 'Kind',
+        resource: { apiVersion: 'v1', kind: 'ConfigMap', name: 'settings', source: 'settings.yaml' },
+        location: { object: 0, segments: ['Kind'], position: { source: 'settings.yaml', line: 2, column: 1 } },
+        source: 'settings.yaml',
+        line: 2,
+        column: 1,
+        fixable: false,
+      },
+    ]);
+  });
+
+  test('in a directory, Kind: and apiversion: beside a good document: both judged, the Windows finding on each', async () => {
+    const bad = WEB_TEXT.replace(/^apiVersion: apps\/v1\nkind: Deployment$/m, 'apiversion: apps/v1\nKind: Deployment');
+    expect(bad).not.toBe(WEB_TEXT);
+    const tree = tempTree({ 'm/good.yaml': WEB_TEXT, 'm/bad.yaml': bad, 'm/values.yaml': 'replicaCount: 2\n' });
+    try {
+      const r = await cli(['lint', '--format', 'json', 'm'], { cwd: tree.dir });
+      const findings = (JSON.parse(r.stdout) as { findings: (Diagnostic & { line?: number })[] }).findings;
+      const of = (source: string, ruleId: string) =>
+        findings.filter((d) => d.resource.source === source && d.ruleId === ruleId).map((d) => [d.path, d.line]);
+      expect(of('m/bad.yaml', 'input-invalid-document')).toEqual([
+        ['apiversion', lineOf(bad, 'apiversion:')],
+        ['Kind', lineOf(bad, 'Kind:')],
+      ]);
+      expect(of('m/good.yaml', 'input-invalid-document')).toEqual([]);
+      // The same Windows finding on both, at the same line: the misspelt one is judged as meant.
+      expect(of('m/bad.yaml', 'windows-forbidden-field')).toEqual(of('m/good.yaml', 'windows-forbidden-field'));
+      expect(of('m/bad.yaml', 'windows-forbidden-field')).not.toEqual([]);
+      expect((JSON.parse(r.stdout) as { summary: unknown }).summary).toMatchObject({ objects: 4, skippedDocuments: 1 });
+      expect(r.code).toBe(1);
+    } finally {
+      tree.cleanup();
+    }
   });
 });
