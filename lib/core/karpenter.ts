@@ -31,8 +31,7 @@ export function karpenterWindowsAmiAlias(release: WindowsRelease): string {
 
 /**
  * Instance families EKS does not run Windows on (lib/core/facts/clouds.ts `EKS_NO_WINDOWS_FAMILIES`), kept out with
- * a `NotIn` requirement. Unlike the node pools, which only warn on M6a (unverified), Karpenter leaves it out too:
- * a narrower choice of families costs nothing.
+ * a `NotIn` requirement, unverified ones too: a narrower choice of families costs nothing.
  */
 export const KARPENTER_NO_WINDOWS_FAMILIES: readonly string[] = EKS_NO_WINDOWS_FAMILIES.families.map((f) => f.family);
 

@@ -633,17 +633,12 @@ describe('issue 9: failures the managed pool now refuses or survives', () => {
     },
   );
 
-  test('m6a (named only by an unverified copy of the EKS list) is a warning, not a refusal', async () => {
-    expect(() => new eks.WindowsNodePool('w6a', { ...BASE, instanceTypes: ['m6a.xlarge'] })).not.toThrow();
-    await new Promise((r) => setTimeout(r, 0));
-    expect(warnings()).toEqual(
-      expect.arrayContaining([
-        expect.stringMatching(
-          /^\[eks-windows-instance-arch\] Instance type 'm6a\.xlarge' is in M6A, which aws-cdk's copy of the EKS list says has no Windows; the current EKS documentation no longer says so\. Fix: Check that EC2 offers Windows on 'm6a\.xlarge' in your region, or use 'm6i\.xlarge'\.$/,
-        ),
-      ]),
-    );
-    expect(isWindowsUnsupportedInstanceType('m6a.xlarge')).toBe(false);
+  test("m6a (on the EKS guide's list, with M4 and the rest, from 2022-01 until the list went in 2023-04) is refused like them", () => {
+    const errors = inputErrorsOf(() => new eks.WindowsNodePool('w6a', { ...BASE, instanceTypes: ['m6a.xlarge'] }));
+    expect(errors).toEqual([
+      { propertyPath: 'instanceTypes[0]', reason: expect.stringContaining('does not offer for Windows workloads') },
+    ]);
+    expect(isWindowsUnsupportedInstanceType('m6a.xlarge')).toBe(true);
   });
 
   test('a pool that scales from zero on a type whose pod IP capacity is not known warns under eks-windows-autoscaler-tags', async () => {

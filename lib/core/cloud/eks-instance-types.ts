@@ -45,8 +45,8 @@ export function isBelowWindowsMemoryFloor(instanceType: string): boolean {
 
 /**
  * Families EKS does not run Windows nodes on, from the facts (lib/core/facts/clouds.ts `EKS_NO_WINDOWS_FAMILIES`):
- * the documented ones (C3, C4, D2, I2, M4 but m4.16xlarge, R3) are refused; M6a, which only aws-cdk's copy of the
- * list names, is a warning.
+ * the families of AWS's last list (C3, C4, D2, I2, M4 but m4.16xlarge, M6a, R3) are refused; a family the facts mark
+ * unverified would be a warning (none is).
  */
 const NO_WINDOWS: readonly NoWindowsFamily[] = EKS_NO_WINDOWS_FAMILIES.families;
 
@@ -67,7 +67,8 @@ export function isWindowsUnsupportedInstanceType(instanceType: string): boolean 
 }
 
 /**
- * A warning for an instance type whose family only an unverified copy of the list names (M6a), or undefined.
+ * A warning for an instance type whose family only an unverified copy of the list names, or undefined (no family is
+ * unverified today).
  */
 export function unverifiedWindowsInstanceTypeWarning(
   instanceType: unknown,

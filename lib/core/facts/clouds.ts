@@ -80,6 +80,23 @@ const AKS_DEFAULT_CHANGELOG: FactSource = {
   checked: CHECKED,
   says: 'release 2026-07-17: "Starting with Kubernetes 1.37 (expected to be available in October 2026), Windows Server 2025 is the default and recommended OS SKU for new Windows node pools when no OS SKU is specified"',
 };
+const AKS_DEFAULT_BEST_PRACTICES: FactSource = {
+  ref: githubFile('MicrosoftDocs/azure-aks-docs', AKS_DOCS, 'articles/aks/windows-best-practices.md', 44),
+  materialDate: AKS_DOCS_DATE,
+  checked: CHECKED,
+  says: 'ms.date 2026-07-13: "Windows Server 2022 is the default OS for Kubernetes versions 1.25 to 1.35, and Windows Server 2025 is the default OS for Kubernetes version 1.36 and later"',
+};
+const AKS_DEFAULT_QUICKSTART: FactSource = {
+  ref: githubFile(
+    'MicrosoftDocs/azure-aks-docs',
+    AKS_DOCS,
+    'articles/aks/learn/quick-windows-container-deploy-cli.md',
+    123,
+  ),
+  materialDate: AKS_DOCS_DATE,
+  checked: CHECKED,
+  says: 'ms.date 2026-07-13: "Windows Server 2025 is the default operating system for Kubernetes version 1.36 and later. Windows Server 2022 is the default for Kubernetes versions 1.25-1.35" (the PowerShell quickstart says the same)',
+};
 const AKS_2025: FactSource = {
   ref: githubFile('MicrosoftDocs/azure-aks-docs', AKS_DOCS, 'articles/aks/upgrade-windows-os.md'),
   materialDate: AKS_DOCS_DATE,
@@ -205,8 +222,14 @@ export const CLOUD_DEFAULT_RELEASES: { readonly [C in Cloud]: CloudDefaultReleas
       { fromMinor: 0, release: '2022' },
       { fromMinor: 37, release: '2025' },
     ],
-    sources: [AKS_DEFAULT_CHANGELOG, AKS_OS_VERSIONS, AKS_2022_RETIREMENT],
-    note: 'The two AKS sources disagree: the release notes (2026-07-17) make Windows2025 the default from 1.37, the docs table (2026-07-13) from 1.36. We take the conservative reading, 1.37: the default changes only where Windows2022 is refused, and on 1.36 both releases are offered (so a pool without osSKU on 1.36 may get either build; pin it).',
+    sources: [
+      AKS_DEFAULT_CHANGELOG,
+      AKS_OS_VERSIONS,
+      AKS_DEFAULT_BEST_PRACTICES,
+      AKS_DEFAULT_QUICKSTART,
+      AKS_2022_RETIREMENT,
+    ],
+    note: 'AKS disagrees with itself: its release notes (2026-07-17) make Windows2025 the default from 1.37; its docs (upgrade-os-version, windows-best-practices and the CLI and PowerShell quickstarts, all ms.date 2026-07-13) from 1.36. We take 1.37: the default changes only where Windows2022 is refused, and on 1.36 both releases are offered (a pool without osSKU on 1.36 may get either build: pin it).',
   },
   gke: {
     steps: [{ fromMinor: 0, release: '2022' }],
@@ -277,11 +300,9 @@ export interface NoWindowsFamily {
 }
 
 /**
- * Instance families without Windows for EKS nodes. The current EKS Windows-support page no longer carries the
- * list (awsdocs/amazon-eks-user-guide windows-support.adoc@c88259a); older copies list C3, C4, D2, I2, M4 (but
- * m4.16xlarge) and R3, and aws-cdk's aws-eks still refuses "M6a.x" as well. M6a is therefore only warned about in
- * node pools (refusing a type that works is worse than a failed launch the user sees at once), and Karpenter
- * pools keep excluding it (a narrower choice costs nothing).
+ * Instance families without Windows for EKS nodes, as AWS's own EKS user guide listed them: C3, C4, D2, I2, M4 (but
+ * m4.16xlarge) and R3 until 2022-01-20, with M6a.x added that day, until the whole list was dropped on 2023-04-17
+ * (awsdocs/amazon-eks-user-guide history). The current page names none; the list is kept as AWS last gave it.
  */
 export const EKS_NO_WINDOWS_FAMILIES: { readonly families: readonly NoWindowsFamily[] } & Sourced = {
   families: [
@@ -290,10 +311,26 @@ export const EKS_NO_WINDOWS_FAMILIES: { readonly families: readonly NoWindowsFam
     { family: 'd2' },
     { family: 'i2' },
     { family: 'm4', except: ['m4.16xlarge'] },
-    { family: 'm6a', verified: false },
+    { family: 'm6a' },
     { family: 'r3' },
   ],
   sources: [
+    {
+      ref: githubFile(
+        'awsdocs/amazon-eks-user-guide',
+        '71b8a430ec98185e195c22aecaa6ce84af723272',
+        'doc_source/windows-support.md',
+      ),
+      materialDate: '2022-01-20',
+      checked: CHECKED,
+      says: '"Amazon EC2 instance types C3, C4, D2, I2, M4 (excluding m4.16xlarge), M6a.x and R3 instances are not supported for Windows workloads" (the commit "Update windows support docs for instances suppported" added M6a.x to the list)',
+    },
+    {
+      ref: 'https://github.com/awsdocs/amazon-eks-user-guide/commit/be86c1ab740bd81440216c245922d1bb19da2054',
+      materialDate: '2023-04-17',
+      checked: CHECKED,
+      says: 'removes the line "Amazon EC2 instance types `C3`, `C4`, `D2`, `I2`, `M4` (excluding `m4.16xlarge`), `M6a.x`, and `R3` instances aren\'t supported for Windows workloads"',
+    },
     {
       ref: githubFile(
         'awsdocs/amazon-eks-user-guide',
@@ -304,11 +341,6 @@ export const EKS_NO_WINDOWS_FAMILIES: { readonly families: readonly NoWindowsFam
       checked: CHECKED,
       says: 'the Windows support page names no instance families without Windows',
     },
-    {
-      ref: 'https://github.com/aws/aws-cdk/blob/fcec02bc2225156c84f8c4cb0ca92f206f09bf49/packages/aws-cdk-lib/aws-eks/test/nodegroup.test.ts',
-      materialDate: 'unverified',
-      checked: CHECKED,
-      says: 'not opened on 2026-12-07; cited before as "C3, C4, D2, I2, M4 (excluding m4.16xlarge), M6a.x, and R3 instances aren\'t supported for Windows workloads"',
-    },
   ],
+  note: 'AWS no longer lists any family since 2023-04-17; these are the families of its last list, M6a among them from 2022-01-20.',
 };

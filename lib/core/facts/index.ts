@@ -173,14 +173,20 @@ export function factCatalogue(): FactEntry[] {
       },
       {
         sources: [
-          {
-            ref: githubFile('kubernetes/kubernetes', 'v1.35.0', 'pkg/apis/core/validation/validation.go'),
-            materialDate: '2025-12-17',
-            checked: CHECKED,
-            says: 'validateWindows: the fields refused when spec.os.name is windows, "cannot be set for a windows pod" (the table is lib/core/windows-fields.ts; read from the k8s.io/kubernetes@v1.35.0 Go module)',
-          },
+          validationSource('v1.35.0', '2025-12-17', 'validateWindows'),
+          validationSource('v1.36.0', '2026-04-22', 'the lines naming Windows are those of v1.35.0'),
+          validationSource(
+            'v1.37.0',
+            '2026-08-26',
+            'hostUsers, hostPID, hostIPC and shareProcessNamespace are read from the pod spec outside the securityContext check; the same fields are refused',
+          ),
+          validationSource(
+            'v1.38.0-beta.0',
+            '2026-11-06',
+            'a pre-release: the lines naming Windows are those of v1.37.0',
+          ),
         ],
-        note: 'Checked at v1.35; fields 1.36 and 1.37 may forbid are not verified.',
+        note: 'Checked at v1.35.0, v1.36.0 and v1.37.0 (and the v1.38.0-beta.0 pre-release), as lib/core/windows-fields.ts says; "may not be set for a windows pod" (pod-level resources) is in each.',
       },
     ),
   );
@@ -206,6 +212,16 @@ export function factCatalogue(): FactEntry[] {
 
 /** The day the sources written here were opened and read. */
 const CHECKED = '2026-12-07';
+
+/** kube-apiserver's validation.go at a release tag, read from the k8s.io/kubernetes Go module of that tag. */
+function validationSource(tag: string, date: IsoDate, says: string): FactSource {
+  return {
+    ref: githubFile('kubernetes/kubernetes', tag, 'pkg/apis/core/validation/validation.go'),
+    materialDate: date,
+    checked: CHECKED,
+    says: `${says}: the fields refused when spec.os.name is windows, "cannot be set for a windows pod" (k8s.io/kubernetes@${tag} Go module, tagged ${date})`,
+  };
+}
 
 /** The newest and oldest `checked` date over every fact's sources: the days the facts were read. */
 export function factsDates(entries: readonly FactEntry[] = factCatalogue()): { newest: IsoDate; oldest: IsoDate } {

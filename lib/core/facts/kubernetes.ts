@@ -14,7 +14,10 @@ export interface TaintFact extends Sourced {
   readonly effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
 }
 
-/** The taint Windows nodes carry by convention (upstream's guide; AKS recommends it, our pools set it). */
+/**
+ * The taint Windows nodes carry by convention: upstream's guide gives it as the example; AKS recommends taints or
+ * labels and names no taint; our pools set it.
+ */
 export const WINDOWS_TAINT_FACT: TaintFact = {
   key: 'os',
   value: 'windows',
@@ -34,19 +37,20 @@ export const WINDOWS_TAINT_FACT: TaintFact = {
       ref: githubFile(
         'MicrosoftDocs/azure-aks-docs',
         'fb060abe6a8fef960d4c487b543bf7b1e97808fe',
-        'articles/aks/windows-best-practices.md',
+        'articles/aks/windows-containerd.md',
+        30,
       ),
       materialDate: '2026-08-21',
       checked: CHECKED,
-      says: 'the source of learn.microsoft.com/azure/aks/windows-best-practices (ms.date 2026-07-13), cited before as #node-taints: it has no such section and names no taint',
+      says: 'ms.date 2025-09-26: "We recommend using taints or labels with your Windows Server 2019 node pools running containerd and tolerations or node selectors with your deployments to guarantee your workloads are scheduled correctly" (no taint named; AKS sets none itself)',
     },
   ],
 };
 
 /**
- * The taint GKE is said to put on Windows nodes itself. Unverified for GKE: Google Distributed Cloud (GKE on
- * VMware) documents it, and upstream's kube-up GCE scripts default to `node.kubernetes.io/os=win1809:NoSchedule`.
- * Used leniently: tolerated when a pool's taints are unknown, never required.
+ * The taint GKE is said to put on Windows nodes itself. No GKE document found says so, or names a value: the only
+ * source found, upstream's kube-up scripts for GCE (not GKE), default to `node.kubernetes.io/os=win1809:NoSchedule`.
+ * The value `windows` is ours, unverified. Used leniently: tolerated when a pool's taints are unknown, never required.
  */
 export const GKE_WINDOWS_TAINT_FACT: TaintFact = {
   key: 'node.kubernetes.io/os',
@@ -61,7 +65,7 @@ export const GKE_WINDOWS_TAINT_FACT: TaintFact = {
       says: 'WINDOWS_NODE_TAINTS="${WINDOWS_NODE_TAINTS:-node.kubernetes.io/os=win1809:NoSchedule}" (kube-up on GCE, not GKE; read from the k8s.io/kubernetes@v1.37.0 Go module)',
     },
   ],
-  note: 'No GKE document says GKE taints Windows nodes; the value is the one Google Distributed Cloud (GKE on VMware) documents for its Windows nodes.',
+  note: "No source read says that GKE taints Windows nodes or with which value. The only source found is upstream's kube-up for GCE (not GKE), whose default taint has the same key and the value win1809; the value windows is an assumption (the os=windows convention on this key), so the taint is only tolerated, never required.",
 };
 
 /** Labels the kubelet or the cloud puts on Windows nodes. */
@@ -144,17 +148,23 @@ export const GMSA_WEBHOOK_IMAGE_FACT: PinnedImageFact = {
 };
 
 /**
- * windows_exporter in our examples: 0.31.8 is the newest 0.31 release (2026-07-22); 0.32 removed the /version
+ * windows_exporter in our examples: 0.31.8 is the newest 0.31 release (2026-07-22); 0.32.0 removed the /version
  * endpoint and the thermalzone collector and renamed metrics, so examples stay on 0.31.
  */
 export const WINDOWS_EXPORTER_IMAGE_FACT: PinnedImageFact = {
   image: 'ghcr.io/prometheus-community/windows-exporter:0.31.8',
   sources: [
     {
-      ref: 'https://github.com/prometheus-community/windows_exporter/releases/tag/v0.31.8',
+      ref: 'https://github.com/prometheus-community/windows_exporter/tree/v0.31.8',
       materialDate: '2026-07-22',
       checked: CHECKED,
-      says: "v0.31.8, 2026-07-22 (the tag's date in the Go module proxy); v0.32.0 has breaking changes",
+      says: 'tag v0.31.8 (2026-07-22; the same date in the Go module proxy), the newest tag of the repository copy of 2026-08-07',
+    },
+    {
+      ref: 'https://github.com/prometheus-community/windows_exporter/releases/tag/v0.32.0',
+      materialDate: 'undated',
+      checked: CHECKED,
+      says: '"💥 Breaking Changes" include "container: read Kubernetes metadata from the CRI API", "httphandler: remove /version endpoint", "collector: remove deprecated thermalzone collector", "memory: rename commit_limit …"; upgrade guide docs/upgrade/0.32.md (the copy read shows no release date)',
     },
   ],
 };

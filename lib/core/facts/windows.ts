@@ -28,7 +28,20 @@ const CONTAINERD_COMPAT: FactSource = {
   ref: githubFile('containerd/platforms', '4549974181760492ffc528fae4d7f29620a2c67c', 'platform_windows_compat.go'),
   materialDate: '2025-05-12',
   checked: CHECKED,
-  says: 'compatLTSCReleases = [ltsc2022, ltsc2025]: "every host from LTSC N up to (but not including) LTSC N+1 can run containers from LTSC N-1 up to the host build"; below ltsc2022 an exact build match',
+  says: 'compatLTSCReleases = [ltsc2022, ltsc2025]; "Every release after WS 2022 will support the previous ltsc container image"; "If host is < WS 2022, exact version match is required"',
+};
+/** The later fix of the same matcher (hosts newer than the latest LTSC), in containerd/platforms v1.0.0-rc.5. */
+const CONTAINERD_COMPAT_FIX: FactSource = {
+  ref: 'https://github.com/containerd/platforms/pull/34',
+  materialDate: '2026-04-27',
+  checked: CHECKED,
+  says: '"Fix WS2022 compat on hosts past the latest LTSC" (opened 2026-04-27; merged in the copy read): "Find the largest LTSC <= host.Build and step one entry back for the floor … This keeps the floor at the previous LTSC across an entire host generation"',
+};
+const CONTAINERD_COMPAT_VENDORED: FactSource = {
+  ref: 'https://github.com/containerd/containerd/pull/14001',
+  materialDate: '2026-08-20',
+  checked: CHECKED,
+  says: '"vendor: github.com/containerd/platforms v1.0.0-rc.5 … Fix WS2022 compat on hosts past the latest LTSC"',
 };
 const AKS_ANNUAL_RETIREMENT: FactSource = {
   ref: githubFile(
@@ -43,12 +56,19 @@ const AKS_ANNUAL_RETIREMENT: FactSource = {
 const LIFECYCLE: FactSource = {
   ref: githubFile(
     'endoflife-date/endoflife.date',
-    '027c7cc89d514c9a13ccb5a7e85c4e053163785a',
+    'a70eca337600e7d721dc48112c271f98661d208b',
     'products/windows-server.md',
   ),
-  materialDate: '2026-05-28',
+  materialDate: '2026-08-22',
   checked: CHECKED,
-  says: 'releaseDate, eoas and eol per LTSC release, each linking https://learn.microsoft.com/windows/release-health/windows-server-release-info',
+  says: 'releaseDate, eoas and eol per LTSC release, each linking https://learn.microsoft.com/windows/release-health/windows-server-release-info: 2019 2018-11-13, 2024-01-09, 2029-01-09; 2022 2021-08-18, 2026-10-13, 2031-10-14; 2025 2024-11-01, 2029-11-13, 2034-11-14',
+};
+/** The change of Windows Server 2025's dates in the same file, with the Microsoft page it names. */
+const LIFECYCLE_2025_REVISED: FactSource = {
+  ref: 'https://github.com/endoflife-date/endoflife.date/commit/90dd392453662f79c390d255b00b734a58bed5f8',
+  materialDate: '2026-07-22',
+  checked: CHECKED,
+  says: '"Microsoft revised the Windows Server 2025 lifecycle after GA. The official lifecycle page now lists Mainstream End 2029-11-13 and Extended End 2034-11-14; current data carries the pre-GA projections (2029-10-09 / 2034-10-10). Source: https://learn.microsoft.com/en-us/lifecycle/products/windows-server-2025" (the Microsoft page itself was not opened)',
 };
 /** The upstream page itself was not opened: an issue quoting it and the pull request that changed it were. */
 const UPSTREAM_OS_SUPPORT: FactSource = {
@@ -123,8 +143,8 @@ export const WINDOWS_RELEASE_FACTS: { readonly [R in WindowsRelease]: WindowsRel
     build: '10.0.26100',
     imageTags: ['ltsc2025'],
     firstKubernetesMinor: 32,
-    lifecycle: { released: '2024-11-01', mainstreamEnd: '2029-10-09', extendedEnd: '2034-10-10' },
-    sources: [VERSION_COMPAT, LIFECYCLE, UPSTREAM_OS_SUPPORT],
+    lifecycle: { released: '2024-11-01', mainstreamEnd: '2029-11-13', extendedEnd: '2034-11-14' },
+    sources: [VERSION_COMPAT, LIFECYCLE, LIFECYCLE_2025_REVISED, UPSTREAM_OS_SUPPORT],
     note: 'First Kubernetes minor 1.32 is the minor AKS first offered it on; upstream names no first minor (its docs list 2025 since the 1.35 release).',
   },
 };
@@ -148,7 +168,13 @@ export const HOST_COMPATIBILITY: { readonly [R in WindowsRelease]: HostCompatibi
   '2019': { process: ['2019'], hyperv: ['2019'] },
   '2022': { process: ['2022'], hyperv: ['2019', '2022'] },
   '2025': { process: ['2022', '2025'], hyperv: ['2019', '2022', '2025'] },
-  sources: [VERSION_COMPAT, CONTAINERD_COMPAT, AKS_ANNUAL_RETIREMENT],
+  sources: [
+    VERSION_COMPAT,
+    CONTAINERD_COMPAT,
+    CONTAINERD_COMPAT_FIX,
+    CONTAINERD_COMPAT_VENDORED,
+    AKS_ANNUAL_RETIREMENT,
+  ],
 };
 
 /** Whether a `host` node runs an image built for `image` under `isolation`. */

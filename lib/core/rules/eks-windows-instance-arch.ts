@@ -5,11 +5,7 @@
 import { EKS_NODE_GROUP, EKS_POOL_COMPONENT, EKS_SELF_MANAGED_COMPONENT } from './cloud-resources';
 import { defineRule } from './rule';
 import { windowsNodeGroup } from '../cloud/eks-node-group';
-import {
-  checkWindowsInstanceType,
-  checkWindowsInstanceTypes,
-  unverifiedWindowsInstanceTypeWarning,
-} from '../cloud/eks-instance-types';
+import { checkWindowsInstanceType, checkWindowsInstanceTypes } from '../cloud/eks-instance-types';
 
 export default defineRule({
   meta: {
@@ -20,20 +16,12 @@ export default defineRule({
     rationale: 'EKS Windows AMIs are x86_64 only.',
     docs: 'https://docs.aws.amazon.com/eks/latest/userguide/windows-support.html',
     severityReason: 'No node can start.',
-    cases: [
-      {
-        name: 'unverified',
-        severity: 'warning',
-        when: "The family is named only by aws-cdk's copy of the EKS list, which the current EKS documentation no longer says lacks Windows.",
-      },
-    ],
   },
   messages: {
     'no-windows': {
       description:
         'Instance types Windows cannot run on (an empty or malformed list, not an instance type, Graviton, Mac, or a family EC2 offers no Windows on).',
     },
-    unverified: { description: "An instance family only aws-cdk's copy of the EKS list names as without Windows." },
   },
   check: {
     scope: 'cloud',
@@ -45,18 +33,12 @@ export default defineRule({
         for (const i of checkWindowsInstanceTypes(types, 'instanceTypes')) {
           report(i.path, i.message, i.fix, undefined, 'no-windows');
         }
-        (instanceTypes as unknown[]).forEach((t, i) => {
-          const w = unverifiedWindowsInstanceTypeWarning(t, `instanceTypes[${i}]`);
-          if (w) report(w.path, w.message, w.fix, 'unverified', 'unverified');
-        });
       },
       // A component's instance type: the component refuses the errors at the arg's path and warns pool-wide.
       'eks-instance-type-component': ({ instanceType }, _context, report) => {
         for (const i of checkWindowsInstanceType(instanceType, '')) {
           report(i.path, i.message, i.fix, undefined, 'no-windows');
         }
-        const w = unverifiedWindowsInstanceTypeWarning(instanceType, '');
-        if (w) report(w.path, w.message, w.fix, 'unverified', 'unverified');
       },
     },
   },
