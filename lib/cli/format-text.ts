@@ -2,6 +2,7 @@
  * Human output of `lint`: diagnostics grouped by file, then by resource, each line `line:col  severity  message
  * rule-id` with the fix below, and a one-line summary. Colour is plain ANSI, used only when asked for.
  */
+import { fixLeftReason } from '../core/pod-templates';
 import { RULES_BY_ID } from '../core/validate/rules';
 import type { Diagnostic, Severity } from '../core/model/types';
 import type { LocatedDiagnostic } from './locate';
@@ -229,9 +230,12 @@ function formatSuppressed(items: readonly LocatedDiagnostic[], paint: (style: St
   return `${lines.join('\n')}\n`;
 }
 
-/** Whether `k8s-windows fix` has a fixer for the diagnostic's rule. */
+/** Whether `k8s-windows fix` has a fixer for the diagnostic's rule, on a kind it edits (not an Argo Workflow). */
 function isFixable(d: Diagnostic): boolean {
-  return RULES_BY_ID.get(d.ruleId)?.fixable !== undefined;
+  return (
+    RULES_BY_ID.get(d.ruleId)?.fixable !== undefined &&
+    fixLeftReason(d.resource.apiVersion, d.resource.kind) === undefined
+  );
 }
 
 /** `12:7` when the line is known, else the field path. */

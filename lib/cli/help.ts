@@ -108,6 +108,15 @@ const CONFIG = `Config file (${CONFIG_FILE_NAMES[0]}; the command line wins over
                                              lint and fix leave alone (counted in a note; a
                                              run that leaves nothing to check exits 2)
   suppressions: [{rules: [<rule>], kind, namespace, name (globs), reason: <why>}]
+  podTemplates: [{apiVersion: <group>/<version> (or <group>/*), kind, template: <path> (a pod
+                 template: metadata and spec) or podSpec: <path> (a pod spec alone)}]
+                                             custom resource kinds whose pods lint and fix judge
+                                             as a workload's, e.g. {apiVersion: example.com/v1,
+                                             kind: MyWorkload, template: spec.template}. Argo
+                                             Rollouts and Workflows, KEDA ScaledJobs, OpenShift
+                                             DeploymentConfigs and Knative Services are read
+                                             without it; fix leaves Argo Workflows and Knative
+                                             Services, and says so
 
 Suppressions: annotate the object (or a workload's pod template) once per rule, the value the reason:
   ${SUPPRESS_ANNOTATION_PREFIX}<rule>: "<why this finding is accepted>"

@@ -3,6 +3,7 @@
  * `k8s-windows: <message>` and never a stack trace; `main.ts` only wires it to the process.
  */
 import { loadManifestsWithErrors, RULES, RULES_BY_ID, validateManifests } from '../core/validate';
+import { fixLeftReason } from '../core/pod-templates';
 import { validateOptionsOf } from '../core/validate/settings';
 import type { Diagnostic } from '../core/model/types';
 import { looksLikeObject } from '../core/model/key-case';
@@ -334,7 +335,10 @@ export function jsonReport(input: {
   let suppressed = 0;
   const findings = input.findings.map((item) => {
     const d = item.diagnostic;
-    const isFixable = RULES_BY_ID.get(d.ruleId)?.fixable !== undefined;
+    // A rule with a fixer, on a kind fix edits (it leaves Argo Workflows and Knative Services).
+    const isFixable =
+      RULES_BY_ID.get(d.ruleId)?.fixable !== undefined &&
+      fixLeftReason(d.resource.apiVersion, d.resource.kind) === undefined;
     if (d.suppression?.honoured === true) suppressed++;
     else {
       counts[d.severity]++;

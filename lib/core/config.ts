@@ -40,6 +40,7 @@ export const CONFIG_SETTINGS: readonly SettingName[] = [
   'insecureRegistries',
   'mirrorFallback',
   'resolveTimeout',
+  'podTemplates',
 ];
 
 const ROOT = 'config';
@@ -153,6 +154,12 @@ export function mergeSettings(base: EngineSettings | undefined, own: EngineSetti
   const suppressions = [...(base.suppressions ?? []), ...(own.suppressions ?? [])];
   const ignore = [...(base.ignore ?? []), ...(own.ignore ?? [])];
   const tolerations = [...(base.tolerations ?? []), ...(own.tolerations ?? [])];
+  // A front door's entry for a kind replaces the file's for the same kind; the others add up.
+  const ownKinds = new Set((own.podTemplates ?? []).map((k) => `${k.apiVersion} ${k.kind}`));
+  const podTemplates = [
+    ...(base.podTemplates ?? []).filter((k) => !ownKinds.has(`${k.apiVersion} ${k.kind}`)),
+    ...(own.podTemplates ?? []),
+  ];
   const registryMirrors = { ...(base.registryMirrors ?? {}), ...(own.registryMirrors ?? {}) };
   const insecureRegistries = [...new Set([...(base.insecureRegistries ?? []), ...(own.insecureRegistries ?? [])])];
   return {
@@ -162,6 +169,7 @@ export function mergeSettings(base: EngineSettings | undefined, own: EngineSetti
     ...(suppressions.length > 0 ? { suppressions } : {}),
     ...(ignore.length > 0 ? { ignore } : {}),
     ...(tolerations.length > 0 ? { tolerations } : {}),
+    ...(podTemplates.length > 0 ? { podTemplates } : {}),
     ...(Object.keys(registryMirrors).length > 0 ? { registryMirrors } : {}),
     ...(insecureRegistries.length > 0 ? { insecureRegistries } : {}),
   };

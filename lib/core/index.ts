@@ -69,7 +69,14 @@ export {
   isHostProcessUser,
   runAsUserNameProblems,
 } from './windows-options';
-export { isWorkloadKind, locatePodSpec, POD_SPEC_PATHS, type PodSpecLocation } from './workloads';
+export { isWorkloadKind, locatePodSpec, POD_SPEC_PATHS, type PodSource, type PodSpecLocation } from './workloads';
+export {
+  fixLeftReason,
+  locatePods,
+  readPodTemplateKinds,
+  WELL_KNOWN_POD_TEMPLATES,
+  type PodTemplateKind,
+} from './pod-templates';
 export {
   DEFAULT_HOST_PROCESS_USER,
   WINDOWS_IMAGE_PULL_POLICY,

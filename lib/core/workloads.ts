@@ -30,6 +30,42 @@ export interface PodSpecLocation {
   readonly path: string;
   /** The pod (template) metadata, where labels and annotations of the pods live. */
   readonly podMetadata?: { labels?: Record<string, string>; annotations?: Record<string, string> };
+  /**
+   * Where `podMetadata` is in the object, when it is not beside the spec (`spec.templates[0].metadata`).
+   * @default - `metadata` for a Pod, else the pod template's (`spec.template.metadata`)
+   */
+  readonly podMetadataPath?: string;
+  /**
+   * The custom resource the pod template is in (pod-templates.ts), for what differs from a workload's: what `fix`
+   * does there, fields the resource cannot carry, and where a pod built from parts (an Argo Workflow template) keeps
+   * each field.
+   * @default - a Kubernetes workload: its pod spec is written as the API server reads it
+   */
+  readonly source?: PodSource;
+}
+
+/** A custom resource's pod template, as the rules and `fix` must treat it. */
+export interface PodSource {
+  /** What holds the pod, for messages: `an Argo Rollout`, `Argo Workflow template 'build'`. */
+  readonly what: string;
+  /** Why `fix` leaves the pod to be fixed by hand (a clause), when it does. */
+  readonly fixLeft?: string;
+  /**
+   * Pod spec fields the resource cannot carry (Knative's `os`): a finding that asks to add one is not reported.
+   * @default - none
+   */
+  readonly omits?: readonly string[];
+  /**
+   * For a pod the controller builds from parts (an Argo Workflow template and the workflow's defaults): the place in
+   * the object of a path the rules report under `path`, and the same for every such path in a message.
+   * @default - paths are the object's own
+   */
+  readonly rewrite?: {
+    readonly path: (path: string) => string;
+    readonly text: (text: string) => string;
+    /** What to add to the fix of a finding at `path` (a sentence), where the resource writes that field its own way. */
+    readonly hint?: (path: string) => string | undefined;
+  };
 }
 
 /** Finds the pod spec of a Pod, workload or PodTemplate; undefined for other objects or when absent. */

@@ -44,7 +44,7 @@ export async function resolveImageLookups(
   options: ResolveSetOptions = {},
 ): Promise<ImageLookups | undefined> {
   if (settings.resolveImages !== true) return undefined;
-  return resolveImageReferences(imageReferencesOf(objects), settings, options);
+  return resolveImageReferences(imageReferencesOf(objects, settings.podTemplates), settings, options);
 }
 
 /** What the registries say about each of `images` (references as written), by reference; placeholders left out. */

@@ -289,6 +289,21 @@ function fixPass(
       for (const r of miscasedRefusals(miscased, planned, resourceRef(pod.obj))) refused.push(r);
       return;
     }
+    // A custom resource fix does not edit (an Argo Workflow's templates, a Knative Service): what it would do, said.
+    const left = pod.source?.fixLeft;
+    if (left !== undefined) {
+      const all = run.podLists.get(i) ?? [pod];
+      for (const r of leftEdits(all, byObject.get(i) ?? [], target, (ruleId) => run.reports(i, ruleId))) {
+        refused.push({
+          ruleId: r.ruleId,
+          path: r.path,
+          resource: resourceRef(obj),
+          reason: left,
+          message: `not changed: ${r.path}: ${left}; fix it by hand (${r.ruleId}).`,
+        });
+      }
+      return;
+    }
     const edits = editsFor(pod, byObject.get(i) ?? [], target, (ruleId) => run.reports(i, ruleId), images);
     if (edits.length === 0) return;
     const resource = resourceRef(obj);
@@ -392,6 +407,29 @@ export function fixManifests(text: string, options: FixOptions & { readonly sour
 interface PlannedEdit {
   readonly edit: FixEdit;
   readonly ruleId: string;
+}
+
+/**
+ * What fix would change in the pods of an object it leaves (a custom resource it does not edit), each once, at the
+ * path the resource writes it: each finding with a fixer, and each rule's fixes toward the target on its Windows pods.
+ */
+function leftEdits(
+  pods: readonly PodFacts[],
+  diagnostics: readonly Diagnostic[],
+  target: FixTarget,
+  isActive: (ruleId: string) => boolean,
+): { readonly ruleId: string; readonly path: string }[] {
+  const out = new Map<string, { readonly ruleId: string; readonly path: string }>();
+  const add = (ruleId: string, path: string) => out.set(`${ruleId}\u0000${path}`, { ruleId, path });
+  for (const d of diagnostics) if (FIXERS.has(d.ruleId)) add(d.ruleId, d.path);
+  for (const pod of pods) {
+    if (!pod.windows) continue;
+    const place = pod.source?.rewrite?.path ?? ((p: string) => p);
+    for (const [ruleId, fixer] of TARGET_FIXERS) {
+      if (isActive(ruleId)) for (const e of fixer({ pod, target })) add(ruleId, place(e.path));
+    }
+  }
+  return [...out.values()];
 }
 
 /** The edits not made in an object with keys written in another case: rename them first. */

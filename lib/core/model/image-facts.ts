@@ -5,7 +5,7 @@
  * Rules that read them report nothing for an image without facts: resolution is opt-in.
  */
 import { wellKnownImage } from '../facts/well-known-image-platforms';
-import { isWorkloadKind, locatePodSpec } from '../workloads';
+import { locatePods, type PodTemplateKind } from '../pod-templates';
 import type { PodFacts } from './pod';
 import type { ImageFacts, ImageLookup, ImageLookups } from './image-lookup';
 import { isRecord, join } from './util';
@@ -110,9 +110,10 @@ export function osMissingFinding(
 export function withWellKnownImages(
   objects: readonly unknown[],
   lookups: ImageLookups | undefined,
+  podTemplates: readonly PodTemplateKind[] = [],
 ): ImageLookups | undefined {
   let out: Record<string, ImageLookup> | undefined;
-  for (const image of imageReferencesOf(objects)) {
+  for (const image of imageReferencesOf(objects, podTemplates)) {
     if (lookups !== undefined && Object.hasOwn(lookups, image)) continue;
     const known = wellKnownLookup(image);
     if (known === undefined) continue;
@@ -138,16 +139,23 @@ export function windowsBuilds(facts: ImageFacts): string[] {
   return out;
 }
 
-/** Every image reference the pods of `objects` name (containers, init and ephemeral containers), once each. */
-export function imageReferencesOf(objects: readonly unknown[]): string[] {
+/**
+ * Every image reference the pods of `objects` name (containers, init and ephemeral containers), once each: the pods
+ * of workloads, of well-known custom resources and of the `podTemplates` kinds.
+ */
+export function imageReferencesOf(
+  objects: readonly unknown[],
+  podTemplates: readonly PodTemplateKind[] = [],
+): string[] {
   const out = new Set<string>();
   for (const obj of objects) {
-    if (!isRecord(obj) || !isWorkloadKind(obj.kind)) continue;
-    const spec = locatePodSpec(obj)?.spec as Record<string, unknown> | undefined;
-    for (const list of ['containers', 'initContainers', 'ephemeralContainers']) {
-      const containers = spec?.[list];
-      if (!Array.isArray(containers)) continue;
-      for (const c of containers) if (isRecord(c) && typeof c.image === 'string' && c.image !== '') out.add(c.image);
+    for (const loc of locatePods(obj, podTemplates)) {
+      const spec = loc.spec as unknown as Record<string, unknown>;
+      for (const list of ['containers', 'initContainers', 'ephemeralContainers']) {
+        const containers = spec[list];
+        if (!Array.isArray(containers)) continue;
+        for (const c of containers) if (isRecord(c) && typeof c.image === 'string' && c.image !== '') out.add(c.image);
+      }
     }
   }
   return [...out];

@@ -26,7 +26,7 @@ import {
   type WindowsIsolation,
   type WindowsRelease,
 } from '../releases';
-import type { PodSpecLocation } from '../workloads';
+import type { PodSource, PodSpecLocation } from '../workloads';
 import { namespaceOf, type SetIndex } from './context';
 import type { ValidateOptions } from './types';
 import { arr, has, isRecord, join, key, rec, str, stringMap, type Rec } from './util';
@@ -108,8 +108,15 @@ export interface PodFacts {
   readonly hostProcess: boolean;
   /** Pod (template) annotations. */
   readonly annotations: Rec;
+  /**
+   * Where the pod (template) metadata is: `metadata` for a Pod, `spec.template.metadata` for a workload,
+   * `spec.templates[0].metadata` for an Argo Workflow template.
+   */
+  readonly metadataPath: string;
   /** Pod tolerations and its RuntimeClass's, which admission merges in. */
   readonly tolerations: readonly TolerationRef[];
+  /** The custom resource the pod template is in (an Argo Rollout, an Argo Workflow template), when it is in one. */
+  readonly source?: PodSource;
 }
 
 function hostProcessValue(securityContext: unknown): boolean | undefined {
@@ -382,8 +389,11 @@ export function analyzePod(obj: Rec, loc: PodSpecLocation, index: SetIndex, opti
     ...(windows ? {} : optional('windowsHint', windowsHintOf(spec, containers, annotations))),
     ...optional('poolSelector', poolSelectorOf(nodeSelector, spec)),
     annotations: annotations ?? {},
+    metadataPath:
+      loc.podMetadataPath ?? (obj.kind === 'Pod' ? 'metadata' : join(path.replace(/\.?spec$/, ''), 'metadata')),
     hostProcess: containers.some((c) => c.hostProcess),
     tolerations,
+    ...(loc.source !== undefined ? { source: loc.source } : {}),
   };
 }
 

@@ -23,7 +23,10 @@ export function suppressionAnnotations(obj: unknown, loc?: PodSpecLocation): Sup
   const own = rec(obj, 'metadata');
   const places: { value: unknown; path: string }[] = [{ value: own, path: 'metadata' }];
   if (loc?.podMetadata !== undefined && loc.podMetadata !== own) {
-    places.push({ value: loc.podMetadata, path: `${loc.path.replace(/\.?spec$/, '')}.metadata` });
+    places.push({
+      value: loc.podMetadata,
+      path: loc.podMetadataPath ?? `${loc.path.replace(/\.?spec$/, '')}.metadata`,
+    });
   }
   for (const { value, path } of places) {
     const annotations = rec(value, 'annotations');

@@ -3,6 +3,7 @@ import type { Cloud } from '../cloud-gates';
 import type { ValidationIssue } from '../errors';
 import type { WindowsRelease } from '../releases';
 import type { ImageLookups } from './image-lookup';
+import type { PodTemplateKind } from '../pod-templates';
 
 export type Severity = 'error' | 'warning' | 'info';
 export const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
@@ -206,6 +207,14 @@ export interface ValidateOptions {
    * @default - none: images are judged by their tags and the well-known records
    */
   readonly images?: ImageLookups;
+  /**
+   * Custom resource kinds whose objects hold a pod template (`template: 'spec.template'`) or a pod spec
+   * (`podSpec: 'spec.runner'`), judged as workloads are: the config file's `podTemplates`. An entry wins over a
+   * well-known kind's own (lib/core/pod-templates.ts: Argo Rollouts and Workflows, KEDA ScaledJob, OpenShift
+   * DeploymentConfig, Knative Serving). A bad entry throws `WindowsValidationError` naming it.
+   * @default []
+   */
+  readonly podTemplates?: readonly PodTemplateKind[];
 }
 
 /**

@@ -9,7 +9,7 @@ import {
   POD_SECURITY_ENFORCE_LABEL,
   POD_SECURITY_ENFORCE_VERSION_LABEL,
   POD_SECURITY_LEVELS,
-  podSecurityViolations,
+  podSpecSecurityViolations,
   type PodSecurityLevel,
 } from '../pod-security';
 import { rec, stringMap } from '../model/util';
@@ -47,7 +47,13 @@ export default defineRule({
       const version = pinned !== undefined && pinned !== 'latest' ? pinned : options.kubernetesVersion;
       let violations;
       try {
-        violations = podSecurityViolations(p.obj, typeof version === 'string' ? { kubernetesVersion: version } : {});
+        // The pod spec the rules judged: a workload's, or a custom resource's pod template (an Argo Rollout's).
+        violations = podSpecSecurityViolations(p.spec, {
+          ...(typeof version === 'string' ? { kubernetesVersion: version } : {}),
+          specPath: p.path,
+          podMetadata: { annotations: p.annotations },
+          metadataPath: p.metadataPath,
+        });
       } catch {
         return;
       }

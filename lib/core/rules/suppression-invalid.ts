@@ -8,7 +8,8 @@ import { unknownRuleFix } from '../suggest';
 import { suppressionAnnotations } from '../model/suppression-annotations';
 import { SUPPRESS_ANNOTATION_PREFIX, WAIVE_ANNOTATION } from '../model/types';
 import { isRecord } from '../model/util';
-import { isWorkloadKind, locatePodSpec } from '../workloads';
+import { locatePods } from '../pod-templates';
+import type { SuppressionAnnotation } from '../model/suppression-annotations';
 import { ANNOTATIONS } from './docs';
 import { defineRule } from './rule';
 
@@ -39,10 +40,15 @@ export default defineRule({
   },
   check: {
     scope: 'document',
-    run(doc, { ruleIds }, report) {
+    run(doc, { ruleIds, options }, report) {
       if (!isRecord(doc)) return;
-      const loc = isWorkloadKind(doc.kind) ? locatePodSpec(doc) : undefined;
-      for (const a of suppressionAnnotations(doc, loc)) {
+      // The object's own annotations and each of its pod templates' (an Argo Workflow has one per template), once.
+      const seen = new Map<string, SuppressionAnnotation>();
+      const locs = locatePods(doc, Array.isArray(options.podTemplates) ? options.podTemplates : []);
+      for (const loc of locs.length > 0 ? locs : [undefined]) {
+        for (const a of suppressionAnnotations(doc, loc)) if (!seen.has(a.path)) seen.set(a.path, a);
+      }
+      for (const a of seen.values()) {
         for (const id of a.ruleIds) {
           if ((a.legacy && id === '*') || ruleIds.has(id)) continue;
           report(

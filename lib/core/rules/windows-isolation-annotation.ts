@@ -29,8 +29,7 @@ export default defineRule({
     scope: 'pod',
     run(p, _context, report) {
       if (!p.windows || !has(p.annotations, ISOLATION_ANNOTATION)) return;
-      const annotations =
-        p.kind === 'Pod' ? 'metadata.annotations' : join(p.path.replace(/\.spec$/, ''), 'metadata.annotations');
+      const annotations = join(p.metadataPath, 'annotations');
       report(
         join(annotations, key(ISOLATION_ANNOTATION)),
         `The ${ISOLATION_ANNOTATION}: ${show(p.annotations[ISOLATION_ANNOTATION])} annotation was read only by dockershim; containerd ignores it and runs the pod process-isolated.`,

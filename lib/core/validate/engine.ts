@@ -2,9 +2,10 @@
  * `validateManifests`: one pass to index the set, one pass over the objects, then the rules that need the
  * whole set (Linux pods in a hybrid set, Services in front of Windows pods). Never throws on any JSON input.
  */
-import { IssueCollector } from '../errors';
+import { IssueCollector, type ValidationIssue } from '../errors';
 import { checkEvaluationDate } from '../facts/support';
-import { isWorkloadKind, locatePodSpec, type PodSpecLocation } from '../workloads';
+import { locatePods, readPodTemplateKinds, type PodTemplateKind } from '../pod-templates';
+import type { PodSpecLocation } from '../workloads';
 import {
   caseSeverity,
   checksOf,
@@ -124,6 +125,29 @@ function groupBySource(
 }
 
 /**
+ * The reporter of a pod in a custom resource: a finding that asks for a field the resource cannot carry is dropped
+ * (Knative's `os`), and a pod built from parts (an Argo Workflow template) has its paths, in the finding and in its
+ * words, put where the resource writes them.
+ */
+function sourceReporter(report: Report, loc: PodSpecLocation): Report {
+  const source = loc.source;
+  if (source === undefined) return report;
+  const spec = loc.spec as unknown as Rec;
+  const omitted = (source.omits ?? []).filter((f) => spec[f] === undefined).map((f) => `${loc.path}.${f}`);
+  const rewrite = source.rewrite;
+  return (ruleId, path, message, fix, severity, messageId) => {
+    if (omitted.some((o) => path === o || path.startsWith(`${o}.`) || path.startsWith(`${o}[`))) return;
+    if (rewrite === undefined) {
+      report(ruleId, path, message, fix, severity, messageId);
+      return;
+    }
+    const hint = rewrite.hint?.(path);
+    const fixText = fix === undefined ? hint : hint === undefined ? rewrite.text(fix) : `${rewrite.text(fix)} ${hint}`;
+    report(ruleId, rewrite.path(path), rewrite.text(message), fixText, severity, messageId);
+  };
+}
+
+/**
  * Checks Kubernetes objects for Windows problems: the API server's rules for Windows pods, HostProcess, gMSA,
  * scheduling, image builds, unsupported features, resources, probes, Services and Pod Security. Cross-object
  * rules look only inside `objects`. Never throws: non-objects yield `input-invalid-document`.
@@ -135,8 +159,13 @@ export function validateManifests(objects: readonly unknown[], options: Validate
 /** One run of the engine as fix reads it: its findings, and the facts and settings they were judged by. */
 export interface EngineRun {
   readonly diagnostics: Diagnostic[];
-  /** The pod facts of each workload the rules judged, by position in the input. */
+  /**
+   * The pod facts of each workload the rules judged, by position in the input: the first of an object that holds
+   * several (an Argo Workflow, one per container template).
+   */
   readonly pods: ReadonlyMap<number, PodFacts>;
+  /** Every pod the rules judged in the object at each position, in order. */
+  readonly podLists: ReadonlyMap<number, readonly PodFacts[]>;
   /** The image lookups the rules read: the given answers, with the well-known images' records added. */
   readonly images: ValidateOptions['images'];
   /** Whether a finding of `ruleId` on the object at `position` is reported (the rule is on, nothing suppresses it). */
@@ -168,20 +197,27 @@ export function runEngine(
   const given: ValidateOptions = isRecord(options) ? options : {};
   // The day retirements are judged at decides refusals: a value that is not a date is named, never guessed.
   const dateProblem = checkEvaluationDate(given.date);
-  if (dateProblem) {
+  const templateProblems: ValidationIssue[] = [];
+  const podTemplates: readonly PodTemplateKind[] =
+    given.podTemplates === undefined ? [] : readPodTemplateKinds(given.podTemplates, 'podTemplates', templateProblems);
+  if (dateProblem || templateProblems.length > 0) {
     const issues = new IssueCollector();
-    issues.add('date', dateProblem.message, dateProblem.fix);
+    if (dateProblem) issues.add('date', dateProblem.message, dateProblem.fix);
+    for (const p of templateProblems) issues.add(p.path, p.message, p.fix);
     issues.throwIfAny('validateManifests options');
   }
   // Without a registry's answer, a well-known image is judged by its bundled public record.
   const images =
-    given.images === undefined || isRecord(given.images) ? withWellKnownImages(list, given.images) : given.images;
+    given.images === undefined || isRecord(given.images)
+      ? withWellKnownImages(list, given.images, podTemplates)
+      : given.images;
   const opts: ValidateOptions = images === given.images ? given : { ...given, images };
   const sink = new DiagnosticSink(list.length, opts);
   const index = buildIndex(list);
   const { keys: sources, indexes: sourceIndexes } = groupBySource(list, opts.crossObjectScope);
   const pods: PodEntry[] = [];
   const podsByPosition = new Map<number, PodFacts>();
+  const podLists = new Map<number, PodFacts[]>();
   const locations = new Map<number, PodSpecLocation>();
   const windowsPods = new Map<string, WindowsPodsByLabel>();
   /** Objects that hold no pod, for the object rules. */
@@ -190,7 +226,8 @@ export function runEngine(
   const rules = ruleChecks(run.only);
 
   list.forEach((obj, i) => {
-    const loc = isRecord(obj) && isWorkloadKind(obj.kind) ? locatePodSpec(obj) : undefined;
+    const locs = locatePods(obj, podTemplates);
+    const loc = locs[0];
     const report = sink.reporter(i, obj, loc);
     for (const r of rules.document) {
       r.target = report;
@@ -202,15 +239,22 @@ export function runEngine(
     if (loc) {
       const source = sources[i];
       const local = sourceIndexes.get(source) ?? index;
-      const facts = analyzePod(object, loc, index, opts);
-      pods.push({ facts, report, source, local });
-      podsByPosition.set(i, facts);
-      locations.set(i, loc);
-      if (facts.windows) {
-        let byLabel = windowsPods.get(source);
-        if (!byLabel) windowsPods.set(source, (byLabel = new WindowsPodsByLabel()));
-        byLabel.add(facts);
+      const all: PodFacts[] = [];
+      for (const at of locs) {
+        const facts = analyzePod(object, at, index, opts);
+        // Each pod's own reporter: its template's suppressions, and its paths as the resource writes them.
+        const own = at === loc ? report : sink.reporter(i, obj, at);
+        pods.push({ facts, report: at.source === undefined ? own : sourceReporter(own, at), source, local });
+        all.push(facts);
+        if (facts.windows) {
+          let byLabel = windowsPods.get(source);
+          if (!byLabel) windowsPods.set(source, (byLabel = new WindowsPodsByLabel()));
+          byLabel.add(facts);
+        }
       }
+      podsByPosition.set(i, all[0]);
+      podLists.set(i, all);
+      locations.set(i, loc);
       return;
     }
     others.push({ obj: object, report, source: sources[i] });
@@ -241,6 +285,7 @@ export function runEngine(
   return {
     diagnostics: sink.diagnostics(run.placed !== false),
     pods: podsByPosition,
+    podLists,
     images: opts.images,
     reports: (position, ruleId) => sink.reports(list[position], locations.get(position), ruleId),
   };

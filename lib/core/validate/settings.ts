@@ -9,6 +9,7 @@ import { parseKubernetesMinor, parseWindowsRelease, type WindowsRelease } from '
 import { TAINT_EFFECTS, type Taint, type TaintEffect } from '../target';
 import { checkEvaluationDate } from '../facts/support';
 import { MAX_RULE_SUGGESTIONS, unknownRuleFix } from '../suggest';
+import { readPodTemplateKinds, type PodTemplateKind } from '../pod-templates';
 import { byRuleName, RULES_BY_ID } from './rules';
 import {
   SEVERITIES,
@@ -65,6 +66,8 @@ export interface EngineSettings {
   readonly ignore?: readonly string[];
   /** Rules accepted on the objects named, each with its reason. */
   readonly suppressions?: readonly ConfigSuppression[];
+  /** Custom resource kinds that hold a pod template or pod spec, judged as workloads are. */
+  readonly podTemplates?: readonly PodTemplateKind[];
 }
 
 export type SettingName = keyof EngineSettings;
@@ -389,6 +392,9 @@ export function readSettings(
       case 'suppressions':
         out.suppressions = readSuppressions(value, at(name), issues);
         break;
+      case 'podTemplates':
+        out.podTemplates = readPodTemplateKinds(value, at(name), issues);
+        break;
       default: {
         const unknownSetting: never = setting;
         throw new Error(`unhandled setting ${String(unknownSetting)}`);
@@ -542,5 +548,8 @@ export function validateOptionsOf(settings: EngineSettings): ValidateOptions {
     ...(settings.cloud !== undefined ? { cloud: settings.cloud } : {}),
     ...(settings.date !== undefined ? { date: settings.date } : {}),
     ...(settings.suppressions !== undefined ? { suppressions: settings.suppressions } : {}),
+    ...(settings.podTemplates !== undefined && settings.podTemplates.length > 0
+      ? { podTemplates: settings.podTemplates }
+      : {}),
   };
 }
