@@ -73,6 +73,11 @@ export interface OfficialImagesRecord {
   readonly historyFrom: string;
   /** Repositories whose library file never named Windows, with the bashbrew architectures of their current tags. */
   readonly neverWindows: Readonly<Record<string, readonly string[]>>;
+  /**
+   * Repositories whose library file lists no tags at the commit read (deprecated, nothing to pull): the table says
+   * nothing of them.
+   */
+  readonly withoutTags: readonly string[];
 }
 
 interface TagGroup {
@@ -95,6 +100,9 @@ export function parseLibraryFile(name: string, text: string): TagGroup[] {
       else if (/^\s/.test(line) && last !== undefined) fields[last] += ` ${line.trim()}`;
       else throw new Error(`library/${name}: cannot read ${JSON.stringify(line)}`);
     }
+    // A paragraph of comments only (cirros opens with "# this file is generated via …" and a blank line) is no
+    // entry: the header, whose Architectures every tag group inherits, is the first paragraph with fields.
+    if (Object.keys(fields).length === 0) continue;
     if (fields.Tags === undefined) {
       defaults ??= fields;
       continue;
@@ -175,6 +183,9 @@ export function buildWellKnownImages(): {
     if (never !== undefined) {
       const platforms = [...new Set(never.map((a) => ARCHITECTURES[a]))].sort(PLATFORM_ORDER);
       if (platforms.some((p) => p === undefined)) throw new Error(`${name}: unknown architecture in ${never.join()}`);
+      // Every tag's platforms: a repository with none would read as an image of no platform at all.
+      if (platforms.length === 0)
+        throw new Error(`${name}: no architectures (a library file with no tags is left out)`);
       images[`library/${name}`] = { everyTag: platforms.join(' ') };
       continue;
     }
@@ -186,8 +197,10 @@ export function buildWellKnownImages(): {
     }
     const tags: Record<string, string> = {};
     for (const [platforms, list] of [...byPlatforms].sort(([a], [b]) => PLATFORM_ORDER(a, b))) {
+      if (platforms === '') throw new Error(`library/${name}: tags ${list.join(', ')} have no platform`);
       tags[platforms] = list.join(' ');
     }
+    if (Object.keys(tags).length === 0) continue;
     images[`library/${name}`] = { tags };
   }
   return {
@@ -225,11 +238,8 @@ export interface WellKnownImageSource {
   readonly title: string;
   /** Where it was read: repository, path and commit. */
   readonly url: string;
-  /**
-   * The date of the commit read (YYYY-MM-DD).
-   * @default - not recorded
-   */
-  readonly committed?: string;
+  /** The date of the material read: the commit's date (YYYY-MM-DD). */
+  readonly committed: string;
   /** The day it was read. */
   readonly checked: string;
 }
@@ -300,12 +310,18 @@ async function refresh(clone: string, checked: string): Promise<void> {
     .filter((l) => l !== '')
     .map((l) => l.slice('library/'.length));
   const neverWindows: Record<string, string[]> = {};
+  const withoutTags: string[] = [];
   rmSync(join(DATA, 'library'), { recursive: true, force: true });
   mkdirSync(join(DATA, 'library'), { recursive: true });
   for (const name of names) {
     const text = git(clone, 'show', `${commit}:library/${name}`);
+    const groups = parseLibraryFile(name, text);
+    if (groups.length === 0) {
+      withoutTags.push(name);
+      continue;
+    }
     if (!everWindows.has(name)) {
-      const archs = new Set(parseLibraryFile(name, text).flatMap((g) => g.platforms));
+      const archs = new Set(groups.flatMap((g) => g.platforms));
       neverWindows[name] = Object.entries(ARCHITECTURES)
         .filter(([, p]) => archs.has(p))
         .map(([a]) => a);
@@ -313,7 +329,15 @@ async function refresh(clone: string, checked: string): Promise<void> {
       writeFileSync(join(DATA, 'library', name), text);
     }
   }
-  const record: OfficialImagesRecord = { repository: UPSTREAM, commit, committed, checked, historyFrom, neverWindows };
+  const record: OfficialImagesRecord = {
+    repository: UPSTREAM,
+    commit,
+    committed,
+    checked,
+    historyFrom,
+    neverWindows,
+    withoutTags,
+  };
   const file = join(DATA, 'official-images.json');
   const prettier = await import('prettier');
   const options = (await prettier.resolveConfig(file)) ?? {};

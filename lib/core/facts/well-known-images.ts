@@ -10,11 +10,8 @@ export interface WellKnownImageSource {
   readonly title: string;
   /** Where it was read: repository, path and commit. */
   readonly url: string;
-  /**
-   * The date of the commit read (YYYY-MM-DD).
-   * @default - not recorded
-   */
-  readonly committed?: string;
+  /** The date of the material read: the commit's date (YYYY-MM-DD). */
+  readonly committed: string;
   /** The day it was read. */
   readonly checked: string;
 }
@@ -30,7 +27,7 @@ export const DOCKER_OFFICIAL_IMAGES: WellKnownImageSource = {
   title: 'the Docker Official Images library file',
   url: 'https://github.com/docker-library/official-images/tree/37079fb336f572a88700cf32e5e1f6be54a04e8f/library',
   committed: '2026-08-21',
-  checked: '2026-11-27',
+  checked: '2026-12-07',
 };
 
 /**
@@ -83,9 +80,8 @@ export const OFFICIAL_IMAGES: Readonly<Record<string, WellKnownRepository>> = {
   },
   'library/cassandra': { everyTag: 'linux/amd64 linux/arm/v7 linux/arm64/v8 linux/ppc64le linux/s390x' },
   'library/chronograf': { everyTag: 'linux/amd64 linux/arm/v7 linux/arm64/v8' },
-  'library/cirros': { everyTag: 'linux/amd64' },
+  'library/cirros': { everyTag: 'linux/amd64 linux/arm/v7 linux/arm64/v8 linux/ppc64le' },
   'library/clearlinux': { everyTag: 'linux/amd64' },
-  'library/clefos': { everyTag: '' },
   'library/clickhouse': { everyTag: 'linux/amd64 linux/arm64/v8' },
   'library/clojure': { everyTag: 'linux/amd64 linux/arm64/v8 linux/ppc64le linux/s390x' },
   'library/composer': {
@@ -135,7 +131,6 @@ export const OFFICIAL_IMAGES: Readonly<Record<string, WellKnownRepository>> = {
     everyTag:
       'linux/386 linux/amd64 linux/arm/v5 linux/arm/v6 linux/arm/v7 linux/arm64/v8 linux/ppc64le linux/riscv64 linux/s390x',
   },
-  'library/gazebo': { everyTag: '' },
   'library/gcc': { everyTag: 'linux/amd64 linux/arm/v5 linux/arm/v7 linux/arm64/v8 linux/ppc64le linux/s390x' },
   'library/geonetwork': { everyTag: 'linux/amd64 linux/arm/v7 linux/arm64/v8 linux/ppc64le linux/s390x' },
   'library/ghost': { everyTag: 'linux/amd64 linux/arm/v7 linux/arm64/v8' },
@@ -227,7 +222,6 @@ export const OFFICIAL_IMAGES: Readonly<Record<string, WellKnownRepository>> = {
         '8.3.8-windowsservercore-ltsc2025 8.3-windowsservercore-ltsc2025 8.0.29-windowsservercore-ltsc2025 8.0-windowsservercore-ltsc2025 7.0.40-windowsservercore-ltsc2025 7.0-windowsservercore-ltsc2025 7-windowsservercore-ltsc2025',
     },
   },
-  'library/mongo-express': { everyTag: '' },
   'library/monica': {
     everyTag:
       'linux/386 linux/amd64 linux/arm/v5 linux/arm/v6 linux/arm/v7 linux/arm64/v8 linux/ppc64le linux/riscv64 linux/s390x',
@@ -255,7 +249,6 @@ export const OFFICIAL_IMAGES: Readonly<Record<string, WellKnownRepository>> = {
   },
   'library/nim': { everyTag: 'linux/386 linux/amd64 linux/arm/v7 linux/arm64/v8' },
   'library/node': { everyTag: 'linux/amd64 linux/arm/v6 linux/arm/v7 linux/arm64/v8 linux/ppc64le linux/s390x' },
-  'library/notary': { everyTag: '' },
   'library/odoo': { everyTag: 'linux/amd64 linux/arm64/v8 linux/ppc64le' },
   'library/open-liberty': { everyTag: 'linux/amd64 linux/arm64/v8 linux/ppc64le linux/s390x' },
   'library/oraclelinux': { everyTag: 'linux/amd64 linux/arm64/v8' },
@@ -269,12 +262,10 @@ export const OFFICIAL_IMAGES: Readonly<Record<string, WellKnownRepository>> = {
     everyTag:
       'linux/386 linux/amd64 linux/arm/v5 linux/arm/v6 linux/arm/v7 linux/arm64/v8 linux/ppc64le linux/riscv64 linux/s390x',
   },
-  'library/php-zendserver': { everyTag: '' },
   'library/phpmyadmin': {
     everyTag:
       'linux/386 linux/amd64 linux/arm/v5 linux/arm/v6 linux/arm/v7 linux/arm64/v8 linux/ppc64le linux/riscv64 linux/s390x',
   },
-  'library/plone': { everyTag: '' },
   'library/postfixadmin': {
     everyTag: 'linux/386 linux/amd64 linux/arm/v6 linux/arm/v7 linux/arm64/v8 linux/ppc64le linux/riscv64 linux/s390x',
   },
@@ -360,7 +351,6 @@ export const OFFICIAL_IMAGES: Readonly<Record<string, WellKnownRepository>> = {
     },
   },
   'library/ubuntu': { everyTag: 'linux/amd64 linux/arm/v7 linux/arm64/v8 linux/ppc64le linux/riscv64 linux/s390x' },
-  'library/unit': { everyTag: '' },
   'library/varnish': { everyTag: 'linux/amd64 linux/arm64/v8' },
   'library/websphere-liberty': { everyTag: 'linux/amd64 linux/arm64/v8 linux/ppc64le linux/s390x' },
   'library/wordpress': {

@@ -79,6 +79,44 @@ describe('parseLibraryFile', () => {
     expect([...(tags.get('latest') ?? [])].sort()).toEqual(['linux/amd64', 'linux/arm/v7', 'windows/amd64:10.0.20348']);
   });
 
+  test("the header's Architectures hold when a comment paragraph comes first (library/cirros)", () => {
+    const cirros = [
+      '# this file is generated via https://example.invalid/generate-stackbrew-library.sh',
+      '',
+      'Maintainers: someone',
+      'GitRepo: https://example.invalid/x.git',
+      'Architectures: amd64, arm32v7, arm64v8, ppc64le',
+      '',
+      'Tags: 0.6.3, 0.6, 0, latest',
+    ].join('\n');
+    expect(parseLibraryFile('cirros', cirros)).toEqual([
+      {
+        tags: ['0.6.3', '0.6', '0', 'latest'],
+        shared: [],
+        platforms: ['linux/amd64', 'linux/arm/v7', 'linux/arm64/v8', 'linux/ppc64le'],
+      },
+    ]);
+    expect(OFFICIAL_IMAGES['library/cirros']).toEqual({
+      everyTag: 'linux/amd64 linux/arm/v7 linux/arm64/v8 linux/ppc64le',
+    });
+  });
+
+  test('a library file with no tags (library/unit) has no tag groups, and the table leaves the repository out', () => {
+    expect(parseLibraryFile('unit', 'Maintainers: someone\nGitRepo: https://example.invalid/unit.git\n')).toEqual([]);
+    const record = JSON.parse(readFileSync(join(ROOT, 'scripts/data/well-known-images/official-images.json'), 'utf8'));
+    expect(record.withoutTags).toEqual(expect.arrayContaining(['unit']));
+    for (const name of record.withoutTags as string[]) expect(OFFICIAL_IMAGES[`library/${name}`]).toBeUndefined();
+    expect(wellKnownImage('unit:1.34.1')).toBeUndefined();
+  });
+
+  test('no repository of the table has an empty platform list', () => {
+    for (const [repo, r] of Object.entries(OFFICIAL_IMAGES)) {
+      const lists = 'everyTag' in r ? [r.everyTag] : Object.keys(r.tags);
+      expect(lists.length).toBeGreaterThan(0);
+      for (const list of lists) expect({ repo, list: list.trim() !== '' }).toEqual({ repo, list: true });
+    }
+  });
+
   test('an architecture or Windows constraint it does not know stops the generator, naming it', () => {
     expect(() => parseLibraryFile('x', 'Tags: a\nArchitectures: sparc64\n')).toThrow(
       "library/x: unknown architecture 'sparc64'",
