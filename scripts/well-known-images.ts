@@ -151,7 +151,9 @@ const PLATFORM_ORDER = (a: string, b: string): number => (a < b ? -1 : a > b ? 1
 /** Microsoft's Windows-only repositories, kept by hand (scripts/data/well-known-images/microsoft.json). */
 interface MicrosoftRecord {
   readonly checked: string;
-  readonly repositories: Readonly<Record<string, { readonly says: string; readonly url: string }>>;
+  readonly repositories: Readonly<
+    Record<string, { readonly says: string; readonly url: string; readonly materialDate: string }>
+  >;
 }
 
 function readMicrosoft(): MicrosoftRecord {
@@ -159,6 +161,9 @@ function readMicrosoft(): MicrosoftRecord {
   for (const [repo, r] of Object.entries(record.repositories)) {
     if (!/^mcr\.microsoft\.com\//.test(repo) || !r.says || !/^https:\/\//.test(r.url)) {
       throw new Error(`microsoft.json: ${repo} needs an mcr.microsoft.com name, what the record says, and its URL`);
+    }
+    if (r.materialDate !== 'undated' && !/^\d{4}-\d{2}-\d{2}$/.test(r.materialDate ?? '')) {
+      throw new Error(`microsoft.json: ${repo} needs the date of the material read (YYYY-MM-DD, or 'undated')`);
     }
   }
   return record;
@@ -170,7 +175,7 @@ function readRecord(): OfficialImagesRecord {
 
 /** The table as data, from the committed data files: what the generated module exports. */
 export function buildWellKnownImages(): {
-  readonly source: { title: string; url: string; committed: string; checked: string };
+  readonly source: { title: string; url: string; materialDate: string; checked: string };
   readonly images: Record<string, { everyTag: string } | { tags: Record<string, string> }>;
   readonly historyFrom: string;
   readonly microsoft: MicrosoftRecord;
@@ -207,7 +212,7 @@ export function buildWellKnownImages(): {
     source: {
       title: 'the Docker Official Images library file',
       url: `https://github.com/${record.repository}/tree/${record.commit}/library`,
-      committed: record.committed,
+      materialDate: record.committed,
       checked: record.checked,
     },
     images,
@@ -238,8 +243,8 @@ export interface WellKnownImageSource {
   readonly title: string;
   /** Where it was read: repository, path and commit. */
   readonly url: string;
-  /** The date of the material read: the commit's date (YYYY-MM-DD). */
-  readonly committed: string;
+  /** The date of the material read: the commit's date (YYYY-MM-DD), or 'undated' when the record shows none. */
+  readonly materialDate: string;
   /** The day it was read. */
   readonly checked: string;
 }
@@ -256,7 +261,7 @@ export type WellKnownRepository =
 export const DOCKER_OFFICIAL_IMAGES: WellKnownImageSource = {
   title: ${JSON.stringify(official.title)},
   url: ${JSON.stringify(official.url)},
-  committed: ${JSON.stringify(official.committed)},
+  materialDate: ${JSON.stringify(official.materialDate)},
   checked: ${JSON.stringify(official.checked)},
 };
 
@@ -275,11 +280,16 @@ export const MICROSOFT_IMAGES_CHECKED = ${JSON.stringify(microsoft.checked)};
 
 /**
  * Microsoft's Windows images (\`mcr.microsoft.com/...\`): every tag is a Windows image (windows/amd64), as the
- * record at \`url\` shows; only a tag that names a Windows build is answered.
+ * record at \`url\` (of \`materialDate\`) shows; only a tag that names a Windows build is answered.
  */
-export const MICROSOFT_IMAGES: Readonly<Record<string, { readonly says: string; readonly url: string }>> = {
+export const MICROSOFT_IMAGES: Readonly<
+  Record<string, { readonly says: string; readonly url: string; readonly materialDate: string }>
+> = {
 ${Object.entries(microsoft.repositories)
-  .map(([repo, r]) => `${JSON.stringify(repo)}: { says: ${JSON.stringify(r.says)}, url: ${JSON.stringify(r.url)} },`)
+  .map(
+    ([repo, r]) =>
+      `${JSON.stringify(repo)}: { says: ${JSON.stringify(r.says)}, url: ${JSON.stringify(r.url)}, materialDate: ${JSON.stringify(r.materialDate)} },`,
+  )
   .join('\n')}
 };
 `;

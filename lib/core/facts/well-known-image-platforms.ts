@@ -112,7 +112,12 @@ function microsoftImage(ref: ImageReference): WellKnownImage | undefined {
   if (record === undefined || inferWindowsBuild(ref.tag).kind === 'unknown') return undefined;
   return {
     platforms: WINDOWS_AMD64,
-    source: { title: "Microsoft's records of its Windows images", url: record.url, checked: MICROSOFT_IMAGES_CHECKED },
+    source: {
+      title: "Microsoft's records of its Windows images",
+      url: record.url,
+      materialDate: record.materialDate,
+      checked: MICROSOFT_IMAGES_CHECKED,
+    },
     statement: `${record.says}, published for Windows only; checked ${MICROSOFT_IMAGES_CHECKED}`,
   };
 }

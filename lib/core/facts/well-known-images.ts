@@ -10,8 +10,8 @@ export interface WellKnownImageSource {
   readonly title: string;
   /** Where it was read: repository, path and commit. */
   readonly url: string;
-  /** The date of the material read: the commit's date (YYYY-MM-DD). */
-  readonly committed: string;
+  /** The date of the material read: the commit's date (YYYY-MM-DD), or 'undated' when the record shows none. */
+  readonly materialDate: string;
   /** The day it was read. */
   readonly checked: string;
 }
@@ -26,7 +26,7 @@ export type WellKnownRepository = { readonly everyTag: string } | { readonly tag
 export const DOCKER_OFFICIAL_IMAGES: WellKnownImageSource = {
   title: 'the Docker Official Images library file',
   url: 'https://github.com/docker-library/official-images/tree/37079fb336f572a88700cf32e5e1f6be54a04e8f/library',
-  committed: '2026-08-21',
+  materialDate: '2026-08-21',
   checked: '2026-12-07',
 };
 
@@ -371,47 +371,59 @@ export const MICROSOFT_IMAGES_CHECKED = '2026-11-27';
 
 /**
  * Microsoft's Windows images (`mcr.microsoft.com/...`): every tag is a Windows image (windows/amd64), as the
- * record at `url` shows; only a tag that names a Windows build is answered.
+ * record at `url` (of `materialDate`) shows; only a tag that names a Windows build is answered.
  */
-export const MICROSOFT_IMAGES: Readonly<Record<string, { readonly says: string; readonly url: string }>> = {
+export const MICROSOFT_IMAGES: Readonly<
+  Record<string, { readonly says: string; readonly url: string; readonly materialDate: string }>
+> = {
   'mcr.microsoft.com/windows/servercore': {
     says: 'Microsoft documents Server Core as a Windows container base image',
     url: 'https://github.com/MicrosoftDocs/Virtualization-Documentation/blob/0543f8704798b518e9c979522e0b2fb3ca062329/virtualization/windowscontainers/manage-containers/container-base-images.md',
+    materialDate: '2019-09-26',
   },
   'mcr.microsoft.com/windows/nanoserver': {
     says: 'Microsoft documents Nano Server as a Windows container base image',
     url: 'https://github.com/MicrosoftDocs/Virtualization-Documentation/blob/0543f8704798b518e9c979522e0b2fb3ca062329/virtualization/windowscontainers/manage-containers/container-base-images.md',
+    materialDate: '2019-09-26',
   },
   'mcr.microsoft.com/windows': {
     says: 'Microsoft documents Windows as a Windows container base image',
     url: 'https://github.com/MicrosoftDocs/Virtualization-Documentation/blob/0543f8704798b518e9c979522e0b2fb3ca062329/virtualization/windowscontainers/manage-containers/container-base-images.md',
+    materialDate: '2019-09-26',
   },
   'mcr.microsoft.com/windows/server': {
     says: "the Windows Server base image is a manifest list of Windows entries (pulls on other Windows builds fail with 'no matching manifest for windows/amd64')",
     url: 'https://github.com/microsoft/Windows-Containers/issues/334',
+    materialDate: 'undated',
   },
   'mcr.microsoft.com/windows/servercore/iis': {
     says: "Microsoft's IIS image lists only Windows Server Core tags",
     url: 'https://github.com/microsoft/iis-docker/blob/58dfbf7f816a70f6323d0cfacc55849b80dfe139/README.md',
+    materialDate: '2025-04-08',
   },
   'mcr.microsoft.com/dotnet/framework/runtime': {
     says: "Microsoft's .NET Framework images are Windows Server Core images",
     url: 'https://github.com/microsoft/dotnet-framework-docker/blob/018e5d7e85302bff6c04588d8804f76782485873/README.md',
+    materialDate: '2019-11-20',
   },
   'mcr.microsoft.com/dotnet/framework/sdk': {
     says: "Microsoft's .NET Framework images are Windows Server Core images",
     url: 'https://github.com/microsoft/dotnet-framework-docker/blob/018e5d7e85302bff6c04588d8804f76782485873/README.md',
+    materialDate: '2019-11-20',
   },
   'mcr.microsoft.com/dotnet/framework/aspnet': {
     says: "Microsoft's .NET Framework images are Windows Server Core images",
     url: 'https://github.com/microsoft/dotnet-framework-docker/blob/018e5d7e85302bff6c04588d8804f76782485873/README.md',
+    materialDate: '2019-11-20',
   },
   'mcr.microsoft.com/dotnet/framework/wcf': {
     says: "Microsoft's .NET Framework images are Windows Server Core images",
     url: 'https://github.com/microsoft/dotnet-framework-docker/blob/018e5d7e85302bff6c04588d8804f76782485873/README.md',
+    materialDate: '2019-11-20',
   },
   'mcr.microsoft.com/dotnet/framework/samples': {
     says: "Microsoft's .NET Framework images are Windows Server Core images",
     url: 'https://github.com/microsoft/dotnet-framework-docker/blob/018e5d7e85302bff6c04588d8804f76782485873/README.md',
+    materialDate: '2019-11-20',
   },
 };

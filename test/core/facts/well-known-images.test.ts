@@ -30,12 +30,27 @@ test('the committed table is what scripts/well-known-images.ts builds from scrip
   );
 });
 
+test("every Microsoft record gives the date of the material read, and a finding's source carries it", () => {
+  for (const [repo, r] of Object.entries(MICROSOFT_IMAGES)) {
+    expect({ repo, materialDate: /^(?:\d{4}-\d{2}-\d{2}|undated)$/.test(r.materialDate) }).toEqual({
+      repo,
+      materialDate: true,
+    });
+  }
+  expect(wellKnownImage('mcr.microsoft.com/windows/servercore:ltsc2022')?.source).toEqual({
+    title: "Microsoft's records of its Windows images",
+    url: MICROSOFT_IMAGES['mcr.microsoft.com/windows/servercore'].url,
+    materialDate: '2019-09-26',
+    checked: MICROSOFT_IMAGES_CHECKED,
+  });
+});
+
 test('the table names its record: repository, commit, and the day it was checked', () => {
   const record = JSON.parse(readFileSync(join(ROOT, 'scripts/data/well-known-images/official-images.json'), 'utf8'));
   expect(DOCKER_OFFICIAL_IMAGES).toEqual({
     title: 'the Docker Official Images library file',
     url: `https://github.com/docker-library/official-images/tree/${record.commit}/library`,
-    committed: record.committed,
+    materialDate: record.committed,
     checked: record.checked,
   });
   expect(record.commit).toMatch(/^[0-9a-f]{40}$/);
