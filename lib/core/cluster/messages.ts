@@ -139,12 +139,12 @@ function issue(ref: string, date: MessageMaterialDate, says: string): MessageSou
 const SCHEDULER_FRAME = k8s(
   'f899a310e19fe200bd65d3b94205abcc7dd967b1',
   'pkg/scheduler/framework/types.go',
-  'NoNodeAvailableMsg = "0/%v nodes are available"; "A message format is "0/X nodes are available: <PreFilterMsg>. <FilterMsg>. <PostFilterMsg>.""; reasonStrings = append(reasonStrings, fmt.Sprintf("%v %v", v, k))',
+  'NoNodeAvailableMsg = "0/%v nodes are available" … // A message format is "0/X nodes are available: <PreFilterMsg>. <FilterMsg>. <PostFilterMsg>." … reasonStrings = append(reasonStrings, fmt.Sprintf("%v %v", v, k))',
 );
 const SCHEDULER_EVENT = k8s(
   '4a37f009ca615534484b1116d0f147f1f23cf067',
   'pkg/scheduler/schedule_one.go',
-  'fwk.EventRecorder().Eventf(pod, nil, v1.EventTypeWarning, "FailedScheduling", "Scheduling", msg); updatePod(ctx, sched.client, pod, &v1.PodCondition{ Type: v1.PodScheduled, Status: v1.ConditionFalse, Reason: reason, Message: errMsg, }, nominatingInfo); truncateMessage: suffix := " ..."',
+  'fwk.EventRecorder().Eventf(pod, nil, v1.EventTypeWarning, "FailedScheduling", "Scheduling", msg) … updatePod(ctx, sched.client, pod, &v1.PodCondition{ Type: v1.PodScheduled, Status: v1.ConditionFalse, Reason: reason, Message: errMsg, }, nominatingInfo) … suffix := " ..."',
 );
 const TAINT_PLUGIN = k8s(
   '0f7becbc443966e5cf4ac37aa20a1a509fab73eb',
@@ -166,17 +166,17 @@ const AFFINITY_PLUGIN = k8s(
 const KUBELET_PULL = k8s(
   'cfce511e157eb37917f5ad1d86197e732f0a097f',
   'pkg/kubelet/images/image_manager.go',
-  'm.logIt(objRef, v1.EventTypeWarning, events.FailedToPullImage, logPrefix, fmt.Sprintf("Failed to pull image %q: %v", imgRef, imagePullResult.err), klog.Warning); // Fallback for no specific error: return err.Error(), ErrImagePull',
+  'm.logIt(objRef, v1.EventTypeWarning, events.FailedToPullImage, logPrefix, fmt.Sprintf("Failed to pull image %q: %v", imgRef, imagePullResult.err), klog.Warning) … // Fallback for no specific error … return err.Error(), ErrImagePull',
 );
 const KUBELET_EVENTS = k8s(
   '819ecd4dbe6afbaa4f6227d22b9c46938d48e603',
   'pkg/kubelet/events/event.go',
-  'FailedToStartContainer  = "Failed"; FailedToPullImage       = "Failed"',
+  'FailedToStartContainer  = "Failed" … FailedToPullImage       = "Failed"',
 );
 const KUBELET_START = k8s(
   'fbba6b47ad9824012048624a5ef60669e8109517',
   'pkg/kubelet/kuberuntime/kuberuntime_container.go',
-  'm.recordContainerEvent(pod, container, containerID, v1.EventTypeWarning, events.FailedToStartContainer, "Error: %v", s.Message()); return s.Message(), kubecontainer.ErrRunContainer',
+  'm.recordContainerEvent(pod, container, containerID, v1.EventTypeWarning, events.FailedToStartContainer, "Error: %v", s.Message()) … return s.Message(), kubecontainer.ErrRunContainer',
 );
 
 // containerd
@@ -235,7 +235,7 @@ const PLATFORMS_WINDOWS = file(
   'platform_windows_compat.go',
   87,
   '2026-03-30',
-  'if host.Build < ltsc2022 { return host.Build == ctr.Build }',
+  '// If host is < WS 2022, exact version match is required … if host.Build < ltsc2022 { … return host.Build == ctr.Build',
 );
 
 // hcsshim
@@ -303,12 +303,12 @@ const VALIDATION_COMMIT = 'a7264f95ffc8b56377da16e83461aa59467ebb3e';
 const VALIDATE_WINDOWS = k8s(
   VALIDATION_COMMIT,
   VALIDATION,
-  'func validateWindows(...): allErrs = append(allErrs, field.Forbidden(fldPath.Child("securityContext").Child("runAsUser"), "cannot be set for a windows pod")) (and so for appArmorProfile, seLinuxOptions, hostUsers, hostPID, hostIPC, seccompProfile, fsGroup, fsGroupChangePolicy, sysctls, shareProcessNamespace, runAsGroup, supplementalGroups, supplementalGroupsPolicy; per container appArmorProfile, seLinuxOptions, seccompProfile, capabilities, readOnlyRootFilesystem, privileged, allowPrivilegeEscalation, procMount, runAsUser, runAsGroup)',
+  'func validateWindows(spec *core.PodSpec, fldPath *field.Path) field.ErrorList { … allErrs = append(allErrs, field.Forbidden(fldPath.Child("securityContext").Child("runAsUser"), "cannot be set for a windows pod")) … (the same words for appArmorProfile, seLinuxOptions, hostUsers, hostPID, hostIPC, seccompProfile, fsGroup, fsGroupChangePolicy, sysctls, shareProcessNamespace, runAsGroup, supplementalGroups, supplementalGroupsPolicy; per container appArmorProfile, seLinuxOptions, seccompProfile, capabilities, readOnlyRootFilesystem, privileged, allowPrivilegeEscalation, procMount, runAsUser, runAsGroup)',
 );
 const VALIDATE_HOSTPROCESS = k8s(
   VALIDATION_COMMIT,
   VALIDATION,
-  'errMsg := "If pod contains any hostProcess containers then all containers must be HostProcess containers"; errMsg := "hostNetwork must be true if pod contains any hostProcess containers"; errMsg := "hostProcess containers are disallowed by cluster policy"; errMsg := fmt.Sprintf("pod hostProcess value must be identical if both are specified, was %v", *podHostProcess)',
+  'errMsg := "If pod contains any hostProcess containers then all containers must be HostProcess containers" … errMsg := "hostNetwork must be true if pod contains any hostProcess containers" … errMsg := "hostProcess containers are disallowed by cluster policy" … errMsg := fmt.Sprintf("pod hostProcess value must be identical if both are specified, was %v", *podHostProcess)',
 );
 const VALIDATE_GMSA_SIZE = k8s(
   VALIDATION_COMMIT,
@@ -321,7 +321,7 @@ const FIELD_ERROR = file(
   'pkg/util/validation/field/errors.go',
   106,
   '2026-04-30',
-  'return fmt.Sprintf("%s: %s", e.Field, e.ErrorBody()); ErrorTypeForbidden: return "Forbidden"; if len(e.Detail) != 0 { s += fmt.Sprintf(": %s", e.Detail) }',
+  'return fmt.Sprintf("%s: %s", e.Field, e.ErrorBody()) … ErrorTypeForbidden: return "Forbidden" … if len(e.Detail) != 0 { s += fmt.Sprintf(": %s", e.Detail) }',
 );
 const INVALID_ERROR = file(
   'kubernetes/apimachinery',
@@ -337,12 +337,12 @@ const AGGREGATE_ERROR = file(
   'pkg/util/errors/errors.go',
   95,
   '2025-06-19',
-  'result += ", "; ... return "[" + result + "]"',
+  'result += ", " … return "[" + result + "]"',
 );
 const FAILED_CREATE = k8s(
   '1f8996f8cec98af38ab4cba237421b28c1cef9a3',
   'pkg/controller/controller_utils.go',
-  'FailedCreatePodReason = "FailedCreate"; r.Recorder.Eventf(object, v1.EventTypeWarning, FailedCreatePodReason, "Error creating: %v", err)',
+  'FailedCreatePodReason = "FailedCreate" … r.Recorder.Eventf(object, v1.EventTypeWarning, FailedCreatePodReason, "Error creating: %v", err)',
 );
 const WEBHOOK_DENIED = file(
   'kubernetes/apiserver',
@@ -350,7 +350,7 @@ const WEBHOOK_DENIED = file(
   'pkg/admission/plugin/webhook/errors/statuserror.go',
   29,
   '2019-04-24',
-  'deniedBy := fmt.Sprintf("admission webhook %q denied the request", webhookName); result.Message = fmt.Sprintf("%s: %s", deniedBy, result.Message)',
+  'deniedBy := fmt.Sprintf("admission webhook %q denied the request", webhookName) … result.Message = fmt.Sprintf("%s: %s", deniedBy, result.Message)',
 );
 
 // windows-gmsa
@@ -562,7 +562,7 @@ export const MESSAGE_PATTERNS: readonly MessagePattern[] = [
       issue(
         'https://github.com/microsoft/Windows-Containers/issues/252',
         '2022-07-21',
-        "Nanoserver doesn't include PowerShell but you can use `cmd` instead; If you want PowerShell, you can use `mcr.microsoft.com/powershell:nanoserver-1809`",
+        "Nanoserver doesn't include PowerShell but you can use `cmd` instead … If you want PowerShell, you can use `mcr.microsoft.com/powershell:nanoserver-1809`",
       ),
     ],
     verified: true,
@@ -611,9 +611,9 @@ export const MESSAGE_PATTERNS: readonly MessagePattern[] = [
         HCS,
         '9364e4c0bb457f4f1746a9cc877738450419c8dd',
         'internal/jobcontainers/path.go',
-        80,
+        84,
         '2022-08-15',
-        "// First we get the system paths concatenated with semicolons (C:\\windows;C:\\windows\\system32;C:\\windows\\system;) and use this as the basis for the directories to search for the application. // If there's a working directory we should also add this to the list of directories to search. // Append the path environment to the list of directories to search.",
+        "// First we get the system paths concatenated with semicolons (C:\\windows;C:\\windows\\system32;C:\\windows\\system;) // and use this as the basis for the directories to search for the application. … // If there's a working directory we should also add this to the list of directories to search. … // Append the path environment to the list of directories to search.",
       ),
       CONTAINERD_START_TASK,
     ],
@@ -719,7 +719,7 @@ export const MESSAGE_PATTERNS: readonly MessagePattern[] = [
         'admission-webhook/kube_client.go',
         20,
         '2021-09-29',
-        'crdAPIGroup     = "windows.k8s.io"; crdResourceName = "gmsacredentialspecs"',
+        'crdAPIGroup     = "windows.k8s.io" … crdResourceName = "gmsacredentialspecs"',
       ),
       GMSA_WEBHOOK_NAME,
       WEBHOOK_DENIED,
@@ -771,7 +771,7 @@ export const MESSAGE_PATTERNS: readonly MessagePattern[] = [
         'admission-webhook/kube_client.go',
         110,
         '2021-09-29',
-        'return "", http.StatusExpectationFailed, fmt.Errorf("cred spec %s does not have a %s key", credSpecName, crdContentsField); crdContentsField = "credspec"',
+        'return "", http.StatusExpectationFailed, fmt.Errorf("cred spec %s does not have a %s key", credSpecName, crdContentsField) … crdContentsField = "credspec"',
       ),
       GMSA_WEBHOOK_NAME,
       WEBHOOK_DENIED,
