@@ -6,6 +6,7 @@
 import * as path from 'node:path';
 import { knownMinors, newestMinor } from '../lib/core/api/schema';
 import {
+  AKS_WINDOWS_ANNUAL_CHANNEL,
   CLOUD_DEFAULT_RELEASES,
   CLOUD_NAMES,
   CLOUD_RELEASES,
@@ -107,6 +108,11 @@ export function formatFactsPage(): string {
       );
     }
   }
+  const annual = AKS_WINDOWS_ANNUAL_CHANNEL;
+  out.push(
+    '',
+    `AKS also had the Windows Server Annual Channel (osSKU ${annual.osSku}, build ${annual.build}, running ltsc${annual.runsImagesOf} images): retired ${annual.retirement.on}, node images removed ${annual.retirement.imagesRemovedOn ?? 'at a date not announced'}.`,
+  );
   out.push('', 'Default release when a pool names none:', '');
   for (const cloud of CLOUDS) {
     const d = CLOUD_DEFAULT_RELEASES[cloud];

@@ -6,6 +6,7 @@
  */
 import { knownMinors, newestMinor } from '../core/api/schema';
 import {
+  AKS_WINDOWS_ANNUAL_CHANNEL,
   CLOUD_DEFAULT_RELEASES,
   CLOUD_NAMES,
   CLOUD_RELEASES,
@@ -94,7 +95,7 @@ export function formatFactsText(date: IsoDate, tool: { name: string; version: st
     material.undated > 0 ? `${material.undated} source${material.undated === 1 ? '' : 's'} show no date` : '',
     material.unverified > 0 ? `${material.unverified} could not be opened (unverified)` : '',
   ].filter((x) => x !== '');
-  if (undated.length > 0) lines.push(`Of the sources, ${undated.join('; ')}.`);
+  if (undated.length > 0) lines.push(`${undated.join('; ')}.`);
   lines.push(
     `Newest Kubernetes known: 1.${newestMinor()} (API schema of ${knownMinors()
       .map((m) => `1.${m}`)
@@ -131,6 +132,13 @@ export function formatFactsText(date: IsoDate, tool: { name: string; version: st
           ? `  ${date >= f.retirement.on ? 'retired' : 'retires'} ${f.retirement.on}${f.retirement.imagesRemovedOn !== undefined ? `, images removed ${date >= f.retirement.imagesRemovedOn ? '' : 'from '}${f.retirement.imagesRemovedOn}` : ''}`
           : '';
       lines.push(`    ${r}  ${f.names.join(', ')}  ${range}${retire}  [${cloudReleaseState(cloud, r, date)}]`);
+    }
+    if (cloud === 'aks') {
+      const a = AKS_WINDOWS_ANNUAL_CHANNEL;
+      const r = a.retirement;
+      lines.push(
+        `    Annual Channel  ${a.osSku}  build ${a.build}, runs ltsc${a.runsImagesOf} images  ${date >= r.on ? 'retired' : 'retires'} ${r.on}${r.imagesRemovedOn !== undefined ? `, images removed ${date >= r.imagesRemovedOn ? '' : 'from '}${r.imagesRemovedOn}` : ''}`,
+      );
     }
     const steps = CLOUD_DEFAULT_RELEASES[cloud].steps;
     lines.push(

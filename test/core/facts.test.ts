@@ -4,6 +4,7 @@
  */
 import fc from 'fast-check';
 import {
+  AKS_WINDOWS_ANNUAL_CHANNEL,
   CLOUD_DEFAULT_RELEASES,
   CLOUD_RELEASES,
   CLOUDS,
@@ -16,10 +17,13 @@ import {
   HOST_COMPATIBILITY,
   hostRunsImage,
   isIsoDate,
+  KARPENTER_WINDOWS_ALIASES,
   lifecyclePhase,
   releaseSupport,
   sourceProblems,
   today,
+  WINDOWS_CPU_MEMORY_AFFINITY_FACT,
+  WINDOWS_EXPORTER_IMAGE_FACT,
   WINDOWS_RELEASE_FACTS,
   WINDOWS_RELEASES,
 } from '../../lib/core/facts';
@@ -193,6 +197,42 @@ describe('clouds', () => {
         expect(checkCloudRelease(cloud, step.release, `1.${minor}`, '2026-11-27')).toBeUndefined();
       }
     }
+  });
+});
+
+describe('facts new in issue 34', () => {
+  test("AKS's Annual Channel: osSKU WindowsAnnual, build 10.0.25398, ltsc2022 images, retired 2026-05-15", () => {
+    expect(AKS_WINDOWS_ANNUAL_CHANNEL).toMatchObject({
+      osSku: 'WindowsAnnual',
+      build: '10.0.25398',
+      runsImagesOf: '2022',
+      retirement: { on: '2026-05-15', imagesRemovedOn: '2027-05-15' },
+    });
+    expect(hostRunsImage('2025', AKS_WINDOWS_ANNUAL_CHANNEL.runsImagesOf, 'process')).toBe(true);
+    expect(catalogue.map((e) => e.id)).toContain('aks.windows-annual-channel');
+  });
+
+  test('Karpenter takes the windows2025 alias from v1.9.0, the older ones from v1.0.0', () => {
+    expect(KARPENTER_WINDOWS_ALIASES.sinceKarpenter).toEqual({ '2019': 'v1.0.0', '2022': 'v1.0.0', '2025': 'v1.9.0' });
+    expect(KARPENTER_WINDOWS_ALIASES['2025']).toBe('windows2025@latest');
+  });
+
+  test('KEP-4885 (Windows CPU and memory affinity): alpha 1.32, beta 1.38 read from a pre-release', () => {
+    expect(WINDOWS_CPU_MEMORY_AFFINITY_FACT).toMatchObject({
+      featureGate: 'WindowsCPUAndMemoryAffinity',
+      alphaMinor: 32,
+      betaMinor: 38,
+      betaFromPreRelease: true,
+    });
+    expect(WINDOWS_CPU_MEMORY_AFFINITY_FACT.sources[0].ref).toContain('/v1.38.0-beta.0/');
+  });
+
+  test('windows_exporter: examples pin 0.31.8 and know of 0.32.0, each from its own source', () => {
+    expect(WINDOWS_EXPORTER_IMAGE_FACT.image).toMatch(/:0\.31\.8$/);
+    expect(WINDOWS_EXPORTER_IMAGE_FACT.newer?.version).toBe('0.32.0');
+    expect(WINDOWS_EXPORTER_IMAGE_FACT.sources.map((s) => s.ref)).toEqual(
+      expect.arrayContaining([expect.stringContaining('/releases/tag/v0.32.0')]),
+    );
   });
 });
 

@@ -122,6 +122,16 @@ const GKE_WINDOWS_CONCEPTS: FactSource = {
   says: '"You can build your Windows Server container node images using Windows Server Long-Term Servicing Channel (LTSC)"; "Windows Server node images and containers aren\'t available in GKE Autopilot mode"',
 };
 const AKS_MIGRATION = 'https://learn.microsoft.com/azure/aks/upgrade-windows-os';
+const AKS_ANNUAL_CHANNEL_RETIREMENT: FactSource = {
+  ref: githubFile(
+    'MicrosoftDocs/azure-aks-docs',
+    AKS_DOCS,
+    'articles/aks/includes/windows-annual-channel-retirement.md',
+  ),
+  materialDate: AKS_DOCS_DATE,
+  checked: CHECKED,
+  says: 'ms.date 2026-02-05: "Starting on May 15, 2026, AKS no longer supports Windows Server Annual Channel (Preview) … On May 15, 2027, AKS will remove all existing Windows Server Annual Channel node images"; "Windows Server Annual Channel uses Windows Server 2022 base images, which will run on Windows Server 2022 and Windows Server 2025"',
+};
 
 /** A cloud's retirement of a release: the day it stops, what follows, and where to move. */
 export interface CloudRetirement {
@@ -248,11 +258,18 @@ export function cloudDefaultRelease(cloud: Cloud, minor: number | undefined): Wi
   return pick;
 }
 
-/** The Karpenter `amiSelectorTerms` alias of each release; Windows families take only `latest`. */
-export const KARPENTER_WINDOWS_ALIASES: { readonly [R in WindowsRelease]: string } & Sourced = {
+/**
+ * The Karpenter `amiSelectorTerms` alias of each release; Windows families take only `latest`. `sinceKarpenter`: the
+ * first karpenter-provider-aws release whose EC2NodeClass validation accepts the alias (windows2025 from v1.9.0; the
+ * v1.8.x patch line, still released after it, never took it).
+ */
+export const KARPENTER_WINDOWS_ALIASES: { readonly [R in WindowsRelease]: string } & {
+  readonly sinceKarpenter: { readonly [R in WindowsRelease]: string };
+} & Sourced = {
   '2019': 'windows2019@latest',
   '2022': 'windows2022@latest',
   '2025': 'windows2025@latest',
+  sinceKarpenter: { '2019': 'v1.0.0', '2022': 'v1.0.0', '2025': 'v1.9.0' },
   sources: [
     {
       ref: githubFile('aws/karpenter-provider-aws', 'v1.15.3', 'pkg/apis/v1/ec2nodeclass.go'),
@@ -260,7 +277,66 @@ export const KARPENTER_WINDOWS_ALIASES: { readonly [R in WindowsRelease]: string
       checked: CHECKED,
       says: '"Valid families include: al2, al2023, bottlerocket, windows2019, windows2022, windows2025"; "windows families may only specify version \'latest\'" (Go module github.com/aws/karpenter-provider-aws@v1.15.3, 2026-11-19)',
     },
+    {
+      ref: githubFile('aws/karpenter-provider-aws', 'v1.9.0', 'pkg/apis/v1/ec2nodeclass.go'),
+      materialDate: '2026-02-06',
+      checked: CHECKED,
+      says: "the first tag whose alias rule reads self.split('@')[0] in ['al2','al2023','bottlerocket','windows2019','windows2022','windows2025'] (added by 6eabbdd, \"feat: WS2025 support for karpenter (#8842)\", 2026-01-22)",
+    },
+    {
+      ref: githubFile('aws/karpenter-provider-aws', 'v1.8.8', 'pkg/apis/v1/ec2nodeclass.go'),
+      materialDate: '2026-07-15',
+      checked: CHECKED,
+      says: "the newest v1.8 patch: ['al2','al2023','bottlerocket','windows2019','windows2022'], no windows2025",
+    },
+    {
+      ref: githubFile('aws/karpenter-provider-aws', 'v1.0.0', 'pkg/apis/v1/ec2nodeclass.go'),
+      materialDate: '2024-08-14',
+      checked: CHECKED,
+      says: "the v1 API's first release: alias families ['al2','al2023','bottlerocket','windows2019','windows2022']",
+    },
   ],
+};
+
+/**
+ * AKS's Windows Server Annual Channel for Containers (osSKU `WindowsAnnual`, a preview): its 23H2 nodes (build
+ * 10.0.25398) run Windows Server 2022 images. Retired on AKS on 2026-05-15 (no new pools; existing pools unaffected
+ * until their images are deleted on 2027-05-15). Not a `WindowsRelease`: no component creates such a pool.
+ */
+export const AKS_WINDOWS_ANNUAL_CHANNEL: {
+  readonly osSku: string;
+  readonly build: string;
+  readonly runsImagesOf: WindowsRelease;
+  readonly retirement: CloudRetirement;
+} & Sourced = {
+  osSku: 'WindowsAnnual',
+  build: '10.0.25398',
+  runsImagesOf: '2022',
+  retirement: { on: '2026-05-15', imagesRemovedOn: '2027-05-15', migration: AKS_MIGRATION },
+  sources: [
+    {
+      ref: githubFile('MicrosoftDocs/azure-aks-docs', AKS_DOCS, 'articles/aks/windows-annual-channel.md'),
+      materialDate: AKS_DOCS_DATE,
+      checked: CHECKED,
+      says: 'ms.date 2024-07-01: "set `os-sku` to `WindowsAnnual`"; the node shows "kubernetes.azure.com/node-image-version=AKSWindows-23H2-gen2" and "kubernetes.azure.com/os-sku=WindowsAnnual"',
+    },
+    {
+      ...AKS_ANNUAL_CHANNEL_RETIREMENT,
+    },
+    {
+      ref: AKS_CHANGELOG,
+      materialDate: AKS_CHANGELOG_DATE,
+      checked: CHECKED,
+      says: 'release 2026-05-29: "Windows Server Annual Channel for Containers retired on AKS on May 15, 2026 … You will not be able to create new node pools with Windows Server Annual Channel. On May 15, 2027, AKS will remove all existing Windows Annual Channel node images"; release 2026-07-17: "AKS no longer supports creating node pools with Windows Server Annual Channel for Containers. Existing WSAnnual node pools are unaffected"; "AKS Windows Server Annual Channel 23H2 image has been updated to AKSWindows-2022-23H2-25398.1369.250117"',
+    },
+    {
+      ref: githubFile('containerd/platforms', '4549974181760492ffc528fae4d7f29620a2c67c', 'platform_windows_compat.go'),
+      materialDate: '2025-05-12',
+      checked: CHECKED,
+      says: '"v23H2 is the 23H2 release in the Windows Server annual channel. v23H2 = 25398"',
+    },
+  ],
+  note: 'The generic osSKU "Windows" (a release chosen by AKS) is not in any source read on 2026-12-07 (azure-aks-docs of 2026-08-21, the AKS changelog of 2026-08-07, @pulumi/azure-native 3.28): unverified, not recorded.',
 };
 
 /** The public SSM parameter of the latest EKS-optimized Windows AMI, with `{release}`, `{variant}`, `{minor}`. */

@@ -5,6 +5,7 @@
  */
 import { knownMinors, newestMinor, schemaSources } from '../api/schema';
 import {
+  AKS_WINDOWS_ANNUAL_CHANNEL,
   CLOUD_DEFAULT_RELEASES,
   CLOUD_NAMES,
   CLOUD_RELEASES,
@@ -18,6 +19,7 @@ import {
   GMSA_WEBHOOK_IMAGE_FACT,
   HOSTPROCESS_BASE_IMAGE_FACT,
   NODE_LABEL_FACTS,
+  WINDOWS_CPU_MEMORY_AFFINITY_FACT,
   WINDOWS_DSR_FACT,
   WINDOWS_EXPORTER_IMAGE_FACT,
   WINDOWS_TAINT_FACT,
@@ -111,6 +113,14 @@ export function factCatalogue(): FactEntry[] {
   }
   entries.push(
     entry(
+      'aks.windows-annual-channel',
+      'AKS Windows Server Annual Channel (WindowsAnnual)',
+      valueOf(AKS_WINDOWS_ANNUAL_CHANNEL),
+      AKS_WINDOWS_ANNUAL_CHANNEL,
+    ),
+  );
+  entries.push(
+    entry(
       'eks.karpenter-aliases',
       'Karpenter Windows AMI aliases',
       valueOf(KARPENTER_WINDOWS_ALIASES),
@@ -142,6 +152,14 @@ export function factCatalogue(): FactEntry[] {
   entries.push(entry('kubernetes.node-labels', 'Windows node labels', valueOf(NODE_LABEL_FACTS), NODE_LABEL_FACTS));
   entries.push(
     entry('kubernetes.windows-dsr', 'Windows DSR in kube-proxy', valueOf(WINDOWS_DSR_FACT), WINDOWS_DSR_FACT),
+  );
+  entries.push(
+    entry(
+      'kubernetes.windows-cpu-memory-affinity',
+      'Windows CPU and memory affinity (KEP-4885)',
+      valueOf(WINDOWS_CPU_MEMORY_AFFINITY_FACT),
+      WINDOWS_CPU_MEMORY_AFFINITY_FACT,
+    ),
   );
   entries.push(
     entry('image.gmsa-webhook', 'gMSA webhook image', valueOf(GMSA_WEBHOOK_IMAGE_FACT), GMSA_WEBHOOK_IMAGE_FACT),

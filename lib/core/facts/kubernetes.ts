@@ -129,9 +129,57 @@ export const WINDOWS_DSR_FACT: { readonly gaMinor: number; readonly flag: string
   ],
 };
 
+/**
+ * KEP-4885, Windows CPU and memory affinity (CPU, Memory and Topology managers on Windows nodes): alpha from 1.32,
+ * beta and on by default from 1.38 as the v1.38.0-beta.0 pre-release has it (v1.38.0 is not in the Go module proxy on
+ * 2026-12-07).
+ */
+export const WINDOWS_CPU_MEMORY_AFFINITY_FACT: {
+  readonly featureGate: string;
+  readonly alphaMinor: number;
+  readonly betaMinor: number;
+  /** The beta is read from a pre-release, not a release. */
+  readonly betaFromPreRelease: boolean;
+} & Sourced = {
+  featureGate: 'WindowsCPUAndMemoryAffinity',
+  alphaMinor: 32,
+  betaMinor: 38,
+  betaFromPreRelease: true,
+  sources: [
+    {
+      ref: githubFile('kubernetes/kubernetes', 'v1.38.0-beta.0', 'pkg/features/kube_features.go'),
+      materialDate: '2026-11-06',
+      checked: CHECKED,
+      says: 'a pre-release: WindowsCPUAndMemoryAffinity (kep 4885): {1.32, Default false, Alpha}, {1.38, Default true, Beta} (k8s.io/kubernetes@v1.38.0-beta.0 Go module)',
+    },
+    {
+      ref: githubFile(
+        'kubernetes/enhancements',
+        '64765b4b02389318f2113119dd9e491479f978a0',
+        'keps/sig-windows/4885-windows-cpu-and-memory-affinity/kep.yaml',
+      ),
+      materialDate: '2026-07-24',
+      checked: CHECKED,
+      says: 'stage alpha, milestone alpha "v1.32", feature gate WindowsCPUAndMemoryAffinity (kubelet)',
+    },
+    {
+      ref: 'https://github.com/kubernetes/enhancements/pull/6339',
+      materialDate: '2026-09-10',
+      checked: CHECKED,
+      says: '"KEP-4885: move from alpha to beta" (open in the copy read): "In v1.38, `WindowsCPUAndMemoryAffinity` will be beta and enabled by default. The default CPU and Memory Manager policies remain `None`"',
+    },
+  ],
+  note: "Beta in 1.38 is read from the v1.38.0-beta.0 pre-release; the KEP's own kep.yaml at the copy read still says alpha.",
+};
+
 /** An image we deploy or show in examples, at the release we pin. */
 export interface PinnedImageFact extends Sourced {
   readonly image: string;
+  /**
+   * A newer release we know of and do not pin, and why.
+   * @default - none known
+   */
+  readonly newer?: { readonly version: string; readonly why: string };
 }
 
 /** The gMSA admission webhook the GmsaWebhook construct deploys. */
@@ -153,6 +201,10 @@ export const GMSA_WEBHOOK_IMAGE_FACT: PinnedImageFact = {
  */
 export const WINDOWS_EXPORTER_IMAGE_FACT: PinnedImageFact = {
   image: 'ghcr.io/prometheus-community/windows-exporter:0.31.8',
+  newer: {
+    version: '0.32.0',
+    why: 'breaking changes (the /version endpoint and the thermalzone collector removed, container metadata read from the CRI API, metric renames): examples move with their dashboards, not by themselves',
+  },
   sources: [
     {
       ref: 'https://github.com/prometheus-community/windows_exporter/tree/v0.31.8',
