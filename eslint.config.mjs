@@ -19,6 +19,7 @@ const CORE = [
   [[...CDK8S, '@pulumi/*'], 'lib/core is pure TypeScript: no cdk8s, no Pulumi.'],
   [[...layer('cdk8s'), ...layer('pulumi'), ...layer('cli')], 'lib/core imports no front door.'],
   [layer('registry'), 'lib/core does no I/O: the registry client (lib/registry) is an adapter beside it.'],
+  [layer('cluster'), 'lib/core does no I/O: the cluster client (lib/cluster) is an adapter beside it.'],
 ];
 
 /**
@@ -79,6 +80,16 @@ export default tseslint.config(
       [
         [...layer('cdk8s'), ...layer('pulumi'), ...layer('cli'), '../index'],
         'The registry client imports the core only.',
+      ],
+    ],
+  ),
+  boundary(
+    ['lib/cluster/**/*.ts'],
+    [
+      [[...CDK8S, '@pulumi/*'], 'The cluster client imports the core only.'],
+      [
+        [...layer('cdk8s'), ...layer('pulumi'), ...layer('cli'), ...layer('registry'), '../index'],
+        'The cluster client imports the core only.',
       ],
     ],
   ),

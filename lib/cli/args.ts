@@ -8,7 +8,8 @@ import { parseKubernetesMinor, parseWindowsRelease, type WindowsRelease } from '
 import { parseTaint } from '../core/fix/options';
 import type { Taint } from '../core/target';
 import { CLOUDS, type Cloud } from '../core/cloud-gates';
-import type { RuleSetting } from '../core/model/types';
+import type { RuleSetting, Severity } from '../core/model/types';
+import { DEFAULT_CLUSTER_TIMEOUT_MS } from '../cluster/read';
 import { closeMatches, unknownRuleFix } from '../core/suggest';
 import {
   MAX_RESOLVE_TIMEOUT_SECONDS,
@@ -76,8 +77,8 @@ export type RenderOptions = Omit<RenderSettings, 'kubernetesVersion'>;
 export const FACTS_FORMATS = ['text', 'json'] as const;
 export type FactsFormat = (typeof FACTS_FORMATS)[number];
 
-export type CommandName = 'lint' | 'fix' | 'rules' | 'facts' | 'policies';
-export const COMMANDS: readonly CommandName[] = ['lint', 'fix', 'rules', 'facts', 'policies'];
+export type CommandName = 'lint' | 'fix' | 'rules' | 'facts' | 'policies' | 'doctor';
+export const COMMANDS: readonly CommandName[] = ['lint', 'fix', 'rules', 'facts', 'policies', 'doctor'];
 
 export interface LintCommand extends RunPolicy {
   readonly kind: 'lint';
@@ -175,6 +176,28 @@ export interface PoliciesCommand {
   readonly kubernetesVersion?: string;
 }
 
+export const DOCTOR_FORMATS = ['text', 'json', 'github'] as const;
+export type DoctorFormat = (typeof DOCTOR_FORMATS)[number];
+
+const DOCTOR_FAIL_ON = ['error', 'warning', 'info'] as const;
+
+export interface DoctorCommand {
+  readonly kind: 'doctor';
+  /** `--kubeconfig FILE`. @default - $KUBECONFIG, ~/.kube/config, else in-cluster */
+  readonly kubeconfig?: string;
+  /** `--context NAME`. @default - the kubeconfig's current context */
+  readonly context?: string;
+  /** `-n/--namespace`: only this namespace's pods. @default - every namespace (-A) */
+  readonly namespace?: string;
+  readonly format: DoctorFormat;
+  /** `--fail-on`. @default 'error' */
+  readonly failOn: Severity;
+  /** `--timeout SECONDS`, in milliseconds: the whole run. @default 60000 */
+  readonly timeoutMs: number;
+  /** `--print-rbac`: print the ClusterRole doctor needs, read nothing. @default false */
+  readonly printRbac: boolean;
+}
+
 export interface HelpCommand {
   readonly kind: 'help';
   /** The command whose help to print; the overview when absent. */
@@ -186,7 +209,14 @@ export interface VersionCommand {
 }
 
 export type Command =
-  LintCommand | FixCommand | RulesCommand | FactsCommand | PoliciesCommand | HelpCommand | VersionCommand;
+  | LintCommand
+  | FixCommand
+  | RulesCommand
+  | FactsCommand
+  | PoliciesCommand
+  | DoctorCommand
+  | HelpCommand
+  | VersionCommand;
 
 /** Bad command line: printed as `k8s-windows: <message>` with a pointer to `--help`, exit code 2. */
 export class UsageError extends Error {
@@ -297,6 +327,18 @@ const POLICIES_OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const satisfies Record<string, OptionSpec>;
 
+const DOCTOR_OPTIONS = {
+  kubeconfig: { type: 'string' },
+  context: { type: 'string' },
+  namespace: { type: 'string', short: 'n' },
+  'all-namespaces': { type: 'boolean', short: 'A' },
+  format: { type: 'string', short: 'f' },
+  'fail-on': { type: 'string' },
+  timeout: { type: 'string' },
+  'print-rbac': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies Record<string, OptionSpec>;
+
 const RULES_OPTIONS = {
   format: { type: 'string', short: 'f' },
   help: { type: 'boolean', short: 'h' },
@@ -333,6 +375,8 @@ export function parseCommand(argv: readonly string[], ruleIds: readonly string[]
       return parseFacts(rest);
     case 'policies':
       return parsePolicies(rest);
+    case 'doctor':
+      return parseDoctor(rest);
     default:
       throw new UsageError([unknownCommand(first)]);
   }
@@ -522,6 +566,54 @@ function parsePolicies(argv: readonly string[]): PoliciesCommand | HelpCommand {
     ...(values.config !== undefined ? { config: values.config } : {}),
     noConfig: values['no-config'] === true,
     ...(kubernetesVersion !== undefined ? { kubernetesVersion } : {}),
+  };
+}
+
+/** Parses `doctor`'s arguments (after the command name). */
+function parseDoctor(argv: readonly string[]): DoctorCommand | HelpCommand {
+  const { values, positionals } = parseStrict(argv, DOCTOR_OPTIONS, 'doctor');
+  if (values.help) return { kind: 'help', topic: 'doctor' };
+  const problems: string[] = [];
+  const format = values.format ?? 'text';
+  if (!(DOCTOR_FORMATS as readonly string[]).includes(format)) {
+    problems.push(`--format '${format}' is not one of ${DOCTOR_FORMATS.join(', ')}.`);
+  }
+  const failOn = values['fail-on'] ?? 'error';
+  if (!(DOCTOR_FAIL_ON as readonly string[]).includes(failOn))
+    problems.push(`--fail-on '${failOn}' is not one of ${DOCTOR_FAIL_ON.join(', ')}.`);
+  const namespace = values.namespace;
+  if (namespace !== undefined && values['all-namespaces'] === true) {
+    problems.push('-n/--namespace and -A/--all-namespaces: give one or the other.');
+  }
+  if (namespace !== undefined && !/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(namespace)) {
+    problems.push(
+      `--namespace '${namespace}' is not a namespace name: lower-case letters, digits and '-', at most 63 characters.`,
+    );
+  }
+  const timeout = values.timeout;
+  let timeoutMs = DEFAULT_CLUSTER_TIMEOUT_MS;
+  if (timeout !== undefined) {
+    const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s)?\s*$/.exec(timeout);
+    const ms = m ? Number(m[1]) * (m[2] === 'ms' ? 1 : 1000) : NaN;
+    if (!(ms > 0 && ms <= 3_600_000)) {
+      problems.push(
+        `--timeout '${timeout}' is not a time: write seconds, more than 0 and at most 3600 (60, 60s or 1500ms).`,
+      );
+    } else timeoutMs = Math.ceil(ms);
+  }
+  if (positionals.length > 0) {
+    problems.push(`doctor takes no arguments; got '${positionals.join(' ')}' (it reads the cluster of --context).`);
+  }
+  if (problems.length > 0) throw new UsageError(problems, 'doctor');
+  return {
+    kind: 'doctor',
+    ...(typeof values.kubeconfig === 'string' ? { kubeconfig: values.kubeconfig } : {}),
+    ...(typeof values.context === 'string' ? { context: values.context } : {}),
+    ...(namespace !== undefined ? { namespace } : {}),
+    format: format as DoctorFormat,
+    failOn: failOn as Severity,
+    timeoutMs,
+    printRbac: values['print-rbac'] === true,
   };
 }
 

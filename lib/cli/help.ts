@@ -26,6 +26,8 @@ Commands:
                                          image compatibility, cloud gates and defaults, with sources
   policies [options]                     the rules as admission policies (YAML) for the API server
                                          to run: kubectl apply them
+  doctor [options]                       read a live cluster (read-only) and explain every Windows pod
+                                         that is not Ready, from what the scheduler, kubelet and runtime wrote
   help [command]                         show help for a command
 
 Options:
@@ -43,6 +45,7 @@ Examples:
   k8s-windows rules windows-host-port
   k8s-windows fix --cloud gke ./chart > fixed.yaml
   k8s-windows policies --cluster-facts facts.yaml | kubectl apply -f -
+  k8s-windows doctor --context prod -n shop
 `;
 
 const POLICY_OPTIONS = `  -c, --config <file>              the config file (default: ${CONFIG_FILE_NAMES[0]} in the working
@@ -354,6 +357,37 @@ Exit codes: 0 printed; 2 bad options, config file or facts file (every problem n
 Check before enforcing: kubectl apply --dry-run=server -f policies.yaml, then --mode warn.
 `;
 
+const DOCTOR = `Usage: k8s-windows doctor [options]
+
+Reads a live cluster as kubectl does and explains every Windows pod that is not Ready: the rule id,
+the cause, the evidence (the scheduler's event, the container's waiting or terminated message,
+verbatim) and the fix. Then judges the nodes (a Windows node without a taint in a cluster that also
+runs Linux nodes).
+
+Read-only by construction: it only lists nodes, pods, events, runtimeclasses.node.k8s.io and the
+controllers that make pods (replicasets, daemonsets, statefulsets, jobs, replicationcontrollers: a
+pod the API server refused exists only as their FailedCreate event), in pages; it never reads
+Secrets and never writes. --print-rbac prints the ClusterRole it needs.
+
+Options:
+  --kubeconfig <file>              the kubeconfig (default: $KUBECONFIG, else ~/.kube/config, else the
+                                   pod's service account in a cluster); exec credential plugins run as
+                                   kubectl runs them
+  --context <name>                 the kubeconfig context (default: its current-context)
+  -n, --namespace <name>           only this namespace's pods and events
+  -A, --all-namespaces             every namespace (the default)
+  -f, --format <text|json|github>  output format (default: text)
+  --fail-on <error|warning|info>   the least severity that makes the exit code 1 (default: error)
+  --timeout <seconds>              the most the whole run takes, connecting included (default: 60;
+                                   60s and 1500ms are understood)
+  --print-rbac                     print the least-privilege ClusterRole (and a binding) and exit
+  -h, --help                       show this help
+
+Exit codes: 0 no finding at --fail-on; 1 findings; 2 bad options, or the cluster could not be read
+(no kubeconfig, unreachable server, 401 credentials refused, 403 naming the verb and resource
+missing, the deadline passed): one message on stderr.
+`;
+
 export function helpText(topic?: CommandName): string {
   switch (topic) {
     case undefined:
@@ -368,6 +402,8 @@ export function helpText(topic?: CommandName): string {
       return FACTS;
     case 'policies':
       return POLICIES;
+    case 'doctor':
+      return DOCTOR;
     default: {
       const unknownTopic: never = topic;
       throw new Error(`no help for ${String(unknownTopic)}`);

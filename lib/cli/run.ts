@@ -42,6 +42,7 @@ import {
   type RenderSettings,
 } from './render';
 import { RenderDeadline } from './render-process';
+import { runDoctor } from './doctor';
 import { DEFAULT_MAX_INPUT_BYTES, readFileBounded, readStreamBounded, type FileSnapshot } from './read';
 import type { WriteFs } from './write';
 
@@ -109,6 +110,8 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
         return runFacts(command, io);
       case 'policies':
         return await runPolicies(command, io);
+      case 'doctor':
+        return await runDoctor(command, { stdout: io.stdout, stderr: io.stderr, env: io.env ?? process.env });
       default: {
         const unknownCommand: never = command;
         throw new Error(`unhandled command ${JSON.stringify(unknownCommand)}`);

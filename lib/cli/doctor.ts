@@ -1,0 +1,168 @@
+/**
+ * `k8s-windows doctor`: reads a live cluster (read-only: list on nodes, pods, events, RuntimeClasses) and explains
+ * every Windows pod that is not Ready from what the scheduler, the kubelet and the runtime wrote, then judges the
+ * nodes. Exit codes as lint's: 0 clean, 1 findings at --fail-on, 2 when the cluster could not be read.
+ */
+import { ClusterError } from '../cluster/errors';
+import { connect } from '../cluster/connect';
+import { doctorRbac } from '../cluster/rbac';
+import { readCluster, type ClusterSnapshot } from '../cluster/read';
+import { diagnosePod, explainOwner, type PodFinding } from '../core/cluster/explain';
+import { nodeFacts, nodeFindings } from '../core/cluster/nodes';
+import type { Diagnostic, Severity } from '../core/model/types';
+import { formatSeconds } from '../registry/deadline';
+import type { DoctorCommand } from './args';
+import { workflowCommand } from './format-github';
+import { printable } from './format-text';
+import { packageInfo, TOOL_NAME } from './package-info';
+
+export interface DoctorIO {
+  readonly stdout: { write(s: string): unknown };
+  readonly stderr: { write(s: string): unknown };
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+/** A finding with what the cluster said, verbatim. */
+export type DoctorFinding = Diagnostic & { readonly evidence?: PodFinding['evidence'] };
+
+const RANK: Readonly<Record<Severity, number>> = { error: 0, warning: 1, info: 2 };
+
+export async function runDoctor(command: DoctorCommand, io: DoctorIO): Promise<number> {
+  if (command.printRbac) {
+    io.stdout.write(doctorRbac());
+    return 0;
+  }
+  // One deadline over the whole run: connecting (an exec credential plugin included) and every page of every list.
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), command.timeoutMs);
+  timer.unref();
+  const deadline = `the deadline of ${formatSeconds(command.timeoutMs)} (--timeout)`;
+  let snapshot: ClusterSnapshot;
+  let context: string;
+  try {
+    const connection = await connect({
+      env: io.env,
+      ...(command.kubeconfig !== undefined ? { kubeconfig: command.kubeconfig } : {}),
+      ...(command.context !== undefined ? { context: command.context } : {}),
+    });
+    context = connection.context;
+    snapshot = await readCluster(connection, {
+      signal: controller.signal,
+      deadline,
+      ...(command.namespace !== undefined ? { namespace: command.namespace } : {}),
+    });
+  } catch (err) {
+    if (!(err instanceof ClusterError)) throw err;
+    io.stderr.write(`${TOOL_NAME} doctor: ${printable(err.message)}\n`);
+    return 2;
+  } finally {
+    clearTimeout(timer);
+  }
+  const report = diagnose(snapshot);
+  switch (command.format) {
+    case 'text':
+      io.stdout.write(formatDoctorText(report, context));
+      break;
+    case 'json':
+      io.stdout.write(`${JSON.stringify(doctorJson(report, context), null, 2)}\n`);
+      break;
+    case 'github':
+      for (const f of report.findings) io.stdout.write(`${githubLine(f)}\n`);
+      break;
+    default: {
+      const unknownFormat: never = command.format;
+      throw new Error(`unhandled format ${String(unknownFormat)}`);
+    }
+  }
+  return report.findings.some((f) => RANK[f.severity] <= RANK[command.failOn]) ? 1 : 0;
+}
+
+/** What doctor found in a snapshot. */
+export interface DoctorReport {
+  readonly nodes: { readonly total: number; readonly windows: number };
+  readonly pods: { readonly total: number; readonly windows: number; readonly notReady: number };
+  readonly findings: readonly DoctorFinding[];
+}
+
+/** Every Windows pod that is not Ready explained, then the nodes judged. Pure: the tests feed it snapshots. */
+export function diagnose(snapshot: ClusterSnapshot): DoctorReport {
+  const nodes = snapshot.nodes.map(nodeFacts);
+  const windowsNodes = new Set(nodes.filter((n) => n.os === 'windows').map((n) => n.name));
+  // Events by the object they are about: `Pod/ns/name`, `ReplicaSet/ns/name`.
+  const eventsOf = new Map<string, Record<string, unknown>[]>();
+  const keyOf = (kind: unknown, metadata: unknown): string => {
+    const m = (metadata ?? {}) as { namespace?: string; name?: string };
+    return `${String(kind)}/${m.namespace ?? ''}/${m.name ?? ''}`;
+  };
+  for (const event of snapshot.events) {
+    const involved = event.involvedObject as { kind?: string } | undefined;
+    const key = keyOf(involved?.kind, involved);
+    const list = eventsOf.get(key);
+    if (list === undefined) eventsOf.set(key, [event]);
+    else list.push(event);
+  }
+  const findings: DoctorFinding[] = [];
+  let windowsPods = 0;
+  let notReady = 0;
+  for (const pod of snapshot.pods) {
+    const events = eventsOf.get(keyOf('Pod', pod.metadata)) ?? [];
+    const explained = diagnosePod(pod, events, { nodes: snapshot.nodes, windowsNodes });
+    if (explained.windows) windowsPods++;
+    if (explained.windows && !explained.ready) notReady++;
+    findings.push(...explained.findings);
+  }
+  // Pods the API server refused never exist: their controllers' FailedCreate events say why.
+  for (const owner of snapshot.owners) {
+    const events = eventsOf.get(keyOf(owner.kind, owner.metadata)) ?? [];
+    if (events.length > 0) findings.push(...explainOwner(owner, events, { nodes: snapshot.nodes, windowsNodes }));
+  }
+  findings.push(...nodeFindings(nodes));
+  findings.sort((a, b) => RANK[a.severity] - RANK[b.severity]);
+  return {
+    nodes: { total: nodes.length, windows: windowsNodes.size },
+    pods: { total: snapshot.pods.length, windows: windowsPods, notReady },
+    findings,
+  };
+}
+
+function resourceName(f: Diagnostic): string {
+  const r = f.resource;
+  return `${r.kind ?? '(no kind)'} ${r.namespace !== undefined ? `${r.namespace}/` : ''}${r.name ?? '(no name)'}`;
+}
+
+export function formatDoctorText(report: DoctorReport, context: string): string {
+  const lines: string[] = [];
+  const scope = `${report.pods.windows} Windows pod${report.pods.windows === 1 ? '' : 's'} (${report.pods.notReady} not Ready) of ${report.pods.total}, ${report.nodes.windows} Windows node${report.nodes.windows === 1 ? '' : 's'} of ${report.nodes.total}, context ${context}`;
+  for (const f of report.findings) {
+    lines.push(`${resourceName(f)}`);
+    lines.push(`  ${f.severity.padEnd(7)}  ${printable(f.message)}  ${f.ruleId}`);
+    if (f.evidence !== undefined)
+      lines.push(`           evidence (${printable(f.evidence.from)}): ${printable(f.evidence.text)}`);
+    if (f.fix !== undefined) lines.push(`           fix: ${printable(f.fix)}`);
+    lines.push('');
+  }
+  if (report.findings.length === 0) lines.push(`✔ No problems: ${scope}.`);
+  else lines.push(`✖ ${report.findings.length} problem${report.findings.length === 1 ? '' : 's'}: ${scope}.`);
+  return `${lines.join('\n')}\n`;
+}
+
+export function doctorJson(report: DoctorReport, context: string): Record<string, unknown> {
+  const counts = { error: 0, warning: 0, info: 0 };
+  for (const f of report.findings) counts[f.severity]++;
+  return {
+    tool: { name: TOOL_NAME, version: packageInfo().version },
+    context,
+    summary: { nodes: report.nodes, pods: report.pods, ...counts },
+    findings: report.findings,
+  };
+}
+
+function githubLine(f: DoctorFinding): string {
+  const command = f.severity === 'error' ? 'error' : f.severity === 'warning' ? 'warning' : 'notice';
+  const evidence = f.evidence !== undefined ? ` Evidence (${f.evidence.from}): ${f.evidence.text}` : '';
+  return workflowCommand(
+    command,
+    { title: `k8s-windows ${f.ruleId}` },
+    `${resourceName(f)}: ${f.message}${evidence}${f.fix !== undefined ? ` Fix: ${f.fix}` : ''}`,
+  );
+}

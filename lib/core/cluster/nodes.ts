@@ -1,0 +1,72 @@
+/**
+ * What a cluster's nodes say, read as the kubelet writes them: which are Windows (the `kubernetes.io/os` label the
+ * kubelet sets, else `status.nodeInfo.operatingSystem`), their Windows build (`node.kubernetes.io/windows-build`,
+ * else the first three parts of `nodeInfo.kernelVersion`), their taints; and the findings on the nodes themselves.
+ */
+import type { Diagnostic } from '../model/types';
+
+export interface NodeFacts {
+  readonly name: string;
+  readonly os: 'windows' | 'linux' | 'unknown';
+  /** `10.0.20348`, if known. */
+  readonly build?: string;
+  readonly taints: readonly { readonly key: string; readonly value?: string; readonly effect: string }[];
+  readonly labels: Readonly<Record<string, string>>;
+}
+
+type Json = Record<string, unknown>;
+
+function record(value: unknown): Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {};
+}
+
+/** The facts of one Node object. */
+export function nodeFacts(node: Json): NodeFacts {
+  const metadata = record(node.metadata);
+  const labels = Object.fromEntries(
+    Object.entries(record(metadata.labels)).filter((e): e is [string, string] => typeof e[1] === 'string'),
+  );
+  const info = record(record(node.status).nodeInfo);
+  const osLabel = labels['kubernetes.io/os'] ?? (typeof info.operatingSystem === 'string' ? info.operatingSystem : '');
+  const os = osLabel === 'windows' ? 'windows' : osLabel === 'linux' ? 'linux' : 'unknown';
+  const kernel = typeof info.kernelVersion === 'string' ? /^(\d+\.\d+\.\d+)/.exec(info.kernelVersion)?.[1] : undefined;
+  const build = labels['node.kubernetes.io/windows-build'] ?? (os === 'windows' ? kernel : undefined);
+  const taints = (Array.isArray(record(node.spec).taints) ? (record(node.spec).taints as unknown[]) : [])
+    .map(record)
+    .filter((t) => typeof t.key === 'string' && typeof t.effect === 'string')
+    .map((t) => ({
+      key: t.key as string,
+      ...(typeof t.value === 'string' ? { value: t.value } : {}),
+      effect: t.effect as string,
+    }));
+  return {
+    name: typeof metadata.name === 'string' ? metadata.name : '(no name)',
+    os,
+    ...(build ? { build } : {}),
+    taints,
+    labels,
+  };
+}
+
+/**
+ * Findings on the nodes: a Windows node without a NoSchedule or NoExecute taint in a cluster that also runs Linux
+ * nodes takes any pod without an OS selector, and a Linux image there never starts.
+ */
+export function nodeFindings(nodes: readonly NodeFacts[]): Diagnostic[] {
+  const hasLinux = nodes.some((n) => n.os === 'linux');
+  if (!hasLinux) return [];
+  const out: Diagnostic[] = [];
+  for (const node of nodes) {
+    if (node.os !== 'windows') continue;
+    if (node.taints.some((t) => t.effect === 'NoSchedule' || t.effect === 'NoExecute')) continue;
+    out.push({
+      ruleId: 'doctor-windows-node-untainted',
+      severity: 'warning',
+      path: 'spec.taints',
+      resource: { apiVersion: 'v1', kind: 'Node', name: node.name },
+      message: `Windows node ${node.name} has no NoSchedule taint in a cluster that also runs Linux nodes: a pod without a kubernetes.io/os selector (most Helm charts' Linux pods) can be scheduled here and then fails to pull or start its Linux image.`,
+      fix: `Taint the Windows pool (os=windows:NoSchedule, as the node pool components do), and give Windows pods the toleration; or give every Linux pod a kubernetes.io/os: linux nodeSelector.`,
+    });
+  }
+  return out;
+}

@@ -1,0 +1,264 @@
+/**
+ * `k8s-windows doctor` without a cluster: its options, --print-rbac, and `diagnose` on snapshots shaped as the API
+ * server returns them. Reading a live cluster is tested against a real kube-apiserver in doctor.e2e.test.ts.
+ */
+import { parseAllDocuments } from 'yaml';
+import { parseCommand, UsageError } from '../../lib/cli/args';
+import { diagnose, doctorJson, formatDoctorText } from '../../lib/cli/doctor';
+import { RULES } from '../../lib/core/validate';
+import { cli } from '../helpers/cli';
+
+const ids = RULES.map((r) => r.id);
+
+function node(name: string, os: 'windows' | 'linux', extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: {
+      name,
+      labels: {
+        'kubernetes.io/os': os,
+        ...(os === 'windows' ? { 'node.kubernetes.io/windows-build': '10.0.20348' } : {}),
+      },
+    },
+    spec: {},
+    status: { nodeInfo: { operatingSystem: os, kernelVersion: os === 'windows' ? '10.0.20348.2966' : '6.1.0' } },
+    ...extra,
+  };
+}
+
+const PENDING_POD = {
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name: 'iis-7d9f', namespace: 'shop', uid: 'u-1' },
+  spec: {
+    nodeSelector: { 'kubernetes.io/os': 'windows' },
+    containers: [{ name: 'iis', image: 'mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022' }],
+  },
+  status: {
+    phase: 'Pending',
+    conditions: [
+      {
+        type: 'PodScheduled',
+        status: 'False',
+        reason: 'Unschedulable',
+        message:
+          "0/3 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 2 node(s) had untolerated taint {os: windows}. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
+      },
+    ],
+  },
+};
+
+const HEALTHY_POD = {
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name: 'web-1', namespace: 'shop', uid: 'u-2' },
+  spec: {
+    nodeName: 'win-1',
+    nodeSelector: { 'kubernetes.io/os': 'windows' },
+    tolerations: [{ key: 'os', value: 'windows', effect: 'NoSchedule' }],
+    containers: [{ name: 'iis', image: 'mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022' }],
+  },
+  status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] },
+};
+
+const TAINT = { key: 'os', value: 'windows', effect: 'NoSchedule' };
+
+describe('doctor options', () => {
+  test('defaults: every namespace, text, fail on errors, 60 s', () => {
+    expect(parseCommand(['doctor'], ids)).toEqual({
+      kind: 'doctor',
+      format: 'text',
+      failOn: 'error',
+      timeoutMs: 60_000,
+      printRbac: false,
+    });
+  });
+
+  test('kubectl’s options', () => {
+    expect(
+      parseCommand(
+        ['doctor', '--kubeconfig', 'k.yaml', '--context', 'prod', '-n', 'shop', '-f', 'json', '--timeout', '1500ms'],
+        ids,
+      ),
+    ).toEqual({
+      kind: 'doctor',
+      kubeconfig: 'k.yaml',
+      context: 'prod',
+      namespace: 'shop',
+      format: 'json',
+      failOn: 'error',
+      timeoutMs: 1500,
+      printRbac: false,
+    });
+    expect(parseCommand(['doctor', '-A'], ids)).toMatchObject({ kind: 'doctor' });
+  });
+
+  test('every bad option is named at once', () => {
+    const attempt = () =>
+      parseCommand(
+        ['doctor', '-n', 'Shop', '-A', '--format', 'xml', '--timeout', 'soon', '--fail-on', 'never', 'x'],
+        ids,
+      );
+    expect(attempt).toThrow(UsageError);
+    expect(attempt).toThrow(
+      [
+        "--format 'xml' is not one of text, json, github.",
+        "--fail-on 'never' is not one of error, warning, info.",
+        '-n/--namespace and -A/--all-namespaces: give one or the other.',
+        "--namespace 'Shop' is not a namespace name: lower-case letters, digits and '-', at most 63 characters.",
+        "--timeout 'soon' is not a time: write seconds, more than 0 and at most 3600 (60, 60s or 1500ms).",
+        "doctor takes no arguments; got 'x' (it reads the cluster of --context).",
+      ].join('\n'),
+    );
+  });
+
+  test('--print-rbac: a ClusterRole with get/list on exactly what doctor reads, never Secrets, and a binding', async () => {
+    const r = await cli(['doctor', '--print-rbac']);
+    expect(r.code).toBe(0);
+    const docs = parseAllDocuments(r.stdout).map((d) => d.toJS() as Record<string, unknown>);
+    expect(docs.map((d) => d.kind)).toEqual(['ClusterRole', 'ClusterRoleBinding']);
+    expect(docs[0].rules).toEqual([
+      { apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list'] },
+      { apiGroups: [''], resources: ['pods'], verbs: ['get', 'list'] },
+      { apiGroups: [''], resources: ['events'], verbs: ['get', 'list'] },
+      { apiGroups: ['node.k8s.io'], resources: ['runtimeclasses'], verbs: ['get', 'list'] },
+      { apiGroups: ['apps'], resources: ['replicasets'], verbs: ['get', 'list'] },
+      { apiGroups: ['apps'], resources: ['daemonsets'], verbs: ['get', 'list'] },
+      { apiGroups: ['apps'], resources: ['statefulsets'], verbs: ['get', 'list'] },
+      { apiGroups: ['batch'], resources: ['jobs'], verbs: ['get', 'list'] },
+      { apiGroups: [''], resources: ['replicationcontrollers'], verbs: ['get', 'list'] },
+    ]);
+    expect(JSON.stringify(docs[0].rules)).not.toMatch(/secrets|watch|create|update|patch|delete|\*/);
+  });
+
+  test('doctor --help names every option', async () => {
+    const r = await cli(['doctor', '--help']);
+    for (const option of [
+      '--kubeconfig',
+      '--context',
+      '--namespace',
+      '--all-namespaces',
+      '--format',
+      '--fail-on',
+      '--timeout',
+      '--print-rbac',
+    ]) {
+      expect(r.stdout).toContain(option);
+    }
+  });
+});
+
+describe('diagnose', () => {
+  test('a Windows pod stuck on an untolerated taint: the rule id, the cause, the scheduler’s message verbatim and the fix', () => {
+    const report = diagnose({
+      nodes: [
+        node('linux-1', 'linux'),
+        node('win-1', 'windows', { spec: { taints: [TAINT] } }),
+        node('win-2', 'windows', { spec: { taints: [TAINT] } }),
+      ],
+      pods: [PENDING_POD, HEALTHY_POD],
+      events: [],
+      runtimeClasses: [],
+      owners: [],
+    });
+    expect(report.pods).toEqual({ total: 2, windows: 2, notReady: 1 });
+    expect(report.nodes).toEqual({ total: 3, windows: 2 });
+    expect(report.findings).toHaveLength(1);
+    const [finding] = report.findings;
+    expect(finding).toMatchObject({
+      ruleId: 'doctor-untolerated-taint',
+      severity: 'error',
+      resource: { kind: 'Pod', namespace: 'shop', name: 'iis-7d9f' },
+      evidence: { text: PENDING_POD.status.conditions[0].message },
+    });
+    expect(finding.fix).toContain('os');
+    const text = formatDoctorText(report, 'prod');
+    expect(text).toContain('Pod shop/iis-7d9f');
+    expect(text).toContain(`evidence (${finding.evidence?.from ?? ''}): ${PENDING_POD.status.conditions[0].message}`);
+    expect(text).toContain('✖ 1 problem: 2 Windows pods (1 not Ready) of 2, 2 Windows nodes of 3, context prod.');
+    expect(doctorJson(report, 'prod')).toMatchObject({ context: 'prod', summary: { error: 1, warning: 0, info: 0 } });
+  });
+
+  test("a pod the API server refused never exists: its ReplicaSet's FailedCreate event names the forbidden field", () => {
+    const replicaSet = {
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: { name: 'web-7d4b9c8f6', namespace: 'shop', uid: 'rs-1' },
+      spec: {
+        selector: { matchLabels: { app: 'web' } },
+        template: {
+          metadata: { labels: { app: 'web' } },
+          spec: {
+            os: { name: 'windows' },
+            nodeSelector: { 'kubernetes.io/os': 'windows' },
+            securityContext: { runAsUser: 1000 },
+            containers: [{ name: 'iis', image: 'mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022' }],
+          },
+        },
+      },
+    };
+    const message =
+      'Error creating: Pod "web-7d4b9c8f6-x2x9k" is invalid: [spec.securityContext.runAsUser: Forbidden: cannot be set for a windows pod]';
+    const report = diagnose({
+      nodes: [node('win-1', 'windows', { spec: { taints: [TAINT] } })],
+      pods: [],
+      events: [
+        {
+          apiVersion: 'v1',
+          kind: 'Event',
+          metadata: { name: 'web-7d4b9c8f6.1', namespace: 'shop' },
+          involvedObject: { kind: 'ReplicaSet', namespace: 'shop', name: 'web-7d4b9c8f6', uid: 'rs-1' },
+          reason: 'FailedCreate',
+          message,
+          type: 'Warning',
+          source: { component: 'replicaset-controller' },
+        },
+      ],
+      runtimeClasses: [],
+      owners: [replicaSet],
+    });
+    expect(report.findings).toEqual([
+      expect.objectContaining({
+        ruleId: 'doctor-forbidden-field',
+        resource: expect.objectContaining({ kind: 'ReplicaSet', namespace: 'shop', name: 'web-7d4b9c8f6' }),
+        evidence: expect.objectContaining({ text: message }),
+      }),
+    ]);
+  });
+
+  test('a healthy cluster is silent', () => {
+    const report = diagnose({
+      nodes: [node('linux-1', 'linux'), node('win-1', 'windows', { spec: { taints: [TAINT] } })],
+      pods: [HEALTHY_POD],
+      events: [],
+      runtimeClasses: [],
+      owners: [],
+    });
+    expect(report.findings).toEqual([]);
+    expect(formatDoctorText(report, 'prod')).toBe(
+      '✔ No problems: 1 Windows pod (0 not Ready) of 1, 1 Windows node of 2, context prod.\n',
+    );
+  });
+
+  test('a Windows node without a taint beside Linux nodes is a warning; in an all-Windows cluster it is not', () => {
+    const mixed = diagnose({
+      nodes: [node('linux-1', 'linux'), node('win-1', 'windows')],
+      pods: [],
+      events: [],
+      runtimeClasses: [],
+      owners: [],
+    });
+    expect(mixed.findings).toEqual([
+      expect.objectContaining({
+        ruleId: 'doctor-windows-node-untainted',
+        severity: 'warning',
+        path: 'spec.taints',
+        resource: { apiVersion: 'v1', kind: 'Node', name: 'win-1' },
+      }),
+    ]);
+    expect(
+      diagnose({ nodes: [node('win-1', 'windows')], pods: [], events: [], runtimeClasses: [], owners: [] }).findings,
+    ).toEqual([]);
+  });
+});
