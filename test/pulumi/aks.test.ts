@@ -1,4 +1,5 @@
 import * as pulumi from '@pulumi/pulumi';
+import type * as containerservice from '@pulumi/azure-native/containerservice';
 import { schedulingFor, type Taint } from 'k8s-windows';
 import { tolerationFor } from '../../lib/core/target';
 import { runCloudRules } from '../../lib/core/rules/cloud-runner';
@@ -72,7 +73,7 @@ describe('aks.WindowsNodePool', () => {
         {
           propertyPath: 'release',
           reason: expect.stringMatching(
-            /API version whose osSKU list lacks 'Windows2025'.*Fix: Use release '2022', or upgrade @pulumi\/azure-native/,
+            /API version whose osSKU list lacks 'Windows2025'.*Fix: Use release '2022', or generate a local SDK for a containerservice API version whose osSKU list has 'Windows2025' \(pulumi package add azure-native containerservice <api-version>\) and pass its AgentPool as agentPoolResource\.$/,
           ),
         },
       ]);
@@ -403,11 +404,43 @@ describe('aks.WindowsNodePool: facts of 2026 (issue 23)', () => {
       {
         propertyPath: 'release',
         reason: expect.stringContaining(
-          "Fix: Upgrade @pulumi/azure-native to a version whose AgentPool API version lists 'Windows2025'",
+          "Fix: Generate a local SDK for a containerservice API version whose osSKU list has 'Windows2025' (pulumi package add azure-native containerservice <api-version>) and pass its AgentPool as agentPoolResource",
         ),
       },
     ]);
     expect(errors[0].reason).not.toContain("'2022'");
+    expect(errors[0].reason).not.toMatch(/upgrade @pulumi\/azure-native/i);
+  });
+
+  test("with a local SDK's AgentPool (agentPoolResource), a 1.37 pool is Windows2025 without the installed SDK's list", async () => {
+    const local = 'azure-native_containerservice_v20260501:containerservice:AgentPool';
+    class LocalAgentPool extends pulumi.CustomResource {
+      constructor(name: string, args: containerservice.AgentPoolArgs, opts?: pulumi.CustomResourceOptions) {
+        super(local, name, args, opts);
+      }
+    }
+    const pool = new aks.WindowsNodePool('w37l', {
+      ...BASE,
+      kubernetesVersion: '1.37',
+      agentPoolResource: LocalAgentPool,
+    });
+    await resolved(pool.agentPool.urn);
+    expect(pool.agentPool).toBeInstanceOf(LocalAgentPool);
+    const found = registered.filter((r) => r.type === local && r.name === 'w37l');
+    expect(found).toHaveLength(1);
+    expect(found[0].inputs).toMatchObject({ osType: 'Windows', osSKU: 'Windows2025', enableFIPS: true });
+  });
+
+  test('agentPoolResource that is not a class is refused by its shape', () => {
+    expect(
+      inputErrorsOf(
+        () =>
+          new aks.WindowsNodePool('w', {
+            ...BASE,
+            agentPoolResource: 'AgentPool' as unknown as aksModule.WindowsNodePoolArgs['agentPoolResource'],
+          }),
+      ),
+    ).toEqual([{ propertyPath: 'agentPoolResource', reason: expect.stringContaining('must be a resource class') }]);
   });
 
   test('a version from clusterArgs.kubernetesVersion is held to the same gates as kubernetesVersion', () => {

@@ -55,6 +55,16 @@ type ManagedAgentPoolKeys =
   | 'maxCount'
   | 'orchestratorVersion';
 
+/**
+ * An AgentPool resource class: azure-native's `containerservice.AgentPool`, or the `AgentPool` of a local SDK generated
+ * for another containerservice API version (same args and outputs; another API version's osSKU list).
+ */
+export type AgentPoolResource = new (
+  name: string,
+  args: containerservice.AgentPoolArgs,
+  opts?: pulumi.CustomResourceOptions,
+) => pulumi.CustomResource;
+
 export interface WindowsNodePoolArgs {
   /** Resource group of the AKS cluster. */
   readonly resourceGroupName: pulumi.Input<string>;
@@ -132,6 +142,16 @@ export interface WindowsNodePoolArgs {
    * @default {}
    */
   readonly agentPoolArgs?: Omit<containerservice.AgentPoolArgs, ManagedAgentPoolKeys>;
+  /**
+   * The AgentPool class the pool is created with. The installed @pulumi/azure-native (3.x) sends AgentPools with API
+   * version 2025-09-01, whose osSKU list lacks Windows2025, so a Windows Server 2025 pool (the default from Kubernetes
+   * 1.37) is refused with it. Generate a local SDK for a containerservice API version whose osSKU list has
+   * Windows2025 (`pulumi package add azure-native containerservice <api-version>`) and pass its `AgentPool` here:
+   * the pool is then created with that API version, and the installed SDK's osSKU list is not consulted.
+   * @default - @pulumi/azure-native's `containerservice.AgentPool`
+   * @see https://www.pulumi.com/registry/packages/azure-native/version-guide/#accessing-any-api-version-via-local-packages
+   */
+  readonly agentPoolResource?: AgentPoolResource;
 }
 
 /** The component's type token. */
@@ -150,7 +170,10 @@ export class WindowsNodePool extends pulumi.ComponentResource {
   public readonly release: WindowsRelease;
   /** The agent pool name in AKS. */
   public readonly agentPoolName: string;
-  /** The azure-native agent pool. */
+  /**
+   * The agent pool: azure-native's AgentPool, or an instance of `agentPoolResource` (typed as azure-native's: a local
+   * SDK's AgentPool has the same outputs).
+   */
   public readonly agentPool: containerservice.AgentPool;
 
   constructor(name: string, rawArgs: WindowsNodePoolArgs, opts?: pulumi.ComponentResourceOptions) {
@@ -165,7 +188,8 @@ export class WindowsNodePool extends pulumi.ComponentResource {
     this.nodeTarget = nodePoolTarget({ release: resolved.release, labels: resolved.labels, taints: resolved.taints });
 
     const { minSize, maxSize, desiredSize } = resolved.scaling;
-    this.agentPool = new containerservice.AgentPool(
+    const AgentPool: AgentPoolResource = args.agentPoolResource ?? containerservice.AgentPool;
+    this.agentPool = new AgentPool(
       name,
       {
         ...args.agentPoolArgs,
@@ -194,7 +218,7 @@ export class WindowsNodePool extends pulumi.ComponentResource {
       },
       // The autoscaler owns the node count once the pool exists.
       { parent: this, ...(resolved.autoscaling ? { ignoreChanges: ['count'] } : {}) },
-    );
+    ) as containerservice.AgentPool;
 
     this.registerOutputs({ agentPool: this.agentPool, nodeTarget: this.nodeTarget });
   }
@@ -227,6 +251,22 @@ const AKS_POOL_SHAPES: ArgShapes = {
   autoscaling: { shape: bool() },
   clusterArgs: { shape: object({}) },
   agentPoolArgs: { shape: object({}) },
+  agentPoolResource: {
+    shape: {
+      expects: 'a resource class (the AgentPool of an azure-native SDK)',
+      eventual: false,
+      check: (value, path) =>
+        typeof value === 'function'
+          ? []
+          : [
+              {
+                path,
+                message: `${path} must be a resource class, got ${typeof value}.`,
+                fix: "Pass the class itself, e.g. the AgentPool a local SDK exports (import { AgentPool } from '<the local SDK>/containerservice').",
+              },
+            ],
+    },
+  },
 };
 
 /** Args checked before anything is registered: they must be plain values, not Outputs. */
@@ -293,7 +333,10 @@ function resolveArgs(name: string, rawArgs: WindowsNodePoolArgs): ResolvedArgs {
   );
   issues.push(...checkRelease(release, 'release'));
   issues.push(...refusals.at(version.path, 'release'));
-  if (isWindowsRelease(release)) issues.push(...checkOsSkuInSdk(release, 'release', version.value, date));
+  // A pool created with another SDK's AgentPool is sent with that SDK's API version: its osSKU list is not ours to read.
+  if (isWindowsRelease(release) && args.agentPoolResource === undefined) {
+    issues.push(...checkOsSkuInSdk(release, 'release', version.value, date));
+  }
   issues.push(...refusals.at('agentPoolArgs.enableFIPS', 'mode', 'vmSize'));
   // Taken before the rest: listed after the labels, in the order of the args.
   const untainted = refusals.at('taints');
@@ -330,13 +373,17 @@ function resolveArgs(name: string, rawArgs: WindowsNodePoolArgs): ResolvedArgs {
  * azure-native sends an AgentPool with one API version (3.x: 2025-09-01), and AKS validates `osSKU` against that
  * version's enum. Windows2025 is not in it (the SDK's `OSSKU` enum, generated from that API version, lists
  * Windows2019 and Windows2022 only), so the pool would fail at `pulumi up`. The installed SDK's enum tells whether
- * its API version has the osSKU; when a later azure-native moves to one that does, the check passes by itself.
+ * its API version has the osSKU. What works meanwhile: the AgentPool of a local SDK generated for a later API version
+ * (`agentPoolResource`), which the installed SDK's own AgentPool documentation offers ("Other available API versions
+ * … can be accessed by generating a local SDK package using the CLI command `pulumi package add azure-native
+ * containerservice [ApiVersion]`"). No azure-native release is named as the fix: none read has Windows2025 in its
+ * default API version.
  * @see https://www.pulumi.com/registry/packages/azure-native/api-docs/containerservice/agentpool/
  */
 function checkOsSkuInSdk(release: WindowsRelease, path: string, version: unknown, date?: string): ValidationIssue[] {
   const osSku = releaseInfo(release).aksOsSku;
   if ((Object.values(OSSKU) as string[]).includes(osSku)) return [];
-  const upgrade = `upgrade @pulumi/azure-native to a version whose AgentPool API version lists '${osSku}'`;
+  const localSdk = `generate a local SDK for a containerservice API version whose osSKU list has '${osSku}' (pulumi package add azure-native containerservice <api-version>) and pass its AgentPool as agentPoolResource`;
   // Offer an older release only where AKS still takes it on this version and date.
   const older = (Object.values(OSSKU) as string[])
     .map((sku) => WINDOWS_RELEASES.find((r) => releaseInfo(r).aksOsSku === sku))
@@ -348,8 +395,8 @@ function checkOsSkuInSdk(release: WindowsRelease, path: string, version: unknown
       message: `The installed @pulumi/azure-native creates agent pools with an API version whose osSKU list lacks '${osSku}', so AKS would refuse ${releaseInfo(release).displayName} at deployment.`,
       fix:
         older.length > 0
-          ? `Use release ${older.map((r) => `'${r}'`).join(' or ')}, or ${upgrade}.`
-          : `${upgrade[0].toUpperCase()}${upgrade.slice(1)} (no osSKU that SDK lists is offered on this Kubernetes version).`,
+          ? `Use release ${older.map((r) => `'${r}'`).join(' or ')}, or ${localSdk}.`
+          : `${localSdk[0].toUpperCase()}${localSdk.slice(1)} (no osSKU the installed SDK lists is offered on this Kubernetes version).`,
     },
   ];
 }
