@@ -160,7 +160,7 @@ describe('parseCommand', () => {
   test('commands: missing, unknown, misspelt', () => {
     expect(usageProblems([])).toEqual(['no command given.']);
     expect(usageProblems(['lnt'])).toEqual([
-      "unknown command 'lnt'. Did you mean 'lint'? Commands: lint, fix, rules, facts, policies.",
+      "unknown command 'lnt'. Did you mean 'lint'? Commands: lint, fix, rules, facts, policies, doctor.",
     ]);
     expect(usageProblems(['help', 'deploy'])).toEqual([
       "unknown command 'deploy'. Commands: lint, fix, rules, facts, policies.",
