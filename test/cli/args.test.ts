@@ -163,7 +163,7 @@ describe('parseCommand', () => {
       "unknown command 'lnt'. Did you mean 'lint'? Commands: lint, fix, rules, facts, policies, doctor.",
     ]);
     expect(usageProblems(['help', 'deploy'])).toEqual([
-      "unknown command 'deploy'. Commands: lint, fix, rules, facts, policies.",
+      "unknown command 'deploy'. Commands: lint, fix, rules, facts, policies, doctor.",
     ]);
     expect(usageProblems(['rules', 'extra'])).toEqual([
       "unknown rule 'extra'. Run 'k8s-windows rules' to list the rule ids.",

@@ -77,7 +77,7 @@ describe('help and version', () => {
       code: 2,
       stdout: '',
       stderr:
-        "k8s-windows: unknown command 'lnt'. Did you mean 'lint'? Commands: lint, fix, rules, facts, policies.\nRun 'k8s-windows --help' for usage.\n",
+        "k8s-windows: unknown command 'lnt'. Did you mean 'lint'? Commands: lint, fix, rules, facts, policies, doctor.\nRun 'k8s-windows --help' for usage.\n",
     });
   });
 });
