@@ -95,7 +95,10 @@ export async function readCluster(connection: Connection, options: ReadOptions):
       // A list's items carry no kind or apiVersion: given back, so each object reads as a manifest does.
       const [kind, apiVersion] = KINDS[what.type];
       for (const item of page.items) {
-        out.push({ apiVersion, kind, ...(serializer.serialize(item, what.type) as Record<string, unknown>) });
+        const object = serializer.serialize(item, what.type) as Record<string, unknown>;
+        object.apiVersion ??= apiVersion;
+        object.kind ??= kind;
+        out.push(object);
       }
       if (out.length > MAX_OBJECTS) {
         throw new ClusterError(
