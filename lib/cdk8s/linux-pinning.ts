@@ -7,7 +7,7 @@
 import { ApiObject } from 'cdk8s';
 import type { IConstruct } from 'constructs';
 import { OS_LABEL, type PodSpec } from '../core/kube';
-import { isWindowsImage } from '../core/images';
+import { isWindowsImage, readWindowsName } from '../core/images';
 import { isWindowsRuntimeHandler } from '../core/releases';
 import { isWorkloadKind, locatePodSpec } from '../core/workloads';
 import { judgePod } from '../core/construct-rules';
@@ -45,7 +45,9 @@ function runtimeClassIsWindows(root: IConstruct, name: string): boolean {
 
 /**
  * Whether a pod is meant for Windows: `os.name`, the OS nodeSelector, required node affinity, its RuntimeClass, or
- * (with nothing else said) images that are all Windows images.
+ * (with nothing else said) images that are all Windows images. A pod with an image whose repository name says
+ * Windows (`contoso/iis-windows-ltsc2019`) may be one: it is left alone too, and lint's windows-node-selector-missing
+ * says so, rather than pinned where it may never start.
  */
 function isWindowsPod(spec: PodSpec, root: IConstruct): boolean {
   if (spec.os?.name !== undefined) return spec.os.name === 'windows';
@@ -54,6 +56,7 @@ function isWindowsPod(spec: PodSpec, root: IConstruct): boolean {
   if (requiredAffinityOs(spec).includes('windows')) return true;
   if (spec.runtimeClassName !== undefined && runtimeClassIsWindows(root, spec.runtimeClassName)) return true;
   const images = [...(spec.initContainers ?? []), ...spec.containers].map((c) => c.image);
+  if (images.some((i) => i !== undefined && readWindowsName(i) !== undefined)) return true;
   return images.length > 0 && images.every((i) => i !== undefined && isWindowsImage(i) === true);
 }
 

@@ -36,6 +36,33 @@ export function isRegistryHost(component: string): boolean {
 const READINGS = new Map<string, ImageReferenceReading>();
 const READINGS_KEPT = 4096;
 
+/**
+ * The forms of a slot for an image rather than an image: white space or angle brackets (`<your-registry>/app`,
+ * `< Registry Name >.azurecr.io/app`), a template or variable left unrendered (`${VAR}`, `$VAR`, `$(VAR)`,
+ * `{{ .Values.image }}`, `%VAR%`), a token a release pipeline replaces (`#registry#/app`, `#{Build.Id}#`,
+ * `app:__TAG__`, `@@TAG@@`), or a build reference a tool replaces before deploying (`ko://…`, any `scheme://`).
+ * Only `__TAG__` is also valid grammar (a tag may hold underscores), so it alone needs saying: the others are not
+ * references either way. RE2-compatible, for the policies' CEL (lib/core/policies/prelude.ts).
+ */
+const PLACEHOLDER =
+  /[\s<>#%$]|\{\{|\}\}|@@|^[a-z][a-z0-9+.-]*:\/\/|(?:^|[/:._-])__[a-z0-9]+(?:_[a-z0-9]+)*__(?:$|[/:@._-])/i;
+
+/**
+ * Whether an image "reference" is a slot for one rather than one ({@link PLACEHOLDER}'s forms): no rule reads it
+ * as an image, and no registry is asked about it.
+ */
+export function isPlaceholderReference(text: string): boolean {
+  return typeof text === 'string' && PLACEHOLDER.test(text);
+}
+
+/**
+ * {@link isPlaceholderReference} as an RE2 pattern (unanchored, case-insensitive), for the policies' CEL.
+ * @internal
+ */
+export function placeholderPattern(): string {
+  return `(?i)${PLACEHOLDER.source}`;
+}
+
 /** Reads `registry/repo:tag@digest`, saying what is wrong when it is not an image reference. */
 export function readImageReference(text: string): ImageReferenceReading {
   if (typeof text !== 'string') return readReference(text);
@@ -52,6 +79,7 @@ function readReference(text: string): ImageReferenceReading {
   const input = typeof text === 'string' ? text.trim() : '';
   const bad = (reason: string): ImageReferenceReading => ({ ok: false, reason });
   if (input === '') return bad('it is empty');
+  if (PLACEHOLDER.test(input)) return bad('it is a placeholder for an image, not an image');
   if (/\s/.test(input)) return bad('it contains white space');
   let rest = input;
   let digest: string | undefined;

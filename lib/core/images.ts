@@ -222,6 +222,231 @@ export function isWindowsImage(image: string | ImageReference): boolean | undefi
   return undefined;
 }
 
+/*
+ * Windows evidence in an image's name. A repository path names Windows as often as a tag does
+ * (`contoso/iis-windows-ltsc2019`, `fabrikam/sql-windows-1809`), but a name is the publisher's choice, not a
+ * platform: Linux images that build, emulate or manage Windows carry Windows words too. So the name is read token by
+ * token (between `/`, `.`, `-` and `_`, never inside a word: `darwin`, `winston`, `kubewin` name nothing), Linux
+ * words beside it cancel it, and what it says is weaker evidence than isWindowsImage's.
+ */
+
+/** Token edges in an image name: its start or end, or a `/`, `.`, `-` or `_`. */
+const NAME_START = '(?:^|[/._-])';
+const NAME_END = '(?:$|[/._-])';
+
+/**
+ * Words that say an image is a Linux one even beside a Windows word, as whole tokens of its repository path or tag
+ * (a number may follow: `ubuntu22`, `rhel9`, `alpine3`): a Linux distribution or base image; a cross-compiler or
+ * emulator that targets Windows from Linux (`dockcross/windows-static-x64`, `mingw`, `wine`, `qemu`, `kvm`); and
+ * the parts of Windows support that run on Linux nodes (OpenShift's `windows-machine-config-operator`, a gMSA
+ * admission `webhook`, a CSI driver's `controller`).
+ */
+const LINUX_NAME_WORDS = [
+  'linux',
+  'alpine',
+  'ubuntu',
+  'debian',
+  'bookworm',
+  'bullseye',
+  'buster',
+  'jammy',
+  'focal',
+  'noble',
+  'centos',
+  'rhel',
+  'ubi',
+  'fedora',
+  'distroless',
+  'busybox',
+  'mingw',
+  'wine',
+  'cross',
+  'dockcross',
+  'qemu',
+  'kvm',
+  'operator',
+  'webhook',
+  'controller',
+];
+const LINUX_NAME_WORD = new RegExp(`${NAME_START}(?:${LINUX_NAME_WORDS.join('|')})\\d*${NAME_END}`);
+
+/** Linux images named after Windows: dockurr/windows runs Windows in a KVM virtual machine inside a Linux container. */
+const LINUX_REPOSITORY = /(?:^|\/)dockurr\/windows(?:-arm)?$/;
+
+/** A Windows word (`WINDOWS_WORDS`) as a whole token of a repository path. */
+const WINDOWS_NAME_WORD = new RegExp(`${NAME_START}(?:${[...WINDOWS_WORDS].map(literal).join('|')})${NAME_END}`);
+
+interface NameBuildPattern {
+  readonly pattern: string;
+  readonly re: RegExp;
+  readonly built: Exclude<ImageBuild, { kind: 'unknown' }>;
+}
+
+let nameBuildPatterns: readonly NameBuildPattern[] | undefined;
+
+/**
+ * The forms in which a repository path names a build, per release, in readTag's stage order and table order: a
+ * full build (`10.0.17763`), a channel word (`ltsc2019`), a year after a Windows word (`win2022`, `windows-2019`),
+ * a build name beside a Windows word (`windows-1809`, `1809-nanoserver`). Only the strong forms: a bare `2004` in a
+ * name is as likely a version as in a tag, and the name is not known to be a Windows one.
+ */
+function namePatterns(): readonly NameBuildPattern[] {
+  if (nameBuildPatterns !== undefined) return nameBuildPatterns;
+  const words = [...WINDOWS_WORDS].map(literal).join('|');
+  const yearWords = /\(\?:\^\|\[-_\.\]\)\(\?:([a-z|]+)\)/.exec(WINDOWS_YEAR_TAG.source)?.[1];
+  if (yearWords === undefined) throw new Error('WINDOWS_YEAR_TAG changed: update namePatterns');
+  const readings: { tokens: readonly string[]; built: Exclude<ImageBuild, { kind: 'unknown' }> }[] = [
+    ...WINDOWS_RELEASES.map((release) => ({
+      tokens: releaseInfo(release).imageTags,
+      built: { kind: 'release', release, build: releaseInfo(release).build } as const,
+    })),
+    ...RETIRED_RELEASES.map((r) => ({
+      tokens: r.imageTags,
+      built: { kind: 'retired', name: r.name, build: r.build, displayName: r.displayName } as const,
+    })),
+  ];
+  const stages: ((r: (typeof readings)[number]) => string | undefined)[] = [
+    (r) => `(?:^|[/_-])${literal(r.built.build)}(?:\\.\\d+)?(?:$|[/_-])`,
+    (r) => {
+      const channel = r.tokens.filter((t) => CHANNEL_TOKEN.test(t));
+      return channel.length > 0 ? `${NAME_START}(?:${channel.map(literal).join('|')})${NAME_END}` : undefined;
+    },
+    (r) => {
+      const years = r.tokens.map((t) => /^ltsc(20\d\d)$/.exec(t)?.[1]).filter((y): y is string => y !== undefined);
+      return years.length > 0 ? `${NAME_START}(?:${yearWords})[-_]?(?:${years.join('|')})${NAME_END}` : undefined;
+    },
+    (r) => {
+      const tokens = r.tokens.map(literal).join('|');
+      return `(?:^|[/_-])(?:(?:${words})[-_](?:${tokens})|(?:${tokens})[-_](?:${words}))(?:$|[/_-])`;
+    },
+  ];
+  nameBuildPatterns = stages.flatMap((stage) =>
+    readings.flatMap((r) => {
+      const pattern = stage(r);
+      return pattern === undefined ? [] : [{ pattern, re: new RegExp(pattern), built: r.built }];
+    }),
+  );
+  return nameBuildPatterns;
+}
+
+/** A build an image's repository path names, with the words that name it (`ltsc2019`, `windows-1809`). */
+export interface RepositoryBuild {
+  readonly build: Exclude<ImageBuild, { kind: 'unknown' }>;
+  readonly words: string;
+}
+
+/**
+ * The Windows build an image's repository path names in a form only Windows images use (`iis-windows-ltsc2019`,
+ * `sql-windows-1809`, `agent-win2022`, `app-10.0.20348`); undefined when it names none. The tag is
+ * `inferWindowsBuild`'s.
+ */
+export function repositoryWindowsBuild(image: string | ImageReference): RepositoryBuild | undefined {
+  const ref = typeof image === 'string' ? parseImageReference(image) : image;
+  if (!ref) return undefined;
+  for (const p of namePatterns()) {
+    const m = p.re.exec(ref.repository);
+    if (m) return { build: p.built, words: m[0].replace(/^[/._-]|[/._-]$/g, '') };
+  }
+  return undefined;
+}
+
+/** What an image's name says about Windows (`readWindowsName`). */
+export interface WindowsNameReading {
+  /** The repository path (`contoso/iis-windows-ltsc2019`). */
+  readonly repository: string;
+  /** The Windows words of the path, as written (`windows`, `ltsc2019`, `windows-1809`). */
+  readonly words: readonly string[];
+  /** The build the name names: its repository path's, else its tag's (`unknown` when neither names one). */
+  readonly build: ImageBuild;
+  /** Where the build was read. */
+  readonly buildFrom?: 'repository' | 'tag';
+  /** For messages: `the image repository name 'contoso/iis-windows-ltsc2019' names Windows ('windows', 'ltsc2019': Windows Server 2019)`. */
+  readonly evidence: string;
+}
+
+/** `Windows Server 2019`, `Windows Server 1709`: a build's release, for messages. */
+function buildName(build: Exclude<ImageBuild, { kind: 'unknown' }>): string {
+  return build.kind === 'release' ? releaseInfo(build.release).displayName : build.displayName;
+}
+
+/**
+ * What an image's repository path says about Windows, read token by token: a Windows word (`windows`, `win`,
+ * `servercore`, `nanoserver`, `wcow`) or a build in a form only Windows images use (`ltsc2019`, `windows-1809`,
+ * `win2022`), and then the build, from the path or else from the tag (where a bare `1809` counts, the name having
+ * said Windows). Undefined when the path names neither, or when the path or tag also holds a Linux word (`alpine`,
+ * `mingw`, `operator`…) or it is a known Linux image named after Windows. The registry host is not read.
+ *
+ * Weaker evidence than `isWindowsImage`: the rules that read it say so, at a lower severity.
+ */
+export function readWindowsName(image: string | ImageReference): WindowsNameReading | undefined {
+  const ref = typeof image === 'string' ? parseImageReference(image) : image;
+  if (!ref) return undefined;
+  const tag = ref.tag?.toLowerCase() ?? '';
+  if (LINUX_REPOSITORY.test(ref.repository) || LINUX_NAME_WORD.test(ref.repository) || LINUX_NAME_WORD.test(tag)) {
+    return undefined;
+  }
+  const named = repositoryWindowsBuild(ref);
+  if (named === undefined && !WINDOWS_NAME_WORD.test(ref.repository)) return undefined;
+  const inside = new Set(named?.words.split(/[/._-]/) ?? []);
+  const words = [
+    ...new Set(ref.repository.split(/[/._-]/).filter((t) => WINDOWS_WORDS.has(t) && !inside.has(t))),
+    ...(named ? [named.words] : []),
+  ];
+  const fromTag = named === undefined ? inferWindowsBuild(ref.tag) : undefined;
+  const build: ImageBuild = named?.build ?? fromTag ?? { kind: 'unknown' };
+  const quoted = words.map((w) => `'${w}'`).join(', ');
+  const name = `the image repository name '${ref.repository}'`;
+  const evidence =
+    named !== undefined
+      ? `${name} names Windows (${quoted}: ${buildName(named.build)})`
+      : build.kind !== 'unknown'
+        ? `${name} names Windows (${quoted}) and its tag '${ref.tag}' names ${buildName(build)}`
+        : `${name} names Windows (${quoted})`;
+  return {
+    repository: ref.repository,
+    words,
+    build,
+    ...(named !== undefined
+      ? { buildFrom: 'repository' as const }
+      : build.kind !== 'unknown'
+        ? { buildFrom: 'tag' as const }
+        : {}),
+    evidence,
+  };
+}
+
+/**
+ * `readWindowsName` as regular-expression sources (RE2-compatible), for the rules' CEL forms, generated from the
+ * same constants:
+ * - `linuxRepository`, `linuxWord`: a reading is cancelled when the repository matches either, or the lower-cased
+ *   tag matches `linuxWord`;
+ * - `word`: the repository holds a Windows word;
+ * - `builds`: per release, in order, the repository names its build (`release` 'retired' for one no node runs);
+ *   the first that matches names it; any of them makes the name a Windows one.
+ * @internal
+ */
+export function windowsNamePatterns(): {
+  readonly linuxRepository: string;
+  readonly linuxWord: string;
+  readonly word: string;
+  readonly builds: readonly {
+    readonly pattern: string;
+    readonly release: WindowsRelease | 'retired';
+    readonly build: string;
+  }[];
+} {
+  return {
+    linuxRepository: LINUX_REPOSITORY.source,
+    linuxWord: LINUX_NAME_WORD.source,
+    word: WINDOWS_NAME_WORD.source,
+    builds: namePatterns().map((p) => ({
+      pattern: p.pattern,
+      release: p.built.kind === 'release' ? p.built.release : 'retired',
+      build: p.built.build,
+    })),
+  };
+}
+
 /** A regular expression's source for a literal word. */
 function literal(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');

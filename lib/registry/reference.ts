@@ -56,12 +56,6 @@ export function isLoopback(host: string): boolean {
   return name === 'localhost' || name === '::1' || /^127\.\d+\.\d+\.\d+$/.test(name);
 }
 
-/**
- * Whether an image "reference" is a slot for one rather than one: a template placeholder (`< Registry Name
- * >.azurecr.io/app`, `<Your Image Name>`, anything with white space or angle brackets), a template left unrendered
- * (`${VAR}`, `$(VAR)`, `{{ .Values.image }}`), or a build reference a tool replaces before deploying (`ko://…`, or
- * any `scheme://`). No registry is asked about one, and no finding is made of it.
- */
-export function isPlaceholderReference(text: string): boolean {
-  return /[\s<>]|\$\{|\$\(|\{\{|\}\}|^[a-z][a-z0-9+.-]*:\/\//i.test(text);
-}
+// Whether an image "reference" is a slot for one rather than one (a template placeholder, a pipeline token, a
+// `ko://` build reference): no registry is asked about one, and no rule reads it as an image. The core's test.
+export { isPlaceholderReference } from '../core/image-reference';

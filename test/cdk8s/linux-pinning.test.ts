@@ -157,3 +157,25 @@ test('pods that say Windows by affinity, RuntimeClass or images are left alone',
   }
   expect(podSpecOf(manifests, 'Pod', 'by-os').nodeSelector).toEqual({ 'kubernetes.io/os': 'linux' });
 });
+
+test('a pod whose image is named for Windows is left alone (lint says it selects no OS), unless it says Linux', () => {
+  const pod = (name: string, image: string, extra: Record<string, unknown> = {}) =>
+    new ApiObject(chart, name, {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name },
+      spec: { containers: [{ name: 'c', image }], ...extra },
+    });
+  pod('named', 'contoso/iis-windows-ltsc2019');
+  pod('declared-linux', 'contoso/iis-windows-ltsc2019', { os: { name: 'linux' } });
+  pod('cross-compiler', 'dockcross/windows-static-x64');
+  pinLinuxWorkloads(chart);
+  const manifests = Testing.synth(chart);
+  expect(podSpecOf(manifests, 'Pod', 'named').nodeSelector).toBeUndefined();
+  expect(podSpecOf(manifests, 'Pod', 'declared-linux').nodeSelector).toEqual({ 'kubernetes.io/os': 'linux' });
+  expect(podSpecOf(manifests, 'Pod', 'cross-compiler').nodeSelector).toEqual({ 'kubernetes.io/os': 'linux' });
+  const named = validateManifests(manifests.filter((m) => m.metadata.name === 'named'));
+  expect(named.map((d) => [d.ruleId, d.severity, d.path])).toEqual([
+    ['windows-node-selector-missing', 'warning', 'spec.nodeSelector'],
+  ]);
+});

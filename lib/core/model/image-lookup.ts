@@ -94,6 +94,18 @@ export type ImageLookup<F extends ImageFacts = ImageFacts> =
 /** Image lookups by reference as written in the manifests (`mcr.microsoft.com/windows/servercore:ltsc2022`). */
 export type ImageLookups = Readonly<Record<string, ImageLookup>>;
 
+/**
+ * Whether a lookup found an image published with no Windows entry: whatever its name says, it is not a Windows
+ * image.
+ */
+export function publishedWithoutWindows(lookup: ImageLookup | undefined): boolean {
+  return (
+    lookup?.status === 'found' &&
+    lookup.facts.platforms.length > 0 &&
+    lookup.facts.platforms.every((p) => p.os !== 'windows')
+  );
+}
+
 /** Whether a lookup found an image published for Windows only: evidence that its pod is a Windows pod. */
 export function windowsOnly(lookup: ImageLookup | undefined): boolean {
   return (

@@ -3,8 +3,8 @@
  * why, its containers with their API-server paths, its RuntimeClass, the release it is pinned to, its isolation
  * and whether it is a HostProcess pod.
  */
-import { isWindowsImage } from '../images';
-import { windowsOnly } from './image-lookup';
+import { isWindowsImage, readWindowsName, type WindowsNameReading } from '../images';
+import { publishedWithoutWindows, windowsOnly } from './image-lookup';
 import {
   AKS_OS_SKU_LABEL,
   ARCH_LABEL,
@@ -55,6 +55,14 @@ export interface RetiredPin {
   readonly via: string;
 }
 
+/** A container image whose repository name says Windows (`readWindowsName`). */
+export interface NamedWindowsImage {
+  /** The container's path: `spec.containers[0]`. */
+  readonly path: string;
+  readonly image: string;
+  readonly reading: WindowsNameReading;
+}
+
 export interface TolerationRef {
   readonly t: Rec;
   readonly path: string;
@@ -100,6 +108,14 @@ export interface PodFacts {
    * `kubernetes.azure.com/os-sku`): it may pin a pool of one OS and one release, which the input does not show.
    */
   readonly poolSelector?: string;
+  /**
+   * An image whose repository name says Windows (`contoso/iis-windows-ltsc2019`), in a pod nothing else makes
+   * Windows or Linux (no spec.os.name, OS selector or affinity, HostProcess container, Windows image or Windows
+   * RuntimeClass): weaker evidence than a Windows image, since Linux images that build, emulate or manage Windows
+   * carry such names too. The pod is not judged Windows by it; windows-node-selector-missing reports it at a lower
+   * severity. The first image whose name also names a build, else the first that names Windows.
+   */
+  readonly windowsByName?: NamedWindowsImage;
   /**
    * Something Windows about a pod that is not judged Windows (a Windows image beside unknown ones, windowsOptions,
    * a Windows toleration): such a pod is never told to pin itself to Linux.
@@ -233,9 +249,11 @@ function windowsHintOf(
   spec: Rec,
   containers: readonly ContainerRef[],
   annotations: Rec | undefined,
+  named: NamedWindowsImage | undefined,
 ): string | undefined {
   const image = containers.find((c) => typeof c.c.image === 'string' && isWindowsImage(c.c.image) === true);
   if (image) return `${image.path}.image '${String(image.c.image)}' is a Windows image`;
+  if (named) return `${named.path}.image '${named.image}': ${named.reading.evidence}`;
   if (has(rec(spec, 'securityContext'), 'windowsOptions')) return 'it sets securityContext.windowsOptions';
   const withOptions = containers.find((c) => has(rec(c.c, 'securityContext'), 'windowsOptions'));
   if (withOptions) return `${withOptions.path} sets securityContext.windowsOptions`;
@@ -243,6 +261,26 @@ function windowsHintOf(
   if (toleration) return 'it tolerates a Windows node taint';
   if (has(annotations, ISOLATION_ANNOTATION)) return `it carries the ${ISOLATION_ANNOTATION} annotation`;
   return undefined;
+}
+
+/**
+ * The image whose repository name says Windows, preferring one that also names a build; none when a registry
+ * answered that the image is published without a Windows entry (the name misleads).
+ */
+function namedWindowsImage(
+  containers: readonly ContainerRef[],
+  options: ValidateOptions,
+): NamedWindowsImage | undefined {
+  let wordOnly: NamedWindowsImage | undefined;
+  for (const c of containers) {
+    const image = c.c.image;
+    if (typeof image !== 'string' || publishedWithoutWindows(options.images?.[image])) continue;
+    const reading = readWindowsName(image);
+    if (reading === undefined) continue;
+    if (reading.build.kind !== 'unknown') return { path: c.path, image, reading };
+    wordOnly ??= { path: c.path, image, reading };
+  }
+  return wordOnly;
 }
 
 function containerRefs(spec: Rec, path: string, podHostProcess: boolean | undefined): ContainerRef[] {
@@ -280,6 +318,7 @@ export function analyzePod(obj: Rec, loc: PodSpecLocation, index: SetIndex, opti
 
   let windows = false;
   let evidence = '';
+  let windowsByName: NamedWindowsImage | undefined;
   if (declaredOs !== undefined) {
     windows = declaredOs === 'windows';
     evidence = `spec.os.name is ${declaredOs}`;
@@ -311,6 +350,8 @@ export function analyzePod(obj: Rec, loc: PodSpecLocation, index: SetIndex, opti
       const lookup = options.images?.[String(resolved.c.image)];
       const record = lookup?.status === 'found' ? lookup.facts.record : undefined;
       evidence = `${resolved.path}.image '${String(resolved.c.image)}' is published for Windows only (${record?.statement ?? 'its registry says so'})`;
+    } else {
+      windowsByName = namedWindowsImage(containers, options);
     }
   }
 
@@ -386,7 +427,8 @@ export function analyzePod(obj: Rec, loc: PodSpecLocation, index: SetIndex, opti
     ...(retiredPin !== undefined ? { retiredPin } : {}),
     isolation: handler !== undefined && handler.startsWith(WINDOWS_RUNTIME_HANDLERS.hyperv) ? 'hyperv' : 'process',
     isolationKnown: runtimeClassName === undefined || runtimeClass !== undefined,
-    ...(windows ? {} : optional('windowsHint', windowsHintOf(spec, containers, annotations))),
+    ...optional('windowsByName', windowsByName),
+    ...(windows ? {} : optional('windowsHint', windowsHintOf(spec, containers, annotations, windowsByName))),
     ...optional('poolSelector', poolSelectorOf(nodeSelector, spec)),
     annotations: annotations ?? {},
     metadataPath:

@@ -7,7 +7,7 @@
  * a literal that puts such a field beside a string literal wraps the field in `string()` (a no-op on the typed
  * schema, where the field is a string already; test/policies/apiserver-agreement.e2e.test.ts holds this).
  */
-import { isRegistryHost, referencePattern } from '../image-reference';
+import { isRegistryHost, placeholderPattern, referencePattern } from '../image-reference';
 import { windowsBuildTagPatterns } from '../images';
 import { QUANTITY_NUMBER, QUANTITY_SUFFIX } from '../model/quantity';
 import { celString } from './cel';
@@ -93,10 +93,11 @@ export function celContainerName(c: string): string {
 
 /**
  * Whether the string `image` is an image reference `parseImageReference` accepts (as the prelude's `imageRefs`
- * reads it: the grammar's pattern, then a sha256 digest's exact length, which RE2 cannot say in the same pattern).
+ * reads it: the grammar's pattern, then a sha256 digest's exact length, which RE2 cannot say in the same pattern,
+ * and not a placeholder such as `app:__TAG__`, which the grammar admits).
  */
 export function celValidImage(image: string): string {
-  return `${celMatches(image, referencePattern())} && !(${image}.contains('@sha256:') && !${celMatches(image, '@sha256:[a-f0-9]{64}$')})`;
+  return `${celMatches(image, referencePattern())} && !(${image}.contains('@sha256:') && !${celMatches(image, '@sha256:[a-f0-9]{64}$')}) && !${celMatches(image, placeholderPattern())}`;
 }
 
 /** Where each part of an image reference sits in the lists {@link celImageRefs} builds. */

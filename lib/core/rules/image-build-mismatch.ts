@@ -4,13 +4,19 @@
  * Server 2025, ltsc2022 too; Hyper-V isolation runs an image of the same or an older build
  * (https://learn.microsoft.com/virtualization/windowscontainers/deploy-containers/version-compatibility).
  */
-import { HOST_COMPATIBILITY, hostRunsImage, processCompatibilitySentence, WINDOWS_RELEASES } from '../facts/windows';
-import { windowsBuildTagPatterns } from '../images';
+import {
+  HOST_COMPATIBILITY,
+  hostRunsImage,
+  hostsRunningImage,
+  processCompatibilitySentence,
+  WINDOWS_RELEASES,
+} from '../facts/windows';
+import { windowsBuildTagPatterns, windowsNamePatterns } from '../images';
 import { celString, celStringList } from './cel';
 import { checkImageCompatibility, inferWindowsBuild, parseImageReference } from '../images';
 import { isWindowsRelease, releaseInfo, type WindowsRelease } from '../releases';
 import { WINDOWS_BUILD_LABEL } from '../kube';
-import { releaseImages } from '../model/pod-images';
+import { namedReleaseImages, releaseImages } from '../model/pod-images';
 import { VERSION_COMPAT } from './docs';
 import { defineRule } from './rule';
 
@@ -33,6 +39,19 @@ const tagRelease = (t: string): string =>
     .map(({ pattern, release }) => `${t}.matches(${celString(pattern)}) ? ${celString(release)} : `)
     .join('')}'')`;
 
+/** The release a repository path `r` names (windowsNamePatterns), as CEL: '2022', 'retired' or ''. */
+const nameRelease = (r: string): string =>
+  `(${windowsNamePatterns()
+    .builds.map(({ pattern, release }) => `${r}.matches(${celString(pattern)}) ? ${celString(release)} : `)
+    .join('')}'')`;
+
+/** `ltsc2022 or ltsc2025`: the image releases `host` runs under `isolation`. */
+function runsOnHost(host: WindowsRelease, isolation: 'process' | 'hyperv'): string {
+  return WINDOWS_RELEASES.filter((r) => hostRunsImage(host, r, isolation))
+    .map((r) => `ltsc${r}`)
+    .join(' or ');
+}
+
 /** Whether the pinned hosts run image `i` (process, or Hyper-V too when an unseen RuntimeClass may use it). */
 const PIN_RUNS = (i: string): string =>
   `(${i}[2] in ${HOSTS}[variables.pinRelease]['process'] || (has(variables.spec.runtimeClassName) && ${i}[2] in ${HOSTS}[variables.pinRelease]['hyperv']))`;
@@ -47,6 +66,13 @@ export default defineRule({
     rationale: `A host runs only some image builds (${processCompatibilitySentence()}; "the container operating system does not match the host operating system" otherwise); Hyper-V needs the image to be the same or older.`,
     docs: VERSION_COMPAT,
     severityReason: 'The container cannot start on the nodes the pod is pinned to.',
+    cases: [
+      {
+        name: 'repository-name',
+        severity: 'warning',
+        when: "The image's tag names no build and its repository name does (fabrikam/sql-windows-1809:v2): a repository may outlive the build it was named for, so the name is weaker evidence than a tag.",
+      },
+    ],
   },
   messages: {
     pinned: {
@@ -77,6 +103,9 @@ export default defineRule({
         },
       },
     },
+    'pinned-by-name': {
+      description: 'An image whose repository name names another release than the one the pod is pinned to.',
+    },
     'mixed-releases': {
       description:
         'An unpinned pod whose images are built for releases no one node runs together under process isolation.',
@@ -98,6 +127,22 @@ export default defineRule({
             continue;
           }
           report(path, `${compat.reason} The pod is pinned by ${pin.via}.`, compat.fix, undefined, 'pinned');
+        }
+        for (const { path, image, named, release } of namedReleaseImages(p)) {
+          // As above: an unknown RuntimeClass may use Hyper-V, which runs older images too.
+          if (hostRunsImage(pin.release, release, p.isolation)) continue;
+          if (!p.isolationKnown && hostRunsImage(pin.release, release, 'hyperv')) continue;
+          const host = releaseInfo(pin.release);
+          const runs = hostsRunningImage(release, p.isolation)
+            .map((r) => releaseInfo(r).displayName)
+            .join(' or ');
+          report(
+            path,
+            `${path} '${image}' looks built for Windows Server ${release} (${named.build.build}): ${named.evidence}. The pod is pinned by ${pin.via} to ${host.displayName} (${host.build}) nodes, which with ${p.isolation === 'hyperv' ? 'Hyper-V isolation run only images as old as theirs or older' : `process isolation run only ${runsOnHost(pin.release, 'process')} images`}.`,
+            `Use the image built for ${host.displayName} (its repository or tag for ltsc${pin.release}), or pin the workload to ${runs.length > 0 ? runs : `Windows Server ${release}`} nodes; if the name is stale, tag the image with the build it is.`,
+            'repository-name',
+            'pinned-by-name',
+          );
         }
         return;
       }
@@ -133,6 +178,12 @@ export default defineRule({
         name: 'ibm_unrunnable',
         expression: `variables.pinRelease == '' ? [] : variables.ibm_images.filter(i, !${PIN_RUNS('i')})`,
       },
+      {
+        // The non-HostProcess images whose tag names no build and whose repository name names a supported release
+        // the pinned hosts cannot run, as [container, image, release].
+        name: 'ibm_unrunnableByName',
+        expression: `variables.pinRelease == '' ? [] : variables.imageRefs.filter(r, r[5] != 'true' && ${tagRelease('r[2]')} == '').map(r, [r[3], r[4], ${nameRelease('r[1]')}]).filter(i, i[2] in ${celStringList(WINDOWS_RELEASES)} && !${PIN_RUNS('i')})`,
+      },
     ],
     validations: [
       {
@@ -140,11 +191,16 @@ export default defineRule({
         messageExpression: `'image-build-mismatch: Image \\'' + variables.ibm_unrunnable[0][1] + '\\' (container ' + variables.ibm_unrunnable[0][0] + ') is built for Windows Server ' + variables.ibm_unrunnable[0][2] + ' but the pod is pinned by ' + variables.pinVia + ' to Windows Server ' + variables.pinRelease + ' nodes, which with process isolation run only ' + ${HOSTS}[variables.pinRelease]['process'].map(r, 'ltsc' + r).join(' or ') + ' images ("the container operating system does not match the host operating system"). Use the image\\'s ltsc' + variables.pinRelease + ' tag, or pin the workload to ' + ${celStringList(WINDOWS_RELEASES)}.filter(h, variables.ibm_unrunnable[0][2] in ${HOSTS}[h]['process']).map(h, 'Windows Server ' + h).join(' or ') + ' nodes.'`,
       },
       {
+        case: 'repository-name',
+        expression: '!variables.windows || variables.ibm_unrunnableByName.size() == 0',
+        messageExpression: `'image-build-mismatch: container ' + variables.ibm_unrunnableByName[0][0] + ' image \\'' + variables.ibm_unrunnableByName[0][1] + '\\' looks built for Windows Server ' + variables.ibm_unrunnableByName[0][2] + ': its repository name names that build. The pod is pinned by ' + variables.pinVia + ' to Windows Server ' + variables.pinRelease + ' nodes, which with process isolation run only ' + ${HOSTS}[variables.pinRelease]['process'].map(r, 'ltsc' + r).join(' or ') + ' images. Use the image built for Windows Server ' + variables.pinRelease + ', or pin the workload to the release the image is built for; if the name is stale, tag the image with the build it is.'`,
+      },
+      {
         expression: `!variables.windows || variables.pinRelease != '' || variables.ibm_images.size() < 2 || ${HOSTS}.exists(h, variables.ibm_images.all(i, i[2] in ${HOSTS}[h]['process']))`,
         messageExpression: `'image-build-mismatch: container ' + variables.ibm_images[0][0] + ' image \\'' + variables.ibm_images[0][1] + '\\' is built for Windows Server ' + variables.ibm_images[0][2] + ' but another container\\'s image for Windows Server ' + variables.ibm_images.filter(i, i[2] != variables.ibm_images[0][2])[0][2] + ': with process isolation no node can run both. Use the same ltsc tag for every container of the pod, and pin the pod with nodeSelector ${WINDOWS_BUILD_LABEL}.'`,
       },
     ],
     limits:
-      'A RuntimeClass pins the build and the isolation of the pods that name it: the policy judges the pin the pod writes itself (nodeSelector, node affinity, AKS os-sku), and for a pod naming a RuntimeClass accepts what Hyper-V isolation runs. Images are judged by their tags: what a registry says of a build-less tag (image-build-unavailable) stays in lint.',
+      'A RuntimeClass pins the build and the isolation of the pods that name it: the policy judges the pin the pod writes itself (nodeSelector, node affinity, AKS os-sku), and for a pod naming a RuntimeClass accepts what Hyper-V isolation runs. Images are judged by their tags, and by their repository names where the tag names no build: what a registry says of a build-less tag (image-build-unavailable) stays in lint.',
   }),
 });

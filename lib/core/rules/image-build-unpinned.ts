@@ -8,7 +8,7 @@ import { hostsRunningImage, processCompatibilitySentence } from '../facts/window
 import { releaseInfo, type WindowsRelease } from '../releases';
 import type { FixEdit, FixTarget } from '../model/fixes';
 import type { PodFacts } from '../model/pod';
-import { releaseImages } from '../model/pod-images';
+import { namedReleaseImages, releaseImages } from '../model/pod-images';
 import { join, key, stringMap } from '../model/util';
 import { VERSION_COMPAT } from './docs';
 import { defineRule } from './rule';
@@ -51,6 +51,13 @@ export default defineRule({
     severityReason:
       'The pod starts only on nodes whose build runs the image and fails on every other release in the cluster.',
     fixable: 'Pins the pod to the build of --windows-release (or --runtime-class), else to the build its image needs.',
+    cases: [
+      {
+        name: 'repository-name',
+        severity: 'info',
+        when: "The image's tag names no build and its repository name does (fabrikam/sql-windows-1809:v2): a repository may outlive the build it was named for, so the name is weaker evidence than a tag.",
+      },
+    ],
   },
   messages: {
     unpinned: { description: 'A single-build image in a pod that pins no Windows build.' },
@@ -59,17 +66,20 @@ export default defineRule({
     scope: 'pod',
     run(p, _context, report) {
       if (!p.windows || p.pin !== undefined || p.retiredPin !== undefined) return;
-      const first = releaseImages(p)[0];
+      // A tag's build first; else one a repository name names (weaker evidence, said in the message).
+      const tagged = releaseImages(p)[0];
+      const first = tagged ?? namedReleaseImages(p)[0];
       // A RuntimeClass outside the set may carry the build selector, and a pool label (agentpool: win22) may pin a
       // pool of one release; Hyper-V runs older images on newer hosts.
       if (!first || p.isolation !== 'process' || !p.isolationKnown || p.poolSelector !== undefined) return;
       const info = releaseInfo(first.release);
       const hosts = hostsRunningImage(first.release, 'process').map((r) => releaseInfo(r).displayName);
+      const byName = tagged === undefined ? first.named : undefined;
       report(
         join(p.path, 'nodeSelector'),
-        `${first.path} '${first.image}' is built for ${info.displayName} and runs only on ${hosts.join(' or ')} nodes, but the pod pins no Windows build: on nodes of any other release it fails with "the container operating system does not match the host operating system".`,
+        `${first.path} '${first.image}' ${byName ? `looks built for ${info.displayName} (${byName.evidence})` : `is built for ${info.displayName}`} and runs only on ${hosts.join(' or ')} nodes, but the pod pins no Windows build: on nodes of any other release it fails with "the container operating system does not match the host operating system".`,
         `Add nodeSelector { ${WINDOWS_BUILD_LABEL}: '${info.build}' } (or a RuntimeClass that pins it), or use a multi-arch image that covers every node build.`,
-        undefined,
+        byName ? 'repository-name' : undefined,
         'unpinned',
       );
     },

@@ -36,9 +36,10 @@ export default defineRule({
     scope: 'pod',
     run(p, { options }, report) {
       if (!p.windows) return;
-      for (const { path, image, ref, built } of podImages(p)) {
-        // Legacy repositories are image-legacy-repository; digests and known multi-arch publishers do not float.
-        if (built.kind !== 'unknown' || legacyWindowsRepository(ref)) continue;
+      for (const { path, image, ref, built, named } of podImages(p)) {
+        // Legacy repositories are image-legacy-repository; digests and known multi-arch publishers do not float; a
+        // repository named for one build (sql-windows-1809) holds that build whatever the tag (image-build-unpinned).
+        if (built.kind !== 'unknown' || named !== undefined || legacyWindowsRepository(ref)) continue;
         if (ref.digest !== undefined || windowsBuildCoverage(ref) === 'multi') continue;
         if (options.images?.[image]?.status === 'found') continue;
         report(

@@ -6,7 +6,9 @@
 import { OS_LABEL } from '../kube';
 import { GENERIC_LABELS } from '../model/pod';
 import { affinityExcludesWindows, selectOs, selectsOs, unknownRuntimeClass } from '../model/pod-scheduling';
-import { celStringList } from './cel';
+import { celString, celStringList, type RuleCel } from './cel';
+import { celTagBuild } from './cel-parts';
+import { windowsNamePatterns } from '../images';
 import { join } from '../model/util';
 import { K8S_WINDOWS_GUIDE } from './docs';
 import { defineRule } from './rule';
@@ -18,6 +20,8 @@ const SELECTS_WINDOWS =
 const RUNTIME_CLASS_MAY_SELECT = "variables.selectedOs == '' && has(variables.spec.runtimeClassName)";
 const BY_POOL = "variables.selectedOs == '' && variables.nsm_poolSelector != ''";
 const FIX = `' Add nodeSelector { ${OS_LABEL}: windows } (schedulingFor(target) emits it with the tolerations).'`;
+/** The fix of a pod judged Windows by an image's name only: the name is not proof, so either OS may be right. */
+const NAME_FIX = `If the image is a Windows one, add nodeSelector { ${OS_LABEL}: windows } (and spec.os.name: windows); if it is a Linux one, add nodeSelector { ${OS_LABEL}: linux }.`;
 
 export default defineRule({
   meta: {
@@ -30,7 +34,7 @@ export default defineRule({
     docs: K8S_WINDOWS_GUIDE,
     severityReason: 'The pod can land on a Linux node, where it never starts, or selects Linux outright.',
     fixable:
-      'Adds nodeSelector kubernetes.io/os: windows when the pod selects no OS (a contradicting selector is left to you).',
+      "Adds nodeSelector kubernetes.io/os: windows when the pod selects no OS (a contradicting selector is left to you, and so is a pod only an image's name says is Windows).",
     cases: [
       {
         name: 'pool-selector',
@@ -42,6 +46,16 @@ export default defineRule({
         severity: 'warning',
         when: "The same with cloud eks: the pod schedules, but EKS's VPC resource controller reads the kubernetes.io/os nodeSelector to give Windows pods an IP.",
       },
+      {
+        name: 'image-name-build',
+        severity: 'warning',
+        when: "Nothing else says the pod's OS, and an image's repository name names Windows and a build (contoso/iis-windows-ltsc2019, fabrikam/sql-windows-1809, or a Windows word with a build tag, acme/app-windows:1809): most likely a Windows image, but a name is not proof, so not an error.",
+      },
+      {
+        name: 'image-name',
+        severity: 'info',
+        when: "Nothing else says the pod's OS, and an image's repository name holds a Windows word but no build (acme/windows-agent): Linux images that build, emulate or manage Windows are named so too (names with a Linux word, such as alpine, mingw or operator, are not read).",
+      },
     ],
   },
   messages: {
@@ -49,11 +63,26 @@ export default defineRule({
     'other-os': { description: 'A nodeSelector that selects nodes of another OS.' },
     'pool-only': { description: 'A nodeSelector on a node-pool label but not on kubernetes.io/os.' },
     'no-selector': { description: 'No kubernetes.io/os=windows selector at all.' },
+    'image-name': {
+      description: "No OS selector, and nothing but an image's repository name says the pod is Windows.",
+    },
   },
   check: {
     scope: 'pod',
     run(p, { options }, report) {
-      if (!p.windows) return;
+      if (!p.windows) {
+        const named = p.windowsByName;
+        // Only a pod that says nothing else about its OS or pool (a RuntimeClass may carry a selector).
+        if (named === undefined || p.runtimeClassName !== undefined || p.poolSelector !== undefined) return;
+        report(
+          join(p.path, 'nodeSelector'),
+          `This pod selects no OS, and ${named.path}.image is '${named.image}': ${named.reading.evidence}. If it is a Windows image, the pod can land on a Linux node and never start.`,
+          NAME_FIX,
+          named.reading.build.kind !== 'unknown' ? 'image-name-build' : 'image-name',
+          'image-name',
+        );
+        return;
+      }
       if (affinityExcludesWindows(p)) {
         const allowed = [...(p.osAllowedByAffinity ?? [])];
         report(
@@ -83,11 +112,20 @@ export default defineRule({
     },
   },
   // Only where the pod selects no OS at all: a contradicting selector or affinity is the user's to settle.
+  // Never on an image's name alone (the image may be a Linux one).
   fix: ({ pod }) =>
-    pod.osBySelector === undefined && (pod.osByAffinity === undefined || pod.osByAffinity === 'windows')
+    pod.windows && pod.osBySelector === undefined && (pod.osByAffinity === undefined || pod.osByAffinity === 'windows')
       ? [selectOs(pod, 'windows')]
       : [],
-  cel: () => ({
+  cel: () => celForm(),
+});
+
+/** The CEL form (built when policies are generated). */
+function celForm(): RuleCel<'image-name-build' | 'image-name' | 'pool-selector' | 'pool-selector-eks'> {
+  const names = windowsNamePatterns();
+  // Any form in which a repository path names a build.
+  const nameBuild = names.builds.map((b) => `(?:${b.pattern})`).join('|');
+  return {
     scope: 'pod',
     variables: [
       {
@@ -100,6 +138,22 @@ export default defineRule({
         // The first selector or required-affinity label that is not generic: a likely pool selector.
         name: 'nsm_poolSelector',
         expression: `has(variables.spec.nodeSelector) && variables.spec.nodeSelector.exists(k, !(k in ${celStringList([...GENERIC_LABELS])})) ? variables.spec.nodeSelector.filter(k, !(k in ${celStringList([...GENERIC_LABELS])}))[0] : has(variables.spec.affinity) && has(variables.spec.affinity.nodeAffinity) && has(variables.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution) && has(variables.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms) && variables.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms.exists(t, has(t.matchExpressions) && t.matchExpressions.exists(e, !(e.key in ${celStringList([...GENERIC_LABELS])}))) ? variables.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms.filter(t, has(t.matchExpressions) && t.matchExpressions.exists(e, !(e.key in ${celStringList([...GENERIC_LABELS])})))[0].matchExpressions.filter(e, !(e.key in ${celStringList([...GENERIC_LABELS])}))[0].key : ''`,
+      },
+      {
+        // The images whose repository name says Windows (readWindowsName), as imageRefs rows.
+        name: 'nsm_named',
+        expression: `variables.imageRefs.filter(r, !r[1].matches(${celString(names.linuxRepository)}) && !r[1].matches(${celString(names.linuxWord)}) && !r[2].matches(${celString(names.linuxWord)}) && (r[1].matches(${celString(names.word)}) || r[1].matches(${celString(nameBuild)})))`,
+      },
+      {
+        // Those whose name (or, the name saying Windows, whose tag) also names a build.
+        name: 'nsm_namedBuild',
+        expression: `variables.nsm_named.filter(r, r[1].matches(${celString(nameBuild)}) || ${celTagBuild('r[2]')} != '')`,
+      },
+      {
+        // Nothing but an image's name says the pod's OS (analyzePod's windowsByName), and no RuntimeClass or pool
+        // label may select it.
+        name: 'nsm_byName',
+        expression: `!variables.windows && variables.declaredOs == '' && variables.selectedOs == '' && variables.affinityOs == '' && !has(variables.spec.runtimeClassName) && variables.nsm_poolSelector == '' && variables.nsm_named.size() > 0`,
       },
     ],
     validations: [
@@ -117,8 +171,16 @@ export default defineRule({
         expression: `!variables.windows || variables.nsm_excludesWindows || ${SELECTS_WINDOWS} || ${RUNTIME_CLASS_MAY_SELECT} || !(${BY_POOL})`,
         messageExpression: `'windows-node-selector-missing: This pod is Windows (' + variables.evidence + ') and selects nodes by ' + variables.nsm_poolSelector + ' but not by ${OS_LABEL}: unless that label selects only Windows nodes it can land on a Linux node.' + ${FIX}`,
       })),
+      ...(['image-name-build', 'image-name'] as const).map((c) => {
+        const list = c === 'image-name-build' ? 'variables.nsm_namedBuild' : 'variables.nsm_named';
+        return {
+          case: c,
+          expression: `!variables.nsm_byName || variables.nsm_namedBuild.size() ${c === 'image-name-build' ? '==' : '>'} 0`,
+          messageExpression: `'windows-node-selector-missing: This pod selects no OS, and container ' + ${list}[0][3] + ' image is \\'' + ${list}[0][4] + '\\': the image repository name \\'' + ${list}[0][1] + '\\' names Windows${c === 'image-name-build' ? ' and a build' : ''}. If it is a Windows image, the pod can land on a Linux node and never start. ' + ${celString(NAME_FIX)}`,
+        };
+      }),
     ],
     limits:
-      'A RuntimeClass the pod names may select Windows nodes: the policy, which sees only the pod, accepts a pod that names one and selects no OS.',
-  }),
-});
+      'A RuntimeClass the pod names may select Windows nodes: the policy, which sees only the pod, accepts a pod that names one and selects no OS. With --resolve-images lint ignores the name of an image its registry publishes without a Windows entry; the policy reads the name alone.',
+  };
+}
