@@ -166,9 +166,11 @@ describe('k8s-windows policies', () => {
             []) as { message: string }[]
         ).map((v) => v.message.split(':')[0]);
       expect(messages('k8s-windows-pod-deny')).not.toContain('windows-os-name');
-      // A severity setting re-levels every finding of the rule, its info case (pool-selector) too.
+      // A severity setting re-levels every finding of the rule, its info cases (pool-selector, image-name) too.
       const scheduling = ['windows-node-selector-missing', 'windows-toleration-missing'];
       expect(messages('k8s-windows-pod-warn').filter((id) => scheduling.includes(id))).toEqual([
+        'windows-node-selector-missing',
+        'windows-node-selector-missing',
         'windows-node-selector-missing',
         'windows-node-selector-missing',
         'windows-node-selector-missing',
