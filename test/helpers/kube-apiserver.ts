@@ -371,8 +371,14 @@ class TestCluster implements Cluster {
   private agent?: Agent;
   private readonly processes: Process[] = [];
   private kubeconfigs = 0;
+  /** On a process.exit() without stop(): the processes killed, the folder removed (best effort, synchronously). */
   private readonly onExit = () => {
     for (const p of this.processes) if (p.running) p.child.kill('SIGKILL');
+    try {
+      rmSync(this.dir, { recursive: true, force: true, maxRetries: 3 });
+    } catch {
+      // A process still writing: the folder stays in the temp dir.
+    }
   };
 
   constructor(readonly dir: string) {
