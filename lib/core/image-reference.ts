@@ -37,15 +37,15 @@ const READINGS = new Map<string, ImageReferenceReading>();
 const READINGS_KEPT = 4096;
 
 /**
- * The forms of a slot for an image rather than an image: white space or angle brackets (`<your-registry>/app`,
- * `< Registry Name >.azurecr.io/app`), a template or variable left unrendered (`${VAR}`, `$VAR`, `$(VAR)`,
+ * The forms of a slot for an image rather than an image: angle brackets (`<your-registry>/app`,
+ * `< Registry Name >.azurecr.io/app`; white space alone is a broken reference the kubelet refuses, not a slot), a template or variable left unrendered (`${VAR}`, `$VAR`, `$(VAR)`,
  * `{{ .Values.image }}`, `%VAR%`), a token a release pipeline replaces (`#registry#/app`, `#{Build.Id}#`,
  * `app:__TAG__`, `@@TAG@@`), or a build reference a tool replaces before deploying (`ko://…`, any `scheme://`).
  * Only `__TAG__` is also valid grammar (a tag may hold underscores), so it alone needs saying: the others are not
  * references either way. RE2-compatible, for the policies' CEL (lib/core/policies/prelude.ts).
  */
 const PLACEHOLDER =
-  /[\s<>#%$]|\{\{|\}\}|@@|^[a-z][a-z0-9+.-]*:\/\/|(?:^|[/:._-])__[a-z0-9]+(?:_[a-z0-9]+)*__(?:$|[/:@._-])/i;
+  /[<>#%$]|\{\{|\}\}|@@|^[a-z][a-z0-9+.-]*:\/\/|(?:^|[/:._-])__[a-z0-9]+(?:_[a-z0-9]+)*__(?:$|[/:@._-])/i;
 
 /**
  * Whether an image "reference" is a slot for one rather than one ({@link PLACEHOLDER}'s forms): no rule reads it

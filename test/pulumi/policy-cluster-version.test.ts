@@ -41,7 +41,7 @@ test('a 2025 AMI on a node group that inherits a 1.32 cluster version is refused
       enforcementLevel: 'mandatory',
       urn: 'urn:pulumi:stack::k8s-windows-examples::aws:eks/nodeGroup:NodeGroup::windows',
       message:
-        "[eks-windows-kubernetes-version] amiType 'WINDOWS_CORE_2025_x86_64' runs Windows Server 2025, and the node group sets no version, so it runs the version of cluster 'prod-0a1b2c': EKS runs Windows Server 2025 nodes on Kubernetes 1.35 or newer; '1.32' is older (https://docs.aws.amazon.com/eks/latest/userguide/eks-ami-versions-windows.html). Fix: Set the cluster's version to 1.35 or newer, or set amiType 'WINDOWS_CORE_2019_x86_64' or 'WINDOWS_CORE_2022_x86_64'.",
+        "[eks-windows-kubernetes-version] amiType 'WINDOWS_CORE_2025_x86_64' runs Windows Server 2025, and the node group sets no version, so it runs the version of cluster 'prod-0a1b2c': EKS runs Windows Server 2025 nodes on Kubernetes 1.35 or newer; '1.32' is older (https://docs.amazonaws.cn/eks/latest/userguide/eks-ami-versions-windows.md). Fix: Set the cluster's version to 1.35 or newer, or set amiType 'WINDOWS_CORE_2019_x86_64' or 'WINDOWS_CORE_2022_x86_64'.",
     },
   ]);
 });
