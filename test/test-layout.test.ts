@@ -20,6 +20,7 @@ function testFiles(dir: string): string[] {
 const STARTS: readonly (readonly [RegExp, string])[] = [
   [/from 'node:child_process'|from 'child_process'/, 'child processes'],
   [/from '[./]*(?:helpers\/)?(?:registry-server|hostile-server|token-server)'/, 'a registry or token server'],
+  [/from '[./]*(?:helpers\/)?kube-apiserver'/, 'a kube-apiserver with etcd'],
   [/from 'node:https?'|from 'node:net'/, 'a server on a port'],
   [/\b(?:createProgram|checkReadmeExamples)\(/, 'the type checker'],
   [/\bwithCorpusRegistry\(/, 'a registry'],
