@@ -593,13 +593,13 @@ function parseDoctor(argv: readonly string[]): DoctorCommand | HelpCommand {
   const timeout = values.timeout;
   let timeoutMs = DEFAULT_CLUSTER_TIMEOUT_MS;
   if (timeout !== undefined) {
-    const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s)?\s*$/.exec(timeout);
-    const ms = m ? Number(m[1]) * (m[2] === 'ms' ? 1 : 1000) : NaN;
-    if (!(ms > 0 && ms <= 3_600_000)) {
+    // The same reading and bound as --render-timeout.
+    const ms = parseRenderTimeout(timeout);
+    if (ms === undefined) {
       problems.push(
-        `--timeout '${timeout}' is not a time: write seconds, more than 0 and at most 3600 (60, 60s or 1500ms).`,
+        `--timeout '${timeout}' is not a time: write seconds, more than 0 and at most ${MAX_RENDER_TIMEOUT_SECONDS} (60, 60s or 1500ms).`,
       );
-    } else timeoutMs = Math.ceil(ms);
+    } else timeoutMs = ms;
   }
   if (positionals.length > 0) {
     problems.push(`doctor takes no arguments; got '${positionals.join(' ')}' (it reads the cluster of --context).`);
