@@ -6,6 +6,7 @@
  * (FailedCreate: forbidden fields, HostProcess rules, gMSA webhook denials). Pure: no I/O, no clock, total on any
  * JSON (a malformed object yields no finding, never an exception).
  */
+import { NODE_LABEL_FACTS } from '../facts/kubernetes';
 import { inferWindowsBuild, isWindowsImage, parseImageReference } from '../images';
 import type { PodSpec } from '../kube';
 import type { Diagnostic } from '../model/types';
@@ -84,9 +85,9 @@ export interface PodDiagnosis {
   readonly findings: readonly DoctorFinding[];
 }
 
-const OS_LABEL = 'kubernetes.io/os';
+const OS_LABEL = NODE_LABEL_FACTS.os;
 const BETA_OS_LABEL = 'beta.kubernetes.io/os';
-const BUILD_LABEL = 'node.kubernetes.io/windows-build';
+const BUILD_LABEL = NODE_LABEL_FACTS.windowsBuild;
 
 const EMPTY_INDEX: SetIndex = {
   runtimeClasses: new Map(),

@@ -3,6 +3,7 @@
  * kubelet sets, else `status.nodeInfo.operatingSystem`), their Windows build (`node.kubernetes.io/windows-build`,
  * else the first three parts of `nodeInfo.kernelVersion`), their taints; and the findings on the nodes themselves.
  */
+import { NODE_LABEL_FACTS } from '../facts/kubernetes';
 import type { Diagnostic } from '../model/types';
 
 export interface NodeFacts {
@@ -27,10 +28,10 @@ export function nodeFacts(node: Json): NodeFacts {
     Object.entries(record(metadata.labels)).filter((e): e is [string, string] => typeof e[1] === 'string'),
   );
   const info = record(record(node.status).nodeInfo);
-  const osLabel = labels['kubernetes.io/os'] ?? (typeof info.operatingSystem === 'string' ? info.operatingSystem : '');
+  const osLabel = labels[NODE_LABEL_FACTS.os] ?? (typeof info.operatingSystem === 'string' ? info.operatingSystem : '');
   const os = osLabel === 'windows' ? 'windows' : osLabel === 'linux' ? 'linux' : 'unknown';
   const kernel = typeof info.kernelVersion === 'string' ? /^(\d+\.\d+\.\d+)/.exec(info.kernelVersion)?.[1] : undefined;
-  const build = labels['node.kubernetes.io/windows-build'] ?? (os === 'windows' ? kernel : undefined);
+  const build = labels[NODE_LABEL_FACTS.windowsBuild] ?? (os === 'windows' ? kernel : undefined);
   const taints = (Array.isArray(record(node.spec).taints) ? (record(node.spec).taints as unknown[]) : [])
     .map(record)
     .filter((t) => typeof t.key === 'string' && typeof t.effect === 'string')
