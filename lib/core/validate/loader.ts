@@ -418,9 +418,24 @@ export function readWhole(text: string): unknown {
 const EXPLICIT_KEY = /^[ \t-]*\?(?:[ \t]|$)/m;
 const ALIAS_KEY = /(?:^|[\s[{,:-])\*[^\s,[\]{}]*[ \t]*:/m;
 
+/**
+ * A `<<` merge whose sources may hold a list: js-yaml merges a list found among a merge's sources (`<<: [[]]`) where
+ * `yaml` refuses the document ("Merge sources must be maps or map aliases"). The fast path keeps a merge of a flow
+ * mapping, and of an alias when no anchor in the document may name a list; anything else goes to `yaml`.
+ */
+const MERGE_NOT_MAPPING = /<<[ \t]*:(?![ \t]*[{*])/;
+const MERGE_ALIAS = /<<[ \t]*:[ \t]*\*/;
+/** An anchor not followed by a flow mapping: it may name a list. */
+const ANCHOR_NOT_MAPPING = /&[^\s,[\]{}]+(?=[\s,[\]{}]|$)(?![ \t]*\{)/;
+
 /** Whether a document holds what the fast path leaves to `yaml` (the regular expressions only where they can match: they try every offset). */
 function fastPathExcluded(chunk: string): boolean {
-  return (chunk.includes('?') && EXPLICIT_KEY.test(chunk)) || (chunk.includes('*') && ALIAS_KEY.test(chunk));
+  return (
+    (chunk.includes('?') && EXPLICIT_KEY.test(chunk)) ||
+    (chunk.includes('*') && ALIAS_KEY.test(chunk)) ||
+    (chunk.includes('<<') &&
+      (MERGE_NOT_MAPPING.test(chunk) || (MERGE_ALIAS.test(chunk) && ANCHOR_NOT_MAPPING.test(chunk))))
+  );
 }
 
 /**

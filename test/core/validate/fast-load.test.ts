@@ -85,6 +85,18 @@ describe('fast path', () => {
       expect(fast).toEqual(loadManifestsWithErrors(text, 'merge.yaml', { fast: false }));
       expect(fast.objects[0]).not.toHaveProperty(['<<']);
     }
+    // A list among a merge's sources: js-yaml merges it, yaml refuses the document; the fast path leaves it to yaml,
+    // directly and through an alias (found by the anchors-and-aliases property, seed -2010978899).
+    for (const text of [
+      'kind: Thing\nown:\n  <<:\n  - []\n',
+      'kind: Thing\nown: {<<: [[]]}\n',
+      'kind: Thing\na: &a\n- []\nc:\n  <<: *a\n',
+      'kind: Thing\na: &a {}\nown: &o\n  <<:\n  - []\nc:\n  <<: *a\n  x: 1\n---\nkind: Other\n',
+    ]) {
+      const fast = loadManifestsWithErrors(text, 'merge.yaml');
+      expect(fast).toEqual(loadManifestsWithErrors(text, 'merge.yaml', { fast: false }));
+      expect(fast.errors.map((e) => e.message)).toContain('Merge sources must be maps or map aliases');
+    }
     // A quoted "<<" is an ordinary key.
     expect(loadManifestsWithErrors('kind: Thing\n"<<": {}\n', 'q.yaml').objects).toEqual([{ kind: 'Thing', '<<': {} }]);
   });
