@@ -24,6 +24,7 @@ import {
   WINDOWS_EXPORTER_IMAGE_FACT,
   WINDOWS_TAINT_FACT,
 } from './kubernetes';
+import { CONTAINERD_WINDOWS_HANDLER_FACT, DIRECTX_DEVICE_PLUGIN_FACT } from './node-runtime';
 import { githubFile, type FactSource, type IsoDate, type Sourced } from './types';
 import {
   FORBIDDEN_CONTAINER_SECURITY_FIELDS,
@@ -159,6 +160,22 @@ export function factCatalogue(): FactEntry[] {
       'Windows CPU and memory affinity (KEP-4885)',
       valueOf(WINDOWS_CPU_MEMORY_AFFINITY_FACT),
       WINDOWS_CPU_MEMORY_AFFINITY_FACT,
+    ),
+  );
+  entries.push(
+    entry(
+      'containerd.windows-handlers',
+      "containerd's Windows runtime handlers",
+      valueOf(CONTAINERD_WINDOWS_HANDLER_FACT),
+      CONTAINERD_WINDOWS_HANDLER_FACT,
+    ),
+  );
+  entries.push(
+    entry(
+      'device-plugin.directx',
+      'DirectX device plugins: their resources and nodes',
+      valueOf(DIRECTX_DEVICE_PLUGIN_FACT),
+      DIRECTX_DEVICE_PLUGIN_FACT,
     ),
   );
   entries.push(

@@ -4,12 +4,13 @@
  * https://learn.microsoft.com/virtualization/windowscontainers/deploy-containers/version-compatibility).
  */
 import { WINDOWS_BUILD_LABEL } from '../kube';
-import { hostsRunningImage, processCompatibilitySentence } from '../facts/windows';
+import { DEVICE_PLUGIN_FACTS, type DevicePluginFact } from '../facts/node-runtime';
+import { hostRunsImage, hostsRunningImage, processCompatibilitySentence, WINDOWS_RELEASES } from '../facts/windows';
 import { releaseInfo, type WindowsRelease } from '../releases';
 import type { FixEdit, FixTarget } from '../model/fixes';
 import type { PodFacts } from '../model/pod';
 import { namedReleaseImages, releaseImages } from '../model/pod-images';
-import { join, key, stringMap } from '../model/util';
+import { isRecord, join, key, rec, stringMap } from '../model/util';
 import { VERSION_COMPAT } from './docs';
 import { defineRule } from './rule';
 
@@ -33,6 +34,26 @@ function releasePin(p: PodFacts, target: FixTarget, release = target.release): F
   return [
     { op: 'set', path: join(p.path, 'nodeSelector', key(WINDOWS_BUILD_LABEL)), value: releaseInfo(release).build },
   ];
+}
+
+/**
+ * The first extended resource a container of the pod requests (or limits) that a known device plugin advertises, with
+ * that plugin: the pod can land only on the nodes the plugin runs on (a device plugin advertises its resources on its
+ * own node only).
+ */
+function devicePluginRequest(p: PodFacts): { resource: string; plugin: DevicePluginFact } | undefined {
+  for (const c of p.containers) {
+    const resources = rec(c.c, 'resources');
+    for (const field of ['limits', 'requests']) {
+      const amounts = rec(resources, field);
+      if (!isRecord(amounts)) continue;
+      for (const name of Object.keys(amounts)) {
+        const plugin = DEVICE_PLUGIN_FACTS.find((d) => d.resources.includes(name));
+        if (plugin) return { resource: name, plugin };
+      }
+    }
+  }
+  return undefined;
 }
 
 /** The release the pod's first single-build image is built for. */
@@ -75,10 +96,20 @@ export default defineRule({
       const info = releaseInfo(first.release);
       const hosts = hostsRunningImage(first.release, 'process').map((r) => releaseInfo(r).displayName);
       const byName = tagged === undefined ? first.named : undefined;
+      const fix = `Add nodeSelector { ${WINDOWS_BUILD_LABEL}: '${info.build}' } (or a RuntimeClass that pins it), or use a multi-arch image that covers every node build.`;
+      // A device plugin's resource confines the pod to the nodes the plugin runs on, which its prerequisites say are
+      // of a release or newer (the DirectX plugins: Windows Server 2022 or newer). When every such release runs the
+      // image (ltsc2022 on 2022 and 2025 hosts), no node the pod can land on fails it.
+      const device = devicePluginRequest(p);
+      if (device !== undefined) {
+        const min = WINDOWS_RELEASES.indexOf(device.plugin.minimumRelease);
+        const pluginHosts = WINDOWS_RELEASES.filter((_, i) => i >= min);
+        if (pluginHosts.every((h) => hostRunsImage(h, first.release, 'process'))) return;
+      }
       report(
         join(p.path, 'nodeSelector'),
         `${first.path} '${first.image}' ${byName ? `looks built for ${info.displayName} (${byName.evidence})` : `is built for ${info.displayName}`} and runs only on ${hosts.join(' or ')} nodes, but the pod pins no Windows build: on nodes of any other release it fails with "the container operating system does not match the host operating system".`,
-        `Add nodeSelector { ${WINDOWS_BUILD_LABEL}: '${info.build}' } (or a RuntimeClass that pins it), or use a multi-arch image that covers every node build.`,
+        fix,
         byName ? 'repository-name' : undefined,
         'unpinned',
       );
