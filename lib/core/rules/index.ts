@@ -72,6 +72,7 @@ import linuxNodeSelectorMissing from './linux-node-selector-missing';
 import memoryTooSmall from './memory-too-small';
 import podSecurityLevel from './pod-security-level';
 import runtimeclassHandler from './runtimeclass-handler';
+import runtimeclassIsolationMismatch from './runtimeclass-isolation-mismatch';
 import runtimeclassReleaseMismatch from './runtimeclass-release-mismatch';
 import suppressionInvalid from './suppression-invalid';
 import wildcardToleration from './wildcard-toleration';
@@ -143,6 +144,7 @@ export const RULE_MODULES = [
   linuxNodeSelectorMissing,
   runtimeclassHandler,
   runtimeclassReleaseMismatch,
+  runtimeclassIsolationMismatch,
   windowsBuildRetired,
   windowsIsolationAnnotation,
   windowsBetaOsLabel,
