@@ -23,6 +23,7 @@ const shared = {
     '^k8s-windows/facts$': '<rootDir>/lib/facts.ts',
     '^k8s-windows/cdk8s$': '<rootDir>/lib/cdk8s/index.ts',
     '^k8s-windows/cdk8s/plugin$': '<rootDir>/lib/cdk8s/plugin.ts',
+    '^k8s-windows/addons$': '<rootDir>/lib/addons/index.ts',
     '^k8s-windows/pulumi$': '<rootDir>/lib/pulumi/index.ts',
     '^k8s-windows/pulumi/(eks|aks|gke|policy)$': '<rootDir>/lib/pulumi/$1/index.ts',
     '^k8s-windows/pulumi/testing$': '<rootDir>/lib/pulumi/testing.ts',

@@ -23,6 +23,7 @@ export const ENTRIES: readonly { specifier: string; source: string; report: stri
   { specifier: 'k8s-windows/facts', source: 'lib/facts.ts', report: 'facts.api.md' },
   { specifier: 'k8s-windows/cdk8s', source: 'lib/cdk8s/index.ts', report: 'cdk8s.api.md' },
   { specifier: 'k8s-windows/cdk8s/plugin', source: 'lib/cdk8s/plugin.ts', report: 'cdk8s-plugin.api.md' },
+  { specifier: 'k8s-windows/addons', source: 'lib/addons/index.ts', report: 'addons.api.md' },
   { specifier: 'k8s-windows/pulumi', source: 'lib/pulumi/index.ts', report: 'pulumi.api.md' },
   { specifier: 'k8s-windows/pulumi/eks', source: 'lib/pulumi/eks/index.ts', report: 'pulumi-eks.api.md' },
   { specifier: 'k8s-windows/pulumi/aks', source: 'lib/pulumi/aks/index.ts', report: 'pulumi-aks.api.md' },

@@ -5,7 +5,7 @@
  *   Windows Server 2022, and the gMSA credential spec of the shop's API.
  * - `shop`: an IIS front end and a .NET Framework API that runs as the gMSA `WebApp01` (Windows), and a Redis
  *   cache (Linux), each behind a Service; every Linux pod pinned to Linux nodes.
- * - `monitoring`: windows_exporter on every Windows node, as a HostProcess DaemonSet in a `privileged` namespace.
+ * - `monitoring`: windows_exporter on every Windows node (`WindowsExporter`), in a `privileged` namespace.
  *
  * `main.ts` synthesizes it; `test/cdk8s/example.e2e.test.ts` checks every object with the rule engine.
  */
@@ -16,12 +16,12 @@ import {
   GmsaCredentialSpec,
   GmsaWebhook,
   WindowsDeployment,
-  WindowsHostProcessDaemonSet,
   WindowsRuntimeClass,
   pinLinuxWorkloads,
   type IGmsaCredentialSpec,
   type IWindowsRuntimeClass,
 } from 'k8s-windows/cdk8s';
+import { WindowsExporter } from 'k8s-windows/addons';
 
 /** The Pod Security admission label a Namespace enforces its level with. */
 const POD_SECURITY_ENFORCE_LABEL = 'pod-security.kubernetes.io/enforce';
@@ -31,19 +31,10 @@ export const IMAGES = {
   iis: 'mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022',
   aspnet: 'mcr.microsoft.com/dotnet/framework/aspnet:4.8-windowsservercore-ltsc2022',
   redis: 'redis:7.2.5-alpine',
-  windowsExporter: 'ghcr.io/prometheus-community/windows-exporter:0.31.8',
-  hostProcessBase: 'mcr.microsoft.com/oss/kubernetes/windows-host-process-containers-base-image:v1.0.0',
 } as const;
 
 export const SHOP_NAMESPACE = 'shop';
 export const MONITORING_NAMESPACE = 'windows-monitoring';
-export const WINDOWS_EXPORTER_PORT = 9182;
-
-/** A node agent's share of the node: small, memory request equal to limit (Windows pages instead of OOM-killing). */
-const AGENT_RESOURCES: kplus.ContainerResources = {
-  cpu: { request: kplus.Cpu.millis(100), limit: kplus.Cpu.millis(500) },
-  memory: { request: Size.mebibytes(200), limit: Size.mebibytes(200) },
-};
 
 /** The platform chart: the gMSA webhook, the Windows Server 2022 RuntimeClass and the API's credential spec. */
 export class ClusterChart extends Chart {
@@ -141,71 +132,20 @@ export class ShopChart extends Chart {
   }
 }
 
-/** windows_exporter on every Windows node (HostProcess), its config from a ConfigMap, port 9182 opened. */
+/**
+ * windows_exporter on every Windows node (`WindowsExporter`: HostProcess, its config, the firewall rule, a headless
+ * Service), in the monitoring team's own namespace, which admits `privileged` pods.
+ */
 export class MonitoringChart extends Chart {
+  public readonly exporter: WindowsExporter;
+
   constructor(scope: Construct, id: string, props: ChartProps = {}) {
     super(scope, id, props);
-    // Created first, so `kubectl apply -f` finds it; HostProcess pods need the `privileged` level.
+    // HostProcess pods need the `privileged` level: the add-on checks it and never labels a namespace it is given.
     const namespace = new kplus.Namespace(this, 'namespace', {
       metadata: { name: MONITORING_NAMESPACE, labels: { [POD_SECURITY_ENFORCE_LABEL]: 'privileged' } },
     });
-    const config = new kplus.ConfigMap(this, 'windows-exporter-config', {
-      metadata: { name: 'windows-exporter-config', namespace: namespace.name },
-      data: {
-        'config.yml': [
-          'collectors:',
-          "  enabled: '[defaults],container'",
-          'collector:',
-          '  service:',
-          `    services-where: "Name='containerd' or Name='kubelet'"`,
-          '',
-        ].join('\n'),
-      },
-    });
-    const exporter = new WindowsHostProcessDaemonSet(this, 'windows-exporter', {
-      metadata: { name: 'windows-exporter' },
-      namespace,
-      windows: { runAsUserName: 'NT AUTHORITY\\SYSTEM' },
-      initContainers: [
-        {
-          name: 'configure-firewall',
-          // HostProcess containers run on the host, so PowerShell is the node's own and the image need not match it.
-          image: IMAGES.hostProcessBase,
-          resources: AGENT_RESOURCES,
-          command: ['powershell.exe'],
-          args: [
-            '-NoProfile',
-            '-Command',
-            `if (-not (Get-NetFirewallRule -DisplayName 'windows-exporter' -ErrorAction SilentlyContinue)) { New-NetFirewallRule -DisplayName 'windows-exporter' -Direction Inbound -Profile Any -Action Allow -LocalPort ${WINDOWS_EXPORTER_PORT} -Protocol TCP }`,
-          ],
-        },
-      ],
-      containers: [
-        {
-          name: 'windows-exporter',
-          image: IMAGES.windowsExporter,
-          // HostProcess volumes appear under the container's sandbox mount point (upstream windows_exporter manifest).
-          args: ['--config.file=%CONTAINER_SANDBOX_MOUNT_POINT%/config.yml'],
-          resources: AGENT_RESOURCES,
-          ports: [{ number: WINDOWS_EXPORTER_PORT, name: 'http' }],
-          readiness: kplus.Probe.fromHttpGet('/health', { port: WINDOWS_EXPORTER_PORT }),
-          volumeMounts: [
-            {
-              path: '/config.yml',
-              subPath: 'config.yml',
-              volume: kplus.Volume.fromConfigMap(this, 'config-volume', config),
-            },
-          ],
-        },
-      ],
-    });
-    // Prometheus finds every node's exporter through this headless Service.
-    new kplus.Service(this, 'windows-exporter-service', {
-      metadata: { name: 'windows-exporter', namespace: namespace.name },
-      clusterIP: 'None',
-      selector: exporter,
-      ports: [{ port: WINDOWS_EXPORTER_PORT, name: 'http' }],
-    });
+    this.exporter = new WindowsExporter(this, 'windows-exporter', { namespace });
   }
 }
 

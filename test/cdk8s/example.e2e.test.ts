@@ -114,7 +114,7 @@ describe('the cdk8s example app', () => {
     expect(redis.nodeSelector).toEqual({ 'kubernetes.io/os': 'linux' });
   });
 
-  test('windows_exporter: HostProcess, port 9182, config from the ConfigMap, firewall init container', () => {
+  test('windows_exporter (WindowsExporter): HostProcess, port 9182, config from the ConfigMap, firewall init container', () => {
     const ds = find(objects, 'DaemonSet', 'windows-exporter');
     const pod = podSpec(ds);
     expect(pod.hostNetwork).toBe(true);
@@ -123,7 +123,7 @@ describe('the cdk8s example app', () => {
     });
     expect(pod.containers[0].ports).toEqual([expect.objectContaining({ containerPort: 9182, name: 'http' })]);
     expect(pod.initContainers?.map((c) => c.name)).toEqual(['configure-firewall']);
-    expect(JSON.stringify(pod.initContainers?.[0].args)).toContain('-LocalPort 9182');
+    expect(JSON.stringify(pod.initContainers?.[0].command)).toContain('-LocalPort 9182');
     const volumes = pod.volumes as { configMap?: { name: string } }[];
     expect(volumes.map((v) => v.configMap?.name)).toContain('windows-exporter-config');
     expect(find(objects, 'Namespace', 'windows-monitoring').metadata.labels).toEqual(

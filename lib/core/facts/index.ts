@@ -4,6 +4,7 @@
  * date on each.
  */
 import { knownMinors, newestMinor, schemaSources } from '../api/schema';
+import { ADDON_IMAGE_FACTS, type AddonName } from './addons';
 import {
   AKS_WINDOWS_ANNUAL_CHANNEL,
   CLOUD_DEFAULT_RELEASES,
@@ -197,6 +198,10 @@ export function factCatalogue(): FactEntry[] {
       HOSTPROCESS_BASE_IMAGE_FACT,
     ),
   );
+  for (const name of Object.keys(ADDON_IMAGE_FACTS) as AddonName[]) {
+    const f = ADDON_IMAGE_FACTS[name];
+    entries.push(entry(`addon.${name}.image`, `${name} add-on image`, valueOf(f), f));
+  }
   entries.push(
     entry(
       'kubernetes.windows-forbidden-fields',

@@ -1,0 +1,79 @@
+/**
+ * The node add-ons (`k8s-windows/addons`, and the same components in `k8s-windows/pulumi`): the image each one runs,
+ * pinned by version (and by digest where a source we opened gives it), and the upstream manifest it follows, so the
+ * comparison tests and `--resolve-images` know what to check.
+ */
+import { WINDOWS_EXPORTER_IMAGE_FACT } from './kubernetes';
+import { githubFile, type Sourced } from './types';
+
+const CHECKED = '2026-12-07';
+
+/** The add-ons with an image pinned here. */
+export type AddonName = 'windows-exporter';
+
+/** An add-on's image, and the upstream manifest its output is compared with. */
+export interface AddonImageFact extends Sourced {
+  /** The image by version, `repository:version` (`addonImage` adds the digest when it is known). */
+  readonly image: string;
+  /** The upstream release the image is. */
+  readonly version: string;
+  /**
+   * The manifest digest of `image`, when a source we opened gives it.
+   * @default - unverified: no source opened gives it; the image is pinned by version only
+   */
+  readonly digest?: string;
+  /** The upstream manifest the add-on follows: repository, path and the commit read. */
+  readonly upstream: { readonly repo: string; readonly path: string; readonly commit: string };
+}
+
+/** windows_exporter v0.31.8, the commit its tag names. */
+const WINDOWS_EXPORTER_TAG_COMMIT = 'c73b596c0ebb4088bb9b9422a26903f8a35cec86';
+
+/** Every add-on's image, by add-on. */
+export const ADDON_IMAGE_FACTS: Readonly<Record<AddonName, AddonImageFact>> = {
+  'windows-exporter': {
+    image: WINDOWS_EXPORTER_IMAGE_FACT.image,
+    version: '0.31.8',
+    upstream: {
+      repo: 'prometheus-community/windows_exporter',
+      path: 'kubernetes/windows-exporter-daemonset.yaml',
+      commit: WINDOWS_EXPORTER_TAG_COMMIT,
+    },
+    sources: [
+      ...WINDOWS_EXPORTER_IMAGE_FACT.sources,
+      {
+        ref: githubFile(
+          'prometheus-community/windows_exporter',
+          WINDOWS_EXPORTER_TAG_COMMIT,
+          '.github/workflows/release.yml',
+        ),
+        materialDate: '2026-07-22',
+        checked: CHECKED,
+        says: 'images ghcr.io/prometheus-community/windows-exporter and docker.io/prometheuscommunity/windows-exporter, tags "type=semver,pattern={{version}}" (0.31.8, no v), platforms windows/amd64',
+      },
+      {
+        ref: githubFile('prometheus-community/windows_exporter', WINDOWS_EXPORTER_TAG_COMMIT, 'Dockerfile'),
+        materialDate: '2026-07-22',
+        checked: CHECKED,
+        says: 'FROM the HostProcess base image v1.0.0; ENTRYPOINT ["windows_exporter.exe"]: a HostProcess-only image',
+      },
+      {
+        ref: githubFile(
+          'prometheus-community/windows_exporter',
+          WINDOWS_EXPORTER_TAG_COMMIT,
+          'kubernetes/windows-exporter-daemonset.yaml',
+        ),
+        materialDate: '2026-07-22',
+        checked: CHECKED,
+        says: 'the manifest the add-on follows (last changed 2024-09-20): HostProcess as "NT AUTHORITY\\system", hostNetwork, a configure-firewall init container running New-NetFirewallRule for TCP 9182, port 9182 named http, config.yml from a ConfigMap (collectors "[defaults],container", service include "containerd|kubelet"), no resources',
+      },
+    ],
+    note: 'Digest unverified: no source opened gives the manifest digest of 0.31.8 (the registry was not reachable when checked), so the image is pinned by version; `k8s-windows lint --resolve-images` resolves it.',
+  },
+};
+
+/** The image reference of an add-on: `repository:version`, with `@digest` when the digest is known. */
+export function addonImage(name: AddonName): string {
+  const fact = ADDON_IMAGE_FACTS[name];
+  return fact.digest === undefined ? fact.image : `${fact.image}@${fact.digest}`;
+}
