@@ -41,7 +41,7 @@ import {
   type OutputSink,
 } from './run';
 import type { Locator } from './locate';
-import { withTemplates } from './render';
+import { renderedSources } from './render';
 import { writeJson } from './json-out';
 import { failsRun, resolveRunSettings } from './settings';
 import { encodeAs, writeAtomically } from './write';
@@ -143,6 +143,8 @@ export async function runFix(command: FixCommand, io: CliIO): Promise<number> {
     result.changes,
   );
   const fixedReads = read.map((r, i) => ({ ...r, text: result.texts[i] }));
+  // Findings left in a rendered chart or kustomization are placed on the template or resource file they come from.
+  const place = await renderedSources(fixedReads, result.diagnostics, locatedAt, cwd);
   const report = formatReport(
     command,
     result,
@@ -166,7 +168,7 @@ export async function runFix(command: FixCommand, io: CliIO): Promise<number> {
           ),
         ),
     },
-    (locate) => withTemplates(locate, fixedReads),
+    place,
   );
   if (command.reportFile !== undefined) {
     try {
@@ -241,19 +243,10 @@ function formatReport(
     env: Readonly<Record<string, string | undefined>>;
     objects: () => ReturnType<typeof checkedObjects>;
   },
-  /** Names the Helm template of findings in a rendered chart. */
-  named: (locate: Locator) => Locator = (locate) => locate,
+  /** Where each finding is: in a rendered chart or kustomization, the template or resource file it comes from. */
+  locate: Locator = locatedAt,
 ): ((sink: OutputSink) => void) | undefined {
   const left = command.quiet ? result.diagnostics.filter((d) => d.severity === 'error') : result.diagnostics;
-  const locate = named((d: Diagnostic) => ({
-    diagnostic: d,
-    ...(d.location?.position?.source !== undefined || d.resource.source !== undefined
-      ? { source: d.location?.position?.source ?? d.resource.source }
-      : {}),
-    ...(d.location?.position !== undefined
-      ? { line: d.location.position.line, column: d.location.position.column }
-      : {}),
-  }));
   switch (command.report) {
     case 'json': {
       const value = jsonReport({
@@ -304,7 +297,7 @@ function formatReport(
         return (sink) => sink.write(summary);
       }
       if (command.quiet && left.length === 0) return undefined;
-      const text = formatChanges(command.quiet ? [] : result.changes, result.refused, left, {
+      const text = formatChanges(command.quiet ? [] : result.changes, result.refused, left.map(locate), {
         objects: result.objectCount,
         written: counts.written,
         notWritten: counts.notWritten.length,
@@ -320,6 +313,19 @@ function formatReport(
       throw new Error(`unhandled report format ${String(unknownReport)}`);
     }
   }
+}
+
+/** Where a finding left by fix is in the fixed text it was found in. */
+function locatedAt(d: Diagnostic): LocatedDiagnostic {
+  return {
+    diagnostic: d,
+    ...(d.location?.position?.source !== undefined || d.resource.source !== undefined
+      ? { source: d.location?.position?.source ?? d.resource.source }
+      : {}),
+    ...(d.location?.position !== undefined
+      ? { line: d.location.position.line, column: d.location.position.column }
+      : {}),
+  };
 }
 
 /** A unified diff of one input (`--- a/file`, `+++ b/file`, as git shows it); '' when nothing changed. */
@@ -366,7 +372,8 @@ interface ReportCounts {
 export function formatChanges(
   changes: readonly FixChange[],
   refused: readonly FixRefusal[],
-  diagnostics: readonly Diagnostic[],
+  /** The findings left, where they are (a chart's on its templates). */
+  diagnostics: readonly LocatedDiagnostic[],
   counts: ReportCounts,
 ): string {
   const out: string[] = [];
@@ -394,10 +401,11 @@ export function formatChanges(
     out.push('Left to fix by hand:');
     out.push(
       formatText(
-        diagnostics.map((d) => ({
-          diagnostic: d,
-          ...(d.resource.source !== undefined ? { source: d.resource.source } : {}),
-        })),
+        // Grouped by file (a chart's findings by template), without positions: the fixed text has moved them.
+        diagnostics.map(({ diagnostic, source, rendered }) => {
+          const file = rendered !== undefined ? source : diagnostic.resource.source;
+          return { diagnostic, ...(file !== undefined ? { source: file } : {}) };
+        }),
         {
           color: false,
           objectCount: counts.objects,

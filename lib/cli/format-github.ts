@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import type { Severity } from '../core/model/types';
 import { STDIN_SOURCE, type InputProblem } from './files';
 import { printable } from './format-text';
-import type { LocatedDiagnostic } from './locate';
+import { renderedNote, type LocatedDiagnostic } from './locate';
 
 export type GithubCommand = 'error' | 'warning' | 'notice';
 
@@ -106,7 +106,7 @@ export function formatGithub(findings: readonly LocatedDiagnostic[], options: Gi
           col: item.column,
           title: `k8s-windows ${d.ruleId}`,
         },
-        `${object}${field}: ${d.message}${d.fix !== undefined ? ` Fix: ${d.fix}` : ''}`,
+        `${object}${field}: ${d.message}${renderedNote(item)}${d.fix !== undefined ? ` Fix: ${d.fix}` : ''}`,
       ),
     );
   }

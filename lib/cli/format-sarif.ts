@@ -9,7 +9,7 @@ import { ruleMessages } from '../core/rules/front-door';
 import { pathToFileURL } from 'node:url';
 import * as path from 'node:path';
 import type { RuleInfo, Severity } from '../core/model/types';
-import type { LocatedDiagnostic } from './locate';
+import { renderedNote, type LocatedDiagnostic } from './locate';
 import type { PackageInfo } from './package-info';
 import { failsOnProblems, STDIN_SOURCE, type InputProblem } from './files';
 
@@ -162,7 +162,7 @@ export function formatSarif(items: readonly LocatedDiagnostic[], options: SarifF
       ...(index !== undefined ? { ruleIndex: index } : {}),
       level: sarifLevel(d.severity),
       message: {
-        text: d.fix !== undefined ? `${d.message} Fix: ${d.fix}` : d.message,
+        text: `${d.message}${renderedNote(item)}${d.fix !== undefined ? ` Fix: ${d.fix}` : ''}`,
         ...(d.messageId !== undefined ? { id: d.messageId } : {}),
       },
       locations: [

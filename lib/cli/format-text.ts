@@ -5,7 +5,7 @@
 import { fixLeftReason } from '../core/pod-templates';
 import { RULES_BY_ID } from '../core/validate/rules';
 import type { Diagnostic, Severity } from '../core/model/types';
-import type { LocatedDiagnostic } from './locate';
+import { renderedWhere, type LocatedDiagnostic } from './locate';
 
 export interface TextFormatOptions {
   /** Emit ANSI colour codes. */
@@ -190,6 +190,10 @@ export function formatText(items: readonly LocatedDiagnostic[], options: TextFor
         // The field path, unless the message already names it (the API-server rules do).
         if (item.line !== undefined && d.path !== '' && !d.message.includes(d.path)) {
           out.push(`${indent}${paint('dim', `at ${printable(d.path)}`)}`);
+        }
+        // Placed on a template's (an object's) first line: where it is in what the tool printed.
+        if (item.rendered !== undefined && !item.rendered.exact) {
+          out.push(`${indent}${paint('dim', `rendered: ${printable(renderedWhere(item.rendered))}`)}`);
         }
         if (d.fix !== undefined) out.push(`${indent}fix: ${printable(d.fix)}`);
         if (d.suppression !== undefined && !d.suppression.honoured) {

@@ -17,6 +17,24 @@ export interface LocatedDiagnostic {
   readonly source?: string;
   readonly line?: number;
   readonly column?: number;
+  /**
+   * For a finding in a rendered chart or kustomization, placed on the template or resource file it comes from
+   * (render-origins.ts): what rendered it and where the finding is in that output, and whether `line` is the
+   * field's own line in the file (`exact`), or the file's (the object's) first line because the field's text is
+   * not in the file as rendered.
+   */
+  readonly rendered?: RenderedPosition;
+}
+
+/** Where a finding is in rendered output (`helm template`, `kustomize build`), as the tool printed it. */
+export interface RenderedPosition {
+  /** The command and directory: `helm template charts/web`, `kustomize build overlays/prod`. */
+  readonly by: string;
+  /** 1-based, in the rendered text. */
+  readonly line?: number;
+  readonly column?: number;
+  /** Whether the located line is the field's own line in the file. */
+  readonly exact: boolean;
 }
 
 export type Locator = (diagnostic: Diagnostic) => LocatedDiagnostic;
@@ -32,4 +50,23 @@ export function createLocator(objects: readonly LoadedObject[]): Locator {
       return { diagnostic, ...(where !== undefined ? { source: where } : {}), line: pos.line, column: pos.column };
     return where === undefined ? { diagnostic } : { diagnostic, source: where };
   };
+}
+
+/** `line 42, column 7 of helm template charts/web`: where a placed finding is in the rendered output. */
+export function renderedWhere(rendered: RenderedPosition): string {
+  const at =
+    rendered.line === undefined
+      ? ''
+      : `line ${rendered.line}${rendered.column !== undefined ? `, column ${rendered.column}` : ''} of `;
+  return `${at}${rendered.by}`;
+}
+
+/**
+ * What a message adds for a finding placed on a file's first line because the file does not hold the field as it
+ * was rendered: where the finding is in the rendered output. '' for every other finding.
+ */
+export function renderedNote(item: LocatedDiagnostic): string {
+  const r = item.rendered;
+  if (r === undefined || r.exact) return '';
+  return ` (At ${renderedWhere(r)}: this file does not hold the field as rendered.)`;
 }

@@ -10,10 +10,10 @@ import * as path from 'node:path';
 import { parse } from 'yaml';
 import { newestMinor } from '../core/api/schema';
 import type { Input, InputProblem } from './files';
-import type { LocatedDiagnostic, Locator } from './locate';
 import { DEFAULT_MAX_INPUT_BYTES } from './read';
 import { confine } from './render-confine';
 import { CHART_FILE, KUSTOMIZATION_FILES, type Renderer, type RenderSettings } from './render-kinds';
+export { renderedSources, templateAt, templateOrigins, type TemplateOrigin } from './render-origins';
 import { RenderDeadline, runTool, toolEnvironment } from './render-process';
 
 export {
@@ -179,60 +179,6 @@ function hintFor(input: Extract<Input, { kind: 'render' }>, message: string, com
     return ` It runs KRM functions or plugins, which kustomize does only when asked: render it yourself, kustomize build --enable-alpha-plugins --enable-exec ${input.display} | k8s-windows ${command} -`;
   }
   return '';
-}
-
-/** Where the documents of a `helm template` output start (1-based lines) and which template wrote each, if said. */
-export interface TemplateOrigin {
-  readonly line: number;
-  readonly template?: string;
-}
-
-/** Helm writes `# Source: <chart>/templates/<file>` at the top of each document it renders. */
-const SOURCE_COMMENT = /^# Source: (.+?)\s*$/;
-
-/** Every document of a rendered stream, in order, with the template its first `# Source:` comment names. */
-export function templateOrigins(text: string): TemplateOrigin[] {
-  const docs: { line: number; template?: string }[] = [{ line: 1 }];
-  text.split('\n').forEach((line, i) => {
-    if (/^---(?:[ \t]|$)/.test(line)) docs.push({ line: i + 2 });
-    const m = SOURCE_COMMENT.exec(line);
-    const doc = docs[docs.length - 1];
-    if (m && doc.template === undefined) doc.template = m[1];
-  });
-  return docs;
-}
-
-/** The template that wrote the document holding `line`, if Helm said. */
-export function templateAt(origins: readonly TemplateOrigin[], line: number): string | undefined {
-  let found: string | undefined;
-  for (const o of origins) {
-    if (o.line > line) break;
-    found = o.template;
-  }
-  return found;
-}
-
-/**
- * Names the Helm template in a rendered chart's findings: `charts/web (helm template: web/templates/x.yaml)`. The
- * line and column still count in the rendered text (what `helm template` prints), where the finding is.
- */
-export function withTemplates(
-  locate: Locator,
-  reads: readonly { readonly input: Input; readonly text: string; readonly display: string }[],
-): Locator {
-  const origins = new Map<string, readonly TemplateOrigin[]>();
-  for (const r of reads) {
-    if (r.input.kind === 'render' && r.input.renderer === 'helm') origins.set(r.display, templateOrigins(r.text));
-  }
-  if (origins.size === 0) return locate;
-  return (diagnostic) => {
-    const located: LocatedDiagnostic = locate(diagnostic);
-    const known = located.source !== undefined ? origins.get(located.source) : undefined;
-    if (known === undefined || located.line === undefined || located.source === undefined) return located;
-    const template = templateAt(known, located.line);
-    if (template === undefined) return located;
-    return { ...located, source: `${located.source.replace(/\)$/, '')}: ${template})` };
-  };
 }
 
 /**

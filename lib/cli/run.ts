@@ -37,7 +37,7 @@ import {
   DEFAULT_RENDER_SETTINGS,
   dropKustomizeBases,
   renderDirectory,
-  withTemplates,
+  renderedSources,
   type RenderContext,
   type RenderSettings,
 } from './render';
@@ -220,7 +220,8 @@ async function runLint(command: LintCommand, io: CliIO): Promise<number> {
 
   // Input problems first: on a terminal they then sit above the report that the summary line closes.
   for (const p of problems) io.stderr.write(`${TOOL_NAME}: ${describeProblem(p)}\n`);
-  const locate = withTemplates(createLocator(loaded), read);
+  // Findings in a rendered chart or kustomization are placed on the template or resource file they come from.
+  const locate = await renderedSources(read, all, createLocator(loaded), cwd);
   // Inputs read, no object among them (a directory of compose files and values.yaml): said, never a clean pass. Not
   // a failure (kube-linter's default too): a pre-commit run on YAML that holds no manifest passes.
   const inputsAreFiles = read.every((r) => r.input.kind === 'file');
@@ -375,6 +376,8 @@ function jsonEntry(item: LocatedDiagnostic): Diagnostic & { source?: string; lin
     ...item.diagnostic,
     ...(item.source !== undefined ? { source: item.source } : {}),
     ...(item.line !== undefined ? { line: item.line, column: item.column } : {}),
+    // A finding in a rendered chart or kustomization: where it is in what the tool printed.
+    ...(item.rendered !== undefined ? { rendered: item.rendered } : {}),
   };
 }
 

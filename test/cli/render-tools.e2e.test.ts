@@ -16,6 +16,8 @@ const ROOT = path.join(__dirname, '../..');
 const REALWORLD = path.join(ROOT, 'test/fixtures/realworld');
 const OVERLAY_FIXTURE = path.join(ROOT, 'test/fixtures/render/ltsc2019-overlay');
 const SMB_CHART = path.join(REALWORLD, 'charts/csi-driver-smb');
+/** The file the overlay's Deployment comes from, relative to the repository. */
+const BASE_DEPLOYMENT = 'test/fixtures/render/ltsc2019-overlay/base/deployment.yaml';
 
 /** Where `.ci/run` installs the tools: $K8S_WINDOWS_TOOLS_BIN, else $GOPATH/bin, else ~/go/bin (Go's default). */
 const TOOLS_BIN =
@@ -52,9 +54,20 @@ interface Finding {
   readonly severity: string;
   readonly source: string;
   readonly line: number;
-  readonly column: number;
+  readonly column?: number;
+  readonly rendered?: {
+    readonly by: string;
+    readonly line?: number;
+    readonly column?: number;
+    readonly exact: boolean;
+  };
   readonly path: string;
-  readonly resource: { readonly kind?: string; readonly namespace?: string; readonly name?: string };
+  readonly resource: {
+    readonly kind?: string;
+    readonly namespace?: string;
+    readonly name?: string;
+    readonly source?: string;
+  };
 }
 interface Report {
   readonly summary: { readonly inputs: number; readonly objects: number; readonly errors: number };
@@ -84,22 +97,40 @@ function snapshot(dir: string): Record<string, string> {
 describe('a Kustomize overlay', () => {
   const overlay = 'test/fixtures/render/ltsc2019-overlay/overlay';
 
-  test('whose images: sets an ltsc2019 tag on a pod pinned to 2022 nodes is an error at the image, in the kustomize build output', async () => {
+  test('whose images: sets an ltsc2019 tag on a pod pinned to 2022 nodes is an error at the image, placed on the base file that supplied the Deployment', async () => {
     const rendered = render('kustomize', ['build', overlay]);
     const { code, report } = await lintJson([overlay]);
     expect(code).toBe(1);
     expect(report.inputProblems).toEqual([]);
     const mismatch = report.findings.filter((f) => f.ruleId === 'image-build-mismatch');
+    // The base writes ltsc2022 (the overlay's images: changed it): the object's first line in the base, and where
+    // the field is in what kustomize printed.
     expect(mismatch).toEqual([
       expect.objectContaining({
         severity: 'error',
-        source: `${overlay} (kustomize build)`,
+        source: BASE_DEPLOYMENT,
+        line: 1,
+        rendered: {
+          by: `kustomize build ${overlay}`,
+          line: lineOf(rendered, 'image: mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2019'),
+          column: columnOf(rendered, 'image: mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2019'),
+          exact: false,
+        },
         path: 'spec.template.spec.containers[0].image',
-        resource: expect.objectContaining({ kind: 'Deployment', namespace: 'web', name: 'iis' }),
-        line: lineOf(rendered, 'image: mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2019'),
-        column: columnOf(rendered, 'image: mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2019'),
+        resource: expect.objectContaining({
+          kind: 'Deployment',
+          namespace: 'web',
+          name: 'iis',
+          source: `${overlay} (kustomize build)`,
+        }),
       }),
     ]);
+    // A field the base writes as rendered is placed on its own line there: the pod spec at `    spec:`.
+    const toleration = report.findings.find((f) => f.ruleId === 'windows-toleration-missing');
+    const base = readFileSync(path.join(ROOT, BASE_DEPLOYMENT), 'utf8').split('\n');
+    expect(toleration).toMatchObject({ source: BASE_DEPLOYMENT, line: 15, column: 5 });
+    expect(base[14]).toBe('    spec:');
+    expect(toleration?.rendered).toEqual({ by: `kustomize build ${overlay}`, line: 15, column: 5, exact: true });
   });
 
   test('the base alone is correct: the mismatch is in the overlay only, which --no-render does not see', async () => {
@@ -114,7 +145,7 @@ describe('a Kustomize overlay', () => {
     const { code, report } = await lintJson(['test/fixtures/render/ltsc2019-overlay']);
     expect(code).toBe(1);
     expect(report.summary).toMatchObject({ inputs: 1, objects: 1, errors: 1 });
-    expect(new Set(report.findings.map((f) => f.source))).toEqual(new Set([`${overlay} (kustomize build)`]));
+    expect(new Set(report.findings.map((f) => f.source))).toEqual(new Set([BASE_DEPLOYMENT]));
   });
 
   test('with only kubectl on PATH, kubectl kustomize renders it', async () => {
@@ -131,9 +162,10 @@ describe('a Kustomize overlay', () => {
       chmodSync(kubectl, 0o755);
       const { code, report } = await lintJson([overlay], { PATH: bin });
       expect(code).toBe(1);
-      expect(report.findings.find((f) => f.ruleId === 'image-build-mismatch')?.source).toBe(
-        `${overlay} (kubectl kustomize)`,
-      );
+      expect(report.findings.find((f) => f.ruleId === 'image-build-mismatch')).toMatchObject({
+        source: BASE_DEPLOYMENT,
+        rendered: { by: `kubectl kustomize ${overlay}` },
+      });
     } finally {
       rmSync(bin, { recursive: true, force: true });
     }
@@ -155,7 +187,9 @@ describe('a Kustomize overlay', () => {
         },
       },
     });
-    expect(r.stderr).toContain(`${overlay} (kustomize build)`);
+    // The change report names the rendered input; the findings left are grouped under the file they come from.
+    expect(r.stderr).toContain(`${overlay} (kustomize build): Deployment web/iis`);
+    expect(r.stderr).toMatch(new RegExp(`^Left to fix by hand:\n${BASE_DEPLOYMENT}\n  Deployment web/iis\n`, 'm'));
     expect(snapshot(OVERLAY_FIXTURE)).toEqual(before);
   });
 
@@ -296,19 +330,21 @@ describe('a real chart with Windows workloads (kubernetes-csi/csi-driver-smb cha
     expect(report.inputProblems).toEqual([]);
     const windows = report.findings.filter((f) => f.resource.name === 'csi-smb-node-win');
     expect(windows.length).toBeGreaterThan(0);
+    const template = `${chart}/templates/csi-smb-node-windows-hostprocess.yaml`;
     for (const f of windows) {
-      expect(f.source).toBe(`${chart} (helm template: csi-driver-smb/templates/csi-smb-node-windows-hostprocess.yaml)`);
+      expect(f.source).toBe(template);
+      expect(f.rendered?.by).toBe(`helm template ${chart}`);
     }
     const osUnset = windows.find((f) => f.ruleId === 'windows-os-unset');
-    // The finding points at the pod spec of the DaemonSet, in the rendered text.
+    // The finding points at the pod spec of the DaemonSet: in the rendered text, and on its own line in the template.
     const lines = rendered.split('\n');
     const daemonSet = lineOf(rendered, '# Source: csi-driver-smb/templates/csi-smb-node-windows-hostprocess.yaml');
-    expect(osUnset?.line).toBeGreaterThan(daemonSet);
-    expect(lines[(osUnset?.line ?? 0) - 1].trim()).toBe('spec:');
-    // No template file is read as a manifest: nothing is reported under templates/.
-    expect(
-      report.findings.filter((f) => f.source.includes('/templates/') && !f.source.includes('helm template')),
-    ).toEqual([]);
+    expect(osUnset?.rendered?.line).toBeGreaterThan(daemonSet);
+    expect(lines[(osUnset?.rendered?.line ?? 0) - 1]).toBe('    spec:');
+    expect(osUnset).toMatchObject({ line: 20, column: 5, rendered: { column: 5, exact: true } });
+    expect(readFileSync(path.join(ROOT, template), 'utf8').split('\n')[19]).toBe('    spec:');
+    // Every file named is there.
+    for (const f of report.findings) expect(statSync(path.join(ROOT, f.source)).isFile()).toBe(true);
   });
 
   test('--set, --values, --release-name and --namespace reach helm template', async () => {
@@ -328,11 +364,11 @@ describe('a real chart with Windows workloads (kubernetes-csi/csi-driver-smb cha
       expect(report.inputProblems).toEqual([]);
       const byName = new Map(report.findings.map((f) => [f.resource.name, f]));
       expect(byName.get('csi-smb-node-win')).toMatchObject({
-        source: `${chart} (helm template: csi-driver-smb/templates/csi-smb-node-windows.yaml)`,
+        source: `${chart}/templates/csi-smb-node-windows.yaml`,
         resource: { namespace: 'storage' },
       });
       expect(byName.get('csi-proxy-win')).toMatchObject({
-        source: `${chart} (helm template: csi-driver-smb/templates/csi-proxy-windows.yaml)`,
+        source: `${chart}/templates/csi-proxy-windows.yaml`,
         resource: { namespace: 'storage' },
       });
     } finally {

@@ -15,8 +15,9 @@ import {
   rendererOf,
   templateAt,
   templateOrigins,
-  withTemplates,
+  renderedSources,
 } from '../../lib/cli/render';
+import { matchLine } from '../../lib/cli/render-origins';
 import type { Diagnostic } from '../../lib/core/model/types';
 import { RULES } from '../../lib/core/validate';
 import * as fc from 'fast-check';
@@ -179,33 +180,75 @@ describe('Helm # Source: comments', () => {
     );
   });
 
-  test('withTemplates names the template in a rendered chart finding, keeping line and column in the rendered text', () => {
-    const input: Extract<Input, { kind: 'render' }> = {
-      kind: 'render',
-      renderer: 'helm',
-      path: '/r/web',
-      display: 'web',
-      discovered: false,
-      root: '/r/web',
-    };
-    const display = 'web (helm template)';
-    const diagnostic = { ruleId: 'x' } as unknown as Diagnostic;
-    const locate = withTemplates(
-      () => ({ diagnostic, source: display, line: 9, column: 3 }),
-      [{ input, text: rendered, display }],
-    );
-    expect(locate(diagnostic)).toEqual({
-      diagnostic,
-      source: 'web (helm template: web/templates/deployment.yaml)',
-      line: 9,
-      column: 3,
+  test('a line is placed on the same occurrence of the same text in the file, and only when the counts agree', () => {
+    const rendered = ['kind: Deployment', 'spec:', '  template:', '    spec:', '      - image: a'];
+    const doc = { from: 1, to: 5 };
+    const file = [
+      'kind: Deployment',
+      'spec:',
+      '  template:',
+      '    spec:',
+      '      containers:',
+      '        - name: x',
+      '          image: a',
+    ];
+    // `spec:` twice in both: the second is the second.
+    expect(matchLine(rendered, doc, { line: 4, column: 5 }, file)).toEqual({ line: 4, column: 5 });
+    // Kustomize writes a list item's keys in its own order: the dash is not part of the text compared.
+    expect(matchLine(rendered, doc, { line: 5, column: 9 }, file)).toEqual({ line: 7, column: 11 });
+    // Twice rendered, once written (a template's range): not known.
+    expect(matchLine([...rendered, '    spec:'], { from: 1, to: 6 }, { line: 4 }, file)).toBeUndefined();
+    // Not in the file as rendered (a value from values.yaml), or no text of its own.
+    expect(matchLine(['image: b'], { from: 1, to: 1 }, { line: 1 }, file)).toBeUndefined();
+    expect(matchLine(['-', ''], { from: 1, to: 2 }, { line: 1 }, ['-'])).toBeUndefined();
+  });
+
+  test("renderedSources places a chart finding on the template file, or the template's first line with the rendered position", async () => {
+    const { dir, cleanup } = tempTree({
+      'web/Chart.yaml': 'apiVersion: v2\nname: web\nversion: 0.1.0\n',
+      'web/templates/serviceaccount.yaml': 'apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: web}\n',
+      'web/templates/deployment.yaml': 'apiVersion: apps/v1\nkind: {{ .Values.kind }}\n',
     });
-    // Kustomize output says nothing of its sources: left as it is.
-    const kInput: Input = { ...input, renderer: 'kustomize' };
-    const same = { diagnostic, source: 'k (kustomize build)', line: 9, column: 3 };
-    expect(
-      withTemplates(() => same, [{ input: kInput, text: rendered, display: 'k (kustomize build)' }])(diagnostic),
-    ).toBe(same);
+    try {
+      const root = realpathSync(dir);
+      const input: Extract<Input, { kind: 'render' }> = {
+        kind: 'render',
+        renderer: 'helm',
+        path: path.join(root, 'web'),
+        display: 'web',
+        discovered: false,
+        root: path.join(root, 'web'),
+      };
+      const display = 'web (helm template)';
+      const finding = () => ({ ruleId: 'x', resource: { source: display } }) as unknown as Diagnostic;
+      const [inAccount, inDeployment] = [finding(), finding()];
+      const positions = new Map([
+        [inAccount, { line: 4, column: 1 }],
+        [inDeployment, { line: 9, column: 1 }],
+      ]);
+      const locate = await renderedSources(
+        [{ input, text: rendered, display }],
+        [inAccount, inDeployment],
+        (d) => ({ diagnostic: d, source: display, ...positions.get(d) }),
+        root,
+      );
+      expect(locate(inAccount)).toEqual({
+        diagnostic: inAccount,
+        source: 'web/templates/serviceaccount.yaml',
+        line: 2,
+        column: 1,
+        rendered: { by: 'helm template web', line: 4, column: 1, exact: true },
+      });
+      // `kind: Deployment` is `kind: {{ .Values.kind }}` in the template: its first line, and where it was rendered.
+      expect(locate(inDeployment)).toEqual({
+        diagnostic: inDeployment,
+        source: 'web/templates/deployment.yaml',
+        line: 1,
+        rendered: { by: 'helm template web', line: 9, column: 1, exact: false },
+      });
+    } finally {
+      cleanup();
+    }
   });
 });
 
