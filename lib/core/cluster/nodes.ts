@@ -5,14 +5,24 @@
  */
 import { NODE_LABEL_FACTS } from '../facts/kubernetes';
 import type { Diagnostic } from '../model/types';
+import { releaseForBuild, releaseInfo, type WindowsRelease } from '../releases';
 
 export interface NodeFacts {
   readonly name: string;
   readonly os: 'windows' | 'linux' | 'unknown';
   /** `10.0.20348`, if known. */
   readonly build?: string;
+  /** The Windows release of `build` (`'2022'`), when the build is one of the table's. */
+  readonly release?: WindowsRelease;
   readonly taints: readonly { readonly key: string; readonly value?: string; readonly effect: string }[];
   readonly labels: Readonly<Record<string, string>>;
+  /** What the kubelet wrote in `status.nodeInfo` (the fields it holds as strings). */
+  readonly nodeInfo: {
+    readonly osImage?: string;
+    readonly kernelVersion?: string;
+    readonly containerRuntimeVersion?: string;
+    readonly kubeletVersion?: string;
+  };
 }
 
 type Json = Record<string, unknown>;
@@ -40,13 +50,33 @@ export function nodeFacts(node: Json): NodeFacts {
       ...(typeof t.value === 'string' ? { value: t.value } : {}),
       effect: t.effect as string,
     }));
+  const release = build ? releaseForBuild(build) : undefined;
+  const nodeInfo: Record<string, string> = {};
+  for (const field of ['osImage', 'kernelVersion', 'containerRuntimeVersion', 'kubeletVersion'] as const) {
+    const value = info[field];
+    if (typeof value === 'string' && value !== '') nodeInfo[field] = value;
+  }
   return {
     name: typeof metadata.name === 'string' ? metadata.name : '(no name)',
     os,
     ...(build ? { build } : {}),
+    ...(os === 'windows' && release !== undefined ? { release } : {}),
     taints,
     labels,
+    nodeInfo,
   };
+}
+
+/**
+ * The nodes as they would be after every Windows pool moved to `release` (`doctor --upgrade-to`): each Windows
+ * node's build, its `node.kubernetes.io/windows-build` label and its release are that release's; nothing else
+ * changes (taints, pool labels and the Linux nodes stay as they are).
+ */
+export function upgradedNodes(nodes: readonly NodeFacts[], release: WindowsRelease): NodeFacts[] {
+  const build = releaseInfo(release).build;
+  return nodes.map((n) =>
+    n.os === 'windows' ? { ...n, build, release, labels: { ...n.labels, [NODE_LABEL_FACTS.windowsBuild]: build } } : n,
+  );
 }
 
 /**
