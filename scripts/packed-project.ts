@@ -2,15 +2,15 @@
  * The package as a new user gets it: `npm pack`s this repo, scaffolds a project from cdk8s-cli's own
  * `typescript-app` template (its package.json, tsconfig and ts-node app command, rendered by cdk8s-cli's scaffolder),
  * installs the tarball with a cdk8s-plus major from the registry, and runs `cdk8s synth` with the validation plugin
- * configured as the README says. Then it type-checks the same app under node16 and bundler module resolution, and
+ * configured as docs/cdk8s.md says. Then it type-checks the same app under node16 and bundler module resolution, and
  * checks that the installed typings of every entry declare exactly the names its api/ report records.
  *
  * The template's jest and cdk8s-cli dev dependencies are not installed (the synth runs this repo's cdk8s-cli, the
  * version the template comes from), to keep the install small. Only the npm registry is contacted, cache first.
  *
  * Then a Pulumi project as Pulumi's `typescript` template makes it (its package.json and tsconfig, nodenext module
- * resolution), with the README's Pulumi blocks as its program: it must compile as written, and run under mocks
- * through the package's own `k8s-windows/pulumi/testing` helper with zero policy-pack findings.
+ * resolution), with the Pulumi blocks of the README and docs/ as its program: it must compile as written, and run
+ * under mocks through the package's own `k8s-windows/pulumi/testing` helper with zero policy-pack findings.
  *
  * Usage: tsx scripts/packed-project.ts [major...|pulumi]   (default: 33 28 pulumi). Exit code 0 when every check
  * passes.
@@ -22,7 +22,7 @@ import { join, resolve } from 'path';
 import ts from 'typescript';
 import { parseAllDocuments } from 'yaml';
 import { API_DIR, ENTRIES } from './api-report';
-import { readmeBlocks } from './readme-examples';
+import { docBlocks, readmeBlocks } from './readme-examples';
 
 const ROOT = resolve(__dirname, '..');
 const CLI = join(ROOT, 'node_modules/cdk8s-cli');
@@ -112,7 +112,7 @@ async function scaffold(dir: string, major: number): Promise<void> {
   rmSync(join(dir, 'main.test.ts'));
   rmSync(join(dir, '__snapshots__'), { recursive: true, force: true });
   writeFileSync(join(dir, 'main.ts'), mainTs(major));
-  // The README's plugin entry.
+  // The plugin entry docs/cdk8s.md gives.
   writeFileSync(
     join(dir, 'cdk8s.yaml'),
     `${readFileSync(join(dir, 'cdk8s.yaml'), 'utf8').trimEnd()}
@@ -292,7 +292,7 @@ const PULUMI_TSCONFIG = {
   files: ['index.ts'],
 };
 
-/** What the README's Pulumi snippets take from the program around them, made as a user would make it. */
+/** What the docs' Pulumi snippets take from the program around them, made as a user would make it. */
 const PULUMI_CONTEXT = `import * as pulumi from '@pulumi/pulumi';
 import * as eks from '@pulumi/aws/eks';
 import * as iam from '@pulumi/aws/iam';
@@ -326,11 +326,23 @@ current-context: shop
 });
 `;
 
-/** The README's Pulumi blocks (the ones importing `k8s-windows/pulumi`), their imports first, as one program. */
-function pulumiProgram(readme: string): string {
-  const blocks = readmeBlocks(readme).filter(
-    (b) => /from 'k8s-windows\/pulumi(\/eks)?'/.test(b.code) && !b.code.includes('k8s-windows/pulumi/testing'),
-  );
+/**
+ * The Pulumi blocks of the README and docs/ (the ones importing `k8s-windows/pulumi`), their imports first, as one
+ * program: the README's first, then docs/pulumi.md's (which declare what the others use), a block the README repeats
+ * from docs/pulumi.md once.
+ */
+function pulumiProgram(): string {
+  const first = ['README.md', 'docs/pulumi.md'];
+  const rank = (page: string): number => (first.includes(page) ? first.indexOf(page) : first.length);
+  const seen = new Set<string>();
+  const blocks = docBlocks()
+    .filter((b) => /from 'k8s-windows\/pulumi(\/eks)?'/.test(b.code) && !b.code.includes('k8s-windows/pulumi/testing'))
+    .sort((a, b) => rank(a.page) - rank(b.page))
+    .filter((b) => {
+      if (seen.has(b.code)) return false;
+      seen.add(b.code);
+      return true;
+    });
   const imports: string[] = [];
   const body: string[] = [];
   for (const b of blocks) {
@@ -379,7 +391,7 @@ export function checkPulumiProject(tarball: string, work: string): string[] {
     ),
   );
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(PULUMI_TSCONFIG, null, 2));
-  writeFileSync(join(dir, 'index.ts'), pulumiProgram(readFileSync(join(ROOT, 'README.md'), 'utf8')));
+  writeFileSync(join(dir, 'index.ts'), pulumiProgram());
   writeFileSync(join(dir, 'plan.ts'), PULUMI_PLAN);
   // The test harness only: @pulumi/policy's own typings do not check under nodenext without skipLibCheck.
   writeFileSync(
@@ -392,7 +404,7 @@ export function checkPulumiProject(tarball: string, work: string): string[] {
   const tsc = run(process.execPath, [join(dir, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], dir);
   check(
     tsc.status === 0,
-    `tsc (the template's nodenext tsconfig) compiles the README's program:\n${tsc.out}`,
+    `tsc (the template's nodenext tsconfig) compiles the docs' Pulumi program:\n${tsc.out}`,
     failures,
   );
   if (tsc.status !== 0) return failures;

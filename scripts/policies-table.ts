@@ -1,5 +1,5 @@
 /**
- * The README's tables of the admission policies (`npm run docs`), from the rule modules: the rules the cluster
+ * The tables of the admission policies in docs/admission-policies.md (`npm run docs`), from the rule modules: the rules the cluster
  * enforces (each validation's severity and action, what it looks at, what stays lint's) and the rules that stay in
  * lint, with why as far as the module says it.
  */
@@ -55,7 +55,7 @@ export function formatPoliciesMarkdown(): string {
     '| --- | --- | --- | --- |',
     ...enforced.map(
       (r) =>
-        `| [\`${r.meta.id}\`](docs/rules/${r.meta.id}.md) | ${celOf(r)!
+        `| [\`${r.meta.id}\`](rules/${r.meta.id}.md) | ${celOf(r)!
           .validations.map((v) => cell(validationText(r, v)))
           .join('<br>')} | ${looksAt(r)} | ${cell(celOf(r)!.limits ?? '—')} |`,
     ),
@@ -64,7 +64,7 @@ export function formatPoliciesMarkdown(): string {
     '',
     '| rule | why |',
     '| --- | --- |',
-    ...lintOnly.map((r) => `| [\`${r.meta.id}\`](docs/rules/${r.meta.id}.md) | ${cell(lintOnlyReason(r))} |`),
+    ...lintOnly.map((r) => `| [\`${r.meta.id}\`](rules/${r.meta.id}.md) | ${cell(lintOnlyReason(r))} |`),
     '',
   ].join('\n');
 }
@@ -89,10 +89,10 @@ export function clusterSection(rule: RuleModule): string[] {
 const START = '<!-- policies:start -->';
 const END = '<!-- policies:end -->';
 
-/** The README text with the policies' tables regenerated. */
-export function withPolicyTables(readme: string): string {
-  const start = readme.indexOf(START);
-  const end = readme.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`README.md lacks the ${START} … ${END} markers.`);
-  return `${readme.slice(0, start + START.length)}\n${formatPoliciesMarkdown()}${readme.slice(end)}`;
+/** The policies page's text (docs/admission-policies.md) with the policies' tables regenerated. */
+export function withPolicyTables(page: string): string {
+  const start = page.indexOf(START);
+  const end = page.indexOf(END);
+  if (start < 0 || end < start) throw new Error(`docs/admission-policies.md lacks the ${START} … ${END} markers.`);
+  return `${page.slice(0, start + START.length)}\n${formatPoliciesMarkdown()}${page.slice(end)}`;
 }

@@ -1,6 +1,6 @@
 /**
- * Every TypeScript block of the README, type-checked against the package's own types, so no example can drift
- * (run by `npm run typecheck`, so by `npm test`).
+ * Every TypeScript block of the user documentation (README.md, CONTRIBUTING.md and the pages of docs/), type-checked
+ * against the package's own types, so no example can drift (run by `npm run typecheck`, so by `npm test`).
  *
  * A block is checked as its own module. What a snippet takes from the program around it (a `cluster`, a `provider`)
  * is declared in an HTML comment right before the block, invisible on the rendered page:
@@ -15,14 +15,37 @@
  *
  * Usage: tsx scripts/readme-examples.ts check
  */
-import { readFileSync } from 'fs';
-import { join, resolve } from 'path';
+import { readdirSync, readFileSync } from 'fs';
+import { basename, join, relative, resolve } from 'path';
 import ts from 'typescript';
 
 const ROOT = resolve(__dirname, '..');
 
+/**
+ * The pages whose examples, tables and figures the tests hold true, as paths from the repository root: the README,
+ * CONTRIBUTING.md and every page of docs/ (the rule pages in docs/rules/ are generated whole, and held by their own
+ * test).
+ */
+export function docPages(root = ROOT): string[] {
+  const docs = readdirSync(join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => `docs/${f}`);
+  return ['README.md', 'CONTRIBUTING.md', ...docs];
+}
+
+/** Each page of `docPages` with its text. */
+export function readDocPages(root = ROOT): { page: string; text: string }[] {
+  return docPages(root).map((page) => ({ page, text: readFileSync(join(root, page), 'utf8') }));
+}
+
+/** The ```ts blocks of every page of `docPages`, each with the page it is on. */
+export function docBlocks(root = ROOT): (ReadmeBlock & { page: string })[] {
+  return readDocPages(root).flatMap(({ page, text }) => readmeBlocks(text).map((b) => ({ ...b, page })));
+}
+
 export interface ReadmeBlock {
-  /** 1-based line of the block's first code line in README.md. */
+  /** 1-based line of the block's first code line in its page. */
   readonly line: number;
   readonly code: string;
   /** Declarations from the `readme-check` comment before it. */
@@ -59,9 +82,21 @@ function majorOf(code: string): number {
   return m ? Number(m[1]) : 28;
 }
 
-/** Type-checks every block; returns the problems, formatted with README line numbers (empty when clean). */
-export function checkReadmeExamples(readmePath = join(ROOT, 'README.md')): string[] {
-  const blocks = readmeBlocks(readFileSync(readmePath, 'utf8'));
+/**
+ * Type-checks every block of the pages (default: `docPages`); returns the problems, each named by its page and line
+ * (empty when clean).
+ */
+export function checkReadmeExamples(
+  pages: string | readonly string[] = docPages().map((p) => join(ROOT, p)),
+): string[] {
+  // A page is named from the repository root, or by its file name when it lies elsewhere.
+  const label = (file: string): string => {
+    const r = relative(ROOT, file);
+    return r.startsWith('..') ? basename(file) : r;
+  };
+  const blocks = (typeof pages === 'string' ? [pages] : pages).flatMap((file) =>
+    readmeBlocks(readFileSync(file, 'utf8')).map((b, n) => ({ ...b, page: label(file), n })),
+  );
   const config = ts.getParsedCommandLineOfConfigFile(
     join(ROOT, 'tsconfig.json'),
     {},
@@ -75,10 +110,11 @@ export function checkReadmeExamples(readmePath = join(ROOT, 'README.md')): strin
   if (!config) throw new Error('tsconfig.json could not be read');
   const problems: string[] = [];
   const cache = new Map<string, ts.SourceFile | undefined>();
-  blocks.forEach((block, n) => {
+  blocks.forEach((block) => {
+    const { n, page } = block;
     const major = majorOf(block.code);
-    const file = join(ROOT, `README.block-${n + 1}.ts`);
-    // The context first, then the block, each line where the README has it (offset by the context's lines).
+    const file = join(ROOT, `${page.replace(/[/.]/g, '_')}.block-${n + 1}.ts`);
+    // The context first, then the block, each line where the page has it (offset by the context's lines).
     const contextLines = block.context === '' ? 0 : block.context.split('\n').length;
     const source = `${block.context === '' ? '' : `${block.context}\n`}${block.code}\nexport {};\n`;
     const options: ts.CompilerOptions = {
@@ -109,13 +145,13 @@ export function checkReadmeExamples(readmePath = join(ROOT, 'README.md')): strin
     for (const d of diagnostics) {
       const message = ts.flattenDiagnosticMessageText(d.messageText, '\n');
       if (d.file === undefined || d.start === undefined) {
-        problems.push(`README.md block ${n + 1} (line ${block.line}): ${message}`);
+        problems.push(`${page} block ${n + 1} (line ${block.line}): ${message}`);
         continue;
       }
       const { line } = d.file.getLineAndCharacterOfPosition(d.start);
       const where =
         line < contextLines ? `its readme-check context, line ${line + 1}` : `line ${block.line + line - contextLines}`;
-      problems.push(`README.md ${where}: TS${d.code}: ${message}`);
+      problems.push(`${page} ${where}: TS${d.code}: ${message}`);
     }
   });
   return problems;
@@ -127,5 +163,5 @@ if (require.main === module) {
     process.stderr.write(`${problems.join('\n')}\n`);
     process.exit(1);
   }
-  process.stdout.write('README.md: every TypeScript block type-checks.\n');
+  process.stdout.write(`${docPages().join(', ')}: every TypeScript block type-checks.\n`);
 }

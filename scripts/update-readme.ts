@@ -1,6 +1,6 @@
 /**
- * `npm run docs`: writes the rule catalogue into README.md between its `rules` markers (and the admission policies'
- * tables between its `policies` markers), from `RULES`, a page per
+ * `npm run docs`: writes the rule catalogue into docs/rules.md between its `rules` markers (and the admission
+ * policies' tables into docs/admission-policies.md between its `policies` markers), from `RULES`, a page per
  * rule module into docs/rules/, so neither lists a rule the code does not have nor an example it does not run, and
  * docs/facts.md from lib/core/facts.
  * test/readme.test.ts fails when they disagree with the code.
@@ -27,28 +27,34 @@ export function rulePages(): Map<string, string> {
   );
 }
 
-/** The README link of a rule: its page when it has one, else its upstream documentation. */
+/** The catalogue's link of a rule (from docs/rules.md): its page when it has one, else its upstream documentation. */
 const PAGED: ReadonlySet<string> = new Set(RULE_MODULES.map((r) => r.meta.id));
-const linkOf = (id: string, docs: string): string => (PAGED.has(id) ? `docs/rules/${id}.md` : docs);
+const linkOf = (id: string, docs: string): string => (PAGED.has(id) ? `rules/${id}.md` : docs);
 
-export const README = path.join(__dirname, '..', 'README.md');
+/** The page that carries the rule catalogue between its `rules` markers. */
+export const CATALOGUE_PAGE = path.join(__dirname, '..', 'docs', 'rules.md');
+/** The page that carries the admission policies' tables between its `policies` markers. */
+export const POLICIES_PAGE = path.join(__dirname, '..', 'docs', 'admission-policies.md');
 const START = '<!-- rules:start -->';
 const END = '<!-- rules:end -->';
 
-/** The README text with the catalogue section regenerated. */
-export function withRuleCatalogue(readme: string): string {
-  const start = readme.indexOf(START);
-  const end = readme.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`README.md lacks the ${START} … ${END} markers.`);
-  return `${readme.slice(0, start + START.length)}\n${formatRulesMarkdown(RULES, linkOf)}${readme.slice(end)}`;
+/** The catalogue page's text with the catalogue section regenerated. */
+export function withRuleCatalogue(page: string): string {
+  const start = page.indexOf(START);
+  const end = page.indexOf(END);
+  if (start < 0 || end < start) throw new Error(`docs/rules.md lacks the ${START} … ${END} markers.`);
+  return `${page.slice(0, start + START.length)}\n${formatRulesMarkdown(RULES, linkOf)}${page.slice(end)}`;
 }
 
 if (require.main === module) {
-  writeFileSync(README, withPolicyTables(withRuleCatalogue(readFileSync(README, 'utf8'))));
+  writeFileSync(CATALOGUE_PAGE, withRuleCatalogue(readFileSync(CATALOGUE_PAGE, 'utf8')));
+  writeFileSync(POLICIES_PAGE, withPolicyTables(readFileSync(POLICIES_PAGE, 'utf8')));
   mkdirSync(RULE_PAGES, { recursive: true });
   const pages = rulePages();
   for (const old of readdirSync(RULE_PAGES)) if (!pages.has(old)) unlinkSync(path.join(RULE_PAGES, old));
   for (const [file, text] of pages) writeFileSync(path.join(RULE_PAGES, file), text);
   writeFileSync(FACTS_PAGE, formatFactsPage());
-  process.stdout.write(`README.md: ${RULES.length} rules; docs/rules: ${pages.size} pages; docs/facts.md\n`);
+  process.stdout.write(
+    `docs/rules.md: ${RULES.length} rules; docs/admission-policies.md; docs/rules: ${pages.size} pages; docs/facts.md\n`,
+  );
 }

@@ -1,15 +1,16 @@
 /**
- * What a newcomer meets first says what the project does: the README's set-up section names the Debian packages and
- * Node.js lines `.ci/run` installs and tests, `engines` agrees, the snippets import entries a `cdk8s init` project
- * has, and the changelog has a place for the next change.
+ * What a newcomer meets first says what the project does: the set-up section of CONTRIBUTING.md (where the README's
+ * Develop section sends contributors) names the Debian packages and Node.js lines `.ci/run` installs and tests,
+ * `engines` agrees, the snippets of the README and docs/ import entries a `cdk8s init` project has, and the changelog
+ * has a place for the next change.
  */
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { readmeBlocks } from '../scripts/readme-examples';
+import { docBlocks } from '../scripts/readme-examples';
 
 const ROOT = path.join(__dirname, '..');
 const read = (file: string): string => readFileSync(path.join(ROOT, file), 'utf8');
-const readme = read('README.md');
+const contributing = read('CONTRIBUTING.md');
 const ci = read('.ci/run');
 
 /** The words of a bash array assignment in `.ci/run`: `NAME=(a b c)`. */
@@ -19,10 +20,13 @@ function ciList(name: string): string[] {
   return (m?.[1] ?? '').trim().split(/\s+/);
 }
 
-/** The README's "Set up" section. */
-const setUp = readme.slice(readme.indexOf('## Set up'), readme.indexOf('\n## ', readme.indexOf('## Set up') + 1));
+/** CONTRIBUTING.md's "Set up" section. */
+const setUp = contributing.slice(
+  contributing.indexOf('## Set up'),
+  contributing.indexOf('\n## ', contributing.indexOf('## Set up') + 1),
+);
 
-test('the Debian packages .ci/run installs are the ones the README lists, in its table and its apt-get line', () => {
+test('the Debian packages .ci/run installs are the ones CONTRIBUTING.md lists, in its table and its apt-get line', () => {
   const packages = ciList('DEBIAN_PACKAGES');
   expect(packages.length).toBeGreaterThan(0);
   const table = [...setUp.matchAll(/^\| `([a-z0-9.+-]+)` +\|/gm)].map((m) => m[1]);
@@ -30,7 +34,7 @@ test('the Debian packages .ci/run installs are the ones the README lists, in its
   expect(setUp).toContain(`sudo apt-get install ${packages.join(' ')}\n`);
 });
 
-test('the Node.js lines CI tests are the ones the README supports, and engines starts at the oldest', () => {
+test('the Node.js lines CI tests are the ones CONTRIBUTING.md supports, and engines starts at the oldest', () => {
   const lines = ciList('SUPPORTED_NODE_LINES').map(Number);
   expect(lines).toEqual([22, 24]);
   expect(setUp).toContain(`**Node.js ${lines.join(' or ')}**`);
@@ -39,9 +43,9 @@ test('the Node.js lines CI tests are the ones the README supports, and engines s
   expect(setUp).toContain(`\`engines\` says \`${pkg.engines.node}\``);
 });
 
-test("no README snippet imports k8s-windows/cdk8s (cdk8s-plus-28's entry): a cdk8s init project has a newer major", () => {
-  const imports = readmeBlocks(readme).filter((b) => /from 'k8s-windows\/cdk8s'/.test(b.code));
-  expect(imports.map((b) => b.line)).toEqual([]);
+test("no snippet of the README or docs/ imports k8s-windows/cdk8s (cdk8s-plus-28's entry): a cdk8s init project has a newer major", () => {
+  const imports = docBlocks().filter((b) => /from 'k8s-windows\/cdk8s'/.test(b.code));
+  expect(imports.map((b) => `${b.page}:${b.line}`)).toEqual([]);
 });
 
 test('the changelog keeps an Unreleased section on top', () => {

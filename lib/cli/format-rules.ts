@@ -35,7 +35,7 @@ export function formatRulesJson(rules: readonly RuleInfo[]): string {
 }
 
 /**
- * The catalogue as the Markdown table the README carries between its `rules` markers (`npm run docs`); `link` says
+ * The catalogue as the Markdown table docs/rules.md carries between its `rules` markers (`npm run docs`); `link` says
  * where a rule's id points (its page, or its upstream documentation).
  */
 export function formatRulesMarkdown(

@@ -204,7 +204,7 @@ ${CONFIG}
 
 Helm post-renderer (stdin to stdout, non-zero on errors left):
   helm install web ./chart --post-renderer ./k8s-windows-fix.sh
-Kustomize: see the README's fix section (an exec KRM function with --krm).
+Kustomize: see docs/fix.md, Kustomize (an exec KRM function with --krm).
 
 Exit codes (as lint):
   0  nothing left at the --fail-on severity (default: error), and no more than --max-warnings
@@ -292,7 +292,7 @@ const RULES = `Usage: k8s-windows rules [--format text|json|markdown]
 
 Lists every rule: id, default severity and summary (text), the full catalogue with rationale,
 documentation links and each rule's messages by id, which findings name as messageId (json), or a
-Markdown table (markdown, as in the README).
+Markdown table (markdown, as in docs/rules.md).
 
 With a rule id, prints that rule's page (Markdown, as docs/rules/<id>.md: what it finds, why, its
 severity, its messages, its fix and examples), or its catalogue entry with its messages (json). An
@@ -325,7 +325,8 @@ Prints the rules that need nothing but the object as ValidatingAdmissionPolicies
 the WindowsClusterFacts CRD, its object (with --cluster-facts), the policies, the bindings. The API
 server then checks every Pod, Deployment, StatefulSet, DaemonSet, ReplicaSet, Job, CronJob,
 ReplicationController and RuntimeClass created, or updated in its spec, whatever applies it, with
-lint's rule ids and fixes in its messages. \`k8s-windows rules\` and the README say which rules are enforced.
+lint's rule ids and fixes in its messages. \`k8s-windows rules\` and docs/admission-policies.md say which
+rules are enforced.
 
 Errors deny and warnings warn (kubectl prints them); info is not enforced. Every policy has
 failurePolicy Ignore: a CEL runtime error lets the object through rather than block the cluster.

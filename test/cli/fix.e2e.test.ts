@@ -4,6 +4,7 @@ import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parse, parseAllDocuments, stringify } from 'yaml';
 import { cli, tempTree } from '../helpers/cli';
+import { readDocPages } from '../../scripts/readme-examples';
 
 const ROOT = path.join(__dirname, '..', '..');
 const IIS = 'mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022';
@@ -164,10 +165,12 @@ describe('k8s-windows fix', () => {
   });
 });
 
-describe('the README examples, run as processes', () => {
+describe('the Helm and Kustomize examples of the README and docs/fix.md, run as processes', () => {
   const tsx = path.join(ROOT, 'node_modules/tsx/dist/cli.mjs');
   const main = path.join(ROOT, 'lib/cli/main.ts');
-  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const readme = readDocPages()
+    .map((p) => p.text)
+    .join('\n');
   let shim: { dir: string; cleanup: () => void };
 
   beforeAll(() => {
@@ -189,7 +192,7 @@ describe('the README examples, run as processes', () => {
   describe('Helm post-renderer', () => {
     const script = path.join(ROOT, 'examples/helm/k8s-windows-fix.sh');
 
-    it('is the script the README shows, and the Helm 4 plugin runs it', () => {
+    it('is the script the docs show, and the Helm 4 plugin runs it', () => {
       expect(readme).toContain(readFileSync(script, 'utf8').trimEnd());
       const plugin = parse(readFileSync(path.join(ROOT, 'examples/helm/plugin.yaml'), 'utf8')) as {
         type: string;
@@ -226,7 +229,7 @@ describe('the README examples, run as processes', () => {
     const functionConfig = parse(readFileSync(path.join(dir, 'windows-fix.yaml'), 'utf8')) as unknown;
     const items = parseAllDocuments(readFileSync(path.join(dir, 'app.yaml'), 'utf8')).map((d) => d.toJS() as unknown);
 
-    it('is the configuration the README shows', () => {
+    it('is the configuration the docs show', () => {
       for (const file of ['windows-fix.yaml', 'kustomization.yaml', 'k8s-windows-krm.sh']) {
         expect(readme).toContain(readFileSync(path.join(dir, file), 'utf8').trimEnd());
       }

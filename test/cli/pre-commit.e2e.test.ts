@@ -17,6 +17,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { readDocPages } from '../../scripts/readme-examples';
 
 const ROOT = path.join(__dirname, '../..');
 const BAD = readFileSync(path.join(__dirname, 'fixtures/windows-web.yaml'), 'utf8');
@@ -121,8 +122,10 @@ describe('pre-commit hooks (.pre-commit-hooks.yaml) under the pre-commit tool', 
     expect(r.status).toBe(0);
   });
 
-  test("the README's .pre-commit-config.yaml passes pre-commit's config check and names these hooks", () => {
-    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  test("the docs' .pre-commit-config.yaml passes pre-commit's config check and names these hooks", () => {
+    const readme = readDocPages()
+      .map((p) => p.text)
+      .join('\n');
     const block = /```yaml\n(# \.pre-commit-config\.yaml\n[\s\S]*?)```/.exec(readme)?.[1];
     expect(block).toBeDefined();
     const file = path.join(work, 'readme-pre-commit-config.yaml');

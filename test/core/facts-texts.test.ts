@@ -1,5 +1,5 @@
 /**
- * The README, the rule catalogue, the rule pages and --help state no Windows fact the data does not hold: builds,
+ * The README, CONTRIBUTING.md and docs/, the rule catalogue, the rule pages and --help state no Windows fact the data does not hold: builds,
  * cloud gates (release ↔ Kubernetes minor), dates of support and retirement, and no claim we found stale.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -9,12 +9,16 @@ import { COMMANDS } from '../../lib/cli/args';
 import { CLOUD_RELEASES, factCatalogue, WINDOWS_RELEASE_FACTS, type Cloud } from '../../lib/core/facts';
 import { RETIRED_RELEASES, type WindowsRelease } from '../../lib/core/releases';
 import { RULES } from '../../lib/core/validate';
+import { readDocPages } from '../../scripts/readme-examples';
 
 const ROOT = path.join(__dirname, '..', '..');
 const RULE_PAGES = path.join(ROOT, 'docs', 'rules');
 
 const texts: readonly (readonly [where: string, text: string])[] = [
-  ['README.md', readFileSync(path.join(ROOT, 'README.md'), 'utf8')],
+  // docs/facts.md is the data itself, written from it.
+  ...readDocPages()
+    .filter(({ page }) => page !== 'docs/facts.md')
+    .map(({ page, text }) => [page, text] as const),
   ...readdirSync(RULE_PAGES).map((f) => [`docs/rules/${f}`, readFileSync(path.join(RULE_PAGES, f), 'utf8')] as const),
   ...RULES.map(
     (r) => [`rule ${r.id}`, [r.summary, r.rationale, r.severityReason, r.fixable ?? ''].join('\n')] as const,

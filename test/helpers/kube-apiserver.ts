@@ -100,7 +100,7 @@ export function ensureKubeTestCluster(): string {
   const go = spawnSync('go', ['version'], { encoding: 'utf8' });
   if (go.error !== undefined || go.status !== 0) {
     throw new Error(
-      'Go is not on PATH: the live API server tests build test/kube-apiserver with Go 1.26 (README: Set up; .ci/run builds it before npm test).',
+      'Go is not on PATH: the live API server tests build test/kube-apiserver with Go 1.26 (CONTRIBUTING.md: Set up; .ci/run builds it before npm test).',
     );
   }
   mkdirSync(path.dirname(KUBE_TEST_CLUSTER_BINARY), { recursive: true });

@@ -1,34 +1,31 @@
 /**
- * The README's "Testing Pulumi programs" example, run as written: the block is taken from README.md, compiled, and
- * its `test` run here (so the README cannot drift from what passes). Its program is the newcomer's EKS stack of
- * issue 27 (a cluster, a Linux node group, `WindowsClusterPrerequisites`, `WindowsNodePool`,
+ * The "Testing Pulumi programs" example of docs/pulumi.md, run as written: the block is taken from the page,
+ * compiled, and its `test` run here with its own timeout (so the page cannot drift from what passes). Its program is
+ * the newcomer's EKS stack of issue 27 (a cluster, a Linux node group, `WindowsClusterPrerequisites`, `WindowsNodePool`,
  * `WindowsKarpenterNodePool`); the tests below check what the realistic mocks gave it, field by field.
  */
-import { readFileSync } from 'node:fs';
-import * as path from 'node:path';
 import ts from 'typescript';
 import { runPolicies } from 'k8s-windows/pulumi/policy';
 import { runProgram, type MockedResource } from 'k8s-windows/pulumi/testing';
-import { readmeBlocks } from '../../scripts/readme-examples';
+import { docBlocks } from '../../scripts/readme-examples';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-/** The README block that imports `k8s-windows/pulumi/testing` (there must be exactly one). */
+/** The block of the README or docs/ that imports `k8s-windows/pulumi/testing` (there must be exactly one). */
 function readmeExample(): string {
-  const blocks = readmeBlocks(readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8')).filter((b) =>
-    b.code.includes("from 'k8s-windows/pulumi/testing'"),
-  );
+  const blocks = docBlocks().filter((b) => b.code.includes("from 'k8s-windows/pulumi/testing'"));
   expect(blocks).toHaveLength(1);
   return blocks[0].code;
 }
 
 /** The block compiled to CommonJS and run with this file's `require` (jest maps `k8s-windows/*` to lib/). */
-function loadExample(): { tests: [string, () => Promise<void>][]; program: () => unknown } {
+function loadExample(): { tests: [string, () => Promise<void>, number?][]; program: () => unknown } {
   const js = ts.transpileModule(readmeExample(), {
     compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
   }).outputText;
-  const tests: [string, () => Promise<void>][] = [];
-  const collect = (name: string, fn: () => Promise<void>): void => void tests.push([name, fn]);
+  const tests: [string, () => Promise<void>, number?][] = [];
+  const collect = (name: string, fn: () => Promise<void>, timeout?: number): void =>
+    void tests.push([name, fn, timeout]);
   const module = { exports: {} };
   const run = new Function('require', 'module', 'exports', 'test', 'it', 'expect', `${js}\nreturn program;`) as (
     ...args: unknown[]
@@ -39,16 +36,16 @@ function loadExample(): { tests: [string, () => Promise<void>][]; program: () =>
 
 const example = loadExample();
 
-describe('README: Testing Pulumi programs', () => {
+describe('docs/pulumi.md: Testing Pulumi programs', () => {
   test('the block declares one test', () => {
     expect(example.tests.map(([name]) => name)).toEqual([
       'Windows capacity on EKS: a managed pool and Karpenter, passing the policy pack',
     ]);
   });
-  for (const [name, fn] of example.tests) test(`as written: ${name}`, fn);
+  for (const [name, fn, timeout] of example.tests) test(`as written: ${name}`, fn, timeout);
 });
 
-describe("the README's EKS + Karpenter program under the realistic mocks", () => {
+describe("docs/pulumi.md's EKS + Karpenter program under the realistic mocks", () => {
   let resources: readonly MockedResource[];
   const one = (type: string, name: string): MockedResource => {
     const found = resources.filter((r) => r.type === type && r.name === name);

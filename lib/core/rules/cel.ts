@@ -63,8 +63,9 @@ export interface RuleCel<C extends string = string> {
   readonly variables?: readonly CelVariable[];
   readonly validations: readonly CelValidation<C>[];
   /**
-   * What the TypeScript check judges that the CEL form cannot (another object, the registry): said in the README's
-   * table of enforced rules. The differential tests run the check on the object alone, where the two agree.
+   * What the TypeScript check judges that the CEL form cannot (another object, the registry): said in the table of
+   * enforced rules (docs/admission-policies.md). The differential tests run the check on the object alone, where
+   * the two agree.
    * @default - none
    */
   readonly limits?: string;

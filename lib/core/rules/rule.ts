@@ -3,7 +3,7 @@
  * severity and why, summary, docs), the cases in which it reports at another severity, its messages by id, its
  * check (message and fix hint beside the detection) and its fixers — and beside it `<id>.examples.yaml`, its failing
  * and passing manifests (run as tests, shown on its page). The registry (./index.ts) lists the modules; the engine,
- * `fix`, `k8s-windows rules`, the README table and the rule pages (docs/rules/) read them.
+ * `fix`, `k8s-windows rules`, the catalogue (docs/rules.md) and the rule pages (docs/rules/) read them.
  */
 import type { Fixer, FixMeaning, TargetFixer } from '../model/fixes';
 import type { SetIndex } from '../model/context';

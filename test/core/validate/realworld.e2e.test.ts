@@ -1,7 +1,7 @@
 /**
  * The real-world corpus with the registry facts of its images (images.yaml, served by a real docker-registry on
  * loopback) holds the engine to its judgements (test/fixtures/realworld/judgements.yaml), as the default run does in
- * realworld.test.ts; the README's corpus figures of both runs are today's.
+ * realworld.test.ts; the corpus figures of both runs in docs/measured.md are today's.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,9 +29,9 @@ test('precision and recall meet the targets (85% and 90%) with image resolution'
   expect(runs.resolved.report.reportedReal).toBeGreaterThanOrEqual(runs.plain.report.reportedReal);
 });
 
-test("the README's corpus figures are today's", () => {
-  const text = readFileSync(join(__dirname, '../../../README.md'), 'utf8');
-  // Prose is compared with white space folded (the README wraps it); a miss names only the phrase.
+test("docs/measured.md's corpus figures are today's", () => {
+  const text = readFileSync(join(__dirname, '../../../docs/measured.md'), 'utf8');
+  // Prose is compared with white space folded (the page wraps it); a miss names only the phrase.
   const folded = text.replace(/\s+/g, ' ');
   const missing = (phrases: string[]) => phrases.filter((phrase) => !folded.includes(phrase));
   const row = (label: string) => text.split('\n').find((l) => l.startsWith(`| ${label} |`));
