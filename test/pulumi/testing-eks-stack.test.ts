@@ -42,6 +42,9 @@ describe('docs/pulumi.md: Testing Pulumi programs', () => {
       'Windows capacity on EKS: a managed pool and Karpenter, passing the policy pack',
     ]);
   });
+  test('the block gives its test a timeout above jest’s default, as a stack under mocks may need', () => {
+    expect(example.tests.map(([, , timeout]) => timeout)).toEqual([60_000]);
+  });
   for (const [name, fn, timeout] of example.tests) test(`as written: ${name}`, fn, timeout);
 });
 
