@@ -204,7 +204,7 @@ function refuseWrite(inputs: readonly Input[]): InputProblem[] {
     const instead =
       input.renderer === 'helm'
         ? `print the fixed manifests (${TOOL_NAME} fix ${input.display} > fixed.yaml), or fix at install time as a post-renderer (helm install NAME ${input.display} --post-renderer ./k8s-windows-fix.sh; see '${TOOL_NAME} fix --help')`
-        : `print the fixed manifests (${TOOL_NAME} fix ${input.display} > fixed.yaml), run fix as a KRM function in the kustomization (--krm; see the README), or pass --no-render to fix its files as plain manifests`;
+        : `print the fixed manifests (${TOOL_NAME} fix ${input.display} > fixed.yaml), run fix as a KRM function in the kustomization (--krm; see docs/fix.md), or pass --no-render to fix its files as plain manifests`;
     problems.push({
       source: input.display,
       message: `is ${what}: fix --write never rewrites templates or bases, and the rendered output it fixes is in no file. Nothing was written. Instead, ${instead}.`,
