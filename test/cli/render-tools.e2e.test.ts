@@ -459,3 +459,122 @@ describe('a real chart with Windows workloads (kubernetes-csi/csi-driver-smb cha
     }
   });
 });
+
+describe('findings on real files: SARIF and GitHub name the template or resource file, never a label', () => {
+  const overlay = 'test/fixtures/render/ltsc2019-overlay/overlay';
+  const chart = 'test/fixtures/realworld/charts/csi-driver-smb';
+  const template = `${chart}/templates/csi-smb-node-windows-hostprocess.yaml`;
+
+  interface SarifResult {
+    readonly ruleId: string;
+    readonly message: { readonly text: string };
+    readonly locations: readonly {
+      readonly physicalLocation: {
+        readonly artifactLocation: { readonly uri: string; readonly uriBaseId: string };
+        readonly region: { readonly startLine: number; readonly startColumn: number };
+      };
+    }[];
+  }
+
+  test('SARIF: artifactLocation.uri is the template or base file, the region its line; the rendered line is in the message when the file does not hold the field', async () => {
+    const rendered = render('kustomize', ['build', overlay]);
+    const image = 'image: mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2019';
+    const r = await cli(['lint', '--format', 'sarif', overlay, chart], { cwd: ROOT, env });
+    expect(r.code).toBe(1);
+    const results = (JSON.parse(r.stdout) as { runs: { results: SarifResult[] }[] }).runs[0].results;
+    const where = (f: SarifResult) => f.locations[0].physicalLocation;
+    const mismatch = results.find((f) => f.ruleId === 'image-build-mismatch');
+    expect(mismatch && where(mismatch)).toEqual({
+      artifactLocation: { uri: BASE_DEPLOYMENT, uriBaseId: '%SRCROOT%' },
+      region: { startLine: 1, startColumn: 1 },
+    });
+    expect(mismatch?.message.text).toContain(
+      ` (At line ${lineOf(rendered, image)}, column ${columnOf(rendered, image)} of kustomize build ${overlay}: this file does not hold the field as rendered.) Fix: `,
+    );
+    const osUnset = results.find((f) => f.ruleId === 'windows-os-unset');
+    expect(osUnset && where(osUnset)).toEqual({
+      artifactLocation: { uri: template, uriBaseId: '%SRCROOT%' },
+      region: { startLine: 20, startColumn: 5 },
+    });
+    expect(osUnset?.message.text).not.toContain('(At line');
+    // Every result names a file that is there, in the repository: none a label such as `chart (helm template)`.
+    const uris = new Set(results.map((f) => where(f).artifactLocation.uri));
+    expect(uris).toEqual(new Set([BASE_DEPLOYMENT, template]));
+    for (const uri of uris) expect(statSync(path.join(ROOT, uri)).isFile()).toBe(true);
+  });
+
+  test('GitHub: file= and line= are the template or base file and its line, relative to the workspace', async () => {
+    const r = await cli(['lint', '--format', 'github', overlay, chart], {
+      cwd: ROOT,
+      env: { ...env, GITHUB_WORKSPACE: ROOT },
+    });
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines.find((l) => l.includes('image-build-mismatch'))).toMatch(
+      new RegExp(
+        `^::error file=${BASE_DEPLOYMENT},line=1,title=k8s-windows image-build-mismatch::Deployment web/iis \\(spec\\.template\\.spec\\.containers\\[0\\]\\.image\\): Image .* \\(At line \\d+, column \\d+ of kustomize build ${overlay}: this file does not hold the field as rendered\\.\\) Fix: `,
+      ),
+    );
+    expect(lines.find((l) => l.includes('windows-os-unset'))).toMatch(
+      new RegExp(
+        `^::notice file=${template},line=20,col=5,title=k8s-windows windows-os-unset::DaemonSet default/csi-smb-node-win \\(spec\\.template\\.spec\\.os\\): This pod`,
+      ),
+    );
+    const files = new Set(lines.map((l) => /^::\w+ file=([^,]+),/.exec(l)?.[1]));
+    expect(files).toEqual(new Set([BASE_DEPLOYMENT, template]));
+    for (const file of files) expect(statSync(path.join(ROOT, file ?? '')).isFile()).toBe(true);
+  });
+
+  test("a subchart's template is found under charts/ by the subchart's name (its directory may be named otherwise); an overlay's namePrefix and namespace still find the base file", async () => {
+    const deployment = (name: string) =>
+      [
+        'apiVersion: apps/v1',
+        'kind: Deployment',
+        'metadata:',
+        `  name: ${name}`,
+        'spec:',
+        '  selector:',
+        '    matchLabels: {app: win}',
+        '  template:',
+        '    metadata:',
+        '      labels: {app: win}',
+        '    spec:',
+        '      nodeSelector:',
+        '        kubernetes.io/os: windows',
+        '      containers:',
+        '        - name: web',
+        '          image: mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022',
+        '',
+      ].join('\n');
+    const { dir, cleanup } = tempTree({
+      'app/Chart.yaml': 'apiVersion: v2\nname: app\nversion: 0.1.0\n',
+      'app/templates/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n',
+      'app/charts/windows-sub/Chart.yaml': 'apiVersion: v2\nname: win\nversion: 0.1.0\n',
+      'app/charts/windows-sub/templates/deploy.yaml': deployment('{{ .Release.Name }}-win'),
+      'base/kustomization.yaml': 'resources:\n  - cm.yaml\n  - deploy.yaml\n',
+      'base/cm.yaml': 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\n',
+      'base/deploy.yaml': `# The web tier.\n${deployment('web')}`,
+      'prod/kustomization.yaml':
+        'namespace: shop\nnamePrefix: prod-\nresources:\n  - ../base\npatches:\n  - patch: |-\n      apiVersion: apps/v1\n      kind: Deployment\n      metadata: {name: web}\n      spec: {replicas: 3}\n',
+    });
+    try {
+      const { report } = await lintJson(['--no-config', ...['app', 'prod'].map((p) => path.join(dir, p))]);
+      expect(report.inputProblems).toEqual([]);
+      const osUnset = report.findings.filter((f) => f.ruleId === 'windows-os-unset');
+      const relative = path.relative(ROOT, dir).split(path.sep).join('/');
+      expect(osUnset.map((f) => ({ name: f.resource.name, source: f.source, line: f.line, column: f.column }))).toEqual(
+        [
+          {
+            name: 'release-name-win',
+            source: `${relative}/app/charts/windows-sub/templates/deploy.yaml`,
+            line: 11,
+            column: 5,
+          },
+          // The base file, one comment line above the object: the pod spec is its line 12.
+          { name: 'prod-web', source: `${relative}/base/deploy.yaml`, line: 12, column: 5 },
+        ],
+      );
+    } finally {
+      cleanup();
+    }
+  });
+});

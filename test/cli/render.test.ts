@@ -252,6 +252,56 @@ describe('Helm # Source: comments', () => {
   });
 });
 
+test("an object no resource file holds (a generator's) is placed on the overlay's kustomization file; a document Helm names no template for, on Chart.yaml", async () => {
+  const { dir, cleanup } = tempTree({
+    'k/kustomization.yaml': 'configMapGenerator:\n  - name: settings\n    literals: [a=b]\n',
+    'c/Chart.yaml': 'apiVersion: v2\nname: c\nversion: 0.1.0\n',
+  });
+  try {
+    const root = realpathSync(dir);
+    const render = (renderer: 'helm' | 'kustomize', name: string): Extract<Input, { kind: 'render' }> => ({
+      kind: 'render',
+      renderer,
+      path: path.join(root, name),
+      display: name,
+      discovered: false,
+      root: path.join(root, name),
+    });
+    const generated = {
+      ruleId: 'x',
+      resource: { kind: 'ConfigMap', name: 'settings-abc', source: 'k (kustomize build)' },
+    } as unknown as Diagnostic;
+    const unnamed = {
+      ruleId: 'x',
+      resource: { kind: 'Pod', name: 'p', source: 'c (helm template)' },
+    } as unknown as Diagnostic;
+    const text = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings-abc\n';
+    const locate = await renderedSources(
+      [
+        { input: render('kustomize', 'k'), text, display: 'k (kustomize build)' },
+        { input: render('helm', 'c'), text, display: 'c (helm template)' },
+      ],
+      [generated, unnamed],
+      (d) => ({ diagnostic: d, source: d.resource.source, line: 4, column: 3 }),
+      root,
+    );
+    expect(locate(generated)).toEqual({
+      diagnostic: generated,
+      source: 'k/kustomization.yaml',
+      line: 1,
+      rendered: { by: 'kustomize build k', line: 4, column: 3, exact: false },
+    });
+    expect(locate(unnamed)).toEqual({
+      diagnostic: unnamed,
+      source: 'c/Chart.yaml',
+      line: 1,
+      rendered: { by: 'helm template c', line: 4, column: 3, exact: false },
+    });
+  } finally {
+    cleanup();
+  }
+});
+
 describe('a directory walk', () => {
   test('a chart is one render input: its templates, values.yaml and subcharts are not read as manifests', async () => {
     const { dir, cleanup } = tempTree({
