@@ -39,7 +39,7 @@ describe('api report', () => {
     }
   });
 
-  // The surface is curated (README, "Package entries"): constructs, components and the functions a user calls, not the
+  // The surface is curated (docs/entries.md): constructs, components and the functions a user calls, not the
   // helpers behind them. Growth past the ceiling is a decision to make in review, not a side effect of an export.
   it(`exports at most ${SURFACE_CEILING} names across the entries`, () => {
     const counts = Object.fromEntries([...byEntry].map(([specifier, names]) => [specifier, names.length]));

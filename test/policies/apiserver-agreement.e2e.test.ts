@@ -7,7 +7,7 @@
  * map-eval.ts), so the differential tests against lint speak for the API server too. Each evaluation's runtime cost
  * is written to build/apiserver-agreement-costs.json and must stay within the API server's budget.
  *
- * What no test here shows (README "Admission policies"): the API server's own matching of a live request, binding
+ * What no test here shows (docs/admission-policies.md): the API server's own matching of a live request, binding
  * selection, reinvocation across webhooks and other policies, and the authorizer.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';

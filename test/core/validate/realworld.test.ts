@@ -1,7 +1,7 @@
 /**
  * The real-world corpus holds the engine to its judgements (test/fixtures/realworld/judgements.yaml) in a default
  * run: every finding judged, nothing judged wrong or advice at warning or error, nothing judged real lost. The run
- * with the registry facts of its images, and the README's figures of both, are in realworld.e2e.test.ts.
+ * with the registry facts of its images, and the figures of both in docs/measured.md, are in realworld.e2e.test.ts.
  */
 import { corpusImageReferences, corpusReport, lintCorpus, readJudgements } from '../../../scripts/corpus';
 import { readRecordedImages } from '../../../scripts/corpus-images';
