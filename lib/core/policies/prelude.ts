@@ -67,6 +67,12 @@ function shapeVariables(shape: PolicyShape): CelVariable[] {
       return [
         { name: 'spec', expression: 'object.spec' },
         { name: 'podMeta', expression: 'object.metadata' },
+        // The RuntimeClass the RuntimeClass admission plugin merged into this Pod (its scheduling.nodeSelector and
+        // tolerations, before the policies run): a pin in the Pod's nodeSelector may have come from there.
+        {
+          name: 'runtimeClassMerged',
+          expression: "has(object.spec.runtimeClassName) ? object.spec.runtimeClassName : ''",
+        },
       ];
     case 'workload':
       return [
@@ -75,6 +81,8 @@ function shapeVariables(shape: PolicyShape): CelVariable[] {
           name: 'podMeta',
           expression: `${hasChain('object', ['spec', 'template', 'metadata'])} ? dyn(object.spec.template.metadata) : dyn({})`,
         },
+        // The plugin merges a RuntimeClass into Pods only: a template's selector is its own.
+        { name: 'runtimeClassMerged', expression: "''" },
       ];
     case 'cronjob':
       return [
@@ -83,6 +91,7 @@ function shapeVariables(shape: PolicyShape): CelVariable[] {
           name: 'podMeta',
           expression: `${hasChain('object', ['spec', 'jobTemplate', 'spec', 'template', 'metadata'])} ? dyn(object.spec.jobTemplate.spec.template.metadata) : dyn({})`,
         },
+        { name: 'runtimeClassMerged', expression: "''" },
       ];
     default: {
       const never: never = shape;

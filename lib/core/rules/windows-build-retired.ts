@@ -19,6 +19,14 @@ const RETIRED_NAME = `(${RETIRED_RELEASES.map((r) => `${buildIs('variables.pinBu
 /** The build a RuntimeClass's nodeSelector pins, or ''. */
 const RC_BUILD = `(has(object.scheduling) && has(object.scheduling.nodeSelector) && ${celString(WINDOWS_BUILD_LABEL)} in object.scheduling.nodeSelector ? object.scheduling.nodeSelector[${celString(WINDOWS_BUILD_LABEL)}] : '')`;
 
+/**
+ * On a Pod that names a RuntimeClass, a nodeSelector pin may be the RuntimeClass's, merged in by the RuntimeClass
+ * admission plugin before the policies run: the messages name the RuntimeClass, where the fix then belongs.
+ */
+const RC_MERGED = "(variables.pinSource == 'selector' && variables.runtimeClassMerged != '')";
+const RC_ORIGIN = `(${RC_MERGED} ? ' (written in the pod, or merged in from RuntimeClass \\'' + variables.runtimeClassMerged + '\\' by the RuntimeClass admission plugin)' : '')`;
+const RC_FIX = `(${RC_MERGED} ? ', in RuntimeClass \\'' + variables.runtimeClassMerged + '\\' (its scheduling.nodeSelector) if the pin came from there' : '')`;
+
 export default defineRule({
   meta: {
     id: 'windows-build-retired',
@@ -40,14 +48,26 @@ export default defineRule({
   },
   messages: {
     pod: { description: 'A pod pinned to a retired build.' },
+    'pod-runtime-class': { description: 'A pod whose RuntimeClass pins a retired build.' },
     'runtime-class': { description: 'A RuntimeClass that pins a retired build.' },
   },
   check: [
     {
       scope: 'pod',
       run(p, _context, report) {
-        // A pin inherited from the RuntimeClass is reported once, on the RuntimeClass.
-        if (!p.windows || p.retiredPin === undefined || p.retiredPin.path.endsWith('runtimeClassName')) return;
+        if (!p.windows || p.retiredPin === undefined) return;
+        // A pin inherited from the RuntimeClass: the RuntimeClass admission plugin adds its nodeSelector to the pod,
+        // which then stays Pending (or is refused by the policies); said on the pod too, naming the RuntimeClass.
+        if (p.retiredPin.path.endsWith('runtimeClassName')) {
+          report(
+            p.retiredPin.path,
+            `This pod names ${p.retiredPin.via}, which pins ${p.retiredPin.release.displayName}, a build no supported node runs: the RuntimeClass admission plugin adds that nodeSelector to the pod, so it stays Pending.`,
+            `Pin a supported build in RuntimeClass '${p.runtimeClassName ?? ''}' (its scheduling.nodeSelector): ${supportedBuilds()}, with images of the same release; or name a RuntimeClass that pins one.`,
+            undefined,
+            'pod-runtime-class',
+          );
+          return;
+        }
         report(
           p.retiredPin.path,
           `This pod pins ${p.retiredPin.via}, ${p.retiredPin.release.displayName}, which no supported node runs: no node carries this label, so the pod stays Pending.`,
@@ -86,7 +106,7 @@ export default defineRule({
     validations: [
       {
         expression: "!variables.windows || variables.wbr_retired == ''",
-        messageExpression: `'windows-build-retired: This pod pins ' + variables.pinVia + ', ' + variables.wbr_retired + ', which no supported node runs: no node carries this label, so the pod stays Pending. Pin a supported build: ${supportedBuilds().replace(/'/g, "\\'")}, with images of the same release.'`,
+        messageExpression: `'windows-build-retired: This pod pins ' + variables.pinVia + ${RC_ORIGIN} + ', ' + variables.wbr_retired + ', which no supported node runs: no node carries this label, so the pod stays Pending. Pin a supported build: ${supportedBuilds().replace(/'/g, "\\'")}, with images of the same release' + ${RC_FIX} + '.'`,
       },
       {
         scope: 'runtimeclass',
@@ -98,8 +118,7 @@ export default defineRule({
         params: true,
         expression:
           "!variables.windows || !(variables.pinSource in ['selector', 'affinity']) || !has(params.spec.pools) || !params.spec.pools.exists(p, has(p.build)) || params.spec.pools.exists(p, has(p.build) && (variables.pinBuild == p.build || variables.pinBuild.startsWith(p.build + '.') || p.build.startsWith(variables.pinBuild + '.')))",
-        messageExpression:
-          "'windows-build-retired: This pod pins ' + variables.pinVia + ', which no Windows pool of the cluster runs (' + params.spec.pools.filter(p, has(p.build)).map(p, p.name + ': ' + p.build).join(', ') + '): the pod stays Pending. Pin the build of the pool it should run on.'",
+        messageExpression: `'windows-build-retired: This pod pins ' + variables.pinVia + ${RC_ORIGIN} + ', which no Windows pool of the cluster runs (' + params.spec.pools.filter(p, has(p.build)).map(p, p.name + ': ' + p.build).join(', ') + '): the pod stays Pending. Pin the build of the pool it should run on' + ${RC_FIX} + '.'`,
       },
     ],
   }),
