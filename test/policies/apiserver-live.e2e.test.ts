@@ -8,6 +8,10 @@
  * created, must get a `status.typeChecking` with no warning (the API server's own TypeChecker, run by the status
  * controller against the schemas of the kinds the policy matches and of the WindowsClusterFacts param).
  *
+ * Then a Pod that names a RuntimeClass pinning a retired build (issue 33): the RuntimeClass admission plugin merges the
+ * RuntimeClass's nodeSelector into the Pod before the default set's pod policy runs, and the denial names the
+ * RuntimeClass.
+ *
  * Then the harness itself: a Node, a Pod, their `status` subresource and a FailedScheduling Event, written as the
  * kubelet and the scheduler write them, read back as kubectl and `k8s-windows doctor` read them.
  *
@@ -15,6 +19,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parse, parseAllDocuments } from 'yaml';
+import { generatePolicies } from '../../lib/core/policies';
 import { celRules } from '../../lib/core/policies/validating';
 import { cli, tempTree } from '../helpers/cli';
 import { CLUSTER_START_TIMEOUT, startCluster, type Cluster, type Json as Rec } from '../helpers/kube-apiserver';
@@ -406,4 +411,75 @@ describe('a Node, a Pod, their status and an Event, written as the components wr
     );
     expect(denied.status).toBe(403);
   });
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// The RuntimeClass admission plugin and the pod policy.
+
+describe('a Pod whose RuntimeClass pins a retired build, under the default pod policy', () => {
+  const namespace = 'rc-merge';
+  const supported =
+    "'10.0.17763' (Windows Server 2019), '10.0.20348' (Windows Server 2022), '10.0.26100' (Windows Server 2025)";
+  const runtimeClass = (name: string, build: string) => ({
+    apiVersion: 'node.k8s.io/v1',
+    kind: 'RuntimeClass',
+    metadata: { name },
+    handler: 'runhcs-wcow-process',
+    scheduling: { nodeSelector: { 'kubernetes.io/os': 'windows', 'node.kubernetes.io/windows-build': build } },
+  });
+  const pod = (runtimeClassName: string) => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'web' },
+    spec: {
+      os: { name: 'windows' },
+      runtimeClassName,
+      tolerations: [{ key: 'os', operator: 'Equal', value: 'windows', effect: 'NoSchedule' }],
+      containers: [{ name: 'web', image: 'mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022' }],
+    },
+  });
+  const create = (body: Rec) =>
+    cluster.request('POST', `/api/v1/namespaces/${namespace}/pods?dryRun=All&fieldManager=k8s-windows-test`, body);
+
+  test('is refused with a message that names the RuntimeClass; one pinning a supported build is merged and admitted', async () => {
+    await cluster.namespace(namespace);
+    for (const rc of [runtimeClass('windows-2016', '10.0.14393'), runtimeClass('windows-2022', '10.0.20348')]) {
+      await cluster.ok('POST', '/apis/node.k8s.io/v1/runtimeclasses?fieldManager=k8s-windows-test', rc);
+    }
+    // The default set's pod policy, bound to this namespace alone (the file's other tests do not meet it).
+    const policy = generatePolicies({}).objects.find(
+      (o) => o.kind === 'ValidatingAdmissionPolicy' && o.metadata.name === 'k8s-windows-pod-deny',
+    ) as Rec;
+    const name = 'rc-merge-pod-deny';
+    await cluster.ok('POST', '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies', {
+      ...policy,
+      metadata: { ...policy.metadata, name },
+    });
+    await cluster.ok('POST', '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings', {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicyBinding',
+      metadata: { name },
+      spec: {
+        policyName: name,
+        validationActions: ['Deny'],
+        matchResources: { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': namespace } } },
+      },
+    });
+    // The policy and the RuntimeClasses reach the API server's informers in their own time.
+    const refused = await cluster.eventually('the pod policy refuses the pod', 60_000, async () => {
+      const r = await create(pod('windows-2016'));
+      return r.status !== 201 && String(r.body?.message).includes('windows-build-retired') ? r : undefined;
+    });
+    expect([refused.status, refused.body.message]).toEqual([
+      422,
+      `pods "web" is forbidden: ValidatingAdmissionPolicy '${name}' with binding '${name}' denied request: windows-build-retired: This pod pins nodeSelector node.kubernetes.io/windows-build=10.0.14393 (written in the pod, or merged in from RuntimeClass 'windows-2016' by the RuntimeClass admission plugin), Windows Server 2016, which no supported node runs: no node carries this label, so the pod stays Pending. Pin a supported build: ${supported}, with images of the same release, in RuntimeClass 'windows-2016' (its scheduling.nodeSelector) if the pin came from there.`,
+    ]);
+    // The control: the plugin merged a supported RuntimeClass's selector, and the policy admits the pod.
+    const admitted = await create(pod('windows-2022'));
+    expect([admitted.status, admitted.body.spec?.nodeSelector]).toEqual([
+      201,
+      { 'kubernetes.io/os': 'windows', 'node.kubernetes.io/windows-build': '10.0.20348' },
+    ]);
+    await cluster.ok('DELETE', `/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings/${name}`);
+  }, 120_000);
 });
