@@ -176,7 +176,7 @@ export interface PoliciesCommand {
   readonly kubernetesVersion?: string;
 }
 
-export const DOCTOR_FORMATS = ['text', 'json', 'github'] as const;
+export const DOCTOR_FORMATS = ['text', 'json', 'sarif', 'github'] as const;
 export type DoctorFormat = (typeof DOCTOR_FORMATS)[number];
 
 const DOCTOR_FAIL_ON = ['error', 'warning', 'info'] as const;
@@ -196,6 +196,18 @@ export interface DoctorCommand {
   readonly timeoutMs: number;
   /** `--print-rbac`: print the ClusterRole doctor needs, read nothing. @default false */
   readonly printRbac: boolean;
+  /**
+   * `--upgrade-to RELEASE`: judge every workload as if the Windows nodes ran this release.
+   * @default - the releases the nodes run
+   */
+  readonly upgradeTo?: WindowsRelease;
+  /**
+   * `--kubernetes-version MINOR`: judge by this Kubernetes minor (`1.37`).
+   * @default - the oldest kubelet of the Windows nodes
+   */
+  readonly kubernetesVersion?: string;
+  /** `--facts`: print the WindowsClusterFacts object of the nodes and RuntimeClasses, judge nothing. @default false */
+  readonly facts: boolean;
 }
 
 export interface HelpCommand {
@@ -336,6 +348,9 @@ const DOCTOR_OPTIONS = {
   'fail-on': { type: 'string' },
   timeout: { type: 'string' },
   'print-rbac': { type: 'boolean' },
+  'upgrade-to': { type: 'string' },
+  'kubernetes-version': { type: 'string' },
+  facts: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies Record<string, OptionSpec>;
 
@@ -601,6 +616,33 @@ function parseDoctor(argv: readonly string[]): DoctorCommand | HelpCommand {
       );
     } else timeoutMs = ms;
   }
+  let upgradeTo: WindowsRelease | undefined;
+  const release = values['upgrade-to'];
+  if (release !== undefined) {
+    // Read as lint's --windows-release reads it.
+    const parsed = parseWindowsRelease(release);
+    if (parsed.ok) upgradeTo = parsed.release;
+    else problems.push(`--upgrade-to: ${parsed.message} ${parsed.fix}`);
+  }
+  const kubernetesVersion = values['kubernetes-version'];
+  if (kubernetesVersion !== undefined && parseKubernetesMinor(kubernetesVersion) === undefined) {
+    problems.push(`--kubernetes-version '${kubernetesVersion}' is not a Kubernetes 1.x version; write it as 1.30.`);
+  }
+  const facts = values.facts === true;
+  if (facts) {
+    const judging = [
+      values.format !== undefined ? '--format' : '',
+      values['fail-on'] !== undefined ? '--fail-on' : '',
+      release !== undefined ? '--upgrade-to' : '',
+      kubernetesVersion !== undefined ? '--kubernetes-version' : '',
+      namespace !== undefined ? '--namespace' : '',
+    ].filter((o) => o !== '');
+    if (judging.length > 0) {
+      problems.push(
+        `--facts prints the cluster's facts as YAML and judges nothing: drop ${judging.join(', ')} (the facts come from every node and RuntimeClass, not one namespace).`,
+      );
+    }
+  }
   if (positionals.length > 0) {
     problems.push(`doctor takes no arguments; got '${positionals.join(' ')}' (it reads the cluster of --context).`);
   }
@@ -614,6 +656,9 @@ function parseDoctor(argv: readonly string[]): DoctorCommand | HelpCommand {
     failOn: failOn as Severity,
     timeoutMs,
     printRbac: values['print-rbac'] === true,
+    ...(upgradeTo !== undefined ? { upgradeTo } : {}),
+    ...(kubernetesVersion !== undefined ? { kubernetesVersion } : {}),
+    facts,
   };
 }
 

@@ -1,25 +1,38 @@
 /**
- * `k8s-windows doctor`: reads a live cluster (read-only: list on nodes, pods, events, RuntimeClasses) and explains
- * every Windows pod that is not Ready from what the scheduler, the kubelet and the runtime wrote, then judges the
- * nodes. Exit codes as lint's: 0 clean, 1 findings at --fail-on, 2 when the cluster could not be read.
+ * `k8s-windows doctor`: reads a live cluster (read-only: list on nodes, pods, events, RuntimeClasses and the
+ * workload controllers) and explains every Windows pod that is not Ready from what the scheduler, the kubelet and the
+ * runtime wrote; judges the running workloads with lint's rules against the nodes they can land on (or the release
+ * of --upgrade-to); judges the nodes. `--facts` prints the WindowsClusterFacts of the nodes instead. Exit codes as
+ * lint's: 0 clean, 1 findings at --fail-on, 2 when the cluster could not be read.
  */
 import { ClusterError } from '../cluster/errors';
 import { connect } from '../cluster/connect';
 import { doctorRbac } from '../cluster/rbac';
 import { readCluster, type ClusterSnapshot } from '../cluster/read';
+import { stringify } from 'yaml';
 import { diagnosePod, explainOwner, type PodFinding } from '../core/cluster/explain';
+import { clusterFactsFromNodes } from '../core/cluster/facts';
 import { nodeFacts, nodeFindings } from '../core/cluster/nodes';
+import { judgeWorkloads } from '../core/cluster/workloads';
+import { WindowsValidationError } from '../core/errors';
 import type { Diagnostic, Severity } from '../core/model/types';
+import { clusterFactsObject } from '../core/policies/cluster-facts';
+import type { WindowsRelease } from '../core/releases';
+import { RULES } from '../core/validate';
 import { formatSeconds } from '../registry/deadline';
 import type { DoctorCommand } from './args';
 import { workflowCommand } from './format-github';
+import { formatSarif } from './format-sarif';
 import { printable } from './format-text';
+import { writeJson } from './json-out';
 import { packageInfo, TOOL_NAME } from './package-info';
 
 export interface DoctorIO {
   readonly stdout: { write(s: string): unknown };
   readonly stderr: { write(s: string): unknown };
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** The directory SARIF's `%SRCROOT%` names. @default process.cwd() */
+  readonly cwd?: string;
 }
 
 /** A finding with what the cluster said, verbatim. */
@@ -50,6 +63,7 @@ export async function runDoctor(command: DoctorCommand, io: DoctorIO): Promise<n
       signal: controller.signal,
       deadline,
       ...(command.namespace !== undefined ? { namespace: command.namespace } : {}),
+      read: command.facts ? 'facts' : 'all',
     });
   } catch (err) {
     if (!(err instanceof ClusterError)) throw err;
@@ -58,13 +72,20 @@ export async function runDoctor(command: DoctorCommand, io: DoctorIO): Promise<n
   } finally {
     clearTimeout(timer);
   }
-  const report = diagnose(snapshot);
+  if (command.facts) return printFacts(snapshot, context, io);
+  const report = diagnose(snapshot, {
+    ...(command.upgradeTo !== undefined ? { upgradeTo: command.upgradeTo } : {}),
+    ...(command.kubernetesVersion !== undefined ? { kubernetesVersion: command.kubernetesVersion } : {}),
+  });
   switch (command.format) {
     case 'text':
       io.stdout.write(formatDoctorText(report, context));
       break;
     case 'json':
       io.stdout.write(`${JSON.stringify(doctorJson(report, context), null, 2)}\n`);
+      break;
+    case 'sarif':
+      writeJson(doctorSarif(report, io.cwd ?? process.cwd()), io.stdout);
       break;
     case 'github':
       for (const f of report.findings) io.stdout.write(`${githubLine(f)}\n`);
@@ -77,15 +98,53 @@ export async function runDoctor(command: DoctorCommand, io: DoctorIO): Promise<n
   return report.findings.some((f) => RANK[f.severity] <= RANK[command.failOn]) ? 1 : 0;
 }
 
+/** `doctor --facts`: the WindowsClusterFacts object of the nodes and RuntimeClasses, as YAML for kubectl apply. */
+function printFacts(snapshot: ClusterSnapshot, context: string, io: DoctorIO): number {
+  let object: Record<string, unknown>;
+  try {
+    object = clusterFactsObject(clusterFactsFromNodes(snapshot.nodes.map(nodeFacts), snapshot.runtimeClasses));
+  } catch (err) {
+    if (!(err instanceof WindowsValidationError)) throw err;
+    for (const i of err.issues) {
+      io.stderr.write(
+        `${TOOL_NAME} doctor --facts: ${printable(`${i.path}: ${i.message}${i.fix ? ` ${i.fix}` : ''}`)}\n`,
+      );
+    }
+    return 2;
+  }
+  io.stdout.write(
+    `# WindowsClusterFacts read from the nodes and RuntimeClasses of context ${printable(context)} by ${TOOL_NAME} doctor --facts.\n# Apply it with the policies (k8s-windows policies --cluster-facts FILE), or on its own with kubectl apply -f.\n${stringify(object, { lineWidth: 0 })}`,
+  );
+  return 0;
+}
+
 /** What doctor found in a snapshot. */
 export interface DoctorReport {
   readonly nodes: { readonly total: number; readonly windows: number };
   readonly pods: { readonly total: number; readonly windows: number; readonly notReady: number };
+  /** The top-level workloads (and bare pods) the rules judged. */
+  readonly workloads: number;
+  /** The release the workloads were judged as running on (`--upgrade-to`), when one was given. */
+  readonly upgradeTo?: WindowsRelease;
   readonly findings: readonly DoctorFinding[];
+  /** Findings a suppression annotation hides, as lint lists them. */
+  readonly suppressed: readonly DoctorFinding[];
 }
 
-/** Every Windows pod that is not Ready explained, then the nodes judged. Pure: the tests feed it snapshots. */
-export function diagnose(snapshot: ClusterSnapshot): DoctorReport {
+export interface DiagnoseOptions {
+  /** Judge the workloads as if every Windows node ran this release (`--upgrade-to`). @default - as they run */
+  readonly upgradeTo?: WindowsRelease;
+  /** The Kubernetes minor the rules judge by (`--kubernetes-version`). @default - the oldest Windows kubelet's */
+  readonly kubernetesVersion?: string;
+  /** The day support and retirements are judged at. @default - today */
+  readonly date?: string;
+}
+
+/**
+ * Every Windows pod that is not Ready explained, the workloads judged by lint's rules against the nodes they can land
+ * on, then the nodes judged. Pure: the tests feed it snapshots.
+ */
+export function diagnose(snapshot: ClusterSnapshot, options: DiagnoseOptions = {}): DoctorReport {
   const nodes = snapshot.nodes.map(nodeFacts);
   const windowsNodes = new Set(nodes.filter((n) => n.os === 'windows').map((n) => n.name));
   // Events by the object they are about: `Pod/ns/name`, `ReplicaSet/ns/name`.
@@ -116,13 +175,28 @@ export function diagnose(snapshot: ClusterSnapshot): DoctorReport {
     const events = eventsOf.get(keyOf(owner.kind, owner.metadata)) ?? [];
     if (events.length > 0) findings.push(...explainOwner(owner, events, { nodes: snapshot.nodes, windowsNodes }));
   }
+  const judged = judgeWorkloads([...snapshot.owners, ...snapshot.pods], {
+    nodes,
+    runtimeClasses: snapshot.runtimeClasses,
+    ...options,
+  });
+  // What the cluster itself said (a refusal, with its evidence) wins over the rules' reading of the same field.
+  const explained = new Set(findings.map((f) => findingKey(f)));
+  findings.push(...judged.findings.filter((f) => !explained.has(findingKey(f))));
   findings.push(...nodeFindings(nodes));
   findings.sort((a, b) => RANK[a.severity] - RANK[b.severity]);
   return {
     nodes: { total: nodes.length, windows: windowsNodes.size },
     pods: { total: snapshot.pods.length, windows: windowsPods, notReady },
+    workloads: judged.workloads,
+    ...(options.upgradeTo !== undefined ? { upgradeTo: options.upgradeTo } : {}),
     findings,
+    suppressed: judged.suppressed,
   };
+}
+
+function findingKey(f: Diagnostic): string {
+  return `${f.resource.kind ?? ''}/${f.resource.namespace ?? ''}/${f.resource.name ?? ''}\u0000${f.path}`;
 }
 
 function resourceName(f: Diagnostic): string {
@@ -132,7 +206,9 @@ function resourceName(f: Diagnostic): string {
 
 export function formatDoctorText(report: DoctorReport, context: string): string {
   const lines: string[] = [];
-  const scope = `${report.pods.windows} Windows pod${report.pods.windows === 1 ? '' : 's'} (${report.pods.notReady} not Ready) of ${report.pods.total}, ${report.nodes.windows} Windows node${report.nodes.windows === 1 ? '' : 's'} of ${report.nodes.total}, context ${context}`;
+  const upgrade = report.upgradeTo !== undefined ? `, workloads judged as on Windows Server ${report.upgradeTo}` : '';
+  const suppressed = report.suppressed.length > 0 ? `, ${report.suppressed.length} suppressed` : '';
+  const scope = `${report.pods.windows} Windows pod${report.pods.windows === 1 ? '' : 's'} (${report.pods.notReady} not Ready) of ${report.pods.total}, ${report.nodes.windows} Windows node${report.nodes.windows === 1 ? '' : 's'} of ${report.nodes.total}${upgrade}${suppressed}, context ${context}`;
   for (const f of report.findings) {
     lines.push(`${resourceName(f)}`);
     lines.push(`  ${f.severity.padEnd(7)}  ${printable(f.message)}  ${f.ruleId}`);
@@ -152,9 +228,29 @@ export function doctorJson(report: DoctorReport, context: string): Record<string
   return {
     tool: { name: TOOL_NAME, version: packageInfo().version },
     context,
-    summary: { nodes: report.nodes, pods: report.pods, ...counts },
-    findings: report.findings,
+    ...(report.upgradeTo !== undefined ? { upgradeTo: report.upgradeTo } : {}),
+    summary: {
+      nodes: report.nodes,
+      pods: report.pods,
+      workloads: report.workloads,
+      ...counts,
+      suppressed: report.suppressed.length,
+    },
+    // As lint's JSON: the suppressed findings too, each with its suppression.
+    findings: [...report.findings, ...report.suppressed],
   };
+}
+
+/** SARIF 2.1.0 as lint writes it: objects of the cluster as logical locations, the evidence in the message. */
+export function doctorSarif(report: DoctorReport, cwd: string): ReturnType<typeof formatSarif> {
+  const withEvidence = (f: DoctorFinding): Diagnostic => {
+    const { evidence, ...d } = f as DoctorFinding & Record<string, unknown>;
+    return evidence !== undefined ? { ...d, message: `${f.message} Evidence (${evidence.from}): ${evidence.text}` } : d;
+  };
+  return formatSarif(
+    [...report.findings, ...report.suppressed].map((f) => ({ diagnostic: withEvidence(f) })),
+    { rules: RULES, tool: packageInfo(), cwd, inputProblems: [] },
+  );
 }
 
 function githubLine(f: DoctorFinding): string {

@@ -362,23 +362,35 @@ const DOCTOR = `Usage: k8s-windows doctor [options]
 
 Reads a live cluster as kubectl does and explains every Windows pod that is not Ready: the rule id,
 the cause, the evidence (the scheduler's event, the container's waiting or terminated message,
-verbatim) and the fix. Then judges the nodes (a Windows node without a taint in a cluster that also
-runs Linux nodes).
+verbatim) and the fix. Then judges the running workloads (Deployments, StatefulSets, DaemonSets,
+Jobs, CronJobs, and pods and ReplicaSets no controller owns) with the rules lint runs, each against
+the Windows release of the nodes its pods can be scheduled on (their node.kubernetes.io/windows-build
+labels, taints and the RuntimeClasses); finds a Windows DaemonSet no Windows node runs and a Linux
+workload an untainted Windows node can take; and judges the nodes (a Windows node without a taint
+in a cluster that also runs Linux nodes). Suppression annotations are honoured as lint honours them.
 
 Read-only by construction: it only lists nodes, pods, events, runtimeclasses.node.k8s.io and the
-controllers that make pods (replicasets, daemonsets, statefulsets, jobs, replicationcontrollers: a
-pod the API server refused exists only as their FailedCreate event), in pages; it never reads
-Secrets and never writes. --print-rbac prints the ClusterRole it needs.
+controllers that make pods (deployments, replicasets, daemonsets, statefulsets, cronjobs, jobs,
+replicationcontrollers: a pod the API server refused exists only as their FailedCreate event), in
+pages; it never reads Secrets and never writes. --print-rbac prints the ClusterRole it needs.
 
 Options:
   --kubeconfig <file>              the kubeconfig (default: $KUBECONFIG, else ~/.kube/config, else the
                                    pod's service account in a cluster); exec credential plugins run as
                                    kubectl runs them
   --context <name>                 the kubeconfig context (default: its current-context)
-  -n, --namespace <name>           only this namespace's pods and events
+  -n, --namespace <name>           only this namespace's pods, events and workloads
   -A, --all-namespaces             every namespace (the default)
-  -f, --format <text|json|github>  output format (default: text)
+  -f, --format <text|json|sarif|github>
+                                   output format (default: text)
   --fail-on <error|warning|info>   the least severity that makes the exit code 1 (default: error)
+  --upgrade-to <2019|2022|2025>    judge the workloads as if every Windows node ran that release
+                                   (as lint's --windows-release takes it): what an upgrade breaks
+  --kubernetes-version <1.x>       judge by that Kubernetes minor (default: the oldest kubelet of the
+                                   Windows nodes)
+  --facts                          print the WindowsClusterFacts object of the Windows nodes and
+                                   RuntimeClasses as YAML (lists only nodes and RuntimeClasses), for
+                                   policies --cluster-facts or kubectl apply, and exit
   --timeout <seconds>              the most the whole run takes, connecting included (default: 60;
                                    60s and 1500ms are understood)
   --print-rbac                     print the least-privilege ClusterRole (and a binding) and exit

@@ -28,6 +28,8 @@ const KINDS: Readonly<Record<string, readonly [string, string]>> = {
   V1StatefulSet: ['StatefulSet', 'apps/v1'],
   V1Job: ['Job', 'batch/v1'],
   V1ReplicationController: ['ReplicationController', 'v1'],
+  V1Deployment: ['Deployment', 'apps/v1'],
+  V1CronJob: ['CronJob', 'batch/v1'],
 };
 
 /** Everything `doctor` reads, as plain API objects. */
@@ -38,7 +40,8 @@ export interface ClusterSnapshot {
   readonly runtimeClasses: readonly Record<string, unknown>[];
   /**
    * The controllers that make pods from a template (ReplicaSets, DaemonSets, StatefulSets, Jobs,
-   * ReplicationControllers): a pod the API server refuses never exists, and its FailedCreate event is theirs.
+   * ReplicationControllers, and the Deployments and CronJobs above them): a pod the API server refuses never exists,
+   * and its FailedCreate event is theirs; the ones no controller owns are the workloads the rules judge.
    */
   readonly owners: readonly Record<string, unknown>[];
 }
@@ -58,6 +61,8 @@ export const DOCTOR_ACCESS: readonly {
   { group: 'apps', resource: 'statefulsets', verbs: ['list'] },
   { group: 'batch', resource: 'jobs', verbs: ['list'] },
   { group: '', resource: 'replicationcontrollers', verbs: ['list'] },
+  { group: 'apps', resource: 'deployments', verbs: ['list'] },
+  { group: 'batch', resource: 'cronjobs', verbs: ['list'] },
 ];
 
 export interface ReadOptions {
@@ -67,6 +72,11 @@ export interface ReadOptions {
   readonly signal: AbortSignal;
   /** The deadline in words, for its message: `the deadline of 60 s (--timeout)`. */
   readonly deadline: string;
+  /**
+   * `'facts'`: only the nodes and RuntimeClasses (`doctor --facts`); pods, events and controllers are not listed.
+   * @default 'all'
+   */
+  readonly read?: 'all' | 'facts';
 }
 
 /** Reads the snapshot; rejects with a `ClusterError` naming what went wrong. */
@@ -111,6 +121,13 @@ export async function readCluster(connection: Connection, options: ReadOptions):
     return out;
   };
   const nodes = await list({ resource: 'nodes', group: '', type: 'V1Node' }, (p) => core.listNode(p, config));
+  if (options.read === 'facts') {
+    const runtimeClasses = await list(
+      { resource: 'runtimeclasses', group: 'node.k8s.io', type: 'V1RuntimeClass' },
+      (p) => node.listRuntimeClass(p, config),
+    );
+    return { nodes, pods: [], events: [], runtimeClasses, owners: [] };
+  }
   const pods = await list({ resource: 'pods', group: '', type: 'V1Pod' }, (p) =>
     ns === undefined
       ? core.listPodForAllNamespaces(p, config)
@@ -162,6 +179,20 @@ export async function readCluster(connection: Connection, options: ReadOptions):
       namespaced(
         (p) => core.listReplicationControllerForAllNamespaces(p, config),
         (p) => core.listNamespacedReplicationController(p, config),
+      ),
+    )),
+    ...(await list(
+      { resource: 'deployments', group: 'apps', type: 'V1Deployment' },
+      namespaced(
+        (p) => apps.listDeploymentForAllNamespaces(p, config),
+        (p) => apps.listNamespacedDeployment(p, config),
+      ),
+    )),
+    ...(await list(
+      { resource: 'cronjobs', group: 'batch', type: 'V1CronJob' },
+      namespaced(
+        (p) => batch.listCronJobForAllNamespaces(p, config),
+        (p) => batch.listNamespacedCronJob(p, config),
       ),
     )),
   ];

@@ -10,7 +10,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { MESSAGE_PATTERNS } from '../../lib/core/cluster/messages';
+import { DOCTOR_RULE_IDS, MESSAGE_PATTERNS } from '../../lib/core/cluster/messages';
 import { CLUSTER_START_TIMEOUT, startCluster, type Cluster } from '../helpers/kube-apiserver';
 
 const ROOT = path.join(__dirname, '../..');
@@ -22,9 +22,13 @@ let home: string;
 
 /** Runs the CLI in a process of its own, as a user would; bounded. */
 function doctor(args: readonly string[], env: Record<string, string> = {}) {
+  return k8sWindows(['doctor', ...args], env);
+}
+
+function k8sWindows(args: readonly string[], env: Record<string, string> = {}) {
   return new Promise<{ code: number | null; stdout: string; stderr: string; ms: number }>((resolve, reject) => {
     const started = Date.now();
-    const child = spawn(process.execPath, [TSX, MAIN, 'doctor', ...args], {
+    const child = spawn(process.execPath, [TSX, MAIN, ...args], {
       cwd: home,
       env: { PATH: process.env.PATH ?? '', HOME: home, ...env },
     });
@@ -87,7 +91,10 @@ function nodeStatus(os: 'linux' | 'windows', build?: string) {
         systemUUID: '',
         bootID: '',
         kernelVersion: os === 'windows' ? `${build}.2966` : '6.1.0-28-cloud-amd64',
-        osImage: os === 'windows' ? 'Windows Server 2022 Datacenter' : 'Debian GNU/Linux 12 (bookworm)',
+        osImage:
+          os === 'windows'
+            ? `Windows Server ${{ '10.0.17763': '2019', '10.0.20348': '2022', '10.0.26100': '2025' }[build ?? ''] ?? ''} Datacenter`
+            : 'Debian GNU/Linux 12 (bookworm)',
         containerRuntimeVersion: 'containerd://1.7.20',
         kubeletVersion: 'v1.37.2',
         kubeProxyVersion: '',
@@ -183,8 +190,10 @@ beforeAll(async () => {
   await namespace('shop');
   const nodes: [string, 'linux' | 'windows', string | undefined, object[]][] = [
     ['linux-1', 'linux', undefined, []],
+    ['win2019-1', 'windows', '10.0.17763', [TAINT]],
     ['win2022-1', 'windows', '10.0.20348', [TAINT]],
     ['win2022-2', 'windows', '10.0.20348', [TAINT]],
+    ['win2025-1', 'windows', '10.0.26100', [TAINT]],
   ];
   for (const [name, os, build, taints] of nodes) {
     await cluster.ok('POST', '/api/v1/nodes', nodeObject(name, os, build, taints));
@@ -302,7 +311,73 @@ beforeAll(async () => {
       },
     ],
   });
+  await runningWorkloads();
 }, CLUSTER_START_TIMEOUT);
+
+const IIS_2019 = 'mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2019';
+const STARTUP = { httpGet: { path: '/', port: 80 }, periodSeconds: 10, failureThreshold: 30 };
+
+function workload(kind: 'Deployment' | 'DaemonSet', name: string, spec: object, annotations?: object) {
+  return {
+    apiVersion: 'apps/v1',
+    kind,
+    metadata: { name, namespace: 'apps', ...(annotations ? { annotations } : {}) },
+    spec: {
+      selector: { matchLabels: { app: name } },
+      template: { metadata: { labels: { app: name } }, spec },
+    },
+  };
+}
+
+/**
+ * Workloads of namespace apps as they run (no controller manager here: no ReplicaSets or pods are made from them,
+ * which doctor does not need to judge them): an ltsc2019 image on every release, a RuntimeClass-pinned 2022 one, a
+ * Windows DaemonSet without the pools' toleration, a Linux Deployment without an OS selector.
+ */
+async function runningWorkloads(): Promise<void> {
+  await namespace('apps');
+  await cluster.ok('POST', '/apis/node.k8s.io/v1/runtimeclasses', {
+    apiVersion: 'node.k8s.io/v1',
+    kind: 'RuntimeClass',
+    metadata: { name: 'windows-2022' },
+    handler: 'runhcs-wcow-process',
+    scheduling: {
+      nodeSelector: { 'kubernetes.io/os': 'windows', 'node.kubernetes.io/windows-build': '10.0.20348' },
+      tolerations: [TOLERATION],
+    },
+  });
+  const created = [
+    workload(
+      'Deployment',
+      'legacy-iis',
+      {
+        os: { name: 'windows' },
+        nodeSelector: { 'kubernetes.io/os': 'windows' },
+        tolerations: [TOLERATION],
+        containers: [{ name: 'iis', image: IIS_2019 }],
+      },
+      { 'suppress.k8s-windows.io/windows-startup-probe': 'IIS answers its liveness probe within 10 s' },
+    ),
+    workload('Deployment', 'web-2022', {
+      os: { name: 'windows' },
+      runtimeClassName: 'windows-2022',
+      containers: [{ name: 'iis', image: IIS, startupProbe: STARTUP }],
+    }),
+    workload('DaemonSet', 'exporter', {
+      os: { name: 'windows' },
+      nodeSelector: { 'kubernetes.io/os': 'windows' },
+      containers: [{ name: 'exporter', image: IIS, startupProbe: STARTUP }],
+    }),
+    workload('Deployment', 'linux-web', { containers: [{ name: 'web', image: 'nginx:1.27' }] }),
+  ];
+  for (const w of created) {
+    await cluster.ok(
+      'POST',
+      `/apis/apps/v1/namespaces/apps/${w.kind === 'DaemonSet' ? 'daemonsets' : 'deployments'}`,
+      w,
+    );
+  }
+}
 
 afterAll(async () => {
   await cluster?.stop();
@@ -323,10 +398,11 @@ describe('doctor on a scripted cluster', () => {
       findings: { ruleId: string; severity: string; resource: { name: string }; evidence?: { text: string } }[];
     };
     expect(report.context).toBe('test');
-    expect(report.summary.nodes).toEqual({ total: 3, windows: 2 });
+    expect(report.summary.nodes).toEqual({ total: 5, windows: 4 });
     expect(report.summary.pods).toEqual({ total: 5, windows: 5, notReady: 4 });
+    const explained = report.findings.filter((f) => (DOCTOR_RULE_IDS as readonly string[]).includes(f.ruleId));
     const byPod = new Map<string, string[]>();
-    for (const f of report.findings) byPod.set(f.resource.name, [...(byPod.get(f.resource.name) ?? []), f.ruleId]);
+    for (const f of explained) byPod.set(f.resource.name, [...(byPod.get(f.resource.name) ?? []), f.ruleId]);
     expect(byPod.get('untolerated')).toContain('doctor-untolerated-taint');
     expect(byPod.get('linux-image')).toContain('doctor-image-linux-only');
     expect(byPod.get('os-mismatch')).toContain('doctor-image-os-mismatch');
@@ -335,7 +411,11 @@ describe('doctor on a scripted cluster', () => {
     );
     expect(byPod.get('forbidden-7d4b9c8f6')).toContain('doctor-forbidden-field');
     expect(byPod.has('healthy')).toBe(false);
-    for (const f of report.findings) {
+    // The healthy pod is judged by lint's rules too (a bare pod): nothing at error or warning.
+    expect(
+      report.findings.filter((f) => f.resource.name === 'healthy' && f.severity !== 'info').map((f) => f.ruleId),
+    ).toEqual([]);
+    for (const f of explained) {
       expect(f.severity).toBe('error');
       expect(f.evidence?.text.length).toBeGreaterThan(20);
     }
@@ -347,15 +427,157 @@ describe('doctor on a scripted cluster', () => {
     const other = await doctor(['--kubeconfig', cluster.kubeconfig('admin'), '-n', 'default']);
     expect(other.code).toBe(0);
     expect(other.stdout).toBe(
-      '✔ No problems: 0 Windows pods (0 not Ready) of 0, 2 Windows nodes of 3, context test.\n',
+      '✔ No problems: 0 Windows pods (0 not Ready) of 0, 4 Windows nodes of 5, context test.\n',
     );
     const shop = await doctor(['--kubeconfig', cluster.kubeconfig('admin'), '--namespace', 'shop']);
     expect(shop.code).toBe(1);
     expect(shop.stdout).toContain('Pod shop/untolerated');
     expect(shop.stdout).toContain('evidence (');
     expect(shop.stdout).toMatch(
-      /✖ \d+ problems?: 5 Windows pods \(4 not Ready\) of 5, 2 Windows nodes of 3, context test\.\n$/,
+      /✖ \d+ problems?: 5 Windows pods \(4 not Ready\) of 5, 4 Windows nodes of 5, context test\.\n$/,
     );
+  });
+
+  test('running workloads judged against the nodes: an ltsc2019 image on the 2022 and 2025 nodes, a DaemonSet no Windows node runs; suppressions honoured; RuntimeClass-pinned and Linux workloads silent', async () => {
+    const r = await doctor(['--kubeconfig', cluster.kubeconfig('admin'), '-n', 'apps', '--format', 'json']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(1);
+    const report = JSON.parse(r.stdout) as {
+      summary: { workloads: number; suppressed: number };
+      findings: {
+        ruleId: string;
+        severity: string;
+        message: string;
+        resource: { kind: string; name: string };
+        evidence?: { text: string };
+        suppression?: { honoured: boolean };
+      }[];
+    };
+    expect(report.summary.workloads).toBe(4);
+    const serious = report.findings
+      .filter((f) => f.severity !== 'info' && f.suppression === undefined)
+      .map((f) => [f.resource.kind, f.resource.name, f.ruleId, f.evidence?.text])
+      .sort();
+    expect(serious).toEqual([
+      ['DaemonSet', 'exporter', 'doctor-daemonset-unschedulable', undefined],
+      // No node takes it: judged as lint judges it without a release (it pins no build).
+      ['DaemonSet', 'exporter', 'image-build-unpinned', undefined],
+      ['Deployment', 'legacy-iis', 'image-build-mismatch', 'win2022-1, win2022-2 (Windows Server 2022, 10.0.20348)'],
+      ['Deployment', 'legacy-iis', 'image-build-mismatch', 'win2025-1 (Windows Server 2025, 10.0.26100)'],
+    ]);
+    const exporter = report.findings.find((f) => f.ruleId === 'doctor-daemonset-unschedulable');
+    expect(exporter?.message).toBe(
+      'DaemonSet apps/exporter is a Windows DaemonSet that no Windows node runs: win2019-1, win2022-1, win2022-2, win2025-1 have the taint os=windows:NoSchedule it does not tolerate. The DaemonSet controller creates no pod there, so nothing is Pending and no event says so.',
+    );
+    // The annotation hides windows-startup-probe on legacy-iis, as lint hides it; it is listed as suppressed.
+    expect(report.summary.suppressed).toBe(1);
+    expect(
+      report.findings
+        .filter((f) => f.ruleId === 'windows-startup-probe')
+        .map((f) => [f.resource.name, f.suppression?.honoured]),
+    ).toEqual([['legacy-iis', true]]);
+  });
+
+  test('--upgrade-to 2025 names the workload on the ltsc2019 image on every node, and the one pinned to the 2022 build', async () => {
+    const r = await doctor([
+      '--kubeconfig',
+      cluster.kubeconfig('admin'),
+      '-n',
+      'apps',
+      '--upgrade-to',
+      '2025',
+      '-f',
+      'json',
+    ]);
+    expect(r.code).toBe(1);
+    const report = JSON.parse(r.stdout) as {
+      upgradeTo: string;
+      findings: { ruleId: string; severity: string; resource: { name: string }; evidence?: { text: string } }[];
+    };
+    expect(report.upgradeTo).toBe('2025');
+    const errors = report.findings
+      .filter((f) => f.severity === 'error')
+      .map((f) => [f.resource.name, f.ruleId, f.evidence?.text])
+      .sort();
+    expect(errors).toEqual([
+      ['exporter', 'doctor-daemonset-unschedulable', undefined],
+      [
+        'legacy-iis',
+        'image-build-mismatch',
+        'win2019-1, win2022-1, win2022-2, win2025-1 (Windows Server 2025, 10.0.26100)',
+      ],
+      ['web-2022', 'doctor-upgrade-unschedulable', undefined],
+    ]);
+  });
+
+  test('--format sarif: lint’s SARIF, the cluster objects as logical locations', async () => {
+    const r = await doctor(['--kubeconfig', cluster.kubeconfig('admin'), '-n', 'apps', '--format', 'sarif']);
+    expect(r.code).toBe(1);
+    const log = JSON.parse(r.stdout) as {
+      version: string;
+      runs: {
+        results: {
+          ruleId: string;
+          level: string;
+          locations: { logicalLocations: { fullyQualifiedName: string }[] }[];
+        }[];
+      }[];
+    };
+    expect(log.version).toBe('2.1.0');
+    expect(
+      log.runs[0].results
+        .filter((x) => x.level === 'error')
+        .map((x) => `${x.ruleId} ${x.locations[0].logicalLocations[0].fullyQualifiedName}`)
+        .sort(),
+    ).toEqual([
+      'doctor-daemonset-unschedulable DaemonSet/apps/exporter',
+      'image-build-mismatch Deployment/apps/legacy-iis',
+      'image-build-mismatch Deployment/apps/legacy-iis',
+    ]);
+  });
+
+  test('--facts writes the WindowsClusterFacts of the nodes and RuntimeClasses, which policies --cluster-facts takes', async () => {
+    const r = await doctor(['--kubeconfig', cluster.kubeconfig('admin'), '--facts']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    type Facts = { apiVersion: string; kind: string; spec: { pools: unknown[]; runtimeClasses: unknown[] } };
+    const [facts] = parseAllDocuments(r.stdout).map((d) => d.toJS() as Facts);
+    expect(facts.apiVersion).toBe('k8s-windows.io/v1alpha1');
+    expect(facts.kind).toBe('WindowsClusterFacts');
+    const taints = [TAINT];
+    expect(facts.spec.pools).toEqual([
+      {
+        name: 'windows-10-0-17763',
+        provider: 'other',
+        build: '10.0.17763',
+        labels: { 'kubernetes.io/os': 'windows', 'node.kubernetes.io/windows-build': '10.0.17763' },
+        taints,
+      },
+      {
+        name: 'windows-10-0-20348',
+        provider: 'other',
+        build: '10.0.20348',
+        labels: { 'kubernetes.io/os': 'windows', 'node.kubernetes.io/windows-build': '10.0.20348' },
+        taints,
+      },
+      {
+        name: 'windows-10-0-26100',
+        provider: 'other',
+        build: '10.0.26100',
+        labels: { 'kubernetes.io/os': 'windows', 'node.kubernetes.io/windows-build': '10.0.26100' },
+        taints,
+      },
+    ]);
+    expect(facts.spec.runtimeClasses).toEqual([
+      { name: 'windows-2022', handler: 'runhcs-wcow-process', build: '10.0.20348' },
+    ]);
+    const file = path.join(home, 'facts.yaml');
+    writeFileSync(file, r.stdout);
+    const policies = await k8sWindows(['policies', '--no-config', '--cluster-facts', file]);
+    expect(policies.stderr).toBe('');
+    expect(policies.code).toBe(0);
+    const objects = parseAllDocuments(policies.stdout).map((d) => d.toJS() as Partial<Facts> | null);
+    expect(objects.find((o) => o?.kind === 'WindowsClusterFacts')?.spec).toEqual(facts.spec);
   });
 
   test('a user bound to exactly the ClusterRole --print-rbac prints can run doctor; without it, 403 names the verb and resource', async () => {
@@ -435,6 +657,28 @@ describe('doctor on a scripted cluster', () => {
     const unknown = await doctor(['--kubeconfig', cluster.kubeconfig('admin'), '--context', 'prod']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/^k8s-windows doctor: --context prod: no such context in .* \(it has test\)\.\n$/);
+  });
+
+  test('an untainted Windows node: the Linux workload without an OS selector can land there, and the node is named', async () => {
+    await cluster.ok('POST', '/api/v1/nodes', nodeObject('win2022-open', 'windows', '10.0.20348', []));
+    try {
+      const r = await doctor(['--kubeconfig', cluster.kubeconfig('admin'), '-n', 'apps', '-f', 'json']);
+      const report = JSON.parse(r.stdout) as {
+        findings: { ruleId: string; resource: { name: string }; message: string }[];
+      };
+      expect(
+        report.findings
+          .filter(
+            (f) => f.ruleId === 'doctor-linux-pod-on-windows-node' || f.ruleId === 'doctor-windows-node-untainted',
+          )
+          .map((f) => [f.ruleId, f.resource.name]),
+      ).toEqual([
+        ['doctor-linux-pod-on-windows-node', 'linux-web'],
+        ['doctor-windows-node-untainted', 'win2022-open'],
+      ]);
+    } finally {
+      await cluster.ok('DELETE', '/api/v1/nodes/win2022-open');
+    }
   });
 
   test('pages: more pods than one page holds are all read (limit/continue)', async () => {

@@ -4,7 +4,7 @@
  */
 import { parseAllDocuments } from 'yaml';
 import { parseCommand, UsageError } from '../../lib/cli/args';
-import { diagnose, doctorJson, formatDoctorText } from '../../lib/cli/doctor';
+import { diagnose, doctorJson, doctorSarif, formatDoctorText } from '../../lib/cli/doctor';
 import { RULES } from '../../lib/core/validate';
 import { cli } from '../helpers/cli';
 
@@ -30,7 +30,12 @@ function node(name: string, os: 'windows' | 'linux', extra: Record<string, unkno
 const PENDING_POD = {
   apiVersion: 'v1',
   kind: 'Pod',
-  metadata: { name: 'iis-7d9f', namespace: 'shop', uid: 'u-1' },
+  metadata: {
+    name: 'iis-7d9f',
+    namespace: 'shop',
+    uid: 'u-1',
+    ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'iis', uid: 'rs-0', controller: true }],
+  },
   spec: {
     nodeSelector: { 'kubernetes.io/os': 'windows' },
     containers: [{ name: 'iis', image: 'mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022' }],
@@ -55,9 +60,16 @@ const HEALTHY_POD = {
   metadata: { name: 'web-1', namespace: 'shop', uid: 'u-2' },
   spec: {
     nodeName: 'win-1',
+    os: { name: 'windows' },
     nodeSelector: { 'kubernetes.io/os': 'windows' },
     tolerations: [{ key: 'os', value: 'windows', effect: 'NoSchedule' }],
-    containers: [{ name: 'iis', image: 'mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022' }],
+    containers: [
+      {
+        name: 'iis',
+        image: 'mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022',
+        startupProbe: { httpGet: { path: '/', port: 80 }, failureThreshold: 30 },
+      },
+    ],
   },
   status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] },
 };
@@ -72,6 +84,7 @@ describe('doctor options', () => {
       failOn: 'error',
       timeoutMs: 60_000,
       printRbac: false,
+      facts: false,
     });
   });
 
@@ -90,6 +103,7 @@ describe('doctor options', () => {
       failOn: 'error',
       timeoutMs: 1500,
       printRbac: false,
+      facts: false,
     });
     expect(parseCommand(['doctor', '-A'], ids)).toMatchObject({ kind: 'doctor' });
   });
@@ -103,13 +117,36 @@ describe('doctor options', () => {
     expect(attempt).toThrow(UsageError);
     expect(attempt).toThrow(
       [
-        "--format 'xml' is not one of text, json, github.",
+        "--format 'xml' is not one of text, json, sarif, github.",
         "--fail-on 'never' is not one of error, warning, info.",
         '-n/--namespace and -A/--all-namespaces: give one or the other.',
         "--namespace 'Shop' is not a namespace name: lower-case letters, digits and '-', at most 63 characters.",
         "--timeout 'soon' is not a time: write seconds, more than 0 and at most 3600 (60, 60s or 1500ms).",
         "doctor takes no arguments; got 'x' (it reads the cluster of --context).",
       ].join('\n'),
+    );
+  });
+
+  test('--upgrade-to takes a release as lint’s --windows-release does; --kubernetes-version a 1.x minor', () => {
+    expect(parseCommand(['doctor', '--upgrade-to', '2025', '--kubernetes-version', '1.37'], ids)).toMatchObject({
+      upgradeTo: '2025',
+      kubernetesVersion: '1.37',
+    });
+    expect(() => parseCommand(['doctor', '--upgrade-to', 'ltsc2025', '--kubernetes-version', '2.1'], ids)).toThrow(
+      [
+        "--upgrade-to: Windows release 'ltsc2025' is not a release name. Write '2025'.",
+        "--kubernetes-version '2.1' is not a Kubernetes 1.x version; write it as 1.30.",
+      ].join('\n'),
+    );
+  });
+
+  test('--facts judges nothing: the options that judge are refused beside it', () => {
+    expect(parseCommand(['doctor', '--facts', '--context', 'prod'], ids)).toMatchObject({
+      facts: true,
+      context: 'prod',
+    });
+    expect(() => parseCommand(['doctor', '--facts', '-f', 'json', '--upgrade-to', '2025', '-n', 'shop'], ids)).toThrow(
+      "--facts prints the cluster's facts as YAML and judges nothing: drop --format, --upgrade-to, --namespace (the facts come from every node and RuntimeClass, not one namespace).",
     );
   });
 
@@ -128,6 +165,8 @@ describe('doctor options', () => {
       { apiGroups: ['apps'], resources: ['statefulsets'], verbs: ['get', 'list'] },
       { apiGroups: ['batch'], resources: ['jobs'], verbs: ['get', 'list'] },
       { apiGroups: [''], resources: ['replicationcontrollers'], verbs: ['get', 'list'] },
+      { apiGroups: ['apps'], resources: ['deployments'], verbs: ['get', 'list'] },
+      { apiGroups: ['batch'], resources: ['cronjobs'], verbs: ['get', 'list'] },
     ]);
     expect(JSON.stringify(docs[0].rules)).not.toMatch(/secrets|watch|create|update|patch|delete|\*/);
   });
@@ -143,6 +182,10 @@ describe('doctor options', () => {
       '--fail-on',
       '--timeout',
       '--print-rbac',
+      '--upgrade-to',
+      '--kubernetes-version',
+      '--facts',
+      'sarif',
     ]) {
       expect(r.stdout).toContain(option);
     }
@@ -218,13 +261,20 @@ describe('diagnose', () => {
       runtimeClasses: [],
       owners: [replicaSet],
     });
-    expect(report.findings).toEqual([
+    expect(report.findings[0]).toEqual(
       expect.objectContaining({
         ruleId: 'doctor-forbidden-field',
         resource: expect.objectContaining({ kind: 'ReplicaSet', namespace: 'shop', name: 'web-7d4b9c8f6' }),
         evidence: expect.objectContaining({ text: message }),
       }),
+    );
+    // lint's rules judge the ReplicaSet too (no controller owns it); the field the API server named is said once,
+    // with its evidence, not again as windows-forbidden-field.
+    expect(report.findings.map((f) => f.ruleId)).not.toContain('windows-forbidden-field');
+    expect(report.findings.filter((f) => f.severity === 'error').map((f) => f.ruleId)).toEqual([
+      'doctor-forbidden-field',
     ]);
+    expect(report.workloads).toBe(1);
   });
 
   test('a healthy cluster is silent', () => {
@@ -260,5 +310,73 @@ describe('diagnose', () => {
     expect(
       diagnose({ nodes: [node('win-1', 'windows')], pods: [], events: [], runtimeClasses: [], owners: [] }).findings,
     ).toEqual([]);
+    // A state taint (the API server puts node.kubernetes.io/not-ready on every new node) is no pool taint.
+    const notReady = { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' };
+    expect(
+      diagnose({
+        nodes: [node('linux-1', 'linux'), node('win-1', 'windows', { spec: { taints: [notReady] } })],
+        pods: [],
+        events: [],
+        runtimeClasses: [],
+        owners: [],
+      }).findings.map((f) => f.ruleId),
+    ).toEqual(['doctor-windows-node-untainted']);
+  });
+
+  test('running workloads are judged by lint’s rules against the nodes; the report in json, sarif and text says so', () => {
+    const legacy = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: {
+        name: 'legacy',
+        namespace: 'shop',
+        annotations: { 'suppress.k8s-windows.io/windows-startup-probe': 'answers within 10 s' },
+      },
+      spec: {
+        selector: { matchLabels: { app: 'legacy' } },
+        template: {
+          metadata: { labels: { app: 'legacy' } },
+          spec: {
+            os: { name: 'windows' },
+            nodeSelector: { 'kubernetes.io/os': 'windows' },
+            tolerations: [{ key: 'os', value: 'windows', effect: 'NoSchedule' }],
+            containers: [{ name: 'iis', image: 'mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2019' }],
+          },
+        },
+      },
+    };
+    const snapshot = {
+      nodes: [node('linux-1', 'linux'), node('win-1', 'windows', { spec: { taints: [TAINT] } })],
+      pods: [],
+      events: [],
+      runtimeClasses: [],
+      owners: [legacy],
+    };
+    const report = diagnose(snapshot, { date: '2026-12-07' });
+    expect(report.workloads).toBe(1);
+    expect(report.findings.map((f) => [f.ruleId, f.severity, f.evidence?.text])).toEqual([
+      ['image-build-mismatch', 'error', 'win-1 (Windows Server 2022, 10.0.20348)'],
+    ]);
+    expect(report.suppressed.map((f) => f.ruleId)).toEqual(['windows-startup-probe']);
+    expect(formatDoctorText(report, 'prod')).toMatch(
+      /✖ 1 problem: 0 Windows pods \(0 not Ready\) of 0, 1 Windows node of 2, 1 suppressed, context prod\.\n$/,
+    );
+    const json = doctorJson(report, 'prod') as { summary: Record<string, unknown>; findings: { ruleId: string }[] };
+    expect(json.summary).toMatchObject({ workloads: 1, error: 1, warning: 0, info: 0, suppressed: 1 });
+    expect(json.findings.map((f) => f.ruleId)).toEqual(['image-build-mismatch', 'windows-startup-probe']);
+    const sarif = doctorSarif(report, '/work');
+    const results = sarif.runs[0].results;
+    expect(results.map((r) => [r.ruleId, r.level, r.suppressions?.[0]?.status])).toEqual([
+      ['image-build-mismatch', 'error', undefined],
+      ['windows-startup-probe', 'note', 'accepted'],
+    ]);
+    expect(results[0].message.text).toContain(
+      'Evidence (the Windows nodes its pods can be scheduled on): win-1 (Windows Server 2022, 10.0.20348)',
+    );
+    expect(results[0].locations[0].logicalLocations?.[0]?.fullyQualifiedName).toBe('Deployment/shop/legacy');
+    // --upgrade-to 2019: the same image is fine there, and the scope line says what the nodes were taken to run.
+    const upgraded = diagnose(snapshot, { date: '2026-12-07', upgradeTo: '2019' });
+    expect(upgraded.findings.map((f) => f.ruleId)).not.toContain('image-build-mismatch');
+    expect(formatDoctorText(upgraded, 'prod')).toContain(', workloads judged as on Windows Server 2019,');
   });
 });

@@ -9,7 +9,7 @@ import type { ClusterFacts, ClusterPool, ClusterRuntimeClass, FactsTaint, PoolPr
 import { isWindowsRuntimeHandler } from '../releases';
 import { isRecord, rec, str, stringMap } from '../model/util';
 import { NODE_LABEL_FACTS } from '../facts/kubernetes';
-import type { NodeFacts } from './nodes';
+import { STATE_TAINT, type NodeFacts } from './nodes';
 
 /**
  * The node labels that name a node's pool, and who runs such a pool, first match wins. GKE: "Each node in the pool
@@ -27,9 +27,6 @@ export const POOL_LABELS: readonly (readonly [string, PoolProvider])[] = [
 
 /** Labels true of one node only, never of its pool. */
 const NODE_OWN_LABELS: ReadonlySet<string> = new Set(['kubernetes.io/hostname']);
-
-/** The taints of a node's state (not-ready, cordoned, uninitialized), not of its pool. */
-const STATE_TAINT = /^node\.(kubernetes\.io|cloudprovider\.kubernetes\.io)\//;
 
 /** The most labels one pool keeps in the facts (the CRD's bound): the pool, OS and build labels come first. */
 const MAX_POOL_LABELS = 64;

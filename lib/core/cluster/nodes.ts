@@ -27,6 +27,9 @@ export interface NodeFacts {
 
 type Json = Record<string, unknown>;
 
+/** Taints that describe a node's state (not-ready, unreachable, cordoned, uninitialized), not its pool. */
+export const STATE_TAINT = /^node\.(kubernetes\.io|cloudprovider\.kubernetes\.io)\//;
+
 function record(value: unknown): Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {};
 }
@@ -89,7 +92,10 @@ export function nodeFindings(nodes: readonly NodeFacts[]): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const node of nodes) {
     if (node.os !== 'windows') continue;
-    if (node.taints.some((t) => t.effect === 'NoSchedule' || t.effect === 'NoExecute')) continue;
+    // A state taint (node.kubernetes.io/not-ready, which the API server's TaintNodesByCondition admission puts on
+    // every new node, unschedulable, …) goes away with the state: it keeps no Linux pod off the pool.
+    if (node.taints.some((t) => (t.effect === 'NoSchedule' || t.effect === 'NoExecute') && !STATE_TAINT.test(t.key)))
+      continue;
     out.push({
       ruleId: 'doctor-windows-node-untainted',
       severity: 'warning',

@@ -20,7 +20,7 @@ import type { Taint, TaintEffect } from '../target';
 import { validateManifests } from '../validate';
 import { locatePodSpec } from '../workloads';
 import type { DoctorEvidence } from './explain';
-import { upgradedNodes, type NodeFacts } from './nodes';
+import { STATE_TAINT, upgradedNodes, type NodeFacts } from './nodes';
 
 /** The ids of the findings only a cluster shows. */
 export const WORKLOAD_RULE_IDS = [
@@ -47,9 +47,6 @@ export const JUDGED_KINDS: readonly string[] = [
   'ReplicationController',
   'Pod',
 ];
-
-/** Taints that describe a node's state (not-ready, unreachable, cordoned, uninitialized), not its pool. */
-const STATE_TAINT = /^node\.(kubernetes\.io|cloudprovider\.kubernetes\.io)\//;
 
 /** How many node names a message or evidence lists before `and N more`. */
 const SHOWN_NODES = 5;
