@@ -215,6 +215,24 @@ describe('judgeWorkloads', () => {
     expect(clusterKubernetesVersion([])).toBeUndefined();
   });
 
+  test('--kubernetes-version judges by that minor: Windows Server 2025 nodes need 1.32; by default the kubelets’ minor', () => {
+    const nodes = [nodeFacts(node('w25', 'windows', '10.0.26100', [TAINT], 'v1.37.1'))];
+    const ltsc2025 = deployment(
+      'new',
+      windowsSpec('mcr.microsoft.com/windows/servercore:ltsc2025', {
+        nodeSelector: { 'kubernetes.io/os': 'windows', 'node.kubernetes.io/windows-build': '10.0.26100' },
+      }),
+    );
+    expect(rules(judgeWorkloads([ltsc2025], { nodes, date: DATE }).findings, 'new')).not.toContain(
+      'windows-release-support',
+    );
+    const old = judgeWorkloads([ltsc2025], { nodes, date: DATE, kubernetesVersion: '1.31' });
+    expect(old.findings.find((f) => f.ruleId === 'windows-release-support')).toMatchObject({
+      severity: 'warning',
+      message: 'This pod needs Windows Server 2025 nodes, which Kubernetes supports from 1.32, not 1.31.',
+    });
+  });
+
   test('upgradedNodes moves the Windows nodes only', () => {
     const up = upgradedNodes(NODES, '2025');
     expect(up.map((n) => [n.name, n.build, n.release, n.labels['node.kubernetes.io/windows-build']])).toEqual([
