@@ -2,9 +2,8 @@
  * Human output of `lint`: diagnostics grouped by file, then by resource, each line `line:col  severity  message
  * rule-id` with the fix below, and a one-line summary. Colour is plain ANSI, used only when asked for.
  */
-import { fixLeftReason } from '../core/pod-templates';
-import { RULES_BY_ID } from '../core/validate/rules';
 import type { Diagnostic, Severity } from '../core/model/types';
+import { fixability, type FixSettings } from './fixable';
 import { renderedWhere, type LocatedDiagnostic } from './locate';
 
 export interface TextFormatOptions {
@@ -18,6 +17,12 @@ export interface TextFormatOptions {
   readonly inputProblemCount: number;
   /** Mark the findings `k8s-windows fix` can change, and count them (lint; not for what fix itself left). */
   readonly markFixable: boolean;
+  /**
+   * The run's settings `fix` would read too (the config file's tolerations, cloud, pinLinux): a finding whose fixer
+   * needs more is marked with the option that gives it (`--toleration`, `--pin-linux`), not as plainly fixable.
+   * @default {} (nothing beyond the command's own options)
+   */
+  readonly fixSettings?: FixSettings;
   /**
    * Findings a suppression hides: listed after the report, one line each with the reason.
    * @default []
@@ -184,7 +189,7 @@ export function formatText(items: readonly LocatedDiagnostic[], options: TextFor
         const d = item.diagnostic;
         const pos = position(item).padEnd(width);
         const sev = paint(severityStyle(d.severity), d.severity.padEnd(7));
-        const rule = options.markFixable && isFixable(d) ? `${d.ruleId} (fixable)` : d.ruleId;
+        const rule = `${d.ruleId}${fixableMark(options.markFixable ? fixability(d, options.fixSettings ?? {}) : undefined)}`;
         out.push(`    ${paint('dim', printable(pos))}  ${sev}  ${printable(d.message)}  ${paint('dim', rule)}`);
         const indent = ' '.repeat(4 + width + 2 + 7 + 2);
         // The field path, unless the message already names it (the API-server rules do).
@@ -209,10 +214,37 @@ export function formatText(items: readonly LocatedDiagnostic[], options: TextFor
   const { counts, text } = summarize(items.map((i) => i.diagnostic));
   const mark = counts.error > 0 || n > 0 ? paint('red', '✖') : paint('yellow', '⚠');
   out.push(`${mark} ${paint('bold', text)} in ${scope}${suppressedCount(suppressed)}`);
-  const fixable = options.markFixable ? items.filter((i) => isFixable(i.diagnostic)).length : 0;
-  // "Potentially": a fixer leaves a finding alone when the edit is not certain for it (k8s-windows fix --help).
-  if (fixable > 0) out.push(`  ${fixable} of them potentially fixable with \`k8s-windows fix\`.`);
+  if (options.markFixable) out.push(...fixableSummary(items, options.fixSettings ?? {}));
   return `${out.join('\n')}\n`;
+}
+
+/** ` (fixable)`, ` (fixable with --pin-linux)` or '' after a rule id. */
+function fixableMark(how: ReturnType<typeof fixability>): string {
+  if (how === undefined) return '';
+  return how === 'fix' ? ' (fixable)' : ` (fixable with ${how.option.split(' ')[0]})`;
+}
+
+/**
+ * How many findings `k8s-windows fix` changes as it is, then how many more each option makes it change. "Potentially":
+ * a fixer leaves a finding alone when the edit is not certain for it (k8s-windows fix --help).
+ */
+function fixableSummary(items: readonly LocatedDiagnostic[], settings: FixSettings): string[] {
+  let plain = 0;
+  const byOption = new Map<string, number>();
+  for (const { diagnostic } of items) {
+    const how = fixability(diagnostic, settings);
+    if (how === 'fix') plain++;
+    else if (how !== undefined) byOption.set(how.option, (byOption.get(how.option) ?? 0) + 1);
+  }
+  const lines = plain > 0 ? [`  ${plain} of them potentially fixable with \`k8s-windows fix\`.`] : [];
+  for (const [option, n] of byOption) {
+    lines.push(
+      plain > 0 || lines.length > 0
+        ? `  ${n} more with \`k8s-windows fix ${option}\`.`
+        : `  ${n} of them potentially fixable with \`k8s-windows fix ${option}\`.`,
+    );
+  }
+  return lines;
 }
 
 /** `; 2 suppressed` for the summary line, or ''. */
@@ -232,14 +264,6 @@ function formatSuppressed(items: readonly LocatedDiagnostic[], paint: (style: St
     );
   }
   return `${lines.join('\n')}\n`;
-}
-
-/** Whether `k8s-windows fix` has a fixer for the diagnostic's rule, on a kind it edits (not an Argo Workflow). */
-function isFixable(d: Diagnostic): boolean {
-  return (
-    RULES_BY_ID.get(d.ruleId)?.fixable !== undefined &&
-    fixLeftReason(d.resource.apiVersion, d.resource.kind) === undefined
-  );
 }
 
 /** `12:7` when the line is known, else the field path. */

@@ -3,7 +3,6 @@
  * `k8s-windows: <message>` and never a stack trace; `main.ts` only wires it to the process.
  */
 import { loadManifestsWithErrors, RULES, RULES_BY_ID, validateManifests } from '../core/validate';
-import { fixLeftReason } from '../core/pod-templates';
 import { validateOptionsOf } from '../core/validate/settings';
 import type { Diagnostic } from '../core/model/types';
 import { looksLikeObject } from '../core/model/key-case';
@@ -28,6 +27,7 @@ import { formatGithub } from './format-github';
 import { formatRulePage } from './rule-page';
 import { formatText, nothingChecked, printable } from './format-text';
 import { writeJson } from './json-out';
+import { fixability, type FixSettings } from './fixable';
 import { helpText } from './help';
 import { createLocator, type LoadedObject, type LocatedDiagnostic } from './locate';
 import { packageInfo, TOOL_NAME } from './package-info';
@@ -237,6 +237,7 @@ async function runLint(command: LintCommand, io: CliIO): Promise<number> {
           objects: loaded.length,
           inputs: inputCount,
           skippedDocuments,
+          fixSettings: settings,
         }),
         io.stdout,
       );
@@ -282,6 +283,7 @@ async function runLint(command: LintCommand, io: CliIO): Promise<number> {
           inputCount,
           inputProblemCount: problems.length,
           markFixable: true,
+          fixSettings: settings,
           suppressed: command.quiet ? [] : suppressed.map(locate),
           skippedDocuments,
           inputsAreFiles,
@@ -333,22 +335,27 @@ export function jsonReport(input: {
   /** Documents of walked files that are no Kubernetes objects, left out (lint). @default - not in the summary */
   readonly skippedDocuments?: number;
   readonly extra?: Readonly<Record<string, unknown>>;
+  /** The settings `fix` would read too: `fixable` is what plain fix changes, `fixableWith` the option it needs. @default {} */
+  readonly fixSettings?: FixSettings;
 }): Record<string, unknown> {
   const counts = { error: 0, warning: 0, info: 0 };
   let fixable = 0;
   let suppressed = 0;
   const findings = input.findings.map((item) => {
     const d = item.diagnostic;
-    // A rule with a fixer, on a kind fix edits (it leaves Argo Workflows and Knative Services).
-    const isFixable =
-      RULES_BY_ID.get(d.ruleId)?.fixable !== undefined &&
-      fixLeftReason(d.resource.apiVersion, d.resource.kind) === undefined;
+    // A rule with a fixer, on a kind fix edits (it leaves Argo Workflows and Knative Services), that needs no option.
+    const how = fixability(d, input.fixSettings ?? {});
+    const isFixable = how === 'fix';
     if (d.suppression?.honoured === true) suppressed++;
     else {
       counts[d.severity]++;
       if (isFixable) fixable++;
     }
-    return { ...jsonEntry(item), fixable: isFixable };
+    return {
+      ...jsonEntry(item),
+      fixable: isFixable,
+      ...(how !== undefined && how !== 'fix' ? { fixableWith: how.option } : {}),
+    };
   });
   const info = packageInfo();
   return {

@@ -4,6 +4,8 @@ import { Readable } from 'node:stream';
 import { loadManifests, validateManifests } from '../../lib/core/validate';
 import type { Diagnostic, ValidateOptions } from '../../lib/core/model/types';
 import { cli, columnOf, FIXTURES, lineOf, tempTree } from '../helpers/cli';
+import { FIX_OPTIONS_NEEDED } from '../../lib/cli/fixable';
+import { RULES_BY_ID } from '../../lib/core/validate';
 
 const WEB = 'windows-web.yaml';
 const WEB_TEXT = readFileSync(path.join(FIXTURES, WEB), 'utf8');
@@ -20,8 +22,18 @@ function expected(options: ValidateOptions = {}, source = WEB, text = WEB_TEXT):
  */
 function engineView(report: unknown): Diagnostic[] {
   return (
-    report as { findings: (Diagnostic & { source?: string; line?: number; column?: number; fixable: boolean })[] }
-  ).findings.map(({ source: _source, line: _line, column: _column, fixable: _fixable, ...d }) => d);
+    report as {
+      findings: (Diagnostic & {
+        source?: string;
+        line?: number;
+        column?: number;
+        fixable: boolean;
+        fixableWith?: string;
+      })[];
+    }
+  ).findings.map(
+    ({ source: _source, line: _line, column: _column, fixable: _fixable, fixableWith: _fixableWith, ...d }) => d,
+  );
 }
 
 async function lintJson(...args: string[]): Promise<{ code: number; diagnostics: Diagnostic[]; stderr: string }> {
@@ -612,6 +624,102 @@ describe('YAML that holds no Kubernetes object, and keys written in another case
       expect(r.code).toBe(1);
     } finally {
       tree.cleanup();
+    }
+  });
+});
+
+describe('a finding plain fix leaves alone is not called fixable: lint names the option of fix that fixes it', () => {
+  /** A Windows Deployment without a toleration beside a Linux one pinned to no OS: a hybrid set. */
+  const HYBRID = [
+    'apiVersion: apps/v1',
+    'kind: Deployment',
+    'metadata: {name: win, namespace: shop}',
+    'spec:',
+    '  selector: {matchLabels: {app: win}}',
+    '  template:',
+    '    metadata: {labels: {app: win}}',
+    '    spec:',
+    '      os: {name: windows}',
+    '      nodeSelector: {kubernetes.io/os: windows}',
+    '      containers: [{name: web, image: mcr.microsoft.com/dotnet/aspnet:8.0-nanoserver-ltsc2022}]',
+    '---',
+    'apiVersion: apps/v1',
+    'kind: Deployment',
+    'metadata: {name: api, namespace: shop}',
+    'spec:',
+    '  selector: {matchLabels: {app: api}}',
+    '  template:',
+    '    metadata: {labels: {app: api}}',
+    '    spec:',
+    '      containers: [{name: api, image: nginx:1.27}]',
+    '',
+  ].join('\n');
+
+  test('text: (fixable with --toleration), (fixable with --pin-linux), and the summary says which command fixes them', async () => {
+    const tree = tempTree({ 'hybrid.yaml': HYBRID });
+    try {
+      const r = await cli(['lint', '--no-config', 'hybrid.yaml'], { cwd: tree.dir });
+      expect(r.stdout).toMatch(/ windows-toleration-missing \(fixable with --toleration\)$/m);
+      expect(r.stdout).toMatch(/ linux-node-selector-missing \(fixable with --pin-linux\)$/m);
+      expect(r.stdout).not.toMatch(/windows-toleration-missing \(fixable\)|linux-node-selector-missing \(fixable\)/);
+      // image-build-unpinned: plain fix pins the build the image needs.
+      expect(r.stdout.trimEnd().split('\n').slice(-3)).toEqual([
+        '  1 of them potentially fixable with `k8s-windows fix`.',
+        '  1 more with `k8s-windows fix --toleration <key=value:Effect>`.',
+        '  1 more with `k8s-windows fix --pin-linux`.',
+      ]);
+      const windowsOnly = await cli(
+        ['lint', '--no-config', '--disable', 'image-build-unpinned,linux-node-selector-missing', 'hybrid.yaml'],
+        {
+          cwd: tree.dir,
+        },
+      );
+      expect(windowsOnly.stdout.trimEnd().split('\n').slice(-1)).toEqual([
+        '  1 of them potentially fixable with `k8s-windows fix --toleration <key=value:Effect>`.',
+      ]);
+      // The config file gives fix what the options give: plain fix then fixes both.
+      const withConfig = tempTree({
+        'hybrid.yaml': HYBRID,
+        '.k8s-windows.yaml': 'pinLinux: true\ntolerations: ["os=windows:NoSchedule"]\n',
+      });
+      try {
+        const configured = await cli(['lint', 'hybrid.yaml'], { cwd: withConfig.dir });
+        expect(configured.stdout).toMatch(/ windows-toleration-missing \(fixable\)$/m);
+        expect(configured.stdout).toMatch(/ linux-node-selector-missing \(fixable\)$/m);
+        expect(configured.stdout.trimEnd().split('\n').slice(-1)).toEqual([
+          '  3 of them potentially fixable with `k8s-windows fix`.',
+        ]);
+      } finally {
+        withConfig.cleanup();
+      }
+      // --cloud gke taints Windows nodes itself: fix --cloud gke adds the toleration.
+      const gke = await cli(['lint', '--no-config', '--cloud', 'gke', 'hybrid.yaml'], { cwd: tree.dir });
+      expect(gke.stdout).toMatch(/ windows-toleration-missing \(fixable\)$/m);
+    } finally {
+      tree.cleanup();
+    }
+  });
+
+  test('json: fixable is false and fixableWith names the option; the summary counts only what plain fix fixes', async () => {
+    const r = await cli(['lint', '--no-config', '--format', 'json', '--stdin-filename', 'hybrid.yaml', '-'], {
+      stdin: HYBRID,
+    });
+    const report = JSON.parse(r.stdout) as {
+      summary: { fixable: number };
+      findings: { ruleId: string; fixable: boolean; fixableWith?: string }[];
+    };
+    const by = (id: string) => report.findings.find((f) => f.ruleId === id);
+    expect(by('windows-toleration-missing')).toMatchObject({
+      fixable: false,
+      fixableWith: '--toleration <key=value:Effect>',
+    });
+    expect(by('linux-node-selector-missing')).toMatchObject({ fixable: false, fixableWith: '--pin-linux' });
+    expect(report.summary.fixable).toBe(report.findings.filter((f) => f.fixable).length);
+  });
+
+  test("each option named is one the rule's own fixable text names", () => {
+    for (const [id, { option }] of Object.entries(FIX_OPTIONS_NEEDED)) {
+      expect(RULES_BY_ID.get(id)?.fixable).toContain(option.split(' ')[0]);
     }
   });
 });
