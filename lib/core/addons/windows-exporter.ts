@@ -8,9 +8,9 @@
  */
 import { stringify } from 'yaml';
 import { IssueCollector, type ValidationIssue } from '../errors';
-import { addonImage } from '../facts/addons';
+import { resolveAddonBase, type AddonDifference, type AddonOptions } from './common';
 import type { HOST_PROCESS_USERS } from '../windows-options';
-import { windowsNodeTarget, WINDOWS_TAINT, GKE_WINDOWS_TAINT, type Taint } from '../target';
+import type { Taint } from '../target';
 
 /** The name of every object by default, and the firewall rule's display name (the upstream manifest's). */
 export const WINDOWS_EXPORTER_NAME = 'windows-exporter';
@@ -56,20 +56,6 @@ export const POD_MONITOR_API_VERSION = 'monitoring.coreos.com/v1';
 export const WINDOWS_EXPORTER_NAME_LABEL = 'app.kubernetes.io/name';
 /** The pod label that tells two exporters (two `name`s) apart. */
 export const WINDOWS_EXPORTER_INSTANCE_LABEL = 'app.kubernetes.io/instance';
-/**
- * Node agents run on every Windows node: by default they tolerate the library's Windows taint (`os=windows`) and the
- * one GKE is said to apply (lib/cdk8s/host-process.ts `HOST_PROCESS_TAINTS`, the same pair).
- */
-export const WINDOWS_EXPORTER_TAINTS: readonly Taint[] = [WINDOWS_TAINT, GKE_WINDOWS_TAINT];
-
-/** One way the add-on's output differs from the upstream manifest, and why. */
-export interface AddonDifference {
-  /** The kind of the object. */
-  readonly kind: string;
-  /** The fields, in API-server notation; each covers everything below it. An empty list is the whole object. */
-  readonly paths: readonly string[];
-  readonly why: string;
-}
 
 /**
  * Where the add-on's output differs from the upstream manifests (kubernetes/windows-exporter-daemonset.yaml and
@@ -165,18 +151,7 @@ export interface WindowsExporterPodMonitorOptions {
 }
 
 /** The settings both front doors share. */
-export interface WindowsExporterOptions {
-  /**
-   * The name of the DaemonSet, ConfigMap, Service and PodMonitor, and of the firewall rule on the nodes.
-   * @default 'windows-exporter'
-   */
-  readonly name?: string;
-  /**
-   * The windows_exporter image. Keep it a HostProcess image (the upstream images are).
-   * @default - ghcr.io/prometheus-community/windows-exporter at the version pinned in the facts (`k8s-windows facts`,
-   * `addon.windows-exporter.image`)
-   */
-  readonly image?: string;
+export interface WindowsExporterOptions extends AddonOptions {
   /**
    * The collectors to run (`collectors.enabled`); `[defaults]` stands for windows_exporter's default set.
    * @default ['[defaults]', 'container'] (the upstream manifest's)
@@ -201,11 +176,6 @@ export interface WindowsExporterOptions {
    */
   readonly firewallRule?: boolean;
   /**
-   * The taints of the Windows nodes to run on, to tolerate: give your pools' (`pool.nodeTarget.taints`).
-   * @default - `os=windows:NoSchedule` and `node.kubernetes.io/os=windows:NoSchedule`
-   */
-  readonly taints?: readonly Taint[];
-  /**
    * Also emit a Prometheus Operator PodMonitor (`monitoring.coreos.com/v1`; the CRD must be installed).
    * @default false
    */
@@ -224,8 +194,6 @@ export interface ResolvedWindowsExporter {
   readonly podMonitor?: WindowsExporterPodMonitorOptions;
 }
 
-/** A DNS label (RFC 1123), what a DaemonSet, Service and ConfigMap name may be, and safe inside the firewall script. */
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 /** A collector name as windows_exporter spells them (`logical_disk`), or the `[defaults]` placeholder. */
 const COLLECTOR = /^(?:\[defaults\]|[a-z][a-z0-9_]*)$/;
 /** A Prometheus duration: `30s`, `1m30s`, `500ms`. */
@@ -266,22 +234,7 @@ export function resolveWindowsExporter(options: WindowsExporterOptions = {}): {
   readonly issues: readonly ValidationIssue[];
 } {
   const issues = new IssueCollector();
-  const name = options.name ?? WINDOWS_EXPORTER_NAME;
-  if (typeof name !== 'string' || !DNS_LABEL.test(name)) {
-    issues.add(
-      'name',
-      `name ${JSON.stringify(name)} is not a DNS label (lower-case letters, digits and '-', at most 63).`,
-      `Write e.g. '${WINDOWS_EXPORTER_NAME}'.`,
-    );
-  }
-  const image = options.image ?? addonImage('windows-exporter');
-  if (typeof image !== 'string' || image.trim() === '' || /\s/.test(image)) {
-    issues.add(
-      'image',
-      `image ${JSON.stringify(image)} is not an image reference.`,
-      `Omit it for ${addonImage('windows-exporter')}, or write 'registry/repository:tag'.`,
-    );
-  }
+  const { name, image, taints } = resolveAddonBase('windows-exporter', options, issues);
   const collectors = options.collectors ?? WINDOWS_EXPORTER_COLLECTORS;
   if (!Array.isArray(collectors) || collectors.length === 0) {
     issues.add(
@@ -341,14 +294,6 @@ export function resolveWindowsExporter(options: WindowsExporterOptions = {}): {
       `firewallRule ${JSON.stringify(firewallRule)} is not a boolean.`,
       'Write true or false.',
     );
-  }
-  const taints = options.taints ?? WINDOWS_EXPORTER_TAINTS;
-  try {
-    windowsNodeTarget({ taints });
-  } catch (err) {
-    const found = (err as { issues?: readonly ValidationIssue[] }).issues;
-    if (found === undefined) throw err;
-    for (const i of found) issues.add(i.path, i.message, i.fix);
   }
   const monitor = options.podMonitor ?? false;
   let podMonitor: WindowsExporterPodMonitorOptions | undefined;
