@@ -12,13 +12,25 @@ sarif=${INPUT_SARIF_FILE:-k8s-windows.sarif}
 fail_on=${INPUT_FAIL_ON:-error}
 action_path=${GITHUB_ACTION_PATH:-$(cd "$(dirname "$0")/.." && pwd)}
 
-# Which k8s-windows: the version asked for, else the repository's own, else this action's version from npm.
+# Which k8s-windows: the npm version asked for, else the repository's own, else this action's checkout, installed
+# from its lockfile and built (npm ci runs the package's `prepare` build) the first time a job needs it.
 if [[ -n ${INPUT_VERSION:-} ]]; then
   cmd=(npx --yes "k8s-windows@${INPUT_VERSION}")
 elif [[ -x node_modules/.bin/k8s-windows ]]; then
   cmd=(node_modules/.bin/k8s-windows)
 else
-  cmd=(npx --yes "k8s-windows@$(node -p 'require(process.argv[1]).version' "$action_path/package.json")")
+  if [[ ! -f $action_path/build/cli/main.js ]]; then
+    echo "::group::Installing and building k8s-windows from the action's checkout ($action_path)"
+    (cd "$action_path" && npm ci --no-audit --no-fund --loglevel=error) >&2 || {
+      echo "::endgroup::"
+      echo "::error title=k8s-windows::npm ci in the action's checkout ($action_path) failed (above): pin the action to a release tag, or set version: to a published k8s-windows version."
+      echo "exit-code=2" >>"$GITHUB_OUTPUT"
+      echo "sarif-file=" >>"$GITHUB_OUTPUT"
+      exit 0
+    }
+    echo "::endgroup::"
+  fi
+  cmd=(node "$action_path/build/cli/main.js")
 fi
 
 # Paths and options split on white space (spaces, tabs, new lines), never glob-expanded.

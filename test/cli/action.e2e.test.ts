@@ -1,7 +1,8 @@
 /**
  * The composite GitHub Action (action.yml) and its lint step, scripts/action.sh, run as a runner runs it: the
  * environment a runner sets (GITHUB_WORKSPACE, GITHUB_OUTPUT, GITHUB_ACTION_PATH, the INPUT_* the step passes), a
- * workspace with manifests and k8s-windows installed as node_modules/.bin/k8s-windows (this checkout's CLI).
+ * workspace with manifests and k8s-windows installed as node_modules/.bin/k8s-windows (this checkout's CLI), or
+ * not installed: then the action's checkout is installed and built (npm and npx stand in for the registry).
  */
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -25,7 +26,6 @@ const GOOD = [
   '    image: mcr.microsoft.com/windows/nanoserver:ltsc2022',
   '',
 ].join('\n');
-const VERSION = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 let work: string;
 beforeEach(() => {
@@ -170,25 +170,72 @@ describe('scripts/action.sh, the lint step of the GitHub Action', () => {
     expect(r.stderr).toContain("--windows-release: Windows release 'ltsc2022' is not a release name.");
   });
 
-  test('without an installed k8s-windows: the npm package at the action’s version, or the version asked for', () => {
-    const ws = workspace({ 'k8s/good.yaml': GOOD }, false);
-    // npx stands in for the registry: it records what it was asked to run, then runs this checkout's CLI.
+  test("without an installed k8s-windows: the action's checkout, installed and built once (npm ci); or the npm version asked for", () => {
+    const ws = workspace({ 'k8s/web.yaml': BAD }, false);
+    // The action's checkout, and an npm that records what it is asked and "builds" by writing build/cli/main.js (a
+    // script that runs this checkout's CLI); npx stands in for the registry the same way.
+    const actionPath = path.join(work, 'action');
+    mkdirSync(actionPath);
     const bin = path.join(work, 'bin');
     mkdirSync(bin);
-    const calls = path.join(work, 'npx-calls');
-    cliShim(path.join(bin, 'npx'), `echo "$1 $2" >> "${calls}"\nshift 2\n`);
-    const env = { PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}` };
-    expect(runStep(ws, { ...defaults(), paths: 'k8s' }, env).outputs['exit-code']).toBe('0');
-    expect(runStep(ws, { ...defaults(), paths: 'k8s', version: '9.9.9' }, env).outputs['exit-code']).toBe('0');
+    const calls = path.join(work, 'npm-calls');
+    const tsx = path.join(ROOT, 'node_modules/tsx/dist/cli.mjs');
+    writeFileSync(
+      path.join(work, 'main.js'),
+      `const r = require('child_process').spawnSync(process.execPath, [${JSON.stringify(tsx)}, ${JSON.stringify(
+        path.join(ROOT, 'lib/cli/main.ts'),
+      )}, ...process.argv.slice(2)], { stdio: 'inherit' });\nprocess.exit(r.status ?? 1);\n`,
+    );
+    writeFileSync(
+      path.join(bin, 'npm'),
+      `#!/bin/sh\necho "npm $* in $PWD" >> "${calls}"\nmkdir -p build/cli && cp "${path.join(work, 'main.js')}" build/cli/main.js\n`,
+    );
+    chmodSync(path.join(bin, 'npm'), 0o755);
+    cliShim(path.join(bin, 'npx'), `echo "npx $1 $2" >> "${calls}"\nshift 2\n`);
+    const env = { PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`, GITHUB_ACTION_PATH: actionPath };
+    const first = runStep(ws, { ...defaults(), paths: 'k8s' }, env);
+    expect(first.outputs).toMatchObject({ 'exit-code': '1', errors: '1' });
+    expect(first.stdout.split('\n').slice(0, 2)).toEqual([
+      `::group::Installing and building k8s-windows from the action's checkout (${actionPath})`,
+      '::endgroup::',
+    ]);
+    expect(runStep(ws, { ...defaults(), paths: 'k8s' }, env).outputs).toMatchObject({ 'exit-code': '1' });
+    expect(runStep(ws, { ...defaults(), paths: 'k8s', version: '9.9.9' }, env).outputs['exit-code']).toBe('1');
     expect(
       readFileSync(calls, 'utf8')
         .split('\n')
         .filter((l) => l !== ''),
     ).toEqual([
-      `--yes k8s-windows@${VERSION}`,
-      `--yes k8s-windows@${VERSION}`,
-      '--yes k8s-windows@9.9.9',
-      '--yes k8s-windows@9.9.9',
+      `npm ci --no-audit --no-fund --loglevel=error in ${actionPath}`,
+      'npx --yes k8s-windows@9.9.9',
+      'npx --yes k8s-windows@9.9.9',
+    ]);
+  });
+
+  test("the action's checkout cannot be installed: exit-code 2, no SARIF file, an error annotation saying what to do", () => {
+    const ws = workspace({ 'k8s/web.yaml': BAD }, false);
+    const bin = path.join(work, 'bin');
+    mkdirSync(bin);
+    writeFileSync(path.join(bin, 'npm'), '#!/bin/sh\necho "npm error code E404" >&2\nexit 1\n');
+    chmodSync(path.join(bin, 'npm'), 0o755);
+    const actionPath = path.join(work, 'action');
+    mkdirSync(actionPath);
+    const r = runStep(
+      ws,
+      { ...defaults(), paths: 'k8s' },
+      {
+        PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`,
+        GITHUB_ACTION_PATH: actionPath,
+      },
+    );
+    expect(r.status).toBe(0);
+    expect(r.outputs).toEqual({ 'exit-code': '2', 'sarif-file': '' });
+    expect(r.stderr).toBe('npm error code E404\n');
+    expect(r.stdout.split('\n')).toEqual([
+      `::group::Installing and building k8s-windows from the action's checkout (${actionPath})`,
+      '::endgroup::',
+      `::error title=k8s-windows::npm ci in the action's checkout (${actionPath}) failed (above): pin the action to a release tag, or set version: to a published k8s-windows version.`,
+      '',
     ]);
   });
 
@@ -210,6 +257,7 @@ describe('action.yml', () => {
       steps: {
         id?: string;
         uses?: string;
+        'continue-on-error'?: boolean;
         run?: string;
         if?: string;
         with?: Record<string, string>;
@@ -218,26 +266,41 @@ describe('action.yml', () => {
     };
   };
 
-  test('a composite action: the script, then the SARIF upload even when lint found something, then the verdict', () => {
+  test('a composite action: Node.js, the script, the SARIF upload that cannot fail the job, then the verdict', () => {
     expect(action.runs.using).toBe('composite');
-    const [lint, upload, verdict] = action.runs.steps;
+    const [node, lint, upload, uploadFailed, forkSkipped, verdict] = action.runs.steps;
+    expect(node).toEqual({ uses: 'actions/setup-node@v5', with: { 'node-version': '${{ inputs.node-version }}' } });
+    expect(action.inputs['node-version'].default).toBe('22');
     expect(lint.run).toBe('bash "$GITHUB_ACTION_PATH/scripts/action.sh"');
-    expect(upload.uses).toBe('github/codeql-action/upload-sarif@v4');
-    expect(upload.if).toMatch(/^always\(\) && /);
-    expect(upload.with).toEqual({
-      sarif_file: '${{ steps.lint.outputs.sarif-file }}',
-      category: '${{ inputs.category }}',
+    expect(upload).toMatchObject({
+      id: 'upload',
+      uses: 'github/codeql-action/upload-sarif@v4',
+      'continue-on-error': true,
+      with: { sarif_file: '${{ steps.lint.outputs.sarif-file }}', category: '${{ inputs.category }}' },
     });
+    const fork = 'github.event.pull_request && github.event.pull_request.head.repo.full_name != github.repository';
+    expect(upload.if).toBe(
+      `always() && inputs.upload-sarif == 'true' && steps.lint.outputs.sarif-file != '' && !(${fork})`,
+    );
+    expect(uploadFailed.if).toBe("always() && steps.upload.outcome == 'failure'");
+    expect(uploadFailed.run).toMatch(/^echo "::warning title=k8s-windows::The SARIF upload to code scanning failed/);
+    expect(forkSkipped.if).toBe(
+      `always() && inputs.upload-sarif == 'true' && steps.lint.outputs.sarif-file != '' && ${fork}`,
+    );
+    expect(forkSkipped.run).toMatch(
+      /^echo "::notice title=k8s-windows::SARIF upload skipped: a pull request from a fork/,
+    );
     expect(verdict.if).toBe("always() && steps.lint.outputs.exit-code != '0'");
   });
 
   test('every input reaches the script as the INPUT_ variable it reads, and every output is one it writes', () => {
     const script = readFileSync(SCRIPT, 'utf8');
-    const env = action.runs.steps[0].env ?? {};
+    const env = action.runs.steps.find((s) => s.id === 'lint')?.env ?? {};
     for (const [name, input] of Object.entries(action.inputs)) {
       expect(input.description).not.toBe('');
       const variable = `INPUT_${name.toUpperCase().replace(/-/g, '_')}`;
-      if (name === 'upload-sarif' || name === 'category') continue; // used by the upload step
+      // Used by the upload step and by setup-node.
+      if (name === 'upload-sarif' || name === 'category' || name === 'node-version') continue;
       expect(env[variable]).toBe(`\${{ inputs.${name} }}`);
       expect(script).toContain(variable);
     }
