@@ -242,6 +242,27 @@ export function judgeWorkloads(objects: readonly unknown[], options: WorkloadOpt
   const kubernetesVersion = options.kubernetesVersion ?? clusterKubernetesVersion(options.nodes);
   const index = buildIndex(runtimeClasses);
 
+  // Pods of one template schedule alike: where they can go is worked out once per scheduling spec.
+  const placements = new Map<string, { eligible: NodeFacts[]; today: boolean }>();
+  const placementOf = (pod: PodFacts) => {
+    const spec = pod.spec;
+    const key = JSON.stringify([
+      spec.nodeName,
+      spec.nodeSelector,
+      rec(rec(spec, 'affinity'), 'nodeAffinity')?.requiredDuringSchedulingIgnoredDuringExecution,
+      pod.runtimeClassName,
+      pod.tolerations.map((t) => t.t),
+    ]);
+    let found = placements.get(key);
+    if (found === undefined) {
+      const eligible = windowsNodes.filter((n) => whyNot(n, pod) === undefined);
+      const today =
+        options.upgradeTo === undefined ||
+        options.nodes.some((n) => n.os === 'windows' && whyNot(n, pod) === undefined);
+      placements.set(key, (found = { eligible, today }));
+    }
+    return found;
+  };
   const placed: Placed[] = [];
   for (const raw of objects) {
     if (!isTopLevelWorkload(raw)) continue;
@@ -254,14 +275,13 @@ export function judgeWorkloads(objects: readonly unknown[], options: WorkloadOpt
     } catch {
       continue;
     }
+    const placement = placementOf(pod);
     placed.push({
       object,
       pod,
       windows: pod.windows || pod.windowsHint !== undefined,
-      eligible: windowsNodes.filter((n) => whyNot(n, pod) === undefined),
-      eligibleToday:
-        options.upgradeTo === undefined ||
-        options.nodes.some((n) => n.os === 'windows' && whyNot(n, pod) === undefined),
+      eligible: placement.eligible,
+      eligibleToday: placement.today,
     });
   }
 
@@ -274,13 +294,7 @@ export function judgeWorkloads(objects: readonly unknown[], options: WorkloadOpt
     return run;
   };
   for (const w of placed) {
-    const byRelease = new Map<WindowsRelease | 'none', NodeFacts[]>();
-    if (w.windows) {
-      for (const n of w.eligible) {
-        const key = n.release ?? 'none';
-        byRelease.set(key, [...(byRelease.get(key) ?? []), n]);
-      }
-    }
+    const byRelease = w.windows ? releasesOf(w.eligible) : new Map<WindowsRelease | 'none', NodeFacts[]>();
     if (byRelease.size === 0) byRelease.set('none', []);
     for (const [key, on] of byRelease) {
       const run = runOf(key);
@@ -289,7 +303,7 @@ export function judgeWorkloads(objects: readonly unknown[], options: WorkloadOpt
     }
   }
 
-  const seen = new Map<string, { finding: WorkloadFinding; nodes: NodeFacts[] }>();
+  const seen = new Map<string, { finding: WorkloadFinding; nodes: NodeFacts[][] }>();
   const order: string[] = [];
   const byResource = new Map<string, Rec>();
   for (const w of placed) byResource.set(resourceKey(resourceOf(w.object)), w.object);
@@ -306,12 +320,12 @@ export function judgeWorkloads(objects: readonly unknown[], options: WorkloadOpt
       const { location: _location, ...d } = found;
       const k = `${d.ruleId}\u0000${resourceKey(d.resource)}\u0000${d.path}\u0000${d.message}`;
       const object = byResource.get(resourceKey(d.resource));
-      const on = object !== undefined ? (run.nodes.get(object) ?? []) : [];
+      const on = object !== undefined ? run.nodes.get(object) : undefined;
       const entry = seen.get(k);
       if (entry === undefined) {
-        seen.set(k, { finding: d, nodes: [...on] });
+        seen.set(k, { finding: d, nodes: on !== undefined ? [on] : [] });
         order.push(k);
-      } else entry.nodes.push(...on);
+      } else if (on !== undefined) entry.nodes.push(on);
     }
   }
 
@@ -319,7 +333,9 @@ export function judgeWorkloads(objects: readonly unknown[], options: WorkloadOpt
   const suppressed: WorkloadFinding[] = [];
   for (const k of order) {
     const { finding, nodes: on } = seen.get(k)!;
-    const withEvidence: WorkloadFinding = on.length > 0 ? { ...finding, evidence: nodesEvidence(on) } : finding;
+    const withEvidence: WorkloadFinding = on.some((list) => list.length > 0)
+      ? { ...finding, evidence: nodesEvidence(on) }
+      : finding;
     if (finding.suppression?.honoured === true) suppressed.push(withEvidence);
     else findings.push(withEvidence);
   }
@@ -331,12 +347,31 @@ function resourceKey(r: Diagnostic['resource']): string {
   return `${r.kind ?? ''}/${r.namespace ?? ''}/${r.name ?? ''}`;
 }
 
-/** `win2019-1, win2019-2 (Windows Server 2019, 10.0.17763)`, one group per release. */
-function nodesEvidence(on: readonly NodeFacts[]): DoctorEvidence {
+/** The nodes by the Windows release they run (`'none'`: a build the table does not know). */
+function releasesOf(nodes: readonly NodeFacts[]): Map<WindowsRelease | 'none', NodeFacts[]> {
+  const out = new Map<WindowsRelease | 'none', NodeFacts[]>();
+  for (const n of nodes) {
+    const key = n.release ?? 'none';
+    const list = out.get(key);
+    if (list === undefined) out.set(key, [n]);
+    else list.push(n);
+  }
+  return out;
+}
+
+/** `win2019-1, win2019-2 (Windows Server 2019, 10.0.17763)`, one group per release; each node once. */
+function nodesEvidence(lists: readonly (readonly NodeFacts[])[]): DoctorEvidence {
   const groups = new Map<string, NodeFacts[]>();
-  for (const n of on) {
-    const k = releaseName(n.release, n.build);
-    if (!groups.get(k)?.some((m) => m.name === n.name)) groups.set(k, [...(groups.get(k) ?? []), n]);
+  const named = new Set<string>();
+  for (const list of lists) {
+    for (const n of list) {
+      if (named.has(n.name)) continue;
+      named.add(n.name);
+      const k = releaseName(n.release, n.build);
+      const group = groups.get(k);
+      if (group === undefined) groups.set(k, [n]);
+      else group.push(n);
+    }
   }
   return {
     from: 'the Windows nodes its pods can be scheduled on',
