@@ -11,7 +11,7 @@ export function doctorRbac(name = 'k8s-windows-doctor'): string {
       name,
       annotations: {
         'k8s-windows.io/purpose':
-          'k8s-windows doctor: read-only; lists nodes, pods, events and RuntimeClasses; never reads Secrets',
+          'k8s-windows doctor: read-only; lists nodes, pods, events, RuntimeClasses and the workload controllers; never reads Secrets',
       },
     },
     // get beside list: kubectl and the client may read one object by name; doctor itself only lists.
