@@ -1,8 +1,9 @@
 /**
  * runtimeclass-handler: containerd on Windows runs pods through the `runhcs-wcow-process` and
  * `runhcs-wcow-hypervisor` handlers; any other handler fails sandbox creation
- * (https://kubernetes.io/docs/concepts/windows/user-guide/#runtimeclass,
- * https://github.com/containerd/containerd/blob/main/docs/cri/config.md).
+ * (https://kubernetes.io/docs/concepts/windows/user-guide/#runtimeclass; the handler names are containerd's default
+ * Windows runtimes, internal/cri/config/config_windows.go: CONTAINERD_WINDOWS_HANDLER_FACT in
+ * lib/core/facts/node-runtime.ts).
  */
 import { OS_LABEL } from '../kube';
 import { isWindowsRuntimeHandler, WINDOWS_RUNTIME_HANDLER_PREFIX, WINDOWS_RUNTIME_HANDLERS } from '../releases';
