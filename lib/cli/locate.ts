@@ -63,10 +63,11 @@ export function renderedWhere(rendered: RenderedPosition): string {
 
 /**
  * What a message adds for a finding placed on a file's first line because the file does not hold the field as it
- * was rendered: where the finding is in the rendered output. '' for every other finding.
+ * was rendered: where the finding is in the rendered output. '' for every other finding (and one without a rendered
+ * position, such as a change fix would make).
  */
 export function renderedNote(item: LocatedDiagnostic): string {
   const r = item.rendered;
-  if (r === undefined || r.exact) return '';
+  if (r === undefined || r.exact || r.line === undefined) return '';
   return ` (At ${renderedWhere(r)}: this file does not hold the field as rendered.)`;
 }

@@ -336,11 +336,14 @@ async function helmPlacer(read: RenderedRead & { input: Extract<Input, { kind: '
     const lines = file !== undefined ? await readInside(file, read.input.root) : undefined;
     files.set(template, file !== undefined && lines !== undefined ? { file, lines } : undefined);
   }
+  let starts: readonly ObjectStart[] | undefined;
   return {
     place: (located: LocatedDiagnostic): LocatedDiagnostic => {
-      const at = located.line ?? 1;
-      const i = docIndexAt(origins, at);
-      const template = origins[i]?.template;
+      // Without a position (a change fix would make), the document is found by the object's kind and name.
+      starts ??= located.line === undefined ? objectStarts(read.text) : undefined;
+      const at = located.line ?? objectLine(starts ?? [], located.diagnostic.resource);
+      const i = at !== undefined ? docIndexAt(origins, at) : -1;
+      const template = i >= 0 ? origins[i].template : undefined;
       const known = template !== undefined ? files.get(template) : undefined;
       const rest = { diagnostic: located.diagnostic, rendered: renderedAt(by, located) };
       if (known === undefined) {
@@ -398,6 +401,49 @@ async function kustomizePlacer(read: RenderedRead & { input: Extract<Input, { ki
       };
     },
   };
+}
+
+/** Where an object of a rendered stream starts, and which it is. */
+interface ObjectStart {
+  readonly line: number;
+  readonly kind?: string;
+  readonly name?: string;
+  readonly namespace?: string;
+}
+
+/** The objects of a rendered stream, each with the line its content starts on. */
+function objectStarts(rendered: string): ObjectStart[] {
+  const counter = new LineCounter();
+  const out: ObjectStart[] = [];
+  try {
+    for (const doc of parseAllDocuments(rendered, { lineCounter: counter })) {
+      const contents = doc.contents;
+      if (contents === null || contents.range === undefined) continue;
+      const value: unknown = doc.toJS({ maxAliasCount: 100 });
+      if (typeof value !== 'object' || value === null) continue;
+      const record = value as { kind?: unknown; metadata?: { name?: unknown; namespace?: unknown } };
+      const kind = text(record.kind);
+      const name = text(record.metadata?.name);
+      const namespace = text(record.metadata?.namespace);
+      out.push({
+        line: counter.linePos(contents.range[0]).line,
+        ...(kind !== undefined ? { kind } : {}),
+        ...(name !== undefined ? { name } : {}),
+        ...(namespace !== undefined ? { namespace } : {}),
+      });
+    }
+  } catch {
+    return out;
+  }
+  return out;
+}
+
+/** The line the object `resource` names starts on, if one object of the stream is it. */
+function objectLine(starts: readonly ObjectStart[], resource: Diagnostic['resource']): number | undefined {
+  const found = starts.filter(
+    (o) => o.kind === resource.kind && o.name === resource.name && o.namespace === resource.namespace,
+  );
+  return found.length === 1 ? found[0].line : undefined;
 }
 
 function columnOf(located: LocatedDiagnostic): { column?: number } {

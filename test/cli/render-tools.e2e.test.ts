@@ -1,16 +1,17 @@
 /**
  * `lint` and `fix` on chart and kustomization directories, rendered by the real Helm and Kustomize (Go programs
- * that `.ci/run` builds with `go install` into $(go env GOPATH)/bin). Without them these tests fail, never skip.
+ * that scripts/test-tools.sh builds into .tools/bin: test/helpers/tools.ts). Without them these tests fail, never skip.
  * The charts and overlays are real (test/fixtures/realworld/charts, kustomize; SOURCES.md) beside one overlay of
  * ours (test/fixtures/render) that changes an image tag only in its `images:`.
  */
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { newestMinor } from '../../lib/core/api/schema';
 import { cli, columnOf, lineOf, tempTree } from '../helpers/cli';
+import { HOW_TO_GET_TOOLS, TOOLS_DIRS, toolsPath } from '../helpers/tools';
 
 const ROOT = path.join(__dirname, '../..');
 const REALWORLD = path.join(ROOT, 'test/fixtures/realworld');
@@ -19,25 +20,19 @@ const SMB_CHART = path.join(REALWORLD, 'charts/csi-driver-smb');
 /** The file the overlay's Deployment comes from, relative to the repository. */
 const BASE_DEPLOYMENT = 'test/fixtures/render/ltsc2019-overlay/base/deployment.yaml';
 
-/** Where `.ci/run` installs the tools: $K8S_WINDOWS_TOOLS_BIN, else $GOPATH/bin, else ~/go/bin (Go's default). */
-const TOOLS_BIN =
-  process.env.K8S_WINDOWS_TOOLS_BIN ?? path.join(process.env.GOPATH ?? path.join(homedir(), 'go'), 'bin');
-
 let home: string;
 /** The environment the CLI runs in: the tools' directory first on PATH, and a scratch HOME for Helm's caches. */
 let env: Record<string, string>;
 
 beforeAll(() => {
   home = mkdtempSync(path.join(tmpdir(), 'k8s-windows-render-home-'));
-  env = { PATH: `${TOOLS_BIN}${path.delimiter}${process.env.PATH ?? ''}`, HOME: home };
+  env = { PATH: toolsPath(), HOME: home };
   const missing = ['helm', 'kustomize'].filter((tool) => {
     const ran = spawnSync(tool, ['version'], { env, encoding: 'utf8' });
     return ran.error !== undefined || ran.status !== 0;
   });
   if (missing.length > 0) {
-    throw new Error(
-      `${missing.join(' and ')} not found on PATH or in ${TOOLS_BIN}: .ci/run installs them (go install helm.sh/helm/v3/cmd/helm@v3.22.0 sigs.k8s.io/kustomize/kustomize/v5@v5.8.1), or set K8S_WINDOWS_TOOLS_BIN.`,
-    );
+    throw new Error(`${missing.join(' and ')} not found in ${TOOLS_DIRS.join(', ')} or on PATH: ${HOW_TO_GET_TOOLS}.`);
   }
 });
 afterAll(() => rmSync(home, { recursive: true, force: true }));
@@ -576,5 +571,41 @@ describe('findings on real files: SARIF and GitHub name the template or resource
     } finally {
       cleanup();
     }
+  });
+});
+
+describe('fix --check on a chart', () => {
+  const chart = 'test/fixtures/realworld/charts/csi-driver-smb';
+  const template = `${chart}/templates/csi-smb-node-windows-hostprocess.yaml`;
+  const postRenderer = `fix the chart's manifests as Helm installs them: helm install NAME ${chart} --post-renderer ./k8s-windows-fix.sh (see 'k8s-windows fix --help')`;
+
+  test('says to fix it as Helm installs it (a post-renderer), not with the --write it refuses', async () => {
+    const r = await cli(['fix', '--check', chart], { cwd: ROOT, env });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe(
+      [
+        `Would fix: ${chart} (helm template) (5 changes)`,
+        `k8s-windows fix --check: 1 file would be fixed, 0 left as they are. For ${chart}, ${postRenderer}.`,
+        '',
+      ].join('\n'),
+    );
+    // Beside a file, --write is named for the file only.
+    const both = await cli(['fix', '--check', chart, 'test/cli/fixtures/windows-web.yaml'], { cwd: ROOT, env });
+    expect(both.stdout.trimEnd().split('\n').at(-1)).toBe(
+      `k8s-windows fix --check: 2 files would be fixed, 0 left as they are. Run 'k8s-windows fix --write' to fix the files. For ${chart}, ${postRenderer}.`,
+    );
+  });
+
+  test('--format github: each change on the template that writes the object, its fix the post-renderer', async () => {
+    const r = await cli(['fix', '--check', '--format', 'github', chart], { cwd: ROOT, env });
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(5);
+    for (const line of lines) {
+      expect(line).toMatch(
+        new RegExp(`^::error file=${template},line=1,title=k8s-windows [a-z-]+::DaemonSet default/csi-smb-node-win: `),
+      );
+      expect(line.endsWith(` Fix: ${postRenderer}.`)).toBe(true);
+    }
+    expect(statSync(path.join(ROOT, template)).isFile()).toBe(true);
   });
 });
