@@ -1,14 +1,15 @@
 /**
  * The pre-commit hooks' definitions (.pre-commit-hooks.yaml) and the .pre-commit-config.yaml the docs show, checked by
- * the pre-commit tool itself (`pip install pre-commit`, in .ci/run). Running the hooks needs pre-commit to install
- * this repository from the npm registry (`language: node`), so that runs in CI's script path instead:
- * scripts/git-install.sh, in a scratch repository where nothing is installed.
+ * the pre-commit tool itself (scripts/test-tools.sh installs it into a virtual environment: test/helpers/tools.ts).
+ * Running the hooks needs pre-commit to install this repository from the npm registry (`language: node`), so that
+ * runs in CI's script path instead: scripts/git-install.sh, in a scratch repository where nothing is installed.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { parse } from 'yaml';
+import { HOW_TO_GET_TOOLS, toolPath } from '../helpers/tools';
 
 const ROOT = path.join(__dirname, '../..');
 
@@ -28,11 +29,11 @@ beforeAll(() => {
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 function preCommit(...args: string[]): { status: number | null; output: string } {
-  const r = spawnSync('pre-commit', args, {
+  const r = spawnSync(toolPath('pre-commit'), args, {
     env: { ...process.env, HOME: work, PRE_COMMIT_HOME: path.join(work, 'cache') },
     encoding: 'utf8',
   });
-  if (r.error) throw new Error(`pre-commit could not run (pip install pre-commit): ${r.error.message}`);
+  if (r.error) throw new Error(`pre-commit could not run (${HOW_TO_GET_TOOLS}): ${r.error.message}`);
   return { status: r.status, output: `${r.stdout}${r.stderr}` };
 }
 

@@ -17,12 +17,10 @@ import {
 } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { homedir, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { cli } from '../helpers/cli';
-
-const TOOLS_BIN =
-  process.env.K8S_WINDOWS_TOOLS_BIN ?? path.join(process.env.GOPATH ?? path.join(homedir(), 'go'), 'bin');
+import { HOW_TO_GET_TOOLS, TOOLS_DIRS, toolsPath } from '../helpers/tools';
 
 /** What a CI runner holds and a render must never see. */
 const SECRET = 'ghp_k8swindowsTestSecret0123456789';
@@ -34,16 +32,14 @@ beforeAll(() => {
   scratch = mkdtempSync(path.join(tmpdir(), 'k8s-windows-render-safety-'));
   mkdirSync(path.join(scratch, 'home'));
   env = {
-    PATH: `${TOOLS_BIN}${path.delimiter}${process.env.PATH ?? ''}`,
+    PATH: toolsPath(),
     HOME: path.join(scratch, 'home'),
     GITHUB_TOKEN: SECRET,
   };
   for (const tool of ['helm', 'kustomize']) {
     const ran = spawnSync(tool, ['version'], { env, encoding: 'utf8' });
     if (ran.error !== undefined || ran.status !== 0) {
-      throw new Error(
-        `${tool} not found on PATH or in ${TOOLS_BIN}: .ci/run installs it (or set K8S_WINDOWS_TOOLS_BIN).`,
-      );
+      throw new Error(`${tool} not found in ${TOOLS_DIRS.join(', ')} or on PATH: ${HOW_TO_GET_TOOLS}.`);
     }
   }
 });

@@ -6,18 +6,16 @@
  * entries were written by reading the files before the linter ran on them.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { parse } from 'yaml';
 import { run } from '../../../lib/cli/run';
 import { findingKey, type Judgements } from '../../../scripts/corpus';
+import { toolsPath } from '../../helpers/tools';
 
 const ROOT = path.join(__dirname, '../../..');
 const CORPUS = 'test/fixtures/realworld-fresh';
 const CORPUS_DIR = path.join(ROOT, CORPUS);
-/** Where `.ci/run` installs Helm and Kustomize: $K8S_WINDOWS_TOOLS_BIN, else $GOPATH/bin, else ~/go/bin. */
-const TOOLS_BIN =
-  process.env.K8S_WINDOWS_TOOLS_BIN ?? path.join(process.env.GOPATH ?? path.join(homedir(), 'go'), 'bin');
 
 interface JsonFinding {
   readonly ruleId: string;
@@ -43,7 +41,7 @@ beforeAll(async () => {
     let stderr = '';
     await run(['lint', '--format', 'json', CORPUS], {
       cwd: ROOT,
-      env: { PATH: `${TOOLS_BIN}${path.delimiter}${process.env.PATH ?? ''}`, HOME: home },
+      env: { PATH: toolsPath(), HOME: home },
       isTTY: false,
       stdout: { write: (s: string) => (stdout += s) },
       stderr: { write: (s: string) => (stderr += s) },
