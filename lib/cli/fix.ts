@@ -22,7 +22,7 @@ import { failsOnProblems, STDIN_SOURCE, type Input, type InputProblem } from './
 import { formatSarif } from './format-sarif';
 import { checkedObjects, formatJunit, junitFailOn } from './format-junit';
 import { formatGithub } from './format-github';
-import { checkSummary, changesAsFindings, wouldChange } from './fix-check';
+import { checkSummary, changesAsFindings, wouldChange, type RenderedDirectory } from './fix-check';
 import type { LocatedDiagnostic } from './locate';
 import { formatText, printable, resourceLabel } from './format-text';
 import { packageInfo, TOOL_NAME } from './package-info';
@@ -138,13 +138,32 @@ export async function runFix(command: FixCommand, io: CliIO): Promise<number> {
 
   // The report goes where no manifests go: a named file, else stdout when it carries nothing else, else stderr.
   const carriesManifests = command.diff || (!command.write && !command.dryRun && !command.check);
+  // Charts and kustomizations, by the name their output is reported under: fix --write does not rewrite them.
+  const renderedDirectories = new Map<string, RenderedDirectory>();
+  for (const { input, display } of read) {
+    if (input.kind === 'render') renderedDirectories.set(display, { renderer: input.renderer, dir: input.display });
+  }
   const changed = wouldChange(
-    read.map(({ text, display }, i) => ({ source: display, before: text, after: result.texts[i] })),
+    read.map(({ text, display }, i) => {
+      const rendered = renderedDirectories.get(display);
+      return { source: display, before: text, after: result.texts[i], ...(rendered !== undefined ? { rendered } : {}) };
+    }),
     result.changes,
   );
   const fixedReads = read.map((r, i) => ({ ...r, text: result.texts[i] }));
   // Findings left in a rendered chart or kustomization are placed on the template or resource file they come from.
   const place = await renderedSources(fixedReads, result.diagnostics, locatedAt, cwd);
+  // --check --format github: each change a fix would make, a chart's on its template (by the object it changes).
+  const changeFindings = changesAsFindings(command.check ? result.changes : [], renderedDirectories);
+  const placeChange =
+    command.check && command.report === 'github'
+      ? await renderedSources(
+          read,
+          changeFindings.map((f) => f.diagnostic),
+          locatedAt,
+          cwd,
+        )
+      : locatedAt;
   const report = formatReport(
     command,
     result,
@@ -157,6 +176,8 @@ export async function runFix(command: FixCommand, io: CliIO): Promise<number> {
       started,
       failOn: junitFailOn(result.diagnostics, settings),
       changed,
+      changeFindings,
+      placeChange,
       env: io.env ?? process.env,
       // The objects checked, as the fixed texts hold them (what the findings left are about).
       objects: () =>
@@ -240,6 +261,10 @@ function formatReport(
     started: Date;
     failOn: Severity;
     changed: ReturnType<typeof wouldChange>;
+    /** --check: the changes a fix would make, as findings. */
+    changeFindings: readonly LocatedDiagnostic[];
+    /** Where each of them is (a chart's on its template). */
+    placeChange: Locator;
     env: Readonly<Record<string, string | undefined>>;
     objects: () => ReturnType<typeof checkedObjects>;
   },
@@ -275,8 +300,9 @@ function formatReport(
       return (sink) => writeJson(log, sink);
     }
     case 'junit': {
-      // --check: each object fails with the changes a fix would make; else with the findings left.
-      const xml = formatJunit(command.check ? changesAsFindings(result.changes) : left.map(locate), {
+      // --check: each object fails with the changes a fix would make; else with the findings left. By input and
+      // object, as the test cases are: a chart's findings stay with the chart's objects.
+      const xml = formatJunit(command.check ? counts.changeFindings : left.map(locatedAt), {
         objects: counts.objects(),
         match: 'identity',
         problems,
@@ -287,7 +313,9 @@ function formatReport(
       return (sink) => sink.write(xml);
     }
     case 'github': {
-      const findings: LocatedDiagnostic[] = command.check ? changesAsFindings(result.changes) : left.map(locate);
+      const findings: LocatedDiagnostic[] = command.check
+        ? counts.changeFindings.map((f) => counts.placeChange(f.diagnostic))
+        : left.map(locate);
       const lines = formatGithub(findings, { cwd: counts.cwd, problems, ...githubWorkspace(counts.env) });
       return (sink) => sink.write(lines);
     }
