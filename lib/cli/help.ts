@@ -91,9 +91,11 @@ ${KUSTOMIZATION_FILES.join(', ')} is checked as 'kustomize build DIR' prints it
 (or 'kubectl kustomize DIR' when only kubectl is installed); one holding ${CHART_FILE} as
 'helm template [--release-name] DIR' prints it, with the chart's values.yaml, then --values and --set. Their files are not read as manifests: a walk does not descend
 into a chart, looks inside a kustomization only for other kustomizations, and skips a kustomization
-that another one it found builds on (resources, bases, components). Findings name the directory
-and the command ('charts/web (helm template: web/templates/deployment.yaml)', the template as Helm's
-'# Source:' comment names it); line:column count in the rendered text, as the command prints it.
+that another one it found builds on (resources, bases, components). Findings name the file they
+come from: a chart's template as Helm's '# Source:' comment names it (charts/web/templates/x.yaml),
+an overlay's resource file that holds the object (patches change it; the kustomization file when
+none does), at the field's line where the file writes it as rendered, else at the file's (object's)
+first line with the rendered line:column in the message (JSON: 'rendered').
 A tool that is not installed is an input problem (exit 2) naming what to install and the pipe
 that does the same by hand; --no-render turns rendering off. The tools are found on PATH.
 Rendering reads no more than the walk does: a symbolic link out of the directory named is left
@@ -235,7 +237,8 @@ Options:
                                    output format (default: text)
                                      text   grouped by file and resource; colour on a terminal
                                             (NO_COLOR turns it off, FORCE_COLOR forces it);
-                                            '(fixable)' marks what 'k8s-windows fix' can change
+                                            '(fixable)' marks what 'k8s-windows fix' can change,
+                                            '(fixable with --pin-linux)' what it changes with that option
                                      json   { tool, summary, findings, inputProblems }: each finding
                                             with source, line, column and fixable
                                      sarif  SARIF 2.1.0, for GitHub code scanning (lint files in
