@@ -178,6 +178,7 @@ export async function runFix(command: FixCommand, io: CliIO): Promise<number> {
       changed,
       changeFindings,
       placeChange,
+      settings,
       env: io.env ?? process.env,
       // The objects checked, as the fixed texts hold them (what the findings left are about).
       objects: () =>
@@ -265,6 +266,8 @@ function formatReport(
     changeFindings: readonly LocatedDiagnostic[];
     /** Where each of them is (a chart's on its template). */
     placeChange: Locator;
+    /** The run's settings: what a finding left needs of fix to be fixed (`fixableWith`). */
+    settings: EngineSettings;
     env: Readonly<Record<string, string | undefined>>;
     objects: () => ReturnType<typeof checkedObjects>;
   },
@@ -279,6 +282,7 @@ function formatReport(
         problems,
         objects: result.objectCount,
         inputs: counts.inputs,
+        fixSettings: counts.settings,
         extra: {
           changes: command.quiet ? [] : result.changes,
           refused: result.refused,

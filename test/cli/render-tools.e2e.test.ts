@@ -574,7 +574,7 @@ describe('findings on real files: SARIF and GitHub name the template or resource
   });
 });
 
-describe('fix --check on a chart', () => {
+describe('fix --check on a chart or kustomization', () => {
   const chart = 'test/fixtures/realworld/charts/csi-driver-smb';
   const template = `${chart}/templates/csi-smb-node-windows-hostprocess.yaml`;
   const postRenderer = `fix the chart's manifests as Helm installs them: helm install NAME ${chart} --post-renderer ./k8s-windows-fix.sh (see 'k8s-windows fix --help')`;
@@ -607,5 +607,20 @@ describe('fix --check on a chart', () => {
       expect(line.endsWith(` Fix: ${postRenderer}.`)).toBe(true);
     }
     expect(statSync(path.join(ROOT, template)).isFile()).toBe(true);
+  });
+
+  test('on an overlay: says to run fix as a KRM function, and annotates the base file that supplied the object', async () => {
+    const overlay = 'test/fixtures/render/ltsc2019-overlay/overlay';
+    const args = ['fix', '--check', '--toleration', 'os=windows:NoSchedule', overlay];
+    const krm = `fix the kustomization's manifests as Kustomize builds them, with k8s-windows fix --krm as a KRM function in ${overlay} (see 'k8s-windows fix --help'), or pass --no-render to fix its files as plain manifests`;
+    const text = await cli(args, { cwd: ROOT, env });
+    expect(text.code).toBe(1);
+    expect(text.stdout.trimEnd().split('\n').at(-1)).toBe(
+      `k8s-windows fix --check: 1 file would be fixed, 0 left as they are. For ${overlay}, ${krm}.`,
+    );
+    const github = await cli([...args, '--format', 'github'], { cwd: ROOT, env });
+    expect(github.stdout).toBe(
+      `::error file=${BASE_DEPLOYMENT},line=1,title=k8s-windows windows-toleration-missing::Deployment web/iis: k8s-windows fix would change this: added a toleration for os=windows:NoSchedule to spec.template.spec.tolerations (windows-toleration-missing). Fix: ${krm}.\n`,
+    );
   });
 });
