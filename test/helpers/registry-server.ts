@@ -1,9 +1,10 @@
 /**
- * A real CNCF Distribution registry (Debian's `docker-registry`) on loopback for the resolver's tests, and the
- * Distribution API calls that push images into it (blob uploads, manifests by digest and by tag).
+ * A real CNCF Distribution registry on loopback for the resolver's tests, and the Distribution API calls that push
+ * images into it (blob uploads, manifests by digest and by tag).
  *
- * `.ci/run` installs `docker-registry` (and `apache2-utils` for `htpasswd`); without them the tests fail with a
- * message saying how to install them, never skip.
+ * `scripts/test-tools.sh` (npm's `pretest`) builds the registry (github.com/distribution/distribution/v3/cmd/registry)
+ * and an `htpasswd` for its Basic auth into .tools/bin (test/helpers/tools.ts); Debian's `docker-registry` and
+ * apache2-utils' `htpasswd` do as well. Without them the tests fail with a message saying how to get them, never skip.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -11,11 +12,13 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { HOW_TO_GET_TOOLS, toolPath } from './tools';
 
-export const REGISTRY_BINARY = process.env.DOCKER_REGISTRY_BINARY ?? '/usr/bin/docker-registry';
+/** `$DOCKER_REGISTRY_BINARY`, else the tools' `registry` (test/helpers/tools.ts), else Debian's docker-registry. */
+export const REGISTRY_BINARY = process.env.DOCKER_REGISTRY_BINARY ?? toolPath('registry', '/usr/bin/docker-registry');
 
 export interface RegistryServerOptions {
-  /** The registry program. @default - `$DOCKER_REGISTRY_BINARY`, else `/usr/bin/docker-registry` */
+  /** The registry program. @default - REGISTRY_BINARY */
   readonly binary?: string;
   /** Require Basic auth through an htpasswd file with this one user. */
   readonly htpasswd?: { readonly username: string; readonly password: string };
@@ -50,21 +53,14 @@ function freePort(): Promise<number> {
   });
 }
 
-function which(program: string): string | undefined {
-  try {
-    return execFileSync('sh', ['-c', `command -v ${program}`], { encoding: 'utf8' }).trim() || undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** A bcrypt htpasswd line, as the registry requires (`htpasswd -nbB`, from apache2-utils). */
+/** A bcrypt htpasswd line, as the registry requires (`htpasswd -nbB`: the tools' own, or apache2-utils'). */
 function htpasswdLine(username: string, password: string): string {
-  const htpasswd = which('htpasswd');
-  if (!htpasswd) {
-    throw new Error('htpasswd is not installed: apt-get install -y apache2-utils (.ci/run does) to test Basic auth.');
+  const htpasswd = toolPath('htpasswd');
+  try {
+    return execFileSync(htpasswd, ['-nbB', username, password], { encoding: 'utf8' }).trim();
+  } catch (error) {
+    throw new Error(`htpasswd could not run to test Basic auth: ${HOW_TO_GET_TOOLS}. ${String(error)}`);
   }
-  return execFileSync(htpasswd, ['-nbB', username, password], { encoding: 'utf8' }).trim();
 }
 
 export class RegistryServer {
@@ -84,7 +80,7 @@ export class RegistryServer {
     const binary = options.binary ?? REGISTRY_BINARY;
     if (!existsSync(binary)) {
       throw new Error(
-        `${binary} is missing: the resolver tests need Debian's docker-registry (apt-get install -y docker-registry; .ci/run installs it).`,
+        `${binary} is missing: the resolver tests need the CNCF Distribution registry: ${HOW_TO_GET_TOOLS}.`,
       );
     }
     const server = new RegistryServer(await freePort(), options);
@@ -124,7 +120,7 @@ export class RegistryServer {
     child.stderr?.on('data', (chunk: Buffer) => (this.log += chunk.toString()));
     const deadline = Date.now() + 10_000;
     while (Date.now() < deadline) {
-      if (child.exitCode !== null) throw new Error(`docker-registry exited (${child.exitCode}): ${this.log}`);
+      if (child.exitCode !== null) throw new Error(`registry exited (${child.exitCode}): ${this.log}`);
       try {
         const response = await fetch(`${this.url}/v2/`, { signal: AbortSignal.timeout(1000) });
         if (response.status === 200 || response.status === 401) return;
@@ -134,7 +130,7 @@ export class RegistryServer {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     await this.stop();
-    throw new Error(`docker-registry did not answer on ${this.url} within 10 s: ${this.log}`);
+    throw new Error(`registry did not answer on ${this.url} within 10 s: ${this.log}`);
   }
 
   /** Stops the registry (the data stays, so `restart` serves the same images). */

@@ -1,5 +1,5 @@
 /**
- * The image resolver against a real CNCF Distribution registry (Debian's docker-registry) on loopback: each
+ * The image resolver against a real CNCF Distribution registry (scripts/test-tools.sh builds it) on loopback: each
  * manifest shape, digests, 404s, a mirror, the disk cache and offline mode, and a registry that stops or hangs.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -89,9 +89,9 @@ afterAll(async () => {
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
-test('without docker-registry the tests fail, saying how to install it', async () => {
-  await expect(RegistryServer.start({ binary: '/nonexistent/docker-registry' })).rejects.toThrow(
-    "/nonexistent/docker-registry is missing: the resolver tests need Debian's docker-registry (apt-get install -y docker-registry; .ci/run installs it).",
+test('without the registry the tests fail, saying how to get it', async () => {
+  await expect(RegistryServer.start({ binary: '/nonexistent/registry' })).rejects.toThrow(
+    '/nonexistent/registry is missing: the resolver tests need the CNCF Distribution registry: scripts/test-tools.sh builds the test tools into .tools/bin',
   );
 });
 
