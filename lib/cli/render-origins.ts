@@ -29,6 +29,8 @@ import { CHART_FILE, KUSTOMIZATION_FILES } from './render-kinds';
 const MAX_ORIGIN_FILE_BYTES = 4 * 1024 * 1024;
 /** The most resource files one kustomization's objects are looked for in. */
 const MAX_RESOURCE_FILES = 5_000;
+/** The most characters of resource files read for one kustomization (the input limit's default). */
+const MAX_RESOURCE_CHARS = 64 * 1024 * 1024;
 
 /** A rendered input as `readInputs` gives it: the directory, the rendered text and its display name. */
 export interface RenderedRead {
@@ -239,6 +241,7 @@ async function kustomizationObjects(dir: string, root: string): Promise<SourceOb
   const objects: SourceObject[] = [];
   let kustomizations = 0;
   let files = 0;
+  let chars = 0;
   const seenFiles = new Set<string>();
   const visit = async (at: string, outer: Naming, depth: number): Promise<void> => {
     if (++kustomizations > MAX_KUSTOMIZATIONS || depth > 50) return;
@@ -263,8 +266,11 @@ async function kustomizationObjects(dir: string, root: string): Promise<SourceOb
         }
         if (seenFiles.has(target) || ++files > MAX_RESOURCE_FILES) continue;
         seenFiles.add(target);
+        if (chars > MAX_RESOURCE_CHARS) continue;
         const lines = await readInside(target, root);
-        if (lines !== undefined) objects.push(...objectsOf(target, lines, naming));
+        if (lines === undefined) continue;
+        for (const line of lines) chars += line.length + 1;
+        for (const o of objectsOf(target, lines, naming)) objects.push(o);
       }
     }
   };
@@ -284,7 +290,12 @@ function objectsOf(file: string, lines: readonly string[], naming: Naming): Sour
   }
   if (!Array.isArray(docs)) return [];
   for (const doc of docs) {
-    const value: unknown = doc.contents === null ? undefined : doc.toJS({ maxAliasCount: 100 });
+    let value: unknown;
+    try {
+      value = doc.contents === null ? undefined : doc.toJS({ maxAliasCount: 100 });
+    } catch {
+      continue; // kustomize reports what it could not read
+    }
     if (typeof value !== 'object' || value === null || Array.isArray(value)) continue;
     const record = value as { kind?: unknown; metadata?: { name?: unknown; namespace?: unknown } };
     const kind = text(record.kind);
@@ -319,11 +330,7 @@ function renderedBy(read: RenderedRead): string {
   return `${command} ${read.input.display}`;
 }
 
-/** One rendered input, ready to place its findings. */
-interface Placer {
-  readonly place: (located: LocatedDiagnostic) => LocatedDiagnostic;
-}
-
+/** A chart's findings placed on its templates (the templates its output names, read once). */
 async function helmPlacer(read: RenderedRead & { input: Extract<Input, { kind: 'render' }> }, cwd: string) {
   const rendered = read.text.split('\n').map((l) => l.replace(/\r$/, ''));
   const origins = templateOrigins(read.text);
@@ -365,6 +372,7 @@ async function helmPlacer(read: RenderedRead & { input: Extract<Input, { kind: '
   };
 }
 
+/** A kustomization's findings placed on its resource files (read when a finding needs one). */
 async function kustomizePlacer(read: RenderedRead & { input: Extract<Input, { kind: 'render' }> }, cwd: string) {
   const rendered = read.text.split('\n').map((l) => l.replace(/\r$/, ''));
   const origins = templateOrigins(read.text);
@@ -372,8 +380,8 @@ async function kustomizePlacer(read: RenderedRead & { input: Extract<Input, { ki
   const objects = await kustomizationObjects(read.input.path, read.input.root);
   const own = await readKustomization(read.input.path, read.input.root);
   const fallback = own?.file ?? path.join(read.input.path, KUSTOMIZATION_FILES[0]);
+  /** The resource files read so far (undefined: not readable). */
   const files = new Map<string, Lines>();
-  for (const o of objects) if (!files.has(o.file)) files.set(o.file, undefined);
   return {
     place: async (located: LocatedDiagnostic): Promise<LocatedDiagnostic> => {
       const rest = { diagnostic: located.diagnostic, rendered: renderedAt(by, located) };
@@ -381,11 +389,8 @@ async function kustomizePlacer(read: RenderedRead & { input: Extract<Input, { ki
       if (object === undefined) {
         return { ...rest, source: displayPath(fallback, cwd), line: 1, rendered: { ...rest.rendered, exact: false } };
       }
-      let lines = files.get(object.file);
-      if (lines === undefined) {
-        lines = await readInside(object.file, read.input.root);
-        files.set(object.file, lines);
-      }
+      if (!files.has(object.file)) files.set(object.file, await readInside(object.file, read.input.root));
+      const lines = files.get(object.file);
       let match: { line: number; column?: number } | undefined;
       if (located.line !== undefined && lines !== undefined) {
         const i = docIndexAt(origins, located.line);
@@ -477,7 +482,7 @@ export async function renderedSources(
     if (input.kind !== 'render' || !withFindings.has(read.display)) continue;
     const mine = diagnostics.filter((d) => d.resource.source === read.display);
     if (input.renderer === 'helm') {
-      const placer: Placer = await helmPlacer({ ...read, input }, cwd);
+      const placer = await helmPlacer({ ...read, input }, cwd);
       for (const d of mine) placed.set(d, placer.place(locate(d)));
     } else {
       const placer = await kustomizePlacer({ ...read, input }, cwd);
