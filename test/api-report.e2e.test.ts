@@ -8,7 +8,7 @@ import { collectExports, ENTRIES, renderAll, staleReports } from '../scripts/api
  * The most names all entries together may export (154 when it was set, about 150 aimed at: issue 25; raised for
  * the node add-ons of issue 38, two names per add-on and front door: the construct or component and its props).
  */
-const SURFACE_CEILING = 164;
+const SURFACE_CEILING = 168;
 
 // The committed reports in api/ are the reviewed public surface: a change to any entry's exports must come with a
 // regenerated report, so the change is seen in review.

@@ -5,3 +5,4 @@
  * (`k8s-windows facts`). Named exports only: the constructs and their props.
  */
 export { WindowsExporter, type WindowsExporterProps } from './windows-exporter';
+export { CsiProxy, type CsiProxyProps } from './csi-proxy';

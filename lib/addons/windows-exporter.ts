@@ -23,37 +23,11 @@ import {
   type WindowsExporterOptions,
 } from '../core/addons/windows-exporter';
 import { windowsNodeTarget } from '../core/target';
-import type { ValidationIssue } from '../core/errors';
-import { WindowsHostProcessDaemonSet, type HostProcessNamespacePolicy } from '../cdk8s/host-process';
+import { WindowsHostProcessDaemonSet } from '../cdk8s/host-process';
 import { refuse } from '../cdk8s/refusal';
+import { addonNamespacePolicy, type AddonPlacementProps } from './common';
 
-/** The namespace policies an add-on takes: it never labels a namespace it is given. */
-const ADDON_NAMESPACE_POLICIES: readonly HostProcessNamespacePolicy[] = [
-  'require-privileged',
-  'privileged-outside-app',
-];
-
-export interface WindowsExporterProps extends WindowsExporterOptions {
-  /**
-   * The namespace to run in: a `kplus.Namespace` or Namespace `ApiObject` of the app, or a name. It must admit
-   * `privileged` pods (`pod-security.kubernetes.io/enforce: privileged`): the add-on checks a Namespace of the app at
-   * synth and never labels one it is given.
-   * @default - the Chart's `namespace` when it has one (checked the same way); otherwise `windows-system`, created at
-   * the `privileged` level and shared with the app's other node agents
-   */
-  readonly namespace?: string | kplus.Namespace | ApiObject;
-  /**
-   * For a namespace given by name with no Namespace object in the app: `'privileged-outside-app'` says it is labelled
-   * `privileged` in the cluster; `'require-privileged'` refuses it, as its level cannot be checked.
-   * @default 'require-privileged'
-   */
-  readonly namespacePolicy?: 'require-privileged' | 'privileged-outside-app';
-  /**
-   * The exporter container's resources (the firewall init container gets the same).
-   * @default - a node agent's: 100m CPU request, 500m limit, 600Mi memory request and limit
-   */
-  readonly resources?: kplus.ContainerResources;
-}
+export interface WindowsExporterProps extends WindowsExporterOptions, AddonPlacementProps {}
 
 /**
  * windows_exporter on every Windows node: a HostProcess DaemonSet running as `NT AUTHORITY\SYSTEM` on the node's
@@ -85,15 +59,8 @@ export class WindowsExporter extends Construct {
   constructor(scope: Construct, id: string, props: WindowsExporterProps = {}) {
     super(scope, id);
     const { resolved, issues } = resolveWindowsExporter(props);
-    const problems: ValidationIssue[] = [...issues];
-    const policy = props.namespacePolicy ?? 'require-privileged';
-    if (!ADDON_NAMESPACE_POLICIES.includes(policy)) {
-      problems.push({
-        path: 'namespacePolicy',
-        message: `namespacePolicy ${JSON.stringify(policy)} is not one an add-on takes: it never labels a namespace it is given.`,
-        fix: `Use ${ADDON_NAMESPACE_POLICIES.map((p) => `'${p}'`).join(' or ')}, and label your namespace pod-security.kubernetes.io/enforce: privileged yourself; or omit namespace.`,
-      });
-    }
+    const { policy, issues: policyIssues } = addonNamespacePolicy(props);
+    const problems = [...issues, ...policyIssues];
     if (problems.length > 0) refuse(this, problems, this.node.path);
 
     this.port = resolved.port;

@@ -22,6 +22,16 @@ export interface AddonDifference {
  */
 export const ADDON_TAINTS: readonly Taint[] = [WINDOWS_TAINT, GKE_WINDOWS_TAINT];
 
+/**
+ * A node agent's resources in the API's form, for the Pulumi components: the values cdk8s gives agents
+ * (lib/cdk8s/windows-pod.ts `WINDOWS_AGENT_CONTAINER_RESOURCES`, sized there from the agents' own manifests), so both
+ * front doors emit the same. Memory request equals the limit: Windows pages rather than kills over its request.
+ */
+export const ADDON_RESOURCES = {
+  requests: { cpu: '100m', memory: '600Mi' },
+  limits: { cpu: '500m', memory: '600Mi' },
+} as const;
+
 /** A DNS label (RFC 1123): what a DaemonSet, Service and ConfigMap name may be, and safe inside a PowerShell quote. */
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 

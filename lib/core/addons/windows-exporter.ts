@@ -41,15 +41,6 @@ export const WINDOWS_EXPORTER_ARGS: readonly string[] = [
 ];
 /** windows_exporter answers `GET /health` (cmd/windows_exporter/main.go at v0.31.8). */
 export const WINDOWS_EXPORTER_HEALTH_PATH = '/health';
-/**
- * A node agent's resources in the API's form, for the Pulumi component: the values cdk8s gives agents
- * (lib/cdk8s/windows-pod.ts `WINDOWS_AGENT_CONTAINER_RESOURCES`, sized there from the agents' own manifests), so both
- * front doors emit the same. Memory request equals the limit: Windows pages rather than kills over its request.
- */
-export const WINDOWS_EXPORTER_RESOURCES = {
-  requests: { cpu: '100m', memory: '600Mi' },
-  limits: { cpu: '500m', memory: '600Mi' },
-} as const;
 /** The Prometheus Operator's PodMonitor. */
 export const POD_MONITOR_API_VERSION = 'monitoring.coreos.com/v1';
 /** The pod label the add-on selects its pods by, and the PodMonitor's `jobLabel`. */

@@ -9,7 +9,7 @@ import { githubFile, type Sourced } from './types';
 const CHECKED = '2026-12-07';
 
 /** The add-ons with an image pinned here. */
-export type AddonName = 'windows-exporter';
+export type AddonName = 'windows-exporter' | 'csi-proxy';
 
 /** An add-on's image, and the upstream manifest its output is compared with. */
 export interface AddonImageFact extends Sourced {
@@ -28,6 +28,9 @@ export interface AddonImageFact extends Sourced {
 
 /** windows_exporter v0.31.8, the commit its tag names. */
 const WINDOWS_EXPORTER_TAG_COMMIT = 'c73b596c0ebb4088bb9b9422a26903f8a35cec86';
+
+/** sig-windows-tools' master at the copy read (2026-04-23). */
+const SIG_WINDOWS_TOOLS_COMMIT = '401ee6fcd8369cd8c293bd361275fdbe6f24ed07';
 
 /** Every add-on's image, by add-on. */
 export const ADDON_IMAGE_FACTS: Readonly<Record<AddonName, AddonImageFact>> = {
@@ -69,6 +72,54 @@ export const ADDON_IMAGE_FACTS: Readonly<Record<AddonName, AddonImageFact>> = {
       },
     ],
     note: 'Digest unverified: no source opened gives the manifest digest of 0.31.8 (the registry was not reachable when checked), so the image is pinned by version; `k8s-windows lint --resolve-images` resolves it.',
+  },
+  'csi-proxy': {
+    image: 'ghcr.io/kubernetes-sigs/sig-windows/csi-proxy:v1.1.2',
+    version: 'v1.1.2',
+    upstream: {
+      repo: 'kubernetes-sigs/sig-windows-tools',
+      path: 'hostprocess/csi-proxy/csi-proxy.yaml',
+      commit: SIG_WINDOWS_TOOLS_COMMIT,
+    },
+    sources: [
+      {
+        ref: githubFile(
+          'kubernetes-sigs/sig-windows-tools',
+          SIG_WINDOWS_TOOLS_COMMIT,
+          'hostprocess/csi-proxy/csi-proxy.yaml',
+        ),
+        materialDate: '2026-04-23',
+        checked: CHECKED,
+        says: 'the manifest the add-on follows (last changed 2023-06-20): DaemonSet csi-proxy in kube-system, HostProcess as "NT AUTHORITY\\SYSTEM", hostNetwork, nodeSelector kubernetes.io/os: windows, image ghcr.io/kubernetes-sigs/sig-windows/csi-proxy:v1.1.2, no resources, no tolerations',
+      },
+      {
+        ref: githubFile(
+          'kubernetes-sigs/sig-windows-tools',
+          SIG_WINDOWS_TOOLS_COMMIT,
+          'hostprocess/csi-proxy/Dockerfile.windows',
+        ),
+        materialDate: '2026-04-23',
+        checked: CHECKED,
+        says: 'builds csi-proxy v1.1.3 from kubernetes-csi/csi-proxy on the HostProcess base image v1.0.0; ENTRYPOINT ["csi-proxy.exe", "-v", "4"]',
+      },
+      {
+        ref: githubFile(
+          'kubernetes-sigs/sig-windows-tools',
+          SIG_WINDOWS_TOOLS_COMMIT,
+          '.github/workflows/csi-proxy.yml',
+        ),
+        materialDate: '2026-04-23',
+        checked: CHECKED,
+        says: 'on a push to master that changes hostprocess/csi-proxy/VERSION (v1.1.3 since 2023-11-13), pushes ghcr.io/kubernetes-sigs/sig-windows/csi-proxy:<VERSION>',
+      },
+      {
+        ref: 'https://github.com/kubernetes-csi/csi-proxy/tree/v1.3.0',
+        materialDate: '2025-09-17',
+        checked: CHECKED,
+        says: 'the newest csi-proxy release tag (v2.0.0-alpha.2 is a pre-release); sig-windows-tools builds no image of it',
+      },
+    ],
+    note: "Pinned to the version sig-windows-tools' manifest deploys, v1.1.2: its build files say v1.1.3, but whether that image was published is unverified. Digest unverified: no source opened gives it (the registry was not reachable when checked).",
   },
 };
 

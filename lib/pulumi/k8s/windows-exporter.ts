@@ -5,7 +5,7 @@
  */
 import * as pulumi from '@pulumi/pulumi';
 import { CustomResource } from '@pulumi/kubernetes/apiextensions';
-import { ConfigMap, Namespace, Service } from '@pulumi/kubernetes/core/v1';
+import { ConfigMap, Service, type Namespace } from '@pulumi/kubernetes/core/v1';
 import type * as k8sInput from '@pulumi/kubernetes/types/input';
 import {
   resolveWindowsExporter,
@@ -21,22 +21,20 @@ import {
   WINDOWS_EXPORTER_HEALTH_PATH,
   WINDOWS_EXPORTER_NAME,
   WINDOWS_EXPORTER_PORT_NAME,
-  WINDOWS_EXPORTER_RESOURCES,
   type WindowsExporterOptions,
 } from '../../core/addons/windows-exporter';
-import { POD_SECURITY_ENFORCE_LABEL } from '../../core/pod-security/labels';
 import { windowsNodeTarget } from '../../core/target';
 import { requireArgs, throwInputErrors } from '../errors';
 import { WindowsDaemonSet } from './workloads';
-
-/** The namespace created when none is given: the one `WindowsHostProcessDaemonSet` creates in cdk8s. */
-const DEFAULT_NAMESPACE = 'windows-system';
+import { addonNamespace } from './addon-namespace';
+import { ADDON_RESOURCES } from '../../core/addons/common';
 
 export interface WindowsExporterArgs extends WindowsExporterOptions {
   /**
    * The namespace to run in, by name. It must admit `privileged` pods (`pod-security.kubernetes.io/enforce:
    * privileged`): the component cannot see its labels and never changes them.
-   * @default - a Namespace `windows-system` created by the component, labelled `privileged`
+   * @default - `windows-system`, labelled `privileged`, created by the program's first add-on on this provider and
+   * shared by the others
    */
   readonly namespace?: pulumi.Input<string>;
   /**
@@ -57,7 +55,7 @@ export interface WindowsExporterArgs extends WindowsExporterOptions {
  * new WindowsExporter('exporter', { taints: pool.nodeTarget.taints, podMonitor: { labels: { release: 'prometheus' } } });
  */
 export class WindowsExporter extends pulumi.ComponentResource {
-  /** The Namespace the component created; undefined when `namespace` was given. */
+  /** The Namespace this component created; undefined when `namespace` was given or another add-on created it. */
   public readonly createdNamespace?: Namespace;
   /** The name of the namespace everything runs in. */
   public readonly namespaceName: pulumi.Output<string>;
@@ -83,17 +81,9 @@ export class WindowsExporter extends pulumi.ComponentResource {
     const parent = { parent: this };
     const labels = windowsExporterPodLabels(resolved);
 
-    let namespace: pulumi.Output<string>;
-    if (args.namespace === undefined) {
-      this.createdNamespace = new Namespace(
-        `${name}-namespace`,
-        { metadata: { name: DEFAULT_NAMESPACE, labels: { [POD_SECURITY_ENFORCE_LABEL]: 'privileged' } } },
-        parent,
-      );
-      namespace = this.createdNamespace.metadata.name;
-    } else {
-      namespace = pulumi.output(args.namespace);
-    }
+    const placed = addonNamespace(name, args.namespace, opts, this);
+    this.createdNamespace = placed.created;
+    const namespace = placed.name;
     this.namespaceName = namespace;
 
     const configName = windowsExporterConfigName(resolved.name);
@@ -105,7 +95,7 @@ export class WindowsExporter extends pulumi.ComponentResource {
       },
       parent,
     );
-    const resources = args.resources ?? WINDOWS_EXPORTER_RESOURCES;
+    const resources = args.resources ?? ADDON_RESOURCES;
     const initContainers = resolved.firewallRule
       ? [
           {

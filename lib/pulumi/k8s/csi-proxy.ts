@@ -1,0 +1,91 @@
+/**
+ * `CsiProxy` on `@pulumi/kubernetes`: the same csi-proxy add-on as `k8s-windows/addons` gives cdk8s
+ * (lib/core/addons/csi-proxy.ts holds what both emit): a HostProcess DaemonSet on every Windows node.
+ */
+import * as pulumi from '@pulumi/pulumi';
+import type { Namespace } from '@pulumi/kubernetes/core/v1';
+import type * as k8sInput from '@pulumi/kubernetes/types/input';
+import {
+  CSI_PROXY_ACCOUNT,
+  CSI_PROXY_NAME,
+  csiProxyPodLabels,
+  resolveCsiProxy,
+  type CsiProxyOptions,
+} from '../../core/addons/csi-proxy';
+import { ADDON_RESOURCES } from '../../core/addons/common';
+import { windowsNodeTarget } from '../../core/target';
+import { requireArgs, throwInputErrors } from '../errors';
+import { addonNamespace } from './addon-namespace';
+import { WindowsDaemonSet } from './workloads';
+
+export interface CsiProxyArgs extends CsiProxyOptions {
+  /**
+   * The namespace to run in, by name. It must admit `privileged` pods (`pod-security.kubernetes.io/enforce:
+   * privileged`): the component cannot see its labels and never changes them.
+   * @default - `windows-system`, labelled `privileged`, created by the program's first add-on on this provider and
+   * shared by the others
+   */
+  readonly namespace?: pulumi.Input<string>;
+  /**
+   * The container's resources.
+   * @default - a node agent's: 100m CPU request, 500m limit, 600Mi memory request and limit
+   */
+  readonly resources?: pulumi.Input<k8sInput.core.v1.ResourceRequirements>;
+}
+
+/**
+ * csi-proxy on every Windows node: a HostProcess DaemonSet (`WindowsDaemonSet` with `windows.hostProcess`) running as
+ * `NT AUTHORITY\SYSTEM`, tolerating the Windows pools' taints, the image pinned in the facts (`addon.csi-proxy.image`).
+ * Bad args are refused in one `pulumi.InputPropertiesError` before anything registers.
+ *
+ * @example
+ * new CsiProxy('csi-proxy', { taints: pool.nodeTarget.taints });
+ */
+export class CsiProxy extends pulumi.ComponentResource {
+  /** The Namespace this component created; undefined when `namespace` was given or another add-on created it. */
+  public readonly createdNamespace?: Namespace;
+  /** The name of the namespace it runs in. */
+  public readonly namespaceName: pulumi.Output<string>;
+  /** The HostProcess DaemonSet. */
+  public readonly daemonSet: WindowsDaemonSet;
+
+  constructor(name: string, rawArgs: CsiProxyArgs = {}, opts?: pulumi.ComponentResourceOptions) {
+    const subject = `CsiProxy '${name}'`;
+    const args = requireArgs(subject, rawArgs);
+    const { resolved, issues } = resolveCsiProxy(args);
+    throwInputErrors(subject, issues);
+
+    super('k8s-windows:kubernetes:CsiProxy', name, {}, opts);
+    const placed = addonNamespace(name, args.namespace, opts, this);
+    this.createdNamespace = placed.created;
+    this.namespaceName = placed.name;
+    const labels = csiProxyPodLabels(resolved);
+    this.daemonSet = new WindowsDaemonSet(
+      name,
+      {
+        metadata: { name: resolved.name, namespace: placed.name, labels },
+        spec: {
+          template: {
+            metadata: { labels },
+            spec: {
+              containers: [
+                {
+                  name: CSI_PROXY_NAME,
+                  image: resolved.image,
+                  resources: args.resources ?? ADDON_RESOURCES,
+                },
+              ],
+            },
+          },
+        },
+        windows: {
+          hostProcess: true,
+          runAsUserName: CSI_PROXY_ACCOUNT,
+          target: windowsNodeTarget({ taints: resolved.taints }),
+        },
+      },
+      { parent: this },
+    );
+    this.registerOutputs({ namespaceName: placed.name });
+  }
+}
