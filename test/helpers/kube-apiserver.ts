@@ -44,14 +44,15 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { stringify } from 'yaml';
+import { toolPath } from './tools';
 
 const REPO = path.join(__dirname, '..', '..');
 /** The Go module's folder. */
 export const KUBE_TEST_CLUSTER_SOURCE = path.join(REPO, 'test', 'kube-apiserver');
 /** Where the binary is built (build/ is ignored by git). */
 export const KUBE_TEST_CLUSTER_BINARY = path.join(REPO, 'build', 'kube-test-cluster');
-/** Debian's etcd (`etcd-server`), or $ETCD_BINARY. */
-export const ETCD_BINARY = process.env.ETCD_BINARY ?? '/usr/bin/etcd';
+/** $ETCD_BINARY, else the tools' etcd (scripts/test-tools.sh; test/helpers/tools.ts), else Debian's (`etcd-server`). */
+export const ETCD_BINARY = process.env.ETCD_BINARY ?? toolPath('etcd', '/usr/bin/etcd');
 
 /** The k8s.io/kubernetes version test/kube-apiserver/go.mod requires, e.g. `v1.37.2`. */
 export function kubernetesVersion(): string {
