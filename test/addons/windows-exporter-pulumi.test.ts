@@ -24,13 +24,13 @@ async function objects(exporter: k8sWindows.WindowsExporter): Promise<Json[]> {
 }
 
 describe('WindowsExporter (Pulumi)', () => {
-  test('defaults: windows-system at privileged, the DaemonSet, ConfigMap and Service', async () => {
+  test('defaults: its own Namespace at privileged, the DaemonSet, ConfigMap and Service', async () => {
     const out = await objects(new lib.WindowsExporter('exporter'));
     expect(out.map((o) => `${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`).sort()).toEqual([
-      'ConfigMap/windows-system/windows-exporter-config',
-      'DaemonSet/windows-system/windows-exporter',
-      'Namespace//windows-system',
-      'Service/windows-system/windows-exporter',
+      'ConfigMap/windows-exporter/windows-exporter-config',
+      'DaemonSet/windows-exporter/windows-exporter',
+      'Namespace//windows-exporter',
+      'Service/windows-exporter/windows-exporter',
     ]);
     expect(out.find((o) => o.kind === 'Namespace')?.metadata.labels).toEqual({
       'pod-security.kubernetes.io/enforce': 'privileged',

@@ -35,7 +35,7 @@ export const CSI_PROXY_DIFFERENCES: readonly AddonDifference[] = [
   {
     kind: 'DaemonSet',
     paths: ['metadata.namespace'],
-    why: "upstream runs in `kube-system`, which the add-on never labels; it runs in a namespace you give, which must enforce 'privileged', or creates `windows-system` at 'privileged' (HostProcess pods need it)",
+    why: "upstream runs in `kube-system`, which the add-on never labels; it runs in a namespace you give, which must enforce 'privileged', or creates one at 'privileged' (HostProcess pods need it): cdk8s `windows-system`, shared by the app's node agents; Pulumi one named after the add-on",
   },
   {
     kind: 'DaemonSet',

@@ -57,7 +57,7 @@ export const WINDOWS_EXPORTER_DIFFERENCES: readonly AddonDifference[] = [
   {
     kind: 'Namespace',
     paths: [],
-    why: "upstream creates `monitoring` with no Pod Security label; the add-on runs in a namespace you give, which must enforce 'privileged', or creates `windows-system` at 'privileged' (HostProcess pods need it)",
+    why: "upstream creates `monitoring` with no Pod Security label; the add-on runs in a namespace you give, which must enforce 'privileged', or creates one at 'privileged' (HostProcess pods need it): cdk8s `windows-system`, shared by the app's node agents; Pulumi one named after the add-on",
   },
   {
     kind: 'DaemonSet',

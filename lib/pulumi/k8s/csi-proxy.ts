@@ -22,8 +22,7 @@ export interface CsiProxyArgs extends CsiProxyOptions {
   /**
    * The namespace to run in, by name. It must admit `privileged` pods (`pod-security.kubernetes.io/enforce:
    * privileged`): the component cannot see its labels and never changes them.
-   * @default - `windows-system`, labelled `privileged`, created by the program's first add-on on this provider and
-   * shared by the others
+   * @default - a Namespace of the add-on's own, named after it (`name`, default `csi-proxy`), labelled `privileged`
    */
   readonly namespace?: pulumi.Input<string>;
   /**
@@ -42,7 +41,7 @@ export interface CsiProxyArgs extends CsiProxyOptions {
  * new CsiProxy('csi-proxy', { taints: pool.nodeTarget.taints });
  */
 export class CsiProxy extends pulumi.ComponentResource {
-  /** The Namespace this component created; undefined when `namespace` was given or another add-on created it. */
+  /** The Namespace this component created for itself; undefined when `namespace` was given. */
   public readonly createdNamespace?: Namespace;
   /** The name of the namespace it runs in. */
   public readonly namespaceName: pulumi.Output<string>;
@@ -56,7 +55,7 @@ export class CsiProxy extends pulumi.ComponentResource {
     throwInputErrors(subject, issues);
 
     super('k8s-windows:kubernetes:CsiProxy', name, {}, opts);
-    const placed = addonNamespace(name, args.namespace, opts, this);
+    const placed = addonNamespace(name, resolved.name, args.namespace, this);
     this.createdNamespace = placed.created;
     this.namespaceName = placed.name;
     const labels = csiProxyPodLabels(resolved);

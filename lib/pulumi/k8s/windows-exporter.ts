@@ -33,8 +33,8 @@ export interface WindowsExporterArgs extends WindowsExporterOptions {
   /**
    * The namespace to run in, by name. It must admit `privileged` pods (`pod-security.kubernetes.io/enforce:
    * privileged`): the component cannot see its labels and never changes them.
-   * @default - `windows-system`, labelled `privileged`, created by the program's first add-on on this provider and
-   * shared by the others
+   * @default - a Namespace of the add-on's own, named after it (`name`, default `windows-exporter`), labelled
+   * `privileged`
    */
   readonly namespace?: pulumi.Input<string>;
   /**
@@ -55,7 +55,7 @@ export interface WindowsExporterArgs extends WindowsExporterOptions {
  * new WindowsExporter('exporter', { taints: pool.nodeTarget.taints, podMonitor: { labels: { release: 'prometheus' } } });
  */
 export class WindowsExporter extends pulumi.ComponentResource {
-  /** The Namespace this component created; undefined when `namespace` was given or another add-on created it. */
+  /** The Namespace this component created for itself; undefined when `namespace` was given. */
   public readonly createdNamespace?: Namespace;
   /** The name of the namespace everything runs in. */
   public readonly namespaceName: pulumi.Output<string>;
@@ -81,7 +81,7 @@ export class WindowsExporter extends pulumi.ComponentResource {
     const parent = { parent: this };
     const labels = windowsExporterPodLabels(resolved);
 
-    const placed = addonNamespace(name, args.namespace, opts, this);
+    const placed = addonNamespace(name, resolved.name, args.namespace, this);
     this.createdNamespace = placed.created;
     const namespace = placed.name;
     this.namespaceName = namespace;
