@@ -1,6 +1,7 @@
 /**
  * What a newcomer meets first says what the project does: the set-up section of CONTRIBUTING.md (where the README's
- * Develop section sends contributors) names the Debian packages and Node.js lines `.ci/run` installs and tests,
+ * Develop section sends contributors) names the tools `npm test` builds (scripts/test-tools.sh) and the Node.js lines
+ * `.ci/run` tests,
  * `engines` agrees, the snippets of the README and docs/ import entries a `cdk8s init` project has, and the changelog
  * has a place for the next change.
  */
@@ -26,12 +27,17 @@ const setUp = contributing.slice(
   contributing.indexOf('\n## ', contributing.indexOf('## Set up') + 1),
 );
 
-test('the Debian packages .ci/run installs are the ones CONTRIBUTING.md lists, in its table and its apt-get line', () => {
-  const packages = ciList('DEBIAN_PACKAGES');
-  expect(packages.length).toBeGreaterThan(0);
-  const table = [...setUp.matchAll(/^\| `([a-z0-9.+-]+)` +\|/gm)].map((m) => m[1]);
-  expect(table).toEqual(packages);
-  expect(setUp).toContain(`sudo apt-get install ${packages.join(' ')}\n`);
+test('the tools scripts/test-tools.sh builds are the ones CONTRIBUTING.md lists, at its versions, and CI installs none', () => {
+  const script = read('scripts/test-tools.sh');
+  const tools = [...script.matchAll(/^provide ([a-z-]+) /gm)].map((m) => m[1]);
+  const components = [...script.matchAll(/^component ([a-z-]+) /gm)].map((m) => `build/${m[1]}`);
+  expect(tools.length).toBeGreaterThan(0);
+  const table = [...setUp.matchAll(/^\| `([a-z0-9./-]+)`(?:, `([a-z0-9./-]+)`)? +\|/gm)].flatMap((m) =>
+    [m[1], m[2]].filter((name) => name !== undefined),
+  );
+  expect(table).toEqual([...tools, ...components]);
+  for (const [, version] of script.matchAll(/^[A-Z_]+_VERSION=(\S+)$/gm)) expect(setUp).toContain(version);
+  expect(ci).not.toMatch(/apt-get|go install|pip install/);
 });
 
 test('the Node.js lines CI tests are the ones CONTRIBUTING.md supports, and engines starts at the oldest', () => {
