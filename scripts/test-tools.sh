@@ -36,18 +36,24 @@ need() {
 need go 'Go 1.26 to build Helm, Kustomize, the registry, etcd and the test components'
 need python3 'Python 3 with venv for pre-commit'
 
+# sha256sum, or macOS's shasum.
+sha256() { if command -v sha256sum >/dev/null; then sha256sum "$@"; else shasum -a 256 "$@"; fi; }
+
 # A key for a Go source folder: the Go version and every go file, go.mod and go.sum in it (names and contents).
 source_key() {
   local dir=$1
   {
     go env GOVERSION
-    (cd "$dir" && find . -name '*.go' -o -name go.mod -o -name go.sum | LC_ALL=C sort | xargs sha256sum)
-  } | sha256sum | cut -c1-16
+    (cd "$dir" && find . -name '*.go' -o -name go.mod -o -name go.sum | LC_ALL=C sort | while read -r f; do sha256 "$f"; done)
+  } | sha256 | cut -c1-16
 }
 
-# Another run building at the same time waits here, rather than building the same thing twice.
-exec 9>"$cache/.lock"
-flock 9
+# Another run building at the same time waits here, rather than building the same thing twice (flock is
+# util-linux's: where it is missing, runs do not wait).
+if command -v flock >/dev/null; then
+  exec 9>"$cache/.lock"
+  flock 9
+fi
 
 # built NAME VERSION BUILD...: runs `BUILD... $cache/NAME-VERSION` unless that folder holds a finished build
 # (`.complete`, written last).
