@@ -3,7 +3,7 @@
  * k8s.io/apiserver v0.37.2 that compiles, type-checks and costs every expression of the given
  * ValidatingAdmissionPolicies and MutatingAdmissionPolicies, then matches and evaluates them on the given objects
  * (test/apiserver-cel/README.md says which apiserver APIs do what). `apiserverCel(request)` builds it when needed
- * (Go 1.26, CONTRIBUTING.md: Set up; `.ci/run` builds it before `npm test`) and runs it.
+ * (Go 1.26, CONTRIBUTING.md: Set up; scripts/test-tools.sh builds it before `npm test`) and runs it.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
@@ -157,7 +157,7 @@ export function ensureApiserverCel(): string {
   const go = spawnSync('go', ['version'], { encoding: 'utf8' });
   if (go.error !== undefined || go.status !== 0) {
     throw new Error(
-      'Go is not on PATH: the API server CEL tests build test/apiserver-cel with Go 1.26 (CONTRIBUTING.md: Set up; .ci/run builds it before npm test).',
+      'Go is not on PATH: the API server CEL tests build test/apiserver-cel with Go 1.26 (CONTRIBUTING.md: Set up; scripts/test-tools.sh builds it before npm test).',
     );
   }
   mkdirSync(path.dirname(APISERVER_CEL_BINARY), { recursive: true });

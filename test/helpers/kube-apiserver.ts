@@ -6,9 +6,9 @@
  * components write them (`cluster.request`), and nothing changes them behind the test's back.
  *
  * Both components are one Go binary, `build/kube-test-cluster` (test/kube-apiserver: a module requiring
- * k8s.io/kubernetes v1.37.2, its staging modules replaced with their v0.37.2 releases). `.ci/run` builds it before
- * `npm test` and installs `etcd-server`; `ensureKubeTestCluster()` rebuilds it only when a source is newer (minutes
- * on a cold Go cache) and fails, never skips, without Go or etcd.
+ * k8s.io/kubernetes v1.37.2, its staging modules replaced with their v0.37.2 releases). scripts/test-tools.sh
+ * (npm test's pretest) builds it and etcd first; `ensureKubeTestCluster()` rebuilds it only when a source is newer
+ * (minutes on a cold Go cache) and fails, never skips, without Go or etcd.
  *
  * One cluster per test file: `startCluster()` in beforeAll (about 5 s; give it CLUSTER_START_TIMEOUT, for a build),
  * `cluster.stop()` in afterAll. About 600 MB of memory: the API server 300-450 MB, the controller manager 130-450 MB,
@@ -44,7 +44,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { stringify } from 'yaml';
-import { toolPath } from './tools';
+import { HOW_TO_GET_TOOLS, toolPath } from './tools';
 
 const REPO = path.join(__dirname, '..', '..');
 /** The Go module's folder. */
@@ -64,7 +64,8 @@ export function kubernetesVersion(): string {
 
 /**
  * `go build`'s arguments: the version stamped as Kubernetes' own build stamps it (hack/lib/version.sh), so
- * `/version` answers gitVersion v1.37.2, major 1, minor 37 as a released API server does. `.ci/run` runs the same.
+ * `/version` answers gitVersion v1.37.2, major 1, minor 37 as a released API server does. scripts/test-tools.sh
+ * runs the same.
  */
 export function kubeTestClusterBuildArgs(output: string): string[] {
   const version = kubernetesVersion();
@@ -101,7 +102,7 @@ export function ensureKubeTestCluster(): string {
   const go = spawnSync('go', ['version'], { encoding: 'utf8' });
   if (go.error !== undefined || go.status !== 0) {
     throw new Error(
-      'Go is not on PATH: the live API server tests build test/kube-apiserver with Go 1.26 (CONTRIBUTING.md: Set up; .ci/run builds it before npm test).',
+      'Go is not on PATH: the live API server tests build test/kube-apiserver with Go 1.26 (CONTRIBUTING.md: Set up; scripts/test-tools.sh builds it before npm test).',
     );
   }
   mkdirSync(path.dirname(KUBE_TEST_CLUSTER_BINARY), { recursive: true });
@@ -647,9 +648,7 @@ async function startServers(cluster: TestCluster, binary: string, options: Start
 export async function startCluster(options: StartClusterOptions = {}): Promise<Cluster> {
   const binary = ensureKubeTestCluster();
   if (!existsSync(ETCD_BINARY)) {
-    throw new Error(
-      `${ETCD_BINARY} is missing: the live API server tests need Debian's etcd (apt-get install -y etcd-server; .ci/run installs it).`,
-    );
+    throw new Error(`${ETCD_BINARY} is missing: the live API server tests need etcd: ${HOW_TO_GET_TOOLS}.`);
   }
   const dir = mkdtempSync(path.join(tmpdir(), 'k8s-windows-cluster-'));
   const cluster = new TestCluster(dir);
