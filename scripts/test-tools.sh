@@ -44,7 +44,8 @@ source_key() {
   local dir=$1
   {
     go env GOVERSION
-    (cd "$dir" && find . -name '*.go' -o -name go.mod -o -name go.sum | LC_ALL=C sort | while read -r f; do sha256 "$f"; done)
+    (cd "$dir" && find . -name '*.go' -o -name go.mod -o -name go.sum | LC_ALL=C sort |
+      while read -r file; do sha256 "$file"; done)
   } | sha256 | cut -c1-16
 }
 
