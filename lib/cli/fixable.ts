@@ -7,7 +7,7 @@ import { CLOUD_TAINTS } from '../core/fix';
 import { fixLeftReason } from '../core/pod-templates';
 import { RULES_BY_ID } from '../core/validate/rules';
 import type { EngineSettings } from '../core/validate/settings';
-import type { Diagnostic } from '../core/model/types';
+import type { Diagnostic, RuleInfo } from '../core/model/types';
 
 /** What `fix` needs of the run's settings: the taints (`--toleration`, a cloud preset) and `--pin-linux`. */
 export type FixSettings = Pick<EngineSettings, 'tolerations' | 'cloud' | 'pinLinux'>;
@@ -20,17 +20,14 @@ interface NeedsOption {
   readonly given: (settings: FixSettings) => boolean;
 }
 
-/**
- * The rules whose fixer needs an option (their `fixable` text says so; a test holds them together). Every other
- * fixable rule's fixer acts with the settings lint has too.
- */
-export const FIX_OPTIONS_NEEDED: Readonly<Record<string, NeedsOption>> = {
+/** The option of `fix` that gives each setting a fixer may need (the rule's `fixNeeds`). */
+export const FIX_OPTIONS: Readonly<Record<NonNullable<RuleInfo['fixNeeds']>, NeedsOption>> = {
   // Tolerations for the target's taints: none are known without --toleration or a cloud that taints (gke).
-  'windows-toleration-missing': {
+  tolerations: {
     option: '--toleration <key=value:Effect>',
     given: (s) => (s.tolerations ?? []).length > 0 || (s.cloud !== undefined && CLOUD_TAINTS[s.cloud].length > 0),
   },
-  'linux-node-selector-missing': { option: '--pin-linux', given: (s) => s.pinLinux === true },
+  pinLinux: { option: '--pin-linux', given: (s) => s.pinLinux === true },
 };
 
 /**
@@ -39,9 +36,10 @@ export const FIX_OPTIONS_NEEDED: Readonly<Record<string, NeedsOption>> = {
  * still leave a finding alone when the edit is not certain for it ("potentially").
  */
 export function fixability(d: Diagnostic, settings: FixSettings): 'fix' | { readonly option: string } | undefined {
-  if (RULES_BY_ID.get(d.ruleId)?.fixable === undefined) return undefined;
+  const rule = RULES_BY_ID.get(d.ruleId);
+  if (rule?.fixable === undefined) return undefined;
   if (fixLeftReason(d.resource.apiVersion, d.resource.kind) !== undefined) return undefined;
-  const needs = FIX_OPTIONS_NEEDED[d.ruleId];
+  const needs = rule.fixNeeds === undefined ? undefined : FIX_OPTIONS[rule.fixNeeds];
   if (needs !== undefined && !needs.given(settings)) return { option: needs.option };
   return 'fix';
 }

@@ -17,7 +17,7 @@ import type { Diagnostic, Severity } from '../model/types';
 import { arr, isRecord, rec, str, stringMap, type Rec } from '../model/util';
 import { parseKubernetesMinor, releaseInfo, type WindowsRelease } from '../releases';
 import type { Taint, TaintEffect } from '../target';
-import { validateManifests } from '../validate';
+import { RULES, validateManifests } from '../validate';
 import { locatePodSpec } from '../workloads';
 import type { DoctorEvidence } from './explain';
 import { STATE_TAINT, upgradedNodes, type NodeFacts } from './nodes';
@@ -31,10 +31,12 @@ export const WORKLOAD_RULE_IDS = [
 export type WorkloadRuleId = (typeof WORKLOAD_RULE_IDS)[number];
 
 /**
- * lint's cross-object reading of a Linux pod beside Windows pods of one file: in a cluster the nodes say whether it
- * can land on Windows, so doctor-linux-pod-on-windows-node speaks instead (with the nodes' names).
+ * The rules that read what files say of other objects (a Linux pod beside Windows pods of one file): in a cluster the
+ * nodes say it, so doctor's own findings (doctor-linux-pod-on-windows-node, with the nodes' names) speak instead.
  */
-const REPLACED_BY_NODES = 'linux-node-selector-missing';
+const REPLACED_BY_NODES: Readonly<Record<string, 'off'>> = Object.fromEntries(
+  RULES.filter((r) => r.replacedInCluster === true).map((r) => [r.id, 'off' as const]),
+);
 
 /** The kinds judged when nothing controls them (a Job of a CronJob, a ReplicaSet of a Deployment are not). */
 export const JUDGED_KINDS: readonly string[] = [
@@ -312,7 +314,7 @@ export function judgeWorkloads(objects: readonly unknown[], options: WorkloadOpt
       ...(release !== 'none' ? { windowsRelease: release } : {}),
       ...(kubernetesVersion !== undefined ? { kubernetesVersion } : {}),
       ...(options.date !== undefined ? { date: options.date } : {}),
-      rules: { [REPLACED_BY_NODES]: 'off' },
+      rules: REPLACED_BY_NODES,
       includeSuppressed: true,
     });
     for (const found of diagnostics) {

@@ -133,6 +133,19 @@ export interface RuleInfo {
    */
   readonly fixable?: string;
   /**
+   * The setting without which the fixer changes nothing: `tolerations` (the taints to tolerate, from `--toleration`
+   * or a cloud preset that taints) or `pinLinux` (`--pin-linux`). `lint` then names the option instead of calling the
+   * finding fixable by plain `fix`.
+   * @default - none: plain `fix` fixes what the rule reports
+   */
+  readonly fixNeeds?: 'tolerations' | 'pinLinux';
+  /**
+   * The rule reads what the files say of other objects where a live cluster's nodes answer better: `doctor` turns it
+   * off and reports its own node-based finding instead.
+   * @default false
+   */
+  readonly replacedInCluster?: boolean;
+  /**
    * The cases in which the rule reports at another severity than its default, each with when and why; absent when
    * every finding has the default.
    */

@@ -22,6 +22,9 @@ export default defineRule({
     severityReason:
       'On untainted Windows nodes (the AKS and EKS default) the pod can land there and never start; only pods of the same file as Windows pods are checked.',
     fixable: 'With pinLinux (--pin-linux): adds nodeSelector kubernetes.io/os: linux.',
+    fixNeeds: 'pinLinux',
+    // doctor-linux-pod-on-windows-node names the untainted Windows nodes such a pod can land on.
+    replacedInCluster: true,
     cases: [
       {
         name: 'pool-selector',

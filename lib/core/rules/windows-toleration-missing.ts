@@ -39,6 +39,7 @@ export default defineRule({
     severityReason: 'AKS and EKS do not taint Windows nodes by default; warning with cloud gke, which taints them.',
     fixable:
       'Adds a toleration for each taint of the target (--toleration, or a --cloud preset that taints); none without one.',
+    fixNeeds: 'tolerations',
     cases: [
       {
         name: 'gke',
