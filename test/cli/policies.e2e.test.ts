@@ -73,9 +73,10 @@ describe('k8s-windows policies', () => {
     expect(pod.apiVersion).toBe('admissionregistration.k8s.io/v1');
     expect(pod.metadata.labels).toEqual({ 'app.kubernetes.io/managed-by': 'k8s-windows' });
     expect(pod.spec.failurePolicy).toBe('Ignore');
-    expect((pod.spec.variables as { name: string }[]).slice(0, 4).map((v) => v.name)).toEqual([
+    expect((pod.spec.variables as { name: string }[]).slice(0, 5).map((v) => v.name)).toEqual([
       'spec',
       'podMeta',
+      'runtimeClassMerged',
       'annotations',
       'waived',
     ]);
