@@ -12,9 +12,10 @@ import { rulesRunByConstructs } from './rules/front-door';
 import {
   caseSeverity,
   checksOf,
+  renderReport,
   type ObjectRuleContext,
   type PodRuleContext,
-  type RuleMeta,
+  type ReportDescriptor,
   type RuleModule,
   type RuleReport,
 } from './rules/rule';
@@ -27,7 +28,12 @@ import { WINDOWS_RUNTIME_HANDLERS, type WindowsIsolation } from './releases';
 type PodRun = (pod: PodFacts, context: PodRuleContext, report: RuleReport) => void;
 
 /** The pod checks of the construct rules, with their rule's metadata, flattened once. */
-let podRuns: { readonly meta: RuleMeta; readonly run: PodRun }[] | undefined;
+/** What a runner needs of a rule to put its findings in words and judge them. */
+type RunRule = Pick<RuleModule, 'meta' | 'messages'>;
+type PodRuleRun = RunRule & { readonly run: PodRun };
+type ObjectRuleRun = RunRule & { readonly run: ObjectRun };
+
+let podRuns: PodRuleRun[] | undefined;
 let emptyIndex: SetIndex | undefined;
 
 /**
@@ -47,15 +53,16 @@ function runtimeClassIndex(name: string | undefined, isolation: WindowsIsolation
 }
 
 /** The pod checks of `rules`, with their rule's metadata. */
-function podRunsOf(rules: readonly RuleModule[]): { readonly meta: RuleMeta; readonly run: PodRun }[] {
-  const runs: { readonly meta: RuleMeta; readonly run: PodRun }[] = [];
+function podRunsOf(rules: readonly RuleModule[]): PodRuleRun[] {
+  const runs: PodRuleRun[] = [];
   for (const rule of rules) {
-    for (const check of checksOf(rule)) if (check.scope === 'pod') runs.push({ meta: rule.meta, run: check.run });
+    for (const check of checksOf(rule))
+      if (check.scope === 'pod') runs.push({ meta: rule.meta, messages: rule.messages, run: check.run });
   }
   return runs;
 }
 
-function runsOf(): { readonly meta: RuleMeta; readonly run: PodRun }[] {
+function runsOf(): PodRuleRun[] {
   return (podRuns ??= podRunsOf(rulesRunByConstructs()));
 }
 
@@ -167,12 +174,12 @@ function judge(
   const out: ConstructFinding[] = [];
   // Indexed loops and one report function: this runs for every pod shape a construct renders, mostly before the JIT
   // has optimized it (bench/synth-fresh.bench.ts).
-  let meta: RuleMeta = runs[0]?.meta;
-  const report: RuleReport = (path, message, fix, caseName, messageId) => {
-    out.push(findingOf(meta, path, message, fix, caseName, messageId));
+  let rule: RunRule = runs[0];
+  const report: RuleReport = (finding) => {
+    out.push(findingOf(rule, finding));
   };
   for (let r = 0; r < runs.length; r++) {
-    meta = runs[r].meta;
+    rule = runs[r];
     runs[r].run(pod, context, report);
   }
   return out;
@@ -181,15 +188,16 @@ function judge(
 type ObjectRun = (object: Rec, context: ObjectRuleContext, report: RuleReport) => void;
 
 /** The object checks of the construct rules by the kind each reads, with their rule's metadata, gathered once. */
-let objectRuns: ReadonlyMap<string, readonly { readonly meta: RuleMeta; readonly run: ObjectRun }[]> | undefined;
+let objectRuns: ReadonlyMap<string, readonly ObjectRuleRun[]> | undefined;
 
-function objectRunsOf(kind: string): readonly { readonly meta: RuleMeta; readonly run: ObjectRun }[] {
+function objectRunsOf(kind: string): readonly ObjectRuleRun[] {
   if (objectRuns === undefined) {
-    const byKind = new Map<string, { readonly meta: RuleMeta; readonly run: ObjectRun }[]>();
+    const byKind = new Map<string, ObjectRuleRun[]>();
     for (const rule of rulesRunByConstructs()) {
       for (const check of checksOf(rule)) {
         if (check.scope !== 'object') continue;
-        for (const k of check.kinds) byKind.set(k, [...(byKind.get(k) ?? []), { meta: rule.meta, run: check.run }]);
+        for (const k of check.kinds)
+          byKind.set(k, [...(byKind.get(k) ?? []), { meta: rule.meta, messages: rule.messages, run: check.run }]);
       }
     }
     objectRuns = byKind;
@@ -198,14 +206,9 @@ function objectRunsOf(kind: string): readonly { readonly meta: RuleMeta; readonl
 }
 
 /** A rule's report as a construct finding: its case's severity decides whether it is a refusal. */
-function findingOf(
-  meta: RuleMeta,
-  path: string,
-  message: string,
-  fix: string | undefined,
-  caseName: string | undefined,
-  messageId: string | undefined,
-): ConstructFinding {
+function findingOf(rule: RunRule, finding: ReportDescriptor): ConstructFinding {
+  const meta = rule.meta;
+  const { path, message, fix, caseName, messageId } = renderReport(rule, finding);
   const severity = caseSeverity(meta, caseName) ?? meta.defaultSeverity;
   return {
     error: severity === 'error',
@@ -225,9 +228,9 @@ export function judgeObject(object: Rec): readonly ConstructFinding[] {
   const index = buildIndex([object]);
   const context: ObjectRuleContext = { options: {}, index, local: index, windowsPods: { find: () => undefined } };
   const out: ConstructFinding[] = [];
-  for (const { meta, run } of objectRunsOf(String(object.kind))) {
-    run(object, context, (path, message, fix, caseName, messageId) => {
-      out.push(findingOf(meta, path, message, fix, caseName, messageId));
+  for (const { meta, messages, run } of objectRunsOf(String(object.kind))) {
+    run(object, context, (finding) => {
+      out.push(findingOf({ meta, messages }, finding));
     });
   }
   return out;

@@ -25,13 +25,13 @@ test('a check reports only the message ids its module declares', () => {
       docs: 'https://kubernetes.io/',
       severityReason: 'w',
     },
-    messages: { declared: { description: 'the one message' } },
+    messages: { declared: { description: 'the one message', message: '{path}: m', fix: 'f' } },
     check: {
       scope: 'pod',
       run(_p, _context, report) {
-        report('spec', 'm', 'f', undefined, 'declared');
+        report({ path: 'spec', messageId: 'declared' });
         // @ts-expect-error an id the module does not declare
-        report('spec', 'm', 'f', undefined, 'undeclared');
+        report({ path: 'spec', messageId: 'undeclared' });
       },
     },
   });
@@ -42,7 +42,7 @@ test('a check reports only the message ids its module declares', () => {
       scope: 'pod',
       run(_p, _context, report) {
         // @ts-expect-error a rule that declares no messages names none
-        report('spec', 'm', 'f', undefined, 'any');
+        report({ path: 'spec', messageId: 'any' });
       },
     },
   });

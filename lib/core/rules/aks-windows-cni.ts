@@ -17,8 +17,17 @@ export default defineRule({
     severityReason: 'AKS refuses the Windows pool.',
   },
   messages: {
-    kubenet: { description: "networkPlugin 'kubenet', which takes no Windows pools." },
-    'byo-cni': { description: "networkPlugin 'none' (bring your own CNI), which AKS refuses Windows pools on." },
+    kubenet: {
+      description: "networkPlugin 'kubenet', which takes no Windows pools.",
+      message: "networkPlugin 'kubenet' does not support Windows pools (Azure/AKS#1005).",
+      fix: '{fix}',
+    },
+    'byo-cni': {
+      description: "networkPlugin 'none' (bring your own CNI), which AKS refuses Windows pools on.",
+      message:
+        "networkPlugin 'none' (bring your own CNI) does not support Windows pools: AKS refuses them with AzureCNIOnlyForWindows (Azure/AKS#2839).",
+      fix: '{fix}',
+    },
   },
   check: {
     scope: 'cloud',
@@ -28,23 +37,11 @@ export default defineRule({
         if (!isPlainObject(networkProfile)) return;
         const fix = `Create the cluster with networkPlugin '${AKS_WINDOWS_NETWORK_PLUGIN}' (Azure CNI, optionally networkPluginMode 'overlay').`;
         if (networkProfile.networkPlugin === 'kubenet') {
-          report(
-            'networkProfile.networkPlugin',
-            "networkPlugin 'kubenet' does not support Windows pools (Azure/AKS#1005).",
-            fix,
-            undefined,
-            'kubenet',
-          );
+          report({ path: 'networkProfile.networkPlugin', messageId: 'kubenet', data: { fix } });
         } else if (networkProfile.networkPlugin === 'none') {
           // AKS answers `AzureCNIOnlyForWindows`: "Windows agent pools can only be added to AKS clusters using
           // Azure-CNI". https://github.com/Azure/AKS/issues/2839, https://github.com/Azure/AKS/issues/3891 (open)
-          report(
-            'networkProfile.networkPlugin',
-            "networkPlugin 'none' (bring your own CNI) does not support Windows pools: AKS refuses them with AzureCNIOnlyForWindows (Azure/AKS#2839).",
-            fix,
-            undefined,
-            'byo-cni',
-          );
+          report({ path: 'networkProfile.networkPlugin', messageId: 'byo-cni', data: { fix } });
         }
       },
     },

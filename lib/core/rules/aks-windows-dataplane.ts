@@ -18,7 +18,12 @@ export default defineRule({
     severityReason: 'AKS refuses the Windows pool.',
   },
   messages: {
-    cilium: { description: "networkDataplane 'cilium', which is available only for Linux pools." },
+    cilium: {
+      description: "networkDataplane 'cilium', which is available only for Linux pools.",
+      message:
+        "networkDataplane 'cilium' (Azure CNI Powered by Cilium) is available only for Linux, not for Windows pools.",
+      fix: "Leave networkDataplane unset (the 'azure' dataplane) on a cluster with Windows pools.",
+    },
   },
   check: {
     scope: 'cloud',
@@ -27,13 +32,7 @@ export default defineRule({
       'aks-cluster': ({ networkProfile }, _context, report) => {
         if (!isPlainObject(networkProfile) || networkProfile.networkDataplane !== 'cilium') return;
         // "Available only for Linux and not for Windows" (Azure CNI Powered by Cilium, limitations).
-        report(
-          'networkProfile.networkDataplane',
-          "networkDataplane 'cilium' (Azure CNI Powered by Cilium) is available only for Linux, not for Windows pools.",
-          "Leave networkDataplane unset (the 'azure' dataplane) on a cluster with Windows pools.",
-          undefined,
-          'cilium',
-        );
+        report({ path: 'networkProfile.networkDataplane', messageId: 'cilium' });
       },
     },
   },

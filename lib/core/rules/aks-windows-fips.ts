@@ -21,6 +21,8 @@ export default defineRule({
   messages: {
     'fips-unset': {
       description: 'A Windows pool of a release that needs a FIPS-enabled image, with enableFIPS not set.',
+      message: '{displayName} node pools require a FIPS-enabled image, and enableFIPS is not set.',
+      fix: 'Set enableFIPS: true (az aks nodepool add --enable-fips-image).',
     },
   },
   check: {
@@ -31,13 +33,11 @@ export default defineRule({
         if (!isWindowsAgentPool({ osType }) || typeof osSKU !== 'string' || enableFIPS !== undefined) return;
         const release = releaseForAksOsSku(osSKU);
         if (release === undefined || !AKS_FIPS_REQUIRED_RELEASES.includes(release)) return;
-        report(
-          'enableFIPS',
-          `${releaseInfo(release).displayName} node pools require a FIPS-enabled image, and enableFIPS is not set.`,
-          'Set enableFIPS: true (az aks nodepool add --enable-fips-image).',
-          undefined,
-          'fips-unset',
-        );
+        report({
+          path: 'enableFIPS',
+          messageId: 'fips-unset',
+          data: { displayName: releaseInfo(release).displayName },
+        });
       },
     },
   },

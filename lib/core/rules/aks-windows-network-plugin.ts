@@ -18,7 +18,11 @@ export default defineRule({
     severityReason: 'Works where the default is Azure CNI.',
   },
   messages: {
-    'plugin-unset': { description: "A cluster whose networkPlugin is left to AKS's default." },
+    'plugin-unset': {
+      description: "A cluster whose networkPlugin is left to AKS's default.",
+      message: "networkPlugin is not set: AKS's default depends on the API version, and kubenet refuses Windows pools.",
+      fix: "Set networkPlugin '{AKS_WINDOWS_NETWORK_PLUGIN}'.",
+    },
   },
   check: {
     scope: 'cloud',
@@ -31,13 +35,11 @@ export default defineRule({
             ? undefined
             : null;
         if (plugin !== undefined) return;
-        report(
-          'networkProfile.networkPlugin',
-          "networkPlugin is not set: AKS's default depends on the API version, and kubenet refuses Windows pools.",
-          `Set networkPlugin '${AKS_WINDOWS_NETWORK_PLUGIN}'.`,
-          undefined,
-          'plugin-unset',
-        );
+        report({
+          path: 'networkProfile.networkPlugin',
+          messageId: 'plugin-unset',
+          data: { AKS_WINDOWS_NETWORK_PLUGIN },
+        });
       },
     },
   },

@@ -17,7 +17,11 @@ export default defineRule({
     severityReason: 'The cluster works; the password leaks.',
   },
   messages: {
-    plaintext: { description: 'A Windows admin password written as a plain string in the program.' },
+    plaintext: {
+      description: 'A Windows admin password written as a plain string in the program.',
+      message: 'The Windows admin password is a plain string in the program: it ends up in source control.',
+      fix: "Use config.requireSecret('windowsAdminPassword') or a generated password (it is kept as a Pulumi secret).",
+    },
   },
   check: {
     scope: 'cloud',
@@ -25,13 +29,7 @@ export default defineRule({
     run: {
       'aks-admin-password': ({ adminPassword }, _context, report) => {
         if (typeof adminPassword !== 'string') return;
-        report(
-          'adminPassword',
-          'The Windows admin password is a plain string in the program: it ends up in source control.',
-          "Use config.requireSecret('windowsAdminPassword') or a generated password (it is kept as a Pulumi secret).",
-          undefined,
-          'plaintext',
-        );
+        report({ path: 'adminPassword', messageId: 'plaintext' });
       },
     },
   },

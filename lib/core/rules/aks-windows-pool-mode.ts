@@ -18,7 +18,11 @@ export default defineRule({
     severityReason: 'AKS refuses the pool.',
   },
   messages: {
-    mode: { description: 'A Windows agent pool mode other than User (System pools run Linux-only system pods).' },
+    mode: {
+      description: 'A Windows agent pool mode other than User (System pools run Linux-only system pods).',
+      message: '{message}',
+      fix: '{fix}',
+    },
   },
   check: {
     scope: 'cloud',
@@ -26,10 +30,12 @@ export default defineRule({
     run: {
       'aks-agent-pool': (props, _context, report) => {
         if (!isWindowsAgentPool(props) || !isKnown(props.mode)) return;
-        for (const i of checkAksPoolMode(props.mode, 'mode')) report(i.path, i.message, i.fix, undefined, 'mode');
+        for (const i of checkAksPoolMode(props.mode, 'mode'))
+          report({ path: i.path, messageId: 'mode', data: { message: i.message, fix: i.fix } });
       },
       'aks-pool-component': ({ mode }, _context, report) => {
-        for (const i of checkAksPoolMode(mode, 'mode')) report(i.path, i.message, i.fix, undefined, 'mode');
+        for (const i of checkAksPoolMode(mode, 'mode'))
+          report({ path: i.path, messageId: 'mode', data: { message: i.message, fix: i.fix } });
       },
     },
   },

@@ -22,6 +22,8 @@ export default defineRule({
     'pool-name': {
       description:
         'A Windows agent pool name AKS refuses (not 1-6 lowercase letters or digits starting with a letter).',
+      message: '{message}',
+      fix: '{fix}',
     },
   },
   check: {
@@ -31,14 +33,14 @@ export default defineRule({
       'aks-agent-pool': (props, _context, report) => {
         if (!isWindowsAgentPool(props) || !isKnown(props.agentPoolName)) return;
         for (const i of checkAksPoolName(props.agentPoolName, 'agentPoolName')) {
-          report(i.path, i.message, i.fix, undefined, 'pool-name');
+          report({ path: i.path, messageId: 'pool-name', data: { message: i.message, fix: i.fix } });
         }
       },
       // The component's resolved name (its own name when agentPoolName is not given).
       'aks-pool-component': ({ agentPoolName }, _context, report) => {
         if (agentPoolName === undefined) return;
         for (const i of checkAksPoolName(agentPoolName, 'agentPoolName')) {
-          report(i.path, i.message, i.fix, undefined, 'pool-name');
+          report({ path: i.path, messageId: 'pool-name', data: { message: i.message, fix: i.fix } });
         }
       },
     },

@@ -20,6 +20,8 @@ export default defineRule({
   messages: {
     'taint-format': {
       description: "A nodeTaints entry that is not a 'key=value:Effect' string with the Kubernetes effect spelling.",
+      message: '{message}',
+      fix: '{fix}',
     },
   },
   check: {
@@ -32,15 +34,18 @@ export default defineRule({
           if (!isKnown(t)) return;
           const result = typeof t === 'string' ? parseTaintString(t) : undefined;
           if (result?.ok) return;
-          if (result) report(`nodeTaints[${i}]`, result.message, result.fix, undefined, 'taint-format');
+          if (result)
+            report({
+              path: `nodeTaints[${i}]`,
+              messageId: 'taint-format',
+              data: { message: result.message, fix: result.fix },
+            });
           else
-            report(
-              `nodeTaints[${i}]`,
-              `Taint ${JSON.stringify(t)} is not a string.`,
-              `Write '${AKS_WINDOWS_TAINT}'.`,
-              undefined,
-              'taint-format',
-            );
+            report({
+              path: `nodeTaints[${i}]`,
+              messageId: 'taint-format',
+              data: { message: `Taint ${JSON.stringify(t)} is not a string.`, fix: `Write '${AKS_WINDOWS_TAINT}'.` },
+            });
         });
       },
     },

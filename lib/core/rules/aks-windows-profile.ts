@@ -20,9 +20,22 @@ export default defineRule({
     severityReason: 'AKS refuses the Windows pool or the cluster.',
   },
   messages: {
-    'no-profile': { description: 'A cluster without a windowsProfile, which takes no Windows pools.' },
-    'admin-account': { description: 'A Windows admin username or password AKS refuses.' },
-    'gmsa-dns': { description: 'gMSA switched on with only one of its DNS server and root domain name.' },
+    'no-profile': {
+      description: 'A cluster without a windowsProfile, which takes no Windows pools.',
+      message:
+        'The cluster has no windowsProfile: AKS refuses Windows pools on it, and the profile cannot be added later (Azure/AKS#1005).',
+      fix: 'Create the cluster with windowsProfile: windowsClusterProfile({ adminUsername, adminPassword }).windowsProfile.',
+    },
+    'admin-account': {
+      description: 'A Windows admin username or password AKS refuses.',
+      message: '{message}',
+      fix: '{fix}',
+    },
+    'gmsa-dns': {
+      description: 'gMSA switched on with only one of its DNS server and root domain name.',
+      message: '{message}',
+      fix: '{fix}',
+    },
   },
   check: {
     scope: 'cloud',
@@ -30,13 +43,7 @@ export default defineRule({
     run: {
       'aks-cluster': ({ windowsProfile }, _context, report) => {
         if (windowsProfile === undefined || windowsProfile === null) {
-          report(
-            'windowsProfile',
-            'The cluster has no windowsProfile: AKS refuses Windows pools on it, and the profile cannot be added later (Azure/AKS#1005).',
-            'Create the cluster with windowsProfile: windowsClusterProfile({ adminUsername, adminPassword }).windowsProfile.',
-            undefined,
-            'no-profile',
-          );
+          report({ path: 'windowsProfile', messageId: 'no-profile' });
           return;
         }
         if (!isPlainObject(windowsProfile)) return;
@@ -45,11 +52,11 @@ export default defineRule({
           ...checkAdminUsername(windowsProfile.adminUsername, 'windowsProfile.adminUsername'),
           ...checkAdminPassword(windowsProfile.adminPassword, 'windowsProfile.adminPassword', false),
         ]) {
-          report(i.path, i.message, i.fix, undefined, 'admin-account');
+          report({ path: i.path, messageId: 'admin-account', data: { message: i.message, fix: i.fix } });
         }
         if (isPlainObject(gmsa) && gmsa.enabled === true) {
           for (const i of checkGmsaDns(gmsa.dnsServer, gmsa.rootDomainName, 'windowsProfile.gmsaProfile')) {
-            report(i.path, i.message, i.fix, undefined, 'gmsa-dns');
+            report({ path: i.path, messageId: 'gmsa-dns', data: { message: i.message, fix: i.fix } });
           }
         }
       },
@@ -59,11 +66,11 @@ export default defineRule({
           ...checkAdminUsername(adminUsername, 'adminUsername'),
           ...checkAdminPassword(adminPassword, 'adminPassword', true),
         ]) {
-          report(i.path, i.message, i.fix, undefined, 'admin-account');
+          report({ path: i.path, messageId: 'admin-account', data: { message: i.message, fix: i.fix } });
         }
         if (gmsa === undefined) return;
         for (const i of checkGmsaDns(gmsa.dnsServer, gmsa.rootDomainName, 'gmsa')) {
-          report(i.path, i.message, i.fix, undefined, 'gmsa-dns');
+          report({ path: i.path, messageId: 'gmsa-dns', data: { message: i.message, fix: i.fix } });
         }
       },
     },

@@ -26,11 +26,21 @@ export default defineRule({
     severityReason: 'AKS refuses the pool.',
   },
   messages: {
-    'os-sku': { description: 'An osSKU that is not a Windows Server osSKU.' },
+    'os-sku': {
+      description: 'An osSKU that is not a Windows Server osSKU.',
+      message: 'osSKU {osSKU} is not a Windows Server osSKU.',
+      fix: 'Use one of {value}.',
+    },
     'release-version': {
       description: 'A Windows release the Kubernetes version does not offer, or that AKS has retired.',
+      message: '{message}',
+      fix: '{fix}',
     },
-    fips: { description: 'A release that needs a FIPS-enabled image, with enableFIPS set to false.' },
+    fips: {
+      description: 'A release that needs a FIPS-enabled image, with enableFIPS set to false.',
+      message: '{message}',
+      fix: '{fix}',
+    },
   },
   check: {
     scope: 'cloud',
@@ -40,23 +50,24 @@ export default defineRule({
         if (!isWindowsAgentPool(props) || !isKnown(props.osSKU)) return;
         const release = typeof props.osSKU === 'string' ? releaseForAksOsSku(props.osSKU) : undefined;
         if (release === undefined) {
-          report(
-            'osSKU',
-            `osSKU ${JSON.stringify(props.osSKU)} is not a Windows Server osSKU.`,
-            `Use one of ${WINDOWS_RELEASES.map((r) => `'${releaseInfo(r).aksOsSku}'`).join(', ')}.`,
-            undefined,
-            'os-sku',
-          );
+          report({
+            path: 'osSKU',
+            messageId: 'os-sku',
+            data: {
+              osSKU: JSON.stringify(props.osSKU),
+              value: WINDOWS_RELEASES.map((r) => `'${releaseInfo(r).aksOsSku}'`).join(', '),
+            },
+          });
           return;
         }
         for (const i of checkAksReleaseForKubernetes(release, props.orchestratorVersion, 'orchestratorVersion', {
           releasePath: 'osSKU',
           date,
         })) {
-          report(i.path, i.message, i.fix, undefined, 'release-version');
+          report({ path: i.path, messageId: 'release-version', data: { message: i.message, fix: i.fix } });
         }
         for (const i of checkAksFips(release, props.enableFIPS, 'enableFIPS')) {
-          report(i.path, i.message, i.fix, undefined, 'fips');
+          report({ path: i.path, messageId: 'fips', data: { message: i.message, fix: i.fix } });
         }
       },
       // The component's release against the version it runs; a retirement is said of its `release` arg.
@@ -67,10 +78,10 @@ export default defineRule({
           date,
           ...(releasePath !== undefined ? { releasePath } : {}),
         })) {
-          report(i.path, i.message, i.fix, undefined, 'release-version');
+          report({ path: i.path, messageId: 'release-version', data: { message: i.message, fix: i.fix } });
         }
         for (const i of checkAksFips(release, enableFIPS, 'agentPoolArgs.enableFIPS')) {
-          report(i.path, i.message, i.fix, undefined, 'fips');
+          report({ path: i.path, messageId: 'fips', data: { message: i.message, fix: i.fix } });
         }
       },
     },

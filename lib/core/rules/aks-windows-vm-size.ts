@@ -20,6 +20,8 @@ export default defineRule({
   messages: {
     'vm-size': {
       description: 'A VM size that is not an Azure VM size name, or an Arm-based one Windows nodes cannot run on.',
+      message: '{message}',
+      fix: '{fix}',
     },
   },
   check: {
@@ -28,10 +30,12 @@ export default defineRule({
     run: {
       'aks-agent-pool': (props, _context, report) => {
         if (!isWindowsAgentPool(props) || !isKnown(props.vmSize)) return;
-        for (const i of checkAksVmSize(props.vmSize, 'vmSize')) report(i.path, i.message, i.fix, undefined, 'vm-size');
+        for (const i of checkAksVmSize(props.vmSize, 'vmSize'))
+          report({ path: i.path, messageId: 'vm-size', data: { message: i.message, fix: i.fix } });
       },
       'aks-pool-component': ({ vmSize }, _context, report) => {
-        for (const i of checkAksVmSize(vmSize, 'vmSize')) report(i.path, i.message, i.fix, undefined, 'vm-size');
+        for (const i of checkAksVmSize(vmSize, 'vmSize'))
+          report({ path: i.path, messageId: 'vm-size', data: { message: i.message, fix: i.fix } });
       },
     },
   },

@@ -71,6 +71,9 @@ export default defineRule({
     'unknown-field': {
       description:
         'A field the API has no schema entry for in that kind and place (with the nearest known name, where one is close).',
+      message:
+        '{path}: unknown field "{name}" ({value} has no such field{caveat}): kubectl\'s strict field validation refuses it, and without validation the server drops it.',
+      fix: '{fix}',
     },
   },
   fix: renameCase,
@@ -92,15 +95,20 @@ export default defineRule({
         : '';
       for (const f of unknownFields(object, type)) {
         const close = f.close.length > 0 ? f.close : closeFieldNames(f.type, f.name);
-        report(
-          f.path,
-          `${f.path}: unknown field "${f.name}" (${f.type.name.replace(/^Kube(\w+)Props$/, '$1')} has no such field${caveat}): kubectl's strict field validation refuses it, and without validation the server drops it.`,
-          close.length > 0
-            ? `Did you mean ${close.map((c) => `'${c}'`).join(' or ')}? Field names are case-sensitive.`
-            : 'Remove the field, or move it to where it belongs.',
-          newer ? 'newer-target' : undefined,
-          'unknown-field',
-        );
+        report({
+          path: f.path,
+          messageId: 'unknown-field',
+          data: {
+            name: f.name,
+            value: f.type.name.replace(/^Kube(\w+)Props$/, '$1'),
+            caveat,
+            fix:
+              close.length > 0
+                ? `Did you mean ${close.map((c) => `'${c}'`).join(' or ')}? Field names are case-sensitive.`
+                : 'Remove the field, or move it to where it belongs.',
+          },
+          case: newer ? 'newer-target' : undefined,
+        });
       }
     },
   },

@@ -89,10 +89,15 @@ export default defineRule({
   messages: {
     removed: {
       description: 'An apiVersion/kind the deprecation guide lists as removed at or before the target version.',
+      message:
+        '{apiVersion} {kind} was removed in Kubernetes 1.{removedIn}: {target} refuses it (no matches for kind "{kind}" in version "{apiVersion}").',
+      fix: '{fix}',
     },
     'not-served': {
       description:
         'An apiVersion/kind the target version does not serve by its API schema: not yet, no more, or never.',
+      message: '{why}.',
+      fix: '{fix}',
     },
   },
   fix: toAppsV1,
@@ -120,13 +125,11 @@ export default defineRule({
         const instead = replacement
           ? `Use apiVersion: ${replacement} (check the fields the new version changed: ${DEPRECATION_GUIDE}).`
           : `${removal.note ?? 'No replacement.'}.`;
-        report(
-          'apiVersion',
-          `${apiVersion} ${kind} was removed in Kubernetes 1.${removal.removedIn}: ${target} refuses it (no matches for kind "${kind}" in version "${apiVersion}").`,
-          instead,
-          undefined,
-          'removed',
-        );
+        report({
+          path: 'apiVersion',
+          messageId: 'removed',
+          data: { apiVersion, kind, removedIn: removal.removedIn, target, fix: instead },
+        });
         return;
       }
       // Served-ness beyond the guide's table is known only for the minors the schema data covers.
@@ -145,7 +148,7 @@ export default defineRule({
           : served[0] > minor
             ? `${apiVersion} ${kind} is served from Kubernetes 1.${served[0]}, not by ${target}`
             : `${apiVersion} ${kind} was removed in Kubernetes 1.${served[served.length - 1] + 1}: ${target} does not serve it`;
-      report('apiVersion', `${why}.`, instead, undefined, 'not-served');
+      report({ path: 'apiVersion', messageId: 'not-served', data: { why, fix: instead } });
     },
   },
 });

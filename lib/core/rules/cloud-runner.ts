@@ -5,7 +5,7 @@
 import { RULE_MODULES } from './index';
 import type { CloudFinding } from './cloud-findings';
 import type { CloudResource, CloudRuleContext } from './cloud-inputs';
-import { caseSeverity, checksOf, type CloudRuns, type RuleModule } from './rule';
+import { caseSeverity, checksOf, renderReport, type CloudRuns, type RuleModule } from './rule';
 
 type AnyRun = (
   props: unknown,
@@ -25,11 +25,12 @@ export function runCloudRules(resource: CloudResource, context: CloudRuleContext
       if (check.scope !== 'cloud') continue;
       const run = check.run?.[resource.kind] as AnyRun | undefined;
       if (run === undefined) continue;
-      run(resource.props, context, (path, message, fix, caseName, messageId) => {
+      run(resource.props, context, (finding) => {
+        const { path, message, fix, caseName, messageId } = renderReport(rule, finding);
         const severity = caseSeverity(rule.meta, caseName) ?? rule.meta.defaultSeverity;
         findings.push({
           ruleId: rule.meta.id,
-          ...(messageId !== undefined ? { messageId } : {}),
+          messageId,
           severity,
           path,
           message,

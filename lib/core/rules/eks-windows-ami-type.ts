@@ -22,6 +22,8 @@ export default defineRule({
     'ami-type': {
       description:
         'A Windows amiType EKS does not offer (a Semi-Annual Channel release, a misspelling, an unknown name).',
+      message: '{message}',
+      fix: '{fix}',
     },
   },
   check: {
@@ -31,7 +33,8 @@ export default defineRule({
       'eks-node-group': ({ amiType }, _context, report) => {
         if (!looksLikeEksWindowsAmiType(amiType)) return;
         const explained = explainEksWindowsAmiType(String(amiType));
-        if (explained) report('amiType', explained.message, explained.fix, undefined, 'ami-type');
+        if (explained)
+          report({ path: 'amiType', messageId: 'ami-type', data: { message: explained.message, fix: explained.fix } });
       },
     },
   },

@@ -28,10 +28,18 @@ export default defineRule({
     ],
   },
   messages: {
-    'os-tag': { description: 'A Windows node group without the Cluster Autoscaler OS tag.' },
+    'os-tag': {
+      description: 'A Windows node group without the Cluster Autoscaler OS tag.',
+      message:
+        'The Windows node group has no tag {AUTOSCALER_WINDOWS_OS_TAG}=windows, so Cluster Autoscaler treats an empty group as Linux{value}.',
+      fix: "Tag the node group's Auto Scaling group with {AUTOSCALER_WINDOWS_OS_TAG}=windows (WindowsNodePool does this).",
+    },
     'pod-ip-capacity': {
       description:
         'A component group that scales from zero on instance types whose Windows pod IP capacity is not known, so it gets no capacity tag.',
+      message:
+        'The Windows pod IP capacity of {value} is not known here, so the group gets no {AUTOSCALER_WINDOWS_POD_IP_TAG} tag and Cluster Autoscaler cannot scale it up from zero.',
+      fix: "Tag the Auto Scaling group with that key and the type's IPv4 addresses per interface minus one, or keep minSize ≥ 1.",
     },
   },
   check: {
@@ -42,25 +50,23 @@ export default defineRule({
         if (windowsNodeGroup({ amiType }) === undefined) return;
         if (tags !== undefined && !(isRecord(tags) && tags[AUTOSCALER_WINDOWS_OS_TAG] !== 'windows')) return;
         const fromZero = isRecord(scalingConfig) && scalingConfig.minSize === 0;
-        report(
-          `tags["${AUTOSCALER_WINDOWS_OS_TAG}"]`,
-          `The Windows node group has no tag ${AUTOSCALER_WINDOWS_OS_TAG}=windows, so Cluster Autoscaler treats an empty group as Linux${fromZero ? ' and will not scale it up from zero' : ''}.`,
-          `Tag the node group's Auto Scaling group with ${AUTOSCALER_WINDOWS_OS_TAG}=windows (WindowsNodePool does this).`,
-          fromZero ? 'scale-from-zero' : undefined,
-          'os-tag',
-        );
+        report({
+          path: `tags["${AUTOSCALER_WINDOWS_OS_TAG}"]`,
+          messageId: 'os-tag',
+          data: { AUTOSCALER_WINDOWS_OS_TAG, value: fromZero ? ' and will not scale it up from zero' : '' },
+          case: fromZero ? 'scale-from-zero' : undefined,
+        });
       },
       // The components tag the group themselves, with the pod IP capacity when they know it for every type.
       'eks-autoscaling-component': ({ instanceTypes, minSize }, _context, report) => {
         if (minSize !== 0) return;
         if (instanceTypes.length > 0 && instanceTypes.every((t) => windowsPodIpCapacity(t) !== undefined)) return;
-        report(
-          '',
-          `The Windows pod IP capacity of ${instanceTypes.join(', ')} is not known here, so the group gets no ${AUTOSCALER_WINDOWS_POD_IP_TAG} tag and Cluster Autoscaler cannot scale it up from zero.`,
-          "Tag the Auto Scaling group with that key and the type's IPv4 addresses per interface minus one, or keep minSize ≥ 1.",
-          'scale-from-zero',
-          'pod-ip-capacity',
-        );
+        report({
+          path: '',
+          messageId: 'pod-ip-capacity',
+          data: { value: instanceTypes.join(', '), AUTOSCALER_WINDOWS_POD_IP_TAG },
+          case: 'scale-from-zero',
+        });
       },
     },
   },

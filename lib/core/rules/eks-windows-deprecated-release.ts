@@ -24,7 +24,11 @@ export default defineRule({
     severityReason: 'The node group runs today, and AWS has announced no retirement of its AMIs.',
   },
   messages: {
-    deprecated: { description: 'An amiType whose Windows release is deprecated.' },
+    deprecated: {
+      description: 'An amiType whose Windows release is deprecated.',
+      message: "amiType '{amiType}' runs {displayName}, which is deprecated: {value}. {release}",
+      fix: "Move to '{DEFAULT_WINDOWS_RELEASE}' (rebuild images for the new build).",
+    },
   },
   check: {
     scope: 'cloud',
@@ -36,13 +40,17 @@ export default defineRule({
         const day = evaluationDate(date);
         const support = releaseSupport(parsed.release, day);
         if (support.state !== 'deprecated') return;
-        report(
-          'amiType',
-          `amiType '${String(props.amiType)}' runs ${releaseInfo(parsed.release).displayName}, which is deprecated: ${support.reasons.join('; ')}. ${lifecycleSentence(parsed.release, day)}`,
-          `Move to '${eksWindowsAmiType(DEFAULT_WINDOWS_RELEASE, parsed.variant)}' (rebuild images for the new build).`,
-          undefined,
-          'deprecated',
-        );
+        report({
+          path: 'amiType',
+          messageId: 'deprecated',
+          data: {
+            amiType: String(props.amiType),
+            displayName: releaseInfo(parsed.release).displayName,
+            value: support.reasons.join('; '),
+            release: lifecycleSentence(parsed.release, day),
+            DEFAULT_WINDOWS_RELEASE: eksWindowsAmiType(DEFAULT_WINDOWS_RELEASE, parsed.variant),
+          },
+        });
       },
     },
   },

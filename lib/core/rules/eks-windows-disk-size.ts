@@ -17,7 +17,11 @@ export default defineRule({
     severityReason: 'No node can start.',
   },
   messages: {
-    'disk-size': { description: 'A Windows node group disk below what Windows Server needs.' },
+    'disk-size': {
+      description: 'A Windows node group disk below what Windows Server needs.',
+      message: 'diskSize {diskSize} GiB is below the {MIN_WINDOWS_DISK_SIZE_GIB} GiB Windows Server needs.',
+      fix: 'Use 50 GiB or more (the EKS default for Windows); Windows images are several GB each.',
+    },
   },
   check: {
     scope: 'cloud',
@@ -26,13 +30,7 @@ export default defineRule({
       'eks-node-group': ({ amiType, diskSize }, _context, report) => {
         if (windowsNodeGroup({ amiType }) === undefined) return;
         if (typeof diskSize !== 'number' || diskSize >= MIN_WINDOWS_DISK_SIZE_GIB) return;
-        report(
-          'diskSize',
-          `diskSize ${diskSize} GiB is below the ${MIN_WINDOWS_DISK_SIZE_GIB} GiB Windows Server needs.`,
-          'Use 50 GiB or more (the EKS default for Windows); Windows images are several GB each.',
-          undefined,
-          'disk-size',
-        );
+        report({ path: 'diskSize', messageId: 'disk-size', data: { diskSize, MIN_WINDOWS_DISK_SIZE_GIB } });
       },
     },
   },

@@ -21,6 +21,8 @@ export default defineRule({
     'no-windows': {
       description:
         'Instance types Windows cannot run on (an empty or malformed list, not an instance type, Graviton, Mac, or a family EC2 offers no Windows on).',
+      message: '{message}',
+      fix: '{fix}',
     },
   },
   check: {
@@ -31,13 +33,13 @@ export default defineRule({
         if (windowsNodeGroup({ amiType }) === undefined || !Array.isArray(instanceTypes)) return;
         const types = (instanceTypes as unknown[]).filter((t) => t !== undefined);
         for (const i of checkWindowsInstanceTypes(types, 'instanceTypes')) {
-          report(i.path, i.message, i.fix, undefined, 'no-windows');
+          report({ path: i.path, messageId: 'no-windows', data: { message: i.message, fix: i.fix } });
         }
       },
       // A component's instance type: the component refuses the errors at the arg's path and warns pool-wide.
       'eks-instance-type-component': ({ instanceType }, _context, report) => {
         for (const i of checkWindowsInstanceType(instanceType, '')) {
-          report(i.path, i.message, i.fix, undefined, 'no-windows');
+          report({ path: i.path, messageId: 'no-windows', data: { message: i.message, fix: i.fix } });
         }
       },
     },

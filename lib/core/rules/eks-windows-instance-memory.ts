@@ -18,7 +18,12 @@ export default defineRule({
     severityReason: 'Nodes run, with little room for pods.',
   },
   messages: {
-    memory: { description: 'An instance type with less memory than a Windows node needs.' },
+    memory: {
+      description: 'An instance type with less memory than a Windows node needs.',
+      message:
+        "Instance type '{instanceType}' has less than the 8 GiB a Windows node needs; Windows Server takes about 3.5 GB at idle.",
+      fix: "Use at least 8 GiB, 16 GiB for production (e.g. '{DEFAULT_WINDOWS_INSTANCE_TYPE}').",
+    },
   },
   check: {
     scope: 'cloud',
@@ -26,13 +31,7 @@ export default defineRule({
     run: {
       'eks-instance-type-component': ({ instanceType }, _context, report) => {
         if (!isBelowWindowsMemoryFloor(instanceType)) return;
-        report(
-          '',
-          `Instance type '${instanceType}' has less than the 8 GiB a Windows node needs; Windows Server takes about 3.5 GB at idle.`,
-          `Use at least 8 GiB, 16 GiB for production (e.g. '${DEFAULT_WINDOWS_INSTANCE_TYPE}').`,
-          undefined,
-          'memory',
-        );
+        report({ path: '', messageId: 'memory', data: { instanceType, DEFAULT_WINDOWS_INSTANCE_TYPE } });
       },
     },
   },

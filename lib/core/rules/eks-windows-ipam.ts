@@ -19,9 +19,17 @@ export default defineRule({
     severityReason: 'The setting may be made outside the stack.',
   },
   messages: {
-    'ipam-off': { description: 'A stack with EKS Windows nodes where Windows IPAM is switched on nowhere.' },
+    'ipam-off': {
+      description: 'A stack with EKS Windows nodes where Windows IPAM is switched on nowhere.',
+      message:
+        "The stack runs Windows nodes on EKS, but Windows IPAM is switched on nowhere in it (amazon-vpc-cni enable-windows-ipam, or the vpc-cni add-on's enableWindowsIpam): Windows pods get no IP address.",
+      fix: 'Use WindowsClusterPrerequisites (vpcCniAddon for the managed add-on), or set enableWindowsIpam: "true" in the add-on\'s configurationValues.',
+    },
     'ipam-overwritten': {
       description: 'Windows IPAM switched on in the ConfigMap that the vpc-cni add-on resets (OVERWRITE).',
+      message:
+        "Windows IPAM is switched on in the amazon-vpc-cni ConfigMap, but the stack's vpc-cni add-on resolves update conflicts with OVERWRITE, which resets the ConfigMap.",
+      fix: 'Set enableWindowsIpam: "true" in the add-on\'s configurationValues (vpcCniWindowsConfigurationValues()).',
     },
   },
   check: {
@@ -40,21 +48,9 @@ export default defineRule({
           (r) => vpcCniAddonConfig(r) !== undefined && r.props.resolveConflictsOnUpdate === 'OVERWRITE',
         );
         if (!addonOn && !patchOn) {
-          report(
-            'vpc-cni',
-            "The stack runs Windows nodes on EKS, but Windows IPAM is switched on nowhere in it (amazon-vpc-cni enable-windows-ipam, or the vpc-cni add-on's enableWindowsIpam): Windows pods get no IP address.",
-            'Use WindowsClusterPrerequisites (vpcCniAddon for the managed add-on), or set enableWindowsIpam: "true" in the add-on\'s configurationValues.',
-            undefined,
-            'ipam-off',
-          );
+          report({ path: 'vpc-cni', messageId: 'ipam-off' });
         } else if (!addonOn && overwriting) {
-          report(
-            'vpc-cni',
-            "Windows IPAM is switched on in the amazon-vpc-cni ConfigMap, but the stack's vpc-cni add-on resolves update conflicts with OVERWRITE, which resets the ConfigMap.",
-            'Set enableWindowsIpam: "true" in the add-on\'s configurationValues (vpcCniWindowsConfigurationValues()).',
-            undefined,
-            'ipam-overwritten',
-          );
+          report({ path: 'vpc-cni', messageId: 'ipam-overwritten' });
         }
       },
     },

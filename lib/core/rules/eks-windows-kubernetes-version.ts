@@ -27,9 +27,14 @@ export default defineRule({
   messages: {
     'release-version': {
       description: 'A Windows release the Kubernetes version does not offer, or that EKS has retired.',
+      message: '{message}',
+      fix: '{fix}',
     },
     'cluster-version': {
       description: "A node group without version whose Windows release its cluster's version does not offer.",
+      message:
+        "amiType '{amiType}' runs {displayName}, and the node group sets no version, so it runs the version of cluster '{name}': {message}",
+      fix: '{fix}',
     },
   },
   check: {
@@ -45,7 +50,11 @@ export default defineRule({
         })) {
           // In a node group's words: its version and amiType (the core speaks of releases).
           const fix = typeof props.version === 'string' ? versionFix(parsed, props.version, 'version') : undefined;
-          report(issue.path, issue.message, fix ?? issue.fix, undefined, 'release-version');
+          report({
+            path: issue.path,
+            messageId: 'release-version',
+            data: { message: issue.message, fix: fix ?? issue.fix },
+          });
         }
       },
       // A node group that sets no version runs its cluster's (EKS creates it on the cluster's): the finding is on
@@ -56,13 +65,17 @@ export default defineRule({
         if (parsed === undefined) return;
         const fix = versionFix(parsed, cluster.version, "the cluster's version");
         for (const i of checkCloudReleaseForKubernetes('eks', parsed.release, cluster.version, 'version')) {
-          report(
-            'amiType',
-            `amiType '${String(nodeGroup.amiType)}' runs ${releaseInfo(parsed.release).displayName}, and the node group sets no version, so it runs the version of cluster '${String(cluster.name)}': ${i.message}`,
-            fix ?? i.fix ?? '',
-            undefined,
-            'cluster-version',
-          );
+          report({
+            path: 'amiType',
+            messageId: 'cluster-version',
+            data: {
+              amiType: String(nodeGroup.amiType),
+              displayName: releaseInfo(parsed.release).displayName,
+              name: String(cluster.name),
+              message: i.message,
+              fix: fix ?? i.fix ?? '',
+            },
+          });
         }
       },
       // A pool component's release against the version it runs (at construction, or once an Output resolves).
@@ -72,7 +85,7 @@ export default defineRule({
           date,
           ...(releasePath !== undefined ? { releasePath } : {}),
         })) {
-          report(i.path, i.message, i.fix, undefined, 'release-version');
+          report({ path: i.path, messageId: 'release-version', data: { message: i.message, fix: i.fix } });
         }
       },
     },

@@ -18,7 +18,12 @@ export default defineRule({
     severityReason: 'Windows nodes join but pods get no DNS or IP until a Linux node exists.',
   },
   messages: {
-    'no-linux-group': { description: 'No Linux node group declared beside the Windows nodes.' },
+    'no-linux-group': {
+      description: 'No Linux node group declared beside the Windows nodes.',
+      message:
+        'No Linux node group was declared: an EKS cluster with only Windows nodes cannot run CoreDNS, the VPC CNI or the controllers Windows pods depend on.',
+      fix: "Pass linuxNodeGroup (the Linux aws.eks.NodeGroup), or 'existing' when it is managed elsewhere.",
+    },
   },
   check: {
     scope: 'cloud',
@@ -26,13 +31,7 @@ export default defineRule({
     run: {
       'eks-prerequisites-component': ({ linuxNodeGroup }, _context, report) => {
         if (linuxNodeGroup !== undefined) return;
-        report(
-          '',
-          'No Linux node group was declared: an EKS cluster with only Windows nodes cannot run CoreDNS, the VPC CNI or the controllers Windows pods depend on.',
-          "Pass linuxNodeGroup (the Linux aws.eks.NodeGroup), or 'existing' when it is managed elsewhere.",
-          undefined,
-          'no-linux-group',
-        );
+        report({ path: '', messageId: 'no-linux-group' });
       },
     },
   },

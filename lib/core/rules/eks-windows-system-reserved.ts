@@ -21,7 +21,11 @@ export default defineRule({
     severityReason: 'Nodes run, until pods starve the OS.',
   },
   messages: {
-    'system-reserved': { description: 'systemReservedMemory below what Windows needs.' },
+    'system-reserved': {
+      description: 'systemReservedMemory below what Windows needs.',
+      message: 'systemReservedMemory {systemReservedMemory} is below the 2Gi Windows needs; pods can starve the OS.',
+      fix: "Reserve at least '2Gi'.",
+    },
   },
   check: {
     scope: 'cloud',
@@ -29,13 +33,7 @@ export default defineRule({
     run: {
       'eks-self-managed-component': ({ systemReservedMemory, bytes }, _context, report) => {
         if (bytes >= MIN_SYSTEM_RESERVED_BYTES) return;
-        report(
-          '',
-          `systemReservedMemory ${systemReservedMemory} is below the 2Gi Windows needs; pods can starve the OS.`,
-          "Reserve at least '2Gi'.",
-          undefined,
-          'system-reserved',
-        );
+        report({ path: '', messageId: 'system-reserved', data: { systemReservedMemory } });
       },
     },
   },

@@ -21,6 +21,8 @@ export default defineRule({
   messages: {
     'effect-spelling': {
       description: 'A taint effect not in the EKS spelling (NO_SCHEDULE, NO_EXECUTE, PREFER_NO_SCHEDULE).',
+      message: "Taint effect '{effect}' is not an EKS taint effect.",
+      fix: '{fix}',
     },
   },
   check: {
@@ -33,15 +35,16 @@ export default defineRule({
           const effect = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>).effect : undefined;
           if (typeof effect !== 'string' || (CLOUD_TAINT_EFFECTS as readonly string[]).includes(effect)) return;
           const kubeEffect = TAINT_EFFECTS.find((e) => e.toLowerCase() === effect.toLowerCase());
-          report(
-            `taints[${i}].effect`,
-            `Taint effect '${effect}' is not an EKS taint effect.`,
-            kubeEffect
-              ? `Write '${toCloudTaintEffect(kubeEffect)}' (EKS spelling of ${kubeEffect}).`
-              : `Use one of ${CLOUD_TAINT_EFFECTS.join(', ')}.`,
-            undefined,
-            'effect-spelling',
-          );
+          report({
+            path: `taints[${i}].effect`,
+            messageId: 'effect-spelling',
+            data: {
+              effect,
+              fix: kubeEffect
+                ? `Write '${toCloudTaintEffect(kubeEffect)}' (EKS spelling of ${kubeEffect}).`
+                : `Use one of ${CLOUD_TAINT_EFFECTS.join(', ')}.`,
+            },
+          });
         });
       },
     },

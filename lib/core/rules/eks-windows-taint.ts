@@ -19,7 +19,12 @@ export default defineRule({
     severityReason: 'Only Linux pods without an OS selector are hurt.',
   },
   messages: {
-    'no-taint': { description: 'A Windows node group without the os=windows:NO_SCHEDULE taint.' },
+    'no-taint': {
+      description: 'A Windows node group without the os=windows:NO_SCHEDULE taint.',
+      message:
+        'The Windows node group does not carry the taint os=windows:NO_SCHEDULE, so Linux pods without a kubernetes.io/os selector can land on it.',
+      fix: 'Add {WINDOWS_TAINT} and tolerate it in Windows workloads.',
+    },
   },
   check: {
     scope: 'cloud',
@@ -40,13 +45,11 @@ export default defineRule({
           );
         });
         if (tainted) return;
-        report(
-          'taints',
-          'The Windows node group does not carry the taint os=windows:NO_SCHEDULE, so Linux pods without a kubernetes.io/os selector can land on it.',
-          `Add ${taintLiteral(WINDOWS_TAINT, toCloudTaintEffect(WINDOWS_TAINT.effect))} and tolerate it in Windows workloads.`,
-          undefined,
-          'no-taint',
-        );
+        report({
+          path: 'taints',
+          messageId: 'no-taint',
+          data: { WINDOWS_TAINT: taintLiteral(WINDOWS_TAINT, toCloudTaintEffect(WINDOWS_TAINT.effect)) },
+        });
       },
     },
   },

@@ -21,6 +21,9 @@ export default defineRule({
   messages: {
     'no-policy': {
       description: 'A stack with EKS Windows nodes and no AmazonEKSVPCResourceController policy on a role.',
+      message:
+        'The stack runs Windows nodes on EKS, but no AmazonEKSVPCResourceController policy is attached to a role in it: without it on the cluster role, Windows pods get no IP address.',
+      fix: 'Attach arn:aws:iam::aws:policy/AmazonEKSVPCResourceController to the cluster role (WindowsClusterPrerequisites does).',
     },
   },
   check: {
@@ -31,13 +34,7 @@ export default defineRule({
         if (!declaresEksWindowsNodes(resources)) return;
         const controller = resources.map(attachesVpcResourceController);
         if (controller.includes('yes') || controller.includes('unknown')) return;
-        report(
-          'roleArn',
-          'The stack runs Windows nodes on EKS, but no AmazonEKSVPCResourceController policy is attached to a role in it: without it on the cluster role, Windows pods get no IP address.',
-          'Attach arn:aws:iam::aws:policy/AmazonEKSVPCResourceController to the cluster role (WindowsClusterPrerequisites does).',
-          undefined,
-          'no-policy',
-        );
+        report({ path: 'roleArn', messageId: 'no-policy' });
       },
     },
   },

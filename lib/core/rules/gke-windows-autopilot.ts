@@ -25,7 +25,11 @@ export default defineRule({
     severityReason: 'GKE refuses the Windows pool.',
   },
   messages: {
-    autopilot: { description: 'An Autopilot cluster, which takes no Windows node pools.' },
+    autopilot: {
+      description: 'An Autopilot cluster, which takes no Windows node pools.',
+      message: '{message}',
+      fix: '{fix}',
+    },
   },
   check: {
     scope: 'cloud',
@@ -34,13 +38,13 @@ export default defineRule({
       'gke-cluster': ({ enableAutopilot }, _context, report) => {
         if (enableAutopilot !== true) return;
         const i = autopilotIssue('enableAutopilot');
-        report(i.path, i.message, i.fix, undefined, 'autopilot');
+        report({ path: i.path, messageId: 'autopilot', data: { message: i.message, fix: i.fix } });
       },
       // What a pool component's args state about its cluster.
       'gke-cluster-info-component': ({ autopilot }, _context, report) => {
         if (autopilot !== true) return;
         const i = autopilotIssue('autopilot');
-        report(i.path, i.message, i.fix, undefined, 'autopilot');
+        report({ path: i.path, messageId: 'autopilot', data: { message: i.message, fix: i.fix } });
       },
     },
   },

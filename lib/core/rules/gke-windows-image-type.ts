@@ -18,7 +18,11 @@ export default defineRule({
     severityReason: 'GKE refuses the pool.',
   },
   messages: {
-    'image-type': { description: 'A retired Windows image type (not LTSC with containerd).' },
+    'image-type': {
+      description: 'A retired Windows image type (not LTSC with containerd).',
+      message: "Image type '{imageType}' is retired: GKE offers Windows nodes only as LTSC with containerd.",
+      fix: "Use '{GKE_WINDOWS_IMAGE_TYPE}' with windowsNodeConfig.osversion to pick the release.",
+    },
   },
   check: {
     scope: 'cloud',
@@ -27,13 +31,7 @@ export default defineRule({
       'gke-node-pool': (props, _context, report) => {
         const imageType = windowsNodeConfig(props)?.imageType;
         if (typeof imageType !== 'string' || imageType.toUpperCase() === GKE_WINDOWS_IMAGE_TYPE) return;
-        report(
-          'nodeConfig.imageType',
-          `Image type '${imageType}' is retired: GKE offers Windows nodes only as LTSC with containerd.`,
-          `Use '${GKE_WINDOWS_IMAGE_TYPE}' with windowsNodeConfig.osversion to pick the release.`,
-          undefined,
-          'image-type',
-        );
+        report({ path: 'nodeConfig.imageType', messageId: 'image-type', data: { imageType, GKE_WINDOWS_IMAGE_TYPE } });
       },
     },
   },

@@ -26,7 +26,11 @@ export default defineRule({
     severityReason: 'GKE refuses the cluster, or system pods cannot run.',
   },
   messages: {
-    'no-linux-pool': { description: 'A cluster known to have no Linux node pool beside its Windows pools.' },
+    'no-linux-pool': {
+      description: 'A cluster known to have no Linux node pool beside its Windows pools.',
+      message: '{message}',
+      fix: '{fix}',
+    },
   },
   check: {
     scope: 'cloud',
@@ -35,12 +39,12 @@ export default defineRule({
       'gke-cluster': (props, _context, report) => {
         if (props.enableAutopilot === true || !linuxPoolKnownAbsent(props)) return;
         const i = noLinuxPoolIssue('nodePools');
-        report(i.path, i.message, i.fix, undefined, 'no-linux-pool');
+        report({ path: i.path, messageId: 'no-linux-pool', data: { message: i.message, fix: i.fix } });
       },
       'gke-cluster-info-component': ({ hasLinuxNodePool }, _context, report) => {
         if (hasLinuxNodePool !== false) return;
         const i = noLinuxPoolIssue('hasLinuxNodePool');
-        report(i.path, i.message, i.fix, undefined, 'no-linux-pool');
+        report({ path: i.path, messageId: 'no-linux-pool', data: { message: i.message, fix: i.fix } });
       },
     },
   },

@@ -20,6 +20,8 @@ export default defineRule({
   messages: {
     'machine-type': {
       description: 'A machine type that is not a machine type name, or an Arm family Windows nodes cannot run on.',
+      message: '{message}',
+      fix: '{fix}',
     },
   },
   check: {
@@ -30,13 +32,13 @@ export default defineRule({
         const machineType = windowsNodeConfig(props)?.machineType;
         if (!isKnown(machineType)) return;
         for (const i of checkGkeMachineType(machineType, 'nodeConfig.machineType')) {
-          report(i.path, i.message, i.fix, undefined, 'machine-type');
+          report({ path: i.path, messageId: 'machine-type', data: { message: i.message, fix: i.fix } });
         }
       },
       'gke-pool-component': ({ machineType }, _context, report) => {
         if (machineType === undefined) return;
         for (const i of checkGkeMachineType(machineType, 'machineType')) {
-          report(i.path, i.message, i.fix, undefined, 'machine-type');
+          report({ path: i.path, messageId: 'machine-type', data: { message: i.message, fix: i.fix } });
         }
       },
     },

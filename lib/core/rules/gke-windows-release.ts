@@ -26,8 +26,16 @@ export default defineRule({
     severityReason: 'GKE refuses the pool.',
   },
   messages: {
-    'not-offered': { description: 'A Windows release or osversion GKE does not offer.' },
-    'release-version': { description: 'A Windows release the Kubernetes version does not offer.' },
+    'not-offered': {
+      description: 'A Windows release or osversion GKE does not offer.',
+      message: '{message}',
+      fix: '{fix}',
+    },
+    'release-version': {
+      description: 'A Windows release the Kubernetes version does not offer.',
+      message: '{message}',
+      fix: '{fix}',
+    },
   },
   check: {
     scope: 'cloud',
@@ -39,26 +47,28 @@ export default defineRule({
         if (!isKnown(osversion) || osversion === 'OS_VERSION_UNSPECIFIED') return;
         const release = typeof osversion === 'string' ? releaseForGkeOsVersion(osversion) : undefined;
         if (release === undefined) {
-          report(
-            'nodeConfig.windowsNodeConfig.osversion',
-            `osversion ${JSON.stringify(osversion)} is not one GKE offers.`,
-            `Use ${offeredOsVersions()
-              .map((v) => `'${v}'`)
-              .join(' or ')}.`,
-            undefined,
-            'not-offered',
-          );
+          report({
+            path: 'nodeConfig.windowsNodeConfig.osversion',
+            messageId: 'not-offered',
+            data: {
+              message: `osversion ${JSON.stringify(osversion)} is not one GKE offers.`,
+              fix: `Use ${offeredOsVersions()
+                .map((v) => `'${v}'`)
+                .join(' or ')}.`,
+            },
+          });
           return;
         }
         for (const i of checkGkeReleaseForKubernetes(release, props.version, 'version')) {
-          report(i.path, i.message, i.fix, undefined, 'release-version');
+          report({ path: i.path, messageId: 'release-version', data: { message: i.message, fix: i.fix } });
         }
       },
       'gke-pool-component': ({ release, kubernetesVersion }, _context, report) => {
         if (release === undefined) return;
-        for (const i of checkGkeRelease(release, 'release')) report(i.path, i.message, i.fix, undefined, 'not-offered');
+        for (const i of checkGkeRelease(release, 'release'))
+          report({ path: i.path, messageId: 'not-offered', data: { message: i.message, fix: i.fix } });
         for (const i of checkGkeReleaseForKubernetes(release, kubernetesVersion, 'kubernetesVersion')) {
-          report(i.path, i.message, i.fix, undefined, 'release-version');
+          report({ path: i.path, messageId: 'release-version', data: { message: i.message, fix: i.fix } });
         }
       },
     },

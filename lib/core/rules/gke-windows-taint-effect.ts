@@ -20,6 +20,8 @@ export default defineRule({
   messages: {
     'effect-spelling': {
       description: 'A taint effect not in the GKE spelling (NO_SCHEDULE, NO_EXECUTE, PREFER_NO_SCHEDULE).',
+      message: '{message}',
+      fix: '{fix}',
     },
   },
   check: {
@@ -30,7 +32,7 @@ export default defineRule({
         const nodeConfig = windowsNodeConfig(props);
         if (nodeConfig === undefined) return;
         for (const i of checkGkeTaints(nodeConfig.taints, 'nodeConfig.taints').issues) {
-          report(i.path, i.message, i.fix, undefined, 'effect-spelling');
+          report({ path: i.path, messageId: 'effect-spelling', data: { message: i.message, fix: i.fix } });
         }
       },
     },

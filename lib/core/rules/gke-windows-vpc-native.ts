@@ -25,7 +25,11 @@ export default defineRule({
     severityReason: 'GKE refuses the Windows pool.',
   },
   messages: {
-    routes: { description: 'A routes-based (not VPC-native) cluster, which takes no Windows node pools.' },
+    routes: {
+      description: 'A routes-based (not VPC-native) cluster, which takes no Windows node pools.',
+      message: '{message}',
+      fix: '{fix}',
+    },
   },
   check: {
     scope: 'cloud',
@@ -34,12 +38,12 @@ export default defineRule({
       'gke-cluster': ({ networkingMode }, _context, report) => {
         if (networkingMode !== 'ROUTES') return;
         const i = routesIssue('networkingMode');
-        report(i.path, i.message, i.fix, undefined, 'routes');
+        report({ path: i.path, messageId: 'routes', data: { message: i.message, fix: i.fix } });
       },
       'gke-cluster-info-component': ({ vpcNative }, _context, report) => {
         if (vpcNative !== false) return;
         const i = routesIssue('vpcNative');
-        report(i.path, i.message, i.fix, undefined, 'routes');
+        report({ path: i.path, messageId: 'routes', data: { message: i.message, fix: i.fix } });
       },
     },
   },

@@ -23,6 +23,8 @@ export default defineRule({
   messages: {
     'account-sid': {
       description: 'DomainJoinConfig.Sid holds an account SID (with a relative id) rather than the domain SID.',
+      message: '{message}',
+      fix: '{fix}',
       frontDoorFixes: CREDSPEC_FRONT_DOOR_FIXES,
     },
   },
@@ -30,7 +32,8 @@ export default defineRule({
     scope: 'object',
     kinds: ['GMSACredentialSpec'],
     run(obj, _context, report) {
-      for (const p of credspecProblems(obj, 'account-sid')) report(p.path, p.message, p.fix, undefined, 'account-sid');
+      for (const p of credspecProblems(obj, 'account-sid'))
+        report({ path: p.path, messageId: 'account-sid', data: { message: p.message, fix: p.fix } });
     },
   },
 });

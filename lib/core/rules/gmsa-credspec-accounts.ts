@@ -24,6 +24,8 @@ export default defineRule({
     accounts: {
       description:
         'ActiveDirectoryConfig.GroupManagedServiceAccounts lacks the primary account scoped by DNS name and by NetBIOS name.',
+      message: '{message}',
+      fix: '{fix}',
       frontDoorFixes: CREDSPEC_FRONT_DOOR_FIXES,
     },
   },
@@ -31,7 +33,8 @@ export default defineRule({
     scope: 'object',
     kinds: ['GMSACredentialSpec'],
     run(obj, _context, report) {
-      for (const p of credspecProblems(obj, 'accounts')) report(p.path, p.message, p.fix, undefined, 'accounts');
+      for (const p of credspecProblems(obj, 'accounts'))
+        report({ path: p.path, messageId: 'accounts', data: { message: p.message, fix: p.fix } });
     },
   },
 });

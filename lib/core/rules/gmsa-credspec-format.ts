@@ -33,6 +33,8 @@ export default defineRule({
     format: {
       description:
         'A credspec field whose value has the wrong format (the field and the format it needs are in the text).',
+      message: '{message}',
+      fix: '{fix}',
       frontDoorFixes: CREDSPEC_FRONT_DOOR_FIXES,
     },
   },
@@ -40,7 +42,8 @@ export default defineRule({
     scope: 'object',
     kinds: ['GMSACredentialSpec'],
     run(obj, _context, report) {
-      for (const p of credspecProblems(obj, 'format')) report(p.path, p.message, p.fix, undefined, 'format');
+      for (const p of credspecProblems(obj, 'format'))
+        report({ path: p.path, messageId: 'format', data: { message: p.message, fix: p.fix } });
     },
   },
 });

@@ -19,8 +19,17 @@ export default defineRule({
     severityReason: 'The pods get no gMSA identity.',
   },
   messages: {
-    nested: { description: 'credspec written under spec, which the CRD prunes.' },
-    missing: { description: 'No top-level credspec at all.' },
+    nested: {
+      description: 'credspec written under spec, which the CRD prunes.',
+      message:
+        'spec.credspec is nested under spec: the CRD keeps credspec at the top level and prunes spec, so pods get no gMSA identity.',
+      fix: 'Move credspec to the top level of the object, beside metadata.',
+    },
+    missing: {
+      description: 'No top-level credspec at all.',
+      message: 'The GMSACredentialSpec has no top-level credspec.',
+      fix: 'Add credspec: the JSON New-CredentialSpec generates, as YAML, at the top level.',
+    },
   },
   check: {
     scope: 'object',
@@ -29,21 +38,9 @@ export default defineRule({
       const at = credspecLocation(obj);
       if (at?.path === 'credspec') return;
       if (at) {
-        report(
-          at.path,
-          'spec.credspec is nested under spec: the CRD keeps credspec at the top level and prunes spec, so pods get no gMSA identity.',
-          'Move credspec to the top level of the object, beside metadata.',
-          undefined,
-          'nested',
-        );
+        report({ path: at.path, messageId: 'nested' });
       } else {
-        report(
-          'credspec',
-          'The GMSACredentialSpec has no top-level credspec.',
-          'Add credspec: the JSON New-CredentialSpec generates, as YAML, at the top level.',
-          undefined,
-          'missing',
-        );
+        report({ path: 'credspec', messageId: 'missing' });
       }
     },
   },

@@ -30,6 +30,9 @@ export default defineRule({
   messages: {
     name: {
       description: 'A metadata.name that is not a DNS-1123 subdomain, which pods cannot name.',
+      message:
+        "metadata.name '{name}' is not a lowercase DNS-1123 subdomain (a-z, 0-9, '-', '.'; at most 253 characters): pods cannot name it in gmsaCredentialSpecName.",
+      fix: "Rename it to '{value}'.",
       // The constructs write metadata.name from their `name` input; Pulumi's defaults to the resource name.
       frontDoorFixes: {
         cdk8s: ({ fix }) => ({ fix: `Set the \`name\` prop${fix === undefined ? '.' : `: ${fix}`}` }),
@@ -38,7 +41,11 @@ export default defineRule({
         }),
       },
     },
-    namespace: { description: 'metadata.namespace on the cluster-scoped GMSACredentialSpec.' },
+    namespace: {
+      description: 'metadata.namespace on the cluster-scoped GMSACredentialSpec.',
+      message: 'metadata.namespace {meta} is set on a cluster-scoped GMSACredentialSpec.',
+      fix: 'Remove metadata.namespace.',
+    },
   },
   check: {
     scope: 'object',
@@ -47,22 +54,19 @@ export default defineRule({
       const meta = rec(obj, 'metadata');
       const name = own(meta, 'name');
       if (typeof name === 'string' && !isDns1123Subdomain(name)) {
-        report(
-          'metadata.name',
-          `metadata.name '${name}' is not a lowercase DNS-1123 subdomain (a-z, 0-9, '-', '.'; at most 253 characters): pods cannot name it in gmsaCredentialSpecName.`,
-          `Rename it to '${name.toLowerCase().replace(/[^a-z0-9.-]+/g, '-')}'.`,
-          undefined,
-          'name',
-        );
+        report({
+          path: 'metadata.name',
+          messageId: 'name',
+          data: { name, value: name.toLowerCase().replace(/[^a-z0-9.-]+/g, '-') },
+        });
       }
       if (has(meta, 'namespace')) {
-        report(
-          'metadata.namespace',
-          `metadata.namespace ${show(own(meta, 'namespace'))} is set on a cluster-scoped GMSACredentialSpec.`,
-          'Remove metadata.namespace.',
-          'namespace',
-          'namespace',
-        );
+        report({
+          path: 'metadata.namespace',
+          messageId: 'namespace',
+          data: { meta: show(own(meta, 'namespace')) },
+          case: 'namespace',
+        });
       }
     },
   },

@@ -22,7 +22,11 @@ export default defineRule({
       'Only credspecs from the same file are compared, and the credspec may exist in the cluster already.',
   },
   messages: {
-    'not-found': { description: 'A gmsaCredentialSpecName that names no GMSACredentialSpec of the set.' },
+    'not-found': {
+      description: 'A gmsaCredentialSpecName that names no GMSACredentialSpec of the set.',
+      message: "{path} '{name}' names no GMSACredentialSpec in its file (it has {value}{value2}).",
+      fix: 'Create the GMSACredentialSpec or fix the name.',
+    },
   },
   check: {
     scope: 'pod',
@@ -31,16 +35,18 @@ export default defineRule({
       for (const [name, path] of credspecNames(p)) {
         if (index.credspecs.has(name)) continue;
         const known = [...local.credspecs.keys()];
-        report(
+        report({
           path,
-          `${path} '${name}' names no GMSACredentialSpec in its file (it has ${known
-            .slice(0, MAX_NAMES_SHOWN)
-            .map((k) => `'${k}'`)
-            .join(', ')}${known.length > MAX_NAMES_SHOWN ? ', ...' : ''}).`,
-          'Create the GMSACredentialSpec or fix the name.',
-          undefined,
-          'not-found',
-        );
+          messageId: 'not-found',
+          data: {
+            name,
+            value: known
+              .slice(0, MAX_NAMES_SHOWN)
+              .map((k) => `'${k}'`)
+              .join(', '),
+            value2: known.length > MAX_NAMES_SHOWN ? ', ...' : '',
+          },
+        });
       }
     },
   },

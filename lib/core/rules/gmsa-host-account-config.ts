@@ -32,6 +32,8 @@ export default defineRule({
   messages: {
     'host-account-config': {
       description: 'A HostAccountConfig whose PluginGUID or PluginInput is malformed.',
+      message: '{message}',
+      fix: '{fix}',
       frontDoorFixes: CREDSPEC_FRONT_DOOR_FIXES,
     },
   },
@@ -40,7 +42,7 @@ export default defineRule({
     kinds: ['GMSACredentialSpec'],
     run(obj, _context, report) {
       for (const p of credspecProblems(obj, 'host-account-config')) {
-        report(p.path, p.message, p.fix, undefined, 'host-account-config');
+        report({ path: p.path, messageId: 'host-account-config', data: { message: p.message, fix: p.fix } });
       }
     },
   },

@@ -22,7 +22,12 @@ export default defineRule({
     severityReason: 'The init container runs, without the identity it was given.',
   },
   messages: {
-    'init-container': { description: 'gmsaCredentialSpecName on an init container.' },
+    'init-container': {
+      description: 'gmsaCredentialSpecName on an init container.',
+      message:
+        "{path} '{n}' is on an init container, which the gMSA webhook does not expand: it runs without the gMSA identity.",
+      fix: 'Move the Active Directory work into a regular container, or accept that the init container runs without gMSA.',
+    },
   },
   check: {
     scope: 'pod',
@@ -32,13 +37,7 @@ export default defineRule({
         const n = str(rec(rec(c.c, 'securityContext'), 'windowsOptions'), 'gmsaCredentialSpecName');
         if (n === undefined) continue;
         const path = join(c.path, 'securityContext.windowsOptions.gmsaCredentialSpecName');
-        report(
-          path,
-          `${path} '${n}' is on an init container, which the gMSA webhook does not expand: it runs without the gMSA identity.`,
-          'Move the Active Directory work into a regular container, or accept that the init container runs without gMSA.',
-          undefined,
-          'init-container',
-        );
+        report({ path, messageId: 'init-container', data: { n } });
       }
     },
   },

@@ -24,8 +24,17 @@ export default defineRule({
     ...API_SERVER_REJECTS_POD,
   },
   messages: {
-    empty: { description: 'An inline gmsaCredentialSpec that is empty or not a string.' },
-    'too-large': { description: "An inline gmsaCredentialSpec over the API server's size limit." },
+    empty: {
+      description: 'An inline gmsaCredentialSpec that is empty or not a string.',
+      message: '{path} {inline}: Invalid value: gmsaCredentialSpec cannot be an empty string.',
+      fix: 'Remove it and name a GMSACredentialSpec in gmsaCredentialSpecName; the gMSA webhook fills it in.',
+    },
+    'too-large': {
+      description: "An inline gmsaCredentialSpec over the API server's size limit.",
+      message:
+        '{path} is {inline} bytes: Invalid value: gmsaCredentialSpec size must be under {MAX_GMSA_CREDENTIAL_SPEC_BYTES} bytes.',
+      fix: 'Shrink the credential spec (only one account is needed), or reference a GMSACredentialSpec by name.',
+    },
   },
   check: {
     scope: 'pod',
@@ -35,21 +44,13 @@ export default defineRule({
         if (inline === undefined || inline === null) continue;
         const specPath = join(path, 'gmsaCredentialSpec');
         if (typeof inline !== 'string' || inline.length === 0) {
-          report(
-            specPath,
-            `${specPath} ${show(inline)}: Invalid value: gmsaCredentialSpec cannot be an empty string.`,
-            'Remove it and name a GMSACredentialSpec in gmsaCredentialSpecName; the gMSA webhook fills it in.',
-            undefined,
-            'empty',
-          );
+          report({ path: specPath, messageId: 'empty', data: { inline: show(inline) } });
         } else if (byteLength(inline) > MAX_GMSA_CREDENTIAL_SPEC_BYTES) {
-          report(
-            specPath,
-            `${specPath} is ${byteLength(inline)} bytes: Invalid value: gmsaCredentialSpec size must be under ${MAX_GMSA_CREDENTIAL_SPEC_BYTES} bytes.`,
-            'Shrink the credential spec (only one account is needed), or reference a GMSACredentialSpec by name.',
-            undefined,
-            'too-large',
-          );
+          report({
+            path: specPath,
+            messageId: 'too-large',
+            data: { inline: byteLength(inline), MAX_GMSA_CREDENTIAL_SPEC_BYTES },
+          });
         }
       }
     },

@@ -38,7 +38,11 @@ export default defineRule({
     ...API_SERVER_REJECTS_POD,
   },
   messages: {
-    'name-format': { description: 'A gmsaCredentialSpecName that is not a DNS-1123 subdomain.' },
+    'name-format': {
+      description: 'A gmsaCredentialSpecName that is not a DNS-1123 subdomain.',
+      message: '{path} {name}: Invalid value: {value}',
+      fix: '{fix}',
+    },
   },
   frontDoorFixes: {
     cdk8s: () => ({
@@ -57,15 +61,18 @@ export default defineRule({
             : ['gmsaCredentialSpecName must be a string.'];
         if (problems.length === 0) continue;
         const namePath = join(path, 'gmsaCredentialSpecName');
-        report(
-          namePath,
-          `${namePath} ${show(name)}: Invalid value: ${problems.join(' ')}`,
-          typeof name === 'string'
-            ? `Name the GMSACredentialSpec with a lowercase DNS-1123 subdomain, e.g. '${suggestion(name)}'.`
-            : 'Write the GMSACredentialSpec name as a string.',
-          undefined,
-          'name-format',
-        );
+        report({
+          path: namePath,
+          messageId: 'name-format',
+          data: {
+            name: show(name),
+            value: problems.join(' '),
+            fix:
+              typeof name === 'string'
+                ? `Name the GMSACredentialSpec with a lowercase DNS-1123 subdomain, e.g. '${suggestion(name)}'.`
+                : 'Write the GMSACredentialSpec name as a string.',
+          },
+        });
       }
     },
   },

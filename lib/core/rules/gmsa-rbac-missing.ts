@@ -30,6 +30,8 @@ export default defineRule({
   messages: {
     'no-grant': {
       description: 'No Role/ClusterRole and binding of the set grants the ServiceAccount `use` on the credspec.',
+      message: '{message}',
+      fix: "Add a ClusterRole with rules [{ apiGroups: [windows.k8s.io], resources: [gmsacredentialspecs], verbs: [use], resourceNames: [{name}] }] and a RoleBinding in '{namespace}' to ServiceAccount '{sa}'.",
     },
   },
   check: {
@@ -39,15 +41,19 @@ export default defineRule({
       for (const [name, path] of credspecNames(p)) {
         if (gmsaGrant(index, p.namespace, sa, name) !== 'missing') continue;
         const certain = rbacConcerns(local, p.namespace, sa, name);
-        report(
+        report({
           path,
-          certain
-            ? `ServiceAccount '${p.namespace}/${sa}' has no Role or ClusterRole bound to it granting 'use' on GMSACredentialSpec '${name}', though its file holds RBAC for it: the gMSA webhook rejects the pod.`
-            : `Nothing in the input grants ServiceAccount '${p.namespace}/${sa}' 'use' on GMSACredentialSpec '${name}'; unless the cluster has that grant, the gMSA webhook rejects the pod.`,
-          `Add a ClusterRole with rules [{ apiGroups: [windows.k8s.io], resources: [gmsacredentialspecs], verbs: [use], resourceNames: [${name}] }] and a RoleBinding in '${p.namespace}' to ServiceAccount '${sa}'.`,
-          certain ? undefined : 'rbac-elsewhere',
-          'no-grant',
-        );
+          messageId: 'no-grant',
+          data: {
+            message: certain
+              ? `ServiceAccount '${p.namespace}/${sa}' has no Role or ClusterRole bound to it granting 'use' on GMSACredentialSpec '${name}', though its file holds RBAC for it: the gMSA webhook rejects the pod.`
+              : `Nothing in the input grants ServiceAccount '${p.namespace}/${sa}' 'use' on GMSACredentialSpec '${name}'; unless the cluster has that grant, the gMSA webhook rejects the pod.`,
+            name,
+            namespace: p.namespace,
+            sa,
+          },
+          case: certain ? undefined : 'rbac-elsewhere',
+        });
       }
     },
   },

@@ -18,7 +18,12 @@ export default defineRule({
     ...API_SERVER_REJECTS_POD,
   },
   messages: {
-    mixed: { description: 'Some containers are HostProcess and others not.' },
+    mixed: {
+      description: 'Some containers are HostProcess and others not.',
+      message:
+        '{path}: Invalid value: If pod contains any hostProcess containers then all containers must be HostProcess containers; not HostProcess: {value}.',
+      fix: 'Set securityContext.windowsOptions.hostProcess: true at pod level so every container, init containers included, inherits it.',
+    },
   },
   check: {
     scope: 'pod',
@@ -26,13 +31,7 @@ export default defineRule({
       if (!p.hostProcess) return;
       const others = p.containers.filter((c) => !c.hostProcess);
       if (others.length === 0) return;
-      report(
-        p.path,
-        `${p.path}: Invalid value: If pod contains any hostProcess containers then all containers must be HostProcess containers; not HostProcess: ${others.map((c) => c.path).join(', ')}.`,
-        'Set securityContext.windowsOptions.hostProcess: true at pod level so every container, init containers included, inherits it.',
-        undefined,
-        'mixed',
-      );
+      report({ path: p.path, messageId: 'mixed', data: { value: others.map((c) => c.path).join(', ') } });
     },
   },
   cel: () => ({

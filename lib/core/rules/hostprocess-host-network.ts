@@ -20,20 +20,19 @@ export default defineRule({
     fixable: 'Sets hostNetwork: true.',
   },
   messages: {
-    'no-host-network': { description: 'A HostProcess pod without hostNetwork: true.' },
+    'no-host-network': {
+      description: 'A HostProcess pod without hostNetwork: true.',
+      message:
+        '{path} {hostNetwork}: Invalid value: hostNetwork must be true if pod contains any hostProcess containers.',
+      fix: 'Set hostNetwork: true.',
+    },
   },
   check: {
     scope: 'pod',
     run(p, _context, report) {
       if (!p.hostProcess || p.spec.hostNetwork === true) return;
       const path = join(p.path, 'hostNetwork');
-      report(
-        path,
-        `${path} ${show(p.spec.hostNetwork ?? false)}: Invalid value: hostNetwork must be true if pod contains any hostProcess containers.`,
-        'Set hostNetwork: true.',
-        undefined,
-        'no-host-network',
-      );
+      report({ path, messageId: 'no-host-network', data: { hostNetwork: show(p.spec.hostNetwork ?? false) } });
     },
   },
   fix: ({ diagnostic }) => [{ op: 'set', path: diagnostic.path, value: true }],

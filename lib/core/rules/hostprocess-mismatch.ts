@@ -21,7 +21,12 @@ export default defineRule({
     ...API_SERVER_REJECTS_POD,
   },
   messages: {
-    mismatch: { description: "A container's hostProcess setting differs from the pod's." },
+    mismatch: {
+      description: "A container's hostProcess setting differs from the pod's.",
+      message:
+        '{path} {own}: Invalid value: pod hostProcess value must be identical if both are specified, was {podValue}.',
+      fix: "Remove the container's hostProcess (it inherits the pod's {podValue}), or set it to {podValue}.",
+    },
   },
   check: {
     scope: 'pod',
@@ -32,13 +37,7 @@ export default defineRule({
         const own = rec(rec(c.c, 'securityContext'), 'windowsOptions')?.hostProcess;
         if (typeof own !== 'boolean' || own === podValue) continue;
         const path = join(c.path, 'securityContext.windowsOptions.hostProcess');
-        report(
-          path,
-          `${path} ${show(own)}: Invalid value: pod hostProcess value must be identical if both are specified, was ${podValue}.`,
-          `Remove the container's hostProcess (it inherits the pod's ${podValue}), or set it to ${podValue}.`,
-          undefined,
-          'mismatch',
-        );
+        report({ path, messageId: 'mismatch', data: { own: show(own), podValue } });
       }
     },
   },

@@ -20,7 +20,12 @@ export default defineRule({
     severityReason: 'The kubelet refuses to start the container.',
   },
   messages: {
-    'run-as-non-root': { description: 'runAsNonRoot: true on a HostProcess pod or container.' },
+    'run-as-non-root': {
+      description: 'runAsNonRoot: true on a HostProcess pod or container.',
+      message:
+        '{path} true on a HostProcess pod: the kubelet cannot verify runAsNonRoot for HostProcess containers and refuses to start them.',
+      fix: 'Remove runAsNonRoot; choose the account with runAsUserName.',
+    },
   },
   frontDoorFixes: {
     pulumi: () => ({ fix: 'Remove runAsNonRoot; choose the account with windows.runAsUserName.' }),
@@ -40,13 +45,7 @@ export default defineRule({
       }
       for (const [path, value] of places) {
         if (value !== true) continue;
-        report(
-          path,
-          `${path} true on a HostProcess pod: the kubelet cannot verify runAsNonRoot for HostProcess containers and refuses to start them.`,
-          'Remove runAsNonRoot; choose the account with runAsUserName.',
-          undefined,
-          'run-as-non-root',
-        );
+        report({ path, messageId: 'run-as-non-root' });
       }
     },
   },

@@ -46,12 +46,24 @@ export default defineRule({
     ],
   },
   messages: {
-    'no-user': { description: 'A HostProcess container with no runAsUserName, on it or on the pod.' },
+    'no-user': {
+      description: 'A HostProcess container with no runAsUserName, on it or on the pod.',
+      message:
+        "HostProcess container {path2} has no runAsUserName, so it runs as the image's default user instead of a chosen host account.",
+      fix: '{fix}',
+    },
     'container-account': {
       description:
         'A container account (ContainerUser, ContainerAdministrator) or a non-string, which the host does not have.',
+      message:
+        '{path} {user} is a container account, which does not exist on the host a HostProcess container runs on.',
+      fix: '{fix}',
     },
-    'unlisted-account': { description: 'An account other than the documented host accounts.' },
+    'unlisted-account': {
+      description: 'An account other than the documented host accounts.',
+      message: '{path} {user} is not one of the host accounts HostProcess containers are documented to run as.',
+      fix: '{fix} A local users group works only on recent Windows and containerd versions.',
+    },
   },
   frontDoorFixes: {
     cdk8s: () => ({
@@ -77,29 +89,16 @@ export default defineRule({
           podUserReported = true;
         }
         if (user === undefined || user === null) {
-          report(
-            join(c.path, 'securityContext.windowsOptions.runAsUserName'),
-            `HostProcess container ${c.path} has no runAsUserName, so it runs as the image's default user instead of a chosen host account.`,
-            fix,
-            'no-user',
-            'no-user',
-          );
+          report({
+            path: join(c.path, 'securityContext.windowsOptions.runAsUserName'),
+            messageId: 'no-user',
+            data: { path2: c.path, fix },
+            case: 'no-user',
+          });
         } else if (typeof user !== 'string' || CONTAINER_ACCOUNTS.includes(user.toLowerCase())) {
-          report(
-            path,
-            `${path} ${show(user)} is a container account, which does not exist on the host a HostProcess container runs on.`,
-            fix,
-            undefined,
-            'container-account',
-          );
+          report({ path, messageId: 'container-account', data: { user: show(user), fix } });
         } else if (!isHostProcessUser(user)) {
-          report(
-            path,
-            `${path} ${show(user)} is not one of the host accounts HostProcess containers are documented to run as.`,
-            `${fix} A local users group works only on recent Windows and containerd versions.`,
-            'unlisted-account',
-            'unlisted-account',
-          );
+          report({ path, messageId: 'unlisted-account', data: { user: show(user), fix }, case: 'unlisted-account' });
         }
       }
     },

@@ -77,6 +77,8 @@ export default defineRule({
   messages: {
     pinned: {
       description: 'An image built for another release than the one the pod is pinned to.',
+      message: '{reason} The pod is pinned by {via}.',
+      fix: '{fix}',
       frontDoorFixes: {
         // The components pin the release with their `windows` args.
         pulumi: ({ fix }) =>
@@ -105,10 +107,16 @@ export default defineRule({
     },
     'pinned-by-name': {
       description: 'An image whose repository name names another release than the one the pod is pinned to.',
+      message:
+        "{path} '{image}' looks built for Windows Server {release} ({build}): {evidence}. The pod is pinned by {via} to {displayName} ({build2}) nodes, which with {value}.",
+      fix: 'Use the image built for {displayName} (its repository or tag for ltsc{release2}), or pin the workload to {value2} nodes; if the name is stale, tag the image with the build it is.',
     },
     'mixed-releases': {
       description:
         'An unpinned pod whose images are built for releases no one node runs together under process isolation.',
+      message:
+        "{path} '{image}' is built for Windows Server {release} but {path2} '{image2}' for Windows Server {release2}: with process isolation no node can run both.",
+      fix: 'Use the same ltsc tag for every container of the pod, and pin the pod with nodeSelector {WINDOWS_BUILD_LABEL}.',
     },
   },
   check: {
@@ -126,7 +134,7 @@ export default defineRule({
           if (!p.isolationKnown && checkImageCompatibility(image, pin.release, 'hyperv').status !== 'incompatible') {
             continue;
           }
-          report(path, `${compat.reason} The pod is pinned by ${pin.via}.`, compat.fix, undefined, 'pinned');
+          report({ path, messageId: 'pinned', data: { reason: compat.reason, via: pin.via, fix: compat.fix } });
         }
         for (const { path, image, named, release } of namedReleaseImages(p)) {
           // As above: an unknown RuntimeClass may use Hyper-V, which runs older images too.
@@ -136,13 +144,26 @@ export default defineRule({
           const runs = hostsRunningImage(release, p.isolation)
             .map((r) => releaseInfo(r).displayName)
             .join(' or ');
-          report(
+          report({
             path,
-            `${path} '${image}' looks built for Windows Server ${release} (${named.build.build}): ${named.evidence}. The pod is pinned by ${pin.via} to ${host.displayName} (${host.build}) nodes, which with ${p.isolation === 'hyperv' ? 'Hyper-V isolation run only images as old as theirs or older' : `process isolation run only ${runsOnHost(pin.release, 'process')} images`}.`,
-            `Use the image built for ${host.displayName} (its repository or tag for ltsc${pin.release}), or pin the workload to ${runs.length > 0 ? runs : `Windows Server ${release}`} nodes; if the name is stale, tag the image with the build it is.`,
-            'repository-name',
-            'pinned-by-name',
-          );
+            messageId: 'pinned-by-name',
+            data: {
+              image,
+              release,
+              build: named.build.build,
+              evidence: named.evidence,
+              via: pin.via,
+              displayName: host.displayName,
+              build2: host.build,
+              value:
+                p.isolation === 'hyperv'
+                  ? 'Hyper-V isolation run only images as old as theirs or older'
+                  : `process isolation run only ${runsOnHost(pin.release, 'process')} images`,
+              release2: pin.release,
+              value2: runs.length > 0 ? runs : `Windows Server ${release}`,
+            },
+            case: 'repository-name',
+          });
         }
         return;
       }
@@ -155,13 +176,18 @@ export default defineRule({
         );
       rest.forEach(({ path, image, release }, i) => {
         if (runsAll(i + 1)) return;
-        report(
+        report({
           path,
-          `${path} '${image}' is built for Windows Server ${release} but ${first.path} '${first.image}' for Windows Server ${first.release}: with process isolation no node can run both.`,
-          `Use the same ltsc tag for every container of the pod, and pin the pod with nodeSelector ${WINDOWS_BUILD_LABEL}.`,
-          undefined,
-          'mixed-releases',
-        );
+          messageId: 'mixed-releases',
+          data: {
+            image,
+            release,
+            path2: first.path,
+            image2: first.image,
+            release2: first.release,
+            WINDOWS_BUILD_LABEL,
+          },
+        });
       });
     },
   },

@@ -26,7 +26,12 @@ export default defineRule({
     severityReason: 'The container cannot start on the nodes the pod is pinned to.',
   },
   messages: {
-    'build-unavailable': { description: 'An image whose list has no entry for the build the pod runs on.' },
+    'build-unavailable': {
+      description: 'An image whose list has no entry for the build the pod runs on.',
+      message:
+        '{path} \'{image}\' is published for Windows build {value} only{facts}, but the pod runs on {target} (Windows Server {release}, {via}): "the container operating system does not match the host operating system".',
+      fix: 'Rebuild the image FROM the ltsc{release} base (or publish a multi-platform index covering {target}), or pin the pod to {value2}.',
+    },
   },
   check: {
     scope: 'pod',
@@ -47,13 +52,19 @@ export default defineRule({
         });
         if (runs) continue;
         const named = builds.map((b) => `${b}${releaseForBuild(b) ? ` (Windows Server ${releaseForBuild(b)})` : ''}`);
-        report(
+        report({
           path,
-          `${path} '${image}' is published for Windows build ${named.join(', ')} only${recordNote(lookup.facts)}, but the pod runs on ${target} (Windows Server ${pin.release}, ${pin.via}): "the container operating system does not match the host operating system".`,
-          `Rebuild the image FROM the ltsc${pin.release} base (or publish a multi-platform index covering ${target}), or pin the pod to ${named[0]}.`,
-          undefined,
-          'build-unavailable',
-        );
+          messageId: 'build-unavailable',
+          data: {
+            image,
+            value: named.join(', '),
+            facts: recordNote(lookup.facts),
+            target,
+            release: pin.release,
+            via: pin.via,
+            value2: named[0],
+          },
+        });
       }
     },
   },

@@ -81,7 +81,12 @@ export default defineRule({
     ],
   },
   messages: {
-    unpinned: { description: 'A single-build image in a pod that pins no Windows build.' },
+    unpinned: {
+      description: 'A single-build image in a pod that pins no Windows build.',
+      message:
+        '{path2} \'{image}\' {value} and runs only on {value2} nodes, but the pod pins no Windows build: on nodes of any other release it fails with "the container operating system does not match the host operating system".',
+      fix: '{fix}',
+    },
   },
   check: {
     scope: 'pod',
@@ -106,13 +111,20 @@ export default defineRule({
         const pluginHosts = WINDOWS_RELEASES.filter((_, i) => i >= min);
         if (pluginHosts.every((h) => hostRunsImage(h, first.release, 'process'))) return;
       }
-      report(
-        join(p.path, 'nodeSelector'),
-        `${first.path} '${first.image}' ${byName ? `looks built for ${info.displayName} (${byName.evidence})` : `is built for ${info.displayName}`} and runs only on ${hosts.join(' or ')} nodes, but the pod pins no Windows build: on nodes of any other release it fails with "the container operating system does not match the host operating system".`,
-        fix,
-        byName ? 'repository-name' : undefined,
-        'unpinned',
-      );
+      report({
+        path: join(p.path, 'nodeSelector'),
+        messageId: 'unpinned',
+        data: {
+          path2: first.path,
+          image: first.image,
+          value: byName
+            ? `looks built for ${info.displayName} (${byName.evidence})`
+            : `is built for ${info.displayName}`,
+          value2: hosts.join(' or '),
+          fix,
+        },
+        case: byName ? 'repository-name' : undefined,
+      });
     },
   },
   // Pinned to the target's release when one is given (a wrong image then shows as image-build-mismatch), else to

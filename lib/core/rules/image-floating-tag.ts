@@ -25,7 +25,12 @@ export default defineRule({
       'The reference cannot tell a multi-arch manifest list from a single-build image; known multi-arch publishers are not reported.',
   },
   messages: {
-    'floating-tag': { description: 'A Windows image whose tag names no Windows build.' },
+    'floating-tag': {
+      description: 'A Windows image whose tag names no Windows build.',
+      message:
+        "{path} '{image}' has {value} no Windows build: if it is a single-build image it runs only on nodes of that build; a multi-arch manifest list is fine when it has an entry for every node build.",
+      fix: '{fix}',
+    },
   },
   frontDoorFixes: {
     cdk8s: () => ({
@@ -42,13 +47,15 @@ export default defineRule({
         if (built.kind !== 'unknown' || named !== undefined || legacyWindowsRepository(ref)) continue;
         if (ref.digest !== undefined || windowsBuildCoverage(ref) === 'multi') continue;
         if (options.images?.[image]?.status === 'found') continue;
-        report(
+        report({
           path,
-          `${path} '${image}' has ${ref.tag ? `tag '${ref.tag}', which names` : 'no tag (it means :latest) and names'} no Windows build: if it is a single-build image it runs only on nodes of that build; a multi-arch manifest list is fine when it has an entry for every node build.`,
-          BUILDLESS_TAG_FIX,
-          undefined,
-          'floating-tag',
-        );
+          messageId: 'floating-tag',
+          data: {
+            image,
+            value: ref.tag ? `tag '${ref.tag}', which names` : 'no tag (it means :latest) and names',
+            fix: BUILDLESS_TAG_FIX,
+          },
+        });
       }
     },
   },

@@ -59,7 +59,11 @@ export default defineRule({
     severityReason: 'The container cannot start as an ordinary (process-isolated) Windows container.',
   },
   messages: {
-    'hostprocess-only': { description: 'A HostProcess-only image in an ordinary container.' },
+    'hostprocess-only': {
+      description: 'A HostProcess-only image in an ordinary container.',
+      message: "{path} '{image}' is {what}: it runs only as a HostProcess container, and this container is not one.",
+      fix: 'Run it as a HostProcess container: securityContext.windowsOptions.hostProcess: true with hostNetwork: true (in k8s-windows, WindowsHostProcessDaemonSet).',
+    },
   },
   check: {
     scope: 'pod',
@@ -68,13 +72,7 @@ export default defineRule({
       for (const { path, image, ref } of podImages(p)) {
         const what = hostProcessOnlyImage(ref) ?? byFacts(image, options.images);
         if (what === undefined) continue;
-        report(
-          path,
-          `${path} '${image}' is ${what}: it runs only as a HostProcess container, and this container is not one.`,
-          'Run it as a HostProcess container: securityContext.windowsOptions.hostProcess: true with hostNetwork: true (in k8s-windows, WindowsHostProcessDaemonSet).',
-          undefined,
-          'hostprocess-only',
-        );
+        report({ path, messageId: 'hostprocess-only', data: { image, what } });
       }
     },
   },

@@ -29,7 +29,12 @@ export default defineRule({
     severityReason: 'The repository has no image for Windows Server 2022 or 2025 nodes.',
   },
   messages: {
-    'legacy-repository': { description: 'An image of a retired microsoft/* Docker Hub repository.' },
+    'legacy-repository': {
+      description: 'An image of a retired microsoft/* Docker Hub repository.',
+      message:
+        "{path} '{image}' comes from the retired Docker Hub repository {repository}, which Microsoft stopped updating in 2019: it has images for Windows Server 2016 and SAC builds, none for 2022 or 2025 nodes.",
+      fix: "Use {successor} with the ltsc tag of your nodes (e.g. ':ltsc2022' or a '-ltsc2022' suffix).",
+    },
   },
   check: {
     scope: 'pod',
@@ -39,13 +44,15 @@ export default defineRule({
         // A tag that names a build is judged by its build (image-sac, image-build-mismatch).
         const legacy = built.kind === 'unknown' ? legacyWindowsRepository(ref) : undefined;
         if (!legacy) continue;
-        report(
+        report({
           path,
-          `${path} '${image}' comes from the retired Docker Hub repository ${legacy.repository}, which Microsoft stopped updating in 2019: it has images for Windows Server 2016 and SAC builds, none for 2022 or 2025 nodes.`,
-          `Use ${legacy.successor ?? 'the mcr.microsoft.com repository that replaced it'} with the ltsc tag of your nodes (e.g. ':ltsc2022' or a '-ltsc2022' suffix).`,
-          undefined,
-          'legacy-repository',
-        );
+          messageId: 'legacy-repository',
+          data: {
+            image,
+            repository: legacy.repository,
+            successor: legacy.successor ?? 'the mcr.microsoft.com repository that replaced it',
+          },
+        });
       }
     },
   },

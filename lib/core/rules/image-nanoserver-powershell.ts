@@ -103,6 +103,9 @@ export default defineRule({
   messages: {
     powershell: {
       description: 'A Nano Server container whose command runs Windows PowerShell, which Nano Server lacks.',
+      message:
+        "{path} runs Windows PowerShell on the Nano Server image '{image}', which has shipped without it since 1709: the container cannot start (the program is not found).",
+      fix: '{fix}',
     },
   },
   check: {
@@ -123,15 +126,16 @@ export default defineRule({
             : [undefined, undefined];
         if (field === undefined || !isWindowsPowerShell(program(argv))) continue;
         const path = join(c.path, field);
-        report(
+        report({
           path,
-          `${path} runs Windows PowerShell on the Nano Server image '${c.c.image}', which has shipped without it since 1709: the container cannot start (the program is not found).`,
-          nano.base
-            ? "Use a PowerShell 7 image (mcr.microsoft.com/powershell, the nanoserver tag for your nodes' build) and run pwsh, or a Server Core image (mcr.microsoft.com/windows/servercore), which has powershell.exe; a node agent may run as a HostProcess container, which uses the host's."
-            : "Run pwsh (PowerShell 7) if the image has it, or use a Server Core based image, which has powershell.exe; a node agent may run as a HostProcess container, which uses the host's.",
-          undefined,
-          'powershell',
-        );
+          messageId: 'powershell',
+          data: {
+            image: c.c.image,
+            fix: nano.base
+              ? "Use a PowerShell 7 image (mcr.microsoft.com/powershell, the nanoserver tag for your nodes' build) and run pwsh, or a Server Core image (mcr.microsoft.com/windows/servercore), which has powershell.exe; a node agent may run as a HostProcess container, which uses the host's."
+              : "Run pwsh (PowerShell 7) if the image has it, or use a Server Core based image, which has powershell.exe; a node agent may run as a HostProcess container, which uses the host's.",
+          },
+        });
       }
     },
   },

@@ -17,20 +17,18 @@ export default defineRule({
     severityReason: 'The container cannot start anywhere.',
   },
   messages: {
-    'not-found': { description: 'The registry has no such image or tag.' },
+    'not-found': {
+      description: 'The registry has no such image or tag.',
+      message: "{path} '{image}': {message}",
+      fix: 'Check the repository and tag (a typo, or a tag not pushed yet).',
+    },
   },
   check: {
     scope: 'pod',
     run(p, { options }, report) {
       for (const { path, image, lookup } of resolvedImages(p, options.images)) {
         if (lookup.status !== 'not-found') continue;
-        report(
-          path,
-          `${path} '${image}': ${lookup.message}`,
-          'Check the repository and tag (a typo, or a tag not pushed yet).',
-          undefined,
-          'not-found',
-        );
+        report({ path, messageId: 'not-found', data: { image, message: lookup.message } });
       }
     },
   },

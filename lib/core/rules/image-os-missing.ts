@@ -23,7 +23,7 @@ export default defineRule({
     severityReason: 'The container cannot start on the nodes the pod runs on.',
   },
   messages: {
-    'os-missing': { description: "An image with no entry for the pod's OS." },
+    'os-missing': { description: "An image with no entry for the pod's OS.", message: '{message}', fix: '{fix}' },
   },
   check: {
     scope: 'pod',
@@ -33,7 +33,7 @@ export default defineRule({
       for (const { path, image, lookup } of resolvedImages(p, options.images)) {
         if (lookup.status !== 'found' || lookup.facts.platforms.some((x) => x.os === os)) continue;
         const { message, fix } = osMissingFinding(path, image, lookup.facts, os);
-        report(path, message, fix, undefined, 'os-missing');
+        report({ path, messageId: 'os-missing', data: { message, fix } });
       }
     },
   },

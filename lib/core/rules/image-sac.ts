@@ -25,7 +25,12 @@ export default defineRule({
     severityReason: 'No supported node can run the image.',
   },
   messages: {
-    'retired-release': { description: 'An image built for a retired Windows release.' },
+    'retired-release': {
+      description: 'An image built for a retired Windows release.',
+      message:
+        '{path} \'{image}\' is built for {displayName} (build {build}), which no supported node runs: "the container operating system does not match the host operating system".',
+      fix: 'Rebuild it on an LTSC base image (ltsc2022 or ltsc2025) and use that tag.',
+    },
   },
   check: {
     scope: 'pod',
@@ -33,13 +38,11 @@ export default defineRule({
       if (!p.windows) return;
       for (const { path, image, built } of podImages(p)) {
         if (built.kind !== 'retired') continue;
-        report(
+        report({
           path,
-          `${path} '${image}' is built for ${built.displayName} (build ${built.build}), which no supported node runs: "the container operating system does not match the host operating system".`,
-          'Rebuild it on an LTSC base image (ltsc2022 or ltsc2025) and use that tag.',
-          undefined,
-          'retired-release',
-        );
+          messageId: 'retired-release',
+          data: { image, displayName: built.displayName, build: built.build },
+        });
       }
     },
   },

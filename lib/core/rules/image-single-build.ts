@@ -26,6 +26,9 @@ export default defineRule({
   messages: {
     'single-build': {
       description: 'An image published for one build only, under a tag that names none, in an unpinned pod.',
+      message:
+        '{path} \'{image}\' is published for Windows build {value}{value2} only{facts}, and the pod pins no build: on nodes of any other release it fails with "the container operating system does not match the host operating system".',
+      fix: "Add nodeSelector { {WINDOWS_BUILD_LABEL}: '{value}' } (or a RuntimeClass that pins it), or publish the image for every node build.",
     },
   },
   check: {
@@ -38,13 +41,17 @@ export default defineRule({
         const builds = windowsBuilds(lookup.facts);
         if (builds.length !== 1) continue;
         const release = releaseForBuild(builds[0]);
-        report(
+        report({
           path,
-          `${path} '${image}' is published for Windows build ${builds[0]}${release ? ` (Windows Server ${release})` : ''} only${recordNote(lookup.facts)}, and the pod pins no build: on nodes of any other release it fails with "the container operating system does not match the host operating system".`,
-          `Add nodeSelector { ${WINDOWS_BUILD_LABEL}: '${builds[0]}' } (or a RuntimeClass that pins it), or publish the image for every node build.`,
-          undefined,
-          'single-build',
-        );
+          messageId: 'single-build',
+          data: {
+            image,
+            value: builds[0],
+            value2: release ? ` (Windows Server ${release})` : '',
+            facts: recordNote(lookup.facts),
+            WINDOWS_BUILD_LABEL,
+          },
+        });
       }
     },
   },

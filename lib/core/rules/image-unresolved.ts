@@ -31,38 +31,32 @@ export default defineRule({
     ],
   },
   messages: {
-    unreachable: { description: 'The registry did not answer (or lint ran offline).' },
-    unauthorized: { description: 'The registry refused the credentials it was given, or asked for some.' },
-    invalid: { description: 'The answer failed verification (a digest or manifest that does not match).' },
+    unreachable: {
+      description: 'The registry did not answer (or lint ran offline).',
+      message: "{path} '{image}' was not checked: {message}",
+      fix: 'Run again when the registry answers (or with a longer --resolve-timeout), or without --offline.',
+    },
+    unauthorized: {
+      description: 'The registry refused the credentials it was given, or asked for some.',
+      message: "{path} '{image}' was not checked: {message}",
+      fix: 'Log in to the registry (docker login, or a credential helper in the Docker config), and give the pods an imagePullSecret if the nodes have no credentials.',
+    },
+    invalid: {
+      description: 'The answer failed verification (a digest or manifest that does not match).',
+      message: "{path} '{image}' was not checked: {message}",
+      fix: 'Check the registry or mirror that answered (its storage, or who controls it); pin the image by a sha256 digest from a source you trust.',
+    },
   },
   check: {
     scope: 'pod',
     run(p, { options }, report) {
       for (const { path, image, lookup } of resolvedImages(p, options.images)) {
         if (lookup.status === 'unreachable') {
-          report(
-            path,
-            `${path} '${image}' was not checked: ${lookup.message}`,
-            'Run again when the registry answers (or with a longer --resolve-timeout), or without --offline.',
-            undefined,
-            'unreachable',
-          );
+          report({ path, messageId: 'unreachable', data: { image, message: lookup.message } });
         } else if (lookup.status === 'unauthorized') {
-          report(
-            path,
-            `${path} '${image}' was not checked: ${lookup.message}`,
-            'Log in to the registry (docker login, or a credential helper in the Docker config), and give the pods an imagePullSecret if the nodes have no credentials.',
-            'unauthorized',
-            'unauthorized',
-          );
+          report({ path, messageId: 'unauthorized', data: { image, message: lookup.message }, case: 'unauthorized' });
         } else if (lookup.status === 'invalid') {
-          report(
-            path,
-            `${path} '${image}' was not checked: ${lookup.message}`,
-            'Check the registry or mirror that answered (its storage, or who controls it); pin the image by a sha256 digest from a source you trust.',
-            'invalid',
-            'invalid',
-          );
+          report({ path, messageId: 'invalid', data: { image, message: lookup.message }, case: 'invalid' });
         }
       }
     },

@@ -34,10 +34,21 @@ export default defineRule({
     ],
   },
   messages: {
-    'not-a-mapping': { description: 'A document that is not a mapping (a list, a scalar, null).' },
-    'missing-fields': { description: 'A mapping without apiVersion, kind or metadata.' },
+    'not-a-mapping': {
+      description: 'A document that is not a mapping (a list, a scalar, null).',
+      message: 'Document {position} is {doc}, not a Kubernetes object.',
+      fix: 'Each YAML document must be a mapping with apiVersion, kind and metadata.',
+    },
+    'missing-fields': {
+      description: 'A mapping without apiVersion, kind or metadata.',
+      message: 'Document {position} has no {value}, so it is not a Kubernetes object.',
+      fix: 'Add {value2}.',
+    },
     'wrong-case': {
       description: 'apiVersion, kind, metadata or spec written in another case (Kind, apiversion), with its line.',
+      message:
+        "Document {position} writes '{path}': did you mean {meant}? kubectl reads keys case-sensitively and refuses the document{refusal}; it is checked here as if {meant} were written.",
+      fix: 'Write {meant}, not {path}: Kubernetes field names are case-sensitive.',
     },
   },
   check: {
@@ -46,31 +57,22 @@ export default defineRule({
       for (const { written, meant } of miscased) {
         // What kubectl's decoder says of a document without `kind` (apimachinery's runtime.NewMissingKindErr).
         const refusal = meant === 'kind' ? ` (Object 'Kind' is missing in '…')` : '';
-        report(
-          written,
-          `Document ${position + 1} writes '${written}': did you mean ${meant}? kubectl reads keys case-sensitively and refuses the document${refusal}; it is checked here as if ${meant} were written.`,
-          `Write ${meant}, not ${written}: Kubernetes field names are case-sensitive.`,
-          'wrong-case',
-          'wrong-case',
-        );
+        report({
+          path: written,
+          messageId: 'wrong-case',
+          data: { position: position + 1, meant, refusal },
+          case: 'wrong-case',
+        });
       }
       const missing = missingObjectFields(doc);
       if (missing === undefined) {
-        report(
-          '',
-          `Document ${position + 1} is ${describe(doc)}, not a Kubernetes object.`,
-          'Each YAML document must be a mapping with apiVersion, kind and metadata.',
-          undefined,
-          'not-a-mapping',
-        );
+        report({ path: '', messageId: 'not-a-mapping', data: { position: position + 1, doc: describe(doc) } });
       } else if (missing.length > 0) {
-        report(
-          missing[0],
-          `Document ${position + 1} has no ${missing.join(' or ')}, so it is not a Kubernetes object.`,
-          `Add ${missing.join(' and ')}.`,
-          undefined,
-          'missing-fields',
-        );
+        report({
+          path: missing[0],
+          messageId: 'missing-fields',
+          data: { position: position + 1, value: missing.join(' or '), value2: missing.join(' and ') },
+        });
       }
     },
   },

@@ -36,6 +36,8 @@ export default defineRule({
   messages: {
     'no-linux-selector': {
       description: 'A Linux pod beside Windows pods that does not select kubernetes.io/os: linux.',
+      message: '{message}',
+      fix: 'Add nodeSelector { {OS_LABEL}: linux } (pinLinuxWorkloads(scope) does it for a whole cdk8s app).',
     },
   },
   check: {
@@ -45,15 +47,17 @@ export default defineRule({
       if (!hybrid || p.windows || p.windowsHint !== undefined || selectsOs(p, 'linux')) return;
       if (p.osAllowedByAffinity !== undefined && !p.osAllowedByAffinity.has('windows')) return;
       const byPool = p.poolSelector !== undefined;
-      report(
-        join(p.path, 'nodeSelector'),
-        byPool
-          ? `This Linux pod selects nodes by ${p.poolSelector} but not by ${OS_LABEL}: unless that label selects only Linux nodes it can land on a Windows node beside the Windows workloads of this file.`
-          : `This Linux pod has no ${OS_LABEL}: linux nodeSelector beside Windows workloads in the same file: on an untainted Windows node (the AKS and EKS default) it can land there and never start.`,
-        `Add nodeSelector { ${OS_LABEL}: linux } (pinLinuxWorkloads(scope) does it for a whole cdk8s app).`,
-        byPool ? 'pool-selector' : undefined,
-        'no-linux-selector',
-      );
+      report({
+        path: join(p.path, 'nodeSelector'),
+        messageId: 'no-linux-selector',
+        data: {
+          message: byPool
+            ? `This Linux pod selects nodes by ${p.poolSelector} but not by ${OS_LABEL}: unless that label selects only Linux nodes it can land on a Windows node beside the Windows workloads of this file.`
+            : `This Linux pod has no ${OS_LABEL}: linux nodeSelector beside Windows workloads in the same file: on an untainted Windows node (the AKS and EKS default) it can land there and never start.`,
+          OS_LABEL,
+        },
+        case: byPool ? 'pool-selector' : undefined,
+      });
     },
   },
   fix: ({ pod, target }) =>

@@ -41,7 +41,11 @@ export default defineRule({
     severityReason: 'The container cannot start under such a limit; such a request is never what was meant.',
   },
   messages: {
-    'too-small': { description: "A memory request or limit below 1Mi (often an 'm', which is milli, meant as mega)." },
+    'too-small': {
+      description: "A memory request or limit below 1Mi (often an 'm', which is milli, meant as mega).",
+      message: '{path} {value} is {value2} bytes{value3}: no container runs in less than a mebibyte.',
+      fix: '{fix}',
+    },
   },
   check: {
     scope: 'pod',
@@ -54,13 +58,16 @@ export default defineRule({
           if (bytes === undefined || bytes <= 0 || bytes >= MIN_MEMORY) continue;
           const path = join(c.path, 'resources', section, 'memory');
           const guess = meant(value);
-          report(
+          report({
             path,
-            `${path} ${show(value)} is ${+bytes.toPrecision(6)} bytes${/m\s*$/.test(String(value)) ? " ('m' is milli, not mega)" : ''}: no container runs in less than a mebibyte.`,
-            guess ? `Write ${guess} (mebibytes) if that is what was meant.` : 'Write the amount in Mi or Gi.',
-            undefined,
-            'too-small',
-          );
+            messageId: 'too-small',
+            data: {
+              value: show(value),
+              value2: +bytes.toPrecision(6),
+              value3: /m\s*$/.test(String(value)) ? " ('m' is milli, not mega)" : '',
+              fix: guess ? `Write ${guess} (mebibytes) if that is what was meant.` : 'Write the amount in Mi or Gi.',
+            },
+          });
         }
       }
     },

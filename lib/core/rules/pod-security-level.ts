@@ -32,7 +32,11 @@ export default defineRule({
     rejectedByApiServer: true,
   },
   messages: {
-    'below-level': { description: "A field the Namespace's enforced Pod Security level refuses." },
+    'below-level': {
+      description: "A field the Namespace's enforced Pod Security level refuses.",
+      message: "Namespace '{namespace}' enforces Pod Security '{enforce}', which rejects this pod: {message}",
+      fix: '{fix}{hostProcessHint}',
+    },
   },
   check: {
     scope: 'pod',
@@ -64,13 +68,11 @@ export default defineRule({
           v.check === 'windowsHostProcess' || (p.hostProcess && v.check === 'hostNamespaces')
             ? ` HostProcess pods need a namespace labelled ${POD_SECURITY_ENFORCE_LABEL}: privileged.`
             : '';
-        report(
-          v.path,
-          `Namespace '${p.namespace}' enforces Pod Security '${enforce}', which rejects this pod: ${v.message}`,
-          `${v.fix}${hostProcessHint}`,
-          undefined,
-          'below-level',
-        );
+        report({
+          path: v.path,
+          messageId: 'below-level',
+          data: { namespace: p.namespace, enforce, message: v.message, fix: v.fix, hostProcessHint },
+        });
       }
     },
   },

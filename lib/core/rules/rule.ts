@@ -71,25 +71,45 @@ export interface FrontDoorFixes {
   readonly pulumi?: (finding: FrontDoorFinding) => FrontDoorText | undefined;
 }
 
+/** The values of a message's `{placeholders}`, by name (`{path}` is the finding's path unless given). */
+export type MessageData = Readonly<Record<string, unknown>>;
+
 /**
- * Reports one finding of the rule whose check it is given to: the field, what is wrong, what to write instead, the
- * case it falls in and which of the rule's declared messages it is (as typescript-eslint's `RuleCreator` types
- * `messageId`: a rule can name only the messages its module declares).
+ * One finding as a check reports it (typescript-eslint's `context.report({ node, messageId, data })`): the field,
+ * which of the rule's declared messages it is, the values of that message's placeholders, and the case it falls in.
+ */
+export interface ReportDescriptor<C extends string = string, M extends string = string> {
+  readonly path: string;
+  readonly messageId: M;
+  /** @default - none: the message's only placeholder, if any, is `{path}` */
+  readonly data?: MessageData;
+  /** @default - none: the rule's default severity */
+  readonly case?: C;
+}
+
+/**
+ * Reports one finding of the rule whose check it is given to; a rule can name only the messages its module
+ * declares (as typescript-eslint's `RuleCreator` types `messageId`).
  */
 export type RuleReport<C extends string = string, M extends string = string> = (
-  path: string,
-  message: string,
-  fix?: string,
-  caseName?: C,
-  messageId?: M,
+  finding: ReportDescriptor<C, M>,
 ) => void;
 
 /**
- * One message a rule reports, by id (eslint's `meta.messages`): what it is about and, where it differs, its fix in
- * each front door's words. Every finding names its message (`Diagnostic.messageId`, SARIF `message.id`).
+ * One message a rule reports, by id (eslint's `meta.messages`): what it is about, its words and fix as templates
+ * with `{placeholders}` the report's data fills, and, where it differs, its fix in each front door's words. Every
+ * finding names its message (`Diagnostic.messageId`, SARIF `message.id`).
  */
 export interface RuleMessage {
   readonly description: string;
+  /** What is wrong (`{path}: NFS support on Windows nodes is limited.`). */
+  readonly message: string;
+  /**
+   * What to write instead. A fix that is one placeholder whose value is undefined is left out (a check whose
+   * findings come with or without a fix from a shared check).
+   * @default - none
+   */
+  readonly fix?: string;
   readonly frontDoorFixes?: FrontDoorFixes;
 }
 
@@ -247,6 +267,67 @@ export function celOf<C extends string>(rule: RuleModule<string, C, string>): Ru
     CEL_FORMS.set(rule, form);
   }
   return form;
+}
+
+const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+/** `template` with each `{name}` that `data` holds replaced by its value (other braces are words). */
+export function formatMessage(template: string, data: MessageData): string {
+  return template.replace(PLACEHOLDER, (whole, name: string) =>
+    Object.prototype.hasOwnProperty.call(data, name) ? String(data[name]) : whole,
+  );
+}
+
+/** The placeholders of `template`, in order of first use. */
+export function placeholdersOf(template: string): string[] {
+  return [...new Set(Array.from(template.matchAll(PLACEHOLDER), (m) => m[1]))];
+}
+
+/** A finding as a runner receives it: the report's message and fix put in words. */
+export interface RenderedReport {
+  readonly path: string;
+  readonly messageId: string;
+  readonly message: string;
+  readonly fix: string | undefined;
+  readonly caseName: string | undefined;
+}
+
+/** Thrown when a check reports a message its rule does not declare. */
+export class UndeclaredMessageError extends Error {
+  constructor(
+    readonly ruleId: string,
+    readonly messageId: string,
+  ) {
+    super(`rule ${ruleId} reports message '${messageId}', which its module does not declare`);
+    this.name = 'UndeclaredMessageError';
+  }
+}
+
+/** What `finding` says, in the words of the rule's message templates. */
+export function renderReport(rule: Pick<RuleModule, 'meta' | 'messages'>, finding: ReportDescriptor): RenderedReport {
+  const declared = (rule.messages as Readonly<Record<string, RuleMessage>> | undefined)?.[finding.messageId];
+  if (declared === undefined) throw new UndeclaredMessageError(rule.meta.id, finding.messageId);
+  const data: MessageData =
+    finding.data === undefined
+      ? { path: finding.path }
+      : 'path' in finding.data
+        ? finding.data
+        : { path: finding.path, ...finding.data };
+  return {
+    path: finding.path,
+    messageId: finding.messageId,
+    message: formatMessage(declared.message, data),
+    fix: fixText(declared.fix, data),
+    caseName: finding.case,
+  };
+}
+
+function fixText(template: string | undefined, data: MessageData): string | undefined {
+  if (template === undefined) return undefined;
+  const only = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(template);
+  if (only !== null && Object.prototype.hasOwnProperty.call(data, only[1]) && data[only[1]] === undefined)
+    return undefined;
+  return formatMessage(template, data);
 }
 
 /** The severity of a finding in `caseName` (the rule's default without one). */

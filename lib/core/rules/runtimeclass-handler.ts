@@ -26,6 +26,9 @@ export default defineRule({
   messages: {
     'unknown-handler': {
       description: 'A Windows RuntimeClass handler that is neither runhcs-wcow-process nor runhcs-wcow-hypervisor.',
+      message:
+        "handler {handler} is not a containerd Windows handler: pods of RuntimeClass '{obj}' fail to create their sandbox.",
+      fix: "Use handler '{process}' (process isolation) or '{hyperv}' (Hyper-V isolation, experimental upstream).",
     },
   },
   check: {
@@ -37,13 +40,16 @@ export default defineRule({
       if (selector[OS_LABEL] !== 'windows' && !isWindowsRuntimeHandler(handler)) return;
       const handlers = Object.values(WINDOWS_RUNTIME_HANDLERS);
       if (typeof handler === 'string' && handlers.some((h) => handler.startsWith(h))) return;
-      report(
-        'handler',
-        `handler ${show(handler)} is not a containerd Windows handler: pods of RuntimeClass '${str(rec(obj, 'metadata'), 'name') ?? ''}' fail to create their sandbox.`,
-        `Use handler '${WINDOWS_RUNTIME_HANDLERS.process}' (process isolation) or '${WINDOWS_RUNTIME_HANDLERS.hyperv}' (Hyper-V isolation, experimental upstream).`,
-        undefined,
-        'unknown-handler',
-      );
+      report({
+        path: 'handler',
+        messageId: 'unknown-handler',
+        data: {
+          handler: show(handler),
+          obj: str(rec(obj, 'metadata'), 'name') ?? '',
+          process: WINDOWS_RUNTIME_HANDLERS.process,
+          hyperv: WINDOWS_RUNTIME_HANDLERS.hyperv,
+        },
+      });
     },
   },
   cel: () => ({

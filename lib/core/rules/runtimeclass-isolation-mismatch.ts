@@ -47,6 +47,9 @@ export default defineRule({
   messages: {
     'isolation-mismatch': {
       description: "A RuntimeClass named for one isolation whose handler is containerd's handler for the other.",
+      message:
+        "RuntimeClass '{name}' says {value} but its handler '{handler}' runs pods with {value2}: pods that choose it by name get {value2}, and {consequence}.",
+      fix: "Set handler '{value3}' for {value}, or rename the RuntimeClass to say {value2}.",
     },
   },
   check: {
@@ -62,13 +65,18 @@ export default defineRule({
         handled === 'process'
           ? 'an image of another Windows build than the node\'s fails with "the container operating system does not match the host operating system"'
           : "each runs in its own Hyper-V utility VM instead of on the node's kernel";
-      report(
-        'handler',
-        `RuntimeClass '${name}' says ${WORDS[named]} but its handler '${String(obj.handler)}' runs pods with ${WORDS[handled]}: pods that choose it by name get ${WORDS[handled]}, and ${consequence}.`,
-        `Set handler '${handlers[named]}' for ${WORDS[named]}, or rename the RuntimeClass to say ${WORDS[handled]}.`,
-        undefined,
-        'isolation-mismatch',
-      );
+      report({
+        path: 'handler',
+        messageId: 'isolation-mismatch',
+        data: {
+          name,
+          value: WORDS[named],
+          handler: String(obj.handler),
+          value2: WORDS[handled],
+          consequence,
+          value3: handlers[named],
+        },
+      });
     },
   },
 });

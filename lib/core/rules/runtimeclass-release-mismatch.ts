@@ -36,6 +36,9 @@ export default defineRule({
   messages: {
     'release-mismatch': {
       description: 'A RuntimeClass whose name names one release while its nodeSelector pins another build.',
+      message:
+        "RuntimeClass '{name}' says Windows Server {named} but pins {WINDOWS_BUILD_LABEL}={build}{value}: pods choosing it by name land on other nodes than their images need.",
+      fix: "Pin {WINDOWS_BUILD_LABEL}: '{build2}' for {displayName}{value2}.",
     },
   },
   check: {
@@ -49,13 +52,20 @@ export default defineRule({
       if (/^\d+\.\d+\.\d+/.test(build) && retiredRelease(build)) return;
       const pinned = releaseForBuild(build);
       if (pinned === named) return;
-      report(
-        join('scheduling.nodeSelector', key(WINDOWS_BUILD_LABEL)),
-        `RuntimeClass '${name}' says Windows Server ${named} but pins ${WINDOWS_BUILD_LABEL}=${build}${pinned ? ` (${releaseInfo(pinned).displayName})` : ''}: pods choosing it by name land on other nodes than their images need.`,
-        `Pin ${WINDOWS_BUILD_LABEL}: '${releaseInfo(named).build}' for ${releaseInfo(named).displayName}${pinned ? `, or rename the RuntimeClass to 'windows-${pinned}'` : ''}.`,
-        undefined,
-        'release-mismatch',
-      );
+      report({
+        path: join('scheduling.nodeSelector', key(WINDOWS_BUILD_LABEL)),
+        messageId: 'release-mismatch',
+        data: {
+          name,
+          named,
+          WINDOWS_BUILD_LABEL,
+          build,
+          value: pinned ? ` (${releaseInfo(pinned).displayName})` : '',
+          build2: releaseInfo(named).build,
+          displayName: releaseInfo(named).displayName,
+          value2: pinned ? `, or rename the RuntimeClass to 'windows-${pinned}'` : '',
+        },
+      });
     },
   },
 });

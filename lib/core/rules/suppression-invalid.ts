@@ -34,9 +34,21 @@ export default defineRule({
     ],
   },
   messages: {
-    'unknown-rule': { description: 'A suppression that names no rule of the catalogue.' },
-    'legacy-no-reason': { description: 'The old list annotation, which carries no reason.' },
-    'no-reason': { description: 'A per-rule suppression with an empty reason.' },
+    'unknown-rule': {
+      description: 'A suppression that names no rule of the catalogue.',
+      message: "{path}: '{id}' is not a rule id, so this suppresses nothing.",
+      fix: '{fix}',
+    },
+    'legacy-no-reason': {
+      description: 'The old list annotation, which carries no reason.',
+      message: '{path} suppresses {value} without a reason.',
+      fix: 'Write one annotation per rule with the reason as its value: {PER_RULE}.{value2}',
+    },
+    'no-reason': {
+      description: 'A per-rule suppression with an empty reason.',
+      message: '{path} gives no reason.',
+      fix: 'Write why the finding is accepted: {PER_RULE}.',
+    },
   },
   check: {
     scope: 'document',
@@ -51,30 +63,21 @@ export default defineRule({
       for (const a of seen.values()) {
         for (const id of a.ruleIds) {
           if ((a.legacy && id === '*') || ruleIds.has(id)) continue;
-          report(
-            a.path,
-            `${a.path}: '${id}' is not a rule id, so this suppresses nothing.`,
-            unknownRuleFix(id, [...ruleIds]),
-            undefined,
-            'unknown-rule',
-          );
+          report({ path: a.path, messageId: 'unknown-rule', data: { id, fix: unknownRuleFix(id, [...ruleIds]) } });
         }
         if (a.legacy) {
-          report(
-            a.path,
-            `${a.path} suppresses ${a.ruleIds.join(', ') || 'nothing'} without a reason.`,
-            `Write one annotation per rule with the reason as its value: ${PER_RULE}.${a.ruleIds.includes('*') ? ' "*" hides every rule, new ones included: name the rules.' : ''}`,
-            'no-reason',
-            'legacy-no-reason',
-          );
+          report({
+            path: a.path,
+            messageId: 'legacy-no-reason',
+            data: {
+              value: a.ruleIds.join(', ') || 'nothing',
+              PER_RULE,
+              value2: a.ruleIds.includes('*') ? ' "*" hides every rule, new ones included: name the rules.' : '',
+            },
+            case: 'no-reason',
+          });
         } else if (a.reason === undefined || a.reason === '') {
-          report(
-            a.path,
-            `${a.path} gives no reason.`,
-            `Write why the finding is accepted: ${PER_RULE}.`,
-            'no-reason',
-            'no-reason',
-          );
+          report({ path: a.path, messageId: 'no-reason', data: { PER_RULE }, case: 'no-reason' });
         }
       }
     },

@@ -23,7 +23,12 @@ export default defineRule({
     severityReason: 'The pod can land on nodes of the other OS.',
   },
   messages: {
-    wildcard: { description: 'A keyless operator: Exists toleration, which tolerates every taint.' },
+    wildcard: {
+      description: 'A keyless operator: Exists toleration, which tolerates every taint.',
+      message:
+        '{path} tolerates every taint (operator: Exists without a key), including the Windows taint, and the pod selects no {OS_LABEL}: it can land on nodes of the other OS.',
+      fix: 'Tolerate specific taints, or add nodeSelector { {OS_LABEL}: {value} }.',
+    },
   },
   check: {
     scope: 'pod',
@@ -34,13 +39,7 @@ export default defineRule({
       for (const { t, path } of p.tolerations) {
         if (path.endsWith('runtimeClassName')) continue;
         if (t.operator !== 'Exists' || (t.key !== undefined && t.key !== null && t.key !== '')) continue;
-        report(
-          path,
-          `${path} tolerates every taint (operator: Exists without a key), including the Windows taint, and the pod selects no ${OS_LABEL}: it can land on nodes of the other OS.`,
-          `Tolerate specific taints, or add nodeSelector { ${OS_LABEL}: ${p.windows ? 'windows' : 'linux'} }.`,
-          undefined,
-          'wildcard',
-        );
+        report({ path, messageId: 'wildcard', data: { OS_LABEL, value: p.windows ? 'windows' : 'linux' } });
       }
     },
   },

@@ -19,19 +19,22 @@ export default defineRule({
     fixable: 'Adds nodeSelector kubernetes.io/os: windows beside the beta label (which stays).',
   },
   messages: {
-    'beta-label': { description: 'A nodeSelector on beta.kubernetes.io/os.' },
+    'beta-label': {
+      description: 'A nodeSelector on beta.kubernetes.io/os.',
+      message:
+        'This pod selects Windows nodes by the deprecated {BETA_OS_LABEL} label; the kubelet still sets it, so it schedules.',
+      fix: 'Select {OS_LABEL}: windows instead (keeping the beta label beside it is harmless).',
+    },
   },
   check: {
     scope: 'pod',
     run(p, _context, report) {
       if (!p.windows || p.osSelectorLabel !== BETA_OS_LABEL || p.osBySelector !== 'windows') return;
-      report(
-        join(p.path, 'nodeSelector', key(BETA_OS_LABEL)),
-        `This pod selects Windows nodes by the deprecated ${BETA_OS_LABEL} label; the kubelet still sets it, so it schedules.`,
-        `Select ${OS_LABEL}: windows instead (keeping the beta label beside it is harmless).`,
-        undefined,
-        'beta-label',
-      );
+      report({
+        path: join(p.path, 'nodeSelector', key(BETA_OS_LABEL)),
+        messageId: 'beta-label',
+        data: { BETA_OS_LABEL, OS_LABEL },
+      });
     },
   },
   // The GA label beside the deprecated one, which stays: removing a field the user wrote is not certain.

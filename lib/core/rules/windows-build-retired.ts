@@ -47,9 +47,24 @@ export default defineRule({
     ],
   },
   messages: {
-    pod: { description: 'A pod pinned to a retired build.' },
-    'pod-runtime-class': { description: 'A pod whose RuntimeClass pins a retired build.' },
-    'runtime-class': { description: 'A RuntimeClass that pins a retired build.' },
+    pod: {
+      description: 'A pod pinned to a retired build.',
+      message:
+        'This pod pins {via}, {displayName}, which no supported node runs: no node carries this label, so the pod stays Pending.',
+      fix: 'Pin a supported build: {supportedBuilds}, with images of the same release.',
+    },
+    'pod-runtime-class': {
+      description: 'A pod whose RuntimeClass pins a retired build.',
+      message:
+        'This pod names {via}, which pins {displayName}, a build no supported node runs: the RuntimeClass admission plugin adds that nodeSelector to the pod, so it stays Pending.',
+      fix: "Pin a supported build in RuntimeClass '{runtimeClassName}' (its scheduling.nodeSelector): {supportedBuilds}, with images of the same release; or name a RuntimeClass that pins one.",
+    },
+    'runtime-class': {
+      description: 'A RuntimeClass that pins a retired build.',
+      message:
+        "RuntimeClass '{obj}' pins {WINDOWS_BUILD_LABEL}={build}, {displayName}, which no supported node runs: every pod of this class stays Pending.",
+      fix: 'Pin a supported build: {supportedBuilds}.',
+    },
   },
   check: [
     {
@@ -59,22 +74,27 @@ export default defineRule({
         // A pin inherited from the RuntimeClass: the RuntimeClass admission plugin adds its nodeSelector to the pod,
         // which then stays Pending (or is refused by the policies); said on the pod too, naming the RuntimeClass.
         if (p.retiredPin.path.endsWith('runtimeClassName')) {
-          report(
-            p.retiredPin.path,
-            `This pod names ${p.retiredPin.via}, which pins ${p.retiredPin.release.displayName}, a build no supported node runs: the RuntimeClass admission plugin adds that nodeSelector to the pod, so it stays Pending.`,
-            `Pin a supported build in RuntimeClass '${p.runtimeClassName ?? ''}' (its scheduling.nodeSelector): ${supportedBuilds()}, with images of the same release; or name a RuntimeClass that pins one.`,
-            undefined,
-            'pod-runtime-class',
-          );
+          report({
+            path: p.retiredPin.path,
+            messageId: 'pod-runtime-class',
+            data: {
+              via: p.retiredPin.via,
+              displayName: p.retiredPin.release.displayName,
+              runtimeClassName: p.runtimeClassName ?? '',
+              supportedBuilds: supportedBuilds(),
+            },
+          });
           return;
         }
-        report(
-          p.retiredPin.path,
-          `This pod pins ${p.retiredPin.via}, ${p.retiredPin.release.displayName}, which no supported node runs: no node carries this label, so the pod stays Pending.`,
-          `Pin a supported build: ${supportedBuilds()}, with images of the same release.`,
-          undefined,
-          'pod',
-        );
+        report({
+          path: p.retiredPin.path,
+          messageId: 'pod',
+          data: {
+            via: p.retiredPin.via,
+            displayName: p.retiredPin.release.displayName,
+            supportedBuilds: supportedBuilds(),
+          },
+        });
       },
     },
     {
@@ -84,13 +104,17 @@ export default defineRule({
         const build = stringMap(rec(obj, 'scheduling'), 'nodeSelector')[WINDOWS_BUILD_LABEL];
         const retired = build !== undefined && /^\d+\.\d+\.\d+/.test(build) ? retiredRelease(build) : undefined;
         if (!retired) return;
-        report(
-          join('scheduling.nodeSelector', key(WINDOWS_BUILD_LABEL)),
-          `RuntimeClass '${str(rec(obj, 'metadata'), 'name') ?? ''}' pins ${WINDOWS_BUILD_LABEL}=${build}, ${retired.displayName}, which no supported node runs: every pod of this class stays Pending.`,
-          `Pin a supported build: ${supportedBuilds()}.`,
-          undefined,
-          'runtime-class',
-        );
+        report({
+          path: join('scheduling.nodeSelector', key(WINDOWS_BUILD_LABEL)),
+          messageId: 'runtime-class',
+          data: {
+            obj: str(rec(obj, 'metadata'), 'name') ?? '',
+            WINDOWS_BUILD_LABEL,
+            build,
+            displayName: retired.displayName,
+            supportedBuilds: supportedBuilds(),
+          },
+        });
       },
     },
   ],

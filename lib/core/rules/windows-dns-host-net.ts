@@ -19,7 +19,12 @@ export default defineRule({
     severityReason: 'The pod gets cluster DNS as with ClusterFirst; the setting is only misleading.',
   },
   messages: {
-    'host-net-dns': { description: 'dnsPolicy: ClusterFirstWithHostNet on an ordinary Windows pod.' },
+    'host-net-dns': {
+      description: 'dnsPolicy: ClusterFirstWithHostNet on an ordinary Windows pod.',
+      message:
+        "{path} 'ClusterFirstWithHostNet' means nothing on a Windows pod outside HostProcess: it has no host network, and the kubelet gives it cluster DNS as with ClusterFirst.",
+      fix: "Use dnsPolicy 'ClusterFirst' (the default), or make the pod HostProcess if it needs the host network.",
+    },
   },
   frontDoorFixes: {
     cdk8s: () => ({
@@ -31,13 +36,7 @@ export default defineRule({
     run(p, _context, report) {
       if (!p.windows || p.hostProcess || p.spec.dnsPolicy !== 'ClusterFirstWithHostNet') return;
       const path = join(p.path, 'dnsPolicy');
-      report(
-        path,
-        `${path} 'ClusterFirstWithHostNet' means nothing on a Windows pod outside HostProcess: it has no host network, and the kubelet gives it cluster DNS as with ClusterFirst.`,
-        "Use dnsPolicy 'ClusterFirst' (the default), or make the pod HostProcess if it needs the host network.",
-        undefined,
-        'host-net-dns',
-      );
+      report({ path, messageId: 'host-net-dns' });
     },
   },
 });

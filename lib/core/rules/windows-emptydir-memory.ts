@@ -20,7 +20,11 @@ export default defineRule({
     severityReason: 'The volume cannot be created on Windows.',
   },
   messages: {
-    'memory-medium': { description: 'An emptyDir with medium: Memory on a Windows pod.' },
+    'memory-medium': {
+      description: 'An emptyDir with medium: Memory on a Windows pod.',
+      message: "{path} 'Memory': Windows has no tmpfs, so memory-backed emptyDir volumes are not supported.",
+      fix: 'Remove medium (a disk-backed emptyDir).',
+    },
   },
   frontDoorFixes: {
     cdk8s: () => ({
@@ -34,13 +38,7 @@ export default defineRule({
       for (const { v, path: base } of podVolumes(p)) {
         if (rec(v, 'emptyDir')?.medium !== 'Memory') continue;
         const path = join(base, 'emptyDir.medium');
-        report(
-          path,
-          `${path} 'Memory': Windows has no tmpfs, so memory-backed emptyDir volumes are not supported.`,
-          'Remove medium (a disk-backed emptyDir).',
-          undefined,
-          'memory-medium',
-        );
+        report({ path, messageId: 'memory-medium' });
       }
     },
   },

@@ -9,7 +9,7 @@ import { apiSchema, targetMinor } from '../api/schema';
 import { FORBIDDEN_FIELD_REMOVAL, forbiddenFields, removeField } from '../model/pod-forbidden';
 import { show } from '../model/util';
 import { K8S_WINDOWS } from './docs';
-import { API_SERVER_REJECTS_POD, defineRule } from './rule';
+import { API_SERVER_REJECTS_POD, defineRule, formatMessage } from './rule';
 import {
   FORBIDDEN_CONTAINER_SECURITY_FIELDS,
   FORBIDDEN_DETAIL,
@@ -80,6 +80,13 @@ function cdk8sFix(path: string): { fix: string; messageSuffix?: string } {
   };
 }
 
+/** The words of the `inert-left-out` note, which only the constructs report (`inertFieldLeftOut`). */
+const INERT_LEFT_OUT = {
+  message:
+    'securityContext.{prop}: {value} is left out of the manifest: the API server refuses {field} on Windows pods whatever its value, and {value} is what a Windows container does anyway.',
+  fix: "Remove {prop} from the container's securityContext props.",
+} as const;
+
 /**
  * The note a cdk8s construct gives on a forbidden field its props set to what a Windows container does anyway
  * (`privileged: false`): the API server refuses the field whatever its value, so the construct leaves it out of the
@@ -95,8 +102,8 @@ export function inertFieldLeftOut(
     ruleId: 'windows-forbidden-field',
     messageId: 'inert-left-out',
     path,
-    message: `securityContext.${prop}: ${show(value)} is left out of the manifest: the API server refuses ${field} on Windows pods whatever its value, and ${show(value)} is what a Windows container does anyway.`,
-    fix: `Remove ${prop} from the container's securityContext props.`,
+    message: formatMessage(INERT_LEFT_OUT.message, { prop, value: show(value), field }),
+    fix: formatMessage(INERT_LEFT_OUT.fix, { prop }),
   };
 }
 
@@ -123,11 +130,19 @@ export default defineRule({
   messages: {
     'pod-resources-before-1.34': {
       description: 'Pod-level resources on a Windows pod, for a target before the API server refuses them.',
+      message:
+        '{path} {value}: Kubernetes 1.{minor} admits pod-level resources on a Windows pod (or drops them while the alpha PodLevelResources gate is off), and 1.{POD_RESOURCES_REFUSED_FROM_MINOR} and later refuse the pod ({detail}).',
+      fix: '{fix}',
     },
-    forbidden: { description: 'A field the API server forbids on a Windows pod.' },
+    forbidden: {
+      description: 'A field the API server forbids on a Windows pod.',
+      message: '{path} {value}: Forbidden: {detail}.',
+      fix: '{fix}',
+    },
     'inert-left-out': {
       description:
         'A forbidden field a cdk8s prop sets to what Windows does anyway, left out of the manifest (constructs only).',
+      ...INERT_LEFT_OUT,
     },
   },
   frontDoorFixes: { cdk8s: ({ path }) => cdk8sFix(path) },
@@ -142,22 +157,25 @@ export default defineRule({
           // Before 1.32 the field does not exist: api-unknown-field reports it.
           const podSpec = apiSchema(minor).kinds.get('v1/Pod')?.fields.get('spec');
           if (!podSpec?.type.fields.has('resources')) continue;
-          report(
+          report({
             path,
-            `${path} ${show(value)}: Kubernetes 1.${minor} admits pod-level resources on a Windows pod (or drops them while the alpha PodLevelResources gate is off), and 1.${POD_RESOURCES_REFUSED_FROM_MINOR} and later refuse the pod (${detail}).`,
-            WINDOWS_ALTERNATIVE[field] ?? 'Remove it.',
-            'pod-resources-before-1.34',
-            'pod-resources-before-1.34',
-          );
+            messageId: 'pod-resources-before-1.34',
+            data: {
+              value: show(value),
+              minor,
+              POD_RESOURCES_REFUSED_FROM_MINOR,
+              detail,
+              fix: WINDOWS_ALTERNATIVE[field] ?? 'Remove it.',
+            },
+            case: 'pod-resources-before-1.34',
+          });
           continue;
         }
-        report(
+        report({
           path,
-          `${path} ${show(value)}: Forbidden: ${detail}.`,
-          WINDOWS_ALTERNATIVE[field] ?? 'Remove it.',
-          undefined,
-          'forbidden',
-        );
+          messageId: 'forbidden',
+          data: { value: show(value), detail, fix: WINDOWS_ALTERNATIVE[field] ?? 'Remove it.' },
+        });
       }
     },
   },

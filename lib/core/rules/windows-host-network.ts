@@ -20,7 +20,12 @@ export default defineRule({
       'The API server admits it and the pod runs, on the pod network instead of the host network it asked for.',
   },
   messages: {
-    'host-network': { description: 'hostNetwork: true on an ordinary Windows pod.' },
+    'host-network': {
+      description: 'hostNetwork: true on an ordinary Windows pod.',
+      message:
+        '{path} true is ignored: Windows pods get the host network only as HostProcess pods, so this pod runs on the pod network.',
+      fix: 'Remove hostNetwork, or make the pod HostProcess (securityContext.windowsOptions.hostProcess: true).',
+    },
   },
   frontDoorFixes: {
     pulumi: () => ({ fix: 'Remove hostNetwork, or make the workload HostProcess (windows.hostProcess: true).' }),
@@ -33,13 +38,7 @@ export default defineRule({
     run(p, _context, report) {
       if (!p.windows || p.hostProcess || p.spec.hostNetwork !== true) return;
       const path = join(p.path, 'hostNetwork');
-      report(
-        path,
-        `${path} true is ignored: Windows pods get the host network only as HostProcess pods, so this pod runs on the pod network.`,
-        'Remove hostNetwork, or make the pod HostProcess (securityContext.windowsOptions.hostProcess: true).',
-        undefined,
-        'host-network',
-      );
+      report({ path, messageId: 'host-network' });
     },
   },
   cel: () => ({

@@ -23,7 +23,12 @@ export default defineRule({
       'The pod runs either way; whether the host port answers depends on the CNI, which a manifest does not show.',
   },
   messages: {
-    'host-port': { description: 'A hostPort on an ordinary Windows container, which depends on the CNI.' },
+    'host-port': {
+      description: 'A hostPort on an ordinary Windows container, which depends on the CNI.',
+      message:
+        "{path} {hostPort}: on Windows a hostPort works only when the node's CNI maps ports (win-bridge or win-overlay with the portMappings capability); otherwise nothing listens on the host port.",
+      fix: 'Check your Windows CNI supports port mappings, or expose the port through a Service (NodePort or LoadBalancer).',
+    },
   },
   frontDoorFixes: {
     cdk8s: () => ({
@@ -36,13 +41,7 @@ export default defineRule({
       if (!p.windows) return;
       for (const { path, hostPort, hostProcess } of hostPorts(p)) {
         if (hostProcess) continue;
-        report(
-          path,
-          `${path} ${show(hostPort)}: on Windows a hostPort works only when the node's CNI maps ports (win-bridge or win-overlay with the portMappings capability); otherwise nothing listens on the host port.`,
-          'Check your Windows CNI supports port mappings, or expose the port through a Service (NodePort or LoadBalancer).',
-          undefined,
-          'host-port',
-        );
+        report({ path, messageId: 'host-port', data: { hostPort: show(hostPort) } });
       }
     },
   },

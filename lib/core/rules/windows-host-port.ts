@@ -44,11 +44,17 @@ export default defineRule({
   messages: {
     'host-process': {
       description: 'A HostProcess pod, which uses the host network.',
+      message:
+        '{path} {hostPort}: Invalid value: must match `containerPort` ({containerPort}) when `hostNetwork` is true, as it is for HostProcess pods.',
+      fix: 'Set hostPort to {containerPort}, or remove it (the container listens on the host network anyway).',
       frontDoorFixes: { cdk8s: () => ({ fix: HOST_PORT_CDK8S_FIX }) },
     },
     'host-network': {
       description:
         'An ordinary Windows pod that asks for hostNetwork: true (which Windows ignores outside HostProcess).',
+      message:
+        '{path} {hostPort}: Invalid value: must match `containerPort` ({containerPort}) when `hostNetwork` is true; the API server refuses the pod.',
+      fix: 'Set hostPort to {containerPort}, or remove hostNetwork (Windows ignores it outside HostProcess pods).',
       frontDoorFixes: {
         cdk8s: () => ({
           fix: 'Make `hostPort` equal to `number` (or remove it), or remove `hostNetwork: true` (Windows ignores it outside HostProcess pods).',
@@ -58,6 +64,9 @@ export default defineRule({
     'not-windows': {
       description:
         'A pod not known to be Windows (an empty spec.os.name and no other evidence, or a Linux pod) with hostNetwork: true: the API server holds every pod to this. Reported, not fixed: fix changes Windows pods only.',
+      message:
+        '{path} {hostPort}: Invalid value: must match `containerPort` ({containerPort}) when `hostNetwork` is true; the API server refuses the pod, whatever its OS.',
+      fix: "Set hostPort to {containerPort} or remove it (on the host network the container's port is the node's port anyway), or remove hostNetwork.",
     },
   },
   check: {
@@ -66,29 +75,23 @@ export default defineRule({
       for (const { path, hostPort, containerPort, hostProcess } of hostPorts(p)) {
         if (!onHostNetwork(p, hostProcess) || hostPort === containerPort) continue;
         if (hostProcess) {
-          report(
+          report({
             path,
-            `${path} ${show(hostPort)}: Invalid value: must match \`containerPort\` (${show(containerPort)}) when \`hostNetwork\` is true, as it is for HostProcess pods.`,
-            `Set hostPort to ${show(containerPort)}, or remove it (the container listens on the host network anyway).`,
-            undefined,
-            'host-process',
-          );
+            messageId: 'host-process',
+            data: { hostPort: show(hostPort), containerPort: show(containerPort) },
+          });
         } else if (p.windows) {
-          report(
+          report({
             path,
-            `${path} ${show(hostPort)}: Invalid value: must match \`containerPort\` (${show(containerPort)}) when \`hostNetwork\` is true; the API server refuses the pod.`,
-            `Set hostPort to ${show(containerPort)}, or remove hostNetwork (Windows ignores it outside HostProcess pods).`,
-            undefined,
-            'host-network',
-          );
+            messageId: 'host-network',
+            data: { hostPort: show(hostPort), containerPort: show(containerPort) },
+          });
         } else {
-          report(
+          report({
             path,
-            `${path} ${show(hostPort)}: Invalid value: must match \`containerPort\` (${show(containerPort)}) when \`hostNetwork\` is true; the API server refuses the pod, whatever its OS.`,
-            `Set hostPort to ${show(containerPort)} or remove it (on the host network the container's port is the node's port anyway), or remove hostNetwork.`,
-            undefined,
-            'not-windows',
-          );
+            messageId: 'not-windows',
+            data: { hostPort: show(hostPort), containerPort: show(containerPort) },
+          });
         }
       }
     },

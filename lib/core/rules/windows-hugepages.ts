@@ -23,7 +23,11 @@ export default defineRule({
     severityReason: 'Not supported on Windows nodes.',
   },
   messages: {
-    hugepages: { description: 'A hugepages-* request or limit on a Windows container.' },
+    hugepages: {
+      description: 'A hugepages-* request or limit on a Windows container.',
+      message: '{path} {value}: huge pages are not supported on Windows.',
+      fix: 'Remove {name}.',
+    },
   },
   check: {
     scope: 'pod',
@@ -36,13 +40,7 @@ export default defineRule({
           for (const name of Object.keys(values ?? {})) {
             if (!name.startsWith('hugepages-')) continue;
             const path = join(c.path, 'resources', section, `[${name}]`);
-            report(
-              path,
-              `${path} ${show(values?.[name])}: huge pages are not supported on Windows.`,
-              `Remove ${name}.`,
-              undefined,
-              'hugepages',
-            );
+            report({ path, messageId: 'hugepages', data: { value: show(values?.[name]), name } });
           }
         }
       }

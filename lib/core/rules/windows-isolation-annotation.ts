@@ -23,20 +23,27 @@ export default defineRule({
     severityReason: 'The pod runs, but process-isolated, not as the annotation asks.',
   },
   messages: {
-    'isolation-annotation': { description: 'The dockershim-era isolation-type annotation.' },
+    'isolation-annotation': {
+      description: 'The dockershim-era isolation-type annotation.',
+      message:
+        'The {ISOLATION_ANNOTATION}: {value} annotation was read only by dockershim; containerd ignores it and runs the pod process-isolated.',
+      fix: "Remove the annotation and name a RuntimeClass whose handler is '{hyperv}' (experimental upstream).",
+    },
   },
   check: {
     scope: 'pod',
     run(p, _context, report) {
       if (!p.windows || !has(p.annotations, ISOLATION_ANNOTATION)) return;
       const annotations = join(p.metadataPath, 'annotations');
-      report(
-        join(annotations, key(ISOLATION_ANNOTATION)),
-        `The ${ISOLATION_ANNOTATION}: ${show(p.annotations[ISOLATION_ANNOTATION])} annotation was read only by dockershim; containerd ignores it and runs the pod process-isolated.`,
-        `Remove the annotation and name a RuntimeClass whose handler is '${WINDOWS_RUNTIME_HANDLERS.hyperv}' (experimental upstream).`,
-        undefined,
-        'isolation-annotation',
-      );
+      report({
+        path: join(annotations, key(ISOLATION_ANNOTATION)),
+        messageId: 'isolation-annotation',
+        data: {
+          ISOLATION_ANNOTATION,
+          value: show(p.annotations[ISOLATION_ANNOTATION]),
+          hyperv: WINDOWS_RUNTIME_HANDLERS.hyperv,
+        },
+      });
     },
   },
   cel: () => ({

@@ -24,7 +24,12 @@ export default defineRule({
     severityReason: 'The mount works at C:\\...; only the app knows whether it reads that path.',
   },
   messages: {
-    'linux-path': { description: 'A Linux mount path in a Windows container.' },
+    'linux-path': {
+      description: 'A Linux mount path in a Windows container.',
+      message:
+        "{path} '{mountPath}' is a Linux path: in a Windows container it is mounted at C:{value}; that is right only if the app reads that path.",
+      fix: "If the app expects a Windows location, mount at a Windows path, e.g. 'C:\\data' or 'C:/data'.",
+    },
   },
   check: {
     scope: 'pod',
@@ -34,13 +39,7 @@ export default defineRule({
         const mountPath = m.mountPath;
         if (typeof mountPath !== 'string' || !LINUX_PATH.test(mountPath) || TOKEN_PATH.test(mountPath)) continue;
         const path = join(base, 'mountPath');
-        report(
-          path,
-          `${path} '${mountPath}' is a Linux path: in a Windows container it is mounted at C:${mountPath.replace(/\//g, '\\')}; that is right only if the app reads that path.`,
-          `If the app expects a Windows location, mount at a Windows path, e.g. 'C:\\data' or 'C:/data'.`,
-          undefined,
-          'linux-path',
-        );
+        report({ path, messageId: 'linux-path', data: { mountPath, value: mountPath.replace(/\//g, '\\') } });
       }
     },
   },

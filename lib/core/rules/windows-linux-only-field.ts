@@ -23,7 +23,12 @@ export default defineRule({
     fixable: 'Removes the field; the change report names it and its value.',
   },
   messages: {
-    'linux-only-field': { description: 'A Linux-only field on a pod that is Windows but has no spec.os.' },
+    'linux-only-field': {
+      description: 'A Linux-only field on a pod that is Windows but has no spec.os.',
+      message:
+        '{path} {value} is Linux-only, and this pod is Windows ({evidence}): the Windows node ignores it or fails the container.',
+      fix: '{value2} Then set spec.os.name: windows so the API server checks these fields.',
+    },
   },
   fixMeaning: FORBIDDEN_FIELD_REMOVAL,
   check: {
@@ -31,13 +36,11 @@ export default defineRule({
     run(p, _context, report) {
       if (!p.windows || p.declaredOs === 'windows') return;
       for (const { path, value, field } of forbiddenFields(p)) {
-        report(
+        report({
           path,
-          `${path} ${show(value)} is Linux-only, and this pod is Windows (${p.evidence}): the Windows node ignores it or fails the container.`,
-          `${WINDOWS_ALTERNATIVE[field] ?? 'Remove it.'} Then set spec.os.name: windows so the API server checks these fields.`,
-          undefined,
-          'linux-only-field',
-        );
+          messageId: 'linux-only-field',
+          data: { value: show(value), evidence: p.evidence, value2: WINDOWS_ALTERNATIVE[field] ?? 'Remove it.' },
+        });
       }
     },
   },

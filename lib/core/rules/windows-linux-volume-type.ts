@@ -33,7 +33,11 @@ export default defineRule({
     severityReason: 'The volume plugin has no Windows implementation.',
   },
   messages: {
-    'linux-volume': { description: 'A Linux-only volume type on a Windows pod.' },
+    'linux-volume': {
+      description: 'A Linux-only volume type on a Windows pod.',
+      message: '{path}: the {type} volume plugin has no Windows implementation.',
+      fix: 'Use a CSI driver with Windows support (smb.csi.k8s.io, disk CSI drivers) through a PersistentVolumeClaim.',
+    },
   },
   check: {
     scope: 'pod',
@@ -43,13 +47,7 @@ export default defineRule({
         for (const type of LINUX_ONLY_VOLUMES) {
           if (!has(v, type)) continue;
           const path = join(base, type);
-          report(
-            path,
-            `${path}: the ${type} volume plugin has no Windows implementation.`,
-            'Use a CSI driver with Windows support (smb.csi.k8s.io, disk CSI drivers) through a PersistentVolumeClaim.',
-            undefined,
-            'linux-volume',
-          );
+          report({ path, messageId: 'linux-volume', data: { type } });
         }
       }
     },

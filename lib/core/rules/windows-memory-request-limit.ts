@@ -21,8 +21,18 @@ export default defineRule({
     severityReason: 'The pod runs; overcommit degrades the node only under memory pressure.',
   },
   messages: {
-    'no-limit': { description: 'A memory request with no memory limit.' },
-    differs: { description: 'A memory request that differs from the memory limit.' },
+    'no-limit': {
+      description: 'A memory request with no memory limit.',
+      message:
+        '{path} {request} has no memory limit: Windows has no OOM killer, so the container pages the node instead of being stopped.',
+      fix: 'Set resources.limits.memory to {request} (or set only the limit).',
+    },
+    differs: {
+      description: 'A memory request that differs from the memory limit.',
+      message:
+        '{path} {request} differs from limits.memory {limit}: Windows overcommits by paging, which slows the whole node.',
+      fix: 'Set requests.memory equal to limits.memory ({limit}), or set only the limit.',
+    },
   },
   frontDoorFixes: {
     cdk8s: () => ({
@@ -41,13 +51,7 @@ export default defineRule({
         const limit = own(rec(resources, 'limits'), 'memory');
         const path = join(c.path, 'resources.requests.memory');
         if (limit === undefined || limit === null) {
-          report(
-            path,
-            `${path} ${show(request)} has no memory limit: Windows has no OOM killer, so the container pages the node instead of being stopped.`,
-            `Set resources.limits.memory to ${show(request)} (or set only the limit).`,
-            undefined,
-            'no-limit',
-          );
+          report({ path, messageId: 'no-limit', data: { request: show(request) } });
           continue;
         }
         if (request === limit) continue; // the common case, and what the constructs write: no parsing
@@ -56,13 +60,7 @@ export default defineRule({
         if (r === undefined || l === undefined || Math.abs(r - l) <= 1e-9 * Math.max(Math.abs(r), Math.abs(l), 1)) {
           continue;
         }
-        report(
-          path,
-          `${path} ${show(request)} differs from limits.memory ${show(limit)}: Windows overcommits by paging, which slows the whole node.`,
-          `Set requests.memory equal to limits.memory (${show(limit)}), or set only the limit.`,
-          undefined,
-          'differs',
-        );
+        report({ path, messageId: 'differs', data: { request: show(request), limit: show(limit) } });
       }
     },
   },

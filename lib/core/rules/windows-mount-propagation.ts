@@ -17,7 +17,11 @@ export default defineRule({
     severityReason: 'Not supported on Windows.',
   },
   messages: {
-    'mount-propagation': { description: 'mountPropagation on a Windows volume mount.' },
+    'mount-propagation': {
+      description: 'mountPropagation on a Windows volume mount.',
+      message: '{path} {mountPropagation}: mount propagation is not supported on Windows.',
+      fix: 'Remove mountPropagation.',
+    },
   },
   frontDoorFixes: {
     cdk8s: () => ({ fix: 'Remove `propagation` from the volume mount.' }),
@@ -29,13 +33,7 @@ export default defineRule({
       for (const { m, path: base } of podMounts(p)) {
         if (!has(m, 'mountPropagation') || m.mountPropagation === 'None') continue;
         const path = join(base, 'mountPropagation');
-        report(
-          path,
-          `${path} ${show(m.mountPropagation)}: mount propagation is not supported on Windows.`,
-          'Remove mountPropagation.',
-          undefined,
-          'mount-propagation',
-        );
+        report({ path, messageId: 'mount-propagation', data: { mountPropagation: show(m.mountPropagation) } });
       }
     },
   },

@@ -19,7 +19,11 @@ export default defineRule({
     severityReason: 'The in-tree NFS plugin has no Windows support; some setups mount NFS through CSI.',
   },
   messages: {
-    nfs: { description: 'An nfs volume on a Windows pod.' },
+    nfs: {
+      description: 'An nfs volume on a Windows pod.',
+      message: '{path}: NFS support on Windows nodes is limited.',
+      fix: 'Prefer SMB through the smb.csi.k8s.io CSI driver.',
+    },
   },
   check: {
     scope: 'pod',
@@ -28,13 +32,7 @@ export default defineRule({
       for (const { v, path: base } of podVolumes(p)) {
         if (!has(v, 'nfs')) continue;
         const path = join(base, 'nfs');
-        report(
-          path,
-          `${path}: NFS support on Windows nodes is limited.`,
-          'Prefer SMB through the smb.csi.k8s.io CSI driver.',
-          undefined,
-          'nfs',
-        );
+        report({ path, messageId: 'nfs' });
       }
     },
   },

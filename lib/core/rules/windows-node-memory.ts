@@ -19,29 +19,35 @@ export default defineRule({
     severityReason: 'Nodes run, with little room for pods.',
   },
   messages: {
-    memory: { description: 'A node size with less memory than a Windows node needs.' },
+    memory: {
+      description: 'A node size with less memory than a Windows node needs.',
+      message: '{message}',
+      fix: '{fix}',
+    },
   },
   check: {
     scope: 'cloud',
     resources: [AKS_AGENT_POOL, GKE_NODE_POOL, AKS_POOL_COMPONENT, GKE_POOL_COMPONENT],
     run: {
       'aks-pool-component': ({ vmSize }, _context, report) => {
-        for (const w of aksVmSizeWarnings(vmSize, 'vmSize')) report(w.path, w.message, w.fix, undefined, 'memory');
+        for (const w of aksVmSizeWarnings(vmSize, 'vmSize'))
+          report({ path: w.path, messageId: 'memory', data: { message: w.message, fix: w.fix } });
       },
       'gke-pool-component': ({ machineType }, _context, report) => {
         for (const w of gkeMachineTypeWarnings(machineType, 'machineType')) {
-          report(w.path, w.message, w.fix, undefined, 'memory');
+          report({ path: w.path, messageId: 'memory', data: { message: w.message, fix: w.fix } });
         }
       },
       'aks-agent-pool': ({ osType, vmSize }, _context, report) => {
         if (!isWindowsAgentPool({ osType })) return;
-        for (const w of aksVmSizeWarnings(vmSize, 'vmSize')) report(w.path, w.message, w.fix, undefined, 'memory');
+        for (const w of aksVmSizeWarnings(vmSize, 'vmSize'))
+          report({ path: w.path, messageId: 'memory', data: { message: w.message, fix: w.fix } });
       },
       'gke-node-pool': (props, _context, report) => {
         const nodeConfig = windowsNodeConfig(props);
         if (nodeConfig === undefined) return;
         for (const w of gkeMachineTypeWarnings(nodeConfig.machineType, 'nodeConfig.machineType')) {
-          report(w.path, w.message, w.fix, undefined, 'memory');
+          report({ path: w.path, messageId: 'memory', data: { message: w.message, fix: w.fix } });
         }
       },
     },

@@ -29,7 +29,11 @@ export default defineRule({
     ],
   },
   messages: {
-    untainted: { description: 'A Windows node pool without a NoSchedule or NoExecute taint.' },
+    untainted: {
+      description: 'A Windows node pool without a NoSchedule or NoExecute taint.',
+      message: '{message}',
+      fix: '{fix}',
+    },
   },
   check: {
     scope: 'cloud',
@@ -39,25 +43,32 @@ export default defineRule({
       'gke-pool-component': ({ taints }, _context, report) => {
         if (taints === undefined) return;
         for (const w of untaintedGkePoolWarnings(taints, 'taints')) {
-          report(w.path, w.message, w.fix, undefined, 'untainted');
+          report({ path: w.path, messageId: 'untainted', data: { message: w.message, fix: w.fix } });
         }
       },
       // EKS components' warnings are about the pool as a whole: no path.
       'eks-pool-component': ({ taints }, _context, report) => {
         if (hasWindowsTaint(taints)) return;
-        report(
-          '',
-          'The Windows pool does not carry the taint os=windows:NoSchedule, so Linux pods without a kubernetes.io/os selector can be scheduled onto it and fail to pull their images.',
-          'Keep the default taints, or add WINDOWS_TAINT to taints; workloads built from pool.nodeTarget tolerate it.',
-          undefined,
-          'untainted',
-        );
+        report({
+          path: '',
+          messageId: 'untainted',
+          data: {
+            message:
+              'The Windows pool does not carry the taint os=windows:NoSchedule, so Linux pods without a kubernetes.io/os selector can be scheduled onto it and fail to pull their images.',
+            fix: 'Keep the default taints, or add WINDOWS_TAINT to taints; workloads built from pool.nodeTarget tolerate it.',
+          },
+        });
       },
       // The component refuses (its case): its taints default to os=windows:NoSchedule, so none was given on purpose.
       'aks-pool-component': ({ taints }, _context, report) => {
         if (taints === undefined || taints.some(isRepellingTaint)) return;
         const issue = untaintedPoolIssue('taints', `${taintLiteral(WINDOWS_TAINT)} ('${AKS_WINDOWS_TAINT}')`);
-        report(issue.path, issue.message, issue.fix, 'aks-component', 'untainted');
+        report({
+          path: issue.path,
+          messageId: 'untainted',
+          data: { message: issue.message, fix: issue.fix },
+          case: 'aks-component',
+        });
       },
       // AKS does not taint Windows nodes itself (its docs recommend os=windows:NoSchedule).
       'aks-agent-pool': ({ osType, nodeTaints }, _context, report) => {
@@ -71,7 +82,7 @@ export default defineRule({
         });
         if (!allKnown || parsed.length !== taints.length || parsed.some(isRepellingTaint)) return;
         const issue = untaintedPoolIssue('nodeTaints', `'${AKS_WINDOWS_TAINT}'`);
-        report(issue.path, issue.message, issue.fix, undefined, 'untainted');
+        report({ path: issue.path, messageId: 'untainted', data: { message: issue.message, fix: issue.fix } });
       },
       'gke-node-pool': (props, _context, report) => {
         const nodeConfig = windowsNodeConfig(props);
@@ -80,7 +91,7 @@ export default defineRule({
         if (taints !== undefined && !(Array.isArray(taints) && taints.every(isPlainTaint))) return;
         const parsed = checkGkeTaints(taints ?? [], 'nodeConfig.taints').taints;
         for (const w of untaintedGkePoolWarnings(parsed, 'nodeConfig.taints')) {
-          report(w.path, w.message, w.fix, undefined, 'untainted');
+          report({ path: w.path, messageId: 'untainted', data: { message: w.message, fix: w.fix } });
         }
       },
     },

@@ -28,7 +28,12 @@ export default defineRule({
     ],
   },
   messages: {
-    'affinity-only': { description: 'Windows nodes selected by required node affinity only.' },
+    'affinity-only': {
+      description: 'Windows nodes selected by required node affinity only.',
+      message:
+        'This Windows pod selects Windows nodes by node affinity only; {value} the VPC resource controller reads the {OS_LABEL} nodeSelector to give Windows pods an IP.',
+      fix: 'Add nodeSelector { {OS_LABEL}: windows } as well.',
+    },
   },
   check: {
     scope: 'pod',
@@ -36,13 +41,12 @@ export default defineRule({
       if (!p.windows || p.osBySelector !== undefined || p.osByAffinity !== 'windows') return;
       if (affinityExcludesWindows(p) || unknownRuntimeClass(p)) return;
       const eks = options.cloud === 'eks';
-      report(
-        join(p.path, 'nodeSelector'),
-        `This Windows pod selects Windows nodes by node affinity only; ${eks ? 'on EKS' : 'on EKS (if this cluster is one)'} the VPC resource controller reads the ${OS_LABEL} nodeSelector to give Windows pods an IP.`,
-        `Add nodeSelector { ${OS_LABEL}: windows } as well.`,
-        eks ? 'eks' : undefined,
-        'affinity-only',
-      );
+      report({
+        path: join(p.path, 'nodeSelector'),
+        messageId: 'affinity-only',
+        data: { value: eks ? 'on EKS' : 'on EKS (if this cluster is one)', OS_LABEL },
+        case: eks ? 'eks' : undefined,
+      });
     },
   },
   fix: ({ pod }) => (pod.osBySelector === undefined ? [selectOs(pod, 'windows')] : []),

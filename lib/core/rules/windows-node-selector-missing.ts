@@ -59,12 +59,34 @@ export default defineRule({
     ],
   },
   messages: {
-    'affinity-excludes': { description: 'A required node affinity that allows no Windows node.' },
-    'other-os': { description: 'A nodeSelector that selects nodes of another OS.' },
-    'pool-only': { description: 'A nodeSelector on a node-pool label but not on kubernetes.io/os.' },
-    'no-selector': { description: 'No kubernetes.io/os=windows selector at all.' },
+    'affinity-excludes': {
+      description: 'A required node affinity that allows no Windows node.',
+      message:
+        'This pod is Windows ({evidence}) but its required node affinity allows {value}: it can never be scheduled on a Windows node.',
+      fix: 'Make the affinity require {OS_LABEL} In [windows], or remove the OS term and keep nodeSelector { {OS_LABEL}: windows }.',
+    },
+    'other-os': {
+      description: 'A nodeSelector that selects nodes of another OS.',
+      message: 'This pod is Windows ({evidence}) but selects {label}={os} nodes, where it cannot run.',
+      fix: 'Add nodeSelector { {OS_LABEL}: windows } (schedulingFor(target) emits it with the tolerations).',
+    },
+    'pool-only': {
+      description: 'A nodeSelector on a node-pool label but not on kubernetes.io/os.',
+      message:
+        'This pod is Windows ({evidence}) and selects nodes by {poolSelector} but not by {OS_LABEL}: unless that label selects only Windows nodes it can land on a Linux node.',
+      fix: 'Add nodeSelector { {OS_LABEL}: windows } (schedulingFor(target) emits it with the tolerations).',
+    },
+    'no-selector': {
+      description: 'No kubernetes.io/os=windows selector at all.',
+      message:
+        'This pod is Windows ({evidence}) but does not select {OS_LABEL}=windows nodes: spec.os.name does not steer the scheduler, so it can land on a Linux node and never start.',
+      fix: 'Add nodeSelector { {OS_LABEL}: windows } (schedulingFor(target) emits it with the tolerations).',
+    },
     'image-name': {
       description: "No OS selector, and nothing but an image's repository name says the pod is Windows.",
+      message:
+        "This pod selects no OS, and {path2}.image is '{image}': {evidence}. If it is a Windows image, the pod can land on a Linux node and never start.",
+      fix: '{fix}',
     },
   },
   check: {
@@ -74,41 +96,52 @@ export default defineRule({
         const named = p.windowsByName;
         // Only a pod that says nothing else about its OS or pool (a RuntimeClass may carry a selector).
         if (named === undefined || p.runtimeClassName !== undefined || p.poolSelector !== undefined) return;
-        report(
-          join(p.path, 'nodeSelector'),
-          `This pod selects no OS, and ${named.path}.image is '${named.image}': ${named.reading.evidence}. If it is a Windows image, the pod can land on a Linux node and never start.`,
-          NAME_FIX,
-          named.reading.build.kind !== 'unknown' ? 'image-name-build' : 'image-name',
-          'image-name',
-        );
+        report({
+          path: join(p.path, 'nodeSelector'),
+          messageId: 'image-name',
+          data: { path2: named.path, image: named.image, evidence: named.reading.evidence, fix: NAME_FIX },
+          case: named.reading.build.kind !== 'unknown' ? 'image-name-build' : 'image-name',
+        });
         return;
       }
       if (affinityExcludesWindows(p)) {
         const allowed = [...(p.osAllowedByAffinity ?? [])];
-        report(
-          join(p.path, 'affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution'),
-          `This pod is Windows (${p.evidence}) but its required node affinity allows ${allowed.length > 0 ? `only ${OS_LABEL} ${allowed.join(', ')}` : `no ${OS_LABEL} value`}: it can never be scheduled on a Windows node.`,
-          `Make the affinity require ${OS_LABEL} In [windows], or remove the OS term and keep nodeSelector { ${OS_LABEL}: windows }.`,
-          undefined,
-          'affinity-excludes',
-        );
+        report({
+          path: join(p.path, 'affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution'),
+          messageId: 'affinity-excludes',
+          data: {
+            evidence: p.evidence,
+            value: allowed.length > 0 ? `only ${OS_LABEL} ${allowed.join(', ')}` : `no ${OS_LABEL} value`,
+            OS_LABEL,
+          },
+        });
         return;
       }
       const selectsOther = p.osBySelector !== undefined && p.osBySelector !== 'windows';
       if (!selectsOther && selectsOs(p, 'windows')) return;
       if (unknownRuntimeClass(p) && p.osBySelector === undefined) return;
       const byPool = p.osBySelector === undefined && p.poolSelector !== undefined;
-      report(
-        join(p.path, 'nodeSelector'),
-        p.osBySelector !== undefined
-          ? `This pod is Windows (${p.evidence}) but selects ${p.osSelectorLabel ?? OS_LABEL}=${p.osBySelector} nodes, where it cannot run.`
-          : byPool
-            ? `This pod is Windows (${p.evidence}) and selects nodes by ${p.poolSelector} but not by ${OS_LABEL}: unless that label selects only Windows nodes it can land on a Linux node.`
-            : `This pod is Windows (${p.evidence}) but does not select ${OS_LABEL}=windows nodes: spec.os.name does not steer the scheduler, so it can land on a Linux node and never start.`,
-        `Add nodeSelector { ${OS_LABEL}: windows } (schedulingFor(target) emits it with the tolerations).`,
-        byPool ? (options.cloud === 'eks' ? 'pool-selector-eks' : 'pool-selector') : undefined,
-        p.osBySelector !== undefined ? 'other-os' : byPool ? 'pool-only' : 'no-selector',
-      );
+      const at = join(p.path, 'nodeSelector');
+      if (p.osBySelector !== undefined) {
+        const label = p.osSelectorLabel ?? OS_LABEL;
+        report({
+          path: at,
+          messageId: 'other-os',
+          data: { evidence: p.evidence, label, os: p.osBySelector, OS_LABEL },
+        });
+        return;
+      }
+      const data = { evidence: p.evidence, poolSelector: p.poolSelector, OS_LABEL };
+      if (byPool) {
+        report({
+          path: at,
+          messageId: 'pool-only',
+          data,
+          case: options.cloud === 'eks' ? 'pool-selector-eks' : 'pool-selector',
+        });
+        return;
+      }
+      report({ path: at, messageId: 'no-selector', data });
     },
   },
   // Only where the pod selects no OS at all: a contradicting selector or affinity is the user's to settle.

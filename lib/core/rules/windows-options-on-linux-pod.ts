@@ -19,7 +19,11 @@ export default defineRule({
     ...API_SERVER_REJECTS_POD,
   },
   messages: {
-    'windows-options': { description: 'windowsOptions on a pod with spec.os.name: linux.' },
+    'windows-options': {
+      description: 'windowsOptions on a pod with spec.os.name: linux.',
+      message: '{path} {sc}: Forbidden: windows options cannot be set for a linux pod.',
+      fix: 'Remove windowsOptions, or set spec.os.name: windows if this is a Windows pod.',
+    },
   },
   check: {
     scope: 'pod',
@@ -31,13 +35,7 @@ export default defineRule({
       for (const [sc, base] of places) {
         if (!has(sc, 'windowsOptions')) continue;
         const path = join(base, 'securityContext.windowsOptions');
-        report(
-          path,
-          `${path} ${show(own(sc, 'windowsOptions'))}: Forbidden: windows options cannot be set for a linux pod.`,
-          'Remove windowsOptions, or set spec.os.name: windows if this is a Windows pod.',
-          undefined,
-          'windows-options',
-        );
+        report({ path, messageId: 'windows-options', data: { sc: show(own(sc, 'windowsOptions')) } });
       }
     },
   },

@@ -21,8 +21,16 @@ export default defineRule({
     fixable: "Lower-cases 'Windows' or 'Linux'; any other value is left to you.",
   },
   messages: {
-    empty: { description: 'spec.os with an empty name.' },
-    unsupported: { description: 'spec.os.name other than linux or windows (a capitalised Windows among them).' },
+    empty: {
+      description: 'spec.os with an empty name.',
+      message: 'spec.os.name is empty: Required value: cannot be empty.',
+      fix: "Set os.name to 'windows' for Windows pods or 'linux' for Linux pods.",
+    },
+    unsupported: {
+      description: 'spec.os.name other than linux or windows (a capitalised Windows among them).',
+      message: 'spec.os.name {name} is not supported: supported values: "linux", "windows".',
+      fix: '{fix}',
+    },
   },
   check: {
     scope: 'pod',
@@ -31,23 +39,19 @@ export default defineRule({
       if (os === undefined || os === null) return;
       const name = rec(p.spec, 'os')?.name;
       if (name === undefined || name === null || name === '') {
-        report(
-          join(p.path, 'os.name'),
-          'spec.os.name is empty: Required value: cannot be empty.',
-          "Set os.name to 'windows' for Windows pods or 'linux' for Linux pods.",
-          undefined,
-          'empty',
-        );
+        report({ path: join(p.path, 'os.name'), messageId: 'empty' });
       } else if (!VALID_OS.includes(name as string)) {
-        report(
-          join(p.path, 'os'),
-          `spec.os.name ${show(name)} is not supported: supported values: "linux", "windows".`,
-          typeof name === 'string' && name.toLowerCase() === 'windows'
-            ? "Write 'windows' in lower case."
-            : "Use 'windows' or 'linux'.",
-          undefined,
-          'unsupported',
-        );
+        report({
+          path: join(p.path, 'os'),
+          messageId: 'unsupported',
+          data: {
+            name: show(name),
+            fix:
+              typeof name === 'string' && name.toLowerCase() === 'windows'
+                ? "Write 'windows' in lower case."
+                : "Use 'windows' or 'linux'.",
+          },
+        });
       }
     },
   },

@@ -30,7 +30,11 @@ export default defineRule({
     ],
   },
   messages: {
-    'os-unset': { description: 'A Windows pod without spec.os.name: windows.' },
+    'os-unset': {
+      description: 'A Windows pod without spec.os.name: windows.',
+      message: '{message}',
+      fix: "Set os: { name: 'windows' }.",
+    },
   },
   fixMeaning: { declaresWindows: true },
   check: {
@@ -38,15 +42,16 @@ export default defineRule({
     run(p, { index }, report) {
       if (!p.windows || has(p.spec, 'os')) return;
       const restricted = namespaceEnforces(index, p.namespace) === 'restricted';
-      report(
-        join(p.path, 'os'),
-        restricted
-          ? `This pod is Windows (${p.evidence}) but spec.os.name is not set, and namespace '${p.namespace}' enforces Pod Security restricted: without spec.os.name: windows the pod gets none of the Windows exemptions (seccomp, capabilities, allowPrivilegeEscalation).`
-          : `This pod is Windows (${p.evidence}) but spec.os.name is not set, so the API server does not check the Windows rules at admission.`,
-        "Set os: { name: 'windows' }.",
-        restricted ? 'restricted-namespace' : undefined,
-        'os-unset',
-      );
+      report({
+        path: join(p.path, 'os'),
+        messageId: 'os-unset',
+        data: {
+          message: restricted
+            ? `This pod is Windows (${p.evidence}) but spec.os.name is not set, and namespace '${p.namespace}' enforces Pod Security restricted: without spec.os.name: windows the pod gets none of the Windows exemptions (seccomp, capabilities, allowPrivilegeEscalation).`
+            : `This pod is Windows (${p.evidence}) but spec.os.name is not set, so the API server does not check the Windows rules at admission.`,
+        },
+        case: restricted ? 'restricted-namespace' : undefined,
+      });
     },
   },
   fix: ({ diagnostic }) => [{ op: 'set', path: join(diagnostic.path, 'name'), value: 'windows' }],

@@ -24,7 +24,11 @@ export default defineRule({
     severityReason: 'The pool runs today; where a cloud has retired the release, its gate refuses the pool instead.',
   },
   messages: {
-    deprecated: { description: 'A Windows node pool on a deprecated Windows Server release.' },
+    deprecated: {
+      description: 'A Windows node pool on a deprecated Windows Server release.',
+      message: '{message}',
+      fix: '{fix}',
+    },
   },
   check: {
     scope: 'cloud',
@@ -32,19 +36,19 @@ export default defineRule({
     run: {
       'eks-pool-component': ({ release }, { date }, report) => {
         for (const w of releaseSupportWarnings(release, 'release', date)) {
-          report('', w.message, w.fix, undefined, 'deprecated');
+          report({ path: '', messageId: 'deprecated', data: { message: w.message, fix: w.fix } });
         }
       },
       'aks-pool-component': ({ release }, { date }, report) => {
         if (release === undefined) return;
         for (const w of releaseSupportWarnings(release, 'release', date)) {
-          report(w.path, w.message, w.fix, undefined, 'deprecated');
+          report({ path: w.path, messageId: 'deprecated', data: { message: w.message, fix: w.fix } });
         }
       },
       'gke-pool-component': ({ release }, { date }, report) => {
         if (release === undefined) return;
         for (const w of releaseSupportWarnings(release, 'release', date)) {
-          report(w.path, w.message, w.fix, undefined, 'deprecated');
+          report({ path: w.path, messageId: 'deprecated', data: { message: w.message, fix: w.fix } });
         }
       },
       'aks-agent-pool': ({ osType, osSKU }, { date }, report) => {
@@ -52,7 +56,7 @@ export default defineRule({
         const release = releaseForAksOsSku(osSKU);
         if (release === undefined) return;
         for (const w of releaseSupportWarnings(release, 'osSKU', date)) {
-          report(w.path, w.message, w.fix, undefined, 'deprecated');
+          report({ path: w.path, messageId: 'deprecated', data: { message: w.message, fix: w.fix } });
         }
       },
       'gke-node-pool': (props, { date }, report) => {
@@ -63,7 +67,7 @@ export default defineRule({
         if (release === undefined) return;
         const path = 'nodeConfig.windowsNodeConfig.osversion';
         for (const w of releaseSupportWarnings(release, path, date)) {
-          report(w.path, w.message, w.fix, undefined, 'deprecated');
+          report({ path: w.path, messageId: 'deprecated', data: { message: w.message, fix: w.fix } });
         }
       },
     },

@@ -23,9 +23,23 @@ export default defineRule({
     severityReason: 'Pools of that release are refused or unsupported on that Kubernetes version.',
   },
   messages: {
-    cloud: { description: 'A release the chosen cloud does not run on the Kubernetes version.' },
-    retired: { description: 'Windows Server 2019 after the Kubernetes versions that support it.' },
-    'too-new': { description: 'A release newer than the Kubernetes version supports.' },
+    cloud: {
+      description: 'A release the chosen cloud does not run on the Kubernetes version.',
+      message: 'This pod needs {displayName} nodes: {message}',
+      fix: '{fix}',
+    },
+    retired: {
+      description: 'Windows Server 2019 after the Kubernetes versions that support it.',
+      message:
+        'This pod needs {displayName} nodes, which Kubernetes {version} no longer supports (AKS refuses them from 1.{retiredAfter}; upstream no longer lists them).',
+      fix: 'Move the workload to a supported release: its nodes and images (ltsc2022 / ltsc2025).',
+    },
+    'too-new': {
+      description: 'A release newer than the Kubernetes version supports.',
+      message:
+        'This pod needs {displayName} nodes, which Kubernetes supports from 1.{firstKubernetesMinor}, not {version}.',
+      fix: 'Upgrade the cluster to 1.{firstKubernetesMinor} or later, or use an older Windows release.',
+    },
   },
   check: {
     scope: 'pod',
@@ -41,13 +55,11 @@ export default defineRule({
       if (options.cloud !== undefined) {
         const violation = checkCloudRelease(options.cloud, target.release, options.kubernetesVersion, options.date);
         if (violation) {
-          report(
-            target.path,
-            `This pod needs ${info.displayName} nodes: ${violation.message}`,
-            violation.fix,
-            undefined,
-            'cloud',
-          );
+          report({
+            path: target.path,
+            messageId: 'cloud',
+            data: { displayName: info.displayName, message: violation.message, fix: violation.fix },
+          });
         }
         return;
       }
@@ -55,21 +67,17 @@ export default defineRule({
       // publishes no end date but no longer lists the release.
       const retiredAfter = cloudReleaseGate('aks', target.release)?.lastMinor;
       if (target.release === '2019' && retiredAfter !== undefined && minor > retiredAfter) {
-        report(
-          target.path,
-          `This pod needs ${info.displayName} nodes, which Kubernetes ${version} no longer supports (AKS refuses them from 1.${retiredAfter + 1}; upstream no longer lists them).`,
-          'Move the workload to a supported release: its nodes and images (ltsc2022 / ltsc2025).',
-          undefined,
-          'retired',
-        );
+        report({
+          path: target.path,
+          messageId: 'retired',
+          data: { displayName: info.displayName, version, retiredAfter: retiredAfter + 1 },
+        });
       } else if (minor < info.firstKubernetesMinor) {
-        report(
-          target.path,
-          `This pod needs ${info.displayName} nodes, which Kubernetes supports from 1.${info.firstKubernetesMinor}, not ${version}.`,
-          `Upgrade the cluster to 1.${info.firstKubernetesMinor} or later, or use an older Windows release.`,
-          undefined,
-          'too-new',
-        );
+        report({
+          path: target.path,
+          messageId: 'too-new',
+          data: { displayName: info.displayName, firstKubernetesMinor: info.firstKubernetesMinor, version },
+        });
       }
     },
   },

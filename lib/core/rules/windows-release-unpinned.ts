@@ -23,7 +23,11 @@ export default defineRule({
     severityReason: 'The pool runs; an upgrade can break the image match.',
   },
   messages: {
-    unpinned: { description: 'A Windows node pool that leaves its Windows release to the cloud.' },
+    unpinned: {
+      description: 'A Windows node pool that leaves its Windows release to the cloud.',
+      message: '{message}',
+      fix: '{fix}',
+    },
   },
   check: {
     scope: 'cloud',
@@ -35,26 +39,30 @@ export default defineRule({
         const offered = (version === undefined ? [] : releasesForVersion(version)).map(
           (r) => `'${releaseInfo(r).aksOsSku}'`,
         );
-        report(
-          'osSKU',
-          'osSKU is not set: AKS picks the Windows release from the Kubernetes version, so images may stop matching the node build.',
-          `Set osSKU${offered.length > 0 ? ` (Kubernetes ${version} takes ${offered.join(' or ')})` : `, e.g. '${releaseInfo(defaultReleaseFor('aks', undefined)).aksOsSku}' (or '${releaseInfo(defaultReleaseFor('aks', '1.37')).aksOsSku}' from Kubernetes 1.37)`}.`,
-          undefined,
-          'unpinned',
-        );
+        report({
+          path: 'osSKU',
+          messageId: 'unpinned',
+          data: {
+            message:
+              'osSKU is not set: AKS picks the Windows release from the Kubernetes version, so images may stop matching the node build.',
+            fix: `Set osSKU${offered.length > 0 ? ` (Kubernetes ${version} takes ${offered.join(' or ')})` : `, e.g. '${releaseInfo(defaultReleaseFor('aks', undefined)).aksOsSku}' (or '${releaseInfo(defaultReleaseFor('aks', '1.37')).aksOsSku}' from Kubernetes 1.37)`}.`,
+          },
+        });
       },
       'gke-node-pool': (props, _context, report) => {
         const nodeConfig = windowsNodeConfig(props);
         if (nodeConfig === undefined) return;
         const osversion = windowsOsVersionOf(nodeConfig);
         if (osversion !== undefined && osversion !== 'OS_VERSION_UNSPECIFIED') return;
-        report(
-          'nodeConfig.windowsNodeConfig.osversion',
-          'windowsNodeConfig.osversion is not set: GKE picks the Windows release, so images may not match the node build.',
-          `Set osversion, e.g. '${releaseInfo('2022').gkeOsVersion}'.`,
-          undefined,
-          'unpinned',
-        );
+        report({
+          path: 'nodeConfig.windowsNodeConfig.osversion',
+          messageId: 'unpinned',
+          data: {
+            message:
+              'windowsNodeConfig.osversion is not set: GKE picks the Windows release, so images may not match the node build.',
+            fix: `Set osversion, e.g. '${releaseInfo('2022').gkeOsVersion}'.`,
+          },
+        });
       },
     },
   },

@@ -45,9 +45,22 @@ export default defineRule({
   messages: {
     'image-admin': {
       description: 'The image config names ContainerAdministrator, so the kubelet refuses the container.',
+      message:
+        '{path2} runs \'{image}\', whose image user is ContainerAdministrator, with runAsNonRoot: true and no runAsUserName: the kubelet refuses the container (CreateContainerConfigError: "will break non-root policy").',
+      fix: 'Set securityContext.windowsOptions.runAsUserName: ContainerUser, or drop runAsNonRoot.',
     },
-    'image-no-user': { description: 'The image config names no user, so runAsNonRoot is not enforced.' },
-    'server-core': { description: 'A Server Core based image, judged by its name without its config.' },
+    'image-no-user': {
+      description: 'The image config names no user, so runAsNonRoot is not enforced.',
+      message:
+        "{path2} runs '{image}', whose image names no user, with runAsNonRoot: true and no runAsUserName: the kubelet lets it run, as the base image's default user (ContainerAdministrator on Server Core), so runAsNonRoot is not enforced.",
+      fix: 'Set securityContext.windowsOptions.runAsUserName: ContainerUser, so the non-root choice is explicit and checked.',
+    },
+    'server-core': {
+      description: 'A Server Core based image, judged by its name without its config.',
+      message:
+        "{path2} runs '{image}', a Server Core based image that runs as ContainerAdministrator, with runAsNonRoot: true and no runAsUserName: the kubelet runs it as ContainerAdministrator unchecked when the image config names no user (as Server Core's does), and refuses it (CreateContainerConfigError) when the image sets USER ContainerAdministrator.",
+      fix: 'Set securityContext.windowsOptions.runAsUserName: ContainerUser (IIS and ASP.NET need their app pool identity to have access; test it), or drop runAsNonRoot.',
+    },
   },
   check: {
     scope: 'pod',
@@ -67,33 +80,15 @@ export default defineRule({
         // The registry's word on the image user, where it was asked: refused, run unchecked, or fine.
         if (user !== undefined) {
           if (user === 'ContainerAdministrator') {
-            report(
-              path,
-              `${c.path} runs '${c.c.image}', whose image user is ContainerAdministrator, with runAsNonRoot: true and no runAsUserName: the kubelet refuses the container (CreateContainerConfigError: "will break non-root policy").`,
-              'Set securityContext.windowsOptions.runAsUserName: ContainerUser, or drop runAsNonRoot.',
-              'image-admin',
-              'image-admin',
-            );
+            report({ path, messageId: 'image-admin', data: { path2: c.path, image: c.c.image }, case: 'image-admin' });
           } else if (user === '') {
-            report(
-              path,
-              `${c.path} runs '${c.c.image}', whose image names no user, with runAsNonRoot: true and no runAsUserName: the kubelet lets it run, as the base image's default user (ContainerAdministrator on Server Core), so runAsNonRoot is not enforced.`,
-              'Set securityContext.windowsOptions.runAsUserName: ContainerUser, so the non-root choice is explicit and checked.',
-              undefined,
-              'image-no-user',
-            );
+            report({ path, messageId: 'image-no-user', data: { path2: c.path, image: c.c.image } });
           }
           continue;
         }
         const ref = parseImageReference(c.c.image);
         if (!ref || !isServerCoreImage(ref)) continue;
-        report(
-          path,
-          `${c.path} runs '${c.c.image}', a Server Core based image that runs as ContainerAdministrator, with runAsNonRoot: true and no runAsUserName: the kubelet runs it as ContainerAdministrator unchecked when the image config names no user (as Server Core's does), and refuses it (CreateContainerConfigError) when the image sets USER ContainerAdministrator.`,
-          'Set securityContext.windowsOptions.runAsUserName: ContainerUser (IIS and ASP.NET need their app pool identity to have access; test it), or drop runAsNonRoot.',
-          undefined,
-          'server-core',
-        );
+        report({ path, messageId: 'server-core', data: { path2: c.path, image: c.c.image } });
       }
     },
   },

@@ -56,7 +56,11 @@ export default defineRule({
     ...API_SERVER_REJECTS_POD,
   },
   messages: {
-    'invalid-user-name': { description: 'A runAsUserName that is not a valid Windows user name.' },
+    'invalid-user-name': {
+      description: 'A runAsUserName that is not a valid Windows user name.',
+      message: '{path} {user}: Invalid value: {value}',
+      fix: "Use '{CONTAINER_USER}', '{CONTAINER_ADMINISTRATOR}', or DOMAIN\\user with a NetBIOS or DNS domain.",
+    },
   },
   frontDoorFixes: {
     cdk8s: () => ({
@@ -72,13 +76,11 @@ export default defineRule({
         const problems = typeof user === 'string' ? runAsUserNameProblems(user) : ['runAsUserName must be a string.'];
         if (problems.length === 0) continue;
         const userPath = join(path, 'runAsUserName');
-        report(
-          userPath,
-          `${userPath} ${show(user)}: Invalid value: ${problems.join(' ')}`,
-          `Use '${CONTAINER_USER}', '${CONTAINER_ADMINISTRATOR}', or DOMAIN\\user with a NetBIOS or DNS domain.`,
-          undefined,
-          'invalid-user-name',
-        );
+        report({
+          path: userPath,
+          messageId: 'invalid-user-name',
+          data: { user: show(user), value: problems.join(' '), CONTAINER_USER, CONTAINER_ADMINISTRATOR },
+        });
       }
     },
   },

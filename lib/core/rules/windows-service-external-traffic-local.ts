@@ -20,7 +20,12 @@ export default defineRule({
     severityReason: 'Works only with DSR enabled in Windows kube-proxy.',
   },
   messages: {
-    'external-traffic-local': { description: 'externalTrafficPolicy: Local on a Service in front of Windows pods.' },
+    'external-traffic-local': {
+      description: 'externalTrafficPolicy: Local on a Service in front of Windows pods.',
+      message:
+        "{path} 'Local' on a Service selecting Windows pods ({target}) works only when Windows kube-proxy runs with Direct Server Return (DSR).",
+      fix: 'Run Windows kube-proxy with {flag} (the WinDSR feature gate is GA and on since Kubernetes 1.{gaMinor}), or use externalTrafficPolicy: Cluster.',
+    },
   },
   check: {
     scope: 'object',
@@ -31,13 +36,11 @@ export default defineRule({
       const target = windowsPods.find(namespaceOf(service), stringMap(spec, 'selector'));
       if (!target) return;
       const path = 'spec.externalTrafficPolicy';
-      report(
+      report({
         path,
-        `${path} 'Local' on a Service selecting Windows pods (${podName(target)}) works only when Windows kube-proxy runs with Direct Server Return (DSR).`,
-        `Run Windows kube-proxy with ${WINDOWS_DSR_FACT.flag} (the WinDSR feature gate is GA and on since Kubernetes 1.${WINDOWS_DSR_FACT.gaMinor}), or use externalTrafficPolicy: Cluster.`,
-        undefined,
-        'external-traffic-local',
-      );
+        messageId: 'external-traffic-local',
+        data: { target: podName(target), flag: WINDOWS_DSR_FACT.flag, gaMinor: WINDOWS_DSR_FACT.gaMinor },
+      });
     },
   },
 });

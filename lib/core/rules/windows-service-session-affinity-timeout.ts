@@ -21,6 +21,9 @@ export default defineRule({
   messages: {
     'session-affinity-timeout': {
       description: 'A ClientIP session affinity timeout on a Service in front of Windows pods.',
+      message:
+        '{path} {timeoutSeconds} is not supported by Windows kube-proxy, and this Service selects Windows pods ({target}).',
+      fix: 'Remove timeoutSeconds (session affinity then keeps the default), or front the Windows pods with an ingress that supports sticky sessions.',
     },
   },
   check: {
@@ -33,13 +36,11 @@ export default defineRule({
       const target = windowsPods.find(namespaceOf(service), stringMap(spec, 'selector'));
       if (!target) return;
       const path = 'spec.sessionAffinityConfig.clientIP.timeoutSeconds';
-      report(
+      report({
         path,
-        `${path} ${show(clientIP?.timeoutSeconds)} is not supported by Windows kube-proxy, and this Service selects Windows pods (${podName(target)}).`,
-        'Remove timeoutSeconds (session affinity then keeps the default), or front the Windows pods with an ingress that supports sticky sessions.',
-        undefined,
-        'session-affinity-timeout',
-      );
+        messageId: 'session-affinity-timeout',
+        data: { timeoutSeconds: show(clientIP?.timeoutSeconds), target: podName(target) },
+      });
     },
   },
 });

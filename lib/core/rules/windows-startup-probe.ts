@@ -78,7 +78,11 @@ export default defineRule({
     ],
   },
   messages: {
-    'no-startup-probe': { description: 'A large Windows image without a startupProbe.' },
+    'no-startup-probe': {
+      description: 'A large Windows image without a startupProbe.',
+      message: '{message}',
+      fix: 'Add a startupProbe with a generous failureThreshold (e.g. periodSeconds: 10, failureThreshold: 30) and imagePullPolicy: IfNotPresent.',
+    },
   },
   frontDoorFixes: {
     cdk8s: () => ({
@@ -96,15 +100,16 @@ export default defineRule({
         const budget = livenessBudget(rec(c.c, 'livenessProbe'));
         const short = budget !== undefined && budget < STARTUP_BUDGET_SECONDS;
         if (batch && !short) continue;
-        report(
-          join(c.path, 'startupProbe'),
-          short
-            ? `${c.path} runs the large Windows image ${show(c.c.image)} without a startupProbe, and its livenessProbe kills it after ${budget} s, before such images have often started.`
-            : `${c.path} runs the large Windows image ${show(c.c.image)} without a startupProbe.`,
-          'Add a startupProbe with a generous failureThreshold (e.g. periodSeconds: 10, failureThreshold: 30) and imagePullPolicy: IfNotPresent.',
-          short ? 'liveness-kills-first' : undefined,
-          'no-startup-probe',
-        );
+        report({
+          path: join(c.path, 'startupProbe'),
+          messageId: 'no-startup-probe',
+          data: {
+            message: short
+              ? `${c.path} runs the large Windows image ${show(c.c.image)} without a startupProbe, and its livenessProbe kills it after ${budget} s, before such images have often started.`
+              : `${c.path} runs the large Windows image ${show(c.c.image)} without a startupProbe.`,
+          },
+          case: short ? 'liveness-kills-first' : undefined,
+        });
       }
     },
   },

@@ -16,7 +16,11 @@ export default defineRule({
     severityReason: 'tcpSocket probes work on Windows nodes; exec and httpGet are the better-trodden path.',
   },
   messages: {
-    'tcp-probe': { description: 'A tcpSocket probe on a Windows container.' },
+    'tcp-probe': {
+      description: 'A tcpSocket probe on a Windows container.',
+      message: '{path}: tcpSocket probes are limited on Windows.',
+      fix: 'Use an httpGet or exec probe.',
+    },
   },
   frontDoorFixes: {
     cdk8s: () => ({
@@ -32,13 +36,7 @@ export default defineRule({
         for (const probe of PROBES) {
           if (!has(rec(c.c, probe), 'tcpSocket')) continue;
           const path = join(c.path, probe, 'tcpSocket');
-          report(
-            path,
-            `${path}: tcpSocket probes are limited on Windows.`,
-            'Use an httpGet or exec probe.',
-            undefined,
-            'tcp-probe',
-          );
+          report({ path, messageId: 'tcp-probe' });
         }
       }
     },

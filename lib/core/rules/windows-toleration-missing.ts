@@ -54,7 +54,11 @@ export default defineRule({
     ],
   },
   messages: {
-    'no-toleration': { description: 'A Windows pod that does not tolerate os=windows:NoSchedule.' },
+    'no-toleration': {
+      description: 'A Windows pod that does not tolerate os=windows:NoSchedule.',
+      message: '{message}',
+      fix: 'Add toleration { key: {key}, operator: Equal, value: {value}, effect: {effect} } (or the taints your node pool really sets).',
+    },
   },
   check: {
     scope: 'pod',
@@ -63,15 +67,19 @@ export default defineRule({
       if (toleratesTaint(p, WINDOWS_TAINT) || toleratesTaint(p, GKE_WINDOWS_TAINT)) return;
       const gke = options.cloud === 'gke';
       const taint = gke ? GKE_WINDOWS_TAINT : WINDOWS_TAINT;
-      report(
-        join(p.path, 'tolerations'),
-        gke
-          ? `This Windows pod does not tolerate ${taintText(GKE_WINDOWS_TAINT)}, which GKE puts on Windows Server nodes: it stays Pending.`
-          : `This Windows pod tolerates no Windows node taint (${taintText(WINDOWS_TAINT)} by convention): on nodes tainted so it stays Pending. AKS and EKS add no taint by default.`,
-        `Add toleration { key: ${taint.key}, operator: Equal, value: ${taint.value}, effect: ${taint.effect} } (or the taints your node pool really sets).`,
-        gke ? 'gke' : undefined,
-        'no-toleration',
-      );
+      report({
+        path: join(p.path, 'tolerations'),
+        messageId: 'no-toleration',
+        data: {
+          message: gke
+            ? `This Windows pod does not tolerate ${taintText(GKE_WINDOWS_TAINT)}, which GKE puts on Windows Server nodes: it stays Pending.`
+            : `This Windows pod tolerates no Windows node taint (${taintText(WINDOWS_TAINT)} by convention): on nodes tainted so it stays Pending. AKS and EKS add no taint by default.`,
+          key: taint.key,
+          value: taint.value,
+          effect: taint.effect,
+        },
+        case: gke ? 'gke' : undefined,
+      });
     },
   },
   fix: targetTolerations,

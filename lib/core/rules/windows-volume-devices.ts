@@ -15,7 +15,11 @@ export default defineRule({
     severityReason: 'The volume cannot be attached on Windows.',
   },
   messages: {
-    'volume-devices': { description: 'volumeDevices on a Windows container.' },
+    'volume-devices': {
+      description: 'volumeDevices on a Windows container.',
+      message: '{path}: raw block volumes are not supported on Windows.',
+      fix: 'Use a filesystem volume (volumeMounts) instead.',
+    },
   },
   check: {
     scope: 'pod',
@@ -24,13 +28,7 @@ export default defineRule({
       for (const c of p.containers) {
         if (c.hostProcess || arr(c.c, 'volumeDevices').length === 0) continue;
         const path = join(c.path, 'volumeDevices');
-        report(
-          path,
-          `${path}: raw block volumes are not supported on Windows.`,
-          'Use a filesystem volume (volumeMounts) instead.',
-          undefined,
-          'volume-devices',
-        );
+        report({ path, messageId: 'volume-devices' });
       }
     },
   },

@@ -9,6 +9,7 @@ import type { PodSpecLocation } from '../workloads';
 import {
   caseSeverity,
   checksOf,
+  renderReport,
   RULE_MODULES,
   type ObjectRuleContext,
   type PodRuleContext,
@@ -49,8 +50,10 @@ class RuleReporter<K extends RuleCheck> {
     readonly check: K,
   ) {
     const id = rule.meta.id as RuleId;
-    this.emit = (path, message, fix, caseName, messageId) =>
-      this.target(id, path, message, fix, caseSeverity(rule.meta, caseName), messageId);
+    this.emit = (finding) => {
+      const f = renderReport(rule, finding);
+      this.target(id, f.path, f.message, f.fix, caseSeverity(rule.meta, f.caseName), f.messageId);
+    };
   }
 }
 type PodRuleReporter = RuleReporter<Extract<RuleCheck, { scope: 'pod' }>>;
