@@ -24,8 +24,11 @@ export interface RuleExample {
 }
 
 export interface FailingExample extends RuleExample {
-  /** The findings of this rule, in order: their path and, when not the default severity, their case. */
-  readonly findings: readonly { readonly path: string; readonly case?: string }[];
+  /**
+   * The findings of this rule, in order: their path, the id of the message each is (one its rule declares, or for
+   * an alias one of the rules it covers) and, when not the default severity, their case.
+   */
+  readonly findings: readonly { readonly path: string; readonly messageId: string; readonly case?: string }[];
   /** For a fixable rule: the manifests after `fixManifests`, or `unchanged`. */
   readonly fixed?: string;
 }
@@ -58,9 +61,11 @@ export function readRuleExamples(id: string): RuleExamples {
     if (
       !Array.isArray(e.findings) ||
       e.findings.length === 0 ||
-      !e.findings.every((f: { path?: unknown } | null) => typeof f?.path === 'string')
+      !e.findings.every(
+        (f: { path?: unknown; messageId?: unknown } | null) => typeof f?.path === 'string' && isText(f.messageId),
+      )
     ) {
-      problems.push(`failing example ${i + 1} ('${e.title}') needs findings with a path each`);
+      problems.push(`failing example ${i + 1} ('${e.title}') needs findings with a path and a messageId each`);
     }
   });
   if (problems.length > 0) throw new Error(`${file}: ${problems.join('; ')}.`);

@@ -106,7 +106,9 @@ describe.each(CLOUD_RULES.map((rule) => [rule.meta.id, rule] as const))('%s', (i
 
   test.each(examples.failing.map((e) => [e.title, e] as const))('fails: %s', (_title, example) => {
     const found = findingsOf(example.manifests).filter(named);
-    expect(found.map((f) => [f.path, f.severity])).toEqual(example.findings.map((f) => [f.path, severityOf(f.case)]));
+    expect(found.map((f) => [f.path, f.messageId, f.severity])).toEqual(
+      example.findings.map((f) => [f.path, f.messageId, severityOf(f.case)]),
+    );
   });
 
   test.each(examples.passing.map((e) => [e.title, e] as const))('passes: %s', (_title, example) => {

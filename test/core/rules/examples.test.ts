@@ -1,6 +1,6 @@
 /**
  * Every rule module's examples (lib/core/rules/<id>.examples.yaml), run as tests (as eslint's RuleTester runs a rule's valid and invalid cases): a
- * failing example reports exactly its findings, at their paths and severities; a passing one reports none of the
+ * failing example reports exactly its findings, at their paths, with their message ids and severities; a passing one reports none of the
  * rule; a fixable rule's fixed text is what `fixManifests` writes, and no finding of the rule is left in it.
  */
 import { fixManifests, loadManifests, validateManifests } from 'k8s-windows';
@@ -11,6 +11,15 @@ import { readRuleExamples, RULES_DIR } from '../../../scripts/rule-examples';
 
 const findingsOf = (rule: RuleModule, manifests: string, options = {}) =>
   validateManifests(loadManifests(manifests), options).filter((d) => d.ruleId === rule.meta.id);
+
+/** What a message rendered from `template` looks like: its words as written, anything in place of a placeholder. */
+const templatePattern = (template: string): RegExp =>
+  new RegExp(
+    `^${template
+      .split(/\{[A-Za-z_][A-Za-z0-9_]*\}/)
+      .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('[\\s\\S]*')}$`,
+  );
 
 const byId = new Map((RULE_MODULES as readonly RuleModule[]).map((r) => [r.meta.id, r]));
 
@@ -30,10 +39,14 @@ describe.each(MANIFEST_RULES.map((rule) => [rule.meta.id, rule] as const))('%s',
     const found = findingsOf(rule, example.manifests, example.options);
     const severityOf = (c?: string) =>
       c === undefined ? rule.meta.defaultSeverity : rule.meta.cases?.find((x) => x.name === c)?.severity;
-    expect(found.map((d) => [d.path, d.severity])).toEqual(example.findings.map((f) => [f.path, severityOf(f.case)]));
-    // Each finding says what is wrong on which value, and what to write instead.
+    expect(found.map((d) => [d.path, d.messageId, d.severity])).toEqual(
+      example.findings.map((f) => [f.path, f.messageId, severityOf(f.case)]),
+    );
+    // Each finding says what is wrong on which value, and what to write instead: its message's words, filled in.
     for (const d of found) {
-      expect(d.message.length).toBeGreaterThan(10);
+      const declared = rule.messages?.[d.messageId ?? ''];
+      expect(declared?.fix).toEqual(expect.any(String));
+      expect(d.message).toMatch(templatePattern(declared?.message ?? ''));
       expect(d.fix).toEqual(expect.any(String));
     }
     if (example.fixed !== undefined) {
