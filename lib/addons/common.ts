@@ -1,8 +1,14 @@
-/** What the cdk8s add-ons share: where they run, and how they refuse a namespace policy that would label yours. */
-import type { ApiObject } from 'cdk8s';
-import type * as kplus from 'cdk8s-plus-28';
+/**
+ * What the cdk8s add-ons share: where they run, how they refuse a namespace policy that would label yours, and the
+ * HostProcess DaemonSet built from an agent described once for both front doors.
+ */
+import { ApiObject, JsonPatch, Size } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-28';
+import type { Construct } from 'constructs';
 import type { ValidationIssue } from '../core/errors';
-import type { HostProcessNamespacePolicy } from '../cdk8s/host-process';
+import type { AgentContainer, AgentResources, HostProcessAgent } from '../core/addons/agent';
+import { windowsNodeTarget } from '../core/target';
+import { WindowsHostProcessDaemonSet, type HostProcessNamespacePolicy } from '../cdk8s/host-process';
 
 /** The namespace policies an add-on takes: it never labels a namespace it is given. */
 const ADDON_NAMESPACE_POLICIES: readonly HostProcessNamespacePolicy[] = [
@@ -50,4 +56,94 @@ export function addonNamespacePolicy(props: AddonPlacementProps): {
       },
     ],
   };
+}
+
+/** An agent container's resources for cdk8s-plus (undefined fields stay unset). */
+function kplusResources(r: AgentResources): kplus.ContainerResources {
+  const cpu = {
+    ...(r.cpuRequestMillis !== undefined ? { request: kplus.Cpu.millis(r.cpuRequestMillis) } : {}),
+    ...(r.cpuLimitMillis !== undefined ? { limit: kplus.Cpu.millis(r.cpuLimitMillis) } : {}),
+  };
+  const memory = {
+    ...(r.memoryRequestMebibytes !== undefined ? { request: Size.mebibytes(r.memoryRequestMebibytes) } : {}),
+    ...(r.memoryLimitMebibytes !== undefined ? { limit: Size.mebibytes(r.memoryLimitMebibytes) } : {}),
+  };
+  return {
+    ...(Object.keys(cpu).length > 0 ? { cpu } : {}),
+    ...(Object.keys(memory).length > 0 ? { memory } : {}),
+  };
+}
+
+/** An agent container (the API's form, lib/core/addons/agent.ts) as cdk8s-plus container props. */
+function kplusContainer(
+  c: AgentContainer,
+  volumes: Readonly<Record<string, kplus.Volume>>,
+  resources: kplus.ContainerResources | undefined,
+): kplus.ContainerProps {
+  const env = Object.fromEntries(
+    (c.env ?? []).map((e) => [
+      e.name,
+      'value' in e ? kplus.EnvValue.fromValue(e.value) : kplus.EnvValue.fromFieldRef(kplus.EnvFieldPaths.NODE_NAME),
+    ]),
+  );
+  const mounts = (c.volumeMounts ?? []).flatMap((m) => {
+    const volume = volumes[m.volume];
+    return volume ? [{ path: m.mountPath, volume, ...(m.subPath !== undefined ? { subPath: m.subPath } : {}) }] : [];
+  });
+  return {
+    name: c.name,
+    image: c.image,
+    ...(c.command ? { command: [...c.command] } : {}),
+    ...(c.args ? { args: [...c.args] } : {}),
+    ...(c.env ? { envVariables: env } : {}),
+    resources: resources ?? kplusResources(c.resources),
+    ...(mounts.length > 0 ? { volumeMounts: mounts } : {}),
+  };
+}
+
+/**
+ * The HostProcess DaemonSet of an agent described once for both front doors (lib/core/addons/agent.ts): its
+ * containers, account, taints, priority and ServiceAccount, in the namespace the props name. `volumes` holds the
+ * ConfigMap volumes by name.
+ */
+export function agentDaemonSet(
+  scope: Construct,
+  agent: HostProcessAgent,
+  props: AddonPlacementProps,
+  policy: HostProcessNamespacePolicy,
+  volumes: Readonly<Record<string, kplus.Volume>> = {},
+): WindowsHostProcessDaemonSet {
+  const ds = new WindowsHostProcessDaemonSet(scope, 'daemon-set', {
+    metadata: { name: agent.name, labels: { ...agent.labels } },
+    podMetadata: { labels: { ...agent.labels } },
+    ...(props.namespace !== undefined ? { namespace: props.namespace } : {}),
+    namespacePolicy: policy,
+    ...(agent.serviceAccountName !== undefined
+      ? {
+          serviceAccount: kplus.ServiceAccount.fromServiceAccountName(
+            scope,
+            'service-account',
+            agent.serviceAccountName,
+          ),
+          automountServiceAccountToken: true,
+        }
+      : {}),
+    windows: { runAsUserName: agent.account, target: windowsNodeTarget({ taints: agent.taints }) },
+  });
+  addAgentContainers(ds, agent, volumes, props);
+  if (agent.priorityClassName !== undefined) {
+    ApiObject.of(ds).addJsonPatch(JsonPatch.add('/spec/template/spec/priorityClassName', agent.priorityClassName));
+  }
+  return ds;
+}
+
+/** Adds an agent's init containers and containers to its DaemonSet, their volumes from `volumes` by name. */
+export function addAgentContainers(
+  ds: WindowsHostProcessDaemonSet,
+  agent: Pick<HostProcessAgent, 'initContainers' | 'containers'>,
+  volumes: Readonly<Record<string, kplus.Volume>>,
+  props: AddonPlacementProps,
+): void {
+  for (const c of agent.initContainers) ds.addInitContainer(kplusContainer(c, volumes, props.resources));
+  for (const c of agent.containers) ds.addContainer(kplusContainer(c, volumes, props.resources));
 }
