@@ -12,18 +12,26 @@ sarif=${INPUT_SARIF_FILE:-k8s-windows.sarif}
 fail_on=${INPUT_FAIL_ON:-error}
 action_path=${GITHUB_ACTION_PATH:-$(cd "$(dirname "$0")/.." && pwd)}
 
-# Which k8s-windows: the npm version asked for, else the repository's own, else this action's checkout, installed
-# from its lockfile and built (npm ci runs the package's `prepare` build) the first time a job needs it.
+# Which k8s-windows: the npm version asked for, else the repository's own, else this action's checkout. At a
+# version tag (a release commit: scripts/release.sh) the checkout carries the build and only its runtime
+# dependencies are installed; at a source commit `npm ci` installs everything and its `prepare` builds. Either
+# happens the first time a job needs it.
 if [[ -n ${INPUT_VERSION:-} ]]; then
   cmd=(npx --yes "k8s-windows@${INPUT_VERSION}")
 elif [[ -x node_modules/.bin/k8s-windows ]]; then
   cmd=(node_modules/.bin/k8s-windows)
 else
+  install=()
   if [[ ! -f $action_path/build/cli/main.js ]]; then
-    echo "::group::Installing and building k8s-windows from the action's checkout ($action_path)"
-    (cd "$action_path" && npm ci --no-audit --no-fund --loglevel=error) >&2 || {
+    install=(npm ci --no-audit --no-fund --loglevel=error)
+  elif [[ ! -d $action_path/node_modules ]]; then
+    install=(npm ci --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error)
+  fi
+  if ((${#install[@]} > 0)); then
+    echo "::group::Installing k8s-windows from the action's checkout ($action_path): ${install[*]}"
+    (cd "$action_path" && "${install[@]}") >&2 || {
       echo "::endgroup::"
-      echo "::error title=k8s-windows::npm ci in the action's checkout ($action_path) failed (above): pin the action to a release tag, or set version: to a published k8s-windows version."
+      echo "::error title=k8s-windows::${install[*]} in the action's checkout ($action_path) failed (above): pin the action to a release tag, or set version: to a published k8s-windows version."
       echo "exit-code=2" >>"$GITHUB_OUTPUT"
       echo "sarif-file=" >>"$GITHUB_OUTPUT"
       exit 0

@@ -1,42 +1,41 @@
 #!/usr/bin/env node
 /**
  * `npm run prepare`: builds the package (`npm run build`), as npm runs it after `npm install` in this checkout, on
- * `npm pack` and `npm publish`, and when it installs k8s-windows from git (`npm install github:…`, pre-commit's
- * `language: node` hooks). Plain JavaScript, no dependency: it runs before anything is installed.
+ * `npm pack` and `npm publish`, and when it installs k8s-windows from git at a source commit (`npm install
+ * github:…#main`). Plain JavaScript, no dependency: it runs before anything is installed.
  *
- * A git dependency is built in a clone of the repository where npm first installs the dev dependencies. A global
- * install from git (`npm install -g git+…`, which is how pre-commit installs a node hook) does not: the clone's
- * install inherits `--global` and leaves the clone without its dev dependencies, so the build would fail with
- * `tsc: not found`. Then this script installs them into the clone from the lockfile (`npm ci`, install scripts
- * skipped: the build needs none of them) and builds.
+ * A global install from git at a source commit (`npm install -g git+…#<sha>`, which is how pre-commit installs a
+ * node hook) cannot build reliably: npm prepares the clone with `npm install` inheriting `--global`, which installs
+ * the clone into the global prefix while the outer install extracts the same package there (npm/cli#8440; seen as
+ * ENOTEMPTY or TAR_ENTRY_ERROR, or as `tsc: not found`). So that case stops here with the way out: a version tag,
+ * whose release commit carries the build and has no `prepare` (scripts/release.sh tag), so npm prepares nothing.
  */
 'use strict';
 const { spawnSync } = require('node:child_process');
-const { existsSync } = require('node:fs');
 const path = require('node:path');
 
 const root = path.join(__dirname, '..');
-const npm = process.env.npm_execpath;
 
-/** Runs npm (the one running this script, else the one on PATH) in the checkout; exits when it fails. */
-function runNpm(args, env = process.env) {
-  const r = npm
-    ? spawnSync(process.execPath, [npm, ...args], { cwd: root, env, stdio: 'inherit' })
-    : spawnSync('npm', args, { cwd: root, env, stdio: 'inherit', shell: process.platform === 'win32' });
-  if (r.error) throw r.error;
-  if (r.status !== 0) process.exit(r.status ?? 1);
-}
-
-if (!existsSync(path.join(root, 'node_modules/typescript/package.json'))) {
+/** npm clones a git dependency into `<cache>/_cacache/tmp/git-clone…` and prepares it there. */
+const inGitClone = /[\\/]_cacache[\\/]tmp[\\/]git-clone[^\\/]*$/.test(root);
+if (process.env.npm_config_global === 'true' && inGitClone) {
   process.stderr.write(
-    'k8s-windows prepare: the dev dependencies the build needs are not installed here (a global install from git): ' +
-      'installing them from package-lock.json.\n',
+    [
+      'k8s-windows: a global install from git needs a version tag, not a source commit.',
+      '  npm cannot build a git dependency during a global install (https://github.com/npm/cli/issues/8440).',
+      '  A version tag (v0.1.0) names a release commit that carries the build, so nothing is built:',
+      '  - pre-commit: set `rev:` to a version tag (pre-commit autoupdate picks the newest);',
+      '  - npm: npm install -g git+https://github.com/<owner>/k8s-windows.git#v<version>;',
+      '  - or install it into a project, where a source commit builds: npm install --save-dev git+https://…#<commit>.',
+      '',
+    ].join('\n'),
   );
-  runNpm(['ci', '--include=dev', '--ignore-scripts', '--no-audit', '--no-fund'], {
-    ...process.env,
-    npm_config_global: 'false',
-    npm_config_location: 'project',
-    npm_config_omit: '',
-  });
+  process.exit(1);
 }
-runNpm(['run', 'build']);
+
+const npm = process.env.npm_execpath;
+const r = npm
+  ? spawnSync(process.execPath, [npm, 'run', 'build'], { cwd: root, stdio: 'inherit' })
+  : spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
+if (r.error) throw r.error;
+process.exit(r.status ?? 1);

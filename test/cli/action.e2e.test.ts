@@ -170,7 +170,7 @@ describe('scripts/action.sh, the lint step of the GitHub Action', () => {
     expect(r.stderr).toContain("--windows-release: Windows release 'ltsc2022' is not a release name.");
   });
 
-  test("without an installed k8s-windows: the action's checkout, installed and built once (npm ci); or the npm version asked for", () => {
+  test("without an installed k8s-windows: the action's checkout at a source commit, installed and built once (npm ci); or the npm version asked for", () => {
     const ws = workspace({ 'k8s/web.yaml': BAD }, false);
     // The action's checkout, and an npm that records what it is asked and "builds" by writing build/cli/main.js (a
     // script that runs this checkout's CLI); npx stands in for the registry the same way.
@@ -188,7 +188,7 @@ describe('scripts/action.sh, the lint step of the GitHub Action', () => {
     );
     writeFileSync(
       path.join(bin, 'npm'),
-      `#!/bin/sh\necho "npm $* in $PWD" >> "${calls}"\nmkdir -p build/cli && cp "${path.join(work, 'main.js')}" build/cli/main.js\n`,
+      `#!/bin/sh\necho "npm $* in $PWD" >> "${calls}"\nmkdir -p build/cli node_modules && cp "${path.join(work, 'main.js')}" build/cli/main.js\n`,
     );
     chmodSync(path.join(bin, 'npm'), 0o755);
     cliShim(path.join(bin, 'npx'), `echo "npx $1 $2" >> "${calls}"\nshift 2\n`);
@@ -196,7 +196,7 @@ describe('scripts/action.sh, the lint step of the GitHub Action', () => {
     const first = runStep(ws, { ...defaults(), paths: 'k8s' }, env);
     expect(first.outputs).toMatchObject({ 'exit-code': '1', errors: '1' });
     expect(first.stdout.split('\n').slice(0, 2)).toEqual([
-      `::group::Installing and building k8s-windows from the action's checkout (${actionPath})`,
+      `::group::Installing k8s-windows from the action's checkout (${actionPath}): npm ci --no-audit --no-fund --loglevel=error`,
       '::endgroup::',
     ]);
     expect(runStep(ws, { ...defaults(), paths: 'k8s' }, env).outputs).toMatchObject({ 'exit-code': '1' });
@@ -210,6 +210,34 @@ describe('scripts/action.sh, the lint step of the GitHub Action', () => {
       'npx --yes k8s-windows@9.9.9',
       'npx --yes k8s-windows@9.9.9',
     ]);
+  });
+
+  test('at a version tag (a release commit, the build committed): only the runtime dependencies, once, no build', () => {
+    const ws = workspace({ 'k8s/web.yaml': BAD }, false);
+    const actionPath = path.join(work, 'action');
+    mkdirSync(path.join(actionPath, 'build/cli'), { recursive: true });
+    const tsx = path.join(ROOT, 'node_modules/tsx/dist/cli.mjs');
+    writeFileSync(
+      path.join(actionPath, 'build/cli/main.js'),
+      `const r = require('child_process').spawnSync(process.execPath, [${JSON.stringify(tsx)}, ${JSON.stringify(
+        path.join(ROOT, 'lib/cli/main.ts'),
+      )}, ...process.argv.slice(2)], { stdio: 'inherit' });\nprocess.exit(r.status ?? 1);\n`,
+    );
+    const bin = path.join(work, 'bin');
+    mkdirSync(bin);
+    const calls = path.join(work, 'npm-calls');
+    writeFileSync(path.join(bin, 'npm'), `#!/bin/sh\necho "npm $* in $PWD" >> "${calls}"\nmkdir -p node_modules\n`);
+    chmodSync(path.join(bin, 'npm'), 0o755);
+    const env = { PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`, GITHUB_ACTION_PATH: actionPath };
+    const first = runStep(ws, { ...defaults(), paths: 'k8s' }, env);
+    expect(first.outputs).toMatchObject({ 'exit-code': '1', errors: '1' });
+    expect(first.stdout.split('\n')[0]).toBe(
+      `::group::Installing k8s-windows from the action's checkout (${actionPath}): npm ci --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error`,
+    );
+    expect(runStep(ws, { ...defaults(), paths: 'k8s' }, env).outputs).toMatchObject({ 'exit-code': '1' });
+    expect(readFileSync(calls, 'utf8')).toBe(
+      `npm ci --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error in ${actionPath}\n`,
+    );
   });
 
   test("the action's checkout cannot be installed: exit-code 2, no SARIF file, an error annotation saying what to do", () => {
@@ -232,9 +260,9 @@ describe('scripts/action.sh, the lint step of the GitHub Action', () => {
     expect(r.outputs).toEqual({ 'exit-code': '2', 'sarif-file': '' });
     expect(r.stderr).toBe('npm error code E404\n');
     expect(r.stdout.split('\n')).toEqual([
-      `::group::Installing and building k8s-windows from the action's checkout (${actionPath})`,
+      `::group::Installing k8s-windows from the action's checkout (${actionPath}): npm ci --no-audit --no-fund --loglevel=error`,
       '::endgroup::',
-      `::error title=k8s-windows::npm ci in the action's checkout (${actionPath}) failed (above): pin the action to a release tag, or set version: to a published k8s-windows version.`,
+      `::error title=k8s-windows::npm ci --no-audit --no-fund --loglevel=error in the action's checkout (${actionPath}) failed (above): pin the action to a release tag, or set version: to a published k8s-windows version.`,
       '',
     ]);
   });

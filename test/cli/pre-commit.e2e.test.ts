@@ -1,8 +1,8 @@
 /**
  * The pre-commit hooks' definitions (.pre-commit-hooks.yaml) and the .pre-commit-config.yaml the docs show, checked by
  * the pre-commit tool itself (scripts/test-tools.sh installs it into a virtual environment: test/helpers/tools.ts).
- * Running the hooks needs pre-commit to install this repository from the npm registry (`language: node`), so that
- * runs in CI's script path instead: scripts/git-install.sh, in a scratch repository where nothing is installed.
+ * Running the hooks needs pre-commit to install this repository from git at a version tag (a release commit), so
+ * that runs in CI's script path instead: scripts/git-install.sh, in a scratch repository where nothing is installed.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -33,7 +33,17 @@ const git = (cwd: string, ...args: string[]): string =>
 interface Pkg {
   readonly bin?: Record<string, string>;
   readonly files?: readonly string[];
+  /** A source package: out/ is built by `build` (and `prepare`), git-ignored, not committed. */
+  readonly source?: boolean;
 }
+
+/** What the source package's build writes into out/. */
+const MAKE = `const fs = require('fs');
+fs.mkdirSync('out', { recursive: true });
+fs.writeFileSync('out/index.js', 'module.exports = { built: true };\\n');
+fs.writeFileSync('out/index.d.ts', 'export {};\\n');
+fs.writeFileSync('out/cli.js', '#!/usr/bin/env node\\n');
+`;
 
 /** A committed package `tiny@1.2.3` with a bin, main, types and exports, and scripts/release.sh. */
 function repo(pkg: Pkg = {}): string {
@@ -48,13 +58,18 @@ function repo(pkg: Pkg = {}): string {
         exports: { '.': { types: './out/index.d.ts', default: './out/index.js' }, './cli': './out/cli.js' },
         bin: pkg.bin ?? { tiny: 'out/cli.js' },
         files: pkg.files ?? ['out/'],
+        ...(pkg.source ? { scripts: { build: 'node make.js', prepare: 'npm run build', test: 'true' } } : {}),
       },
       null,
       2,
     ),
-    'out/index.js': 'module.exports = {};\n',
-    'out/index.d.ts': 'export {};\n',
-    'out/cli.js': '#!/usr/bin/env node\n',
+    ...(pkg.source
+      ? { 'make.js': MAKE, '.gitignore': 'out/\nnode_modules/\n', 'node_modules/typescript/index.js': '' }
+      : {
+          'out/index.js': 'module.exports = {};\n',
+          'out/index.d.ts': 'export {};\n',
+          'out/cli.js': '#!/usr/bin/env node\n',
+        }),
     'scripts/release.sh': readFileSync(path.join(ROOT, 'scripts/release.sh'), 'utf8'),
   };
   for (const [rel, text] of Object.entries(files)) {
@@ -141,7 +156,7 @@ describe('scripts/release.sh', () => {
     expect(r.status).toBe(1);
     expect(r.stderr).toBe(
       [
-        'release.sh: HEAD has no version tag: tag it v1.2.3 (git tag v1.2.3) and push the tag.',
+        'release.sh: HEAD has no version tag: make the release commit and its tag with scripts/release.sh tag, and push the tag.',
         'release.sh: the working tree has changes that are not committed:',
         ' M out/index.js',
         '?? notes.txt',
@@ -150,7 +165,7 @@ describe('scripts/release.sh', () => {
     );
     const dry = release(dir, ['--dry-run']);
     expect(dry.stderr).toContain(
-      'release.sh: (dry run) a release would stop here: HEAD has no version tag: tag it v1.2.3',
+      'release.sh: (dry run) a release would stop here: HEAD has no version tag: make the release commit',
     );
     expect(dry.stderr).toContain('release.sh: (dry run) a release would stop here: the working tree has changes');
     expect(dry.stdout).toContain('release.sh: (dry run) tiny@1.2.3 would be published from tiny-1.2.3.tgz.');
@@ -189,6 +204,97 @@ describe('scripts/release.sh', () => {
   test('an unknown argument', () => {
     const r = release(repo(), ['--tag']);
     expect(r.status).toBe(2);
-    expect(r.stderr).toBe("release.sh: unknown argument '--tag': the only option is --dry-run.\n");
+    expect(r.stderr).toBe(
+      "release.sh: unknown argument '--tag': 'tag' makes the release commit, '--dry-run' publishes nothing.\n",
+    );
+  });
+});
+
+describe('scripts/release.sh tag: the release commit, which installs from git at its tag without a build', () => {
+  const scriptsAt = (dir: string, ref: string): unknown =>
+    (JSON.parse(git(dir, 'show', `${ref}:package.json`)) as { scripts?: unknown }).scripts;
+
+  test('commits the fresh build and package.json without prepare or build (kept as compile), and tags it', () => {
+    const dir = repo({ source: true });
+    const source = git(dir, 'rev-parse', 'HEAD').trim();
+    const r = release(dir, ['tag']);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const head = git(dir, 'rev-parse', '--short', 'HEAD').trim();
+    expect(r.stdout).toBe(
+      [
+        `release.sh: tagged v1.2.3: the release commit ${head} on top of ${source.slice(0, 12)} (4 files).`,
+        'release.sh: push it with `git push origin v1.2.3`: the release workflow tests the tag and publishes it.',
+        '',
+      ].join('\n'),
+    );
+    expect(git(dir, 'rev-parse', 'HEAD^').trim()).toBe(source);
+    expect(git(dir, 'rev-parse', 'v1.2.3^{commit}').trim()).toBe(git(dir, 'rev-parse', 'HEAD').trim());
+    expect(git(dir, 'diff', '--name-status', 'HEAD^', 'HEAD').split('\n')).toEqual([
+      'A\tout/cli.js',
+      'A\tout/index.d.ts',
+      'A\tout/index.js',
+      'M\tpackage.json',
+      '',
+    ]);
+    expect(git(dir, 'show', 'HEAD:out/index.js')).toBe('module.exports = { built: true };\n');
+    expect(scriptsAt(dir, 'HEAD')).toEqual({ compile: 'node make.js', test: 'true' });
+    expect(git(dir, 'status', '--porcelain')).toBe('');
+  });
+
+  test('refuses a release commit, an existing tag, an unclean tree and missing dev dependencies', () => {
+    const dir = repo({ source: true });
+    expect(release(dir, ['tag']).status).toBe(0);
+    const again = release(dir, ['tag']);
+    expect(again.status).toBe(1);
+    expect(again.stderr).toBe(
+      'release.sh: HEAD is a release commit already (package.json has none of: prepare build prepack preinstall install postinstall): make the release commit from the source commit.\n',
+    );
+    git(dir, 'checkout', '-q', 'HEAD^');
+    expect(release(dir, ['tag']).stderr).toBe(
+      'release.sh: the tag v1.2.3 exists: set the next version in package.json (npm version --no-git-tag-version <version>), commit, and run this again.\n',
+    );
+    git(dir, 'tag', '-d', 'v1.2.3');
+    writeFileSync(path.join(dir, 'notes.txt'), 'untracked\n');
+    expect(release(dir, ['tag']).stderr).toBe(
+      'release.sh: the working tree has changes that are not committed: a release commit holds what is committed and its build.\n',
+    );
+    rmSync(path.join(dir, 'notes.txt'));
+    rmSync(path.join(dir, 'node_modules'), { recursive: true });
+    expect(release(dir, ['tag']).stderr).toBe(
+      'release.sh: the dev dependencies are not installed: run npm ci, then this again.\n',
+    );
+  });
+
+  test('publishing: a release commit whose build its sources make is published; a source commit is refused', () => {
+    const dir = repo({ source: true });
+    git(dir, 'tag', 'v1.2.3');
+    const shim = publishShim();
+    const source = release(dir, [], shim.env);
+    expect(source.status).toBe(1);
+    expect(source.stderr).toBe(
+      'release.sh: HEAD is a source commit (package.json has the scripts: prepare build), not a release commit: make the release commit and its tag with scripts/release.sh tag.\n',
+    );
+    git(dir, 'tag', '-d', 'v1.2.3');
+    expect(release(dir, ['tag']).status).toBe(0);
+    const r = release(dir, [], shim.env);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(shim.calls()).toEqual(['publish tiny-1.2.3.tgz --provenance --access public']);
+  });
+
+  test('publishing: a committed build its sources do not make stops the release', () => {
+    const dir = repo({ source: true });
+    expect(release(dir, ['tag']).status).toBe(0);
+    writeFileSync(path.join(dir, 'out/index.js'), 'module.exports = { edited: true };\n');
+    git(dir, 'commit', '-qam', 'an edited build');
+    git(dir, 'tag', '-f', 'v1.2.3');
+    const shim = publishShim();
+    const r = release(dir, [], shim.env);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe(
+      'release.sh: the committed build is not what its sources compile to (npm run compile changed:\n M out/index.js\n): make the release commit again with scripts/release.sh tag.\n',
+    );
+    expect(() => shim.calls()).toThrow(/ENOENT/);
   });
 });
