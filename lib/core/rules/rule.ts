@@ -203,6 +203,13 @@ export interface DocumentRuleContext {
 export interface RuleModule<Id extends string = string, C extends string = string, M extends string = string> {
   readonly meta: RuleMeta<Id, C>;
   /**
+   * `false` for the rule that judges suppressions: no annotation or config entry hides its findings (a suppression
+   * that suppressed the report of its own mistake would hide it). Beside `meta`, not in it: the catalogue
+   * (`k8s-windows rules --format json`) prints `meta` as it is.
+   * @default true
+   */
+  readonly suppressible?: false;
+  /**
    * The rule's messages by id, one for each kind of finding it reports (each with its own front-door fixes, where
    * they differ); its checks report only these ids, and name one in every report (test/core/rule-messages.test.ts
    * holds every manifest rule to it, test/pulumi/cloud-rule-examples.test.ts every cloud rule). An alias (a rule

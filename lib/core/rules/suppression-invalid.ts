@@ -33,6 +33,8 @@ export default defineRule({
       },
     ],
   },
+  // Its own findings say a suppression is wrong: one that hid them would hide its own mistake.
+  suppressible: false,
   messages: {
     'unknown-rule': {
       description: 'A suppression that names no rule of the catalogue.',

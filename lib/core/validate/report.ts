@@ -6,6 +6,7 @@
 import type { PodSpecLocation } from '../workloads';
 import type { Diagnostic, ResourceRef, RuleSetting, Severity, ValidateOptions } from '../model/types';
 import { byRuleName, RULES, RULES_BY_ID, type RuleId } from './rules';
+import { RULE_MODULES, type RuleModule } from '../rules';
 import { parsePath, releasePositions, sourceOf, sourcePositionAt } from './loader';
 import { Suppressions, type WrittenSuppression } from './suppressions';
 import { isRecord, rec, str } from '../model/util';
@@ -27,8 +28,10 @@ export type Report = (
 const RANKS: ReadonlyMap<string, number> = new Map(RULES.map((r, i) => [r.id, i]));
 const rank = (id: string): number => RANKS.get(id) ?? RANKS.size;
 
-/** The rule that checks suppressions: it cannot be suppressed itself. */
-const SUPPRESSION_RULE = 'suppression-invalid';
+/** The rules whose modules say they cannot be suppressed (the one that checks suppressions). */
+const UNSUPPRESSIBLE: ReadonlySet<string> = new Set(
+  RULE_MODULES.filter((r: RuleModule) => r.suppressible === false).map((r) => r.meta.id),
+);
 
 const SETTINGS: ReadonlySet<string> = new Set<RuleSetting>(['off', 'error', 'warning', 'info']);
 
@@ -139,10 +142,9 @@ export class DiagnosticSink {
     ruleId: string,
     level: Severity,
   ): { readonly written?: WrittenSuppression; readonly honoured: boolean } {
-    const written =
-      ruleId === SUPPRESSION_RULE
-        ? undefined
-        : (byRuleName((id) => suppressions?.get(id), ruleId) ?? suppressions?.get('*'));
+    const written = UNSUPPRESSIBLE.has(ruleId)
+      ? undefined
+      : (byRuleName((id) => suppressions?.get(id), ruleId) ?? suppressions?.get('*'));
     // An error the API server rejects the object for stays reported: suppressing it would not make it run.
     const honoured =
       written !== undefined && !(RULES_BY_ID.get(ruleId)?.rejectedByApiServer === true && level === 'error');
