@@ -85,7 +85,7 @@ export function apiContainer(c: AgentContainer): Record<string, unknown> {
           ),
         }
       : {}),
-    resources: apiResources(c.resources),
+    ...(Object.keys(apiResources(c.resources)).length > 0 ? { resources: apiResources(c.resources) } : {}),
     ...(c.volumeMounts
       ? {
           volumeMounts: c.volumeMounts.map((m) => ({

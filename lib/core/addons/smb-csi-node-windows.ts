@@ -89,6 +89,16 @@ export const SMB_CSI_NODE_WINDOWS_DIFFERENCES: readonly AddonDifference[] = [
   },
   {
     kind: 'DaemonSet',
+    paths: [
+      'spec.template.spec.containers[0].env[0].value',
+      'spec.template.spec.containers[0].env[1].value',
+      'spec.template.spec.containers[0].env[2].value',
+      'spec.template.spec.containers[1].env[0].value',
+    ],
+    why: "upstream writes the socket and registration paths as plain YAML scalars, so its values hold doubled backslashes (`C:\\\\var\\\\lib…`, which Windows reads as single ones); the add-on writes the paths themselves, as upstream's init container does",
+  },
+  {
+    kind: 'DaemonSet',
     paths: ['spec.template.spec.containers[1].env[1].valueFrom.fieldRef.apiVersion'],
     why: 'upstream writes the default `v1`; the add-on leaves it to the default',
   },
