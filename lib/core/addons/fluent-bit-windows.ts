@@ -92,11 +92,6 @@ export const FLUENT_BIT_WINDOWS_DIFFERENCES: readonly AddonDifference[] = [
   },
   {
     kind: 'DaemonSet',
-    paths: ['spec.template.spec.dnsPolicy'],
-    why: 'upstream sets `ClusterFirst`, the default of a pod without hostNetwork; with hostNetwork the default is `Default`, and the add-on keeps it (its outputs name cloud endpoints, not Services)',
-  },
-  {
-    kind: 'DaemonSet',
     paths: ['spec.template.spec.tolerations'],
     why: "upstream tolerates `OS=Windows`, K2s' own taint; the add-on tolerates the Windows pools' taints",
   },
