@@ -23,9 +23,13 @@ import { checkEvaluationDate } from '../core/facts/support';
 import { parseByteSize } from './read';
 import { POLICY_MODES, type PolicyMode } from '../core/policies/types';
 
+/** Formats of the findings `lint` prints and `fix` reports: one writer (report.ts) for both. */
+export const REPORT_FORMATS = ['text', 'json', 'sarif', 'junit', 'github'] as const;
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
+
 /** Output formats of `lint`. */
-export const LINT_FORMATS = ['text', 'json', 'sarif', 'junit', 'github'] as const;
-export type LintFormat = (typeof LINT_FORMATS)[number];
+export const LINT_FORMATS = REPORT_FORMATS;
+export type LintFormat = ReportFormat;
 
 /** Output formats of `rules`. */
 export const RULES_FORMATS = ['text', 'json', 'markdown'] as const;
@@ -35,8 +39,8 @@ export type RulesFormat = (typeof RULES_FORMATS)[number];
 export const STDIN_ARG = '-';
 
 /** Formats of the report of `fix` (its changes, the fixes not made and the findings left). */
-export const FIX_REPORTS = ['text', 'json', 'sarif', 'junit', 'github'] as const;
-export type FixReport = (typeof FIX_REPORTS)[number];
+export const FIX_REPORTS = REPORT_FORMATS;
+export type FixReport = ReportFormat;
 
 /** What fails a run (`--fail-on`): findings at this severity or above. */
 export const FAIL_ON = ['error', 'warning', 'info'] as const;

@@ -9,40 +9,25 @@ import * as path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import { CORE_SCHEMA, load as loadYaml } from 'js-yaml';
 import { parseDocument, stringify } from 'yaml';
-import { fixManifestSet, type FixChange, type FixOptions, type FixRefusal, type FixSetResult } from '../core/fix';
-import { loadManifestsWithErrors, RULES } from '../core/validate';
+import { fixManifestSet, type FixChange, type FixOptions, type FixRefusal } from '../core/fix';
+import { loadManifestsWithErrors } from '../core/validate';
 import { readWhole } from '../core/validate/loader';
 import { imageLookups } from './images';
 import { mergeSettings } from '../core/config';
 import { readSettings, validateOptionsOf, type EngineSettings } from '../core/validate/settings';
-import type { Diagnostic, Severity } from '../core/model/types';
+import type { Diagnostic } from '../core/model/types';
 import { isRecord } from '../core/model/util';
 import type { FixCommand } from './args';
 import { failsOnProblems, STDIN_SOURCE, type Input, type InputProblem } from './files';
-import { formatSarif } from './format-sarif';
-import { checkedObjects, formatJunit, junitFailOn } from './format-junit';
-import { formatGithub } from './format-github';
+import { checkedObjects, junitFailOn } from './format-junit';
 import { checkSummary, changesAsFindings, wouldChange, type RenderedDirectory } from './fix-check';
 import type { LocatedDiagnostic } from './locate';
 import { formatText, printable, resourceLabel } from './format-text';
-import { packageInfo, TOOL_NAME } from './package-info';
-import {
-  describeProblem,
-  emptyStdinProblem,
-  EXIT_LINT_ERRORS,
-  EXIT_OK,
-  EXIT_USAGE,
-  githubWorkspace,
-  jsonReport,
-  loadProblems,
-  readInputs,
-  withVersion,
-  type CliIO,
-  type OutputSink,
-} from './run';
-import type { Locator } from './locate';
+import { TOOL_NAME } from './package-info';
+import { emptyStdinProblem, loadProblems, readInputs, withVersion } from './input';
+import { EXIT_LINT_ERRORS, EXIT_OK, EXIT_USAGE, type CliIO, type OutputSink } from './io';
 import { renderedSources } from './render';
-import { writeJson } from './json-out';
+import { describeProblem, findingsReport, writeProblems } from './report';
 import { failsRun, resolveRunSettings } from './settings';
 import { encodeAs, writeAtomically } from './write';
 
@@ -164,23 +149,31 @@ export async function runFix(command: FixCommand, io: CliIO): Promise<number> {
           cwd,
         )
       : locatedAt;
-  const report = formatReport(
-    command,
-    result,
+  const report = findingsReport({
+    format: command.report,
+    findings: result.diagnostics,
+    suppressed: [],
+    quiet: command.quiet,
+    locate: place,
     problems,
-    {
-      written,
-      notWritten,
+    cwd,
+    env: io.env ?? process.env,
+    json: {
+      objects: result.objectCount,
       inputs: read.length,
-      cwd,
-      started,
-      failOn: junitFailOn(result.diagnostics, settings),
-      changed,
-      changeFindings,
-      placeChange,
-      settings,
-      env: io.env ?? process.env,
-      // The objects checked, as the fixed texts hold them (what the findings left are about).
+      fixSettings: settings,
+      extra: {
+        changes: command.quiet ? [] : result.changes,
+        refused: result.refused,
+        written: command.write ? written : 0,
+        notWritten,
+        dryRun: command.dryRun || command.diff || command.check,
+        ...(command.check ? { check: { wouldFix: changed } } : {}),
+      },
+    },
+    junit: {
+      // The objects checked, as the fixed texts hold them (what the findings left are about). By input and object,
+      // as the test cases are: a chart's findings stay with the chart's objects, not on its templates.
       objects: () =>
         checkedObjects(
           read.flatMap(({ input, display }, i) =>
@@ -189,9 +182,31 @@ export async function runFix(command: FixCommand, io: CliIO): Promise<number> {
               .map((object) => ({ object, source: display })),
           ),
         ),
+      match: 'identity',
+      locate: locatedAt,
+      failOn: junitFailOn(result.diagnostics, settings),
+      timestamp: started,
     },
-    place,
-  );
+    ...(command.check
+      ? {
+          wouldFix: {
+            findings: changeFindings,
+            locate: placeChange,
+            summary: checkSummary(changed, read.length, command.quiet),
+          },
+        }
+      : {}),
+    text: (shown) =>
+      formatChanges(command.quiet ? [] : result.changes, result.refused, shown.findings, {
+        objects: result.objectCount,
+        written,
+        notWritten: notWritten.length,
+        write: command.write,
+        dryRun: command.dryRun || command.diff,
+        inputs: read.length,
+        problems: problems.length,
+      }),
+  });
   if (command.reportFile !== undefined) {
     try {
       writeReportFile(path.resolve(cwd, command.reportFile), report);
@@ -205,9 +220,7 @@ export async function runFix(command: FixCommand, io: CliIO): Promise<number> {
     report(carriesManifests ? io.stderr : io.stdout);
   }
   // Input problems are in a JSON or SARIF report; in text they lead it, on stderr whatever else is where.
-  if (command.report === 'text' || command.reportFile !== undefined) {
-    for (const p of problems) io.stderr.write(`${TOOL_NAME}: ${describeProblem(p)}\n`);
-  }
+  if (command.report === 'text' || command.reportFile !== undefined) writeProblems(problems, io.stderr);
   if (failsOnProblems(problems)) return EXIT_USAGE;
   // --check fails on what a fix would change; the findings it cannot fix are lint's to fail on.
   if (command.check) return changed.length > 0 ? EXIT_LINT_ERRORS : EXIT_OK;
@@ -246,104 +259,6 @@ function writeReportFile(file: string, report: ((sink: OutputSink) => void) | un
     report?.({ write: (chunk: string) => writeSync(fd, chunk) });
   } finally {
     closeSync(fd);
-  }
-}
-
-/** The report of a fix run in the chosen format, as a writer; undefined when `--quiet` leaves nothing to say. */
-function formatReport(
-  command: FixCommand,
-  result: FixSetResult,
-  problems: readonly InputProblem[],
-  counts: {
-    written: number;
-    notWritten: readonly string[];
-    inputs: number;
-    cwd: string;
-    started: Date;
-    failOn: Severity;
-    changed: ReturnType<typeof wouldChange>;
-    /** --check: the changes a fix would make, as findings. */
-    changeFindings: readonly LocatedDiagnostic[];
-    /** Where each of them is (a chart's on its template). */
-    placeChange: Locator;
-    /** The run's settings: what a finding left needs of fix to be fixed (`fixableWith`). */
-    settings: EngineSettings;
-    env: Readonly<Record<string, string | undefined>>;
-    objects: () => ReturnType<typeof checkedObjects>;
-  },
-  /** Where each finding is: in a rendered chart or kustomization, the template or resource file it comes from. */
-  locate: Locator = locatedAt,
-): ((sink: OutputSink) => void) | undefined {
-  const left = command.quiet ? result.diagnostics.filter((d) => d.severity === 'error') : result.diagnostics;
-  switch (command.report) {
-    case 'json': {
-      const value = jsonReport({
-        findings: left.map(locate),
-        problems,
-        objects: result.objectCount,
-        inputs: counts.inputs,
-        fixSettings: counts.settings,
-        extra: {
-          changes: command.quiet ? [] : result.changes,
-          refused: result.refused,
-          written: command.write ? counts.written : 0,
-          notWritten: counts.notWritten,
-          dryRun: command.dryRun || command.diff || command.check,
-          ...(command.check ? { check: { wouldFix: counts.changed } } : {}),
-        },
-      });
-      return (sink) => writeJson(value, sink);
-    }
-    case 'sarif': {
-      const log = formatSarif(left.map(locate), {
-        rules: RULES,
-        tool: packageInfo(),
-        cwd: counts.cwd,
-        inputProblems: problems,
-      });
-      return (sink) => writeJson(log, sink);
-    }
-    case 'junit': {
-      // --check: each object fails with the changes a fix would make; else with the findings left. By input and
-      // object, as the test cases are: a chart's findings stay with the chart's objects.
-      const xml = formatJunit(command.check ? counts.changeFindings : left.map(locatedAt), {
-        objects: counts.objects(),
-        match: 'identity',
-        problems,
-        failOn: command.check ? 'error' : counts.failOn,
-        tool: packageInfo(),
-        timestamp: counts.started,
-      });
-      return (sink) => sink.write(xml);
-    }
-    case 'github': {
-      const findings: LocatedDiagnostic[] = command.check
-        ? counts.changeFindings.map((f) => counts.placeChange(f.diagnostic))
-        : left.map(locate);
-      const lines = formatGithub(findings, { cwd: counts.cwd, problems, ...githubWorkspace(counts.env) });
-      return (sink) => sink.write(lines);
-    }
-    case 'text': {
-      if (command.check) {
-        const summary = checkSummary(counts.changed, counts.inputs, command.quiet);
-        return (sink) => sink.write(summary);
-      }
-      if (command.quiet && left.length === 0) return undefined;
-      const text = formatChanges(command.quiet ? [] : result.changes, result.refused, left.map(locate), {
-        objects: result.objectCount,
-        written: counts.written,
-        notWritten: counts.notWritten.length,
-        write: command.write,
-        dryRun: command.dryRun || command.diff,
-        inputs: counts.inputs,
-        problems: problems.length,
-      });
-      return (sink) => sink.write(text);
-    }
-    default: {
-      const unknownReport: never = command.report;
-      throw new Error(`unhandled report format ${String(unknownReport)}`);
-    }
   }
 }
 

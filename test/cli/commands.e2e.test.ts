@@ -6,7 +6,8 @@ import { RULES } from '../../lib/core/validate';
 import { RULE_MODULES, type RuleModule } from '../../lib/core/rules';
 import type { RuleInfo } from '../../lib/core/model/types';
 import { readPackageInfo } from '../../lib/cli/package-info';
-import { describeProblem, useColor } from '../../lib/cli/run';
+import { useColor } from '../../lib/cli/io';
+import { describeProblem } from '../../lib/cli/report';
 import { describeFsError, displayPath, isManifestFile } from '../../lib/cli/files';
 import { cli, FIXTURES } from '../helpers/cli';
 
