@@ -9,11 +9,10 @@
  *   `kubernetes.io/os: linux`.
  * - Output is faithful: edits go through the `yaml` Document API and are written into the source as splices, so
  *   every line that changes belongs to a reported change and every other byte stays; fixing the output again
- *   changes nothing. A plain block document is edited from its lines instead (direct.ts), to the same bytes.
+ *   changes nothing. A plain block document is edited from its lines instead (lib/core/yaml/direct.ts), to the same bytes.
  */
 import { runEngine, validateManifests } from '../validate/engine';
 import type { FixEdit, FixTarget } from '../model/fixes';
-import type { LoadError } from '../validate/loader';
 import type { PodFacts } from '../model/pod';
 import { placeDiagnostics, resourceRef } from '../validate/report';
 import type { Diagnostic, ResourceRef } from '../model/types';
@@ -29,10 +28,11 @@ import {
   renderText,
   WholeListNeeded,
   type DocObject,
+  type LoadError,
   type ParsedDoc,
   type ParsedText,
   type Readings,
-} from './document';
+} from '../yaml';
 import { FIX_MEANINGS, FIXERS, TARGET_FIXERS } from './fixers';
 import { resolveFixTarget, type FixOptions } from './options';
 

@@ -13,9 +13,9 @@ import { Document, stringify } from 'yaml';
 import { loadAll } from 'js-yaml';
 import { benchManifest } from '../../../bench/manifests';
 import { fixManifestSet, type FixOptions } from '../../../lib/core/fix';
-import { applyEdit, checkEdit, parseText, renderText, styleOf } from '../../../lib/core/fix/document';
-import { directEdits } from '../../../lib/core/fix/direct';
-import { readWhole } from '../../../lib/core/validate/loader';
+import { applyEdit, checkEdit, parseText, renderText, styleOf } from '../../../lib/core/yaml/document';
+import { directEdits } from '../../../lib/core/yaml/direct';
+import { readWhole } from '../../../lib/core/yaml/loader';
 import type { FixEdit } from '../../../lib/core/model/fixes';
 import { propertyParameters } from '../../helpers/property';
 

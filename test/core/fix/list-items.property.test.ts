@@ -13,8 +13,8 @@ starting from a read of the whole text handed over, as `fix --krm` hands over it
 import fc from 'fast-check';
 import { Document } from 'yaml';
 import { fixManifestSet, type FixOptions } from '../../../lib/core/fix';
-import { readText } from '../../../lib/core/fix/document';
-import { readWhole } from '../../../lib/core/validate/loader';
+import { readText } from '../../../lib/core/yaml/document';
+import { readWhole } from '../../../lib/core/yaml/loader';
 import { propertyParameters } from '../../helpers/property';
 
 type Rec = Record<string, unknown>;

@@ -4,8 +4,8 @@
  * list-items.property.test.ts holds the output to the whole-document path on generated Lists.
  */
 import { fixManifestSet } from '../../../lib/core/fix';
-import { readText } from '../../../lib/core/fix/document';
-import { splitListItems } from '../../../lib/core/fix/items';
+import { readText } from '../../../lib/core/yaml/document';
+import { splitListItems } from '../../../lib/core/yaml/list-items';
 
 const POD = `- apiVersion: v1
   kind: Pod

@@ -7,8 +7,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { validateManifests } from '../../../lib/core/validate';
-import { loadManifestsWithErrors, sourcePosition } from '../../../lib/core/validate/loader';
-import { fieldPaths } from './field-paths';
+import { loadManifestsWithErrors, sourcePosition } from '../../../lib/core/yaml';
+import { fieldPaths } from '../yaml/field-paths';
 
 const CORPUS = path.join(__dirname, '../../fixtures/realworld');
 

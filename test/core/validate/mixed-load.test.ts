@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { validateManifests } from '../../../lib/core/validate';
-import { loadManifestsWithErrors, sourcePosition } from '../../../lib/core/validate/loader';
+import { loadManifestsWithErrors, sourcePosition } from '../../../lib/core/yaml';
 
 const IIS = 'mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022';
 const pod = (name: string, extra = '') =>

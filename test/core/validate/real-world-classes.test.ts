@@ -3,7 +3,7 @@
  * fixture shaped like the real manifest it came from.
  */
 import { validateManifests, type Diagnostic, type ValidateOptions } from 'k8s-windows';
-import { loadManifestsWithErrors } from '../../../lib/core/validate/loader';
+import { loadManifestsWithErrors } from '../../../lib/core/yaml';
 import { stringify } from 'yaml';
 import { container, credspec, gmsaRbac, hostProcessSpec, linuxPod, pod, runtimeClass, windowsSpec } from './fixtures';
 

@@ -5,7 +5,7 @@
 import { readFileSync } from 'fs';
 import { join } from 'path';
 import { validateManifests, type ValidateOptions } from 'k8s-windows';
-import { loadManifestsWithErrors } from '../../../lib/core/validate/loader';
+import { loadManifestsWithErrors } from '../../../lib/core/yaml';
 
 const DIR = join(__dirname, '..', '..', 'fixtures', 'seeds');
 

@@ -14,8 +14,8 @@ import {
   loadManifestsWithErrors,
   parsePath,
   sourcePosition,
-} from '../../../lib/core/validate/loader';
-import { scanOffset } from '../../../lib/core/validate/path-scan';
+} from '../../../lib/core/yaml/loader';
+import { scanOffset } from '../../../lib/core/yaml/path-scan';
 import { propertyParameters } from '../../helpers/property';
 import { fieldPaths } from './field-paths';
 

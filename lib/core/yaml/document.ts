@@ -2,7 +2,7 @@
  * The YAML side of `fixManifests`: documents parsed with the `yaml` library's Document API, edits checked and
  * applied there, and the text put back together from the source: documents with nothing to fix come out as their
  * original bytes, edited ones as their source with only the edits spliced in (splice.ts). The items of a List are
- * documents of their own here (items.ts), so a ResourceList of thousands of items costs what a stream does.
+ * documents of their own here (list-items.ts), so a ResourceList of thousands of items costs what a stream does.
  */
 import { isDeepStrictEqual } from 'node:util';
 import {
@@ -29,10 +29,10 @@ import {
   rememberOrigin,
   type DocumentSpan,
   type LoadError,
-} from '../validate/loader';
+} from './loader';
 import type { FixEdit } from '../model/fixes';
 import { isRecord } from '../model/util';
-import { splitListItems, type ListItems } from './items';
+import { splitListItems, type ListItems } from './list-items';
 import { paddedFlow, rememberParsed, spliceDocument, StyleVotes, type DocStyle } from './splice';
 import { directEdits, type DirectResult } from './direct';
 
@@ -348,7 +348,7 @@ function listItemDocs(
  * Reads a text for fixing: with the loader's fast path where it can split the documents (a `yaml` node tree is
  * then built only for a document an edit needs, and the items of a List are documents of their own), else as
  * `parseText`. The objects, their positions and the errors are the same either way
- * (test/core/validate/fast-load*.test.ts holds the loader to it); so is the output.
+ * (test/core/validate/fast-load.test.ts, test/core/yaml/fast-load.property.test.ts holds the loader to it); so is the output.
  */
 export function readText(
   input: string,

@@ -7,11 +7,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseDocument } from 'yaml';
 import { fixManifests, loadManifests, type FixOptions } from 'k8s-windows';
-import { applyEdit, parseText, renderText, styleOf } from '../../../lib/core/fix/document';
+import { applyEdit, parseText, renderText, styleOf } from '../../../lib/core/yaml/document';
 import type { FixEdit } from '../../../lib/core/model/fixes';
-import { spliceDocument } from '../../../lib/core/fix/splice';
+import { spliceDocument } from '../../../lib/core/yaml/splice';
 import { cli, tempTree } from '../../helpers/cli';
-import { unexplainedLines } from './lines';
+import { unexplainedLines } from '../fix/lines';
 
 const IIS = 'mcr.microsoft.com/windows/servercore/iis:windowsservercore-ltsc2022';
 const GKE: FixOptions = { cloud: 'gke' };

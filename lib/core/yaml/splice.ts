@@ -21,7 +21,7 @@ import {
   type YAMLMap,
   type YAMLSeq,
 } from 'yaml';
-import { MAX_ALIAS_COUNT, readFast } from '../validate/loader';
+import { MAX_ALIAS_COUNT, readFast } from './loader';
 
 type Collection = YAMLMap | YAMLSeq;
 

@@ -9,10 +9,10 @@
 import fc from 'fast-check';
 import { Document, isCollection, visit } from 'yaml';
 import type { FixChange } from 'k8s-windows';
-import { applyEdit, parseText, renderText, styleOf } from '../../../lib/core/fix/document';
-import { spliceDocument } from '../../../lib/core/fix/splice';
+import { applyEdit, parseText, renderText, styleOf } from '../../../lib/core/yaml/document';
+import { spliceDocument } from '../../../lib/core/yaml/splice';
 import type { FixEdit } from '../../../lib/core/model/fixes';
-import { unexplainedLines } from './lines';
+import { unexplainedLines } from '../fix/lines';
 import { propertyParameters } from '../../helpers/property';
 
 const KEYS = ['a', 'b', 'name', 'kubernetes.io/os', 'x y'] as const;

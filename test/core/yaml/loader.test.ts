@@ -1,6 +1,6 @@
 /** loadManifests / loadManifestsWithErrors / sourcePosition. */
 import { loadManifests, validateManifests } from 'k8s-windows';
-import { loadManifestsWithErrors, sourcePosition } from '../../../lib/core/validate/loader';
+import { loadManifestsWithErrors, sourcePosition } from '../../../lib/core/yaml/loader';
 
 const MULTI = `# a comment before the first document
 apiVersion: v1

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { Document, isMap, stringify, type YAMLMap } from 'yaml';
-import { loadManifestsWithErrors, sourcePosition } from '../../../lib/core/validate/loader';
+import { loadManifestsWithErrors, sourcePosition } from '../../../lib/core/yaml/loader';
 import { propertyParameters } from '../../helpers/property';
 import { fieldPaths } from './field-paths';
 

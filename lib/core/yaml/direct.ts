@@ -10,7 +10,7 @@
  */
 import { Document } from 'yaml';
 import type { FixEdit } from '../model/fixes';
-import { parsePath, readFast } from '../validate/loader';
+import { parsePath, readFast } from './loader';
 import { isDeepStrictEqual } from 'node:util';
 import { applySplices, paddedFlow, StyleVotes, Unsupported, type Splice } from './splice';
 

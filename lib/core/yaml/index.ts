@@ -1,0 +1,41 @@
+/**
+ * YAML text handling, behind one door (README.md beside this file): reading manifests with a way to place a path in
+ * their text, and editing a read document so that only the edited fields change. validate/ and fix/ import this
+ * index only (test/layers.test.ts holds them to it).
+ */
+
+// Reading: two readers (js-yaml's fast path, `yaml`'s node tree) with one result, and a finding's path placed.
+export {
+  duplicateKeys,
+  formatPath,
+  loadManifests,
+  loadManifestsWithErrors,
+  parsePath,
+  readWhole,
+  releasePositions,
+  rememberMeant,
+  sourceOf,
+  sourcePosition,
+  sourcePositionAt,
+  type LoadError,
+  type LoadResult,
+  type SourcePosition,
+} from './loader';
+
+// Editing: a text read for fixing, each object's edits made by a strategy (its lines, else its node tree), rendered.
+export {
+  applyEdit,
+  checkEdit,
+  nextReadings,
+  parseText,
+  readText,
+  renderText,
+  WholeListNeeded,
+  type DirectEdits,
+  type DocObject,
+  type EditResult,
+  type ParsedDoc,
+  type ParsedText,
+  type Readings,
+} from './document';
+export type { EditOf, EditOp, Operation, Operations, StrategyTypes } from './operations';
