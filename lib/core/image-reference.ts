@@ -75,7 +75,7 @@ export function readImageReference(text: string): ImageReferenceReading {
   return reading;
 }
 
-function readReference(text: string): ImageReferenceReading {
+function readReference(text: string, hostAllowed = true): ImageReferenceReading {
   const input = typeof text === 'string' ? text.trim() : '';
   const bad = (reason: string): ImageReferenceReading => ({ ok: false, reason });
   if (input === '') return bad('it is empty');
@@ -99,7 +99,7 @@ function readReference(text: string): ImageReferenceReading {
     if (!TAG.test(tag)) return bad(`the tag ${JSON.stringify(tag)} is not valid`);
   }
   const parts = rest.split('/');
-  const registry = parts.length > 1 && isRegistryHost(parts[0]!) ? parts.shift() : undefined;
+  const registry = hostAllowed && parts.length > 1 && isRegistryHost(parts[0]!) ? parts.shift() : undefined;
   for (const part of parts) {
     if (!COMPONENT.test(part)) return bad(`the path component ${JSON.stringify(part)} is not lower-case [a-z0-9._-]`);
   }
@@ -114,10 +114,39 @@ function readReference(text: string): ImageReferenceReading {
   };
 }
 
-/** Parses `registry/repo:tag@digest`. Returns undefined when the text is not an image reference. */
+/**
+ * Parses `registry/repo:tag@digest` as the rules read images. Returns undefined when the text is not an image
+ * reference. A reference whose registry alone is a slot (`< Registry Name >.azurecr.io/windows/servercore/iis:ltsc2019`,
+ * `#registry#/app:1809`, `${REGISTRY}/app`) is read too, the slot standing as its registry: its repository and tag say
+ * as much about the image's OS and build as anyone's mirror of it does, and no registry is asked about it
+ * ({@link readImageReference}, which the registry client reads with, still refuses it).
+ */
 export function parseImageReference(image: string): ImageReference | undefined {
   const reading = readImageReference(image);
-  return reading.ok ? reading.reference : undefined;
+  if (reading.ok) return reading.reference;
+  return typeof image === 'string' ? readBehindRegistrySlot(image.trim()) : undefined;
+}
+
+/** `<slot>/repo:tag`: a slot as the first path component, and a reference without a host or a slot after it. */
+function readBehindRegistrySlot(input: string): ImageReference | undefined {
+  const slash = input.indexOf('/');
+  if (slash <= 0) return undefined;
+  const slot = input.slice(0, slash);
+  if (slot.includes('@')) return undefined;
+  const rest = input.slice(slash + 1);
+  if (!PLACEHOLDER.test(slot) || PLACEHOLDER.test(rest) || /\s/.test(rest)) return undefined;
+  const reading = readReference(rest, false);
+  return reading.ok ? { ...reading.reference, registry: slot } : undefined;
+}
+
+/**
+ * readBehindRegistrySlot's grammar as an RE2 pattern over the whole text (the slot is checked apart, with
+ * {@link placeholderPattern}), for the policies' CEL.
+ * @internal
+ */
+export function slotReferencePattern(): string {
+  const component = `(?:${unanchored(COMPONENT)})`;
+  return `^[^/@]+/${component}(?:/${component})*(?::${unanchored(TAG)})?(?:@${unanchored(DIGEST)})?$`;
 }
 
 /** A pattern's source without its anchors. */

@@ -124,7 +124,6 @@ describe('readWindowsName', () => {
     'win.acme.io/app:1.0',
     // Not a reference.
     'Contoso/IIS-Windows',
-    '<your-registry>/iis-windows-ltsc2019',
   ])('%s names no Windows', (image) => {
     expect(readWindowsName(image)).toBeUndefined();
   });
@@ -320,14 +319,53 @@ describe('placeholders for an image', () => {
     'ko://github.com/acme/web',
   ];
 
-  test.each(placeholders)('%s is a placeholder, not a reference', (text) => {
+  /** A slot for the registry alone, before a reference: the rules read what the repository and tag say. */
+  const registrySlots: Record<string, { registry: string; repository: string; tag?: string }> = {
+    '#registry#/web:1.0': { registry: '#registry#', repository: 'web', tag: '1.0' },
+    '<your-registry>/web:1.0': { registry: '<your-registry>', repository: 'web', tag: '1.0' },
+    '< Registry Name >.azurecr.io/web': { registry: '< Registry Name >.azurecr.io', repository: 'web' },
+    '$REGISTRY/web': { registry: '$REGISTRY', repository: 'web' },
+    '%REGISTRY%/web:1.0': { registry: '%REGISTRY%', repository: 'web', tag: '1.0' },
+  };
+
+  test.each(placeholders)('%s is a placeholder, not a reference: no registry is asked about it', (text) => {
     expect(isPlaceholderReference(text)).toBe(true);
     expect(registryPlaceholder(text)).toBe(true);
     expect(readImageReference(text)).toEqual({ ok: false, reason: 'it is a placeholder for an image, not an image' });
-    expect(parseImageReference(text)).toBeUndefined();
+    expect(parseImageReference(text)).toEqual(registrySlots[text]);
+    if (registrySlots[text] !== undefined) return;
     expect(isWindowsImage(text)).toBeUndefined();
     expect(readWindowsName(text)).toBeUndefined();
     expect(windowsBuildCoverage(text)).toBe('unknown');
+  });
+
+  test.each([
+    ['< Registry Name >.azurecr.io/windows/servercore/iis:windowsservercore-ltsc2019', true, 'single', undefined],
+    ['#registry#/iis-windows-ltsc2019:1.0', undefined, 'unknown', '10.0.17763'],
+    ['<your-registry>/iis-windows-ltsc2019', undefined, 'unknown', '10.0.17763'],
+    ['${REGISTRY}/windows/nanoserver:ltsc2022', true, 'single', undefined],
+    ['<your-registry>/agent:1.0', undefined, 'unknown', undefined],
+  ] as const)(
+    'behind a slot for the registry, %s is read for its Windows evidence',
+    (text, windows, coverage, named) => {
+      expect(isWindowsImage(text)).toBe(windows);
+      expect(windowsBuildCoverage(text)).toBe(coverage);
+      expect(repositoryWindowsBuild(parseImageReference(text)!)?.build).toEqual(
+        named === undefined ? undefined : expect.objectContaining({ build: named }),
+      );
+      expect(readImageReference(text).ok).toBe(false);
+    },
+  );
+
+  test.each([
+    '<registry>/<app>:1.0',
+    '<registry>/web:__TAG__',
+    '{{ .Values.registry }}/web:{{ .Values.tag }}',
+    '@@REG@@/web:1.0',
+    '<registry>',
+    '<registry>/Web:1.0',
+  ])('%s is not read: the placeholder is more than the registry, or what follows is not a reference', (text) => {
+    expect(parseImageReference(text)).toBeUndefined();
   });
 
   test.each([

@@ -9,7 +9,7 @@
  * literal that mixes a field with strings wraps the field in `string()`: the API server compiles a new policy with
  * `object` untyped (`dyn`) and refuses a literal whose items differ in type (rules/cel-parts.ts says more).
  */
-import { isRegistryHost, placeholderPattern, referencePattern } from '../image-reference';
+import { isRegistryHost, placeholderPattern, referencePattern, slotReferencePattern } from '../image-reference';
 import { windowsImagePatterns } from '../images';
 import { AKS_OS_SKU_LABEL, BETA_OS_LABEL, OS_LABEL, WINDOWS_BUILD_LABEL } from '../kube';
 import { releaseInfo, WINDOWS_RELEASES } from '../releases';
@@ -205,11 +205,12 @@ function sharedVariables(): CelVariable[] {
       expression: `variables.containers.exists(c, ${hostProcessOf('c')} ? c.securityContext.windowsOptions.hostProcess : (${hostProcessOf('variables.spec')} && variables.spec.securityContext.windowsOptions.hostProcess))`,
     },
     {
-      // Each container image that reads as a reference (readImageReference: not a placeholder), as [registry,
+      // Each container image that reads as a reference (parseImageReference: not a placeholder, or a placeholder for
+      // the registry alone, which stands as the registry), as [registry,
       // repository, lower-cased tag, container name, image, 'true' when the container runs as HostProcess]: ordered
       // lists stand in for the records CEL cannot build.
       name: 'imageRefs',
-      expression: `variables.containers.filter(c, has(c.image) && c.image.matches(${celString(referencePattern())}) && !(c.image.contains('@sha256:') && !c.image.matches('@sha256:[a-f0-9]{64}$')) && !c.image.matches(${celString(placeholderPattern())})).map(c, [c.image.split('@')[0], string(has(c.name) ? c.name : ''), string(c.image), (${hostProcessOf('c')} ? c.securityContext.windowsOptions.hostProcess : (${hostProcessOf('variables.spec')} && variables.spec.securityContext.windowsOptions.hostProcess)) ? 'true' : '']).map(n, n[0].lastIndexOf(':') > n[0].lastIndexOf('/') ? [n[0].substring(0, n[0].lastIndexOf(':')), n[0].substring(n[0].lastIndexOf(':') + 1).lowerAscii(), n[1], n[2], n[3]] : [n[0], '', n[1], n[2], n[3]]).map(r, r[0].indexOf('/') > 0 && ${registryHostExpression("r[0].substring(0, r[0].indexOf('/'))")} ? [r[0].substring(0, r[0].indexOf('/')), r[0].substring(r[0].indexOf('/') + 1), r[1], r[2], r[3], r[4]] : ['', r[0], r[1], r[2], r[3], r[4]])`,
+      expression: `variables.containers.filter(c, has(c.image) && ((c.image.matches(${celString(referencePattern())}) && !c.image.matches(${celString(placeholderPattern())})) || (c.image.matches(${celString(slotReferencePattern())}) && c.image.substring(0, c.image.indexOf('/')).matches(${celString(placeholderPattern())}) && !c.image.substring(c.image.indexOf('/') + 1).matches(${celString(placeholderPattern())}))) && !(c.image.contains('@sha256:') && !c.image.matches('@sha256:[a-f0-9]{64}$'))).map(c, [c.image.split('@')[0], string(has(c.name) ? c.name : ''), string(c.image), (${hostProcessOf('c')} ? c.securityContext.windowsOptions.hostProcess : (${hostProcessOf('variables.spec')} && variables.spec.securityContext.windowsOptions.hostProcess)) ? 'true' : '']).map(n, n[0].lastIndexOf(':') > n[0].lastIndexOf('/') ? [n[0].substring(0, n[0].lastIndexOf(':')), n[0].substring(n[0].lastIndexOf(':') + 1).lowerAscii(), n[1], n[2], n[3]] : [n[0], '', n[1], n[2], n[3]]).map(r, r[0].indexOf('/') > 0 && (${registryHostExpression("r[0].substring(0, r[0].indexOf('/'))")} || r[0].substring(0, r[0].indexOf('/')).matches(${celString(placeholderPattern())})) ? [r[0].substring(0, r[0].indexOf('/')), r[0].substring(r[0].indexOf('/') + 1), r[1], r[2], r[3], r[4]] : ['', r[0], r[1], r[2], r[3], r[4]])`,
     },
     {
       // isWindowsImage: a Windows repository, a legacy Docker Hub one, a Windows word or a strong build in the tag.

@@ -7,7 +7,7 @@
  * a literal that puts such a field beside a string literal wraps the field in `string()` (a no-op on the typed
  * schema, where the field is a string already; test/policies/apiserver-agreement.e2e.test.ts holds this).
  */
-import { isRegistryHost, placeholderPattern, referencePattern } from '../image-reference';
+import { isRegistryHost, placeholderPattern, referencePattern, slotReferencePattern } from '../image-reference';
 import { windowsBuildTagPatterns } from '../images';
 import { QUANTITY_NUMBER, QUANTITY_SUFFIX } from '../model/quantity';
 import { celString } from './cel';
@@ -94,10 +94,13 @@ export function celContainerName(c: string): string {
 /**
  * Whether the string `image` is an image reference `parseImageReference` accepts (as the prelude's `imageRefs`
  * reads it: the grammar's pattern, then a sha256 digest's exact length, which RE2 cannot say in the same pattern,
- * and not a placeholder such as `app:__TAG__`, which the grammar admits).
+ * and not a placeholder such as `app:__TAG__`, which the grammar admits), or a placeholder for the registry alone
+ * before a reference (`<registry>/app:ltsc2022`), which stands as the registry.
  */
 export function celValidImage(image: string): string {
-  return `${celMatches(image, referencePattern())} && !(${image}.contains('@sha256:') && !${celMatches(image, '@sha256:[a-f0-9]{64}$')}) && !${celMatches(image, placeholderPattern())}`;
+  const slot = `${image}.substring(0, ${image}.indexOf('/'))`;
+  const rest = `${image}.substring(${image}.indexOf('/') + 1)`;
+  return `((${celMatches(image, referencePattern())} && !${celMatches(image, placeholderPattern())}) || (${celMatches(image, slotReferencePattern())} && ${celMatches(slot, placeholderPattern())} && !${celMatches(rest, placeholderPattern())})) && !(${image}.contains('@sha256:') && !${celMatches(image, '@sha256:[a-f0-9]{64}$')})`;
 }
 
 /** Where each part of an image reference sits in the lists {@link celImageRefs} builds. */
@@ -148,7 +151,9 @@ export function celImageRefs(
   const n = 'x[2]';
   const tagged = `${n}.lastIndexOf(':') > ${n}.lastIndexOf('/')`;
   const slash = `${n}.indexOf('/')`;
-  const registry = `(${slash} > 0 && ${celRegistryHost(`${n}.substring(0, ${slash})`)} ? ${n}.substring(0, ${slash}) : '')`;
+  const first = `${n}.substring(0, ${slash})`;
+  // A placeholder for the registry stands as the registry (parseImageReference).
+  const registry = `(${slash} > 0 && (${celRegistryHost(first)} || ${celMatches(first, placeholderPattern())}) ? ${first} : '')`;
   return [
     `${containers}.filter(c, has(c.image) && ${celValidImage('c.image')})`,
     // [name, image, name without its digest, ...extra]

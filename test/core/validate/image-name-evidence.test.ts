@@ -4,8 +4,8 @@
  * reported by windows-node-selector-missing at a severity that matches the evidence, saying where it came from; a
  * Windows pod's image whose repository name names another build than the pod's pin is reported by
  * image-build-mismatch at warning. A placeholder (`#registry#/…`, `<your-registry>`, `app:__TAG__`), as a plain
- * manifest or as Kustomize's `images:` renders it, gets no finding that treats it as an image, and no registry is
- * asked about it.
+ * manifest or as Kustomize's `images:` renders it, is never asked of a registry; where it stands for the registry
+ * alone, what the repository and tag after it say is read as for any reference, and nothing else is read.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -218,9 +218,18 @@ spec:
         value: windows
 `;
 
-  test('in Kustomize output, no image finding is made of them', () => {
+  test('in Kustomize output, only what a registry slot leaves readable is judged (repository and tag)', () => {
     const found = lint(kustomizeRendered);
-    expect(found.filter((d) => d.ruleId.startsWith('image-') || d.path.endsWith('.image'))).toEqual([]);
+    // '#registry#/iis-windows:ltsc2019' is ltsc2019 whatever registry replaces the slot; '<your-registry>/agent:1.0'
+    // names no build (advice); a token in the tag ('__TAG__', '#{Build.BuildId}#') leaves nothing to read.
+    expect(
+      found
+        .filter((d) => d.ruleId.startsWith('image-') || d.path.endsWith('.image'))
+        .map((d) => [d.ruleId, d.severity, d.message.match(/image '([^']+)'/)?.[1]]),
+    ).toEqual([
+      ['image-build-unpinned', 'warning', '#registry#/iis-windows:ltsc2019'],
+      ['image-floating-tag', 'info', '<your-registry>/agent:1.0'],
+    ]);
   });
 
   test('the same images with real references are judged', () => {
@@ -229,13 +238,27 @@ spec:
       .replace('contoso.azurecr.io/shop/api:__TAG__', 'contoso.azurecr.io/shop/api:1.4.2');
     const found = lint(real);
     expect(found.filter((d) => d.ruleId === 'image-floating-tag').map((d) => d.path)).toEqual([
+      'spec.template.spec.containers[1].image',
       'spec.template.spec.containers[2].image',
     ]);
     expect(found.filter((d) => d.ruleId === 'image-build-unpinned').map((d) => d.severity)).toEqual(['warning']);
   });
 
-  test('in a plain manifest of a pod that says nothing of its OS, a Windows-looking placeholder is not read', () => {
-    for (const image of ['#registry#/iis-windows-ltsc2019:1.0', '<acr>.azurecr.io/iis:windowsservercore-ltsc2019']) {
+  test('in a plain manifest of a pod that says nothing of its OS, a Windows image behind a registry slot is read', () => {
+    // As the same image from a real registry: the repository name is weaker evidence than a Windows tag.
+    for (const [image, severity] of [
+      ['#registry#/iis-windows-ltsc2019:1.0', 'warning'],
+      ['<acr>.azurecr.io/iis:windowsservercore-ltsc2019', 'error'],
+    ]) {
+      const found = lint(pod(image!)).filter((d) => d.ruleId === 'windows-node-selector-missing');
+      expect([image, found.map((d) => d.severity)]).toEqual([image, [severity]]);
+      const real = lint(pod(image!.replace(/^[^/]+/, 'contoso.azurecr.io'))).map((d) => [d.ruleId, d.severity]);
+      expect(lint(pod(image!)).map((d) => [d.ruleId, d.severity])).toEqual(real);
+    }
+  });
+
+  test('a placeholder beyond the registry is still not read', () => {
+    for (const image of ['<acr>/iis-windows-ltsc2019:__TAG__', '{{ .Values.image }}', '<acr>/<iis-ltsc2019>:1.0']) {
       expect([image, lint(pod(image))]).toEqual([image, []]);
     }
   });
