@@ -46,7 +46,8 @@ export function perWindowsBuild(
   const id = daemonSet.node.id;
   scope.node.tryRemoveChild(id);
   return windowsBuildCopies(pools, options).copies.map((copy) => {
-    const { apiVersion, kind, metadata, ...rest } = daemonSetForBuild(json, copy, options.containers) as {
+    const built: unknown = daemonSetForBuild(json, copy, options.containers);
+    const { apiVersion, kind, metadata, ...rest } = built as {
       apiVersion: string;
       kind: string;
       metadata: Record<string, unknown>;

@@ -47,7 +47,7 @@ describe('SmbCsiNodeWindows', () => {
     expect(pod.securityContext).toEqual({
       windowsOptions: { hostProcess: true, runAsUserName: 'NT AUTHORITY\\SYSTEM' },
     });
-    expect(pod.initContainers.map((c: Manifest) => [c.name, c.image])).toEqual([
+    expect((pod.initContainers ?? []).map((c) => [c.name, c.image])).toEqual([
       ['init', 'registry.k8s.io/sig-storage/smbplugin:v1.20.3-windows-hp'],
     ]);
     expect(pod.containers.map((c: Manifest) => [c.name, c.image, c.resources])).toEqual([
@@ -161,8 +161,8 @@ describe('compared field by field with upstream (kubernetes-csi/csi-driver-smb, 
 
   test("the images are the facts' pins, the ones upstream's manifest runs (digests unverified, said in the fact)", () => {
     const images = (list: Manifest[]) =>
-      [...podSpecOf(list, 'DaemonSet').initContainers, ...podSpecOf(list, 'DaemonSet').containers].map(
-        (c: Manifest) => c.image,
+      [...(podSpecOf(list, 'DaemonSet').initContainers ?? []), ...podSpecOf(list, 'DaemonSet').containers].map(
+        (c) => c.image,
       );
     expect(images(ours)).toEqual(images(upstream));
     expect(images(ours)).toContain(addonImage('smb-csi-node-windows'));
