@@ -6,9 +6,11 @@ import { collectExports, ENTRIES, renderAll, staleReports } from '../scripts/api
 
 /**
  * The most names all entries together may export (154 when it was set, about 150 aimed at: issue 25; raised for
- * the node add-ons of issue 38, two names per add-on and front door: the construct or component and its props).
+ * the node add-ons of issue 38, two names per add-on and front door: the construct or component and its props; then
+ * by 10 for its last two add-ons, FluentBitWindows and SmbCsiNodeWindows, and `perWindowsBuild`, on both front doors:
+ * the issue names them on both, and their option types stay unexported, reached through the props).
  */
-const SURFACE_CEILING = 168;
+const SURFACE_CEILING = 178;
 
 // The committed reports in api/ are the reviewed public surface: a change to any entry's exports must come with a
 // regenerated report, so the change is seen in review.
