@@ -41,7 +41,13 @@ export default defineRule({
     validations: [
       {
         expression: `(has(${SPEC}.hostNetwork) && ${SPEC}.hostNetwork) || !${SOME_HOST_PROCESS}`,
-        messageExpression: `'hostprocess-host-network: hostNetwork ' + string(has(${SPEC}.hostNetwork) && ${SPEC}.hostNetwork) + ': Invalid value: hostNetwork must be true if pod contains any hostProcess containers. Set hostNetwork: true.'`,
+        message: {
+          messageId: 'no-host-network',
+          data: {
+            path: { text: 'hostNetwork' },
+            hostNetwork: `string(has(${SPEC}.hostNetwork) && ${SPEC}.hostNetwork)`,
+          },
+        },
       },
     ],
   }),

@@ -12,7 +12,7 @@ import type { RuleFamily, RuleInfo, Severity, ValidateOptions } from '../model/t
 import type { Rec } from '../model/util';
 import type { MiscasedKey } from '../model/key-case';
 import type { CloudInputs, CloudResourceKind, CloudRuleContext } from './cloud-inputs';
-import type { RuleCel } from './cel';
+import { celMessageExpression, CelMessageError, type RuleCel, type RuleCelSource } from './cel';
 
 /**
  * A case in which a rule reports at another severity than its default, named so the metadata shows it (never a
@@ -240,7 +240,7 @@ export interface RuleModule<Id extends string = string, C extends string = strin
    * generated: lint and the constructs load the rule modules on every run and never read them. Read it with `celOf`.
    * @default - none: the rule stays in lint
    */
-  readonly cel?: () => RuleCel<C>;
+  readonly cel?: () => RuleCelSource<C, NoInfer<M>>;
 }
 
 /** The severity reason and flag of a rule whose errors the API server refuses the pod for. */
@@ -270,7 +270,7 @@ export function celOf<C extends string>(rule: RuleModule<string, C, string>): Ru
   if (rule.cel === undefined) return undefined;
   let form = CEL_FORMS.get(rule) as RuleCel<C> | undefined;
   if (form === undefined) {
-    form = rule.cel();
+    form = builtForm(rule, rule.cel());
     CEL_FORMS.set(rule, form);
   }
   return form;
@@ -335,6 +335,34 @@ function fixText(template: string | undefined, data: MessageData): string | unde
   if (only !== null && Object.prototype.hasOwnProperty.call(data, only[1]) && data[only[1]] === undefined)
     return undefined;
   return formatMessage(template, data);
+}
+
+/** `source` with each validation's message built from the rule's message template it names. */
+function builtForm<C extends string>(
+  rule: RuleModule<string, C, string>,
+  source: RuleCelSource<C, string>,
+): RuleCel<C> {
+  const problems: string[] = [];
+  const validations = source.validations.map((v) => {
+    if (v.message === undefined) return v;
+    const { message, ...rest } = v;
+    const declared = (rule.messages as Readonly<Record<string, RuleMessage>> | undefined)?.[message.messageId];
+    if (declared === undefined) {
+      problems.push(`message '${message.messageId}' is not declared`);
+      return { ...rest, messageExpression: '' };
+    }
+    const template = declared.fix === undefined ? declared.message : `${declared.message} ${declared.fix}`;
+    try {
+      const messageExpression = celMessageExpression(rule.meta.id, template, message.data ?? {});
+      return { ...rest, messageExpression, messageId: message.messageId };
+    } catch (e) {
+      if (!(e instanceof CelMessageError)) throw e;
+      problems.push(...e.problems.map((p) => `message '${message.messageId}': ${p}`));
+      return { ...rest, messageExpression: '' };
+    }
+  });
+  if (problems.length > 0) throw new CelMessageError(rule.meta.id, problems);
+  return { ...source, validations };
 }
 
 /** The severity of a finding in `caseName` (the rule's default without one). */

@@ -46,7 +46,7 @@ export default defineRule({
     validations: [
       {
         expression: `!variables.windows || !(has(${SPEC}.hostNetwork) && ${SPEC}.hostNetwork) || ${SOME_HOST_PROCESS}`,
-        messageExpression: `'windows-host-network: hostNetwork true is ignored: Windows pods get the host network only as HostProcess pods, so this pod runs on the pod network. Remove hostNetwork, or make the pod HostProcess (securityContext.windowsOptions.hostProcess: true).'`,
+        message: { messageId: 'host-network', data: { path: { text: 'hostNetwork' } } },
       },
     ],
   }),

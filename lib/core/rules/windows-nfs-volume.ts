@@ -41,7 +41,10 @@ export default defineRule({
     validations: [
       {
         expression: `!variables.windows || !has(${SPEC}.volumes) || !${SPEC}.volumes.exists(v, has(v.nfs))`,
-        messageExpression: `'windows-nfs-volume: ' + ${SPEC}.volumes.filter(v, has(v.nfs)).map(v, 'volume ' + v.name + ' nfs').join(', ') + ': NFS support on Windows nodes is limited. Prefer SMB through the smb.csi.k8s.io CSI driver.'`,
+        message: {
+          messageId: 'nfs',
+          data: { path: `${SPEC}.volumes.filter(v, has(v.nfs)).map(v, 'volume ' + v.name + ' nfs').join(', ')` },
+        },
       },
     ],
   }),

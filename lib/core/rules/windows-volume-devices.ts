@@ -37,7 +37,12 @@ export default defineRule({
     validations: [
       {
         expression: `!variables.windows || ${NON_HOST_PROCESS_CONTAINERS}.all(c, !has(c.volumeDevices) || size(c.volumeDevices) == 0)`,
-        messageExpression: `'windows-volume-devices: ' + ${NON_HOST_PROCESS_CONTAINERS}.filter(c, has(c.volumeDevices) && size(c.volumeDevices) > 0).map(c, ${celContainerName('c')} + ' volumeDevices').join(', ') + ': raw block volumes are not supported on Windows. Use a filesystem volume (volumeMounts) instead.'`,
+        message: {
+          messageId: 'volume-devices',
+          data: {
+            path: `${NON_HOST_PROCESS_CONTAINERS}.filter(c, has(c.volumeDevices) && size(c.volumeDevices) > 0).map(c, ${celContainerName('c')} + ' volumeDevices').join(', ')`,
+          },
+        },
       },
     ],
   }),
