@@ -7,6 +7,8 @@ import { WINDOWS_EXPORTER_IMAGE_FACT } from './kubernetes';
 import { githubFile, type Sourced } from './types';
 
 const CHECKED = '2026-12-07';
+/** When the Fluent Bit and SMB add-ons' sources were read. */
+const CHECKED_FLUENT_BIT_SMB = '2026-12-08';
 
 /** The add-ons with an image pinned here. */
 export type AddonName = 'windows-exporter' | 'csi-proxy' | 'fluent-bit-windows' | 'smb-csi-node-windows';
@@ -66,14 +68,14 @@ const MORE_ADDON_IMAGE_FACTS: Readonly<Record<'fluent-bit-windows' | 'smb-csi-no
           CW_INSIGHTS_COMMIT,
           'k8s-deployment-manifest-templates/deployment-mode/daemonset/container-insights-monitoring/fluent-bit/fluent-bit-windows.yaml',
         ),
-        materialDate: 'unverified',
-        checked: CHECKED,
+        materialDate: 'undated',
+        checked: CHECKED_FLUENT_BIT_SMB,
         says: 'image fluent/fluent-bit:windows-2019-2.2.2, "For Windows 2022, use 2022 instead of 2019": the Windows tags are windows-<2019|2022>-<version>',
       },
       {
         ref: githubFile('fluent/fluent-bit', FLUENT_BIT_COMMIT, 'dockerfiles/Dockerfile.windows'),
-        materialDate: 'unverified',
-        checked: CHECKED,
+        materialDate: 'undated',
+        checked: CHECKED_FLUENT_BIT_SMB,
         says: 'the runtime image holds C:\\fluent-bit\\bin\\fluent-bit.exe and C:\\fluent-bit\\etc (parsers.conf among them); ENTRYPOINT fluent-bit.exe',
       },
       {
@@ -82,18 +84,12 @@ const MORE_ADDON_IMAGE_FACTS: Readonly<Record<'fluent-bit-windows' | 'smb-csi-no
           K2S_COMMIT,
           'addons/logging/manifests/logging/fluentbit/windows/daemonset-windows.yaml',
         ),
-        materialDate: 'unverified',
-        checked: CHECKED,
+        materialDate: 'undated',
+        checked: CHECKED_FLUENT_BIT_SMB,
         says: 'the manifest the add-on follows: Fluent Bit as HostProcess ("NT AUTHORITY\\system"), hostNetwork, config and parsers from ConfigMaps, requests 100m CPU and 128Mi, limit 500Mi memory',
       },
-      {
-        ref: 'https://github.com/fluent/fluent-bit-docs/pull/2169',
-        materialDate: 'unverified',
-        checked: CHECKED,
-        says: "release 4.2.0 in the docs' Linux image table and Windows installers; no Windows image tag is listed there",
-      },
     ],
-    note: "Pinned to the newest Windows tag a source we opened names (2.2.2, built on ltsc2019; a HostProcess container need not match the host's build). Newer releases exist (4.2.0); whether their windows-<year>-<version> images were published is unverified: give `image` to use one. Digest unverified: no source opened gives it.",
+    note: "Pinned to the newest Windows tag a source we opened names (2.2.2, built on ltsc2019; a HostProcess container need not match the host's build). Newer releases exist (4.2.0, in a fluent-bit-docs release pull request seen in a search, not opened); whether their windows-<year>-<version> images were published is unverified: give `image` to use one. Digest unverified: no source opened gives it.",
   },
   'smb-csi-node-windows': {
     image: 'registry.k8s.io/sig-storage/smbplugin:v1.20.3-windows-hp',
@@ -112,13 +108,13 @@ const MORE_ADDON_IMAGE_FACTS: Readonly<Record<'fluent-bit-windows' | 'smb-csi-no
           'deploy/v1.20.3/csi-smb-node-windows-hostprocess.yaml',
         ),
         materialDate: '2026-07-03',
-        checked: CHECKED,
+        checked: CHECKED_FLUENT_BIT_SMB,
         says: 'the manifest the add-on follows (copied to test/fixtures/addons): DaemonSet csi-smb-node-win in kube-system, HostProcess as "NT AUTHORITY\\SYSTEM", hostNetwork, images smbplugin:v1.20.3-windows-hp and csi-node-driver-registrar:v2.17.0, system-node-critical, seccompProfile RuntimeDefault, registrar 30m/40Mi requests and 150Mi limit, smb 10m/40Mi requests and 600Mi limit',
       },
       {
         ref: githubFile('kubernetes-csi/csi-driver-smb', CSI_DRIVER_SMB_COMMIT, 'deploy/'),
         materialDate: '2026-08-07',
-        checked: CHECKED,
+        checked: CHECKED_FLUENT_BIT_SMB,
         says: 'v1.20.3 is the newest versioned deploy directory',
       },
     ],
