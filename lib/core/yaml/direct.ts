@@ -13,6 +13,7 @@ import type { FixEdit } from '../model/fixes';
 import { parsePath, readFast } from './loader';
 import { isDeepStrictEqual } from 'node:util';
 import { applySplices, paddedFlow, StyleVotes, Unsupported, type Splice } from './splice';
+import { operationOf, type Operations } from './operations';
 
 type Segment = string | number;
 
@@ -359,20 +360,9 @@ function walkValue(root: unknown, segments: readonly Segment[]): Reached | undef
 function check(root: unknown, segments: readonly Segment[], edit: FixEdit): true | undefined {
   const reached = walkValue(root, segments);
   if (reached === undefined || segments.length === 0) return undefined;
-  const exists = reached.depth === segments.length;
-  switch (edit.op) {
-    case 'set':
-      // An existing value replaced (unless with itself) is the node tree's to write.
-      return !exists || reached.node === undefined || reached.node === edit.value ? true : undefined;
-    case 'remove':
-      return exists && reached.node !== undefined ? true : undefined;
-    case 'append':
-      return !exists || reached.node === undefined || Array.isArray(reached.node) ? true : undefined;
-    default: {
-      const unknownEdit: never = edit;
-      throw new Error(`unknown edit ${JSON.stringify(unknownEdit)}`);
-    }
-  }
+  const operation = operationOf(LINES, edit);
+  if (operation === undefined) throw new Error(`unknown edit ${JSON.stringify(edit)}`);
+  return operation.check({ segments, reached }, edit);
 }
 
 /** `nested` of document.ts. */
@@ -442,25 +432,43 @@ function apply(
 ): DirectResult | undefined {
   const reached = walkValue(box.root, segments);
   if (reached === undefined || check(box.root, segments, edit) === undefined) return undefined;
-  switch (edit.op) {
-    case 'set': {
+  return operationOf(LINES, edit)?.apply({ box, tree, segments, reached }, edit);
+}
+
+/**
+ * The lines strategy: every operation made on the value (copied along the edited path) and on the lines' structure,
+ * which `render` then writes. What it cannot write as the node tree would (an existing value replaced, a null on the
+ * way) it leaves to the node-tree strategy (document.ts): `check` says no.
+ */
+const LINES: Operations<{
+  readonly checkAt: { readonly segments: readonly Segment[]; readonly reached: Reached };
+  readonly applyAt: {
+    readonly box: { root: unknown };
+    readonly tree: LMap;
+    readonly segments: readonly Segment[];
+    readonly reached: Reached;
+  };
+  readonly checked: true | undefined;
+  /** What the edit did; undefined where the lines cannot say it after all (the node tree then makes every edit). */
+  readonly applied: DirectResult | undefined;
+}> = {
+  set: {
+    check({ segments, reached }, edit) {
+      const exists = reached.depth === segments.length;
+      // An existing value replaced (unless with itself) is the node tree's to write.
+      return !exists || reached.node === undefined || reached.node === edit.value ? true : undefined;
+    },
+    apply({ box, tree, segments, reached }, edit) {
       if (reached.depth === segments.length && reached.node !== undefined) return { previous: reached.node };
       return newPair(box, tree, segments, reached.depth, edit.value);
-    }
-    case 'append': {
-      if (reached.depth === segments.length && Array.isArray(reached.node)) {
-        const seq = copyTo(box, segments) as unknown[];
-        seq.push(edit.value);
-        const node = treeAt(tree, segments);
-        if (node !== undefined) {
-          if (node.kind !== 'seq') return undefined;
-          node.appended = (node.appended ?? 0) + 1;
-        } else if (!insideAdded(tree, segments)) return undefined;
-        return {};
-      }
-      return newPair(box, tree, segments, reached.depth, [edit.value]);
-    }
-    case 'remove': {
+    },
+  },
+  remove: {
+    check({ segments, reached }) {
+      const exists = reached.depth === segments.length;
+      return exists && reached.node !== undefined ? true : undefined;
+    },
+    apply({ box, tree, segments, reached }) {
       const previous = reached.node;
       const parentPath = segments.slice(0, -1);
       const key = segments[segments.length - 1];
@@ -477,13 +485,28 @@ function apply(
         if (!removeKey(tree, parentPath.slice(0, -1), 'securityContext')) return undefined;
       }
       return { previous };
-    }
-    default: {
-      const unknownEdit: never = edit;
-      throw new Error(`unknown edit ${JSON.stringify(unknownEdit)}`);
-    }
-  }
-}
+    },
+  },
+  append: {
+    check({ segments, reached }) {
+      const exists = reached.depth === segments.length;
+      return !exists || reached.node === undefined || Array.isArray(reached.node) ? true : undefined;
+    },
+    apply({ box, tree, segments, reached }, edit) {
+      if (reached.depth === segments.length && Array.isArray(reached.node)) {
+        const seq = copyTo(box, segments) as unknown[];
+        seq.push(edit.value);
+        const node = treeAt(tree, segments);
+        if (node !== undefined) {
+          if (node.kind !== 'seq') return undefined;
+          node.appended = (node.appended ?? 0) + 1;
+        } else if (!insideAdded(tree, segments)) return undefined;
+        return {};
+      }
+      return newPair(box, tree, segments, reached.depth, [edit.value]);
+    },
+  },
+};
 
 /** Whether the path runs into a pair or item the edits added (its text is written whole from the final value). */
 function insideAdded(tree: LMap, segments: readonly Segment[]): boolean {

@@ -35,6 +35,7 @@ import { isRecord } from '../model/util';
 import { splitListItems, type ListItems } from './list-items';
 import { paddedFlow, rememberParsed, spliceDocument, StyleVotes, type DocStyle } from './splice';
 import { directEdits, type DirectResult } from './direct';
+import { operationOf, type Operations } from './operations';
 
 export interface DirectEdits {
   readonly results: readonly DirectResult[];
@@ -581,18 +582,28 @@ function segmentsOf(
   return { segments: ['items', 0, ...path], shown };
 }
 
+/** Where an edit lands in a node tree: its path there, and how much of it exists (`walk`). */
+interface TreeAt {
+  readonly doc: Document;
+  readonly segments: Segments;
+  readonly reached: { readonly depth: number; readonly node: unknown; readonly parent: unknown };
+}
+
 /**
- * Whether `edit` can be made on the object at `base` of `doc` without changing anything but its own field: the
- * reason when it cannot. Never changes the document.
+ * The node-tree strategy: every operation made with the `yaml` Document API, which splice.ts then writes into the
+ * source. It refuses what would change more than the edited field (a shared anchor, an alias, a merge key).
  */
-export function checkEdit(doc: Document, base: readonly (string | number)[], edit: FixEdit): string | undefined {
-  const { segments, shown } = segmentsOf(doc, base, edit);
-  const reached = walk(doc, segments, shown);
-  if (!reached.ok) return reached.reason;
-  const exists = reached.depth === segments.length;
-  switch (edit.op) {
-    case 'set': {
+const TREE: Operations<{
+  readonly checkAt: TreeAt;
+  readonly applyAt: TreeAt;
+  /** The reason it cannot be made, or undefined. */
+  readonly checked: string | undefined;
+  readonly applied: EditResult;
+}> = {
+  set: {
+    check({ doc, segments, reached }) {
       // The node replaced (or the null parent the new value replaces) must not carry an anchor others use.
+      const exists = reached.depth === segments.length;
       const replaced = exists
         ? reached.node
         : reached.depth > 0
@@ -600,8 +611,18 @@ export function checkEdit(doc: Document, base: readonly (string | number)[], edi
           : undefined;
       const anchor = sharedAnchorWithin(doc, replaced);
       return anchor === undefined ? undefined : SHARED(anchor);
-    }
-    case 'remove': {
+    },
+    apply({ doc, segments, reached }, edit) {
+      const exists = reached.depth === segments.length;
+      const previous = exists ? nodeJS(doc, reached.node) : undefined;
+      if (exists && previous === edit.value) return { ok: true, previous, value: edit.value };
+      setAt(doc, segments, edit.value, exists ? segments.length : reached.depth);
+      return { ok: true, ...(previous !== undefined ? { previous } : {}), value: edit.value };
+    },
+  },
+  remove: {
+    check({ doc, segments, reached }) {
+      const exists = reached.depth === segments.length;
       if (!exists || reached.node === undefined) {
         return isMap(reached.parent) && mergedKey(doc, reached.parent, segments[segments.length - 1])
           ? FROM_MERGE
@@ -611,8 +632,22 @@ export function checkEdit(doc: Document, base: readonly (string | number)[], edi
       if (isMap(reached.parent) && mergedKey(doc, reached.parent, segments[segments.length - 1])) return FROM_MERGE;
       const anchor = sharedAnchorWithin(doc, reached.node);
       return anchor === undefined ? undefined : SHARED(anchor);
-    }
-    case 'append': {
+    },
+    apply({ doc, segments, reached }) {
+      const previous = nodeJS(doc, reached.node);
+      doc.deleteIn(segments);
+      // `securityContext: {}` means the same as no securityContext: do not leave the empty shell behind.
+      const parent = segments.slice(0, -1);
+      const shell = doc.getIn(parent, true);
+      if (parent[parent.length - 1] === 'securityContext' && isMap(shell) && shell.items.length === 0) {
+        doc.deleteIn(parent);
+      }
+      return { ok: true, previous };
+    },
+  },
+  append: {
+    check({ segments, reached, doc }, edit) {
+      const exists = reached.depth === segments.length;
       if (
         exists &&
         reached.node !== undefined &&
@@ -624,12 +659,31 @@ export function checkEdit(doc: Document, base: readonly (string | number)[], edi
       // The list itself may be the anchor (`tolerations: &shared []`): an item added there is added at every alias.
       const anchor = exists ? sharedAnchor(doc, reached.node) : undefined;
       return anchor === undefined ? undefined : SHARED(anchor);
-    }
-    default: {
-      const unknownEdit: never = edit;
-      return `unknown edit ${JSON.stringify(unknownEdit)}`;
-    }
-  }
+    },
+    apply({ doc, segments, reached }, edit) {
+      const target = reached.depth === segments.length ? reached.node : undefined;
+      if (isSeq(target)) {
+        target.add(doc.createNode(edit.value));
+      } else {
+        setAt(doc, segments, [edit.value], target === undefined ? reached.depth : segments.length);
+      }
+      return { ok: true, value: edit.value };
+    },
+  },
+};
+
+const unknownEdit = (edit: FixEdit) => `unknown edit ${JSON.stringify(edit)}`;
+
+/**
+ * Whether `edit` can be made on the object at `base` of `doc` without changing anything but its own field: the
+ * reason when it cannot. Never changes the document.
+ */
+export function checkEdit(doc: Document, base: readonly (string | number)[], edit: FixEdit): string | undefined {
+  const { segments, shown } = segmentsOf(doc, base, edit);
+  const reached = walk(doc, segments, shown);
+  if (!reached.ok) return reached.reason;
+  const operation = operationOf(TREE, edit);
+  return operation === undefined ? unknownEdit(edit) : operation.check({ doc, segments, reached }, edit);
 }
 
 /** Applies one edit to the object at `base` of `doc`. Never throws: a failure carries the reason. */
@@ -642,39 +696,10 @@ export function applyEdit(doc: Document, base: readonly (string | number)[], edi
   // What the document held before its first edit: the output is that source with only the differences spliced in.
   rememberParsed(doc, segments);
   try {
-    switch (edit.op) {
-      case 'set': {
-        const exists = reached.depth === segments.length;
-        const previous = exists ? nodeJS(doc, reached.node) : undefined;
-        if (exists && previous === edit.value) return { ok: true, previous, value: edit.value };
-        setAt(doc, segments, edit.value, exists ? segments.length : reached.depth);
-        return { ok: true, ...(previous !== undefined ? { previous } : {}), value: edit.value };
-      }
-      case 'remove': {
-        const previous = nodeJS(doc, reached.node);
-        doc.deleteIn(segments);
-        // `securityContext: {}` means the same as no securityContext: do not leave the empty shell behind.
-        const parent = segments.slice(0, -1);
-        const shell = doc.getIn(parent, true);
-        if (parent[parent.length - 1] === 'securityContext' && isMap(shell) && shell.items.length === 0) {
-          doc.deleteIn(parent);
-        }
-        return { ok: true, previous };
-      }
-      case 'append': {
-        const target = reached.depth === segments.length ? reached.node : undefined;
-        if (isSeq(target)) {
-          target.add(doc.createNode(edit.value));
-        } else {
-          setAt(doc, segments, [edit.value], target === undefined ? reached.depth : segments.length);
-        }
-        return { ok: true, value: edit.value };
-      }
-      default: {
-        const unknownEdit: never = edit;
-        return { ok: false, reason: `unknown edit ${JSON.stringify(unknownEdit)}` };
-      }
-    }
+    const operation = operationOf(TREE, edit);
+    return operation === undefined
+      ? { ok: false, reason: unknownEdit(edit) }
+      : operation.apply({ doc, segments, reached }, edit);
   } catch (e) {
     return { ok: false, reason: e instanceof Error ? e.message : String(e) };
   }
