@@ -80,7 +80,8 @@ export default defineRule({
   messages: {
     'no-startup-probe': {
       description: 'A large Windows image without a startupProbe.',
-      message: '{message}',
+      // `{livenessKills}`: in case liveness-kills-first, how soon its livenessProbe restarts it; else nothing.
+      message: '{container} runs the large Windows image {image} without a startupProbe{livenessKills}.',
       fix: 'Add a startupProbe with a generous failureThreshold (e.g. periodSeconds: 10, failureThreshold: 30) and imagePullPolicy: IfNotPresent.',
     },
   },
@@ -104,9 +105,11 @@ export default defineRule({
           path: join(c.path, 'startupProbe'),
           messageId: 'no-startup-probe',
           data: {
-            message: short
-              ? `${c.path} runs the large Windows image ${show(c.c.image)} without a startupProbe, and its livenessProbe kills it after ${budget} s, before such images have often started.`
-              : `${c.path} runs the large Windows image ${show(c.c.image)} without a startupProbe.`,
+            container: c.path,
+            image: show(c.c.image),
+            livenessKills: short
+              ? `, and its livenessProbe kills it after ${budget} s, before such images have often started`
+              : '',
           },
           case: short ? 'liveness-kills-first' : undefined,
         });

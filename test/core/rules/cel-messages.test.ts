@@ -21,9 +21,6 @@ const WORDED_OTHERWISE: ReadonlySet<string> = new Set([
   'hostprocess-run-as-user-name#1',
   'hostprocess-run-as-user-name#2',
   'gmsa-init-container#0',
-  'windows-node-selector-missing#1',
-  'windows-node-selector-missing#2',
-  'windows-node-selector-missing#3',
   'windows-node-selector-missing#4',
   'windows-node-selector-missing#5',
   'windows-toleration-missing#2',
@@ -50,17 +47,19 @@ function celWords(expression: string): string {
 
 /** The words of a message's template (message, then fix) between its placeholders. */
 function templateWords(m: RuleMessage): string[] {
-  return `${m.message} ${m.fix ?? ''}`
-    .split(/\{[A-Za-z_][A-Za-z0-9_]*\}/)
-    .map((w) => w.trim())
-    .filter((w) => w.length > 2);
+  return [m.message, m.fix ?? ''].flatMap((t) =>
+    t
+      .split(/\{[A-Za-z_][A-Za-z0-9_]*\}/)
+      .map((w) => w.trim())
+      .filter((w) => w.length > 2),
+  );
 }
 
-/** The messages of `rule` whose every word `expression` says. */
+/** The messages of `rule` whose every word `expression` says (a template of placeholders alone says none). */
 function messagesSaid(rule: RuleModule, expression: string): string[] {
   const words = celWords(expression);
   return Object.entries<RuleMessage>(rule.messages ?? {})
-    .filter(([, m]) => templateWords(m).every((w) => words.includes(w)))
+    .filter(([, m]) => templateWords(m).length > 0 && templateWords(m).every((w) => words.includes(w)))
     .map(([id]) => id);
 }
 
