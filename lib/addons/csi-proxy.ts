@@ -5,17 +5,10 @@
  * which the Pulumi component shares.
  */
 import { Construct } from 'constructs';
-import {
-  CSI_PROXY_ACCOUNT,
-  CSI_PROXY_NAME,
-  csiProxyPodLabels,
-  resolveCsiProxy,
-  type CsiProxyOptions,
-} from '../core/addons/csi-proxy';
-import { windowsNodeTarget } from '../core/target';
-import { WindowsHostProcessDaemonSet } from '../cdk8s/host-process';
+import { csiProxyAgent, resolveCsiProxy, type CsiProxyOptions } from '../core/addons/csi-proxy';
+import type { WindowsHostProcessDaemonSet } from '../cdk8s/host-process';
 import { refuse } from '../cdk8s/refusal';
-import { addonNamespacePolicy, type AddonPlacementProps } from './common';
+import { addonNamespacePolicy, agentDaemonSet, type AddonPlacementProps } from './common';
 
 export interface CsiProxyProps extends CsiProxyOptions, AddonPlacementProps {}
 
@@ -40,21 +33,7 @@ export class CsiProxy extends Construct {
     const problems = [...issues, ...policyIssues];
     if (problems.length > 0) refuse(this, problems, this.node.path);
 
-    const labels = csiProxyPodLabels(resolved);
-    this.daemonSet = new WindowsHostProcessDaemonSet(this, 'daemon-set', {
-      metadata: { name: resolved.name, labels },
-      podMetadata: { labels },
-      ...(props.namespace !== undefined ? { namespace: props.namespace } : {}),
-      namespacePolicy: policy,
-      windows: { runAsUserName: CSI_PROXY_ACCOUNT, target: windowsNodeTarget({ taints: resolved.taints }) },
-      containers: [
-        {
-          name: CSI_PROXY_NAME,
-          image: resolved.image,
-          ...(props.resources !== undefined ? { resources: props.resources } : {}),
-        },
-      ],
-    });
+    this.daemonSet = agentDaemonSet(this, csiProxyAgent(resolved), props, policy);
     this.namespaceName = this.daemonSet.namespaceName;
   }
 }

@@ -32,6 +32,14 @@ export const ADDON_RESOURCES = {
   limits: { cpu: '500m', memory: '600Mi' },
 } as const;
 
+/** `ADDON_RESOURCES` as the shared agent description holds resources (lib/core/addons/agent.ts). */
+export const ADDON_AGENT_RESOURCES = {
+  cpuRequestMillis: 100,
+  cpuLimitMillis: 500,
+  memoryRequestMebibytes: 600,
+  memoryLimitMebibytes: 600,
+} as const;
+
 /** A DNS label (RFC 1123): what a DaemonSet, Service and ConfigMap name may be, and safe inside a PowerShell quote. */
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 

@@ -7,7 +7,8 @@
 import { IssueCollector, type ValidationIssue } from '../errors';
 import type { HOST_PROCESS_USERS } from '../windows-options';
 import type { Taint } from '../target';
-import { resolveAddonBase, type AddonDifference, type AddonOptions } from './common';
+import type { HostProcessAgent } from './agent';
+import { ADDON_AGENT_RESOURCES, resolveAddonBase, type AddonDifference, type AddonOptions } from './common';
 
 /** The upstream manifest's name for the DaemonSet and its container. */
 export const CSI_PROXY_NAME = 'csi-proxy';
@@ -67,4 +68,23 @@ export function resolveCsiProxy(options: CsiProxyOptions = {}): {
 /** The pod labels: the add-on's name and the instance. */
 export function csiProxyPodLabels(resolved: ResolvedCsiProxy): Record<string, string> {
   return { [CSI_PROXY_NAME_LABEL]: CSI_PROXY_NAME, [CSI_PROXY_INSTANCE_LABEL]: resolved.name };
+}
+
+/** The DaemonSet's agent: csi-proxy alone, as SYSTEM, at a node agent's size (`ADDON_RESOURCES`). */
+export function csiProxyAgent(resolved: ResolvedCsiProxy): HostProcessAgent {
+  return {
+    name: resolved.name,
+    labels: csiProxyPodLabels(resolved),
+    account: CSI_PROXY_ACCOUNT,
+    taints: resolved.taints,
+    initContainers: [],
+    containers: [
+      {
+        name: CSI_PROXY_NAME,
+        image: resolved.image,
+        resources: ADDON_AGENT_RESOURCES,
+      },
+    ],
+    configMapVolumes: {},
+  };
 }

@@ -5,18 +5,11 @@
 import * as pulumi from '@pulumi/pulumi';
 import type { Namespace } from '@pulumi/kubernetes/core/v1';
 import type * as k8sInput from '@pulumi/kubernetes/types/input';
-import {
-  CSI_PROXY_ACCOUNT,
-  CSI_PROXY_NAME,
-  csiProxyPodLabels,
-  resolveCsiProxy,
-  type CsiProxyOptions,
-} from '../../core/addons/csi-proxy';
-import { ADDON_RESOURCES } from '../../core/addons/common';
-import { windowsNodeTarget } from '../../core/target';
+import { csiProxyAgent, resolveCsiProxy, type CsiProxyOptions } from '../../core/addons/csi-proxy';
 import { requireArgs, throwInputErrors } from '../errors';
 import { addonNamespace } from './addon-namespace';
-import { WindowsDaemonSet } from './workloads';
+import { agentDaemonSet } from './addon-agent';
+import type { WindowsDaemonSet } from './workloads';
 
 export interface CsiProxyArgs extends CsiProxyOptions {
   /**
@@ -58,33 +51,7 @@ export class CsiProxy extends pulumi.ComponentResource {
     const placed = addonNamespace(name, resolved.name, args.namespace, this);
     this.createdNamespace = placed.created;
     this.namespaceName = placed.name;
-    const labels = csiProxyPodLabels(resolved);
-    this.daemonSet = new WindowsDaemonSet(
-      name,
-      {
-        metadata: { name: resolved.name, namespace: placed.name, labels },
-        spec: {
-          template: {
-            metadata: { labels },
-            spec: {
-              containers: [
-                {
-                  name: CSI_PROXY_NAME,
-                  image: resolved.image,
-                  resources: args.resources ?? ADDON_RESOURCES,
-                },
-              ],
-            },
-          },
-        },
-        windows: {
-          hostProcess: true,
-          runAsUserName: CSI_PROXY_ACCOUNT,
-          target: windowsNodeTarget({ taints: resolved.taints }),
-        },
-      },
-      { parent: this },
-    );
+    this.daemonSet = agentDaemonSet(name, csiProxyAgent(resolved), placed.name, this, args.resources);
     this.registerOutputs({ namespaceName: placed.name });
   }
 }
