@@ -1,13 +1,13 @@
 /**
  * The second fresh real-world corpus (test/fixtures/realworld-fresh-2; provenance in its SOURCES.md), collected apart
- * from test/fixtures/realworld and test/fixtures/realworld-fresh from other public projects, Helm charts and a
- * Kustomize tree among them (issue 34). It is linted as `k8s-windows lint --format json --set enableWindows=true
- * test/fixtures/realworld-fresh-2` lints it (charts rendered by the real Helm, the tree built by the real Kustomize:
- * an e2e test), and every finding is held to its judgement in judgements.yaml. Every real problem was first written,
+ * from test/fixtures/realworld and test/fixtures/realworld-fresh from other public projects, Helm charts among them
+ * (issue 34). It is linted as `k8s-windows lint --format json --set enableWindows=true test/fixtures/realworld-fresh-2`
+ * (charts rendered by the real Helm: an e2e test), and every finding is held to its judgement in judgements.yaml. Every real problem was first written,
  * per object, in blind-judgements.yaml, committed before the linter ran on these files; the test holds the two to
- * each other too.
+ * each other too. Its Kustomize tree (ahanafy/windows-kustomize) was removed on 2026-12-08 with its judgements: its
+ * repository states no licence.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { parse } from 'yaml';
@@ -79,7 +79,10 @@ describe('second fresh real-world corpus', () => {
     const sources = readFileSync(path.join(CORPUS_DIR, 'SOURCES.md'), 'utf8');
     const entries = [
       ...readdirSync(CORPUS_DIR).filter((f) => /\.ya?ml$/.test(f) && !RECORDS.has(f)),
-      ...['charts', 'kustomize'].flatMap((d) => readdirSync(path.join(CORPUS_DIR, d)).map((n) => `${d}/${n}/`)),
+      // A folder of rendered inputs (charts/, kustomize/) is listed only if the corpus has one (it has no kustomize/).
+      ...['charts', 'kustomize']
+        .filter((d) => existsSync(path.join(CORPUS_DIR, d)))
+        .flatMap((d) => readdirSync(path.join(CORPUS_DIR, d)).map((n) => `${d}/${n}/`)),
     ];
     expect(entries.filter((e) => !sources.includes(`| ${e} |`))).toEqual([]);
   });
@@ -125,7 +128,7 @@ describe('second fresh real-world corpus', () => {
     ]);
     expect(withProblems.filter((o) => !judged.has(o))).toEqual([]);
     expect([...judged].filter((o) => !withProblems.includes(o))).toEqual([]);
-    expect(blind.objects.reduce((n, o) => n + o.problems.length, 0)).toBe(14);
+    expect(blind.objects.reduce((n, o) => n + o.problems.length, 0)).toBe(13);
   });
 
   test('precision and recall hold the measured line', () => {
@@ -135,13 +138,15 @@ describe('second fresh real-world corpus', () => {
         `${reportedReal()} of ${reportedReal() + judgements.missed.length} real findings known reported (recall ${pct(recall())}); ` +
         `${findings.length - loud().length} at info\n`,
     );
-    // The target (issue 34) is 90% for both. Blind (before any rule change, blind-judgements.yaml): 12 errors and
-    // warnings, all real; 11 of the 14 problems judged blind reported (78.6%; by findings as computed here, 12 of
-    // 15: 80.0%). Today: 13 of 13 real, 12 of 14 problems (85.7%; 13 of 15 findings, 86.7%): the Server Core image
+    // The target (issue 34) is 90% for both. Blind (before any rule change, blind-judgements.yaml): 11 errors and
+    // warnings, all real; 10 of the 13 problems judged blind reported (76.9%; by findings as computed here, 11 of
+    // 14: 78.6%). Today: 12 of 12 real, 11 of 13 problems (84.6%; 12 of 14 findings, 85.7%): the Server Core image
     // behind a `< Registry Name >` placeholder is read. The two left need the registry or a Dockerfile (missed:).
+    // (Lowered once, on 2026-12-08, by removing the unlicensed Kustomize tree: its one problem, one real finding,
+    // reported blind; with it the figures were 12 of 12 real, 11 of 14 blind; 13 of 13, 12 of 14 after the fix.)
     // These figures are the floor until a rule change lifts them; raise them then, never lower them.
-    expect(reportedReal()).toBeGreaterThanOrEqual(13);
-    expect(precision()).toBeGreaterThanOrEqual(13 / 13);
-    expect(recall()).toBeGreaterThanOrEqual(13 / 15);
+    expect(reportedReal()).toBeGreaterThanOrEqual(12);
+    expect(precision()).toBeGreaterThanOrEqual(12 / 12);
+    expect(recall()).toBeGreaterThanOrEqual(12 / 14);
   });
 });
