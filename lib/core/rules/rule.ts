@@ -1,8 +1,8 @@
 /**
  * What a rule is: one module, named by its id, holding everything about it — its catalogue entry (family, default
- * severity and why, summary, docs), the cases in which it reports at another severity, its messages by id, its
- * check (message and fix hint beside the detection) and its fixers — and beside it `<id>.examples.yaml`, its failing
- * and passing manifests (run as tests, shown on its page). The registry (./index.ts) lists the modules; the engine,
+ * severity and why, summary, docs), the cases in which it reports at another severity, its messages by id (their
+ * words as templates), its check (reporting those ids) and its fixers — and beside it `<id>.examples.yaml`, its
+ * failing and passing manifests (run as tests, shown on its page). See ./README.md. The registry (./index.ts) lists the modules; the engine,
  * `fix`, `k8s-windows rules`, the catalogue (docs/rules.md) and the rule pages (docs/rules/) read them.
  */
 import type { Fixer, FixMeaning, TargetFixer } from '../model/fixes';
@@ -210,11 +210,11 @@ export interface RuleModule<Id extends string = string, C extends string = strin
    */
   readonly suppressible?: false;
   /**
-   * The rule's messages by id, one for each kind of finding it reports (each with its own front-door fixes, where
-   * they differ); its checks report only these ids, and name one in every report (test/core/rule-messages.test.ts
-   * holds every manifest rule to it, test/pulumi/cloud-rule-examples.test.ts every cloud rule). An alias (a rule
-   * that only `covers` others) declares none: its findings are those of the rules it covers.
-   * @default - none: the checks report no message id
+   * The rule's messages by id, one for each kind of finding it reports: its words and fix as templates (each with
+   * its own front-door fixes, where they differ); its checks report only these ids, one in every report, and its
+   * CEL form says their words (test/core/rules/cel-messages.test.ts). An alias (a rule that only `covers` others)
+   * declares none: its findings are those of the rules it covers.
+   * @default - none: the rule reports nothing of its own (an alias)
    */
   readonly messages?: { readonly [K in M]: RuleMessage };
   /** Where the rule looks: one place, or several (a build pin is judged on pods and on RuntimeClasses). */

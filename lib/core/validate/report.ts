@@ -1,7 +1,7 @@
 /**
  * Turns findings into diagnostics: applies `options.rules` (off / re-level) and the suppressions (annotations on
- * the object, the config file's), and names the resource. Checks call `report(ruleId, path, message, fix)` and
- * never see options.
+ * the object, the config file's), and names the resource. The engine calls `report(ruleId, path, message, fix)`
+ * with a check's finding put in words (`renderReport`); checks never see options.
  */
 import type { PodSpecLocation } from '../workloads';
 import type { Diagnostic, ResourceRef, RuleSetting, Severity, ValidateOptions } from '../model/types';
