@@ -1,5 +1,5 @@
 import { ApiObject, Chart, Testing } from 'cdk8s';
-import { windowsNodeTarget, WindowsValidationError } from 'k8s-windows';
+import { validateManifests, windowsNodeTarget, WindowsValidationError } from 'k8s-windows';
 import { WindowsKarpenterNodePool } from 'k8s-windows/cdk8s';
 import type * as k8sWindows from 'k8s-windows/pulumi';
 import { perWindowsBuild } from 'k8s-windows/addons';
@@ -83,6 +83,32 @@ describe('perWindowsBuild (cdk8s)', () => {
       { key: 'os', operator: 'Equal', value: 'windows', effect: 'NoSchedule' },
     ]);
     expect(ds2022.spec.template.spec.containers[0].image).toBe('vendor/agent:1.2-ltsc2022');
+  });
+
+  test("lint finds nothing in the copies of an agent whose images match each copy's build", () => {
+    const chart = new Chart(Testing.app(), 'agents');
+    const resources = { requests: { cpu: '100m', memory: '100Mi' }, limits: { cpu: '100m', memory: '100Mi' } };
+    const agent = new ApiObject(chart, 'agent', {
+      ...AGENT,
+      spec: {
+        ...AGENT.spec,
+        template: {
+          ...AGENT.spec.template,
+          spec: { containers: [{ name: 'agent', image: 'mcr.microsoft.com/windows/nanoserver:ltsc2022', resources }] },
+        },
+      },
+    });
+    const pools = [
+      { nodeTarget: windowsNodeTarget({ release: '2019' }) },
+      { nodeTarget: windowsNodeTarget({ release: '2022' }) },
+    ];
+    perWindowsBuild(agent, pools, {
+      images: {
+        '2019': 'mcr.microsoft.com/windows/nanoserver:1809',
+        '2022': 'mcr.microsoft.com/windows/nanoserver:ltsc2022',
+      },
+    });
+    expect(validateManifests(Testing.synth(chart))).toEqual([]);
   });
 
   test('bad input: every problem at once, and the DaemonSet stays', () => {
