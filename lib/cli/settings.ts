@@ -6,7 +6,8 @@ import * as path from 'node:path';
 import picomatch from 'picomatch';
 import { loadConfig, mergeSettings, type LoadedConfig } from '../core/config';
 import { registryEnvironment } from '../registry/trust';
-import type { EngineSettings, TrustedRegistries } from '../core/validate/settings';
+import type { FixOptions } from '../core/fix';
+import { validateOptionsOf, type EngineSettings, type TrustedRegistries } from '../core/validate/settings';
 import type { Diagnostic, Severity } from '../core/model/types';
 import type { FixCommand, LintCommand } from './args';
 import type { Input } from './files';
@@ -119,4 +120,14 @@ export function failsRun(diagnostics: readonly Diagnostic[], settings: EngineSet
     if (d.severity === 'warning') warnings++;
   }
   return settings.maxWarnings !== undefined && warnings > settings.maxWarnings;
+}
+
+/** `fixManifestSet`'s options from a run's settings (the config file under the command line). */
+export function fixOptionsOf(settings: EngineSettings): FixOptions {
+  return {
+    ...validateOptionsOf(settings),
+    tolerations: settings.tolerations ?? [],
+    ...(settings.runtimeClassName !== undefined ? { runtimeClassName: settings.runtimeClassName } : {}),
+    pinLinux: settings.pinLinux === true,
+  };
 }
