@@ -20,8 +20,7 @@ import type { ImageLookups } from '../model/image-facts';
 import { isRecord, show } from '../model/util';
 import { looksLikeObject, miscasedKeys, type MiscasedKey } from '../model/key-case';
 import {
-  applyEdit,
-  checkEdit,
+  editorOf,
   parseText,
   nextReadings,
   readText,
@@ -315,28 +314,26 @@ function fixPass(
         reason,
         message: `not changed: ${path}: ${reason}; fix it by hand (${ruleId}).`,
       });
-    // A plain block document of this one object (or List item): the edits written from its lines, as the node tree
-    // would write them.
-    const direct = lines
-      ? entry.doc.direct?.(
-          obj,
-          entry.base,
-          edits.map((e) => e.edit),
-        )
-      : undefined;
-    if (direct !== undefined) {
+    // One strategy makes the object's edits: a plain block document of this one object (or List item) has them
+    // written from its lines, as the node tree would write them; any other, on its node tree (lib/core/yaml).
+    const editor = editorOf(
+      entry,
+      edits.map((e) => e.edit),
+      lines,
+    );
+    if (editor.strategy === 'lines') {
       let changed = false;
       edits.forEach(({ edit, ruleId }, k) => {
-        const previous = direct.results[k].previous;
+        const previous = editor.results[k].previous;
         if (edit.op === 'set' && previous === edit.value) return;
         changed = true;
         changes.push(describe(edit, ruleId, resource, previous));
       });
-      if (changed) direct.commit();
+      if (changed) editor.commit();
       return;
     }
     // Check every edit before making any: a pod is fixed as a whole or its rejected parts are said.
-    const checked = edits.map((e) => ({ ...e, refused: checkEdit(entry.doc.doc, entry.base, e.edit) }));
+    const checked = edits.map((e) => ({ ...e, refused: editor.check(e.edit) }));
     const forbiddenLeft = checked.find(
       (e) => e.refused !== undefined && FIX_MEANINGS.get(e.ruleId)?.removesRejectedOnWindows === true,
     );
@@ -354,7 +351,7 @@ function fixPass(
         );
         continue;
       }
-      const result = applyEdit(entry.doc.doc, entry.base, edit);
+      const result = editor.apply(edit);
       if (!result.ok) {
         refuse(ruleId, edit.path, result.reason);
         continue;

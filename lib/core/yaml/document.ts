@@ -706,6 +706,30 @@ export function applyEdit(doc: Document, base: readonly (string | number)[], edi
 }
 
 /**
+ * How one object's edits are made (README.md): from its lines, where they make every edit as the node tree would
+ * (`commit` keeps the text once something changed); else on its node tree, edit by edit, each `check`ed first.
+ */
+export type ObjectEditor =
+  | { readonly strategy: 'lines'; readonly results: readonly DirectResult[]; commit(): void }
+  | {
+      readonly strategy: 'tree';
+      /** Why `edit` cannot be made without changing more than its field; undefined when it can. */
+      check(edit: FixEdit): string | undefined;
+      apply(edit: FixEdit): EditResult;
+    };
+
+/** The strategy that makes `edits` on `object`: its lines where `lines` allows them and they can, else its tree. */
+export function editorOf(object: DocObject, edits: readonly FixEdit[], lines: boolean): ObjectEditor {
+  const direct = lines ? object.doc.direct?.(object.value, object.base, edits) : undefined;
+  if (direct !== undefined) return { strategy: 'lines', results: direct.results, commit: () => direct.commit() };
+  return {
+    strategy: 'tree',
+    check: (edit) => checkEdit(object.doc.doc, object.base, edit),
+    apply: (edit) => applyEdit(object.doc.doc, object.base, edit),
+  };
+}
+
+/**
  * How the document writes block sequences under a key (`key:\n- a` or `key:\n  - a`) and how far it indents
  * mappings, each by majority: the `yaml` library renders one style per document.
  */

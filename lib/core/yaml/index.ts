@@ -22,10 +22,10 @@ export {
   type SourcePosition,
 } from './loader';
 
-// Editing: a text read for fixing, each object's edits made by a strategy (its lines, else its node tree), rendered.
+// Editing: a text read for fixing, each object's edits made by one strategy (`editorOf`: its lines, else its node
+// tree), the text rendered.
 export {
-  applyEdit,
-  checkEdit,
+  editorOf,
   nextReadings,
   parseText,
   readText,
@@ -34,6 +34,7 @@ export {
   type DirectEdits,
   type DocObject,
   type EditResult,
+  type ObjectEditor,
   type ParsedDoc,
   type ParsedText,
   type Readings,
