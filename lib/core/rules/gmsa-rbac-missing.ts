@@ -30,7 +30,12 @@ export default defineRule({
   messages: {
     'no-grant': {
       description: 'No Role/ClusterRole and binding of the set grants the ServiceAccount `use` on the credspec.',
-      message: '{message}',
+      message:
+        "ServiceAccount '{namespace}/{sa}' has no Role or ClusterRole bound to it granting 'use' on GMSACredentialSpec '{name}', though its file holds RBAC for it: the gMSA webhook rejects the pod.",
+      caseMessages: {
+        'rbac-elsewhere':
+          "Nothing in the input grants ServiceAccount '{namespace}/{sa}' 'use' on GMSACredentialSpec '{name}'; unless the cluster has that grant, the gMSA webhook rejects the pod.",
+      },
       fix: "Add a ClusterRole with rules [{ apiGroups: [windows.k8s.io], resources: [gmsacredentialspecs], verbs: [use], resourceNames: [{name}] }] and a RoleBinding in '{namespace}' to ServiceAccount '{sa}'.",
     },
   },
@@ -45,9 +50,6 @@ export default defineRule({
           path,
           messageId: 'no-grant',
           data: {
-            message: certain
-              ? `ServiceAccount '${p.namespace}/${sa}' has no Role or ClusterRole bound to it granting 'use' on GMSACredentialSpec '${name}', though its file holds RBAC for it: the gMSA webhook rejects the pod.`
-              : `Nothing in the input grants ServiceAccount '${p.namespace}/${sa}' 'use' on GMSACredentialSpec '${name}'; unless the cluster has that grant, the gMSA webhook rejects the pod.`,
             name,
             namespace: p.namespace,
             sa,

@@ -36,7 +36,12 @@ export default defineRule({
   messages: {
     'no-linux-selector': {
       description: 'A Linux pod beside Windows pods that does not select kubernetes.io/os: linux.',
-      message: '{message}',
+      message:
+        'This Linux pod has no {OS_LABEL}: linux nodeSelector beside Windows workloads in the same file: on an untainted Windows node (the AKS and EKS default) it can land there and never start.',
+      caseMessages: {
+        'pool-selector':
+          'This Linux pod selects nodes by {poolSelector} but not by {OS_LABEL}: unless that label selects only Linux nodes it can land on a Windows node beside the Windows workloads of this file.',
+      },
       fix: 'Add nodeSelector { {OS_LABEL}: linux } (pinLinuxWorkloads(scope) does it for a whole cdk8s app).',
     },
   },
@@ -51,9 +56,7 @@ export default defineRule({
         path: join(p.path, 'nodeSelector'),
         messageId: 'no-linux-selector',
         data: {
-          message: byPool
-            ? `This Linux pod selects nodes by ${p.poolSelector} but not by ${OS_LABEL}: unless that label selects only Linux nodes it can land on a Windows node beside the Windows workloads of this file.`
-            : `This Linux pod has no ${OS_LABEL}: linux nodeSelector beside Windows workloads in the same file: on an untainted Windows node (the AKS and EKS default) it can land there and never start.`,
+          poolSelector: p.poolSelector,
           OS_LABEL,
         },
         case: byPool ? 'pool-selector' : undefined,

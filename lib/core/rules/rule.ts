@@ -105,6 +105,11 @@ export interface RuleMessage {
   /** What is wrong (`{path}: NFS support on Windows nodes is limited.`). */
   readonly message: string;
   /**
+   * The words of the message in a case that says it otherwise (GKE's own taint), by case name.
+   * @default - `message` in every case
+   */
+  readonly caseMessages?: Readonly<Record<string, string>>;
+  /**
    * What to write instead. A fix that is one placeholder whose value is undefined is left out (a check whose
    * findings come with or without a fix from a shared check).
    * @default - none
@@ -323,10 +328,15 @@ export function renderReport(rule: Pick<RuleModule, 'meta' | 'messages'>, findin
   return {
     path: finding.path,
     messageId: finding.messageId,
-    message: formatMessage(declared.message, data),
+    message: formatMessage(messageIn(declared, finding.case), data),
     fix: fixText(declared.fix, data),
     caseName: finding.case,
   };
+}
+
+/** The words of `message` in `caseName`. */
+function messageIn(message: RuleMessage, caseName: string | undefined): string {
+  return (caseName === undefined ? undefined : message.caseMessages?.[caseName]) ?? message.message;
 }
 
 function fixText(template: string | undefined, data: MessageData): string | undefined {
@@ -351,7 +361,8 @@ function builtForm<C extends string>(
       problems.push(`message '${message.messageId}' is not declared`);
       return { ...rest, messageExpression: '' };
     }
-    const template = declared.fix === undefined ? declared.message : `${declared.message} ${declared.fix}`;
+    const words = messageIn(declared, v.case);
+    const template = declared.fix === undefined ? words : `${words} ${declared.fix}`;
     try {
       const messageExpression = celMessageExpression(rule.meta.id, template, message.data ?? {});
       return { ...rest, messageExpression, messageId: message.messageId };

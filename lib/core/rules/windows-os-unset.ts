@@ -32,7 +32,12 @@ export default defineRule({
   messages: {
     'os-unset': {
       description: 'A Windows pod without spec.os.name: windows.',
-      message: '{message}',
+      message:
+        'This pod is Windows ({evidence}) but spec.os.name is not set, so the API server does not check the Windows rules at admission.',
+      caseMessages: {
+        'restricted-namespace':
+          "This pod is Windows ({evidence}) but spec.os.name is not set, and namespace '{namespace}' enforces Pod Security restricted: without spec.os.name: windows the pod gets none of the Windows exemptions (seccomp, capabilities, allowPrivilegeEscalation).",
+      },
       fix: "Set os: { name: 'windows' }.",
     },
   },
@@ -45,11 +50,7 @@ export default defineRule({
       report({
         path: join(p.path, 'os'),
         messageId: 'os-unset',
-        data: {
-          message: restricted
-            ? `This pod is Windows (${p.evidence}) but spec.os.name is not set, and namespace '${p.namespace}' enforces Pod Security restricted: without spec.os.name: windows the pod gets none of the Windows exemptions (seccomp, capabilities, allowPrivilegeEscalation).`
-            : `This pod is Windows (${p.evidence}) but spec.os.name is not set, so the API server does not check the Windows rules at admission.`,
-        },
+        data: { evidence: p.evidence, namespace: p.namespace },
         case: restricted ? 'restricted-namespace' : undefined,
       });
     },

@@ -56,7 +56,11 @@ export default defineRule({
   messages: {
     'no-toleration': {
       description: 'A Windows pod that does not tolerate os=windows:NoSchedule.',
-      message: '{message}',
+      message:
+        'This Windows pod tolerates no Windows node taint ({taint} by convention): on nodes tainted so it stays Pending. AKS and EKS add no taint by default.',
+      caseMessages: {
+        gke: 'This Windows pod does not tolerate {taint}, which GKE puts on Windows Server nodes: it stays Pending.',
+      },
       fix: 'Add toleration { key: {key}, operator: Equal, value: {value}, effect: {effect} } (or the taints your node pool really sets).',
     },
   },
@@ -71,9 +75,7 @@ export default defineRule({
         path: join(p.path, 'tolerations'),
         messageId: 'no-toleration',
         data: {
-          message: gke
-            ? `This Windows pod does not tolerate ${taintText(GKE_WINDOWS_TAINT)}, which GKE puts on Windows Server nodes: it stays Pending.`
-            : `This Windows pod tolerates no Windows node taint (${taintText(WINDOWS_TAINT)} by convention): on nodes tainted so it stays Pending. AKS and EKS add no taint by default.`,
+          taint: taintText(taint),
           key: taint.key,
           value: taint.value,
           effect: taint.effect,

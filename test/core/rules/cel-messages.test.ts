@@ -45,9 +45,10 @@ function celWords(expression: string): string {
   return out.join('\0');
 }
 
-/** The words of a message's template (message, then fix) between its placeholders. */
-function templateWords(m: RuleMessage): string[] {
-  return [m.message, m.fix ?? ''].flatMap((t) =>
+/** The words of a message's templates (its words in `caseName`, then its fix) between their placeholders. */
+function templateWords(m: RuleMessage, caseName: string | undefined): string[] {
+  const words = (caseName === undefined ? undefined : m.caseMessages?.[caseName]) ?? m.message;
+  return [words, m.fix ?? ''].flatMap((t) =>
     t
       .split(/\{[A-Za-z_][A-Za-z0-9_]*\}/)
       .map((w) => w.trim())
@@ -56,10 +57,11 @@ function templateWords(m: RuleMessage): string[] {
 }
 
 /** The messages of `rule` whose every word `expression` says (a template of placeholders alone says none). */
-function messagesSaid(rule: RuleModule, expression: string): string[] {
-  const words = celWords(expression);
+function messagesSaid(rule: RuleModule, expression: string, caseName: string | undefined): string[] {
+  const said = celWords(expression);
   return Object.entries<RuleMessage>(rule.messages ?? {})
-    .filter(([, m]) => templateWords(m).length > 0 && templateWords(m).every((w) => words.includes(w)))
+    .map(([id, m]) => [id, templateWords(m, caseName)] as const)
+    .filter(([, words]) => words.length > 0 && words.every((w) => said.includes(w)))
     .map(([id]) => id);
 }
 
@@ -70,7 +72,7 @@ const VALIDATIONS = MODULES.flatMap((rule) =>
 test.each(VALIDATIONS.map(([key, rule, v]) => [key, rule, v] as const))(
   '%s says the words of a message its rule declares',
   (key, rule, v) => {
-    const said = messagesSaid(rule, v.messageExpression);
+    const said = messagesSaid(rule, v.messageExpression, v.case);
     if (v.messageId !== undefined) expect(said).toContain(v.messageId);
     else if (WORDED_OTHERWISE.has(key)) expect(said).toEqual([]);
     else expect(said).not.toEqual([]);

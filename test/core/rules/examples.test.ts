@@ -43,12 +43,14 @@ describe.each(MANIFEST_RULES.map((rule) => [rule.meta.id, rule] as const))('%s',
       example.findings.map((f) => [f.path, f.messageId, severityOf(f.case)]),
     );
     // Each finding says what is wrong on which value, and what to write instead: its message's words, filled in.
-    for (const d of found) {
+    found.forEach((d, i) => {
       const declared = rule.messages?.[d.messageId ?? ''];
+      const caseName = example.findings[i]?.case;
+      const words = (caseName === undefined ? undefined : declared?.caseMessages?.[caseName]) ?? declared?.message;
       expect(declared?.fix).toEqual(expect.any(String));
-      expect(d.message).toMatch(templatePattern(declared?.message ?? ''));
+      expect(d.message).toMatch(templatePattern(words ?? ''));
       expect(d.fix).toEqual(expect.any(String));
-    }
+    });
     if (example.fixed !== undefined) {
       const fixed = fixManifests(example.manifests, example.options ?? {});
       expect(fixed.text).toBe(example.fixed === 'unchanged' ? example.manifests : example.fixed);
