@@ -9,7 +9,8 @@
  *   `kubernetes.io/os: linux`.
  * - Output is faithful: edits go through the `yaml` Document API and are written into the source as splices, so
  *   every line that changes belongs to a reported change and every other byte stays; fixing the output again
- *   changes nothing. A plain block document is edited from its lines instead (lib/core/yaml/direct.ts), to the same bytes.
+ *   changes nothing. A plain block document is edited from its lines instead (lib/core/yaml/direct.ts), to the same
+ *   bytes.
  */
 import { runEngine, validateManifests } from '../validate/engine';
 import type { FixEdit, FixTarget } from '../model/fixes';

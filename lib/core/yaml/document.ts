@@ -349,7 +349,8 @@ function listItemDocs(
  * Reads a text for fixing: with the loader's fast path where it can split the documents (a `yaml` node tree is
  * then built only for a document an edit needs, and the items of a List are documents of their own), else as
  * `parseText`. The objects, their positions and the errors are the same either way
- * (test/core/validate/fast-load.test.ts, test/core/yaml/fast-load.property.test.ts holds the loader to it); so is the output.
+ * (test/core/validate/fast-load.test.ts and test/core/yaml/fast-load.property.test.ts hold the loader to it); so is
+ * the output.
  */
 export function readText(
   input: string,

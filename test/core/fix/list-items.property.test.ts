@@ -1,7 +1,7 @@
 /**
  * `fixManifestSet` fixes the items of a List (a KRM ResourceList, a `v1 List`) one by one, as documents of their own
- * (lib/core/fix/items.ts): on generated Lists, everything it returns is what fixing each List as one document returns
- * (`{ splitLists: false }`, the path it replaced) and what reading every document with `yaml` returns
+ * (lib/core/yaml/list-items.ts): on generated Lists, everything it returns is what fixing each List as one document
+ * returns (`{ splitLists: false }`, the path it replaced) and what reading every document with `yaml` returns
  * (`{ fast: false }`): the text byte for byte, the changes, the refusals, the findings with their positions; so does
 starting from a read of the whole text handed over, as `fix --krm` hands over its read of the envelope.
  *

@@ -1,5 +1,5 @@
 /**
- * The items of a List placed from its lines (lib/core/fix/items.ts), and what fixing them one by one keeps: the
+ * The items of a List placed from its lines (lib/core/yaml/list-items.ts), and what fixing them one by one keeps: the
  * List's own words in messages (`items.1`), and the whole-document path where an item cannot be fixed alone.
  * list-items.property.test.ts holds the output to the whole-document path on generated Lists.
  */
