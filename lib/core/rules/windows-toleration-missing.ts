@@ -24,8 +24,13 @@ function literalTaint(taint: Taint): { key: string; value: string; effect: strin
 const TOLERATES_KNOWN = `${toleratesCel(literalTaint(WINDOWS_TAINT))} || ${toleratesCel(literalTaint(GKE_WINDOWS_TAINT))}`;
 /** A RuntimeClass the policy cannot see may add the tolerations (lint's unknownRuntimeClass). */
 const SKIP = '!variables.windows || has(variables.spec.runtimeClassName)';
-const ADD = (taint: Taint) =>
-  `Add toleration { key: ${taint.key}, operator: Equal, value: ${taint.value ?? ''}, effect: ${taint.effect} } (or the taints your node pool really sets).`;
+/** The words of the no-toleration message for `taint`, as the policies say them. */
+const taintWords = (taint: Taint) => ({
+  taint: { text: taintText(taint) },
+  key: { text: taint.key },
+  value: { text: taint.value ?? '' },
+  effect: { text: taint.effect },
+});
 
 export default defineRule({
   meta: {
@@ -93,13 +98,13 @@ export default defineRule({
       {
         clouds: ['none', 'eks', 'aks'],
         expression: `${SKIP} || ${TOLERATES_KNOWN}`,
-        messageExpression: `'windows-toleration-missing: This Windows pod tolerates no Windows node taint (${taintText(WINDOWS_TAINT)} by convention): on nodes tainted so it stays Pending. AKS and EKS add no taint by default. ${ADD(WINDOWS_TAINT)}'`,
+        message: { messageId: 'no-toleration', data: taintWords(WINDOWS_TAINT) },
       },
       {
         case: 'gke',
         clouds: ['gke'],
         expression: `${SKIP} || ${TOLERATES_KNOWN}`,
-        messageExpression: `'windows-toleration-missing: This Windows pod does not tolerate ${taintText(GKE_WINDOWS_TAINT)}, which GKE puts on Windows Server nodes: it stays Pending. ${ADD(GKE_WINDOWS_TAINT)}'`,
+        message: { messageId: 'no-toleration', data: taintWords(GKE_WINDOWS_TAINT) },
       },
       {
         case: 'cluster-taints',
