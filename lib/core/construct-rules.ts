@@ -10,9 +10,8 @@ import type { PodSpec } from './kube';
 import type { WarningSink } from './errors';
 import { rulesRunByConstructs } from './rules/front-door';
 import {
-  caseSeverity,
   checksOf,
-  renderReport,
+  judgeReport,
   type ObjectRuleContext,
   type PodRuleContext,
   type ReportDescriptor,
@@ -207,13 +206,11 @@ function objectRunsOf(kind: string): readonly ObjectRuleRun[] {
 
 /** A rule's report as a construct finding: its case's severity decides whether it is a refusal. */
 function findingOf(rule: RunRule, finding: ReportDescriptor): ConstructFinding {
-  const meta = rule.meta;
-  const { path, message, fix, caseName, messageId } = renderReport(rule, finding);
-  const severity = caseSeverity(meta, caseName) ?? meta.defaultSeverity;
+  const { path, message, fix, messageId, severity } = judgeReport(rule, finding);
   return {
     error: severity === 'error',
-    ruleId: meta.id,
-    ...(messageId !== undefined ? { messageId } : {}),
+    ruleId: rule.meta.id,
+    messageId,
     path,
     message,
     ...(fix !== undefined ? { fix } : {}),

@@ -5,7 +5,7 @@
 import { RULE_MODULES } from './index';
 import type { CloudFinding } from './cloud-findings';
 import type { CloudResource, CloudRuleContext } from './cloud-inputs';
-import { caseSeverity, checksOf, renderReport, type CloudRuns, type RuleModule } from './rule';
+import { checksOf, judgeReport, type CloudRuns, type RuleModule } from './rule';
 
 type AnyRun = (
   props: unknown,
@@ -26,8 +26,7 @@ export function runCloudRules(resource: CloudResource, context: CloudRuleContext
       const run = check.run?.[resource.kind] as AnyRun | undefined;
       if (run === undefined) continue;
       run(resource.props, context, (finding) => {
-        const { path, message, fix, caseName, messageId } = renderReport(rule, finding);
-        const severity = caseSeverity(rule.meta, caseName) ?? rule.meta.defaultSeverity;
+        const { path, message, fix, messageId, severity } = judgeReport(rule, finding);
         findings.push({
           ruleId: rule.meta.id,
           messageId,

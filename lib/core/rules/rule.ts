@@ -347,6 +347,21 @@ function fixText(template: string | undefined, data: MessageData): string | unde
   return formatMessage(template, data);
 }
 
+/** A finding put in words and judged, as every runner (lint, the constructs, the cloud rules) reads it. */
+export interface JudgedReport extends RenderedReport {
+  /** The severity of its case; undefined without one (lint's `options.rules` may then re-level the default). */
+  readonly caseSeverity: Severity | undefined;
+  /** Its case's severity, else the rule's default. */
+  readonly severity: Severity;
+}
+
+/** `finding` in the words of its rule's messages, with the severity its case (or the rule's default) gives it. */
+export function judgeReport(rule: Pick<RuleModule, 'meta' | 'messages'>, finding: ReportDescriptor): JudgedReport {
+  const rendered = renderReport(rule, finding);
+  const severity = caseSeverity(rule.meta, rendered.caseName);
+  return { ...rendered, caseSeverity: severity, severity: severity ?? rule.meta.defaultSeverity };
+}
+
 /** `source` with each validation's message built from the rule's message template it names. */
 function builtForm<C extends string>(
   rule: RuleModule<string, C, string>,

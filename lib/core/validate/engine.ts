@@ -7,9 +7,8 @@ import { checkEvaluationDate } from '../facts/support';
 import { locatePods, readPodTemplateKinds, type PodTemplateKind } from '../pod-templates';
 import type { PodSpecLocation } from '../workloads';
 import {
-  caseSeverity,
   checksOf,
-  renderReport,
+  judgeReport,
   RULE_MODULES,
   type ObjectRuleContext,
   type PodRuleContext,
@@ -51,8 +50,8 @@ class RuleReporter<K extends RuleCheck> {
   ) {
     const id = rule.meta.id as RuleId;
     this.emit = (finding) => {
-      const f = renderReport(rule, finding);
-      this.target(id, f.path, f.message, f.fix, caseSeverity(rule.meta, f.caseName), f.messageId);
+      const f = judgeReport(rule, finding);
+      this.target(id, f.path, f.message, f.fix, f.caseSeverity, f.messageId);
     };
   }
 }
