@@ -14,6 +14,7 @@ import { diagnosePod, explainOwner, type PodFinding } from '../core/cluster/expl
 import { clusterFactsFromNodes } from '../core/cluster/facts';
 import { nodeFacts, nodeFindings } from '../core/cluster/nodes';
 import { judgeWorkloads } from '../core/cluster/workloads';
+import { locatePodSpec } from '../core/workloads';
 import { WindowsValidationError } from '../core/errors';
 import type { Diagnostic, Severity } from '../core/model/types';
 import { clusterFactsObject } from '../core/policies/cluster-facts';
@@ -183,7 +184,12 @@ export function diagnose(snapshot: ClusterSnapshot, options: DiagnoseOptions = {
   // What the cluster itself said (a refusal, with its evidence) wins over the rules' reading of the same field.
   const explained = new Set(findings.map((f) => findingKey(f)));
   findings.push(...judged.findings.filter((f) => !explained.has(findingKey(f))));
-  findings.push(...nodeFindings(nodes));
+  findings.push(
+    ...nodeFindings(nodes, {
+      ...(options.date !== undefined ? { date: options.date } : {}),
+      hostProcessWorkloads: hostProcessWorkloads(snapshot),
+    }),
+  );
   findings.sort((a, b) => RANK[a.severity] - RANK[b.severity]);
   return {
     nodes: { total: nodes.length, windows: windowsNodes.size },
@@ -193,6 +199,29 @@ export function diagnose(snapshot: ClusterSnapshot, options: DiagnoseOptions = {
     findings,
     suppressed: judged.suppressed,
   };
+}
+
+/** The controllers, and the pods no controller owns, whose pods run HostProcess containers: `DaemonSet ns/name`. */
+function hostProcessWorkloads(snapshot: ClusterSnapshot): string[] {
+  const hostProcess = (o: unknown): boolean => {
+    const spec = locatePodSpec(o)?.spec as Record<string, any> | undefined; // eslint-disable-line @typescript-eslint/no-explicit-any
+    if (spec === undefined) return false;
+    const containers = [...(spec.initContainers ?? []), ...(spec.containers ?? [])] as Record<string, any>[]; // eslint-disable-line @typescript-eslint/no-explicit-any
+    return (
+      spec.securityContext?.windowsOptions?.hostProcess === true ||
+      containers.some((c) => c?.securityContext?.windowsOptions?.hostProcess === true)
+    );
+  };
+  const bare = snapshot.pods.filter((p) => {
+    const refs = (p.metadata as { ownerReferences?: unknown[] } | undefined)?.ownerReferences;
+    return !Array.isArray(refs) || refs.length === 0;
+  });
+  return [...snapshot.owners.filter((o) => o.kind !== 'ReplicaSet' && o.kind !== 'Job'), ...bare]
+    .filter(hostProcess)
+    .map((o) => {
+      const m = (o.metadata ?? {}) as { namespace?: string; name?: string };
+      return `${String(o.kind)} ${m.namespace ?? ''}/${m.name ?? ''}`;
+    });
 }
 
 function findingKey(f: Diagnostic): string {

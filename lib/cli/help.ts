@@ -369,8 +369,11 @@ verbatim) and the fix. Then judges the running workloads (Deployments, StatefulS
 Jobs, CronJobs, and pods and ReplicaSets no controller owns) with the rules lint runs, each against
 the Windows release of the nodes its pods can be scheduled on (their node.kubernetes.io/windows-build
 labels, taints and the RuntimeClasses); finds a Windows DaemonSet no Windows node runs and a Linux
-workload an untainted Windows node can take; and judges the nodes (a Windows node without a taint
-in a cluster that also runs Linux nodes). Suppression annotations are honoured as lint honours them.
+workload an untainted Windows node can take; and judges the nodes: a Windows node without a taint
+in a cluster that also runs Linux nodes, one of a retired Windows release (as advice, one whose
+support is ending), and one whose runtime runs no HostProcess container (containerd before 1.6,
+Docker) while HostProcess workloads exist. Suppression annotations are honoured as lint honours
+them.
 
 Read-only by construction: it only lists nodes, pods, events, runtimeclasses.node.k8s.io and the
 controllers that make pods (deployments, replicasets, daemonsets, statefulsets, cronjobs, jobs,

@@ -323,6 +323,105 @@ describe('diagnose', () => {
     ).toEqual(['doctor-windows-node-untainted']);
   });
 
+  test('a Windows node of a retired release is a warning; of a supported one, silent', () => {
+    const build = (name: string, b: string, extra: Record<string, unknown> = {}) =>
+      node(name, 'windows', {
+        metadata: { name, labels: { 'kubernetes.io/os': 'windows', 'node.kubernetes.io/windows-build': b } },
+        spec: { taints: [TAINT] },
+        ...extra,
+      });
+    const report = diagnose({
+      nodes: [build('win-2016', '10.0.14393'), build('win-1909', '10.0.18363'), build('win-2022', '10.0.20348')],
+      pods: [],
+      events: [],
+      runtimeClasses: [],
+      owners: [],
+    });
+    expect(report.findings.map((f) => [f.ruleId, f.resource.name, f.severity, f.path])).toEqual([
+      [
+        'doctor-windows-node-release-unsupported',
+        'win-2016',
+        'warning',
+        'metadata.labels[node.kubernetes.io/windows-build]',
+      ],
+      [
+        'doctor-windows-node-release-unsupported',
+        'win-1909',
+        'warning',
+        'metadata.labels[node.kubernetes.io/windows-build]',
+      ],
+    ]);
+    expect(report.findings[0]!.message).toBe(
+      'Windows node win-2016 runs Windows Server 2016 (build 10.0.14393), which Kubernetes does not support as a node OS: it gets no security updates, and images of the supported releases do not run on it.',
+    );
+    expect(report.findings[1]!.message).toContain(', an end-of-life Semi-Annual Channel release,');
+    // Without the label, the build comes from the kernel version the kubelet reports.
+    const unlabelled = node('win-old', 'windows', {
+      metadata: { name: 'win-old', labels: { 'kubernetes.io/os': 'windows' } },
+      spec: { taints: [TAINT] },
+      status: { nodeInfo: { operatingSystem: 'windows', kernelVersion: '10.0.14393.7000' } },
+    });
+    expect(
+      diagnose({ nodes: [unlabelled], pods: [], events: [], runtimeClasses: [], owners: [] }).findings.map((f) => [
+        f.ruleId,
+        f.path,
+      ]),
+    ).toEqual([['doctor-windows-node-release-unsupported', 'status.nodeInfo.kernelVersion']]);
+  });
+
+  test('a Windows node whose runtime runs no HostProcess container is a warning only when HostProcess workloads exist', () => {
+    const withRuntime = (name: string, runtime: string) =>
+      node(name, 'windows', {
+        spec: { taints: [TAINT] },
+        status: {
+          nodeInfo: { operatingSystem: 'windows', kernelVersion: '10.0.20348.2966', containerRuntimeVersion: runtime },
+        },
+      });
+    const nodes = [
+      withRuntime('win-old', 'containerd://1.5.18'),
+      withRuntime('win-docker', 'docker://20.10.9'),
+      withRuntime('win-16', 'containerd://1.6.28'),
+      withRuntime('win-17', 'containerd://1.7.20+azure'),
+    ];
+    const agent = {
+      apiVersion: 'apps/v1',
+      kind: 'DaemonSet',
+      metadata: { name: 'csi-proxy', namespace: 'kube-system' },
+      spec: {
+        selector: { matchLabels: { app: 'csi-proxy' } },
+        template: {
+          metadata: { labels: { app: 'csi-proxy' } },
+          spec: {
+            nodeSelector: { 'kubernetes.io/os': 'windows' },
+            hostNetwork: true,
+            securityContext: { windowsOptions: { hostProcess: true, runAsUserName: 'NT AUTHORITY\\SYSTEM' } },
+            tolerations: [{ key: 'os', operator: 'Equal', value: 'windows', effect: 'NoSchedule' }],
+            containers: [{ name: 'csi-proxy', image: 'ghcr.io/kubernetes-sigs/sig-windows/csi-proxy:v1.1.2' }],
+          },
+        },
+      },
+    };
+    const runtimeFindings = (owners: Record<string, unknown>[]) =>
+      diagnose({ nodes, pods: [], events: [], runtimeClasses: [], owners })
+        .findings.filter((f) => f.ruleId === 'doctor-windows-node-runtime-hostprocess')
+        .map((f) => [f.resource.name, f.severity, f.path, f.message]);
+    expect(runtimeFindings([agent])).toEqual([
+      [
+        'win-old',
+        'warning',
+        'status.nodeInfo.containerRuntimeVersion',
+        'Windows node win-old runs containerd://1.5.18, which runs no HostProcess container (they need containerd 1.6 or newer): DaemonSet kube-system/csi-proxy cannot start there.',
+      ],
+      [
+        'win-docker',
+        'warning',
+        'status.nodeInfo.containerRuntimeVersion',
+        'Windows node win-docker runs docker://20.10.9, which runs no HostProcess container (they need containerd 1.6 or newer): DaemonSet kube-system/csi-proxy cannot start there.',
+      ],
+    ]);
+    expect(runtimeFindings([])).toEqual([]);
+  });
+
   test('running workloads are judged by lint’s rules against the nodes; the report in json, sarif and text says so', () => {
     const legacy = {
       apiVersion: 'apps/v1',

@@ -4,8 +4,12 @@
  * else the first three parts of `nodeInfo.kernelVersion`), their taints; and the findings on the nodes themselves.
  */
 import { NODE_LABEL_FACTS } from '../facts/kubernetes';
+import { HOSTPROCESS_RUNTIME_FACT } from '../facts/node-runtime';
+import { releaseSupport } from '../facts/support';
+import type { IsoDate } from '../facts/types';
+import { WINDOWS_RELEASE_FACTS } from '../facts/windows';
 import type { Diagnostic } from '../model/types';
-import { releaseForBuild, releaseInfo, type WindowsRelease } from '../releases';
+import { releaseForBuild, releaseInfo, retiredRelease, type WindowsRelease } from '../releases';
 
 export interface NodeFacts {
   readonly name: string;
@@ -82,28 +86,121 @@ export function upgradedNodes(nodes: readonly NodeFacts[], release: WindowsRelea
   );
 }
 
+/** What the node findings weigh beside the nodes. */
+export interface NodeFindingOptions {
+  /** The day support is judged at (`YYYY-MM-DD`). @default today */
+  readonly date?: IsoDate;
+  /**
+   * The HostProcess workloads in the cluster (`DaemonSet kube-system/csi-proxy`): a Windows node whose runtime runs
+   * no HostProcess container is a finding only when there are some. @default none
+   */
+  readonly hostProcessWorkloads?: readonly string[];
+}
+
+/** `containerd://1.6.28` → [1, 6]; other runtimes (`docker://20.10.9`) → their name. */
+function runtimeOf(version: string | undefined): { name: string; major?: number; minor?: number } | undefined {
+  if (version === undefined) return undefined;
+  const m = /^([a-z-]+):\/\/v?(\d+)\.(\d+)/.exec(version);
+  if (m === null) return { name: version.split(':')[0] ?? version };
+  return { name: m[1]!, major: Number(m[2]), minor: Number(m[3]) };
+}
+
+/** Whether `version` (`1.6`) is older than `minimum` (`1.7`). */
+function older(major: number, minor: number, minimum: string): boolean {
+  const [wantMajor = 0, wantMinor = 0] = minimum.split('.').map(Number);
+  return major < wantMajor || (major === wantMajor && minor < wantMinor);
+}
+
+const node = (name: string) => ({ apiVersion: 'v1', kind: 'Node', name }) as const;
+
 /**
  * Findings on the nodes: a Windows node without a NoSchedule or NoExecute taint in a cluster that also runs Linux
- * nodes takes any pod without an OS selector, and a Linux image there never starts.
+ * nodes takes any pod without an OS selector, and a Linux image there never starts; a Windows node of a retired or
+ * deprecated release; a Windows node whose runtime runs no HostProcess container while the cluster has some.
  */
-export function nodeFindings(nodes: readonly NodeFacts[]): Diagnostic[] {
+export function nodeFindings(nodes: readonly NodeFacts[], options: NodeFindingOptions = {}): Diagnostic[] {
   const hasLinux = nodes.some((n) => n.os === 'linux');
-  if (!hasLinux) return [];
   const out: Diagnostic[] = [];
-  for (const node of nodes) {
-    if (node.os !== 'windows') continue;
+  for (const n of nodes) {
+    if (n.os !== 'windows') continue;
     // A state taint (node.kubernetes.io/not-ready, which the API server's TaintNodesByCondition admission puts on
     // every new node, unschedulable, …) goes away with the state: it keeps no Linux pod off the pool.
-    if (node.taints.some((t) => (t.effect === 'NoSchedule' || t.effect === 'NoExecute') && !STATE_TAINT.test(t.key)))
-      continue;
-    out.push({
-      ruleId: 'doctor-windows-node-untainted',
-      severity: 'warning',
-      path: 'spec.taints',
-      resource: { apiVersion: 'v1', kind: 'Node', name: node.name },
-      message: `Windows node ${node.name} has no NoSchedule taint in a cluster that also runs Linux nodes: a pod without a kubernetes.io/os selector (most Helm charts' Linux pods) can be scheduled here and then fails to pull or start its Linux image.`,
-      fix: `Taint the Windows pool (os=windows:NoSchedule, as the node pool components do), and give Windows pods the toleration; or give every Linux pod a kubernetes.io/os: linux nodeSelector.`,
-    });
+    const poolTaint = n.taints.some(
+      (t) => (t.effect === 'NoSchedule' || t.effect === 'NoExecute') && !STATE_TAINT.test(t.key),
+    );
+    if (hasLinux && !poolTaint) {
+      out.push({
+        ruleId: 'doctor-windows-node-untainted',
+        severity: 'warning',
+        path: 'spec.taints',
+        resource: node(n.name),
+        message: `Windows node ${n.name} has no NoSchedule taint in a cluster that also runs Linux nodes: a pod without a kubernetes.io/os selector (most Helm charts' Linux pods) can be scheduled here and then fails to pull or start its Linux image.`,
+        fix: `Taint the Windows pool (os=windows:NoSchedule, as the node pool components do), and give Windows pods the toleration; or give every Linux pod a kubernetes.io/os: linux nodeSelector.`,
+      });
+    }
+    out.push(...releaseFindings(n, options.date));
+    out.push(...runtimeFindings(n, options.hostProcessWorkloads ?? []));
   }
   return out;
+}
+
+/** A Windows node of a retired release (2016, a Semi-Annual Channel one), or of one whose support has ended. */
+function releaseFindings(n: NodeFacts, date: IsoDate | undefined): Diagnostic[] {
+  if (n.build === undefined) return [];
+  const where =
+    n.labels[NODE_LABEL_FACTS.windowsBuild] !== undefined
+      ? `metadata.labels[${NODE_LABEL_FACTS.windowsBuild}]`
+      : 'status.nodeInfo.kernelVersion';
+  const retired = retiredRelease(n.build);
+  if (retired !== undefined) {
+    return [
+      {
+        ruleId: 'doctor-windows-node-release-unsupported',
+        severity: 'warning',
+        path: where,
+        resource: node(n.name),
+        message: `Windows node ${n.name} runs ${retired.displayName} (build ${retired.build})${retired.channel === 'SAC' ? ', an end-of-life Semi-Annual Channel release' : ''}, which Kubernetes does not support as a node OS: it gets no security updates, and images of the supported releases do not run on it.`,
+        fix: 'Replace the pool with nodes of a supported release (Windows Server 2022 or 2025; 2019 until its support ends) and rebuild the images it runs for that release.',
+      },
+    ];
+  }
+  if (n.release === undefined) return [];
+  const support = releaseSupport(n.release, date);
+  if (support.state === 'supported') return [];
+  // Advice: such a pool still runs (Microsoft's support may go on for years); the move is to plan, not to fix now.
+  return [
+    {
+      ruleId: 'doctor-windows-node-release-unsupported',
+      severity: 'info',
+      path: where,
+      resource: node(n.name),
+      message: `Windows node ${n.name} runs ${WINDOWS_RELEASE_FACTS[n.release].displayName} (build ${n.build}), whose support is ending: ${support.reasons.join('; ')}.`,
+      fix: 'Plan the move of the pool to a newer Windows Server release (2022 or 2025), with images rebuilt for it.',
+    },
+  ];
+}
+
+/** A Windows node whose runtime cannot run HostProcess containers, while the cluster has HostProcess workloads. */
+function runtimeFindings(n: NodeFacts, hostProcess: readonly string[]): Diagnostic[] {
+  if (hostProcess.length === 0) return [];
+  const runtime = runtimeOf(n.nodeInfo.containerRuntimeVersion);
+  if (runtime === undefined) return [];
+  const { minimumContainerd } = HOSTPROCESS_RUNTIME_FACT;
+  const tooOld =
+    runtime.name === 'containerd' && runtime.major !== undefined && runtime.minor !== undefined
+      ? older(runtime.major, runtime.minor, minimumContainerd)
+      : runtime.name === 'docker';
+  if (!tooOld) return [];
+  const named =
+    hostProcess.slice(0, 3).join(', ') + (hostProcess.length > 3 ? ` and ${hostProcess.length - 3} more` : '');
+  return [
+    {
+      ruleId: 'doctor-windows-node-runtime-hostprocess',
+      severity: 'warning',
+      path: 'status.nodeInfo.containerRuntimeVersion',
+      resource: node(n.name),
+      message: `Windows node ${n.name} runs ${n.nodeInfo.containerRuntimeVersion}, which runs no HostProcess container (they need containerd ${minimumContainerd} or newer): ${named} cannot start there.`,
+      fix: `Upgrade the node's runtime to containerd ${HOSTPROCESS_RUNTIME_FACT.recommendedContainerd} or newer (the recommended one: volume mounts at their mountPath), or keep the HostProcess workloads off these nodes.`,
+    },
+  ];
 }

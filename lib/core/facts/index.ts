@@ -25,7 +25,7 @@ import {
   WINDOWS_EXPORTER_IMAGE_FACT,
   WINDOWS_TAINT_FACT,
 } from './kubernetes';
-import { CONTAINERD_WINDOWS_HANDLER_FACT, DIRECTX_DEVICE_PLUGIN_FACT } from './node-runtime';
+import { CONTAINERD_WINDOWS_HANDLER_FACT, DIRECTX_DEVICE_PLUGIN_FACT, HOSTPROCESS_RUNTIME_FACT } from './node-runtime';
 import { githubFile, type FactSource, type IsoDate, type Sourced } from './types';
 import {
   FORBIDDEN_CONTAINER_SECURITY_FIELDS,
@@ -169,6 +169,14 @@ export function factCatalogue(): FactEntry[] {
       "containerd's Windows runtime handlers",
       valueOf(CONTAINERD_WINDOWS_HANDLER_FACT),
       CONTAINERD_WINDOWS_HANDLER_FACT,
+    ),
+  );
+  entries.push(
+    entry(
+      'containerd.hostprocess',
+      'the containerd HostProcess containers need',
+      valueOf(HOSTPROCESS_RUNTIME_FACT),
+      HOSTPROCESS_RUNTIME_FACT,
     ),
   );
   entries.push(

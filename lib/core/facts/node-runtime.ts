@@ -71,3 +71,29 @@ export const DIRECTX_DEVICE_PLUGIN_FACT: DevicePluginFact = {
 
 /** The device plugins whose resources the rules read. */
 export const DEVICE_PLUGIN_FACTS: readonly DevicePluginFact[] = [DIRECTX_DEVICE_PLUGIN_FACT];
+
+/** The oldest containerd that runs HostProcess containers, and the one whose volume mounts behave as on Linux. */
+export const HOSTPROCESS_RUNTIME_FACT: {
+  /** HostProcess containers need this containerd or newer; Docker Engine runs none. */
+  readonly minimumContainerd: string;
+  /** Volume mounts at their `mountPath` (not only under `$CONTAINER_SANDBOX_MOUNT_POINT`) and local user groups. */
+  readonly recommendedContainerd: string;
+} & Sourced = {
+  minimumContainerd: '1.6',
+  recommendedContainerd: '1.7',
+  sources: [
+    {
+      ref: 'https://kubernetes.io/docs/tasks/configure-pod-container/create-hostprocess-pod/',
+      materialDate: 'undated',
+      checked: '2026-12-08',
+      says: 'Limitations: "HostProcess containers require containerd 1.6 or higher container runtime and containerd 1.7 is recommended."; under "Containerd v1.7 (and greater)": "Applications running inside the container can access volume mounts directly via the volumeMount\'s specified `mountPath`"; "Running HostProcess containers as local user accounts requires containerd v1.7+" (read in the page\'s source, content/en/docs/tasks/configure-pod-container/create-hostprocess-pod.md of kubernetes/website, commit not known)',
+    },
+    {
+      ref: 'https://learn.microsoft.com/en-ca/azure/aks/use-windows-hpc',
+      materialDate: 'undated',
+      checked: '2026-12-08',
+      says: 'Limitations: "HostProcess containers require containerd 1.6 or higher container runtime."',
+    },
+  ],
+  note: 'Docker Engine is not named by these pages; that it runs no HostProcess container is read from "The kubelet will communicate with containerd directly by passing the hostprocess flag via CRI" (the first page), so a docker:// runtime is reported as one that cannot.',
+};
