@@ -11,16 +11,18 @@ export {
   loadManifests,
   loadManifestsWithErrors,
   parsePath,
-  readWhole,
-  releasePositions,
-  rememberMeant,
   sourceOf,
   sourcePosition,
-  sourcePositionAt,
   type LoadError,
   type LoadResult,
   type SourcePosition,
 } from './loader';
+/**
+ * The loader's internals the engine and fix use (`@internal` there): re-exported apart, so the published declarations,
+ * which leave out `@internal` (tsconfig.build.json `stripInternal`), leave this out too instead of naming what is gone.
+ * @internal
+ */
+export { readWhole, releasePositions, rememberMeant, sourcePositionAt } from './loader';
 
 // Editing: a text read for fixing, each object's edits made by one strategy (`editorOf`: its lines, else its node
 // tree), the text rendered.
