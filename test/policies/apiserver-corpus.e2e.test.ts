@@ -8,6 +8,9 @@
  *   API server's own validation, which runs before the policies (windows-forbidden-field's CEL form repeats it);
  * - an admitted object's policy warnings are exactly lint's warnings of the rules with a CEL form;
  * - an object the API server refuses for a reason of its own is one lint reports an error on.
+ * The same holds for the corpus as `fix` leaves it (fix writes objects the API server takes, refused only for what
+ * lint still calls an error); the example cdk8s app's and the four add-ons' synth output is admitted whole, with no
+ * lint error.
  * The CEL library run of the same policies (apiserver-agreement.e2e.test.ts) checks each policy's verdict; this
  * adds what only a live server shows: matching, bindings, the admission chain and the messages users read.
  *
@@ -17,8 +20,9 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { Testing } from 'cdk8s';
+import { Chart, Testing } from 'cdk8s';
 import { fixManifests, loadManifests, validateManifests } from 'k8s-windows';
+import { CsiProxy, FluentBitWindows, SmbCsiNodeWindows, WindowsExporter } from 'k8s-windows/addons';
 import { buildShopApp } from '../../examples/cdk8s/app';
 import { generatePolicies } from '../../lib/core/policies';
 import { CORPUS_DIR, corpusObjects } from '../../scripts/corpus';
@@ -143,8 +147,8 @@ interface Row {
   readonly allErrors: readonly string[];
 }
 
-/** The objects sent: the corpus, the corpus as `fix` leaves it, the example app's synth output. */
-type SetName = 'corpus' | 'corpus after fix' | 'example app';
+/** The objects sent: the corpus, the corpus as `fix` leaves it, the example app's and the add-ons' synth output. */
+type SetName = 'corpus' | 'corpus after fix' | 'example app' | 'add-ons';
 const rows = new Map<SetName, Row[]>();
 
 /** Every corpus file's objects after `fixManifests` with the default options, loaded as corpusObjects loads them. */
@@ -160,6 +164,18 @@ function exampleApp(): Rec[] {
   const app = Testing.app();
   buildShopApp(app);
   return app.charts.flatMap((c) => Testing.synth(c) as Rec[]);
+}
+
+/** The four add-ons with their defaults (Fluent Bit with the CloudWatch output of docs/addons.md). */
+function addOns(): Rec[] {
+  const chart = new Chart(Testing.app(), 'node-agents');
+  new WindowsExporter(chart, 'exporter');
+  new CsiProxy(chart, 'csi-proxy');
+  new SmbCsiNodeWindows(chart, 'smb');
+  new FluentBitWindows(chart, 'logs', {
+    outputs: [{ name: 'cloudwatch_logs', settings: { region: 'eu-west-1', log_group_name: '/eks/windows' } }],
+  });
+  return Testing.synth(chart) as Rec[];
 }
 
 async function judge(objects: readonly Rec[]): Promise<Row[]> {
@@ -204,13 +220,14 @@ beforeAll(async () => {
   rows.set('corpus', await judge(corpusObjects() as Rec[]));
   rows.set('corpus after fix', await judge(fixedCorpus()));
   rows.set('example app', await judge(exampleApp()));
+  rows.set('add-ons', await judge(addOns()));
 }, CLUSTER_START_TIMEOUT);
 
 afterAll(async () => {
   await cluster?.stop();
 });
 
-const SETS: readonly SetName[] = ['corpus', 'corpus after fix', 'example app'];
+const SETS: readonly SetName[] = ['corpus', 'corpus after fix', 'example app', 'add-ons'];
 const all = (set: SetName): Row[] => rows.get(set) ?? [];
 const admitted = (r: Row): boolean => r.verdict.denied === undefined && r.verdict.refused === undefined;
 
@@ -223,6 +240,13 @@ test('the corpus reaches the policies: every object they match, some denied, som
   // fix never drops an object, and moves a removed apiVersion (extensions/v1beta1) to one the policies match.
   expect(all('corpus after fix').length).toBeGreaterThan(corpus.length);
   expect(all('example app').length).toBeGreaterThan(3);
+  // The four add-ons' DaemonSets.
+  expect(all('add-ons').map((r) => r.object.split(' ')[0])).toEqual([
+    'DaemonSet',
+    'DaemonSet',
+    'DaemonSet',
+    'DaemonSet',
+  ]);
 });
 
 test.each(SETS)('%s: no over-deny: every policy denial names a rule lint reports as an error on that object', (set) => {
@@ -269,13 +293,14 @@ test.each(SETS)(
     const objectOf = (line: string): string => line.slice(0, line.indexOf(': '));
     expect(unexplained.filter((line) => KNOWN_MISSES[objectOf(line)] === undefined)).toEqual([]);
     // Each known miss is still refused: when a rule reports it, it leaves this list.
-    expect(unexplained.map(objectOf)).toEqual(set === 'example app' ? [] : Object.keys(KNOWN_MISSES));
+    expect(unexplained.map(objectOf)).toEqual(set.startsWith('corpus') ? Object.keys(KNOWN_MISSES) : []);
   },
 );
 
-test('the example app is admitted whole: no denial, no refusal', () => {
+test.each(['example app', 'add-ons'] as const)('%s: no lint error, admitted whole: no denial, no refusal', (set) => {
+  expect(all(set).flatMap((r) => r.allErrors)).toEqual([]);
   expect(
-    all('example app')
+    all(set)
       .filter((r) => !admitted(r))
       .map((r) => `${r.object}: ${JSON.stringify(r.verdict)}`),
   ).toEqual([]);
