@@ -14,5 +14,8 @@ export {
   type LoadResult,
   type SourcePosition,
 } from '../yaml';
-/** Internal to the engine and fix, left out of the published declarations (`stripInternal`). @internal */
+/**
+ * Internal to the engine and fix, left out of the published declarations (`stripInternal`).
+ * @internal
+ */
 export { readWhole, releasePositions, rememberMeant, sourcePositionAt } from '../yaml';

@@ -18,8 +18,8 @@ export {
   type SourcePosition,
 } from './loader';
 /**
- * The loader's internals the engine and fix use (`@internal` there): re-exported apart, so the published declarations,
- * which leave out `@internal` (tsconfig.build.json `stripInternal`), leave this out too instead of naming what is gone.
+ * The loader's internals the engine and fix use, tagged internal there: re-exported apart and tagged so too, so the
+ * published declarations (tsconfig.build.json `stripInternal`) leave this out instead of naming what is gone.
  * @internal
  */
 export { readWhole, releasePositions, rememberMeant, sourcePositionAt } from './loader';
